@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Small helpers shared by the libraries, providers and tests.
+
+# A test program linked with cmocka, registered with ctest.
+#   rdma_cmocka_test(NAME SOURCES src... [LIBS lib...] [LABELS l...])
+function(rdma_cmocka_test name)
+	cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+	add_executable(${name} ${T_SOURCES})
+	target_link_libraries(${name} PRIVATE cmocka ${T_LIBS})
+	set_target_properties(${name} PROPERTIES
+		RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+	add_test(NAME ${name} COMMAND ${name})
+	if(T_LABELS)
+		set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}")
+	endif()
+endfunction()
+
+# A provider plug-in: lib<name>-rdmav<PABI>.so with no exported symbols, and
+# its <name>.driver file (in-tree: absolute path; installed: bare name).
+function(rdma_provider name)
+	set(target "${name}-rdmav${IBVERBS_PABI_VERSION}")
+	add_library(${target} MODULE ${ARGN})
+	set_target_properties(${target} PROPERTIES
+		OUTPUT_NAME "${name}-rdmav${IBVERBS_PABI_VERSION}"
+		PREFIX "lib")
+	target_link_libraries(${target} PRIVATE ibverbs)
+	target_link_options(${target} PRIVATE
+		"-Wl,--version-script=${CMAKE_SOURCE_DIR}/buildlib/provider.map"
+		"-Wl,-z,defs")
+	install(TARGETS ${target} DESTINATION "${VERBS_PROVIDER_DIR}")
+	rdma_provider_config(${name})
+endfunction()
+
+# Only the .driver files; used by rdma_provider and by shared providers.
+function(rdma_provider_config name)
+	file(WRITE "${BUILD_CONFIG_DIR}/${name}.driver"
+		"driver ${CMAKE_BINARY_DIR}/lib/lib${name}\n")
+	file(WRITE "${CMAKE_BINARY_DIR}/driver-files/${name}.driver"
+		"driver ${name}\n")
+	install(FILES "${CMAKE_BINARY_DIR}/driver-files/${name}.driver"
+		DESTINATION "${IBV_CONFIG_DIR}")
+endfunction()

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * State libibverbs keeps per context, out of the providers' sight. The
+ * public verbs_context's `priv` slot points here.
+ */
+#ifndef RDMA_DM_IBVERBS_H
+#define RDMA_DM_IBVERBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "driver.h"
+
+/* One bit per struct verbs_context_ops member (offset / sizeof(void *)). */
+#define VERBS_OPS_NUM (sizeof(struct verbs_context_ops) / sizeof(void *))
+
+struct verbs_ex_private {
+	/* What every verb dispatches through; never has a NULL entry. */
+	struct verbs_context_ops ops;
+	/* Ops whose ioctl the kernel lacks (EPROTONOSUPPORT/ENOTTY seen). */
+	uint64_t unsupported_ioctls[(VERBS_OPS_NUM + 63) / 64];
+	uint32_t driver_id;
+	/* The kernel has UVERBS_METHOD_INVOKE_WRITE: tunnel write commands. */
+	bool use_ioctl_write;
+};
+
+static inline struct verbs_ex_private *get_priv(struct ibv_context *ctx)
+{
+	return verbs_get_ctx(ctx)->priv;
+}
+
+static inline const struct verbs_context_ops *
+get_ops(struct ibv_context *ctx)
+{
+	return &get_priv(ctx)->ops;
+}
+
+/* The default ops: every entry fails cleanly (EOPNOTSUPP). */
+extern const struct verbs_context_ops verbs_dummy_ops;
+
+#endif /* RDMA_DM_IBVERBS_H */
