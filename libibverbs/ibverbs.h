@@ -35,6 +35,21 @@ get_ops(struct ibv_context *ctx)
 	return &get_priv(ctx)->ops;
 }
 
+/*
+ * One legacy uverbs write() command, tunnelled through
+ * UVERBS_METHOD_INVOKE_WRITE when the kernel has it. @req is the core
+ * request without struct ib_uverbs_cmd_hdr; if @resp_len is non-zero its
+ * first u64 is the `response` pointer, filled in here. @udata is appended
+ * after the core structs. Returns 0 or a positive errno (errno set).
+ */
+int verbs_write_cmd(struct ibv_context *ctx, uint32_t command, void *req,
+		    size_t req_len, void *resp, size_t resp_len,
+		    const struct ibv_udata *udata);
+/* The same for an extended command (struct ex_hdr framing). */
+int verbs_write_cmd_ex(struct ibv_context *ctx, uint32_t command, void *req,
+		       size_t req_len, void *resp, size_t resp_len,
+		       const struct ibv_udata *udata);
+
 /* The default ops: every entry fails cleanly (EOPNOTSUPP). */
 extern const struct verbs_context_ops verbs_dummy_ops;
 
