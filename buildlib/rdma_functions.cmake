@@ -40,3 +40,36 @@ function(rdma_provider_config name)
 	install(FILES "${CMAKE_BINARY_DIR}/driver-files/${name}.driver"
 		DESTINATION "${IBV_CONFIG_DIR}")
 endfunction()
+
+# A provider that is also a public library (e.g. mlx5 and its mlx5dv API):
+#   rdma_shared_provider(name map soversion version srcs...)
+# builds lib<name>.so.<version> with SONAME lib<name>.so.<soversion> and the
+# version script @map, plus lib<name>-rdmav<PABI>.so, the plug-in name that
+# libibverbs dlopens, as a symlink to it (one object, loaded once), and the
+# <name>.driver file.
+function(rdma_shared_provider name map soversion version)
+	add_library(${name} SHARED ${ARGN})
+	set_target_properties(${name} PROPERTIES
+		SOVERSION ${soversion}
+		VERSION ${version}
+		LINK_DEPENDS "${map}")
+	target_link_libraries(${name} PRIVATE ibverbs)
+	target_link_options(${name} PRIVATE
+		"-Wl,--version-script=${map}" "-Wl,-z,defs")
+	install(TARGETS ${name} LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+
+	set(plugin "lib${name}-rdmav${IBVERBS_PABI_VERSION}.so")
+	set(soname "lib${name}.so.${soversion}")
+	add_custom_command(TARGET ${name} POST_BUILD
+		COMMAND ${CMAKE_COMMAND} -E create_symlink "${soname}"
+			"${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/${plugin}"
+		VERBATIM)
+	file(RELATIVE_PATH rel "${VERBS_PROVIDER_DIR}"
+		"${CMAKE_INSTALL_FULL_LIBDIR}/${soname}")
+	install(CODE "
+		file(MAKE_DIRECTORY \"\$ENV{DESTDIR}${VERBS_PROVIDER_DIR}\")
+		file(CREATE_LINK \"${rel}\"
+			\"\$ENV{DESTDIR}${VERBS_PROVIDER_DIR}/${plugin}\"
+			SYMBOLIC)")
+	rdma_provider_config(${name})
+endfunction()

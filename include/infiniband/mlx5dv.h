@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * mlx5 direct verbs (libmlx5.so.1): the device-memory part of the mlx5dv
+ * API. Names, values and struct layouts match upstream rdma-core, so code
+ * written for upstream's <infiniband/mlx5dv.h> builds and runs unchanged for
+ * everything declared here.
+ *
+ * Every function that takes an object of another provider fails with
+ * EOPNOTSUPP and does not touch it.
+ */
+#ifndef INFINIBAND_MLX5DV_H
+#define INFINIBAND_MLX5DV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- */
+/* Opening a device                                                   */
+
+enum mlx5dv_context_attr_flags {
+	MLX5DV_CONTEXT_FLAGS_DEVX = 1 << 0,
+};
+
+struct mlx5dv_context_attr {
+	uint32_t flags;		/* enum mlx5dv_context_attr_flags */
+	uint64_t comp_mask;	/* must be 0 */
+};
+
+/*
+ * True if @device is driven by this provider (a ConnectX device).
+ */
+bool mlx5dv_is_supported(struct ibv_device *device);
+
+/*
+ * ibv_open_device() with mlx5 options. With MLX5DV_CONTEXT_FLAGS_DEVX the
+ * context must get DEVX rights or the open fails. Returns NULL with errno:
+ * EINVAL (unknown flag or non-zero comp_mask), EOPNOTSUPP (not an mlx5
+ * device), or the kernel's error.
+ */
+struct ibv_context *mlx5dv_open_device(struct ibv_device *device,
+				       struct mlx5dv_context_attr *attr);
+
+/* ---------------------------------------------------------------- */
+/* Querying a context                                                 */
+
+enum mlx5dv_context_comp_mask {
+	MLX5DV_CONTEXT_MASK_CQE_COMPRESION = 1 << 0,
+	MLX5DV_CONTEXT_MASK_SWP = 1 << 1,
+	MLX5DV_CONTEXT_MASK_STRIDING_RQ = 1 << 2,
+	MLX5DV_CONTEXT_MASK_TUNNEL_OFFLOADS = 1 << 3,
+	MLX5DV_CONTEXT_MASK_DYN_BFREGS = 1 << 4,
+	MLX5DV_CONTEXT_MASK_CLOCK_INFO_UPDATE = 1 << 5,
+	MLX5DV_CONTEXT_MASK_FLOW_ACTION_FLAGS = 1 << 6,
+	MLX5DV_CONTEXT_MASK_DC_ODP_CAPS = 1 << 7,
+};
+
+enum mlx5dv_context_flags {
+	MLX5DV_CONTEXT_FLAGS_CQE_V1 = 1 << 0,
+	MLX5DV_CONTEXT_FLAGS_OBSOLETE = 1 << 1,
+	MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED = 1 << 2,
+	MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW = 1 << 3,
+	MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP = 1 << 4,
+	MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD = 1 << 5,
+	MLX5DV_CONTEXT_FLAGS_PACKET_BASED_CREDIT_MODE = 1 << 6,
+	MLX5DV_CONTEXT_FLAGS_REAL_TIME_TS = 1 << 7,
+};
+
+/*
+ * The leading, always-present part of upstream's struct mlx5dv_context.
+ * Upstream's longer struct may be passed: members past comp_mask are only
+ * written when their comp_mask bit is requested AND supported, and this
+ * library supports none of them, so it never writes past this prefix.
+ */
+struct mlx5dv_context {
+	uint8_t version;
+	uint64_t flags;		/* enum mlx5dv_context_flags */
+	uint64_t comp_mask;	/* in: wanted; out: the valid subset */
+};
+
+/*
+ * Fill @attrs_out for @context. Returns 0, or EOPNOTSUPP for a context of
+ * another provider.
+ */
+int mlx5dv_query_device(struct ibv_context *context,
+			struct mlx5dv_context *attrs_out);
+
+/* ---------------------------------------------------------------- */
+/* Device memory                                                      */
+
+/* Values are the kernel's enum mlx5_ib_uapi_dm_type. */
+enum mlx5dv_alloc_dm_type {
+	MLX5DV_DM_TYPE_MEMIC = 0,
+	MLX5DV_DM_TYPE_STEERING_SW_ICM = 1,
+	MLX5DV_DM_TYPE_HEADER_MODIFY_SW_ICM = 2,
+	MLX5DV_DM_TYPE_HEADER_MODIFY_PATTERN_SW_ICM = 3,
+	MLX5DV_DM_TYPE_ENCAP_SW_ICM = 4,
+};
+
+struct mlx5dv_alloc_dm_attr {
+	enum mlx5dv_alloc_dm_type type;
+	uint64_t comp_mask;	/* must be 0 */
+};
+
+/*
+ * Allocate device memory of @dm_attr->type. MEMIC memory is mapped into the
+ * process and works with ibv_memcpy_to_dm()/ibv_memcpy_from_dm() and
+ * ibv_dm_export_dmabuf_fd(); the SW-ICM types have no CPU mapping (their
+ * copy functions fail with EOPNOTSUPP) and give a device address through
+ * mlx5dv_init_obj(). Returns NULL with errno: EOPNOTSUPP (type unknown here
+ * or in the kernel, device without that memory, not an mlx5 context),
+ * EINVAL (non-zero comp_mask, MEMIC length above max_dm_size), EPERM
+ * (SW-ICM without CAP_SYS_RAWIO and CAP_NET_RAW), ENOMEM, or the kernel's
+ * error.
+ */
+struct ibv_dm *mlx5dv_alloc_dm(struct ibv_context *context,
+			       struct ibv_alloc_dm_attr *dm_attr,
+			       struct mlx5dv_alloc_dm_attr *mlx5_dm_attr);
+
+/*
+ * Map the MEMIC operation page for @op (0: atomic increment, 1: test and
+ * set, ... as the device's memic_operations capability says) and return
+ * the address that corresponds to offset 0 of @dm. The caller owns the
+ * mapping and releases it with munmap() of ibv_dm length rounded up to
+ * pages, from the page holding the returned address. It does not change
+ * what ibv_dm_export_dmabuf_fd() exports (always the base memory). NULL
+ * with errno: EOPNOTSUPP (op not supported, no CPU mapping, not mlx5), or
+ * the kernel's / mmap's error.
+ */
+void *mlx5dv_dm_map_op_addr(struct ibv_dm *dm, uint8_t op);
+
+/* ---------------------------------------------------------------- */
+/* Memory regions                                                     */
+
+enum mlx5dv_reg_dmabuf_access {
+	MLX5DV_REG_DMABUF_ACCESS_DATA_DIRECT = 1 << 0,
+};
+
+/*
+ * ibv_reg_dmabuf_mr() with mlx5 access flags (enum
+ * mlx5dv_reg_dmabuf_access). Returns NULL with errno: EINVAL (unknown
+ * mlx5_access bit or bad ibv access flags), EOPNOTSUPP (not mlx5, or a
+ * kernel without the mlx5 flag while one was asked for), or the kernel's.
+ */
+struct ibv_mr *mlx5dv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				    size_t length, uint64_t iova, int fd,
+				    int access, int mlx5_access);
+
+/* ---------------------------------------------------------------- */
+/* Reaching into objects                                              */
+
+enum mlx5dv_dm_comp_mask {
+	MLX5DV_DM_MASK_REMOTE_VA = 1 << 0,
+};
+
+struct mlx5dv_dm {
+	void *buf;		/* CPU address of offset 0, NULL for SW-ICM */
+	uint64_t length;
+	uint64_t comp_mask;	/* in: wanted; out: the valid subset */
+	uint64_t remote_va;	/* SW-ICM device address */
+};
+
+/* Only the DM is supported; the other types are declared for layout. */
+struct mlx5dv_qp;
+struct mlx5dv_cq;
+struct mlx5dv_srq;
+struct mlx5dv_rwq;
+struct mlx5dv_ah;
+struct mlx5dv_pd;
+
+struct mlx5dv_obj {
+	struct {
+		struct ibv_qp *in;
+		struct mlx5dv_qp *out;
+	} qp;
+	struct {
+		struct ibv_cq *in;
+		struct mlx5dv_cq *out;
+	} cq;
+	struct {
+		struct ibv_srq *in;
+		struct mlx5dv_srq *out;
+	} srq;
+	struct {
+		struct ibv_wq *in;
+		struct mlx5dv_rwq *out;
+	} rwq;
+	struct {
+		struct ibv_dm *in;
+		struct mlx5dv_dm *out;
+	} dm;
+	struct {
+		struct ibv_ah *in;
+		struct mlx5dv_ah *out;
+	} ah;
+	struct {
+		struct ibv_pd *in;
+		struct mlx5dv_pd *out;
+	} pd;
+};
+
+enum mlx5dv_obj_type {
+	MLX5DV_OBJ_QP = 1 << 0,
+	MLX5DV_OBJ_CQ = 1 << 1,
+	MLX5DV_OBJ_SRQ = 1 << 2,
+	MLX5DV_OBJ_RWQ = 1 << 3,
+	MLX5DV_OBJ_DM = 1 << 4,
+	MLX5DV_OBJ_AH = 1 << 5,
+	MLX5DV_OBJ_PD = 1 << 6,
+};
+
+/*
+ * Fill the out member of every object selected in @obj_type (a mask of
+ * enum mlx5dv_obj_type). Returns 0, EOPNOTSUPP (a type other than
+ * MLX5DV_OBJ_DM, or an object of another provider), or EINVAL (a NULL in
+ * or out pointer).
+ */
+int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INFINIBAND_MLX5DV_H */
