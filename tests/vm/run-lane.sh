@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# One lane run against one real Debian kernel: fetch (cached), build the
+# initramfs, boot under TCG with a hard timeout, parse the result line.
+#
+# usage: run-lane.sh CACHE_DIR PACKAGE BUILD_DIR [PROGRAM...]
+# env:   LANE_TIMEOUT (s, default 150)  LANE_SIM (rdma-sim binary: compare the
+#        conformance table with the one produced under `rdma-sim --driver rxe`)
+# Exit 0 only if the guest printed "LANE-RESULT rc=0" (and the sim agrees).
+set -uo pipefail
+
+cache=$(realpath -m "$1")
+pkg=$2
+build=$3
+shift 3
+here=$(dirname "$(realpath "$0")")
+dir=$cache/$pkg
+t0=$(date +%s.%N)
+
+fail() {
+	echo "[lane $pkg] FAIL: $*"
+	exit 1
+}
+
+# qemu is a hard requirement of this test (build.sh installs it).
+command -v qemu-system-x86_64 > /dev/null ||
+	fail "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+
+"$here/fetch-kernel.sh" "$cache" "$pkg" || fail "kernel fetch"
+# shellcheck source=/dev/null
+. "$dir/kernel.env"
+initrd=$dir/initramfs.cpio
+"$here/make-initramfs.sh" "$dir/kernel.env" "$build" "$initrd" "$@" ||
+	fail "initramfs build"
+
+log=$dir/serial.log
+t1=$(date +%s.%N)
+# -accel tcg always: /dev/kvm on these machines cannot run a stock kernel.
+# -no-reboot turns a panic (panic=-1) into qemu exiting.
+timeout --kill-after=5 "${LANE_TIMEOUT:-150}" qemu-system-x86_64 \
+	-accel tcg -cpu max -smp 1 -m 512M \
+	-nodefaults -no-user-config -display none -monitor none \
+	-serial stdio -no-reboot \
+	-kernel "$VMLINUX" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3" \
+	< /dev/null 2>&1 | tr -d '\r' > "$log"
+qrc=${PIPESTATUS[0]}
+t2=$(date +%s.%N)
+secs() { awk "BEGIN { printf \"%.1f\", $2 - $1 }"; }
+
+result=$(sed -n 's/^LANE-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -n1)
+sed -n '/^LANE-TABLE-BEGIN$/,/^LANE-TABLE-END$/p' "$log" |
+	sed '1d;$d' > "$dir/conformance.txt"
+
+echo "[lane $pkg] kernel $KVER: prepare $(secs "$t0" "$t1")s," \
+	"vm $(secs "$t1" "$t2")s, qemu rc $qrc, result ${result:-none}"
+grep -E '^LANE-(STEP|INFO|ERROR)' "$log"
+if [ "${result:-x}" != 0 ]; then
+	echo "---- conformance rows that did not match:"
+	grep -E 'MISMATCH$' "$dir/conformance.txt"
+	echo "---- serial log tail ($log):"
+	tail -n 60 "$log"
+	[ "$qrc" = 124 ] && fail "timeout after ${LANE_TIMEOUT:-150}s"
+	fail "guest result ${result:-missing}"
+fi
+cat "$dir/conformance.txt"
+
+if [ -n "${LANE_SIM:-}" ]; then
+	"$here/compare-sim.sh" "$dir/conformance.txt" "$LANE_SIM" "$@" ||
+		fail "rdma-sim disagrees with kernel $KVER"
+fi
+echo "[lane $pkg] PASS in $(secs "$t0" "$(date +%s.%N)")s"
