@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#include "launcher.h"
+#include "device_model.h"
+#include "fail_kinds.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct {
+	const char *name;
+	int value;
+} errno_names[] = {
+	{ "EPERM", EPERM },	     { "ENOENT", ENOENT },
+	{ "EINTR", EINTR },	     { "EIO", EIO },
+	{ "EBADF", EBADF },	     { "EAGAIN", EAGAIN },
+	{ "ENOMEM", ENOMEM },	     { "EACCES", EACCES },
+	{ "EFAULT", EFAULT },	     { "EBUSY", EBUSY },
+	{ "EEXIST", EEXIST },	     { "ENODEV", ENODEV },
+	{ "EINVAL", EINVAL },	     { "ENFILE", ENFILE },
+	{ "EMFILE", EMFILE },	     { "ENOTTY", ENOTTY },
+	{ "ENOSPC", ENOSPC },	     { "ENOSYS", ENOSYS },
+	{ "EPROTONOSUPPORT", EPROTONOSUPPORT },
+	{ "EOPNOTSUPP", EOPNOTSUPP }, { "ETIMEDOUT", ETIMEDOUT },
+	{ "ENXIO", ENXIO },	     { "ERANGE", ERANGE },
+};
+
+static const char usage[] =
+	"usage: rdma-sim [OPTIONS] -- PROGRAM [ARGS...]\n"
+	"Run PROGRAM in a simulated RDMA world (uverbs + mlx5 MEMIC).\n"
+	"  --devices N        number of devices (default 1, max 16)\n"
+	"  --dm-size BYTES    MEMIC bytes per device (default 131072)\n"
+	"  --no-dm            devices without MEMIC (max_dm_size 0)\n"
+	"  --no-dmabuf        kernel without the DMABUF uverbs object\n"
+	"  --no-netlink       accepted for compatibility (netlink is not\n"
+	"                     modelled; NETLINK_RDMA sockets fail as on a\n"
+	"                     host without RDMA)\n"
+	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
+	"                     number); repeatable, see sim/README.md\n"
+	"  --trace FILE       append every intercepted call to FILE\n"
+	"  --driver mlx5|rxe  device model (default mlx5)\n"
+	"  --help             this text\n";
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || !*s || *end || *s == '-' ? -1 : 0;
+}
+
+static int parse_errno(const char *s)
+{
+	unsigned int i;
+	uint64_t v;
+
+	for (i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
+		if (!strcmp(errno_names[i].name, s))
+			return errno_names[i].value;
+	if (parse_u64(s, &v) || !v || v > 4095)
+		return -1;
+	return (int)v;
+}
+
+static int parse_fail(const char *arg, struct sim_launch *l)
+{
+	struct sim_fail_rule *r;
+	char buf[128], *kind, *nth, *err;
+	uint64_t n;
+	int e;
+
+	if (l->nfail == SIM_MAX_FAIL) {
+		fprintf(stderr, "rdma-sim: at most %d --fail rules\n",
+			SIM_MAX_FAIL);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	kind = strtok(buf, ":");
+	nth = strtok(NULL, ":");
+	err = strtok(NULL, "");
+	if (!kind || !nth || !err) {
+		fprintf(stderr, "rdma-sim: --fail wants KIND:N:ERRNO, got '%s'\n",
+			arg);
+		return -1;
+	}
+	if (!sim_fail_kind_known(kind)) {
+		fprintf(stderr, "rdma-sim: --fail: unknown kind '%s'\n", kind);
+		return -1;
+	}
+	if (parse_u64(nth, &n) || !n || n > UINT32_MAX) {
+		fprintf(stderr, "rdma-sim: --fail: N must be >= 1, got '%s'\n",
+			nth);
+		return -1;
+	}
+	e = parse_errno(err);
+	if (e < 0) {
+		fprintf(stderr, "rdma-sim: --fail: bad errno '%s'\n", err);
+		return -1;
+	}
+	r = &l->fail[l->nfail++];
+	snprintf(r->kind, sizeof(r->kind), "%s", kind);
+	r->nth = (uint32_t)n;
+	r->err = (uint32_t)e;
+	return 0;
+}
+
+enum { OPT_DEVICES = 256, OPT_DM_SIZE, OPT_NO_DM, OPT_NO_DMABUF,
+       OPT_NO_NETLINK, OPT_FAIL, OPT_TRACE, OPT_DRIVER, OPT_HELP };
+
+static const struct option longopts[] = {
+	{ "devices", required_argument, NULL, OPT_DEVICES },
+	{ "dm-size", required_argument, NULL, OPT_DM_SIZE },
+	{ "no-dm", no_argument, NULL, OPT_NO_DM },
+	{ "no-dmabuf", no_argument, NULL, OPT_NO_DMABUF },
+	{ "no-netlink", no_argument, NULL, OPT_NO_NETLINK },
+	{ "fail", required_argument, NULL, OPT_FAIL },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "driver", required_argument, NULL, OPT_DRIVER },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{}
+};
+
+static int set_trace(const char *arg, struct sim_config *cfg)
+{
+	char cwd[SIM_PATH_LEN];
+	int n;
+
+	if (arg[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		n = snprintf(cfg->trace_path, sizeof(cfg->trace_path), "%s",
+			     arg);
+	else
+		n = snprintf(cfg->trace_path, sizeof(cfg->trace_path), "%s/%s",
+			     cwd, arg);
+	if (n < 0 || (size_t)n >= sizeof(cfg->trace_path)) {
+		fprintf(stderr, "rdma-sim: --trace path too long\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_one(int opt, const char *arg, struct sim_launch *l,
+		     int *no_dm)
+{
+	const struct sim_device_model *m;
+	uint64_t v;
+
+	switch (opt) {
+	case OPT_DEVICES:
+		if (parse_u64(arg, &v) || !v || v > SIM_MAX_DEVICES) {
+			fprintf(stderr, "rdma-sim: --devices wants 1..%d\n",
+				SIM_MAX_DEVICES);
+			return -1;
+		}
+		l->cfg.ndev = (uint32_t)v;
+		return 0;
+	case OPT_DM_SIZE:
+		if (parse_u64(arg, &v) || !v || v > (1ULL << 30) ||
+		    v % l->cfg.page_size) {
+			fprintf(stderr,
+				"rdma-sim: --dm-size wants a multiple of %u up to 1 GiB\n",
+				l->cfg.page_size);
+			return -1;
+		}
+		l->cfg.dm_size = v;
+		return 0;
+	case OPT_NO_DM:
+		*no_dm = 1;
+		return 0;
+	case OPT_NO_DMABUF:
+		l->cfg.no_dmabuf = 1;
+		return 0;
+	case OPT_NO_NETLINK:
+		l->cfg.no_netlink = 1;
+		return 0;
+	case OPT_FAIL:
+		return parse_fail(arg, l);
+	case OPT_TRACE:
+		return set_trace(arg, &l->cfg);
+	case OPT_DRIVER:
+		m = sim_model_by_name(arg);
+		if (!m) {
+			fprintf(stderr, "rdma-sim: --driver wants mlx5 or rxe\n");
+			return -1;
+		}
+		l->cfg.driver = (uint8_t)sim_model_kind(m);
+		return 0;
+	}
+	fputs(usage, stderr);
+	return -1;
+}
+
+int sim_parse_options(int argc, char **argv, struct sim_launch *l)
+{
+	int opt, no_dm = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->cfg.ndev = 1;
+	l->cfg.page_size = (uint32_t)sysconf(_SC_PAGESIZE);
+	l->cfg.dm_size = 131072;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (opt == OPT_HELP || opt == 'h') {
+			fputs(usage, stdout);
+			return 1;
+		}
+		if (opt == '?') {
+			fprintf(stderr, "rdma-sim: bad option '%s'\n%s",
+				argv[optind - 1], usage);
+			return -1;
+		}
+		if (parse_one(opt, optarg, l, &no_dm))
+			return -1;
+	}
+	if (no_dm)
+		l->cfg.dm_size = 0;
+	if (optind >= argc) {
+		fprintf(stderr, "rdma-sim: no PROGRAM given\n%s", usage);
+		return -1;
+	}
+	l->argv = &argv[optind];
+	return 0;
+}

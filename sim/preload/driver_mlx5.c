@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* mlx5 driver model: ucontext, mmap offsets, the driver ops row. */
+#include "mlx5.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define MLX5_SIM_MAX_BFREGS 512
+#define MLX5_SIM_BFREGS_PER_PAGE 2
+#define MLX5_SIM_DUMP_FILL_MKEY 0x7
+
+uint64_t mlx5_sim_key_to_offset(uint32_t key)
+{
+	uint32_t cmd = key >> 16, idx = key & 0xffff;
+	uint64_t pgoff = (idx & 0xff) | (cmd << 8) | ((uint64_t)(idx >> 8) << 16);
+
+	return pgoff * sim.sh->cfg.page_size;
+}
+
+int mlx5_sim_pgoff_to_key(uint64_t pgoff, uint32_t *key)
+{
+	if (pgoff >> 24)
+		return -EINVAL;
+	*key = (uint32_t)(((pgoff >> 8) & 0xff) << 16) |
+	       (uint32_t)((pgoff & 0xff) | (((pgoff >> 16) & 0xff) << 8));
+	return 0;
+}
+
+static int is_cleared(const uint8_t *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return 0;
+	return 1;
+}
+
+static void fill_resp(struct sim_uvfile *uv,
+		      const struct mlx5_ib_alloc_ucontext_req_v2 *req,
+		      uint32_t tot_bfregs, struct mlx5_ib_alloc_ucontext_resp *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->qp_tab_size = 1 << 18;
+	r->bf_reg_size = 512;
+	r->tot_bfregs = tot_bfregs;
+	r->cache_line_size = 64;
+	r->max_sq_desc_sz = 1024;
+	r->max_rq_desc_sz = 512;
+	r->max_send_wqebb = 1 << 15;
+	r->max_recv_wr = 1 << 15;
+	r->max_srq_recv_wr = 1 << 15;
+	r->num_ports = 1;
+	r->comp_mask = MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET |
+		       MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_DUMP_FILL_MKEY;
+	r->cqe_version = req->max_cqe_version ? 1 : 0;
+	r->cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE |
+			   MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
+	r->hca_core_clock_offset = 0;
+	r->log_uar_size = 12;
+	r->num_uars_per_page = 1;
+	r->num_dyn_bfregs = 0;
+	r->dump_fill_mkey = MLX5_SIM_DUMP_FILL_MKEY;
+	r->response_length = sizeof(*r);
+}
+
+/* v0 (8 bytes) or v2 (>= 16), as mlx5_ib_alloc_ucontext tells them apart. */
+static int mlx5_alloc_ucontext(struct sim_uvfile *uv, const void *in,
+			       size_t in_len, void *out, size_t out_len)
+{
+	struct mlx5_ib_alloc_ucontext_req_v2 req = {};
+	struct mlx5_ib_alloc_ucontext_resp r;
+	uint32_t total;
+	size_t n;
+
+	if (in_len != sizeof(struct mlx5_ib_alloc_ucontext_req) &&
+	    in_len < offsetof(struct mlx5_ib_alloc_ucontext_req_v2,
+			      max_cqe_version))
+		return -EINVAL;
+	if (!in)
+		return -EFAULT;
+	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
+	if (in_len > sizeof(req) &&
+	    !is_cleared((const uint8_t *)in + sizeof(req), in_len - sizeof(req)))
+		return -EOPNOTSUPP;
+	if (req.flags & ~(uint32_t)MLX5_IB_ALLOC_UCTX_DEVX)
+		return -EOPNOTSUPP;
+	if (req.comp_mask || req.reserved0 || req.reserved1 || req.reserved2)
+		return -EOPNOTSUPP;
+	total = (req.total_num_bfregs + MLX5_SIM_BFREGS_PER_PAGE - 1) &
+		~(uint32_t)(MLX5_SIM_BFREGS_PER_PAGE - 1);
+	if (req.num_low_latency_bfregs > total - 1)
+		return -EINVAL;
+	if (req.flags & MLX5_IB_ALLOC_UCTX_DEVX)
+		return -EINVAL; /* no DEVX: the device has no user contexts */
+	uv->uar_dyn = !!(req.lib_caps & MLX5_LIB_CAP_DYN_UAR);
+	if (uv->uar_dyn) {
+		total = 0;
+	} else if (total > MLX5_SIM_MAX_BFREGS) {
+		return -ENOMEM;
+	}
+	uv->legacy_uar_pages = total / MLX5_SIM_BFREGS_PER_PAGE;
+	fill_resp(uv, &req, total, &r);
+	memcpy(uv->ctx_resp, &r, sizeof(r));
+	uv->ctx_resp_len = sizeof(r);
+	n = out_len < sizeof(r) ? out_len : sizeof(r);
+	if (n && !out)
+		return -EFAULT;
+	memcpy(out, &r, n);
+	return (int)n;
+}
+
+static void mlx5_query_device_uhw(struct sim_uvfile *uv, void *out,
+				  size_t out_len)
+{
+	struct mlx5_ib_query_device_resp r = {};
+	size_t n = out_len < sizeof(r) ? out_len : sizeof(r);
+
+	r.response_length = (uint32_t)n;
+	if (out)
+		memcpy(out, &r, n);
+}
+
+/* Legacy static UAR pages and the read-only core clock page. */
+static void *map_fixed_page(struct sim_uvfile *uv, uint32_t cmd, uint32_t idx,
+			    void *addr, size_t len, int prot, int flags)
+{
+	if (len != sim.sh->cfg.page_size)
+		goto inval;
+	if (cmd == MLX5_IB_MMAP_CORE_CLOCK) {
+		if (prot & PROT_WRITE) {
+			errno = EPERM;
+			return MAP_FAILED;
+		}
+		return sim_map_anon(addr, len, prot, flags);
+	}
+	if (uv->uar_dyn || idx >= uv->legacy_uar_pages)
+		goto inval;
+	return sim_map_anon(addr, len, prot, flags);
+inval:
+	errno = EINVAL;
+	return MAP_FAILED;
+}
+
+static void *mlx5_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
+		       int flags, uint64_t pgoff)
+{
+	struct sim_entry *e;
+	uint32_t key, cmd;
+
+	if (mlx5_sim_pgoff_to_key(pgoff, &key))
+		goto inval;
+	cmd = key >> 16;
+	switch (cmd) {
+	case MLX5_IB_MMAP_REGULAR_PAGE:
+	case MLX5_IB_MMAP_WC_PAGE:
+	case MLX5_IB_MMAP_NC_PAGE:
+	case MLX5_IB_MMAP_CORE_CLOCK:
+		return map_fixed_page(uv, cmd, key & 0xffff, addr, len, prot,
+				      flags);
+	case MLX5_IB_MMAP_CLOCK_INFO:
+		errno = EOPNOTSUPP; /* clock_info_versions is 0 */
+		return MAP_FAILED;
+	}
+	e = sim_entry_find(uv, key);
+	if (!e)
+		goto inval;
+	return sim_map_entry(uv, e, addr, len, prot, flags);
+inval:
+	errno = EINVAL;
+	return MAP_FAILED;
+}
+
+static struct sim_entry *mlx5_pgoff_to_entry(struct sim_uvfile *uv,
+					     uint64_t off)
+{
+	uint32_t key;
+
+	if (mlx5_sim_pgoff_to_key(off / sim.sh->cfg.page_size, &key))
+		return NULL;
+	return sim_entry_find(uv, key);
+}
+
+const struct sim_driver_ops sim_mlx5_ops = {
+	.alloc_ucontext = mlx5_alloc_ucontext,
+	.query_device_uhw = mlx5_query_device_uhw,
+	.mmap = mlx5_mmap,
+	.pgoff_to_entry = mlx5_pgoff_to_entry,
+	.alloc_dm = mlx5_sim_alloc_dm,
+	.methods = mlx5_sim_methods,
+	.nmethods = &mlx5_sim_nmethods,
+	.ext = mlx5_sim_ext,
+	.next = &mlx5_sim_next,
+	.alloc_pd_uhw = 1,
+};

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * fd interposers: calls on simulated fds go to the model, everything else
+ * straight to libc. dup'ed fds share the open file, like the kernel's
+ * struct file; the last close releases it.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifndef NETLINK_RDMA
+#define NETLINK_RDMA 20
+#endif
+
+static uint8_t fd_kind(int fd)
+{
+	return sim_fd_tracked(fd) ? sim_fds[fd].kind : SIM_FD_NONE;
+}
+
+int close(int fd)
+{
+	sim_real_init();
+	if (sim_fd_tracked(fd)) {
+		pthread_mutex_lock(&sim_lock);
+		sim_fd_drop(fd);
+		pthread_mutex_unlock(&sim_lock);
+		sim_trace("close fd %d", fd);
+	}
+	return real.close(fd);
+}
+
+/* After a successful dup of old onto new, share old's open file. */
+static int dup_track(int old, int new)
+{
+	struct sim_fd *src;
+
+	if (new < 0 || !sim_fd_tracked(old))
+		return new;
+	pthread_mutex_lock(&sim_lock);
+	src = sim_fd_get(old);
+	if (src && sim_fd_set(new, src->kind, src->any)) {
+		pthread_mutex_unlock(&sim_lock);
+		real.close(new);
+		errno = EMFILE;
+		return -1;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	sim_trace("dup fd %d -> fd %d", old, new);
+	return new;
+}
+
+/* The target of dup2/dup3 is closed implicitly. */
+static void drop_target(int old, int new)
+{
+	if (old == new || !sim_fd_tracked(new))
+		return;
+	pthread_mutex_lock(&sim_lock);
+	sim_fd_drop(new);
+	pthread_mutex_unlock(&sim_lock);
+}
+
+int dup(int fd)
+{
+	sim_real_init();
+	return dup_track(fd, real.dup(fd));
+}
+
+int dup2(int old, int new)
+{
+	sim_real_init();
+	if (fcntl(old, F_GETFD) < 0)
+		return -1;
+	drop_target(old, new);
+	if (old == new)
+		return real.dup2(old, new);
+	return dup_track(old, real.dup2(old, new));
+}
+
+int dup3(int old, int new, int flags)
+{
+	sim_real_init();
+	if (old != new && fcntl(old, F_GETFD) >= 0)
+		drop_target(old, new);
+	return dup_track(old, real.dup3(old, new, flags));
+}
+
+static int do_fcntl(int fd, int cmd, unsigned long arg)
+{
+	int ret;
+
+	sim_real_init();
+	ret = real.fcntl(fd, cmd, arg);
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		return dup_track(fd, ret);
+	return ret;
+}
+
+int fcntl(int fd, int cmd, ...)
+{
+	unsigned long arg;
+	va_list ap;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	return do_fcntl(fd, cmd, arg);
+}
+
+int fcntl64(int fd, int cmd, ...)
+{
+	unsigned long arg;
+	va_list ap;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	return do_fcntl(fd, cmd, arg);
+}
+
+static int fail_errno(int err)
+{
+	errno = err;
+	return -1;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	struct sim_uvfile *uv = NULL;
+	void *arg;
+	va_list ap;
+	int err, ret;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	sim_real_init();
+	if (!fd_kind(fd))
+		return real.ioctl(fd, req, arg);
+	err = sim_fail("ioctl");
+	if (err) {
+		sim_trace("ioctl fd %d cmd %#lx -> %s (injected)", fd, req,
+			  strerrorname_np(err));
+		return fail_errno(err);
+	}
+	pthread_mutex_lock(&sim_lock);
+	if (fd_kind(fd) == SIM_FD_UVERBS)
+		uv = sim_fds[fd].uv;
+	if (!uv || req != RDMA_VERBS_IOCTL) {
+		pthread_mutex_unlock(&sim_lock);
+		sim_trace("ioctl fd %d cmd %#lx -> ENOTTY", fd, req);
+		return fail_errno(ENOTTY);
+	}
+	ret = sim_ioctl(fd, uv, arg);
+	pthread_mutex_unlock(&sim_lock);
+	return ret ? fail_errno(-ret) : 0;
+}
+
+ssize_t write(int fd, const void *buf, size_t count)
+{
+	uint8_t kind;
+	ssize_t ret;
+	int err;
+
+	sim_real_init();
+	kind = fd_kind(fd);
+	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC)
+		return real.write(fd, buf, count);
+	err = sim_fail("write");
+	if (err) {
+		sim_trace("write fd %d len %zu -> %s (injected)", fd, count,
+			  strerrorname_np(err));
+		return fail_errno(err);
+	}
+	if (kind != SIM_FD_UVERBS)
+		return fail_errno(EINVAL);
+	pthread_mutex_lock(&sim_lock);
+	ret = sim_fd_tracked(fd) ? sim_write_cmd(sim_fds[fd].uv, buf, count)
+				 : -EBADF;
+	pthread_mutex_unlock(&sim_lock);
+	return ret < 0 ? fail_errno((int)-ret) : ret;
+}
+
+ssize_t read(int fd, void *buf, size_t count)
+{
+	uint8_t kind;
+
+	sim_real_init();
+	kind = fd_kind(fd);
+	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC)
+		return real.read(fd, buf, count);
+	return fail_errno(EINVAL);
+}
+
+/* dma-bufs answer only lseek(fd, 0, SEEK_SET/SEEK_END). */
+static off_t do_lseek(int fd, off_t off, int whence)
+{
+	uint64_t size = 0;
+	uint8_t kind;
+
+	sim_real_init();
+	kind = fd_kind(fd);
+	if (kind == SIM_FD_NONE)
+		return real.lseek(fd, off, whence);
+	if (kind != SIM_FD_DMABUF)
+		return fail_errno(ESPIPE);
+	if (off || (whence != SEEK_SET && whence != SEEK_END))
+		return fail_errno(EINVAL);
+	pthread_mutex_lock(&sim_lock);
+	if (fd_kind(fd) == SIM_FD_DMABUF)
+		size = sim_fds[fd].db->size;
+	pthread_mutex_unlock(&sim_lock);
+	return whence == SEEK_END ? (off_t)size : 0;
+}
+
+off_t lseek(int fd, off_t off, int whence)
+{
+	return do_lseek(fd, off, whence);
+}
+
+off_t lseek64(int fd, off_t off, int whence)
+{
+	return do_lseek(fd, off, whence);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	struct sim_uvfile *uv = NULL;
+	uint8_t kind;
+	void *ret;
+	int err;
+
+	sim_real_init();
+	kind = (flags & MAP_ANONYMOUS) ? SIM_FD_NONE : fd_kind(fd);
+	if (kind == SIM_FD_NONE)
+		return real.mmap(addr, len, prot, flags, fd, off);
+	err = sim_fail("mmap");
+	if (!err && kind == SIM_FD_DMABUF)
+		err = EINVAL; /* no CPU access to a device dma-buf */
+	if (!err && kind == SIM_FD_ASYNC)
+		err = ENODEV;
+	if (err) {
+		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
+			  (unsigned long long)off, strerrorname_np(err));
+		errno = err;
+		return MAP_FAILED;
+	}
+	pthread_mutex_lock(&sim_lock);
+	if (fd_kind(fd) == SIM_FD_UVERBS)
+		uv = sim_fds[fd].uv;
+	ret = uv ? sim_mmap(uv, addr, len, prot, flags, off) : MAP_FAILED;
+	err = errno;
+	pthread_mutex_unlock(&sim_lock);
+	if (ret == MAP_FAILED)
+		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
+			  (unsigned long long)off, strerrorname_np(err));
+	else
+		sim_trace("mmap fd %d len %zu off %#llx -> %p", fd, len,
+			  (unsigned long long)off, ret);
+	errno = err;
+	return ret;
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+int munmap(void *addr, size_t len)
+{
+	int ret;
+
+	sim_real_init();
+	ret = real.munmap(addr, len);
+	if (!ret && sim.active) {
+		pthread_mutex_lock(&sim_lock);
+		sim_munmap_note(addr, len);
+		pthread_mutex_unlock(&sim_lock);
+	}
+	return ret;
+}
+
+/* RDMA netlink is not modelled: fail like a kernel without it. */
+int socket(int domain, int type, int protocol)
+{
+	sim_real_init();
+	if (sim.active && domain == AF_NETLINK && protocol == NETLINK_RDMA) {
+		sim_trace("socket AF_NETLINK NETLINK_RDMA -> EPROTONOSUPPORT "
+			  "(netlink not modelled; userspace falls back to sysfs)");
+		return fail_errno(EPROTONOSUPPORT);
+	}
+	return real.socket(domain, type, protocol);
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Path interposers: everything under /sys/class/infiniband* and
+ * /dev/infiniband is served from the generated tree; the uverbs nodes are
+ * character devices (major 231, minor 192+N) backed by /dev/null fds.
+ */
+#include "sim.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define REDIR(path, buf) (sim_redirect(path, buf, sizeof(buf)) ? buf : path)
+
+static int open_uverbs(int idx, const char *path, int flags)
+{
+	int fd, err, accmode = flags & O_ACCMODE;
+	struct sim_uvfile *uv;
+
+	err = sim_fail("open");
+	if (err)
+		goto fail;
+	fd = real.open("/dev/null", accmode | (flags & O_CLOEXEC));
+	if (fd < 0) {
+		err = errno;
+		goto fail;
+	}
+	pthread_mutex_lock(&sim_lock);
+	uv = sim_uvfile_new((unsigned int)idx);
+	if (!uv || sim_fd_set(fd, SIM_FD_UVERBS, uv)) {
+		if (uv)
+			sim_uvfile_put(uv);
+		pthread_mutex_unlock(&sim_lock);
+		real.close(fd);
+		err = uv ? EMFILE : ENOMEM;
+		goto fail;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	sim_trace("open %s flags=%#x -> fd %d", path, flags, fd);
+	return fd;
+fail:
+	sim_trace("open %s flags=%#x -> %s", path, flags, strerrorname_np(err));
+	errno = err;
+	return -1;
+}
+
+static int do_open(const char *path, int flags, mode_t mode)
+{
+	char buf[PATH_MAX];
+	int idx;
+
+	sim_real_init();
+	idx = sim_uverbs_index(path);
+	if (idx >= 0)
+		return open_uverbs(idx, path, flags);
+	return real.open(REDIR(path, buf), flags, mode);
+}
+
+#define OPEN_MODE(flags, mode)                                                 \
+	do {                                                                   \
+		if ((flags) & (O_CREAT | __O_TMPFILE)) {                       \
+			va_list ap;                                            \
+			va_start(ap, flags);                                   \
+			mode = va_arg(ap, mode_t);                             \
+			va_end(ap);                                            \
+		}                                                              \
+	} while (0)
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return do_open(path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return do_open(path, flags, mode);
+}
+
+int __open_2(const char *path, int flags);
+int __open_2(const char *path, int flags)
+{
+	return do_open(path, flags, 0);
+}
+
+int __open64_2(const char *path, int flags);
+int __open64_2(const char *path, int flags)
+{
+	return do_open(path, flags, 0);
+}
+
+static int do_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	sim_real_init();
+	if (path && path[0] == '/')
+		return do_open(path, flags, mode);
+	return real.openat(dirfd, path, flags, mode);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return do_openat(dirfd, path, flags, mode);
+}
+
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return do_openat(dirfd, path, flags, mode);
+}
+
+int __openat_2(int dirfd, const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags)
+{
+	return do_openat(dirfd, path, flags, 0);
+}
+
+int __openat64_2(int dirfd, const char *path, int flags);
+int __openat64_2(int dirfd, const char *path, int flags)
+{
+	return do_openat(dirfd, path, flags, 0);
+}
+
+/* glibc's fopen/opendir open internally, past any interposer. */
+FILE *fopen(const char *path, const char *mode)
+{
+	static FILE *(*next)(const char *, const char *);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("fopen");
+	return next(REDIR(path, buf), mode);
+}
+
+FILE *fopen64(const char *path, const char *mode)
+{
+	return fopen(path, mode);
+}
+
+DIR *opendir(const char *path)
+{
+	static DIR *(*next)(const char *);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("opendir");
+	if (sim_tracing() && sim_redirect(path, buf, sizeof(buf)))
+		sim_trace("opendir %s (sysfs enumeration)", path);
+	return next(REDIR(path, buf));
+}
+
+int access(const char *path, int mode)
+{
+	static int (*next)(const char *, int);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("access");
+	if (sim_uverbs_index(path) >= 0)
+		return next("/dev/null", mode);
+	return next(REDIR(path, buf), mode);
+}
+
+int faccessat(int dirfd, const char *path, int mode, int flags)
+{
+	static int (*next)(int, const char *, int, int);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("faccessat");
+	if (sim_uverbs_index(path) >= 0)
+		return next(AT_FDCWD, "/dev/null", mode, flags);
+	return next(dirfd, REDIR(path, buf), mode, flags);
+}
+
+ssize_t readlink(const char *path, char *out, size_t len)
+{
+	static ssize_t (*next)(const char *, char *, size_t);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("readlink");
+	return next(REDIR(path, buf), out, len);
+}
+
+ssize_t readlinkat(int dirfd, const char *path, char *out, size_t len)
+{
+	static ssize_t (*next)(int, const char *, char *, size_t);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("readlinkat");
+	return next(dirfd, REDIR(path, buf), out, len);
+}
+
+/* The tree has no symlinks: a simulated path resolves to itself. */
+char *realpath(const char *path, char *resolved)
+{
+	static char *(*next)(const char *, char *);
+	char buf[PATH_MAX], tmp[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("realpath");
+	if (!sim_redirect(path, buf, sizeof(buf)))
+		return next(path, resolved);
+	if (!next(buf, tmp))
+		return NULL;
+	if (!resolved)
+		return strdup(path);
+	snprintf(resolved, PATH_MAX, "%s", path);
+	return resolved;
+}
+
+/* ---- stat family ---- */
+
+static void fake_rdev(struct stat *st, int idx)
+{
+	st->st_rdev = makedev(SIM_UVERBS_MAJOR, SIM_UVERBS_MINOR_BASE + idx);
+	st->st_ino = 0x5100 + idx;
+}
+
+static int stat_path(const char *path, struct stat *st, int nofollow)
+{
+	char buf[PATH_MAX];
+	int idx, ret;
+
+	sim_real_init();
+	idx = sim_uverbs_index(path);
+	if (idx >= 0) {
+		ret = real.stat("/dev/null", st);
+		if (!ret)
+			fake_rdev(st, idx);
+		return ret;
+	}
+	path = REDIR(path, buf);
+	return nofollow ? real.lstat(path, st) : real.stat(path, st);
+}
+
+int stat(const char *path, struct stat *st)
+{
+	return stat_path(path, st, 0);
+}
+
+int stat64(const char *path, struct stat64 *st)
+{
+	return stat_path(path, (struct stat *)st, 0);
+}
+
+int lstat(const char *path, struct stat *st)
+{
+	return stat_path(path, st, 1);
+}
+
+int lstat64(const char *path, struct stat64 *st)
+{
+	return stat_path(path, (struct stat *)st, 1);
+}
+
+static int uverbs_dev_of_fd(int fd)
+{
+	int dev = -1;
+
+	if (!sim_fd_tracked(fd))
+		return -1;
+	pthread_mutex_lock(&sim_lock);
+	if (sim_fds[fd].kind == SIM_FD_UVERBS)
+		dev = (int)sim_fds[fd].uv->dev;
+	pthread_mutex_unlock(&sim_lock);
+	return dev;
+}
+
+int fstat(int fd, struct stat *st)
+{
+	int ret, idx;
+
+	sim_real_init();
+	ret = real.fstat(fd, st);
+	idx = uverbs_dev_of_fd(fd);
+	if (!ret && idx >= 0)
+		fake_rdev(st, idx);
+	return ret;
+}
+
+int fstat64(int fd, struct stat64 *st)
+{
+	return fstat(fd, (struct stat *)st);
+}
+
+int fstatat(int dirfd, const char *path, struct stat *st, int flags)
+{
+	char buf[PATH_MAX];
+
+	sim_real_init();
+	if (!path[0] && (flags & AT_EMPTY_PATH))
+		return fstat(dirfd, st);
+	if (path[0] == '/')
+		return stat_path(path, st, flags & AT_SYMLINK_NOFOLLOW);
+	return real.fstatat(dirfd, REDIR(path, buf), st, flags);
+}
+
+int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
+{
+	return fstatat(dirfd, path, (struct stat *)st, flags);
+}
+
+int statx(int dirfd, const char *path, int flags, unsigned int mask,
+	  struct statx *stx)
+{
+	char buf[PATH_MAX];
+	int idx = -1, ret;
+
+	sim_real_init();
+	if (!path[0] && (flags & AT_EMPTY_PATH))
+		idx = uverbs_dev_of_fd(dirfd);
+	else if (path[0] == '/')
+		idx = sim_uverbs_index(path);
+	if (idx >= 0 && path[0])
+		ret = real.statx(AT_FDCWD, "/dev/null", flags, mask, stx);
+	else
+		ret = real.statx(dirfd, REDIR(path, buf), flags, mask, stx);
+	if (!ret && idx >= 0) {
+		stx->stx_rdev_major = SIM_UVERBS_MAJOR;
+		stx->stx_rdev_minor = SIM_UVERBS_MINOR_BASE + idx;
+	}
+	return ret;
+}

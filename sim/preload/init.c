@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Resolving libc, joining the world named by $RDMA_SIM_DIR. */
+#include "sim.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct sim_world sim = { .trace_fd = -1 };
+struct sim_real real;
+pthread_mutex_t sim_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define RESOLVE(name) (*(void **)&real.name = dlsym(RTLD_NEXT, #name))
+
+void sim_real_init(void)
+{
+	if (real.open)
+		return;
+	RESOLVE(openat);
+	RESOLVE(close);
+	RESOLVE(ioctl);
+	RESOLVE(write);
+	RESOLVE(read);
+	RESOLVE(mmap);
+	RESOLVE(munmap);
+	RESOLVE(dup);
+	RESOLVE(dup2);
+	RESOLVE(dup3);
+	RESOLVE(fcntl);
+	RESOLVE(lseek);
+	RESOLVE(fstat);
+	RESOLVE(stat);
+	RESOLVE(lstat);
+	RESOLVE(fstatat);
+	RESOLVE(statx);
+	RESOLVE(socket);
+	RESOLVE(open);
+}
+
+/* Internal fds sit high so programs that count their own fds see none. */
+static int keep_fd(int fd)
+{
+	int hi;
+
+	if (fd < 0)
+		return fd;
+	hi = real.fcntl(fd, F_DUPFD_CLOEXEC, 900);
+	if (hi < 0)
+		return fd;
+	real.close(fd);
+	return hi;
+}
+
+static int open_world(const char *dir)
+{
+	char path[SIM_PATH_LEN + 16];
+	unsigned int i;
+
+	snprintf(sim.dir, sizeof(sim.dir), "%s", dir);
+	sim.sh = sim_shared_map(dir);
+	if (!sim.sh)
+		return -errno;
+	sim.model = sim_model_by_kind(sim.sh->cfg.driver);
+	for (i = 0; i < sim.sh->cfg.ndev && i < SIM_MAX_DEVICES; i++) {
+		sim_memic_path(path, sizeof(path), dir, i);
+		sim.memic_fd[i] =
+			keep_fd(real.open(path, O_RDWR | O_CLOEXEC));
+		if (sim.memic_fd[i] < 0)
+			return -errno;
+	}
+	if (sim.sh->cfg.trace_path[0])
+		sim.trace_fd = keep_fd(real.open(sim.sh->cfg.trace_path,
+						 O_WRONLY | O_APPEND | O_CREAT |
+							 O_CLOEXEC,
+						 0644));
+	sim_fds = calloc(SIM_MAX_FDS, sizeof(*sim_fds));
+	return sim_fds ? 0 : -ENOMEM;
+}
+
+static void __attribute__((constructor)) sim_init(void)
+{
+	const char *dir = getenv("RDMA_SIM_DIR");
+	int ret;
+
+	sim_real_init();
+	if (!dir || !*dir)
+		return;
+	ret = open_world(dir);
+	if (ret) {
+		fprintf(stderr, "librdmasim: cannot join %s: %s\n", dir,
+			strerror(-ret));
+		return;
+	}
+	sim.active = 1;
+}
+
+static void __attribute__((destructor)) sim_fini(void)
+{
+	if (sim.active)
+		sim_maps_release_all();
+}
+
+int sim_fail(const char *kind)
+{
+	return sim.active ? sim_fail_check(sim.sh, kind) : 0;
+}
+
+void *dlsym_next(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}

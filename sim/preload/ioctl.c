@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * RDMA_VERBS_IOCTL: header checks, method lookup, one generic attribute
+ * parser, then the handler. Only this file returns EPROTONOSUPPORT.
+ */
+#include "uapi.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SIM_IOCTL_MAX_LEN 4096
+
+static const struct {
+	const struct sim_method *m;
+	const unsigned int *n;
+} core_tables[] = {
+	{ sim_device_methods, &sim_device_nmethods },
+	{ sim_pd_methods, &sim_pd_nmethods },
+	{ sim_mr_methods, &sim_mr_nmethods },
+	{ sim_dm_methods, &sim_dm_nmethods },
+	{ sim_dmabuf_methods, &sim_dmabuf_nmethods },
+	{ sim_async_methods, &sim_async_nmethods },
+};
+
+static int object_hidden(uint16_t obj)
+{
+	if (obj == RDMA_SIM_OBJECT_DMABUF)
+		return sim.sh->cfg.no_dmabuf || !sim_driver()->pgoff_to_entry;
+	return 0;
+}
+
+static const struct sim_method *find_in(const struct sim_method *t,
+					unsigned int n, uint16_t obj,
+					uint16_t method)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].obj == obj && t[i].method == method)
+			return &t[i];
+	return NULL;
+}
+
+static const struct sim_method *find_method(uint16_t obj, uint16_t method)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	const struct sim_method *m;
+	unsigned int i;
+
+	if (object_hidden(obj))
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(core_tables); i++) {
+		m = find_in(core_tables[i].m, *core_tables[i].n, obj, method);
+		if (m)
+			return m;
+	}
+	return d->methods ? find_in(d->methods, *d->nmethods, obj, method)
+			  : NULL;
+}
+
+/* The method's own attrs, then any driver attrs, into c->a[]. */
+static void load_specs(struct sim_call *c)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	const struct sim_method *m = c->m;
+	unsigned int i, j;
+
+	c->n = 0;
+	for (i = 0; i < m->nattrs; i++)
+		c->a[c->n++].spec = &m->attrs[i];
+	for (i = 0; d->ext && i < *d->next; i++) {
+		if (d->ext[i].obj != m->obj || d->ext[i].method != m->method)
+			continue;
+		for (j = 0; j < d->ext[i].nattrs; j++)
+			c->a[c->n++].spec = &d->ext[i].attrs[j];
+	}
+}
+
+static struct sim_call_attr *spec_slot(struct sim_call *c, uint16_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->a[i].spec->id == id)
+			return &c->a[i];
+	return NULL;
+}
+
+static int check_idr(struct sim_call *c, struct sim_call_attr *a)
+{
+	const struct sim_attr_spec *s = a->spec;
+	struct sim_obj *o;
+
+	if (s->access == SA_NEW)
+		return c->uv->has_ctx ? 0 : -EINVAL;
+	if (a->data > UINT32_MAX)
+		return -EINVAL;
+	o = sim_obj_find(c->uv, (uint32_t)a->data);
+	if (!o)
+		return -ENOENT;
+	if (o->type != s->obj_type)
+		return -EINVAL;
+	a->obj = o;
+	return 0;
+}
+
+static int check_ptr(struct sim_call_attr *a, const struct ib_uverbs_attr *u)
+{
+	const struct sim_attr_spec *s = a->spec;
+
+	if (s->kind == SA_ENUM_IN) {
+		if (u->attr_data.enum_data.elem_id >= s->num_elems)
+			return -EOPNOTSUPP;
+		if (u->attr_data.enum_data.reserved)
+			return -EINVAL;
+	} else if (u->attr_data.reserved) {
+		return -EINVAL;
+	}
+	if (u->len < s->min_len || u->len > s->max_len)
+		return -EINVAL;
+	if (u->len > 8 && !u->data)
+		return -EFAULT;
+	return 0;
+}
+
+static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
+{
+	struct sim_call_attr *a = spec_slot(c, u->attr_id);
+	int ret;
+
+	if (!a)
+		return (u->flags & UVERBS_ATTR_F_MANDATORY) ? -EPROTONOSUPPORT
+							    : 0;
+	if (a->present)
+		return -EINVAL;
+	a->present = 1;
+	a->u = u;
+	a->len = u->len;
+	a->data = u->data;
+	switch (a->spec->kind) {
+	case SA_IDR:
+	case SA_FD:
+		if (u->attr_data.reserved || u->len)
+			return -EINVAL;
+		if (a->spec->kind == SA_FD)
+			return c->uv->has_ctx ? 0 : -EINVAL;
+		return check_idr(c, a);
+	default:
+		ret = check_ptr(a, u);
+		return ret;
+	}
+}
+
+static void trace_attrs(char *buf, size_t len, const struct ib_uverbs_attr *u,
+			unsigned int n)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < n && off < len; i++)
+		off += snprintf(buf + off, len - off,
+				"%s%#x:len=%u,flags=%#x,data=%#llx", i ? " " : "",
+				u[i].attr_id, u[i].len, u[i].flags,
+				(unsigned long long)u[i].data);
+}
+
+static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
+		    unsigned int n)
+{
+	unsigned int i;
+	int ret, err;
+
+	for (i = 0; i < n; i++) {
+		ret = process_attr(c, &u[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < c->n; i++)
+		if (c->a[i].spec->mandatory && !c->a[i].present)
+			return -EINVAL;
+	if ((c->m->flags & SIM_M_NEEDS_CTX) && !c->uv->has_ctx)
+		return -EINVAL;
+	err = sim_fail(c->m->name);
+	if (err) {
+		snprintf(c->note, sizeof(c->note), "(injected)");
+		return -err;
+	}
+	ret = c->m->fn(c);
+	if (ret == -EPROTONOSUPPORT)
+		ret = -EINVAL;
+	if (ret)
+		return ret;
+	for (i = 0; i < c->n; i++) {
+		struct sim_call_attr *a = &c->a[i];
+
+		if (a->present && a->spec->access == SA_NEW &&
+		    (a->spec->kind == SA_IDR || a->spec->kind == SA_FD))
+			a->u->data = a->new_value;
+	}
+	return 0;
+}
+
+int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
+{
+	struct ib_uverbs_ioctl_hdr *hdr = arg;
+	char attrs[1024] = "";
+	struct sim_call c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.uv = uv;
+	if (!hdr) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (hdr->length > SIM_IOCTL_MAX_LEN ||
+	    hdr->length != sizeof(*hdr) + hdr->num_attrs *
+						  sizeof(struct ib_uverbs_attr)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (sim_tracing())
+		trace_attrs(attrs, sizeof(attrs), hdr->attrs, hdr->num_attrs);
+	if (hdr->reserved1 || hdr->reserved2) {
+		ret = -EPROTONOSUPPORT;
+		goto out;
+	}
+	if (hdr->driver_id != sim.model->driver_id) {
+		ret = -EINVAL;
+		goto out;
+	}
+	c.m = find_method(hdr->object_id, hdr->method_id);
+	if (!c.m) {
+		ret = -EPROTONOSUPPORT;
+		goto out;
+	}
+	load_specs(&c);
+	ret = run_call(&c, hdr->attrs, hdr->num_attrs);
+out:
+	if (!sim_tracing())
+		return ret;
+	if (c.m)
+		sim_trace("ioctl fd %d %s.%s attrs={%s} -> %s %s", fd,
+			  c.m->obj_name, c.m->name, attrs,
+			  ret ? strerrorname_np(-ret) : "0", c.note);
+	else if (hdr)
+		sim_trace("ioctl fd %d object %#x method %#x attrs={%s} -> %s",
+			  fd, hdr->object_id, hdr->method_id, attrs,
+			  strerrorname_np(-ret));
+	else
+		sim_trace("ioctl fd %d NULL header -> EFAULT", fd);
+	return ret;
+}
+
+/* ---- accessors ---- */
+
+struct sim_call_attr *sim_attr(struct sim_call *c, uint16_t id)
+{
+	struct sim_call_attr *a = spec_slot(c, id);
+
+	return a && a->present ? a : NULL;
+}
+
+uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+	uint64_t v = 0;
+
+	if (!a)
+		return dflt;
+	memcpy(&v, &a->data, a->len < 8 ? a->len : 8);
+	return v;
+}
+
+const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+
+	*len = 0;
+	if (!a)
+		return NULL;
+	*len = a->len;
+	if (a->len <= 8)
+		return &a->u->data;
+	return (const void *)(uintptr_t)a->data;
+}
+
+int sim_attr_copy_in(struct sim_call *c, uint16_t id, void *dst, size_t len)
+{
+	size_t have;
+	const void *src = sim_attr_in_ptr(c, id, &have);
+
+	memset(dst, 0, len);
+	if (src)
+		memcpy(dst, src, have < len ? have : len);
+	return 0;
+}
+
+int sim_attr_copy_out(struct sim_call *c, uint16_t id, const void *src,
+		      size_t len)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+	void *dst;
+
+	if (!a)
+		return 0;
+	dst = (void *)(uintptr_t)a->data;
+	if (!dst && a->len)
+		return -EFAULT;
+	memcpy(dst, src, a->len < len ? a->len : len);
+	a->u->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	return 0;
+}
+
+struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+
+	return a ? a->obj : NULL;
+}
+
+void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+
+	if (a)
+		a->new_value = value;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* mlx5 driver model internals shared by its files. */
+#ifndef RDMA_SIM_MLX5_H
+#define RDMA_SIM_MLX5_H
+
+#include "uapi.h"
+
+#include <rdma/mlx5-abi.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_verbs.h>
+
+/* mmap entry key ranges: command << 16 | index (kernel mlx5 layout) */
+#define MLX5_SIM_DM_KEY_LO ((uint32_t)MLX5_IB_MMAP_DEVICE_MEM << 16)
+#define MLX5_SIM_DM_KEY_HI (MLX5_SIM_DM_KEY_LO + 0xffff)
+#define MLX5_SIM_UAR_KEY_LO (9u << 16)
+#define MLX5_SIM_UAR_KEY_HI ((255u << 16) + 0xffff)
+
+#define MLX5_SIM_MEMIC_BASE 64
+#define MLX5_SIM_LOG_MAX_MEMIC_ALIGN 6
+/* memic_operations capability: increment (0) and test-and-set (1) */
+#define MLX5_SIM_MEMIC_OPS 0x3u
+
+/* Byte mmap offset of an entry key (what userspace passes to mmap). */
+uint64_t mlx5_sim_key_to_offset(uint32_t key);
+/* Entry key of a page offset; 0 on success, -EINVAL if malformed. */
+int mlx5_sim_pgoff_to_key(uint64_t pgoff, uint32_t *key);
+
+int mlx5_sim_alloc_dm(struct sim_call *c, struct sim_obj *dm, uint64_t len,
+		      uint32_t log_align);
+int mlx5_sim_dm_map_op_addr(struct sim_call *c);
+int mlx5_sim_dm_query(struct sim_call *c);
+int mlx5_sim_uar_alloc(struct sim_call *c);
+int mlx5_sim_uar_destroy(struct sim_call *c);
+
+extern const struct sim_method mlx5_sim_methods[];
+extern const unsigned int mlx5_sim_nmethods;
+extern const struct sim_method_ext mlx5_sim_ext[];
+extern const unsigned int mlx5_sim_next;
+
+#endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* UVERBS_OBJECT_DEVICE: context, ports, GIDs, write tunnelling. */
+#include "uapi.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static int invoke_write(struct sim_call *c)
+{
+	struct sim_wcall w = { .uv = c->uv };
+	uint64_t cmd = sim_attr_u64(c, UVERBS_ATTR_WRITE_CMD, 0);
+	struct sim_call_attr *a;
+
+	w.in = sim_attr_in_ptr(c, UVERBS_ATTR_CORE_IN, &w.in_len);
+	w.uhw_in = sim_attr_in_ptr(c, UVERBS_ATTR_UHW_IN, &w.uhw_in_len);
+	a = sim_attr(c, UVERBS_ATTR_CORE_OUT);
+	if (a) {
+		w.out = (void *)(uintptr_t)a->data;
+		w.out_len = a->len;
+	}
+	a = sim_attr(c, UVERBS_ATTR_UHW_OUT);
+	if (a) {
+		w.uhw_out = (void *)(uintptr_t)a->data;
+		w.uhw_out_len = a->len;
+	}
+	if (cmd > UINT32_MAX)
+		return -EINVAL;
+	snprintf(c->note, sizeof(c->note), "cmd=%#llx",
+		 (unsigned long long)cmd);
+	return sim_invoke_write(c->uv, (uint32_t)cmd, &w);
+}
+
+static int query_port(struct sim_call *c)
+{
+	struct ib_uverbs_query_port_resp_ex r;
+	uint64_t port = sim_attr_u64(c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 0);
+
+	if (port != 1)
+		return -EINVAL;
+	sim_fill_port(c->uv->dev, &r);
+	return sim_attr_copy_out(c, UVERBS_ATTR_QUERY_PORT_RESP, &r,
+				 sizeof(r));
+}
+
+static int put_ctx_outputs(struct sim_call *c)
+{
+	uint32_t vecs = sim_num_comp_vectors();
+	uint64_t support = IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
+	int ret;
+
+	ret = sim_attr_copy_out(c, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+				&vecs, sizeof(vecs));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
+					&support, sizeof(support));
+	return ret;
+}
+
+static int get_context(struct sim_call *c)
+{
+	uint8_t out[256];
+	size_t in_len;
+	const void *in = sim_attr_in_ptr(c, UVERBS_ATTR_UHW_IN, &in_len);
+	struct sim_call_attr *o = sim_attr(c, UVERBS_ATTR_UHW_OUT);
+	size_t out_len = o ? o->len : 0;
+	int ret;
+
+	if (out_len > sizeof(out))
+		out_len = sizeof(out);
+	ret = sim_get_context(c->uv, in, in_len, out, out_len);
+	if (ret < 0)
+		return ret;
+	out_len = (size_t)ret;
+	ret = put_ctx_outputs(c);
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, out, out_len);
+	return ret;
+}
+
+static int query_context(struct sim_call *c)
+{
+	int ret = put_ctx_outputs(c);
+
+	if (!ret)
+		ret = sim_attr_copy_out(c, RDMA_SIM_ATTR_QUERY_CONTEXT_UCTX,
+					c->uv->ctx_resp, c->uv->ctx_resp_len);
+	return ret;
+}
+
+static int gid_entry(unsigned int dev, uint32_t index,
+		     struct ib_uverbs_gid_entry *e)
+{
+	uint64_t guid = sim_guid(dev);
+
+	if (index >= SIM_NUM_GIDS)
+		return -EINVAL;
+	if (index) /* only GID 0 is populated */
+		return -ENODATA;
+	memset(e, 0, sizeof(*e));
+	e->gid[0] = htobe64(0xfe80000000000000ULL);
+	e->gid[1] = htobe64(guid);
+	e->gid_index = index;
+	e->port_num = 1;
+	e->gid_type = sim.model->gid_is_roce ? IB_UVERBS_GID_TYPE_ROCE_V2
+					     : IB_UVERBS_GID_TYPE_IB;
+	return 0;
+}
+
+static int query_gid_table(struct sim_call *c)
+{
+	uint64_t esz = sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE,
+				    0);
+	struct sim_call_attr *a =
+		sim_attr(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
+	struct ib_uverbs_gid_entry e;
+	uint64_t n = 0;
+	uint8_t *dst;
+
+	if (sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0))
+		return -EINVAL;
+	if (!esz || a->len % esz || !a->len)
+		return -EINVAL;
+	dst = (uint8_t *)(uintptr_t)a->data;
+	if (!dst)
+		return -EFAULT;
+	/* one port, one valid GID */
+	if (a->len / esz >= 1 && !gid_entry(c->uv->dev, 0, &e)) {
+		memset(dst, 0, esz);
+		memcpy(dst, &e, esz < sizeof(e) ? esz : sizeof(e));
+		n = 1;
+	}
+	a->u->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	return sim_attr_copy_out(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+				 &n, sizeof(n));
+}
+
+static int query_gid_entry(struct sim_call *c)
+{
+	uint64_t port = sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 0);
+	uint64_t idx = sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX,
+				    0);
+	struct ib_uverbs_gid_entry e;
+	int ret;
+
+	if (sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0))
+		return -EINVAL;
+	if (port != 1 || idx > UINT32_MAX)
+		return -EINVAL;
+	ret = gid_entry(c->uv->dev, (uint32_t)idx, &e);
+	if (ret)
+		return ret;
+	return sim_attr_copy_out(c, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, &e,
+				 sizeof(e));
+}
+
+static const struct sim_attr_spec invoke_write_attrs[] = {
+	A_IN(UVERBS_ATTR_CORE_IN, 4, SIM_NO_MAX, 0),
+	A_OUT(UVERBS_ATTR_CORE_OUT, 0, SIM_NO_MAX, 0),
+	A_CONST(UVERBS_ATTR_WRITE_CMD, 1),
+	A_UHW_IN,
+	A_UHW_OUT,
+};
+
+static const struct sim_attr_spec query_port_attrs[] = {
+	A_CONST(UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1),
+	A_OUT(UVERBS_ATTR_QUERY_PORT_RESP, 40, 48, 1),
+};
+
+static const struct sim_attr_spec get_context_attrs[] = {
+	A_OUT(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, 4, 4, 0),
+	A_OUT(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, 8, 8, 0),
+	A_UHW_IN,
+	A_UHW_OUT,
+};
+
+static const struct sim_attr_spec query_context_attrs[] = {
+	A_OUT(UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, 4, 4, 0),
+	A_OUT(UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, 8, 8, 0),
+};
+
+static const struct sim_attr_spec gid_table_attrs[] = {
+	A_CONST(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 1),
+	A_FLAGS(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0),
+	A_OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, 0, SIM_NO_MAX, 1),
+	A_OUT(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8, 8, 1),
+};
+
+static const struct sim_attr_spec gid_entry_attrs[] = {
+	A_CONST(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 1),
+	A_CONST(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 1),
+	A_FLAGS(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 1),
+	A_OUT(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, 32, 32, 1),
+};
+
+#define DEV(m, n, f, a, fl)                                                    \
+	SIM_METHOD(UVERBS_OBJECT_DEVICE, "DEVICE", m, n, f, a, fl)
+
+const struct sim_method sim_device_methods[] = {
+	DEV(UVERBS_METHOD_INVOKE_WRITE, "INVOKE_WRITE", invoke_write,
+	    invoke_write_attrs, 0),
+	DEV(UVERBS_METHOD_QUERY_PORT, "QUERY_PORT", query_port,
+	    query_port_attrs, SIM_M_NEEDS_CTX),
+	DEV(UVERBS_METHOD_GET_CONTEXT, "GET_CONTEXT", get_context,
+	    get_context_attrs, 0),
+	DEV(UVERBS_METHOD_QUERY_CONTEXT, "QUERY_CONTEXT", query_context,
+	    query_context_attrs, SIM_M_NEEDS_CTX),
+	DEV(UVERBS_METHOD_QUERY_GID_TABLE, "QUERY_GID_TABLE", query_gid_table,
+	    gid_table_attrs, SIM_M_NEEDS_CTX),
+	DEV(UVERBS_METHOD_QUERY_GID_ENTRY, "QUERY_GID_ENTRY", query_gid_entry,
+	    gid_entry_attrs, SIM_M_NEEDS_CTX),
+};
+const unsigned int sim_device_nmethods = ARRAY_SIZE(sim_device_methods);

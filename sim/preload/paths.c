@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Which paths belong to the simulated world, and where they really are. */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const roots[] = {
+	"/sys/class/infiniband_verbs",
+	"/sys/class/infiniband_mad",
+	"/sys/class/infiniband",
+	"/dev/infiniband",
+};
+
+int sim_redirect(const char *path, char *out, size_t len)
+{
+	unsigned int i;
+	size_t n;
+
+	if (!sim.active || !path || path[0] != '/')
+		return 0;
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		n = strlen(roots[i]);
+		if (strncmp(path, roots[i], n) ||
+		    (path[n] && path[n] != '/'))
+			continue;
+		snprintf(out, len, "%s%s", sim.dir, path);
+		return 1;
+	}
+	return 0;
+}
+
+int sim_uverbs_index(const char *path)
+{
+	static const char prefix[] = "/dev/infiniband/uverbs";
+	unsigned long n;
+	char *end;
+
+	if (!sim.active || !path ||
+	    strncmp(path, prefix, sizeof(prefix) - 1))
+		return -1;
+	path += sizeof(prefix) - 1;
+	if (*path < '0' || *path > '9')
+		return -1;
+	n = strtoul(path, &end, 10);
+	if (*end || n >= sim.sh->cfg.ndev)
+		return -1;
+	return (int)n;
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * librdmasim.so internals: the process-local half of the simulated kernel.
+ * One big lock (sim_lock) serialises all simulated-fd work in a process;
+ * device-wide state is in struct sim_shared behind its own lock.
+ */
+#ifndef RDMA_SIM_PRELOAD_H
+#define RDMA_SIM_PRELOAD_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "device_model.h"
+#include "sim_shared.h"
+
+struct sim_world {
+	int active;
+	char dir[SIM_PATH_LEN];
+	struct sim_shared *sh;
+	const struct sim_device_model *model;
+	int memic_fd[SIM_MAX_DEVICES]; /* kept open from the constructor */
+	int trace_fd;
+};
+extern struct sim_world sim;
+extern pthread_mutex_t sim_lock;
+
+/* ---- real libc entry points (real.c) ---- */
+struct sim_real {
+	int (*open)(const char *, int, ...);
+	int (*openat)(int, const char *, int, ...);
+	int (*close)(int);
+	int (*ioctl)(int, unsigned long, ...);
+	ssize_t (*write)(int, const void *, size_t);
+	ssize_t (*read)(int, void *, size_t);
+	void *(*mmap)(void *, size_t, int, int, int, off_t);
+	int (*munmap)(void *, size_t);
+	int (*dup)(int);
+	int (*dup2)(int, int);
+	int (*dup3)(int, int, int);
+	int (*fcntl)(int, int, ...);
+	off_t (*lseek)(int, off_t, int);
+	int (*fstat)(int, struct stat *);
+	int (*stat)(const char *, struct stat *);
+	int (*lstat)(const char *, struct stat *);
+	int (*fstatat)(int, const char *, struct stat *, int);
+	int (*statx)(int, const char *, int, unsigned int, struct statx *);
+	int (*socket)(int, int, int);
+};
+extern struct sim_real real;
+void sim_real_init(void);
+/* dlsym(RTLD_NEXT, name) */
+void *dlsym_next(const char *name);
+
+/* ---- paths (paths.c) ---- */
+/* If path is under a simulated root, write the redirected path; 1/0. */
+int sim_redirect(const char *path, char *out, size_t len);
+/* N if path names /dev/infiniband/uverbsN of an existing device, else -1. */
+int sim_uverbs_index(const char *path);
+
+/* ---- trace (trace.c) ---- */
+void sim_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int sim_tracing(void)
+{
+	return sim.trace_fd >= 0;
+}
+
+/* ---- fault injection ---- */
+/* errno to inject for this call of kind, or 0. */
+int sim_fail(const char *kind);
+
+/* ---- objects and files (uvfile.c) ---- */
+enum sim_obj_type {
+	SIM_OBJ_NONE,
+	SIM_OBJ_PD,
+	SIM_OBJ_MR,
+	SIM_OBJ_DM,
+	SIM_OBJ_UAR,
+};
+
+enum sim_entry_kind { SIM_ENT_MEMIC, SIM_ENT_UAR };
+
+struct sim_obj;
+
+/* A page range userspace may mmap at a given offset (rdma mmap entry). */
+struct sim_entry {
+	struct sim_entry *next;
+	uint32_t key; /* command << 16 | index */
+	uint8_t kind;
+	uint8_t op; /* DM_MAP_OP_ADDR op, 0xff for the base mapping */
+	uint32_t npages;
+	int alloc; /* MEMIC slot, -1 for UAR */
+	struct sim_obj *owner;
+};
+
+struct sim_obj {
+	struct sim_obj *next;
+	uint32_t handle;
+	uint8_t type;
+	uint32_t usecnt; /* objects that depend on this one */
+	union {
+		struct {
+			uint32_t pdn;
+		} pd;
+		struct {
+			struct sim_obj *pd, *dm;
+			uint32_t lkey;
+		} mr;
+		struct {
+			uint64_t length; /* as requested */
+			uint32_t dm_type;
+			int alloc; /* MEMIC slot, -1 for SW ICM */
+			uint64_t start_offset;
+			uint16_t page_index;
+			struct sim_entry *base;
+		} dm;
+		struct {
+			struct sim_entry *entry;
+			uint32_t page_id;
+		} uar;
+	};
+};
+
+/* Per open of /dev/infiniband/uverbsN (shared by dup'ed fds). */
+struct sim_uvfile {
+	int refs;
+	unsigned int dev;
+	int has_ctx;
+	uint32_t next_handle;
+	uint32_t next_key_dm, next_key_uar, next_pdn, next_mkey;
+	uint32_t legacy_uar_pages;
+	uint32_t page_ids;
+	uint8_t uar_dyn; /* lib_caps DYN_UAR: UARs only via UAR_OBJ_ALLOC */
+	uint8_t ctx_resp[128]; /* driver alloc_ucontext response */
+	uint16_t ctx_resp_len;
+	pid_t owner_pid; /* a forked child holds a copy, not the device */
+	struct sim_obj *objs;
+	struct sim_entry *entries;
+};
+
+struct sim_dmabuf {
+	int refs;
+	int slot; /* sim_shared exports[] */
+	uint32_t gen;
+	uint64_t size;
+};
+
+enum sim_fd_kind { SIM_FD_NONE, SIM_FD_UVERBS, SIM_FD_ASYNC, SIM_FD_DMABUF };
+
+struct sim_fd {
+	uint8_t kind;
+	union {
+		struct sim_uvfile *uv;
+		struct sim_dmabuf *db;
+		void *any;
+	};
+};
+
+#define SIM_MAX_FDS 65536
+extern struct sim_fd *sim_fds;
+/* Entry for fd, or NULL if fd is not simulated. Needs sim_lock. */
+struct sim_fd *sim_fd_get(int fd);
+/* Record fd as simulated. Needs sim_lock. 0 or -EMFILE. */
+int sim_fd_set(int fd, uint8_t kind, void *obj);
+/* Forget fd, dropping its reference. Needs sim_lock. */
+void sim_fd_drop(int fd);
+static inline int sim_fd_tracked(int fd)
+{
+	return sim_fds && fd >= 0 && fd < SIM_MAX_FDS && sim_fds[fd].kind;
+}
+
+struct sim_uvfile *sim_uvfile_new(unsigned int dev);
+void sim_uvfile_put(struct sim_uvfile *uv);
+struct sim_obj *sim_obj_new(struct sim_uvfile *uv, uint8_t type);
+struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle);
+/* Destroy one object (handles its driver resources). 0 or -errno. */
+int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o);
+struct sim_entry *sim_entry_add(struct sim_uvfile *uv, uint32_t key,
+				uint8_t kind, uint32_t npages, int alloc,
+				struct sim_obj *owner);
+struct sim_entry *sim_entry_find(struct sim_uvfile *uv, uint32_t key);
+void sim_entry_remove(struct sim_uvfile *uv, struct sim_entry *e);
+/* Lowest free run of npages keys in [lo, hi]. 0 or -ENOMEM. */
+int sim_entry_key_alloc(struct sim_uvfile *uv, uint32_t lo, uint32_t hi,
+			uint32_t npages, uint32_t *key);
+/* Shared resources of uv belong to this process (not a fork copy). */
+static inline int sim_uvfile_mine(const struct sim_uvfile *uv)
+{
+	return uv->owner_pid == getpid();
+}
+
+/* dma-buf fds (dmabuf.c) */
+void sim_dmabuf_put(struct sim_dmabuf *db);
+/* Export the pages of entry e; new fd or -errno. */
+int sim_dmabuf_export(struct sim_uvfile *uv, struct sim_entry *e);
+
+/* CPU mappings of MEMIC (mmap.c) */
+void *sim_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
+	       int flags, off_t off);
+void sim_munmap_note(void *addr, size_t len);
+void sim_maps_release_all(void);
+
+/* ---- command dispatch ---- */
+int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg);
+ssize_t sim_write_cmd(struct sim_uvfile *uv, const void *buf, size_t count);
+
+/* CAP_SYS_RAWIO and CAP_NET_RAW both effective (capget). */
+int sim_has_raw_caps(void);
+
+static inline uint64_t sim_guid(unsigned int dev)
+{
+	return sim.model->guid_base + dev;
+}
+
+#endif

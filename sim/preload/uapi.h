@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Declarative uverbs methods: each method lists its attributes once (id,
+ * kind, access, mandatory, length bounds) and ioctl.c validates every call
+ * against that list before the handler runs, as the kernel's uapi does.
+ */
+#ifndef RDMA_SIM_UAPI_H
+#define RDMA_SIM_UAPI_H
+
+#include "sim.h"
+
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+
+enum sim_attr_kind { SA_PTR_IN, SA_PTR_OUT, SA_IDR, SA_FD, SA_ENUM_IN };
+enum sim_attr_access { SA_READ, SA_WRITE, SA_NEW, SA_DESTROY };
+
+struct sim_attr_spec {
+	uint16_t id;
+	uint8_t kind;
+	uint8_t access; /* IDR/FD */
+	uint8_t mandatory;
+	uint8_t obj_type; /* IDR: enum sim_obj_type */
+	uint16_t min_len, max_len; /* PTR */
+	uint8_t num_elems; /* ENUM_IN */
+};
+
+#define SIM_NO_MAX 0xffff
+/* Attribute declaration helpers, mirroring the kernel's vocabulary. */
+#define A_IN(i, lo, hi, m) { .id = (i), .kind = SA_PTR_IN, .mandatory = (m), \
+			      .min_len = (lo), .max_len = (hi) }
+#define A_OUT(i, lo, hi, m) { .id = (i), .kind = SA_PTR_OUT, .mandatory = (m), \
+			       .min_len = (lo), .max_len = (hi) }
+/* const/enum-typed scalars are a u64 on the wire */
+#define A_CONST(i, m) A_IN(i, 8, 8, m)
+#define A_FLAGS(i, m) A_IN(i, 4, 8, m)
+#define A_IDR(i, t, acc) { .id = (i), .kind = SA_IDR, .access = (acc), \
+			    .mandatory = 1, .obj_type = (t) }
+#define A_FD_NEW(i) { .id = (i), .kind = SA_FD, .access = SA_NEW, \
+		       .mandatory = 1 }
+#define A_UHW_IN A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
+#define A_UHW_OUT A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
+
+#define SIM_MAX_CALL_ATTRS 16
+#define RDMA_SIM_OBJECT_DMABUF 18
+#define RDMA_SIM_OBJECT_ASYNC_EVENT 16
+/* driver attr on QUERY_CONTEXT: the alloc_ucontext response (mlx5) */
+#define RDMA_SIM_ATTR_QUERY_CONTEXT_UCTX 0x1000
+#define RDMA_SIM_ATTR_ALLOC_DMABUF_HANDLE 0
+#define RDMA_SIM_ATTR_ALLOC_DMABUF_PGOFF 1
+
+struct sim_call_attr {
+	const struct sim_attr_spec *spec;
+	struct ib_uverbs_attr *u; /* the caller's copy, for outputs */
+	int present;
+	uint16_t len;
+	uint64_t data;
+	struct sim_obj *obj; /* IDR read/write/destroy: resolved object */
+	uint64_t new_value; /* IDR/FD new: handle or fd to return */
+};
+
+struct sim_method;
+struct sim_call {
+	struct sim_uvfile *uv;
+	const struct sim_method *m;
+	unsigned int n;
+	struct sim_call_attr a[SIM_MAX_CALL_ATTRS];
+	char note[160]; /* handler's line for the trace */
+};
+
+typedef int (*sim_handler)(struct sim_call *c);
+
+enum { SIM_M_NEEDS_CTX = 1 };
+
+struct sim_method {
+	uint16_t obj, method;
+	const char *obj_name, *name;
+	sim_handler fn;
+	const struct sim_attr_spec *attrs;
+	uint8_t nattrs;
+	uint8_t flags;
+};
+
+/* Driver attributes added to a core method (e.g. mlx5 on DM_ALLOC). */
+struct sim_method_ext {
+	uint16_t obj, method;
+	const struct sim_attr_spec *attrs;
+	uint8_t nattrs;
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define SIM_METHOD(o, on, m, mn, f, at, fl)                                    \
+	{ .obj = (o), .method = (m), .obj_name = (on), .name = (mn),           \
+	  .fn = (f), .attrs = (at), .nattrs = ARRAY_SIZE(at), .flags = (fl) }
+
+/* Per-object method tables (obj_*.c). */
+extern const struct sim_method sim_device_methods[];
+extern const unsigned int sim_device_nmethods;
+extern const struct sim_method sim_pd_methods[];
+extern const unsigned int sim_pd_nmethods;
+extern const struct sim_method sim_mr_methods[];
+extern const unsigned int sim_mr_nmethods;
+extern const struct sim_method sim_dm_methods[];
+extern const unsigned int sim_dm_nmethods;
+extern const struct sim_method sim_dmabuf_methods[];
+extern const unsigned int sim_dmabuf_nmethods;
+extern const struct sim_method sim_async_methods[];
+extern const unsigned int sim_async_nmethods;
+
+/* ---- accessors for handlers ---- */
+struct sim_call_attr *sim_attr(struct sim_call *c, uint16_t id);
+/* Scalar input (inline), or dflt when absent. */
+uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt);
+/* Copy a PTR_IN payload (inline or pointer), zero-filling to len. */
+int sim_attr_copy_in(struct sim_call *c, uint16_t id, void *dst, size_t len);
+/* Pointer/length of a PTR_IN payload (into the attr for inline data). */
+const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len);
+/* Write min(len, attr len) bytes and set VALID_OUTPUT. Absent: 0. */
+int sim_attr_copy_out(struct sim_call *c, uint16_t id, const void *src,
+		      size_t len);
+struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id);
+void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
+
+/* ---- driver model (driver_*.c) ---- */
+struct sim_driver_ops {
+	/* alloc_ucontext udata; out_used = bytes of response produced */
+	int (*alloc_ucontext)(struct sim_uvfile *uv, const void *in,
+			      size_t in_len, void *out, size_t out_len);
+	/* QUERY_DEVICE(_EX) udata response */
+	void (*query_device_uhw)(struct sim_uvfile *uv, void *out,
+				 size_t out_len);
+	void *(*mmap)(struct sim_uvfile *uv, void *addr, size_t len, int prot,
+		      int flags, uint64_t pgoff);
+	/* DMABUF PGOFF (byte offset) -> entry; NULL: no DMABUF object */
+	struct sim_entry *(*pgoff_to_entry)(struct sim_uvfile *uv,
+					    uint64_t off);
+	int (*alloc_dm)(struct sim_call *c, struct sim_obj *dm, uint64_t len,
+			uint32_t log_align);
+	const struct sim_method *methods;
+	const unsigned int *nmethods;
+	const struct sim_method_ext *ext;
+	const unsigned int *next;
+	uint8_t alloc_pd_uhw; /* ALLOC_PD udata response carries the pdn */
+};
+extern const struct sim_driver_ops sim_mlx5_ops;
+extern const struct sim_driver_ops sim_rxe_ops;
+const struct sim_driver_ops *sim_driver(void);
+
+/* legacy write commands, shared by write() and INVOKE_WRITE (write_cmd.c) */
+struct sim_wcall {
+	struct sim_uvfile *uv;
+	const void *in; /* core request, after any header */
+	size_t in_len;
+	void *out;
+	size_t out_len;
+	const void *uhw_in;
+	size_t uhw_in_len;
+	void *uhw_out;
+	size_t uhw_out_len;
+};
+int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd,
+		     struct sim_wcall *w);
+
+/* core helpers used by both paths (verbs_core.c) */
+int sim_get_context(struct sim_uvfile *uv, const void *uin, size_t uin_len,
+		    void *uout, size_t uout_len);
+void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r);
+int sim_alloc_async_fd(int cloexec);
+uint32_t sim_num_comp_vectors(void);
+/* ib_check_mr_access: 0 or -EINVAL */
+int sim_check_mr_access(uint64_t flags);
+/* New MR holding pd (and dm). NULL on ENOMEM. */
+struct sim_obj *sim_mr_new(struct sim_uvfile *uv, struct sim_obj *pd,
+			   struct sim_obj *dm);
+
+/* mapping helpers for drivers (mmap.c) */
+void *sim_map_anon(void *addr, size_t len, int prot, int flags);
+/* Map entry e; len must be the entry's whole size (EINVAL otherwise). */
+void *sim_map_entry(struct sim_uvfile *uv, struct sim_entry *e, void *addr,
+		    size_t len, int prot, int flags);
+
+#endif
