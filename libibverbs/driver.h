@@ -328,8 +328,7 @@ void verbs_register_driver(const struct verbs_device_ops *ops);
  * verbs_provider_<name> symbol from libibverbs' static provider list.
  */
 #define PROVIDER_DRIVER(provider_name, drv_ops)                               \
-	extern const struct verbs_device_ops verbs_provider_##provider_name;   \
-	const struct verbs_device_ops verbs_provider_##provider_name           \
+	extern const struct verbs_device_ops verbs_provider_##provider_name    \
 		__attribute__((alias(#drv_ops)));                              \
 	static __attribute__((constructor)) void                              \
 	_verbs_register_##provider_name(void)                                  \
