@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Functions shared by the exported-verbs files of libibverbs. */
+#ifndef RDMA_DM_VERBS_INTERNAL_H
+#define RDMA_DM_VERBS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+/*
+ * What verbs_set_ops() puts in the public verbs_context.query_port slot:
+ * asks the provider's query_port op for a full struct ibv_port_attr and
+ * copies the first @port_attr_len bytes of it, so programs built against
+ * older, shorter versions of the struct get exactly what they know.
+ * 0 or a positive errno.
+ */
+int verbs_query_port_sized(struct ibv_context *context, uint8_t port_num,
+			   struct ibv_port_attr *port_attr,
+			   size_t port_attr_len);
+
+/*
+ * Keep [base, base + size) out of fork() children while registered
+ * (only when ibv_fork_init() or RDMAV_FORK_SAFE/IBV_FORK_SAFE enabled
+ * fork protection; otherwise a no-op returning 0), and hand it back.
+ * Calls nest: a page returns to fork() when no range covers it.
+ * 0 or a positive errno (errno set).
+ */
+int ibv_dontfork_range(void *base, size_t size);
+int ibv_dofork_range(void *base, size_t size);
+
+#endif /* RDMA_DM_VERBS_INTERNAL_H */

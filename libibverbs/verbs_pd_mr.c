@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Protection domains, memory registration and DMA handles. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rdma/ib_user_ioctl_verbs.h>
+
+#include "ibverbs.h"
+#include "verbs_internal.h"
+
+/* verbs.h maps these names to compile-time dispatchers. */
+#undef ibv_reg_mr
+#undef ibv_reg_mr_iova
+
+struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
+{
+	return get_ops(context)->alloc_pd(context);
+}
+
+int ibv_dealloc_pd(struct ibv_pd *pd)
+{
+	return get_ops(pd->context)->dealloc_pd(pd);
+}
+
+struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)
+{
+	return get_ops(context)->import_pd(context, pd_handle);
+}
+
+void ibv_unimport_pd(struct ibv_pd *pd)
+{
+	get_ops(pd->context)->unimport_pd(pd);
+}
+
+static void mr_fill(struct ibv_mr *mr, struct ibv_pd *pd, void *addr,
+		    size_t length)
+{
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = length;
+}
+
+struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
+				uint64_t iova, unsigned int access)
+{
+	bool odp = access & IBV_ACCESS_ON_DEMAND;
+	struct ibv_mr *mr;
+
+	/* Old kernels reject unknown bits; optional ones may be dropped. */
+	if (!(get_priv(pd->context)->core_support &
+	      IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
+		access &= ~(unsigned int)IBV_ACCESS_OPTIONAL_RANGE;
+
+	if (!odp && ibv_dontfork_range(addr, length))
+		return NULL;
+	mr = get_ops(pd->context)->reg_mr(pd, addr, length, iova, (int)access);
+	if (!mr) {
+		if (!odp)
+			ibv_dofork_range(addr, length);
+		return NULL;
+	}
+	mr_fill(mr, pd, addr, length);
+	return mr;
+}
+
+struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			  int access)
+{
+	return ibv_reg_mr_iova2(pd, addr, length, (uintptr_t)addr,
+				(unsigned int)access);
+}
+
+struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
+			       uint64_t iova, int access)
+{
+	return ibv_reg_mr_iova2(pd, addr, length, iova, (unsigned int)access);
+}
+
+struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				 size_t length, uint64_t iova, int fd,
+				 int access)
+{
+	struct ibv_mr *mr;
+
+	mr = get_ops(pd->context)->reg_dmabuf_mr(pd, offset, length, iova, fd,
+						 access);
+	if (mr)
+		mr_fill(mr, pd, (void *)(uintptr_t)offset, length);
+	return mr;
+}
+
+#define REG_MR_EX_KNOWN_MASK                                                   \
+	(IBV_REG_MR_MASK_IOVA | IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_FD |   \
+	 IBV_REG_MR_MASK_FD_OFFSET | IBV_REG_MR_MASK_DMAH)
+
+static struct ibv_mr *fail_mr(int err)
+{
+	errno = err;
+	return NULL;
+}
+
+/*
+ * A provider that fills the reg_mr_ex slot gets every request. Otherwise
+ * the request is served by the classic verbs: a virtual range by
+ * ibv_reg_mr_iova2(), a dma-buf by ibv_reg_dmabuf_mr(); DMA handles need
+ * the provider.
+ */
+struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
+			     struct ibv_mr_init_attr *mr_init_attr)
+{
+	struct ibv_mr_init_attr *a = mr_init_attr;
+	struct verbs_context *vctx;
+	bool by_addr, by_fd;
+	uint64_t iova, offset;
+
+	if (!pd || !a || (a->comp_mask & ~(uint64_t)REG_MR_EX_KNOWN_MASK))
+		return fail_mr(EINVAL);
+	by_addr = a->comp_mask & IBV_REG_MR_MASK_ADDR;
+	by_fd = a->comp_mask & IBV_REG_MR_MASK_FD;
+	if (by_addr == by_fd ||
+	    (by_addr && (a->comp_mask & IBV_REG_MR_MASK_FD_OFFSET)))
+		return fail_mr(EINVAL);
+
+	vctx = verbs_get_ctx_op(pd->context, reg_mr_ex);
+	if (vctx)
+		return vctx->reg_mr_ex(pd, a);
+	if (a->comp_mask & IBV_REG_MR_MASK_DMAH)
+		return fail_mr(EOPNOTSUPP);
+
+	if (by_addr) {
+		iova = (a->comp_mask & IBV_REG_MR_MASK_IOVA) ?
+			       a->iova : (uintptr_t)a->addr;
+		return ibv_reg_mr_iova2(pd, a->addr, a->length, iova,
+					(unsigned int)a->access);
+	}
+	offset = (a->comp_mask & IBV_REG_MR_MASK_FD_OFFSET) ? a->fd_offset : 0;
+	iova = (a->comp_mask & IBV_REG_MR_MASK_IOVA) ? a->iova : offset;
+	return ibv_reg_dmabuf_mr(pd, offset, a->length, iova, a->fd,
+				 a->access);
+}
+
+static int rereg_input_ok(int flags, struct ibv_pd *pd, void *addr,
+			  size_t length)
+{
+	if (!flags || (flags & ~IBV_REREG_MR_FLAGS_SUPPORTED))
+		return 0;
+	if ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) && (!addr || !length))
+		return 0;
+	return !(flags & IBV_REREG_MR_CHANGE_PD) || pd;
+}
+
+int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
+		 size_t length, int access)
+{
+	bool new_range = flags & IBV_REREG_MR_CHANGE_TRANSLATION;
+	void *old_addr = mr->addr;
+	size_t old_length = mr->length;
+	int ret;
+
+	if (!rereg_input_ok(flags, pd, addr, length)) {
+		errno = EINVAL;
+		return IBV_REREG_MR_ERR_INPUT;
+	}
+	if (!(flags & IBV_REREG_MR_CHANGE_ACCESS))
+		access = 0;
+	if (new_range && ibv_dontfork_range(addr, length))
+		return IBV_REREG_MR_ERR_DONT_FORK_NEW;
+
+	ret = get_ops(mr->context)->rereg_mr(verbs_get_mr(mr), flags, pd,
+					     addr, length, access);
+	if (ret) {
+		errno = ret;
+		if (new_range && ibv_dofork_range(addr, length))
+			return IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW;
+		return IBV_REREG_MR_ERR_CMD;
+	}
+
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		mr->pd = pd;
+	if (new_range) {
+		mr->addr = addr;
+		mr->length = length;
+		if (ibv_dofork_range(old_addr, old_length))
+			return IBV_REREG_MR_ERR_DO_FORK_OLD;
+	}
+	return 0;
+}
+
+int ibv_dereg_mr(struct ibv_mr *mr)
+{
+	struct verbs_mr *vmr = verbs_get_mr(mr);
+	bool forked_range = vmr->mr_type == IBV_MR_TYPE_MR &&
+			    !(vmr->access & IBV_ACCESS_ON_DEMAND);
+	void *addr = mr->addr;
+	size_t length = mr->length;
+	int ret;
+
+	ret = get_ops(mr->context)->dereg_mr(vmr);
+	if (!ret && forked_range)
+		ibv_dofork_range(addr, length);
+	return ret;
+}
+
+struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	return get_ops(pd->context)->import_mr(pd, mr_handle);
+}
+
+void ibv_unimport_mr(struct ibv_mr *mr)
+{
+	get_ops(mr->context)->unimport_mr(mr);
+}
+
+struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context,
+				struct ibv_dmah_init_attr *attr)
+{
+	struct verbs_context *vctx;
+
+	if (!context || !attr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	vctx = verbs_get_ctx_op(context, alloc_dmah);
+	if (!vctx) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return vctx->alloc_dmah(context, attr);
+}
+
+int ibv_dealloc_dmah(struct ibv_dmah *dmah)
+{
+	struct verbs_context *vctx;
+
+	if (!dmah)
+		return EINVAL;
+	vctx = verbs_get_ctx_op(dmah->context, dealloc_dmah);
+	if (!vctx)
+		return EOPNOTSUPP;
+	return vctx->dealloc_dmah(dmah);
+}
