@@ -303,8 +303,21 @@ void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
 		ibdev, cmd_fd, sizeof(*(drv_ctx_ptr)),                         \
 		offsetof(__typeof__(*(drv_ctx_ptr)), ctx_memb), (driver_id)))
 
-/* Undo the generic part of context init (does not free the memory). */
+/*
+ * Undo the generic part of context init (does not free the memory): frees
+ * the private state and closes the async event fd if one was set. It
+ * never closes cmd_fd: libibverbs owns cmd_fd (ibv_close_device() closes
+ * it, and so does a failed open), so a provider never closes it, neither
+ * in free_context nor on an alloc_context error path.
+ */
 void verbs_uninit_context(struct verbs_context *context);
+
+/*
+ * ibv_open_device() with provider-specific @private_data handed to
+ * alloc_context (mlx5dv_open_device uses it). NULL with errno on failure.
+ */
+struct ibv_context *verbs_open_device(struct ibv_device *device,
+				      void *private_data);
 
 /* Copy every non-NULL entry of @ops into the context (private + public). */
 void verbs_set_ops(struct verbs_context *vctx,

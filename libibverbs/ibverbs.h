@@ -14,11 +14,19 @@
 /* One bit per struct verbs_context_ops member (offset / sizeof(void *)). */
 #define VERBS_OPS_NUM (sizeof(struct verbs_context_ops) / sizeof(void *))
 
+/* Fallback bits for ioctls that have no op member of their own. */
+enum {
+	VERBS_OP_QUERY_GID = VERBS_OPS_NUM,
+	VERBS_OPS_TRACKED,
+};
+
 struct verbs_ex_private {
 	/* What every verb dispatches through; never has a NULL entry. */
 	struct verbs_context_ops ops;
 	/* Ops whose ioctl the kernel lacks (EPROTONOSUPPORT/ENOTTY seen). */
-	uint64_t unsupported_ioctls[(VERBS_OPS_NUM + 63) / 64];
+	uint64_t unsupported_ioctls[(VERBS_OPS_TRACKED + 63) / 64];
+	/* IB_UVERBS_CORE_SUPPORT_* from GET_CONTEXT/QUERY_CONTEXT. */
+	uint64_t core_support;
 	uint32_t driver_id;
 	/* The kernel has UVERBS_METHOD_INVOKE_WRITE: tunnel write commands. */
 	bool use_ioctl_write;
@@ -45,10 +53,20 @@ get_ops(struct ibv_context *ctx)
 int verbs_write_cmd(struct ibv_context *ctx, uint32_t command, void *req,
 		    size_t req_len, void *resp, size_t resp_len,
 		    const struct ibv_udata *udata);
-/* The same for an extended command (struct ex_hdr framing). */
+/*
+ * The same for an extended command (struct ex_hdr framing): @req is the
+ * core request after the 24-byte ex header (no response pointer), all
+ * lengths multiples of 8; the response is zeroed first.
+ */
 int verbs_write_cmd_ex(struct ibv_context *ctx, uint32_t command, void *req,
 		       size_t req_len, void *resp, size_t resp_len,
 		       const struct ibv_udata *udata);
+
+/*
+ * UVERBS_OBJECT_ASYNC_EVENT / ASYNC_EVENT_ALLOC: give @ctx its async event
+ * fd (ctx->async_fd). 0 or a positive errno.
+ */
+int verbs_cmd_alloc_async_fd(struct ibv_context *ctx);
 
 /* The default ops: every entry fails cleanly (EOPNOTSUPP). */
 extern const struct verbs_context_ops verbs_dummy_ops;

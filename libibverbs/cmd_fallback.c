@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Per-context memory of missing ioctls and the write() fallback rule. */
+#include <errno.h>
+#include <string.h>
+
+#include "cmd_write.h"
+
+#define BITS_PER_WORD 64
+
+bool verbs_is_unsupported(struct ibv_context *ctx, unsigned int op_idx)
+{
+	const uint64_t *bits = get_priv(ctx)->unsupported_ioctls;
+
+	return bits[op_idx / BITS_PER_WORD] >> (op_idx % BITS_PER_WORD) & 1;
+}
+
+bool verbs_note_unsupported(struct ibv_context *ctx, unsigned int op_idx,
+			    int err)
+{
+	uint64_t *bits = get_priv(ctx)->unsupported_ioctls;
+
+	if (err == ENOTTY) {
+		/* No ioctl interface at all: never try one again. */
+		memset(get_priv(ctx)->unsupported_ioctls, 0xff,
+		       sizeof(get_priv(ctx)->unsupported_ioctls));
+		return true;
+	}
+	if (err != EPROTONOSUPPORT)
+		return false;
+	bits[op_idx / BITS_PER_WORD] |= 1ULL << (op_idx % BITS_PER_WORD);
+	return true;
+}
+
+static bool is_uhw_slot(const struct uverbs_cmd *cmd, unsigned int i)
+{
+	return (int)i == cmd->uhw_in_idx || (int)i == cmd->uhw_out_idx;
+}
+
+/* A driver attribute the legacy ABI has no place for? */
+static bool needs_ioctl(const struct uverbs_cmd *cmd)
+{
+	const struct ib_uverbs_attr *attr;
+	unsigned int i;
+
+	for (i = 0; i < cmd->num_attrs; i++) {
+		attr = &cmd->hdr.attrs[i];
+		if ((attr->attr_id & UVERBS_ID_NS_MASK) &&
+		    (attr->flags & UVERBS_ATTR_F_MANDATORY) &&
+		    !is_uhw_slot(cmd, i))
+			return true;
+	}
+	return false;
+}
+
+int verbs_execute_or_fallback(struct ibv_context *ctx, unsigned int op_idx,
+			      struct uverbs_cmd *cmd)
+{
+	int ret;
+
+	if (!verbs_is_unsupported(ctx, op_idx)) {
+		ret = uverbs_cmd_execute(ctx, cmd);
+		if (!verbs_note_unsupported(ctx, op_idx, ret))
+			return ret;
+	}
+	if (cmd->overflow || needs_ioctl(cmd)) {
+		errno = cmd->overflow ? EINVAL : EOPNOTSUPP;
+		return errno;
+	}
+	return VERBS_USE_WRITE;
+}
+
+void uverbs_cmd_add_udata(struct uverbs_cmd *cmd,
+			  const struct ibv_udata *udata)
+{
+	if (!udata)
+		return;
+	if (udata->in_len) {
+		cmd->uhw_in_idx = cmd->num_attrs;
+		uverbs_attr_in_ptr(cmd, UVERBS_ATTR_UHW_IN, udata->in,
+				   udata->in_len);
+	}
+	if (udata->out_len) {
+		cmd->uhw_out_idx = cmd->num_attrs;
+		uverbs_attr_out_ptr(cmd, UVERBS_ATTR_UHW_OUT, udata->out,
+				    udata->out_len);
+	}
+}
+
+int verbs_cmd_destroy(struct ibv_context *ctx, unsigned int op_idx,
+		      uint16_t object, uint16_t method, uint32_t handle,
+		      uint32_t write_cmd)
+{
+	DECLARE_UVERBS_CMD(cmd, object, method, 1);
+	int ret;
+
+	uverbs_attr_in_obj(cmd, 0, handle);
+	ret = verbs_execute_or_fallback(ctx, op_idx, cmd);
+	if (ret != VERBS_USE_WRITE)
+		return ret;
+	return verbs_write_cmd(ctx, write_cmd, &handle, sizeof(handle), NULL,
+			       0, NULL);
+}

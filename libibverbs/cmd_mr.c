@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Memory regions: plain, device-memory and dma-buf backed. */
+#include <errno.h>
+
+#include <rdma/ib_user_verbs.h>
+
+#include "cmd_write.h"
+
+struct mr_result {
+	uint32_t handle;
+	uint32_t lkey;
+	uint32_t rkey;
+};
+
+static void fill_mr(struct verbs_mr *vmr, struct ibv_pd *pd, void *addr,
+		    size_t length, const struct mr_result *res,
+		    enum ibv_mr_type type, int access)
+{
+	vmr->ibv_mr.context = pd->context;
+	vmr->ibv_mr.pd = pd;
+	vmr->ibv_mr.addr = addr;
+	vmr->ibv_mr.length = length;
+	vmr->ibv_mr.handle = res->handle;
+	vmr->ibv_mr.lkey = res->lkey;
+	vmr->ibv_mr.rkey = res->rkey;
+	vmr->mr_type = type;
+	vmr->access = access;
+}
+
+int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+		   uint64_t hca_va, int access, struct verbs_mr *vmr,
+		   const struct ibv_udata *udata)
+{
+	struct ib_uverbs_reg_mr_resp resp;
+	struct ib_uverbs_reg_mr req = {
+		.start = (uintptr_t)addr,
+		.length = length,
+		.hca_va = hca_va,
+		.pd_handle = pd->handle,
+		.access_flags = (uint32_t)access,
+	};
+	struct mr_result res;
+	int ret;
+
+	ret = verbs_write_cmd(pd->context, IB_USER_VERBS_CMD_REG_MR, &req,
+			      sizeof(req), &resp, sizeof(resp), udata);
+	if (ret)
+		return ret;
+	res = (struct mr_result){ resp.mr_handle, resp.lkey, resp.rkey };
+	fill_mr(vmr, pd, addr, length, &res, IBV_MR_TYPE_MR, access);
+	return 0;
+}
+
+int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
+{
+	return verbs_cmd_destroy(vmr->ibv_mr.context, VERBS_OP_IDX(dereg_mr),
+				 UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+				 vmr->ibv_mr.handle, IB_USER_VERBS_CMD_DEREG_MR);
+}
+
+int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
+		      uint64_t offset, size_t length, unsigned int access,
+		      struct verbs_mr *vmr, struct uverbs_cmd *drv_cmd)
+{
+	DECLARE_UVERBS_CMD(local, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG, 0);
+	struct uverbs_cmd *cmd = uverbs_cmd_pick(drv_cmd, local);
+	struct ib_uverbs_attr *handle;
+	struct mr_result res;
+	int ret;
+
+	/* A DM has no process address: only zero-based MRs make sense. */
+	if (!(access & IBV_ACCESS_ZERO_BASED)) {
+		errno = EINVAL;
+		return EINVAL;
+	}
+	handle = uverbs_attr_new_obj(cmd, UVERBS_ATTR_REG_DM_MR_HANDLE);
+	uverbs_attr_in_u64(cmd, UVERBS_ATTR_REG_DM_MR_OFFSET, offset);
+	uverbs_attr_in_u64(cmd, UVERBS_ATTR_REG_DM_MR_LENGTH, length);
+	uverbs_attr_in_obj(cmd, UVERBS_ATTR_REG_DM_MR_PD_HANDLE, pd->handle);
+	uverbs_attr_in_u32(cmd, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, access);
+	uverbs_attr_in_obj(cmd, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, dm->handle);
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &res.lkey,
+			    sizeof(res.lkey));
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &res.rkey,
+			    sizeof(res.rkey));
+	ret = uverbs_cmd_execute(pd->context, cmd);
+	if (ret)
+		return ret;
+	res.handle = uverbs_attr_handle(handle);
+	fill_mr(vmr, pd, NULL, length, &res, IBV_MR_TYPE_MR, (int)access);
+	return 0;
+}
+
+int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
+			  uint64_t iova, int fd, int access,
+			  struct verbs_mr *vmr, struct uverbs_cmd *drv_cmd)
+{
+	DECLARE_UVERBS_CMD(local, UVERBS_OBJECT_MR,
+			   UVERBS_METHOD_REG_DMABUF_MR, 0);
+	struct uverbs_cmd *cmd = uverbs_cmd_pick(drv_cmd, local);
+	struct ib_uverbs_attr *handle;
+	struct mr_result res;
+	int ret;
+
+	handle = uverbs_attr_new_obj(cmd, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+	uverbs_attr_in_obj(cmd, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE,
+			   pd->handle);
+	uverbs_attr_in_u64(cmd, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, offset);
+	uverbs_attr_in_u64(cmd, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, length);
+	uverbs_attr_in_u64(cmd, UVERBS_ATTR_REG_DMABUF_MR_IOVA, iova);
+	/* The kernel declares the fd as a plain u32 input here. */
+	uverbs_attr_in_u32(cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, (uint32_t)fd);
+	uverbs_attr_in_u32(cmd, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+			   (uint32_t)access);
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
+			    &res.lkey, sizeof(res.lkey));
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY,
+			    &res.rkey, sizeof(res.rkey));
+	ret = uverbs_cmd_execute(pd->context, cmd);
+	if (ret)
+		return ret;
+	res.handle = uverbs_attr_handle(handle);
+	fill_mr(vmr, pd, (void *)(uintptr_t)offset, length, &res,
+		IBV_MR_TYPE_DMABUF_MR, access);
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Choosing between the ioctl form of a command and its legacy write()
+ * form. Each context remembers, per operation, that the kernel lacks the
+ * ioctl (bit index = the op's slot in struct verbs_context_ops).
+ */
+#ifndef RDMA_DM_CMD_WRITE_H
+#define RDMA_DM_CMD_WRITE_H
+
+#include <stddef.h>
+
+#include "ibverbs.h"
+
+#define VERBS_OP_IDX(member)                                                  \
+	(offsetof(struct verbs_context_ops, member) / sizeof(void *))
+
+/* Returned by verbs_execute_or_fallback(): issue the write() form now. */
+#define VERBS_USE_WRITE (-1)
+
+/*
+ * Run @cmd unless op @op_idx is known to lack its ioctl. ENOTTY marks all
+ * ops, EPROTONOSUPPORT marks this one; both then lead to VERBS_USE_WRITE,
+ * unless @cmd carries a mandatory driver attribute (other than UHW) that
+ * the write() form cannot express: EOPNOTSUPP. Otherwise the ioctl result
+ * (0 or a positive errno). errno is set on every failure.
+ */
+int verbs_execute_or_fallback(struct ibv_context *ctx, unsigned int op_idx,
+			      struct uverbs_cmd *cmd);
+
+/* Mark op @op_idx (or all ops, for ENOTTY) after @err; true if marked. */
+bool verbs_note_unsupported(struct ibv_context *ctx, unsigned int op_idx,
+			    int err);
+bool verbs_is_unsupported(struct ibv_context *ctx, unsigned int op_idx);
+
+/* UHW_IN/UHW_OUT of @udata onto @cmd, remembering their slots. */
+void uverbs_cmd_add_udata(struct uverbs_cmd *cmd,
+			  const struct ibv_udata *udata);
+
+/*
+ * Destroy the object @handle: (@object, @method) with the handle as attr
+ * 0, or the legacy @write_cmd whose request is that one u32. Op @op_idx
+ * keeps the fallback state. 0 or a positive errno.
+ */
+int verbs_cmd_destroy(struct ibv_context *ctx, unsigned int op_idx,
+		      uint16_t object, uint16_t method, uint32_t handle,
+		      uint32_t write_cmd);
+
+#endif /* RDMA_DM_CMD_WRITE_H */

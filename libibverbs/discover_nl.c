@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Device discovery through RDMA netlink (NLDEV), using libnl-3. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include <linux/netlink.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include <rdma/rdma_netlink.h>
+
+#include "discover.h"
+#include "log.h"
+#include "sysfs.h"
+
+/* Sized by the header in use: 6.1 and newer kernels differ. */
+static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_STRING },
+	[RDMA_NLDEV_ATTR_PORT_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_NODE_GUID] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = { .type = NLA_U8 },
+	[RDMA_NLDEV_ATTR_CHARDEV] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_STRING },
+	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = { .type = NLA_STRING },
+};
+
+static int parse_attrs(struct nlmsghdr *nlh,
+		       struct nlattr *tb[RDMA_NLDEV_ATTR_MAX])
+{
+	if (nlh->nlmsg_len < NLMSG_HDRLEN ||
+	    nlmsg_parse(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy))
+		return EINVAL;
+	return 0;
+}
+
+/* libnl checks minimum sizes only; insist on the exact size. */
+static bool has_exact(struct nlattr *attr, int len)
+{
+	return attr && nla_len(attr) == len;
+}
+
+/* A NUL-terminated string that fits in @size bytes. */
+static bool copy_string(char *dst, size_t size, struct nlattr *attr)
+{
+	const char *text;
+	int len;
+
+	if (!attr)
+		return false;
+	text = nla_data(attr);
+	len = nla_len(attr);
+	if (len < 1 || strnlen(text, len) == (size_t)len ||
+	    strnlen(text, len) >= size || !text[0] || strchr(text, '/'))
+		return false;
+	strcpy(dst, text);
+	return true;
+}
+
+int verbs_nl_parse_device(struct nlmsghdr *nlh, struct verbs_sysfs_dev *dev)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
+	uint8_t node_type;
+
+	if (parse_attrs(nlh, tb) ||
+	    !has_exact(tb[RDMA_NLDEV_ATTR_DEV_INDEX], 4) ||
+	    !has_exact(tb[RDMA_NLDEV_ATTR_PORT_INDEX], 4) ||
+	    !has_exact(tb[RDMA_NLDEV_ATTR_NODE_GUID], 8) ||
+	    !has_exact(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE], 1) ||
+	    !copy_string(dev->ibdev_name, sizeof(dev->ibdev_name),
+			 tb[RDMA_NLDEV_ATTR_DEV_NAME]))
+		return EINVAL;
+
+	dev->ibdev_idx = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+	dev->num_ports = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	dev->node_guid = nla_get_u64(tb[RDMA_NLDEV_ATTR_NODE_GUID]);
+	dev->have_node_guid = true;
+	node_type = nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]);
+	dev->node_type = node_type >= IBV_NODE_CA &&
+					 node_type <= IBV_NODE_UNSPECIFIED ?
+				 (enum ibv_node_type)node_type :
+				 IBV_NODE_UNKNOWN;
+	dev->from_netlink = true;
+	return 0;
+}
+
+dev_t verbs_nl_decode_dev(uint64_t encoded)
+{
+	unsigned int major_nr = (encoded >> 8) & 0xfff;
+	unsigned int minor_nr = (encoded & 0xff) | ((encoded >> 12) & 0xfff00);
+
+	return makedev(major_nr, minor_nr);
+}
+
+int verbs_nl_parse_chardev(struct nlmsghdr *nlh, struct verbs_sysfs_dev *dev)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
+	struct nlattr *drv;
+	uint64_t abi;
+
+	if (parse_attrs(nlh, tb) ||
+	    !has_exact(tb[RDMA_NLDEV_ATTR_CHARDEV], 8) ||
+	    !has_exact(tb[RDMA_NLDEV_ATTR_CHARDEV_ABI], 8) ||
+	    !copy_string(dev->sysfs_name, sizeof(dev->sysfs_name),
+			 tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]))
+		return EINVAL;
+
+	/* The upper 32 bits of the ABI attribute are reserved. */
+	abi = nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
+	dev->abi_ver = (int)(uint32_t)abi;
+	dev->sysfs_cdev =
+		verbs_nl_decode_dev(nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV]));
+
+	/* Optional; the uAPI comment and the kernel disagree on its width. */
+	drv = tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID];
+	if (drv && nla_len(drv) == 4)
+		dev->driver_id = nla_get_u32(drv);
+	else if (drv && nla_len(drv) == 8)
+		dev->driver_id = (uint32_t)nla_get_u64(drv);
+	return 0;
+}
+
+struct dump_state {
+	struct verbs_sysfs_list *list;
+	int err;
+};
+
+static int device_cb(struct nl_msg *msg, void *arg)
+{
+	struct dump_state *state = arg;
+	struct verbs_sysfs_dev *dev = verbs_sysfs_dev_new();
+
+	if (!dev) {
+		state->err = ENOMEM;
+		return NL_STOP;
+	}
+	if (verbs_nl_parse_device(nlmsg_hdr(msg), dev)) {
+		verbs_lib_warn("ignoring a malformed netlink device record\n");
+		free(dev);
+		return NL_OK;
+	}
+	if (verbs_sysfs_list_add(state->list, dev)) {
+		free(dev);
+		state->err = ENOMEM;
+		return NL_STOP;
+	}
+	return NL_OK;
+}
+
+static int chardev_cb(struct nl_msg *msg, void *arg)
+{
+	struct verbs_sysfs_dev *dev = arg;
+
+	if (verbs_nl_parse_chardev(nlmsg_hdr(msg), dev))
+		dev->sysfs_name[0] = '\0';
+	return NL_OK;
+}
+
+static int request_chardev(struct nl_sock *sk, struct verbs_sysfs_dev *dev)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	msg = nlmsg_alloc_simple(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						  RDMA_NLDEV_CMD_GET_CHARDEV),
+				 0);
+	if (!msg)
+		return ENOMEM;
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, dev->ibdev_idx) ||
+	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs")) {
+		nlmsg_free(msg);
+		return ENOMEM;
+	}
+	ret = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (ret < 0)
+		return EIO;
+	dev->sysfs_name[0] = '\0';
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, chardev_cb, dev);
+	if (nl_recvmsgs_default(sk) < 0 || !dev->sysfs_name[0])
+		return EINVAL;
+	return 0;
+}
+
+/* An old kernel without GET_CHARDEV: <ibdev>/device/infiniband_verbs/. */
+static int chardev_from_sysfs(const char *sysfs_root,
+			      struct verbs_sysfs_dev *dev)
+{
+	struct verbs_sysfs_dev probe = {};
+	char dir_path[PATH_MAX];
+	struct dirent *ent;
+	int ret = ENOENT;
+	DIR *dir;
+
+	snprintf(dir_path, sizeof(dir_path),
+		 "%s/class/infiniband/%s/device/infiniband_verbs", sysfs_root,
+		 dev->ibdev_name);
+	dir = opendir(dir_path);
+	if (!dir)
+		return errno;
+	while ((ent = readdir(dir))) {
+		if (ent->d_name[0] == '.')
+			continue;
+		ret = verbs_sysfs_read_uverbs(sysfs_root, ent->d_name, &probe);
+		break;
+	}
+	closedir(dir);
+	if (ret)
+		return ret;
+	strcpy(dev->sysfs_name, probe.sysfs_name);
+	dev->sysfs_cdev = probe.sysfs_cdev;
+	dev->abi_ver = probe.abi_ver;
+	return 0;
+}
+
+static int finish_device(struct nl_sock *sk, const char *sysfs_root,
+			 struct verbs_sysfs_dev *dev)
+{
+	if (request_chardev(sk, dev) && chardev_from_sysfs(sysfs_root, dev))
+		return ENODEV;
+	if (snprintf(dev->sysfs_path, sizeof(dev->sysfs_path),
+		     "%s/class/infiniband_verbs/%s", sysfs_root,
+		     dev->sysfs_name) >= (int)sizeof(dev->sysfs_path) ||
+	    snprintf(dev->ibdev_path, sizeof(dev->ibdev_path),
+		     "%s/class/infiniband/%s", sysfs_root,
+		     dev->ibdev_name) >= (int)sizeof(dev->ibdev_path))
+		return ENAMETOOLONG;
+	verbs_sysfs_read_ibdev(dev);
+	return 0;
+}
+
+int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list)
+{
+	struct dump_state state = { .list = list };
+	struct nl_sock *sk;
+	size_t i = 0;
+	int ret;
+
+	sk = nl_socket_alloc();
+	if (!sk)
+		return ENOMEM;
+	ret = nl_connect(sk, NETLINK_RDMA);
+	if (ret) {
+		ret = EPROTONOSUPPORT;
+		goto out;
+	}
+	nl_socket_disable_auto_ack(sk);
+	nl_socket_disable_msg_peek(sk);
+
+	ret = nl_send_simple(sk, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						  RDMA_NLDEV_CMD_GET),
+			     NLM_F_DUMP, NULL, 0);
+	if (ret < 0) {
+		ret = EIO;
+		goto out;
+	}
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, device_cb, &state);
+	ret = nl_recvmsgs_default(sk) < 0 ? EIO : state.err;
+	if (ret)
+		goto out;
+
+	while (i < list->num) {
+		if (finish_device(sk, sysfs_root, list->devs[i])) {
+			verbs_lib_debug("%s: no uverbs char device\n",
+					list->devs[i]->ibdev_name);
+			verbs_sysfs_list_drop(list, i);
+			continue;
+		}
+		i++;
+	}
+out:
+	nl_socket_free(sk);
+	return ret;
+}
