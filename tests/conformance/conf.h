@@ -123,5 +123,6 @@ void check_idr(void);
 void check_write(void);
 void check_objects(void);
 void check_library(void);
+void check_lib_discovery(void);
 
 #endif /* CONF_H */

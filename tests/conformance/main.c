@@ -28,10 +28,10 @@ int main(void)
 	check_idr();
 	check_write();
 	check_objects();
-	close(conf_fd);
 #ifdef CONF_HAVE_LIBIBVERBS
 	check_library();
 #endif
+	close(conf_fd);
 
 	failures = conf_failures();
 	printf("# %s: %d mismatching row(s)\n", failures ? "FAIL" : "PASS",

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Compare a real kernel's conformance table with the one rdma-sim produces.
+#
+# usage: compare-sim.sh KERNEL_TABLE RDMA_SIM PROGRAM [KNOWN_DIFFS]
+# Every row of scope "all" must have the same answer (got column) under
+# `rdma-sim --driver rxe -- PROGRAM`; rows of scope "kver" differ by kernel
+# version by design and are skipped. KNOWN_DIFFS (optional) lists check
+# names whose disagreement is known and routed: each one must still differ
+# (a fixed row must be removed from the list), every other row must agree.
+set -uo pipefail
+
+kernel_table=$1
+sim=$2
+program=$3
+known=${4:-}
+out=$(dirname "$kernel_table")/conformance-sim.txt
+
+"$sim" --driver rxe -- "$program" > "$out" 2>&1
+sim_rc=$?
+# A crash (signal) loses the rest of the table; say where it stopped.
+if [ "$sim_rc" -ge 128 ]; then
+	echo "[compare-sim] $program died with status $sim_rc under rdma-sim" \
+		"after row: $(grep -E '^(all|kver) ' "$out" | tail -n1 |
+			awk '{ print $2 }')"
+fi
+
+known_list=
+[ -n "$known" ] && [ -f "$known" ] && known_list=$(grep -v '^#' "$known")
+awk -v known="$known_list" '
+	BEGIN { n = split(known, k, /[ \t\n]+/); for (i = 1; i <= n; i++) if (k[i] != "") allow[k[i]] = 1 }
+	FNR == NR { if ($1 == "all") { want[$2] = $4; order[++rows] = $2 }; next }
+	$1 == "all" { have[$2] = $4 }
+	END {
+		bad = 0
+		missing = 0
+		for (i = 1; i <= rows; i++) {
+			r = order[i]
+			if (!(r in have)) {
+				missing++
+				continue
+			}
+			got = have[r]
+			if (got == want[r]) {
+				if (r in allow) {
+					printf "FIXED  %-46s kernel %-16s sim %s (remove from known list)\n", r, want[r], got
+					bad++
+				}
+				continue
+			}
+			printf "%-6s %-46s kernel %-16s sim %s\n", (r in allow) ? "KNOWN" : "DIFFER", r, want[r], got
+			if (!(r in allow))
+				bad++
+		}
+		if (missing)
+			printf "MISSING %d row(s) absent from the sim table\n", missing
+		exit bad != 0 || missing != 0
+	}' "$kernel_table" "$out"
+rc=$?
+echo "[compare-sim] reproduce: $sim --driver rxe -- $program"
+exit $rc
