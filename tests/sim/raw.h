@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Hand-built uverbs calls for the rdma-sim conformance test. */
+#ifndef RDMA_SIM_RAW_H
+#define RDMA_SIM_RAW_H
+
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/mlx5-abi.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_verbs.h>
+#include <rdma/rdma_dm_uapi.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+#include <stdint.h>
+#include <stdio.h>
+
+extern int raw_failures;
+extern int raw_no_dmabuf;
+
+#define EXPECT(cond, ...)                                                      \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+			raw_failures++;                                        \
+		}                                                              \
+	} while (0)
+/* expect a call to return errno e (0 = success) */
+#define EXPECT_ERR(call, e)                                                    \
+	do {                                                                   \
+		int got_ = (call);                                             \
+		EXPECT(got_ == (e), "%s: got %d (%s), want %d", #call, got_,   \
+		       got_ ? strerrorname_np(got_) : "0", (e));               \
+	} while (0)
+
+#define RAW_MAX_ATTRS 16
+struct raw_cmd {
+	struct ib_uverbs_ioctl_hdr hdr;
+	struct ib_uverbs_attr attrs[RAW_MAX_ATTRS];
+};
+
+void raw_init(struct raw_cmd *c, uint16_t obj, uint16_t method);
+/* Append a mandatory attribute; returns it for tweaking. */
+struct ib_uverbs_attr *raw_attr(struct raw_cmd *c, uint16_t id, uint16_t len,
+				uint64_t data);
+#define raw_ptr(c, id, p) raw_attr(c, id, sizeof(*(p)), (uintptr_t)(p))
+/* Run; 0 or the errno. */
+int raw_run(int fd, struct raw_cmd *c);
+
+/* Open uverbs0, optionally with a context (mlx5 v2 request, DYN_UAR). */
+int raw_open(void);
+int raw_open_ctx(struct mlx5_ib_alloc_ucontext_resp *resp);
+int raw_get_context(int fd, const void *req, uint16_t req_len,
+		    struct mlx5_ib_alloc_ucontext_resp *resp);
+
+/* DM_ALLOC with mlx5 attrs; returns errno, fills handle and page index. */
+int raw_dm_alloc(int fd, uint64_t len, uint32_t align, uint32_t *handle,
+		 uint16_t *page_idx);
+int raw_destroy(int fd, uint16_t obj, uint16_t method, uint32_t handle);
+int raw_alloc_pd(int fd, uint32_t *handle);
+/* byte mmap offset of a DEVICE_MEM page index */
+uint64_t raw_dm_offset(uint16_t page_idx);
+int raw_export(int fd, uint64_t pgoff, int *dmabuf_fd);
+
+void raw_check_header(void);
+void raw_check_context(void);
+void raw_check_write(void);
+void raw_check_dm(void);
+void raw_check_dmabuf(void);
+void raw_check_lifetime(void);
+
+#endif

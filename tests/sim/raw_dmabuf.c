@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* DMABUF_ALLOC, REG_DMABUF_MR, the peer device, revocation, reuse. */
+#include "raw.h"
+#include "rdma_sim_peer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static size_t page;
+
+static int reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
+			 uint64_t len, uint32_t *mr)
+{
+	uint32_t lkey, rkey;
+	struct raw_cmd c;
+	int ret;
+
+	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, pd);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, off);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, len);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, off);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, (uint32_t)dfd);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
+		 IB_UVERBS_ACCESS_LOCAL_WRITE);
+	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
+	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
+	ret = raw_run(fd, &c);
+	*mr = (uint32_t)c.attrs[0].data;
+	return ret;
+}
+
+static void check_export_fd(int fd, uint16_t idx, int dfd)
+{
+	char b;
+
+	EXPECT(dfd >= 0 && (fcntl(dfd, F_GETFD) & FD_CLOEXEC),
+	       "dma-buf fd %d not O_CLOEXEC", dfd);
+	EXPECT(lseek(dfd, 0, SEEK_END) == (off_t)page,
+	       "dma-buf size is not the whole entry");
+	EXPECT(mmap(NULL, page, PROT_READ, MAP_SHARED, dfd, 0) == MAP_FAILED &&
+		       errno == EINVAL,
+	       "dma-buf mmap must fail with EINVAL");
+	EXPECT(read(dfd, &b, 1) < 0, "dma-buf read");
+}
+
+static void check_mr(int fd, int dfd)
+{
+	int null = open("/dev/null", O_RDONLY);
+	uint32_t pd, mr;
+
+	EXPECT_ERR(raw_alloc_pd(fd, &pd), 0);
+	EXPECT_ERR(reg_dmabuf_mr(fd, pd, -1, 0, 64, &mr), EBADF);
+	EXPECT_ERR(reg_dmabuf_mr(fd, pd, null, 0, 64, &mr), EINVAL);
+	EXPECT_ERR(reg_dmabuf_mr(fd, pd, dfd, 0, page + 1, &mr), EINVAL);
+	EXPECT_ERR(reg_dmabuf_mr(fd, pd, dfd, 0, page, &mr), 0);
+	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+			       mr),
+		   0);
+	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			       pd),
+		   0);
+	close(null);
+}
+
+/* CPU writes are seen by the peer and the other way round. */
+static void check_peer(int fd, uint16_t idx, int dfd)
+{
+	struct rdma_sim_peer *peer = rdma_sim_peer_import(dfd);
+	char buf[8] = "", *p;
+
+	EXPECT(peer && rdma_sim_peer_size(peer) == page, "peer import");
+	if (!peer)
+		return;
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 raw_dm_offset(idx));
+	EXPECT(p != MAP_FAILED, "mmap");
+	if (p != MAP_FAILED) {
+		memcpy(p + 8, "cpu2gpu", 8);
+		EXPECT(!rdma_sim_peer_read(peer, 8, buf, 8) &&
+			       !strcmp(buf, "cpu2gpu"),
+		       "peer read");
+		EXPECT(!rdma_sim_peer_write(peer, 64, "gpu2cpu", 8) &&
+			       !strcmp(p + 64, "gpu2cpu"),
+		       "peer write");
+		munmap(p, page);
+	}
+	EXPECT(rdma_sim_peer_read(peer, page - 4, buf, 8) && errno == EINVAL,
+	       "peer read past the end");
+	rdma_sim_peer_release(peer);
+}
+
+static void check_revoke_on_free(void)
+{
+	int fd = raw_open_ctx(NULL), dfd;
+	struct rdma_sim_peer *peer;
+	uint32_t h;
+	uint16_t idx;
+	char b;
+
+	EXPECT_ERR(raw_dm_alloc(fd, 100, 0, &h, &idx), 0);
+	EXPECT_ERR(raw_export(fd, raw_dm_offset(idx), &dfd), 0);
+	peer = rdma_sim_peer_import(dfd);
+	EXPECT(peer, "import");
+	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, h),
+		   0);
+	EXPECT(peer && rdma_sim_peer_read(peer, 0, &b, 1) && errno == ENODEV,
+	       "peer read after DM_FREE must be ENODEV");
+	EXPECT(fcntl(dfd, F_GETFD) >= 0 &&
+		       lseek(dfd, 0, SEEK_END) == (off_t)page,
+	       "revoked dma-buf fd must stay open");
+	EXPECT(!rdma_sim_peer_import(dfd) && errno == ENODEV,
+	       "import of a revoked export");
+	rdma_sim_peer_release(peer);
+	close(dfd);
+	/* close of the device fd revokes too */
+	EXPECT_ERR(raw_dm_alloc(fd, 100, 0, &h, &idx), 0);
+	EXPECT_ERR(raw_export(fd, raw_dm_offset(idx), &dfd), 0);
+	peer = rdma_sim_peer_import(dfd);
+	close(fd);
+	EXPECT(peer && rdma_sim_peer_write(peer, 0, "x", 1) && errno == ENODEV,
+	       "peer write after closing the device must be ENODEV");
+	rdma_sim_peer_release(peer);
+	close(dfd);
+}
+
+/* Exported MEMIC stays reserved until the last export fd is closed. */
+static void check_no_reuse(void)
+{
+	int fd = raw_open_ctx(NULL), dfd;
+	uint32_t h, h2;
+	uint16_t idx, idx2;
+
+	EXPECT_ERR(raw_dm_alloc(fd, 131072, 0, &h, &idx), 0);
+	EXPECT_ERR(raw_export(fd, raw_dm_offset(idx), &dfd), 0);
+	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, h),
+		   0);
+	EXPECT_ERR(raw_dm_alloc(fd, 64, 0, &h2, &idx2), ENOMEM);
+	close(dfd);
+	EXPECT_ERR(raw_dm_alloc(fd, 131072, 0, &h2, &idx2), 0);
+	close(fd);
+}
+
+void raw_check_dmabuf(void)
+{
+	int fd = raw_open_ctx(NULL), dfd;
+	uint32_t h;
+	uint16_t idx;
+
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	EXPECT_ERR(raw_dm_alloc(fd, 100, 0, &h, &idx), 0);
+	if (raw_no_dmabuf) {
+		EXPECT_ERR(raw_export(fd, raw_dm_offset(idx), &dfd),
+			   EPROTONOSUPPORT);
+		close(fd);
+		return;
+	}
+	EXPECT_ERR(raw_export(fd, raw_dm_offset(idx) + 7 * page * 256, &dfd),
+		   EINVAL);
+	EXPECT_ERR(raw_export(fd, raw_dm_offset(idx), &dfd), 0);
+	check_export_fd(fd, idx, dfd);
+	check_mr(fd, dfd);
+	check_peer(fd, idx, dfd);
+	close(dfd);
+	close(fd);
+	check_revoke_on_free();
+	check_no_reuse();
+}
+
+/* A new allocation never shows an earlier owner's bytes. */
+void raw_check_lifetime(void)
+{
+	int a = raw_open_ctx(NULL), b;
+	uint32_t h;
+	uint16_t idx;
+	char *p;
+
+	EXPECT_ERR(raw_dm_alloc(a, 131072, 0, &h, &idx), 0);
+	p = mmap(NULL, 131072, PROT_READ | PROT_WRITE, MAP_SHARED, a,
+		 raw_dm_offset(idx));
+	EXPECT(p != MAP_FAILED, "map all MEMIC");
+	if (p == MAP_FAILED)
+		return;
+	memset(p, 0xab, 131072);
+	EXPECT_ERR(raw_destroy(a, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, h),
+		   0);
+	b = raw_open_ctx(NULL);
+	/* still mapped by a: the pages are not handed out */
+	EXPECT_ERR(raw_dm_alloc(b, 64, 0, &h, &idx), ENOMEM);
+	munmap(p, 131072);
+	EXPECT_ERR(raw_dm_alloc(b, 4096, 0, &h, &idx), 0);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, b, raw_dm_offset(idx));
+	EXPECT(p != MAP_FAILED && p[0] == 0 && p[page - 1] == 0,
+	       "other context's bytes visible");
+	if (p != MAP_FAILED)
+		munmap(p, page);
+	close(a);
+	close(b);
+}
