@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Queue pairs and multicast attachment. */
+#include <errno.h>
+
+#include "ibverbs.h"
+
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
+			     struct ibv_qp_init_attr *qp_init_attr)
+{
+	return get_ops(pd->context)->create_qp(pd, qp_init_attr);
+}
+
+/*
+ * struct ibv_qp carries no marker telling an extended QP from a plain
+ * one, and the provider interface (driver.h) has no verbs_qp wrapper yet,
+ * so no QP can be shown as extended: NULL with EOPNOTSUPP.
+ */
+struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+		 struct ibv_qp_init_attr *init_attr)
+{
+	int ret;
+
+	ret = get_ops(qp->context)->query_qp(qp, attr, attr_mask, init_attr);
+	if (ret)
+		return ret;
+	if (attr_mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
+	return 0;
+}
+
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
+{
+	int ret;
+
+	ret = get_ops(qp->context)->modify_qp(qp, attr, attr_mask);
+	if (ret)
+		return ret;
+	if (attr_mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
+	return 0;
+}
+
+int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
+			       uint32_t flags)
+{
+	return get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
+}
+
+int ibv_destroy_qp(struct ibv_qp *qp)
+{
+	return get_ops(qp->context)->destroy_qp(qp);
+}
+
+int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	if (!ece || ece->comp_mask)
+		return EINVAL;
+	return get_ops(qp->context)->set_ece(qp, ece);
+}
+
+int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	return get_ops(qp->context)->query_ece(qp, ece);
+}
+
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+		     uint16_t lid)
+{
+	return get_ops(qp->context)->attach_mcast(qp, gid, lid);
+}
+
+int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+		     uint16_t lid)
+{
+	return get_ops(qp->context)->detach_mcast(qp, gid, lid);
+}
