@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Static-rate conversions: one table, looked up in both directions. */
 #include <stddef.h>
+#include <string.h>
 
 #include <infiniband/verbs.h>
 
 /* mult is the rate in units of 2.5 Gb/s (-1: not a multiple of it). */
-static const struct {
-	enum ibv_rate rate;
+struct rate_row {
+	int rate; /* enum ibv_rate */
 	int mult;
 	int mbps;
-} rates[] = {
+};
+
+static const struct rate_row rates[] = {
 	{ IBV_RATE_2_5_GBPS, 1, 2500 },	     { IBV_RATE_5_GBPS, 2, 5000 },
 	{ IBV_RATE_10_GBPS, 4, 10000 },	     { IBV_RATE_20_GBPS, 8, 20000 },
 	{ IBV_RATE_30_GBPS, 12, 30000 },     { IBV_RATE_40_GBPS, 16, 40000 },
@@ -24,44 +27,52 @@ static const struct {
 	{ IBV_RATE_1200_GBPS, 480, 1275000 },
 };
 
-#define NUM_RATES (sizeof(rates) / sizeof(rates[0]))
+/* The row whose int member at @key (an offsetof) equals @value. */
+static const struct rate_row *find_rate(size_t key, int value)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		const struct rate_row *row = &rates[i];
+		int cur;
+
+		memcpy(&cur, (const char *)row + key, sizeof(cur));
+		if (cur == value)
+			return row;
+	}
+	return NULL;
+}
 
 int ibv_rate_to_mult(enum ibv_rate rate)
 {
-	size_t i;
+	const struct rate_row *row = find_rate(offsetof(struct rate_row, rate),
+					       rate);
 
-	for (i = 0; i < NUM_RATES; i++)
-		if (rates[i].rate == rate)
-			return rates[i].mult;
-	return -1;
+	return row ? row->mult : -1;
 }
 
+/* Rates with no 2.5 Gb/s multiple have mult -1, which is not a match. */
 enum ibv_rate mult_to_ibv_rate(int mult)
 {
-	size_t i;
+	const struct rate_row *row =
+		mult > 0 ? find_rate(offsetof(struct rate_row, mult), mult) :
+			   NULL;
 
-	for (i = 0; i < NUM_RATES; i++)
-		if (rates[i].mult == mult && mult > 0)
-			return rates[i].rate;
-	return IBV_RATE_MAX;
+	return row ? (enum ibv_rate)row->rate : IBV_RATE_MAX;
 }
 
 int ibv_rate_to_mbps(enum ibv_rate rate)
 {
-	size_t i;
+	const struct rate_row *row = find_rate(offsetof(struct rate_row, rate),
+					       rate);
 
-	for (i = 0; i < NUM_RATES; i++)
-		if (rates[i].rate == rate)
-			return rates[i].mbps;
-	return -1;
+	return row ? row->mbps : -1;
 }
 
 enum ibv_rate mbps_to_ibv_rate(int mbps)
 {
-	size_t i;
+	const struct rate_row *row = find_rate(offsetof(struct rate_row, mbps),
+					       mbps);
 
-	for (i = 0; i < NUM_RATES; i++)
-		if (rates[i].mbps == mbps)
-			return rates[i].rate;
-	return IBV_RATE_MAX;
+	return row ? (enum ibv_rate)row->rate : IBV_RATE_MAX;
 }
