@@ -114,16 +114,7 @@ int fcntl(int fd, int cmd, ...)
 	return do_fcntl(fd, cmd, arg);
 }
 
-int fcntl64(int fd, int cmd, ...)
-{
-	unsigned long arg;
-	va_list ap;
-
-	va_start(ap, cmd);
-	arg = va_arg(ap, unsigned long);
-	va_end(ap);
-	return do_fcntl(fd, cmd, arg);
-}
+int fcntl64(int fd, int cmd, ...) __attribute__((alias("fcntl")));
 
 static int fail_errno(int err)
 {
@@ -225,10 +216,7 @@ off_t lseek(int fd, off_t off, int whence)
 	return do_lseek(fd, off, whence);
 }
 
-off_t lseek64(int fd, off_t off, int whence)
-{
-	return do_lseek(fd, off, whence);
-}
+off_t lseek64(int fd, off_t off, int whence) __attribute__((alias("lseek")));
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
@@ -269,9 +257,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 }
 
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	return mmap(addr, len, prot, flags, fd, off);
-}
+	__attribute__((alias("mmap")));
 
 int munmap(void *addr, size_t len)
 {

@@ -80,13 +80,7 @@ int open(const char *path, int flags, ...)
 	return do_open(path, flags, mode);
 }
 
-int open64(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-
-	OPEN_MODE(flags, mode);
-	return do_open(path, flags, mode);
-}
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 
 int __open_2(const char *path, int flags);
 int __open_2(const char *path, int flags)
@@ -94,11 +88,7 @@ int __open_2(const char *path, int flags)
 	return do_open(path, flags, 0);
 }
 
-int __open64_2(const char *path, int flags);
-int __open64_2(const char *path, int flags)
-{
-	return do_open(path, flags, 0);
-}
+int __open64_2(const char *path, int flags) __attribute__((alias("__open_2")));
 
 static int do_openat(int dirfd, const char *path, int flags, mode_t mode)
 {
@@ -117,12 +107,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 }
 
 int openat64(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-
-	OPEN_MODE(flags, mode);
-	return do_openat(dirfd, path, flags, mode);
-}
+	__attribute__((alias("openat")));
 
 int __openat_2(int dirfd, const char *path, int flags);
 int __openat_2(int dirfd, const char *path, int flags)
@@ -130,11 +115,8 @@ int __openat_2(int dirfd, const char *path, int flags)
 	return do_openat(dirfd, path, flags, 0);
 }
 
-int __openat64_2(int dirfd, const char *path, int flags);
 int __openat64_2(int dirfd, const char *path, int flags)
-{
-	return do_openat(dirfd, path, flags, 0);
-}
+	__attribute__((alias("__openat_2")));
 
 /* glibc's fopen/opendir open internally, past any interposer. */
 FILE *fopen(const char *path, const char *mode)

@@ -36,8 +36,11 @@ extern int raw_no_dmabuf;
 
 #define RAW_MAX_ATTRS 16
 struct raw_cmd {
-	struct ib_uverbs_ioctl_hdr hdr;
-	struct ib_uverbs_attr attrs[RAW_MAX_ATTRS];
+	union {
+		struct ib_uverbs_ioctl_hdr hdr; /* attrs follow in raw[] */
+		uint8_t raw[sizeof(struct ib_uverbs_ioctl_hdr) +
+			    RAW_MAX_ATTRS * sizeof(struct ib_uverbs_attr)];
+	};
 };
 
 void raw_init(struct raw_cmd *c, uint16_t obj, uint16_t method);
@@ -47,6 +50,8 @@ struct ib_uverbs_attr *raw_attr(struct raw_cmd *c, uint16_t id, uint16_t len,
 #define raw_ptr(c, id, p) raw_attr(c, id, sizeof(*(p)), (uintptr_t)(p))
 /* Run; 0 or the errno. */
 int raw_run(int fd, struct raw_cmd *c);
+/* Run a create whose attr 0 is the new handle; stores it in *handle. */
+int raw_run_new(int fd, struct raw_cmd *c, uint32_t *handle);
 
 /* Open uverbs0, optionally with a context (mlx5 v2 request, DYN_UAR). */
 int raw_open(void);

@@ -68,7 +68,7 @@ static void check_query_and_async(int fd,
 		 UVERBS_METHOD_ASYNC_EVENT_ALLOC);
 	raw_attr(&c, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, 0, 0);
 	EXPECT_ERR(raw_run(fd, &c), 0);
-	afd = (int)c.attrs[0].data;
+	afd = (int)c.hdr.attrs[0].data;
 	EXPECT(afd >= 0 && (fcntl(afd, F_GETFD) & FD_CLOEXEC),
 	       "async fd %d not O_CLOEXEC", afd);
 	close(afd);
@@ -150,7 +150,7 @@ static void check_invoke_write(int fd)
 	raw_attr(&c, UVERBS_ATTR_WRITE_CMD, 8, IB_USER_VERBS_CMD_ALLOC_PD);
 	raw_attr(&c, UVERBS_ATTR_CORE_IN, 8, 0);
 	raw_ptr(&c, UVERBS_ATTR_CORE_OUT, &resp);
-	memcpy(&c.attrs[1].data, &cmd, 8);
+	memcpy(&c.hdr.attrs[1].data, &cmd, 8);
 	EXPECT_ERR(raw_run(fd, &c), 0);
 	EXPECT(resp.pd_handle != ~0u, "INVOKE_WRITE ALLOC_PD handle");
 }
@@ -163,27 +163,28 @@ void raw_check_write(void)
 	} dealloc = { .hdr = { .command = IB_USER_VERBS_CMD_DEALLOC_PD,
 			       .in_words = sizeof(dealloc) / 4 } };
 	struct ib_uverbs_get_context_resp gresp;
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_get_context cmd;
-		struct mlx5_ib_alloc_ucontext_req_v2 req;
-	} get = {
-		.hdr = { .command = IB_USER_VERBS_CMD_GET_CONTEXT,
-			 .in_words = sizeof(get) / 4,
-			 .out_words = (sizeof(gresp) +
-				       sizeof(struct mlx5_ib_alloc_ucontext_resp)) /
-				      4 },
-		.req = { .total_num_bfregs = 16, .num_low_latency_bfregs = 4,
-			 .lib_caps = MLX5_LIB_CAP_DYN_UAR },
+	struct mlx5_ib_alloc_ucontext_req_v2 req = {
+		.total_num_bfregs = 16, .num_low_latency_bfregs = 4,
+		.lib_caps = MLX5_LIB_CAP_DYN_UAR,
 	};
 	uint8_t out[sizeof(gresp) + sizeof(struct mlx5_ib_alloc_ucontext_resp)];
+	/* header, core request (response pointer), driver request */
+	uint8_t get[sizeof(struct ib_uverbs_cmd_hdr) + 8 + sizeof(req)];
+	struct ib_uverbs_cmd_hdr h = {
+		.command = IB_USER_VERBS_CMD_GET_CONTEXT,
+		.in_words = sizeof(get) / 4,
+		.out_words = sizeof(out) / 4,
+	};
+	uint64_t resp_ptr = (uintptr_t)out;
 	uint32_t pd;
 	int fd = raw_open();
 
-	get.cmd.response = (uintptr_t)out;
-	EXPECT(write(fd, &get, sizeof(get) - 4) < 0 && errno == EINVAL,
+	memcpy(get, &h, sizeof(h));
+	memcpy(get + sizeof(h), &resp_ptr, 8);
+	memcpy(get + sizeof(h) + 8, &req, sizeof(req));
+	EXPECT(write(fd, get, sizeof(get) - 4) < 0 && errno == EINVAL,
 	       "short write accepted");
-	EXPECT(write(fd, &get, sizeof(get)) == sizeof(get), "GET_CONTEXT: %s",
+	EXPECT(write(fd, get, sizeof(get)) == sizeof(get), "GET_CONTEXT: %s",
 	       strerror(errno));
 	memcpy(&gresp, out, sizeof(gresp));
 	EXPECT(fcntl((int)gresp.async_fd, F_GETFD) & FD_CLOEXEC,

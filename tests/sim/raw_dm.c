@@ -131,7 +131,6 @@ static int reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off,
 {
 	uint32_t lkey, rkey;
 	struct raw_cmd c;
-	int ret;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
 	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_HANDLE, 0, 0);
@@ -142,9 +141,7 @@ static int reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off,
 	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, dm);
 	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey);
-	ret = raw_run(fd, &c);
-	*mr = (uint32_t)c.attrs[0].data;
-	return ret;
+	return raw_run_new(fd, &c, mr);
 }
 
 static void check_dm_mr(int fd, uint32_t dm)

@@ -16,7 +16,6 @@ static int reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
 {
 	uint32_t lkey, rkey;
 	struct raw_cmd c;
-	int ret;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
 	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0);
@@ -29,9 +28,7 @@ static int reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
 		 IB_UVERBS_ACCESS_LOCAL_WRITE);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
-	ret = raw_run(fd, &c);
-	*mr = (uint32_t)c.attrs[0].data;
-	return ret;
+	return raw_run_new(fd, &c, mr);
 }
 
 static void check_export_fd(int fd, uint16_t idx, int dfd)

@@ -56,9 +56,9 @@ static void check_attr_rules(int fd)
 	query_port(&c, 1);
 	memset(&port_resp, 0, sizeof(port_resp));
 	EXPECT_ERR(raw_run(fd, &c), 0);
-	EXPECT(c.attrs[1].flags & UVERBS_ATTR_F_VALID_OUTPUT,
+	EXPECT(c.hdr.attrs[1].flags & UVERBS_ATTR_F_VALID_OUTPUT,
 	       "VALID_OUTPUT not set");
-	EXPECT(!(c.attrs[0].flags & UVERBS_ATTR_F_VALID_OUTPUT),
+	EXPECT(!(c.hdr.attrs[0].flags & UVERBS_ATTR_F_VALID_OUTPUT),
 	       "VALID_OUTPUT set on an input");
 	EXPECT(port_resp.legacy_resp.state == 4, "port state %u",
 	       port_resp.legacy_resp.state);
@@ -68,23 +68,23 @@ static void check_attr_rules(int fd)
 	query_port(&c, 1);
 	raw_attr(&c, 0x77, 8, 0); /* unknown, mandatory */
 	EXPECT_ERR(raw_run(fd, &c), EPROTONOSUPPORT);
-	c.attrs[2].flags = 0; /* unknown, optional: ignored */
+	c.hdr.attrs[2].flags = 0; /* unknown, optional: ignored */
 	EXPECT_ERR(raw_run(fd, &c), 0);
 	query_port(&c, 1);
 	raw_attr(&c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8, 1);
 	EXPECT_ERR(raw_run(fd, &c), EINVAL); /* duplicate */
 	query_port(&c, 1);
-	c.attrs[0].attr_data.reserved = 1;
+	c.hdr.attrs[0].attr_data.reserved = 1;
 	EXPECT_ERR(raw_run(fd, &c), EINVAL);
 	query_port(&c, 1);
 	c.hdr.num_attrs = 1;
 	c.hdr.length -= 16;
 	EXPECT_ERR(raw_run(fd, &c), EINVAL); /* mandatory RESP missing */
 	query_port(&c, 1);
-	c.attrs[1].len = 16;
+	c.hdr.attrs[1].len = 16;
 	EXPECT_ERR(raw_run(fd, &c), EINVAL); /* PTR below min */
 	query_port(&c, 1);
-	c.attrs[0].len = 4;
+	c.hdr.attrs[0].len = 4;
 	EXPECT_ERR(raw_run(fd, &c), EINVAL); /* const is a u64 */
 	raw_init(&c, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE);
 	raw_attr(&c, UVERBS_ATTR_FREE_DM_HANDLE, 4, 0);

@@ -22,7 +22,7 @@ void raw_init(struct raw_cmd *c, uint16_t obj, uint16_t method)
 struct ib_uverbs_attr *raw_attr(struct raw_cmd *c, uint16_t id, uint16_t len,
 				uint64_t data)
 {
-	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs++];
+	struct ib_uverbs_attr *a = &c->hdr.attrs[c->hdr.num_attrs++];
 
 	a->attr_id = id;
 	a->len = len;
@@ -35,6 +35,14 @@ struct ib_uverbs_attr *raw_attr(struct raw_cmd *c, uint16_t id, uint16_t len,
 int raw_run(int fd, struct raw_cmd *c)
 {
 	return ioctl(fd, RDMA_VERBS_IOCTL, c) ? errno : 0;
+}
+
+int raw_run_new(int fd, struct raw_cmd *c, uint32_t *handle)
+{
+	int ret = raw_run(fd, c);
+
+	*handle = (uint32_t)c->hdr.attrs[0].data;
+	return ret;
 }
 
 int raw_open(void)
@@ -55,7 +63,7 @@ int raw_get_context(int fd, const void *req, uint16_t req_len,
 	raw_attr(&c, UVERBS_ATTR_UHW_IN, req_len, (uintptr_t)req);
 	raw_ptr(&c, UVERBS_ATTR_UHW_OUT, resp);
 	if (req_len <= 8)
-		memcpy(&c.attrs[2].data, req, req_len);
+		memcpy(&c.hdr.attrs[2].data, req, req_len);
 	return raw_run(fd, &c);
 }
 
@@ -93,10 +101,10 @@ int raw_dm_alloc(int fd, uint64_t len, uint32_t align, uint32_t *handle,
 	raw_ptr(&c, MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX, page_idx);
 	ret = raw_run(fd, &c);
 	if (!ret) {
-		*handle = (uint32_t)c.attrs[0].data;
+		*handle = (uint32_t)c.hdr.attrs[0].data;
 		EXPECT(start == 0, "start_offset %llu",
 		       (unsigned long long)start);
-		EXPECT(c.attrs[3].flags & UVERBS_ATTR_F_VALID_OUTPUT,
+		EXPECT(c.hdr.attrs[3].flags & UVERBS_ATTR_F_VALID_OUTPUT,
 		       "VALID_OUTPUT not set on START_OFFSET");
 	}
 	return ret;
@@ -147,6 +155,6 @@ int raw_export(int fd, uint64_t pgoff, int *dmabuf_fd)
 	raw_attr(&c, RDMA_DM_ATTR_ALLOC_DMABUF_HANDLE, 0, 0);
 	raw_attr(&c, RDMA_DM_ATTR_ALLOC_DMABUF_PGOFF, 8, pgoff);
 	ret = raw_run(fd, &c);
-	*dmabuf_fd = ret ? -1 : (int)c.attrs[0].data;
+	*dmabuf_fd = ret ? -1 : (int)c.hdr.attrs[0].data;
 	return ret;
 }
