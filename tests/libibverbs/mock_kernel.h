@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * A scripted stand-in for the uverbs kernel interface. Test programs link
+ * with -Wl,--wrap=ioctl,--wrap=write so every RDMA_VERBS_IOCTL and every
+ * write() the library issues lands here: the exact bytes are recorded
+ * (including the payload behind pointer attributes) and a per-test
+ * handler decides the answer and may write outputs like the kernel does.
+ */
+#ifndef RDMA_DM_TEST_MOCK_KERNEL_H
+#define RDMA_DM_TEST_MOCK_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibverbs.h"
+
+#define MOCK_MAX_CALLS 16
+#define MOCK_MAX_ATTRS 32
+#define MOCK_MAX_BYTES 1024
+
+enum mock_kind { MOCK_IOCTL, MOCK_WRITE };
+
+struct mock_call {
+	enum mock_kind kind;
+	int fd;
+	/* ioctl: header + attrs as passed; write: the buffer. */
+	uint8_t bytes[MOCK_MAX_BYTES];
+	size_t len;
+	/* ioctl: the payload behind each pointer attribute (len > 8). */
+	uint8_t payload[MOCK_MAX_ATTRS][256];
+};
+
+/* Return 0 or an errno; may write outputs through @hdr's attributes. */
+typedef int (*mock_ioctl_fn)(struct ib_uverbs_ioctl_hdr *hdr);
+/* Return 0 or an errno; @buf is what write() got. */
+typedef int (*mock_write_fn)(const void *buf, size_t len);
+
+extern mock_ioctl_fn mock_ioctl_handler;
+extern mock_write_fn mock_write_handler;
+extern struct mock_call mock_calls[MOCK_MAX_CALLS];
+extern unsigned int mock_num_calls;
+
+/* Forget recorded calls; handlers back to "succeed, write nothing". */
+void mock_reset(void);
+
+/* The attribute of a recorded ioctl call. */
+const struct ib_uverbs_ioctl_hdr *mock_hdr(unsigned int call);
+const struct ib_uverbs_attr *mock_attr(unsigned int call, unsigned int i);
+/* The attribute with @id in @hdr (live, during a handler), or NULL. */
+struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr,
+				 uint16_t id);
+
+/*
+ * A context as a provider would get it from verbs_init_and_alloc_context,
+ * probing INVOKE_WRITE with @probe_answer (ENOSPC: supported). The probe
+ * call is not kept in mock_calls.
+ */
+struct verbs_context *mock_context(uint32_t driver_id, int probe_answer);
+void mock_context_free(struct verbs_context *vctx);
+
+/* Assert one recorded attribute field by field; ~0 data means "any". */
+#define MOCK_ANY UINT64_MAX
+void mock_expect_attr(unsigned int call, unsigned int i, uint16_t id,
+		      uint16_t len, uint16_t flags, uint64_t data);
+/* Assert the header of a recorded ioctl. */
+void mock_expect_hdr(unsigned int call, uint16_t object, uint16_t method,
+		     uint16_t num_attrs, uint32_t driver_id);
+
+#endif /* RDMA_DM_TEST_MOCK_KERNEL_H */
