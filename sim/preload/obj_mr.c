@@ -38,7 +38,10 @@ struct sim_obj *sim_mr_new(struct sim_uvfile *uv, struct sim_obj *pd,
 		return NULL;
 	mr->mr.pd = pd;
 	mr->mr.dm = dm;
-	mr->mr.lkey = (uv->next_mkey++ << 8) | (uv->dev & 0xff);
+	/* keys are device-wide: index from the world's counter, key byte 0 */
+	sim_shared_lock(sim.sh);
+	mr->mr.lkey = (uint32_t)(sim.sh->next_id++ << 8);
+	sim_shared_unlock(sim.sh);
 	pd->usecnt++;
 	if (dm)
 		dm->usecnt++;

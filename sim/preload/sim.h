@@ -131,7 +131,7 @@ struct sim_uvfile {
 	unsigned int dev;
 	int has_ctx;
 	uint32_t next_handle;
-	uint32_t next_key_dm, next_key_uar, next_pdn, next_mkey;
+	uint32_t next_pdn;
 	uint32_t legacy_uar_pages;
 	uint32_t page_ids;
 	uint8_t uar_dyn; /* lib_caps DYN_UAR: UARs only via UAR_OBJ_ALLOC */

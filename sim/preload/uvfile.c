@@ -59,7 +59,6 @@ struct sim_uvfile *sim_uvfile_new(unsigned int dev)
 		return NULL;
 	uv->dev = dev;
 	uv->next_pdn = 1;
-	uv->next_mkey = 0x100;
 	uv->owner_pid = getpid();
 	return uv;
 }

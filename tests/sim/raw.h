@@ -13,9 +13,11 @@
 #include <rdma/rdma_user_ioctl_cmds.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 extern int raw_failures;
 extern int raw_no_dmabuf;
+extern uint32_t raw_driver_id;
 
 #define EXPECT(cond, ...)                                                      \
 	do {                                                                   \
@@ -74,5 +76,7 @@ void raw_check_write(void);
 void raw_check_dm(void);
 void raw_check_dmabuf(void);
 void raw_check_lifetime(void);
+/* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */
+int raw_check_rxe(void);
 
 #endif

@@ -9,13 +9,14 @@
 
 int raw_failures;
 int raw_no_dmabuf;
+uint32_t raw_driver_id = RDMA_DRIVER_MLX5;
 
 void raw_init(struct raw_cmd *c, uint16_t obj, uint16_t method)
 {
 	memset(c, 0, sizeof(*c));
 	c->hdr.object_id = obj;
 	c->hdr.method_id = method;
-	c->hdr.driver_id = RDMA_DRIVER_MLX5;
+	c->hdr.driver_id = raw_driver_id;
 	c->hdr.length = sizeof(c->hdr);
 }
 
