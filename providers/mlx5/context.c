@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Opening and closing an mlx5 context: the alloc_ucontext exchange, then
+ * the pages and caps the rest of the provider relies on.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5.h"
+
+/* mlx5dv_open_device() options for the alloc_context call it makes. */
+static __thread const struct mlx5dv_context_attr *mlx5_open_attr;
+
+static int env_u32(const char *name, uint32_t def, uint32_t *out)
+{
+	const char *s = getenv(name);
+	char *end;
+	unsigned long v;
+
+	*out = def;
+	if (!s)
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > UINT32_MAX)
+		return EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* The bfreg counts the library asks for (MLX5_TOTAL_UUARS and friends). */
+static int fill_bfreg_request(struct mlx5_context *ctx,
+			      struct mlx5_ib_alloc_ucontext_req_v2 *req)
+{
+	uint32_t total, low_lat, min_total;
+
+	if (env_u32("MLX5_TOTAL_UUARS", MLX5_DEF_TOT_BFREGS, &total) ||
+	    env_u32("MLX5_NUM_LOW_LAT_UUARS", MLX5_DEF_LOW_LAT_BFREGS,
+		    &low_lat))
+		return EINVAL;
+
+	/* Each system page holds page_size/4K UARs of two bfregs each. */
+	min_total = (uint32_t)(ctx->page_size / 4096) *
+		    MLX5_NON_FP_BFREGS_PER_UAR;
+	if (total < min_total)
+		total = min_total;
+	total = (uint32_t)mlx5_align_up(total, MLX5_NON_FP_BFREGS_PER_UAR);
+	if (total > MLX5_MAX_BFREGS)
+		return EINVAL;
+	if (total > 12 && low_lat < total - 12)
+		low_lat = total - 12;
+	if (low_lat > total - 1)
+		return EINVAL;
+
+	req->total_num_bfregs = total;
+	req->num_low_latency_bfregs = low_lat;
+	req->max_cqe_version = 1;
+	req->lib_caps = MLX5_LIB_CAP_4K_UAR | MLX5_LIB_CAP_DYN_UAR;
+	return 0;
+}
+
+/* Errors that say "this request shape is not accepted", worth a retry. */
+static bool retry_smaller(int err)
+{
+	return err == EINVAL || err == EOPNOTSUPP || err == EPROTONOSUPPORT ||
+	       err == EPERM || err == EACCES;
+}
+
+/*
+ * GET_CONTEXT with the v2 request cut to what older kernels accept: the
+ * whole request, then without lib_caps, then without max_cqe_version.
+ */
+static int get_context_sized(struct mlx5_context *ctx,
+			     struct mlx5_ib_alloc_ucontext_req_v2 *req,
+			     struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	static const size_t req_lens[] = {
+		sizeof(*req),
+		offsetof(struct mlx5_ib_alloc_ucontext_req_v2, lib_caps),
+		offsetof(struct mlx5_ib_alloc_ucontext_req_v2, max_cqe_version),
+	};
+	struct ibv_udata udata = { .in = req, .out = resp,
+				   .out_len = sizeof(*resp) };
+	unsigned int i;
+	int err = EINVAL;
+
+	for (i = 0; i < sizeof(req_lens) / sizeof(req_lens[0]); i++) {
+		memset(resp, 0, sizeof(*resp));
+		udata.in_len = req_lens[i];
+		err = ibv_cmd_get_context(&ctx->ibv_ctx, &udata, NULL);
+		if (!err || !retry_smaller(err))
+			break;
+	}
+	return err;
+}
+
+/* With DEVX first unless the caller made it optional or mandatory. */
+static int get_context(struct mlx5_context *ctx,
+		       const struct mlx5dv_context_attr *attr,
+		       struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	struct mlx5_ib_alloc_ucontext_req_v2 req = {};
+	int err;
+
+	err = fill_bfreg_request(ctx, &req);
+	if (err)
+		return err;
+
+	if (attr) {
+		if (attr->comp_mask || (attr->flags & ~MLX5DV_CONTEXT_FLAGS_DEVX))
+			return EINVAL;
+		if (attr->flags & MLX5DV_CONTEXT_FLAGS_DEVX)
+			req.flags = MLX5_IB_ALLOC_UCTX_DEVX;
+		err = get_context_sized(ctx, &req, resp);
+		ctx->devx = !err && req.flags;
+		return err;
+	}
+
+	req.flags = MLX5_IB_ALLOC_UCTX_DEVX;
+	err = get_context_sized(ctx, &req, resp);
+	if (err && retry_smaller(err)) {
+		req.flags = 0;
+		err = get_context_sized(ctx, &req, resp);
+	}
+	ctx->devx = !err && req.flags;
+	return err;
+}
+
+static int take_response(struct mlx5_context *ctx,
+			 const struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	/* Only CQE versions 0 and 1 exist; anything else is not mlx5. */
+	if (resp->cqe_version > 1)
+		return EINVAL;
+	ctx->cqe_version = resp->cqe_version;
+	ctx->cmds_supp_uhw = resp->cmds_supp_uhw;
+	ctx->tot_bfregs = resp->tot_bfregs;
+	ctx->num_ports = resp->num_ports;
+	ctx->resp_comp_mask = resp->comp_mask;
+	/* Old kernels leave these 0: one page-sized UAR per page. */
+	ctx->num_uars_per_page = resp->num_uars_per_page ?
+					 resp->num_uars_per_page : 1;
+	return 0;
+}
+
+static void mlx5_free_context(struct ibv_context *ibctx)
+{
+	struct mlx5_context *ctx = to_mctx(ibctx);
+
+	mlx5_unmap_context_pages(ctx);
+	verbs_uninit_context(&ctx->ibv_ctx);
+	free(ctx);
+}
+
+static const struct verbs_context_ops mlx5_ctx_ops = {
+	.alloc_dm = mlx5_alloc_dm,
+	.alloc_pd = mlx5_alloc_pd,
+	.dealloc_pd = mlx5_dealloc_pd,
+	.dereg_mr = mlx5_dereg_mr,
+	.dm_export_dmabuf_fd = mlx5_dm_export_dmabuf_fd,
+	.free_context = mlx5_free_context,
+	.free_dm = mlx5_free_dm,
+	.query_device_ex = mlx5_query_device_ex,
+	.query_port = mlx5_query_port,
+	.reg_dm_mr = mlx5_reg_dm_mr,
+	.reg_dmabuf_mr = mlx5_reg_dmabuf_mr,
+	.reg_mr = mlx5_reg_mr,
+};
+
+struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
+					 int cmd_fd, void *private_data)
+{
+	const struct mlx5dv_context_attr *attr = mlx5_open_attr;
+	struct mlx5_ib_alloc_ucontext_resp resp;
+	struct mlx5_context *ctx;
+	int err;
+
+	ctx = verbs_init_and_alloc_context(ibdev, cmd_fd, ctx, ibv_ctx,
+					   RDMA_DRIVER_MLX5);
+	if (!ctx)
+		return NULL;
+	ctx->page_size = to_mdev(ibdev)->page_size;
+
+	err = get_context(ctx, attr, &resp);
+	if (err)
+		goto err_free;
+	err = take_response(ctx, &resp);
+	if (err)
+		goto err_free;
+	err = mlx5_map_context_pages(ctx, &resp);
+	if (err)
+		goto err_free;
+	err = mlx5_cache_device_caps(ctx);
+	if (err)
+		goto err_unmap;
+	mlx5_alloc_nc_uar(ctx);
+
+	verbs_set_ops(&ctx->ibv_ctx, &mlx5_ctx_ops);
+	return &ctx->ibv_ctx;
+
+err_unmap:
+	mlx5_unmap_context_pages(ctx);
+err_free:
+	verbs_uninit_context(&ctx->ibv_ctx);
+	free(ctx);
+	errno = err;
+	return NULL;
+}
+
+struct ibv_context *mlx5dv_open_device(struct ibv_device *device,
+				       struct mlx5dv_context_attr *attr)
+{
+	struct ibv_context *ibctx;
+
+	if (!mlx5dv_is_supported(device)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (attr && (attr->comp_mask ||
+		     (attr->flags & ~MLX5DV_CONTEXT_FLAGS_DEVX))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* ibv_open_device() calls mlx5_alloc_context() on this thread. */
+	mlx5_open_attr = attr;
+	ibctx = ibv_open_device(device);
+	mlx5_open_attr = NULL;
+	return ibctx;
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Private state of the mlx5 provider: the device, the context opened on
+ * it, and the objects it hands out (PD, MR, DM). One .c file per topic:
+ * device.c (matching), context.c + context_pages.c (open/close), query.c,
+ * pd.c, mr.c, dm.c + dm_copy.c, dv.c (mlx5dv entry points).
+ */
+#ifndef MLX5_PROVIDER_H
+#define MLX5_PROVIDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "driver.h"
+#include <infiniband/mlx5dv.h>
+#include <rdma/mlx5-abi.h>
+
+/* Kernel ABI range of the mlx5 uverbs driver. */
+#define MLX5_UVERBS_MIN_ABI_VERSION 1
+#define MLX5_UVERBS_MAX_ABI_VERSION 1
+
+/* At most this many ports are queried and cached at open. */
+#define MLX5_MAX_PORTS_NUM 2
+
+/* Each UAR page holds two bfregs that are not fast-path. */
+#define MLX5_NON_FP_BFREGS_PER_UAR 2
+#define MLX5_DEF_TOT_BFREGS 16
+#define MLX5_DEF_LOW_LAT_BFREGS 4
+#define MLX5_MAX_BFREGS 512
+
+struct mlx5_device {
+	struct verbs_device verbs_dev;
+	size_t page_size;
+};
+
+/* One mmap of the cmd fd, remembered so close can undo it. */
+struct mlx5_mapping {
+	void *addr;		/* NULL when not mapped */
+	size_t length;
+};
+
+struct mlx5_context {
+	struct verbs_context ibv_ctx;
+	size_t page_size;
+
+	/* From the alloc_ucontext response. */
+	uint32_t tot_bfregs;
+	uint32_t num_uars_per_page;
+	uint8_t cqe_version;
+	uint8_t cmds_supp_uhw;
+	uint16_t num_ports;
+	uint64_t resp_comp_mask;
+	bool devx;
+
+	/* Legacy static UAR pages (only when tot_bfregs != 0). */
+	struct mlx5_mapping *uar_pages;
+	unsigned int num_uar_pages;
+	struct mlx5_mapping core_clock;
+	struct mlx5_mapping clock_info;
+	/* The singleton non-cached UAR object and its mapping. */
+	struct mlx5_mapping nc_uar;
+	uint32_t nc_uar_handle;
+	bool have_nc_uar;
+
+	uint64_t max_dm_size;
+	uint8_t link_layer[MLX5_MAX_PORTS_NUM];
+};
+
+struct mlx5_pd {
+	struct ibv_pd ibv_pd;
+	uint32_t pdn;
+};
+
+/*
+ * A DM. The base MEMIC mapping is fixed at allocation: memic_mmap_offset is
+ * the byte offset it was mapped at on cmd_fd and is what an export sends.
+ * Op-address pages (mlx5dv_dm_map_op_addr) belong to the caller and are not
+ * recorded here, so nothing can make an export pick one of them.
+ */
+struct mlx5_dm {
+	struct verbs_dm verbs_dm;
+	enum mlx5dv_alloc_dm_type type;
+	size_t length;			/* as requested */
+	struct mlx5_mapping memic_map;	/* empty for SW-ICM */
+	off_t memic_mmap_offset;
+	uint8_t *start;			/* offset 0 of the DM, NULL for SW-ICM */
+	uint64_t remote_va;		/* SW-ICM device address */
+};
+
+static inline struct mlx5_device *to_mdev(struct ibv_device *ibdev)
+{
+	return (struct mlx5_device *)ibdev;
+}
+
+static inline struct mlx5_context *to_mctx(struct ibv_context *ibctx)
+{
+	return (struct mlx5_context *)((uint8_t *)ibctx -
+				       offsetof(struct mlx5_context,
+						ibv_ctx.context));
+}
+
+static inline struct mlx5_pd *to_mpd(struct ibv_pd *ibpd)
+{
+	return (struct mlx5_pd *)ibpd;
+}
+
+static inline struct mlx5_dm *to_mdm(struct ibv_dm *ibdm)
+{
+	return (struct mlx5_dm *)ibdm;
+}
+
+static inline size_t mlx5_align_up(size_t n, size_t align)
+{
+	return (n + align - 1) & ~(align - 1);
+}
+
+/*
+ * Byte offset to pass to mmap() on cmd_fd for mmap command @cmd and page
+ * @index: command in bits 8-15 of the page number, index bits 0-7 in bits
+ * 0-7 and index bits 8-15 in bits 16-23.
+ */
+static inline off_t mlx5_mmap_offset(unsigned int cmd, unsigned int index,
+				     size_t page_size)
+{
+	uint64_t pgoff = ((uint64_t)(cmd & 0xff) << 8) | (index & 0xff) |
+			 ((uint64_t)((index >> 8) & 0xff) << 16);
+
+	return (off_t)(pgoff * page_size);
+}
+
+/* device.c */
+extern const struct verbs_device_ops mlx5_dev_ops;
+bool mlx5_is_mlx5_context(struct ibv_context *ibctx);
+
+/* context.c */
+struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
+					 int cmd_fd, void *private_data);
+
+/* context_pages.c: the mmaps and UAR object made at open. */
+int mlx5_map_context_pages(struct mlx5_context *ctx,
+			   const struct mlx5_ib_alloc_ucontext_resp *resp);
+void mlx5_alloc_nc_uar(struct mlx5_context *ctx);
+void mlx5_unmap_context_pages(struct mlx5_context *ctx);
+int mlx5_map(struct mlx5_context *ctx, struct mlx5_mapping *map,
+	     size_t length, int prot, off_t offset);
+void mlx5_unmap(struct mlx5_mapping *map);
+
+/* query.c */
+int mlx5_query_device_ex(struct ibv_context *ibctx,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr, size_t attr_size);
+int mlx5_query_port(struct ibv_context *ibctx, uint8_t port,
+		    struct ibv_port_attr *attr);
+int mlx5_cache_device_caps(struct mlx5_context *ctx);
+
+/* pd.c */
+struct ibv_pd *mlx5_alloc_pd(struct ibv_context *ibctx);
+int mlx5_dealloc_pd(struct ibv_pd *ibpd);
+
+/* mr.c */
+struct ibv_mr *mlx5_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			   uint64_t hca_va, int access);
+struct ibv_mr *mlx5_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				  size_t length, uint64_t iova, int fd,
+				  int access);
+struct ibv_mr *mlx5_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
+			      uint64_t dm_offset, size_t length,
+			      unsigned int access);
+int mlx5_dereg_mr(struct verbs_mr *vmr);
+
+/* dm.c */
+struct ibv_dm *mlx5_alloc_dm(struct ibv_context *ibctx,
+			     struct ibv_alloc_dm_attr *attr);
+int mlx5_free_dm(struct ibv_dm *ibdm);
+int mlx5_dm_export_dmabuf_fd(struct ibv_dm *ibdm);
+
+#endif /* MLX5_PROVIDER_H */

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The peer-device step of ibv_dm_export. A real deployment would hand the
+ * dma-buf to a GPU or a second NIC; under rdma-sim its peer device plays
+ * that role and reads/writes the exported memory without a CPU mapping.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include "dm_export_peer.h"
+
+#ifdef HAVE_RDMA_SIM_PEER
+#include <rdma_sim_peer.h>
+
+/* Where byte 0 of @dm sits in its dma-buf: its offset in its first page. */
+static uint64_t dm_offset_in_dmabuf(struct ibv_dm *dm)
+{
+	struct mlx5dv_dm dvdm = {};
+	struct mlx5dv_obj obj = { .dm = { .in = dm, .out = &dvdm } };
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (page <= 0 || !mlx5dv_is_supported(dm->context->device) ||
+	    mlx5dv_init_obj(&obj, MLX5DV_OBJ_DM) || !dvdm.buf)
+		return 0;
+	return (uintptr_t)dvdm.buf % (uint64_t)page;
+}
+
+static int compare_peer_read(struct rdma_sim_peer *peer, uint64_t off,
+			     const uint8_t *pattern, size_t len, char *why,
+			     size_t why_len)
+{
+	uint8_t *buf = malloc(len ? len : 1);
+	int ok;
+
+	if (!buf) {
+		snprintf(why, why_len, "out of memory");
+		return 0;
+	}
+	if (rdma_sim_peer_read(peer, off, buf, len)) {
+		snprintf(why, why_len, "peer read failed: %s",
+			 strerror(errno));
+		free(buf);
+		return 0;
+	}
+	ok = !memcmp(buf, pattern, len);
+	if (!ok)
+		snprintf(why, why_len, "peer saw different bytes than the CPU "
+			 "wrote");
+	free(buf);
+	return ok;
+}
+
+static int peer_write_cpu_read(struct rdma_sim_peer *peer, uint64_t off,
+			       struct ibv_dm *dm, size_t len, char *why,
+			       size_t why_len)
+{
+	uint8_t *mine = malloc(len ? len : 1), *seen = malloc(len ? len : 1);
+	size_t i;
+	int err, ok = 0;
+
+	if (!mine || !seen) {
+		snprintf(why, why_len, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < len; i++)
+		mine[i] = (uint8_t)~(i * 5 + 3);
+	if (rdma_sim_peer_write(peer, off, mine, len)) {
+		snprintf(why, why_len, "peer write failed: %s",
+			 strerror(errno));
+		goto out;
+	}
+	err = ibv_memcpy_from_dm(seen, dm, 0, len);
+	if (err) {
+		snprintf(why, why_len, "CPU read after peer write: %s",
+			 strerror(err));
+		goto out;
+	}
+	ok = !memcmp(mine, seen, len);
+	if (!ok)
+		snprintf(why, why_len, "CPU did not see the peer's bytes");
+out:
+	free(mine);
+	free(seen);
+	return ok;
+}
+
+int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
+	       unsigned int round, char *why, size_t why_len)
+{
+	struct rdma_sim_peer *peer;
+	uint64_t off;
+	int ok;
+
+	if (!rdma_sim_active()) {
+		snprintf(why, why_len,
+			 "not running under rdma-sim, so no peer device "
+			 "(a GPU or second NIC would import it)");
+		return -1;
+	}
+	peer = rdma_sim_peer_import(fd);
+	if (!peer) {
+		snprintf(why, why_len, "peer import failed: %s",
+			 strerror(errno));
+		return 0;
+	}
+	off = dm_offset_in_dmabuf(dm);
+	if (off + len > rdma_sim_peer_size(peer)) {
+		snprintf(why, why_len, "dma-buf is %zu bytes, need %zu",
+			 rdma_sim_peer_size(peer), (size_t)(off + len));
+		rdma_sim_peer_release(peer);
+		return 0;
+	}
+	ok = compare_peer_read(peer, off, pattern, len, why, why_len) &&
+	     peer_write_cpu_read(peer, off, dm, len, why, why_len);
+	if (ok)
+		snprintf(why, why_len,
+			 "dma-buf %zu bytes; peer read the %zu bytes written, "
+			 "CPU read the peer's",
+			 rdma_sim_peer_size(peer), len);
+	rdma_sim_peer_release(peer);
+	return ok;
+}
+
+#else
+
+int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
+	       unsigned int round, char *why, size_t why_len)
+{
+	snprintf(why, why_len,
+		 "built without rdma-sim's peer library (no peer device)");
+	return -1;
+}
+
+#endif
