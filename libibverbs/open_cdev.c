@@ -53,27 +53,28 @@ static int wait_for_udev(dev_t cdev)
 
 	snprintf(path, sizeof(path), DEV_CHAR_DIR "/%u:%u", major(cdev),
 		 minor(cdev));
+	fd = open_checked(path, cdev);
 	ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	if (ino < 0)
-		return -1;
-	if (inotify_add_watch(ino, DEV_CHAR_DIR, IN_CREATE | IN_MOVED_TO) <
-	    0) {
+	/* No /dev/char (no udev): nothing will ever appear there. */
+	if (fd < 0 && ino >= 0 &&
+	    inotify_add_watch(ino, DEV_CHAR_DIR, IN_CREATE | IN_MOVED_TO) >=
+		    0) {
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		pfd = (struct pollfd){ .fd = ino, .events = POLLIN };
+		do {
+			left = CDEV_WAIT_MS - elapsed_ms(&start);
+			if (left <= 0 || poll(&pfd, 1, left) <= 0)
+				break;
+			while (read(ino, events, sizeof(events)) > 0)
+				;
+			fd = open_checked(path, cdev);
+		} while (fd < 0);
+		/* The node may have come with the last, timed-out poll. */
+		if (fd < 0)
+			fd = open_checked(path, cdev);
+	}
+	if (ino >= 0)
 		close(ino);
-		return open_checked(path, cdev);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	pfd = (struct pollfd){ .fd = ino, .events = POLLIN };
-	for (;;) {
-		fd = open_checked(path, cdev);
-		left = CDEV_WAIT_MS - elapsed_ms(&start);
-		if (fd >= 0 || left <= 0 || poll(&pfd, 1, left) <= 0)
-			break;
-		while (read(ino, events, sizeof(events)) > 0)
-			;
-	}
-	close(ino);
-	if (fd < 0)
-		fd = open_checked(path, cdev);
 	if (fd < 0)
 		errno = ENODEV;
 	return fd;

@@ -76,35 +76,40 @@ static void test_parse_guid_and_gid(void **state)
 	assert_int_equal(verbs_parse_gid("fe80:0000", gid), EINVAL);
 }
 
+#define UV "class/infiniband_verbs/"
+#define IB "class/infiniband/"
+
+/* A sysfs tree with one good, two broken and one half-readable device. */
+static const char *const tree[][2] = {
+	{ UV "abi_version", "6\n" },
+	{ UV "uverbs0/ibdev", "mlx5_0\n" },
+	{ UV "uverbs0/dev", "231:192\n" },
+	{ UV "uverbs0/abi_version", "1\n" },
+	{ IB "mlx5_0/node_type", "1: CA\n" },
+	{ IB "mlx5_0/node_guid", "0c42:a103:00b3:d0e0\n" },
+	{ IB "mlx5_0/device/modalias",
+	  "pci:v000015B3d0000101Bsv000015B3sd00000008bc02sc00i00\n" },
+	/* No ibdev file: skipped. */
+	{ UV "uverbs1/abi_version", "1\n" },
+	/* Garbage ABI: skipped. */
+	{ UV "uverbs2/ibdev", "x_0\n" },
+	{ UV "uverbs2/abi_version", "one\n" },
+	/* Garbage dev, truncated files: kept, details unknown. */
+	{ UV "uverbs3/ibdev", "rxe0" },
+	{ UV "uverbs3/abi_version", "2" },
+	{ UV "uverbs3/dev", "junk" },
+	{ IB "rxe0/node_type", "garbage\n" },
+	{ IB "rxe0/node_guid", "0c42:a1" },
+	/* A regular file among the devices is not a device. */
+	{ UV "notadir", "x" },
+};
+
 static void build_tree(const char *root)
 {
-	test_write_file(root, "class/infiniband_verbs/abi_version", "6\n");
-	test_write_file(root, "class/infiniband_verbs/uverbs0/ibdev",
-			"mlx5_0\n");
-	test_write_file(root, "class/infiniband_verbs/uverbs0/dev", "231:192\n");
-	test_write_file(root, "class/infiniband_verbs/uverbs0/abi_version",
-			"1\n");
-	test_write_file(root, "class/infiniband/mlx5_0/node_type", "1: CA\n");
-	test_write_file(root, "class/infiniband/mlx5_0/node_guid",
-			"0c42:a103:00b3:d0e0\n");
-	test_write_file(root, "class/infiniband/mlx5_0/device/modalias",
-			"pci:v000015B3d0000101Bsv000015B3sd00000008bc02sc00i00\n");
-	/* No ibdev file: skipped. */
-	test_write_file(root, "class/infiniband_verbs/uverbs1/abi_version",
-			"1\n");
-	/* Garbage ABI: skipped. */
-	test_write_file(root, "class/infiniband_verbs/uverbs2/ibdev", "x_0\n");
-	test_write_file(root, "class/infiniband_verbs/uverbs2/abi_version",
-			"one\n");
-	/* Garbage dev and truncated ibdev files: kept, details unknown. */
-	test_write_file(root, "class/infiniband_verbs/uverbs3/ibdev", "rxe0");
-	test_write_file(root, "class/infiniband_verbs/uverbs3/abi_version",
-			"2");
-	test_write_file(root, "class/infiniband_verbs/uverbs3/dev", "junk");
-	test_write_file(root, "class/infiniband/rxe0/node_type", "garbage\n");
-	test_write_file(root, "class/infiniband/rxe0/node_guid", "0c42:a1");
-	/* A regular file among the devices is not a device. */
-	test_write_file(root, "class/infiniband_verbs/notadir", "x");
+	size_t i;
+
+	for (i = 0; i < sizeof(tree) / sizeof(tree[0]); i++)
+		test_write_file(root, tree[i][0], tree[i][1]);
 }
 
 static struct verbs_sysfs_dev *find(struct verbs_sysfs_list *list,
