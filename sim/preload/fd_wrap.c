@@ -8,17 +8,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/netlink.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#ifndef NETLINK_RDMA
-#define NETLINK_RDMA 20
-#endif
 
 static uint8_t fd_kind(int fd)
 {
@@ -164,6 +159,8 @@ ssize_t write(int fd, const void *buf, size_t count)
 	kind = fd_kind(fd);
 	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC)
 		return real.write(fd, buf, count);
+	if (kind == SIM_FD_NETLINK)
+		return send(fd, buf, count, 0);
 	err = sim_fail("write");
 	if (err) {
 		sim_trace("write fd %d len %zu -> %s (injected)", fd, count,
@@ -185,7 +182,8 @@ ssize_t read(int fd, void *buf, size_t count)
 
 	sim_real_init();
 	kind = fd_kind(fd);
-	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC)
+	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC ||
+	    kind == SIM_FD_NETLINK)
 		return real.read(fd, buf, count);
 	return fail_errno(EINVAL);
 }
@@ -271,16 +269,4 @@ int munmap(void *addr, size_t len)
 		pthread_mutex_unlock(&sim_lock);
 	}
 	return ret;
-}
-
-/* RDMA netlink is not modelled: fail like a kernel without it. */
-int socket(int domain, int type, int protocol)
-{
-	sim_real_init();
-	if (sim.active && domain == AF_NETLINK && protocol == NETLINK_RDMA) {
-		sim_trace("socket AF_NETLINK NETLINK_RDMA -> EPROTONOSUPPORT "
-			  "(netlink not modelled; userspace falls back to sysfs)");
-		return fail_errno(EPROTONOSUPPORT);
-	}
-	return real.socket(domain, type, protocol);
 }

@@ -38,11 +38,13 @@ void sim_real_init(void)
 	RESOLVE(fstatat);
 	RESOLVE(statx);
 	RESOLVE(socket);
+	RESOLVE(send);
+	RESOLVE(recvmsg);
 	RESOLVE(open);
 }
 
 /* Internal fds sit high so programs that count their own fds see none. */
-static int keep_fd(int fd)
+int sim_keep_fd(int fd)
 {
 	int hi;
 
@@ -68,12 +70,12 @@ static int open_world(const char *dir)
 	for (i = 0; i < sim.sh->cfg.ndev && i < SIM_MAX_DEVICES; i++) {
 		sim_memic_path(path, sizeof(path), dir, i);
 		sim.memic_fd[i] =
-			keep_fd(real.open(path, O_RDWR | O_CLOEXEC));
+			sim_keep_fd(real.open(path, O_RDWR | O_CLOEXEC));
 		if (sim.memic_fd[i] < 0)
 			return -errno;
 	}
 	if (sim.sh->cfg.trace_path[0])
-		sim.trace_fd = keep_fd(real.open(sim.sh->cfg.trace_path,
+		sim.trace_fd = sim_keep_fd(real.open(sim.sh->cfg.trace_path,
 						 O_WRONLY | O_APPEND | O_CREAT |
 							 O_CLOEXEC,
 						 0644));

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -50,6 +51,8 @@ struct sim_real {
 	int (*fstatat)(int, const char *, struct stat *, int);
 	int (*statx)(int, const char *, int, unsigned int, struct statx *);
 	int (*socket)(int, int, int);
+	ssize_t (*send)(int, const void *, size_t, int);
+	ssize_t (*recvmsg)(int, struct msghdr *, int);
 };
 extern struct sim_real real;
 void sim_real_init(void);
@@ -149,13 +152,27 @@ struct sim_dmabuf {
 	uint64_t size;
 };
 
-enum sim_fd_kind { SIM_FD_NONE, SIM_FD_UVERBS, SIM_FD_ASYNC, SIM_FD_DMABUF };
+/* An RDMA netlink socket: the user's end of a datagram pair. */
+struct sim_nlsock {
+	int refs;
+	int peer; /* where replies are queued */
+	uint32_t portid;
+};
+
+enum sim_fd_kind {
+	SIM_FD_NONE,
+	SIM_FD_UVERBS,
+	SIM_FD_ASYNC,
+	SIM_FD_DMABUF,
+	SIM_FD_NETLINK,
+};
 
 struct sim_fd {
 	uint8_t kind;
 	union {
 		struct sim_uvfile *uv;
 		struct sim_dmabuf *db;
+		struct sim_nlsock *nl;
 		void *any;
 	};
 };
@@ -203,6 +220,12 @@ void *sim_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 	       int flags, off_t off);
 void sim_munmap_note(void *addr, size_t len);
 void sim_maps_release_all(void);
+
+/* RDMA netlink (netlink.c): answer a request; bytes consumed or -errno */
+ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len);
+void sim_nlsock_put(struct sim_nlsock *nl);
+/* Keep an internal fd out of the low numbers programs count. */
+int sim_keep_fd(int fd);
 
 /* ---- command dispatch ---- */
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg);

@@ -24,6 +24,8 @@ static void ref_get(uint8_t kind, void *obj)
 		((struct sim_uvfile *)obj)->refs++;
 	else if (kind == SIM_FD_DMABUF)
 		((struct sim_dmabuf *)obj)->refs++;
+	else if (kind == SIM_FD_NETLINK)
+		((struct sim_nlsock *)obj)->refs++;
 }
 
 int sim_fd_set(int fd, uint8_t kind, void *obj)
@@ -47,6 +49,8 @@ void sim_fd_drop(int fd)
 		sim_uvfile_put(f->uv);
 	else if (f->kind == SIM_FD_DMABUF)
 		sim_dmabuf_put(f->db);
+	else if (f->kind == SIM_FD_NETLINK)
+		sim_nlsock_put(f->nl);
 	f->kind = SIM_FD_NONE;
 	f->any = NULL;
 }

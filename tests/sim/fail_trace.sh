@@ -29,8 +29,14 @@ if [ -x /usr/bin/ibv_devinfo ]; then
 		ibv_devinfo >/dev/null 2>&1
 	grep -q 'INVOKE_WRITE.*-> EIO' "$trace" ||
 		fail "EX_QUERY_DEVICE not injected through INVOKE_WRITE"
-	grep -q 'opendir /sys/class/infiniband_verbs (sysfs' "$trace" ||
-		fail "trace does not show the sysfs discovery path"
+	grep -q 'netlink NLDEV_GET dump -> 1 device' "$trace" ||
+		fail "trace does not show netlink discovery"
+	: >"$trace"
+	"$SIM" --no-netlink --trace "$trace" -- ibv_devices | grep -q mlx5_0 ||
+		fail "--no-netlink: no device"
+	grep -q 'NETLINK_RDMA -> EPROTONOSUPPORT' "$trace" &&
+		grep -q 'opendir /sys/class/infiniband_verbs (sysfs' "$trace" ||
+		fail "--no-netlink: trace does not show the sysfs path"
 fi
 rm -f "$trace"
 echo "fail_trace: ok"

@@ -76,6 +76,7 @@ void raw_check_write(void);
 void raw_check_dm(void);
 void raw_check_dmabuf(void);
 void raw_check_lifetime(void);
+void raw_check_netlink(void);
 /* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */
 int raw_check_rxe(void);
 

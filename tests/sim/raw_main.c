@@ -46,6 +46,7 @@ int main(int argc, char **argv)
 	raw_check_dm();
 	raw_check_dmabuf();
 	raw_check_lifetime();
+	raw_check_netlink();
 	if (raw_failures) {
 		fprintf(stderr, "sim_raw: %d failure(s)\n", raw_failures);
 		return 1;
