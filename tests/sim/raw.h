@@ -65,6 +65,9 @@ int raw_get_context(int fd, const void *req, uint16_t req_len,
 int raw_dm_alloc(int fd, uint64_t len, uint32_t align, uint32_t *handle,
 		 uint16_t *page_idx);
 int raw_destroy(int fd, uint16_t obj, uint16_t method, uint32_t handle);
+/* destroy whose handle attribute is attr (driver objects: 0x1000) */
+int raw_destroy_attr(int fd, uint16_t obj, uint16_t method, uint16_t attr,
+		     uint32_t handle);
 int raw_alloc_pd(int fd, uint32_t *handle);
 /* byte mmap offset of a DEVICE_MEM page index */
 uint64_t raw_dm_offset(uint16_t page_idx);
@@ -77,6 +80,9 @@ void raw_check_dm(void);
 void raw_check_dmabuf(void);
 void raw_check_lifetime(void);
 void raw_check_netlink(void);
+void raw_check_uar(void);
+/* without rdma-sim: the peer API fails cleanly */
+int raw_check_outside(void);
 /* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */
 int raw_check_rxe(void);
 

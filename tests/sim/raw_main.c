@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--rxe"))
 		return raw_check_rxe();
 	raw_no_dmabuf = argc > 1 && !strcmp(argv[1], "--no-dmabuf");
+	if (argc > 1 && !strcmp(argv[1], "--outside"))
+		return raw_check_outside();
 	if (!rdma_sim_active()) {
 		fprintf(stderr, "sim_raw: must run under rdma-sim\n");
 		return 1;
@@ -47,6 +49,7 @@ int main(int argc, char **argv)
 	raw_check_dmabuf();
 	raw_check_lifetime();
 	raw_check_netlink();
+	raw_check_uar();
 	if (raw_failures) {
 		fprintf(stderr, "sim_raw: %d failure(s)\n", raw_failures);
 		return 1;

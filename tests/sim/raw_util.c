@@ -111,13 +111,19 @@ int raw_dm_alloc(int fd, uint64_t len, uint32_t align, uint32_t *handle,
 	return ret;
 }
 
-int raw_destroy(int fd, uint16_t obj, uint16_t method, uint32_t handle)
+int raw_destroy_attr(int fd, uint16_t obj, uint16_t method, uint16_t attr,
+		     uint32_t handle)
 {
 	struct raw_cmd c;
 
 	raw_init(&c, obj, method);
-	raw_attr(&c, 0, 0, handle);
+	raw_attr(&c, attr, 0, handle);
 	return raw_run(fd, &c);
+}
+
+int raw_destroy(int fd, uint16_t obj, uint16_t method, uint32_t handle)
+{
+	return raw_destroy_attr(fd, obj, method, 0, handle);
 }
 
 int raw_alloc_pd(int fd, uint32_t *handle)
