@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -30,6 +31,61 @@ int close(int fd)
 		sim_trace("close fd %d", fd);
 	}
 	return real.close(fd);
+}
+
+/* Forget every simulated fd in [lo, hi] that the kernel just closed. */
+static void drop_range(unsigned int lo, unsigned int hi)
+{
+	unsigned int fd;
+
+	if (!sim_fds)
+		return;
+	pthread_mutex_lock(&sim_lock);
+	for (fd = lo; fd <= hi && fd < SIM_MAX_FDS; fd++)
+		if (sim_fds[fd].kind)
+			sim_fd_drop((int)fd);
+	pthread_mutex_unlock(&sim_lock);
+}
+
+/* fds the sim itself keeps open (MEMIC backing files, the trace). */
+static int is_internal(unsigned int fd)
+{
+	unsigned int i;
+
+	if ((int)fd == sim.trace_fd)
+		return 1;
+	for (i = 0; sim.active && i < sim.sh->cfg.ndev; i++)
+		if ((int)fd == sim.memic_fd[i])
+			return 1;
+	return 0;
+}
+
+/* close_range that spares the sim's own fds. */
+int close_range(unsigned int lo, unsigned int hi, int flags)
+{
+	static int (*next)(unsigned int, unsigned int, int);
+	unsigned int fd, start = lo;
+	int ret = 0;
+
+	if (!next)
+		*(void **)&next = dlsym_next("close_range");
+	for (fd = lo; fd <= hi && fd < 1024 && !ret; fd++) {
+		if (!is_internal(fd))
+			continue;
+		if (fd > start)
+			ret = next(start, fd - 1, flags);
+		start = fd + 1;
+	}
+	if (!ret && start <= hi)
+		ret = next(start, hi, flags);
+	if (!ret && !(flags & CLOSE_RANGE_CLOEXEC))
+		drop_range(lo, hi);
+	return ret;
+}
+
+void closefrom(int lo)
+{
+	close_range(lo < 0 ? 0 : (unsigned int)lo, ~0u, 0);
 }
 
 /* After a successful dup of old onto new, share old's open file. */

@@ -83,6 +83,17 @@ static int open_world(const char *dir)
 	return sim_fds ? 0 : -ENOMEM;
 }
 
+/* A fork never copies the sim lock while another thread holds it. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&sim_lock);
+}
+
+static void fork_done(void)
+{
+	pthread_mutex_unlock(&sim_lock);
+}
+
 static void __attribute__((constructor)) sim_init(void)
 {
 	const char *dir = getenv("RDMA_SIM_DIR");
@@ -97,6 +108,7 @@ static void __attribute__((constructor)) sim_init(void)
 			strerror(-ret));
 		return;
 	}
+	pthread_atfork(fork_prepare, fork_done, fork_done);
 	sim.active = 1;
 }
 
