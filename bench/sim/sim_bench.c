@@ -61,8 +61,10 @@ static double now_ns(void)
 static int open_ctx(void)
 {
 	struct mlx5_ib_alloc_ucontext_req_v2 req = {
-		.total_num_bfregs = 16, .num_low_latency_bfregs = 4,
-		.max_cqe_version = 1, .lib_caps = MLX5_LIB_CAP_DYN_UAR,
+		.total_num_bfregs = 16,
+		.num_low_latency_bfregs = 4,
+		.max_cqe_version = 1,
+		.lib_caps = MLX5_LIB_CAP_DYN_UAR,
 	};
 	struct mlx5_ib_alloc_ucontext_resp resp;
 	int fd = open("/dev/infiniband/uverbs0", O_RDWR | O_CLOEXEC);
@@ -111,7 +113,7 @@ static int dm_free(int fd, uint32_t h)
 			body;                                                  \
 		}                                                              \
 		printf("%-28s %10.0f ns/op  (%ld ops)\n", name,                \
-		       (now_ns() - t0) / (n), (long)(n));                     \
+		       (now_ns() - t0) / (n), (long)(n));                      \
 	} while (0)
 
 int main(int argc, char **argv)
@@ -136,7 +138,8 @@ int main(int argc, char **argv)
 	    bad |= dm_alloc(fd, &h, &idx) | dm_free(fd, h));
 	bad |= dm_alloc(fd, &h, &idx);
 	off = (((uint64_t)MLX5_IB_MMAP_DEVICE_MEM << 8) | (idx & 0xff) |
-	       ((uint64_t)(idx >> 8) << 16)) * page;
+	       ((uint64_t)(idx >> 8) << 16)) *
+	      page;
 	RUN("mmap + munmap MEMIC page", n / 10, {
 		void *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED,
 			       fd, off);

@@ -9,17 +9,17 @@
 
 #include <stdint.h>
 
-#define SIM_UVERBS_MAJOR 231
+#define SIM_UVERBS_MAJOR      231
 #define SIM_UVERBS_MINOR_BASE 192
-#define SIM_NUM_GIDS 4
-#define SIM_NUM_PKEYS 4
+#define SIM_NUM_GIDS	      4
+#define SIM_NUM_PKEYS	      4
 
 struct sim_device_model {
-	const char *cli_name; /* --driver value */
+	const char *cli_name;	  /* --driver value */
 	const char *ibdev_prefix; /* ibdev = prefix + index */
-	uint32_t driver_id; /* RDMA_DRIVER_* */
-	uint32_t uverbs_abi; /* uverbsN/abi_version */
-	uint32_t node_type; /* RDMA_NODE_* */
+	uint32_t driver_id;	  /* RDMA_DRIVER_* */
+	uint32_t uverbs_abi;	  /* uverbsN/abi_version */
+	uint32_t node_type;	  /* RDMA_NODE_* */
 	const char *node_type_str;
 	const char *link_layer;
 	uint16_t pci_vendor, pci_device; /* 0 = no PCI device */
@@ -28,8 +28,8 @@ struct sim_device_model {
 	const char *fw_ver, *hca_type, *board_id;
 	const char *rate;
 	uint8_t gid_is_roce; /* gids from a MAC-derived link-local */
-	uint8_t has_dm; /* driver implements alloc_dm */
-	uint8_t has_dmabuf; /* pgoff_to_mmap_entry + mmap_get_pfns */
+	uint8_t has_dm;	     /* driver implements alloc_dm */
+	uint8_t has_dmabuf;  /* pgoff_to_mmap_entry + mmap_get_pfns */
 };
 
 /* The model for a --driver name, or NULL. */

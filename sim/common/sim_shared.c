@@ -64,8 +64,7 @@ int sim_shared_create(const char *dir, const struct sim_config *cfg,
 		ret = -errno;
 		goto out_close;
 	}
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		  0);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (sh == MAP_FAILED) {
 		ret = -errno;
 		goto out_close;
@@ -96,8 +95,7 @@ struct sim_shared *sim_shared_map(const char *dir)
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		  0);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	err = errno;
 	close(fd);
 	if (sh == MAP_FAILED) {
@@ -149,7 +147,8 @@ static int range_busy(struct sim_shared *sh, unsigned int dev, uint32_t first,
 
 	for (i = 0; i < SIM_MAX_ALLOCS; i++) {
 		a = &sh->allocs[i];
-		if (a->in_use && a->dev == dev && a->first_page < first + npages &&
+		if (a->in_use && a->dev == dev &&
+		    a->first_page < first + npages &&
 		    first < a->first_page + a->npages)
 			return 1;
 	}

@@ -12,13 +12,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SIM_MAGIC 0x52534d31u /* "RSM1" */
+#define SIM_MAGIC	0x52534d31u /* "RSM1" */
 #define SIM_MAX_DEVICES 16
-#define SIM_MAX_ALLOCS 512
+#define SIM_MAX_ALLOCS	512
 #define SIM_MAX_EXPORTS 256
-#define SIM_MAX_FAIL 16
-#define SIM_KIND_LEN 32
-#define SIM_PATH_LEN 512
+#define SIM_MAX_FAIL	16
+#define SIM_KIND_LEN	32
+#define SIM_PATH_LEN	512
 
 enum sim_driver_kind { SIM_DRIVER_MLX5 = 0, SIM_DRIVER_RXE = 1 };
 
@@ -26,7 +26,7 @@ struct sim_config {
 	uint32_t ndev;
 	uint32_t page_size;
 	uint64_t dm_size; /* bytes of MEMIC per device, 0 = no DM */
-	uint8_t driver; /* enum sim_driver_kind */
+	uint8_t driver;	  /* enum sim_driver_kind */
 	uint8_t no_dmabuf;
 	uint8_t no_netlink;
 	char trace_path[SIM_PATH_LEN];
@@ -48,7 +48,7 @@ struct sim_alloc {
 	uint32_t npages;
 	int32_t owner_pid;
 	uint8_t dm_alive; /* the DM object still exists */
-	uint32_t maps; /* CPU mappings still alive in the owner */
+	uint32_t maps;	  /* CPU mappings still alive in the owner */
 	uint32_t exports; /* dma-buf fds still open */
 };
 

@@ -78,7 +78,7 @@ static int set_env(const char *dir, const char *lib)
 
 static int run(char **argv)
 {
-	struct sigaction sa = { .sa_handler = forward_signal };
+	struct sigaction sa = {.sa_handler = forward_signal};
 	int status;
 
 	child = fork();

@@ -14,18 +14,29 @@ static const struct {
 	const char *name;
 	int value;
 } errno_names[] = {
-	{ "EPERM", EPERM },	     { "ENOENT", ENOENT },
-	{ "EINTR", EINTR },	     { "EIO", EIO },
-	{ "EBADF", EBADF },	     { "EAGAIN", EAGAIN },
-	{ "ENOMEM", ENOMEM },	     { "EACCES", EACCES },
-	{ "EFAULT", EFAULT },	     { "EBUSY", EBUSY },
-	{ "EEXIST", EEXIST },	     { "ENODEV", ENODEV },
-	{ "EINVAL", EINVAL },	     { "ENFILE", ENFILE },
-	{ "EMFILE", EMFILE },	     { "ENOTTY", ENOTTY },
-	{ "ENOSPC", ENOSPC },	     { "ENOSYS", ENOSYS },
-	{ "EPROTONOSUPPORT", EPROTONOSUPPORT },
-	{ "EOPNOTSUPP", EOPNOTSUPP }, { "ETIMEDOUT", ETIMEDOUT },
-	{ "ENXIO", ENXIO },	     { "ERANGE", ERANGE },
+	{"EPERM", EPERM},
+	{"ENOENT", ENOENT},
+	{"EINTR", EINTR},
+	{"EIO", EIO},
+	{"EBADF", EBADF},
+	{"EAGAIN", EAGAIN},
+	{"ENOMEM", ENOMEM},
+	{"EACCES", EACCES},
+	{"EFAULT", EFAULT},
+	{"EBUSY", EBUSY},
+	{"EEXIST", EEXIST},
+	{"ENODEV", ENODEV},
+	{"EINVAL", EINVAL},
+	{"ENFILE", ENFILE},
+	{"EMFILE", EMFILE},
+	{"ENOTTY", ENOTTY},
+	{"ENOSPC", ENOSPC},
+	{"ENOSYS", ENOSYS},
+	{"EPROTONOSUPPORT", EPROTONOSUPPORT},
+	{"EOPNOTSUPP", EOPNOTSUPP},
+	{"ETIMEDOUT", ETIMEDOUT},
+	{"ENXIO", ENXIO},
+	{"ERANGE", ERANGE},
 };
 
 static const char usage[] =
@@ -81,8 +92,8 @@ static int parse_fail(const char *arg, struct sim_launch *l)
 	nth = strtok(NULL, ":");
 	err = strtok(NULL, "");
 	if (!kind || !nth || !err) {
-		fprintf(stderr, "rdma-sim: --fail wants KIND:N:ERRNO, got '%s'\n",
-			arg);
+		fprintf(stderr,
+			"rdma-sim: --fail wants KIND:N:ERRNO, got '%s'\n", arg);
 		return -1;
 	}
 	if (!sim_fail_kind_known(kind)) {
@@ -106,21 +117,29 @@ static int parse_fail(const char *arg, struct sim_launch *l)
 	return 0;
 }
 
-enum { OPT_DEVICES = 256, OPT_DM_SIZE, OPT_NO_DM, OPT_NO_DMABUF,
-       OPT_NO_NETLINK, OPT_FAIL, OPT_TRACE, OPT_DRIVER, OPT_HELP };
+enum {
+	OPT_DEVICES = 256,
+	OPT_DM_SIZE,
+	OPT_NO_DM,
+	OPT_NO_DMABUF,
+	OPT_NO_NETLINK,
+	OPT_FAIL,
+	OPT_TRACE,
+	OPT_DRIVER,
+	OPT_HELP
+};
 
 static const struct option longopts[] = {
-	{ "devices", required_argument, NULL, OPT_DEVICES },
-	{ "dm-size", required_argument, NULL, OPT_DM_SIZE },
-	{ "no-dm", no_argument, NULL, OPT_NO_DM },
-	{ "no-dmabuf", no_argument, NULL, OPT_NO_DMABUF },
-	{ "no-netlink", no_argument, NULL, OPT_NO_NETLINK },
-	{ "fail", required_argument, NULL, OPT_FAIL },
-	{ "trace", required_argument, NULL, OPT_TRACE },
-	{ "driver", required_argument, NULL, OPT_DRIVER },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{}
-};
+	{"devices", required_argument, NULL, OPT_DEVICES},
+	{"dm-size", required_argument, NULL, OPT_DM_SIZE},
+	{"no-dm", no_argument, NULL, OPT_NO_DM},
+	{"no-dmabuf", no_argument, NULL, OPT_NO_DMABUF},
+	{"no-netlink", no_argument, NULL, OPT_NO_NETLINK},
+	{"fail", required_argument, NULL, OPT_FAIL},
+	{"trace", required_argument, NULL, OPT_TRACE},
+	{"driver", required_argument, NULL, OPT_DRIVER},
+	{"help", no_argument, NULL, OPT_HELP},
+	{}};
 
 static int set_trace(const char *arg, struct sim_config *cfg)
 {
@@ -140,8 +159,7 @@ static int set_trace(const char *arg, struct sim_config *cfg)
 	return 0;
 }
 
-static int parse_one(int opt, const char *arg, struct sim_launch *l,
-		     int *no_dm)
+static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 {
 	const struct sim_device_model *m;
 	uint64_t v;
@@ -159,7 +177,8 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l,
 		if (parse_u64(arg, &v) || !v || v > (1ULL << 30) ||
 		    v % l->cfg.page_size) {
 			fprintf(stderr,
-				"rdma-sim: --dm-size wants a multiple of %u up to 1 GiB\n",
+				"rdma-sim: --dm-size wants a multiple of %u up "
+				"to 1 GiB\n",
 				l->cfg.page_size);
 			return -1;
 		}
@@ -181,7 +200,8 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l,
 	case OPT_DRIVER:
 		m = sim_model_by_name(arg);
 		if (!m) {
-			fprintf(stderr, "rdma-sim: --driver wants mlx5 or rxe\n");
+			fprintf(stderr,
+				"rdma-sim: --driver wants mlx5 or rxe\n");
 			return -1;
 		}
 		l->cfg.driver = (uint8_t)sim_model_kind(m);

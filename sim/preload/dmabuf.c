@@ -78,8 +78,8 @@ err_free:
 struct sim_dmabuf *rdma_sim_internal_dmabuf_get(int fd, int *err);
 void rdma_sim_internal_dmabuf_put(struct sim_dmabuf *db);
 uint64_t rdma_sim_internal_dmabuf_size(struct sim_dmabuf *db);
-int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf *db, uint64_t off,
-				void *buf, size_t len, int write);
+int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf *db, uint64_t off, void *buf,
+				size_t len, int write);
 
 /* A reference to the export behind fd, as an importer takes one. */
 struct sim_dmabuf *rdma_sim_internal_dmabuf_get(int fd, int *err)
@@ -123,8 +123,8 @@ uint64_t rdma_sim_internal_dmabuf_size(struct sim_dmabuf *db)
 	return db->size;
 }
 
-int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf *db, uint64_t off,
-				void *buf, size_t len, int write)
+int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf *db, uint64_t off, void *buf,
+				size_t len, int write)
 {
 	uint64_t page = sim.sh->cfg.page_size;
 	struct sim_export *e = &sim.sh->exports[db->slot];

@@ -7,14 +7,15 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define MLX5_SIM_MAX_BFREGS 512
+#define MLX5_SIM_MAX_BFREGS	 512
 #define MLX5_SIM_BFREGS_PER_PAGE 2
-#define MLX5_SIM_DUMP_FILL_MKEY 0x7
+#define MLX5_SIM_DUMP_FILL_MKEY	 0x7
 
 uint64_t mlx5_sim_key_to_offset(uint32_t key)
 {
 	uint32_t cmd = key >> 16, idx = key & 0xffff;
-	uint64_t pgoff = (idx & 0xff) | (cmd << 8) | ((uint64_t)(idx >> 8) << 16);
+	uint64_t pgoff =
+		(idx & 0xff) | (cmd << 8) | ((uint64_t)(idx >> 8) << 16);
 
 	return pgoff * sim.sh->cfg.page_size;
 }
@@ -38,7 +39,8 @@ static int is_cleared(const uint8_t *p, size_t len)
 
 static void fill_resp(struct sim_uvfile *uv,
 		      const struct mlx5_ib_alloc_ucontext_req_v2 *req,
-		      uint32_t tot_bfregs, struct mlx5_ib_alloc_ucontext_resp *r)
+		      uint32_t tot_bfregs,
+		      struct mlx5_ib_alloc_ucontext_resp *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->qp_tab_size = 1 << 18;
@@ -81,7 +83,8 @@ static int mlx5_alloc_ucontext(struct sim_uvfile *uv, const void *in,
 		return -EFAULT;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > sizeof(req) &&
-	    !is_cleared((const uint8_t *)in + sizeof(req), in_len - sizeof(req)))
+	    !is_cleared((const uint8_t *)in + sizeof(req),
+			in_len - sizeof(req)))
 		return -EOPNOTSUPP;
 	if (req.flags & ~(uint32_t)MLX5_IB_ALLOC_UCTX_DEVX)
 		return -EOPNOTSUPP;

@@ -138,7 +138,7 @@ int dup2(int old, int new)
 int dup3(int old, int new, int flags)
 {
 	sim_real_init();
-	if (old != new && fcntl(old, F_GETFD) >= 0)
+	if (old != new &&fcntl(old, F_GETFD) >= 0)
 		drop_target(old, new);
 	return dup_track(old, real.dup3(old, new, flags));
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-struct sim_world sim = { .trace_fd = -1 };
+struct sim_world sim = {.trace_fd = -1};
 struct sim_real real;
 pthread_mutex_t sim_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -75,10 +75,9 @@ static int open_world(const char *dir)
 			return -errno;
 	}
 	if (sim.sh->cfg.trace_path[0])
-		sim.trace_fd = sim_keep_fd(real.open(sim.sh->cfg.trace_path,
-						 O_WRONLY | O_APPEND | O_CREAT |
-							 O_CLOEXEC,
-						 0644));
+		sim.trace_fd = sim_keep_fd(real.open(
+			sim.sh->cfg.trace_path,
+			O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
 	sim_fds = calloc(SIM_MAX_FDS, sizeof(*sim_fds));
 	return sim_fds ? 0 : -ENOMEM;
 }

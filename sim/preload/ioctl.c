@@ -15,12 +15,12 @@ static const struct {
 	const struct sim_method *m;
 	const unsigned int *n;
 } core_tables[] = {
-	{ sim_device_methods, &sim_device_nmethods },
-	{ sim_pd_methods, &sim_pd_nmethods },
-	{ sim_mr_methods, &sim_mr_nmethods },
-	{ sim_dm_methods, &sim_dm_nmethods },
-	{ sim_dmabuf_methods, &sim_dmabuf_nmethods },
-	{ sim_async_methods, &sim_async_nmethods },
+	{sim_device_methods, &sim_device_nmethods},
+	{sim_pd_methods, &sim_pd_nmethods},
+	{sim_mr_methods, &sim_mr_nmethods},
+	{sim_dm_methods, &sim_dm_nmethods},
+	{sim_dmabuf_methods, &sim_dmabuf_nmethods},
+	{sim_async_methods, &sim_async_nmethods},
 };
 
 static int object_hidden(uint16_t obj)
@@ -161,9 +161,9 @@ static void trace_attrs(char *buf, size_t len, const struct ib_uverbs_attr *u,
 	buf[0] = 0;
 	for (i = 0; i < n && off < len; i++)
 		off += snprintf(buf + off, len - off,
-				"%s%#x:len=%u,flags=%#x,data=%#llx", i ? " " : "",
-				u[i].attr_id, u[i].len, u[i].flags,
-				(unsigned long long)u[i].data);
+				"%s%#x:len=%u,flags=%#x,data=%#llx",
+				i ? " " : "", u[i].attr_id, u[i].len,
+				u[i].flags, (unsigned long long)u[i].data);
 }
 
 static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
@@ -216,8 +216,9 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		goto out;
 	}
 	if (hdr->length > SIM_IOCTL_MAX_LEN ||
-	    hdr->length != sizeof(*hdr) + hdr->num_attrs *
-						  sizeof(struct ib_uverbs_attr)) {
+	    hdr->length !=
+		    sizeof(*hdr) +
+			    hdr->num_attrs * sizeof(struct ib_uverbs_attr)) {
 		ret = -EINVAL;
 		goto out;
 	}

@@ -10,12 +10,12 @@
 #include <rdma/mlx5_user_ioctl_verbs.h>
 
 /* mmap entry key ranges: command << 16 | index (kernel mlx5 layout) */
-#define MLX5_SIM_DM_KEY_LO ((uint32_t)MLX5_IB_MMAP_DEVICE_MEM << 16)
-#define MLX5_SIM_DM_KEY_HI (MLX5_SIM_DM_KEY_LO + 0xffff)
+#define MLX5_SIM_DM_KEY_LO  ((uint32_t)MLX5_IB_MMAP_DEVICE_MEM << 16)
+#define MLX5_SIM_DM_KEY_HI  (MLX5_SIM_DM_KEY_LO + 0xffff)
 #define MLX5_SIM_UAR_KEY_LO (9u << 16)
 #define MLX5_SIM_UAR_KEY_HI ((255u << 16) + 0xffff)
 
-#define MLX5_SIM_MEMIC_BASE 64
+#define MLX5_SIM_MEMIC_BASE	     64
 #define MLX5_SIM_LOG_MAX_MEMIC_ALIGN 6
 /* memic_operations capability: increment (0) and test-and-set (1) */
 #define MLX5_SIM_MEMIC_OPS 0x3u

@@ -31,8 +31,7 @@ static const struct sim_attr_spec uar_destroy_attrs[] = {
 #define DM_M(m, n, f, a)                                                       \
 	SIM_METHOD(UVERBS_OBJECT_DM, "DM", m, n, f, a, SIM_M_NEEDS_CTX)
 #define UAR_M(m, n, f, a)                                                      \
-	SIM_METHOD(MLX5_IB_OBJECT_UAR, "MLX5_UAR", m, n, f, a,                 \
-		   SIM_M_NEEDS_CTX)
+	SIM_METHOD(MLX5_IB_OBJECT_UAR, "MLX5_UAR", m, n, f, a, SIM_M_NEEDS_CTX)
 
 /* No DEVX object: this device has no user contexts (log_max_uctx 0). */
 const struct sim_method mlx5_sim_methods[] = {
@@ -40,8 +39,8 @@ const struct sim_method mlx5_sim_methods[] = {
 	     mlx5_sim_dm_map_op_addr, map_op_attrs),
 	DM_M(MLX5_IB_METHOD_DM_QUERY, "DM_QUERY", mlx5_sim_dm_query,
 	     dm_query_attrs),
-	UAR_M(MLX5_IB_METHOD_UAR_OBJ_ALLOC, "UAR_OBJ_ALLOC",
-	      mlx5_sim_uar_alloc, uar_alloc_attrs),
+	UAR_M(MLX5_IB_METHOD_UAR_OBJ_ALLOC, "UAR_OBJ_ALLOC", mlx5_sim_uar_alloc,
+	      uar_alloc_attrs),
 	UAR_M(MLX5_IB_METHOD_UAR_OBJ_DESTROY, "UAR_OBJ_DESTROY",
 	      mlx5_sim_uar_destroy, uar_destroy_attrs),
 };
@@ -59,8 +58,11 @@ static const struct sim_attr_spec query_context_ext[] = {
 	      sizeof(struct mlx5_ib_alloc_ucontext_resp), 0),
 };
 
-#define EXT(o, m, a) { .obj = (o), .method = (m), .attrs = (a), \
-		       .nattrs = ARRAY_SIZE(a) }
+#define EXT(o, m, a)                                                           \
+	{                                                                      \
+		.obj = (o), .method = (m), .attrs = (a),                       \
+		.nattrs = ARRAY_SIZE(a)                                        \
+	}
 
 const struct sim_method_ext mlx5_sim_ext[] = {
 	EXT(UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC, dm_alloc_ext),

@@ -18,8 +18,8 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 	if (type != MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF &&
 	    type != MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC)
 		return -EOPNOTSUPP;
-	if (sim_entry_key_alloc(c->uv, MLX5_SIM_UAR_KEY_LO,
-				MLX5_SIM_UAR_KEY_HI, 1, &key))
+	if (sim_entry_key_alloc(c->uv, MLX5_SIM_UAR_KEY_LO, MLX5_SIM_UAR_KEY_HI,
+				1, &key))
 		return -ENOMEM;
 	uar = sim_obj_new(c->uv, SIM_OBJ_UAR);
 	if (!uar)
@@ -34,7 +34,8 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 	ret = sim_attr_copy_out(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &off,
 				sizeof(off));
 	if (!ret)
-		ret = sim_attr_copy_out(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
+		ret = sim_attr_copy_out(c,
+					MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
 					&len, sizeof(len));
 	if (!ret)
 		ret = sim_attr_copy_out(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,

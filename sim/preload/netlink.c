@@ -44,8 +44,7 @@ static void msg_end(struct nl_out *o)
 	o->len += NLMSG_ALIGN(o->cur->nlmsg_len);
 }
 
-static void put(struct nl_out *o, uint16_t type, const void *data,
-		size_t len)
+static void put(struct nl_out *o, uint16_t type, const void *data, size_t len)
 {
 	struct nlattr *a =
 		(struct nlattr *)((uint8_t *)o->cur + o->cur->nlmsg_len);
@@ -53,8 +52,7 @@ static void put(struct nl_out *o, uint16_t type, const void *data,
 	a->nla_type = type;
 	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
 	memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
-	memset((uint8_t *)a + NLA_HDRLEN + len, 0,
-	       NLA_ALIGN(len) - len);
+	memset((uint8_t *)a + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
 	o->cur->nlmsg_len += NLA_ALIGN(a->nla_len);
 }
 
@@ -81,7 +79,7 @@ static void put_str(struct nl_out *o, uint16_t t, const char *s)
 /* NLMSG_ERROR: error 0 is an ACK. */
 static void put_error(struct nl_out *o, const struct nlmsghdr *req, int err)
 {
-	struct nlmsgerr e = { .error = err, .msg = *req };
+	struct nlmsgerr e = {.error = err, .msg = *req};
 	struct nlmsghdr *h = msg_begin(o, NLMSG_ERROR, 0, req);
 
 	memcpy((uint8_t *)h + NLMSG_HDRLEN, &e, sizeof(e));
@@ -153,8 +151,8 @@ static int get_chardev(struct nl_out *o, const struct nlmsghdr *req)
 	parse_attrs(req, tb, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID + 1);
 	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE])
 		return -EINVAL;
-	memcpy(&dev, (const uint8_t *)tb[RDMA_NLDEV_ATTR_DEV_INDEX] + NLA_HDRLEN,
-	       4);
+	memcpy(&dev,
+	       (const uint8_t *)tb[RDMA_NLDEV_ATTR_DEV_INDEX] + NLA_HDRLEN, 4);
 	if (dev >= sim.sh->cfg.ndev)
 		return -EINVAL;
 	if (strncmp((const char *)tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE] + NLA_HDRLEN,

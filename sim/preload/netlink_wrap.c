@@ -102,7 +102,7 @@ int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
 {
 	static int (*next)(int, struct sockaddr *, socklen_t *);
 	struct sim_nlsock *nl = nl_of(fd);
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 
 	if (!nl) {
 		if (!next)
@@ -179,7 +179,7 @@ ssize_t sendto(int fd, const void *buf, size_t len, int flags,
 {
 	static ssize_t (*next)(int, const void *, size_t, int,
 			       const struct sockaddr *, socklen_t);
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
 	struct sim_nlsock *nl = nl_of(fd);
 
 	if (!nl) {
@@ -198,7 +198,7 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
 /* Replies come from the kernel: port 0. */
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	void *name = msg->msg_name;
 	socklen_t namelen = msg->msg_namelen;
 	ssize_t ret;
@@ -221,11 +221,11 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
 		 struct sockaddr *from, socklen_t *fromlen)
 {
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
-	struct msghdr m = { .msg_name = from,
-			    .msg_namelen = fromlen ? *fromlen : 0,
-			    .msg_iov = &iov,
-			    .msg_iovlen = 1 };
+	struct iovec iov = {.iov_base = buf, .iov_len = len};
+	struct msghdr m = {.msg_name = from,
+			   .msg_namelen = fromlen ? *fromlen : 0,
+			   .msg_iov = &iov,
+			   .msg_iovlen = 1};
 	ssize_t ret = recvmsg(fd, &m, flags);
 
 	if (ret >= 0 && fromlen)

@@ -9,7 +9,7 @@
 
 static int invoke_write(struct sim_call *c)
 {
-	struct sim_wcall w = { .uv = c->uv };
+	struct sim_wcall w = {.uv = c->uv};
 	uint64_t cmd = sim_attr_u64(c, UVERBS_ATTR_WRITE_CMD, 0);
 	struct sim_call_attr *a;
 
@@ -40,8 +40,7 @@ static int query_port(struct sim_call *c)
 	if (port != 1)
 		return -EINVAL;
 	sim_fill_port(c->uv->dev, &r);
-	return sim_attr_copy_out(c, UVERBS_ATTR_QUERY_PORT_RESP, &r,
-				 sizeof(r));
+	return sim_attr_copy_out(c, UVERBS_ATTR_QUERY_PORT_RESP, &r, sizeof(r));
 }
 
 static int put_ctx_outputs(struct sim_call *c)
@@ -110,8 +109,8 @@ static int gid_entry(unsigned int dev, uint32_t index,
 
 static int query_gid_table(struct sim_call *c)
 {
-	uint64_t esz = sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE,
-				    0);
+	uint64_t esz =
+		sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 0);
 	struct sim_call_attr *a =
 		sim_attr(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 	struct ib_uverbs_gid_entry e;
@@ -132,15 +131,15 @@ static int query_gid_table(struct sim_call *c)
 		n = 1;
 	}
 	a->u->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
-	return sim_attr_copy_out(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
-				 &n, sizeof(n));
+	return sim_attr_copy_out(
+		c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &n, sizeof(n));
 }
 
 static int query_gid_entry(struct sim_call *c)
 {
 	uint64_t port = sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 0);
-	uint64_t idx = sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX,
-				    0);
+	uint64_t idx =
+		sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 0);
 	struct ib_uverbs_gid_entry e;
 	int ret;
 

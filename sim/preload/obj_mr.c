@@ -99,8 +99,8 @@ static int reg_dmabuf_mr(struct sim_call *c)
 	uint64_t iova = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 0);
 	uint64_t acc =
 		sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 0);
-	int fd = (int)(uint32_t)sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_FD,
-					     0);
+	int fd =
+		(int)(uint32_t)sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);
 	uint64_t page = sim.sh->cfg.page_size;
 	struct sim_fd *f;
 	struct sim_obj *mr;

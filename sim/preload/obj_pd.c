@@ -14,7 +14,6 @@ static const struct sim_attr_spec pd_destroy_attrs[] = {
 
 const struct sim_method sim_pd_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_PD, "PD", UVERBS_METHOD_PD_DESTROY,
-		   "PD_DESTROY", pd_destroy, pd_destroy_attrs,
-		   SIM_M_NEEDS_CTX),
+		   "PD_DESTROY", pd_destroy, pd_destroy_attrs, SIM_M_NEEDS_CTX),
 };
 const unsigned int sim_pd_nmethods = ARRAY_SIZE(sim_pd_methods);

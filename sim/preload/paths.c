@@ -22,8 +22,7 @@ int sim_redirect(const char *path, char *out, size_t len)
 		return 0;
 	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
 		n = strlen(roots[i]);
-		if (strncmp(path, roots[i], n) ||
-		    (path[n] && path[n] != '/'))
+		if (strncmp(path, roots[i], n) || (path[n] && path[n] != '/'))
 			continue;
 		snprintf(out, len, "%s%s", sim.dir, path);
 		return 1;
@@ -37,8 +36,7 @@ int sim_uverbs_index(const char *path)
 	unsigned long n;
 	char *end;
 
-	if (!sim.active || !path ||
-	    strncmp(path, prefix, sizeof(prefix) - 1))
+	if (!sim.active || !path || strncmp(path, prefix, sizeof(prefix) - 1))
 		return -1;
 	path += sizeof(prefix) - 1;
 	if (*path < '0' || *path > '9')

@@ -21,34 +21,45 @@ struct sim_attr_spec {
 	uint8_t kind;
 	uint8_t access; /* IDR/FD */
 	uint8_t mandatory;
-	uint8_t obj_type; /* IDR: enum sim_obj_type */
+	uint8_t obj_type;	   /* IDR: enum sim_obj_type */
 	uint16_t min_len, max_len; /* PTR */
-	uint8_t num_elems; /* ENUM_IN */
+	uint8_t num_elems;	   /* ENUM_IN */
 };
 
 #define SIM_NO_MAX 0xffff
 /* Attribute declaration helpers, mirroring the kernel's vocabulary. */
-#define A_IN(i, lo, hi, m) { .id = (i), .kind = SA_PTR_IN, .mandatory = (m), \
-			      .min_len = (lo), .max_len = (hi) }
-#define A_OUT(i, lo, hi, m) { .id = (i), .kind = SA_PTR_OUT, .mandatory = (m), \
-			       .min_len = (lo), .max_len = (hi) }
+#define A_IN(i, lo, hi, m)                                                     \
+	{                                                                      \
+		.id = (i), .kind = SA_PTR_IN, .mandatory = (m),                \
+		.min_len = (lo), .max_len = (hi)                               \
+	}
+#define A_OUT(i, lo, hi, m)                                                    \
+	{                                                                      \
+		.id = (i), .kind = SA_PTR_OUT, .mandatory = (m),               \
+		.min_len = (lo), .max_len = (hi)                               \
+	}
 /* const/enum-typed scalars are a u64 on the wire */
 #define A_CONST(i, m) A_IN(i, 8, 8, m)
 #define A_FLAGS(i, m) A_IN(i, 4, 8, m)
-#define A_IDR(i, t, acc) { .id = (i), .kind = SA_IDR, .access = (acc), \
-			    .mandatory = 1, .obj_type = (t) }
-#define A_FD_NEW(i) { .id = (i), .kind = SA_FD, .access = SA_NEW, \
-		       .mandatory = 1 }
-#define A_UHW_IN A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
+#define A_IDR(i, t, acc)                                                       \
+	{                                                                      \
+		.id = (i), .kind = SA_IDR, .access = (acc), .mandatory = 1,    \
+		.obj_type = (t)                                                \
+	}
+#define A_FD_NEW(i)                                                            \
+	{                                                                      \
+		.id = (i), .kind = SA_FD, .access = SA_NEW, .mandatory = 1     \
+	}
+#define A_UHW_IN  A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
 #define A_UHW_OUT A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
 
-#define SIM_MAX_CALL_ATTRS 16
-#define RDMA_SIM_OBJECT_DMABUF 18
+#define SIM_MAX_CALL_ATTRS	    16
+#define RDMA_SIM_OBJECT_DMABUF	    18
 #define RDMA_SIM_OBJECT_ASYNC_EVENT 16
 /* driver attr on QUERY_CONTEXT: the alloc_ucontext response (mlx5) */
-#define RDMA_SIM_ATTR_QUERY_CONTEXT_UCTX 0x1000
+#define RDMA_SIM_ATTR_QUERY_CONTEXT_UCTX  0x1000
 #define RDMA_SIM_ATTR_ALLOC_DMABUF_HANDLE 0
-#define RDMA_SIM_ATTR_ALLOC_DMABUF_PGOFF 1
+#define RDMA_SIM_ATTR_ALLOC_DMABUF_PGOFF  1
 
 struct sim_call_attr {
 	const struct sim_attr_spec *spec;
@@ -57,7 +68,7 @@ struct sim_call_attr {
 	uint16_t len;
 	uint64_t data;
 	struct sim_obj *obj; /* IDR read/write/destroy: resolved object */
-	uint64_t new_value; /* IDR/FD new: handle or fd to return */
+	uint64_t new_value;  /* IDR/FD new: handle or fd to return */
 };
 
 struct sim_method;
@@ -91,8 +102,11 @@ struct sim_method_ext {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define SIM_METHOD(o, on, m, mn, f, at, fl)                                    \
-	{ .obj = (o), .method = (m), .obj_name = (on), .name = (mn),           \
-	  .fn = (f), .attrs = (at), .nattrs = ARRAY_SIZE(at), .flags = (fl) }
+	{                                                                      \
+		.obj = (o), .method = (m), .obj_name = (on), .name = (mn),     \
+		.fn = (f), .attrs = (at), .nattrs = ARRAY_SIZE(at),            \
+		.flags = (fl)                                                  \
+	}
 
 /* Per-object method tables (obj_*.c). */
 extern const struct sim_method sim_device_methods[];
@@ -159,8 +173,7 @@ struct sim_wcall {
 	void *uhw_out;
 	size_t uhw_out_len;
 };
-int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd,
-		     struct sim_wcall *w);
+int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
 
 /* core helpers used by both paths (verbs_core.c) */
 int sim_get_context(struct sim_uvfile *uv, const void *uin, size_t uin_len,

@@ -68,8 +68,8 @@ struct sim_uvfile *sim_uvfile_new(unsigned int dev)
 }
 
 /* Dependants first: MRs hold PDs and DMs. */
-static const uint8_t teardown_order[] = { SIM_OBJ_MR, SIM_OBJ_DM, SIM_OBJ_UAR,
-					  SIM_OBJ_PD };
+static const uint8_t teardown_order[] = {SIM_OBJ_MR, SIM_OBJ_DM, SIM_OBJ_UAR,
+					 SIM_OBJ_PD};
 
 void sim_uvfile_put(struct sim_uvfile *uv)
 {

@@ -57,7 +57,7 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	p->pkey_tbl_len = SIM_NUM_PKEYS;
 	p->lid = eth ? 0 : 1;
 	p->sm_lid = eth ? 0 : 1;
-	p->state = 4; /* ACTIVE */
+	p->state = 4;	/* ACTIVE */
 	p->max_mtu = 5; /* 4096 */
 	p->active_mtu = eth ? 3 : 5;
 	p->max_vl_num = eth ? 0 : 4;

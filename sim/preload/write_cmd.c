@@ -212,28 +212,28 @@ static int w_reg_mr(struct sim_wcall *w)
 #define EX IB_USER_VERBS_CMD_FLAG_EXTENDED
 
 static const struct sim_wcmd wcmds[] = {
-	{ IB_USER_VERBS_CMD_GET_CONTEXT, "GET_CONTEXT",
-	  sizeof(struct ib_uverbs_get_context),
-	  sizeof(struct ib_uverbs_get_context_resp), 1, 0, w_get_context },
-	{ IB_USER_VERBS_CMD_QUERY_DEVICE, "QUERY_DEVICE",
-	  sizeof(struct ib_uverbs_query_device),
-	  sizeof(struct ib_uverbs_query_device_resp), 1, 1, w_query_device },
-	{ IB_USER_VERBS_CMD_QUERY_PORT, "QUERY_PORT",
-	  sizeof(struct ib_uverbs_query_port),
-	  sizeof(struct ib_uverbs_query_port_resp), 1, 1, w_query_port },
-	{ IB_USER_VERBS_CMD_ALLOC_PD, "ALLOC_PD",
-	  sizeof(struct ib_uverbs_alloc_pd),
-	  sizeof(struct ib_uverbs_alloc_pd_resp), 1, 1, w_alloc_pd },
-	{ IB_USER_VERBS_CMD_DEALLOC_PD, "DEALLOC_PD",
-	  sizeof(struct ib_uverbs_dealloc_pd), 0, 0, 1, w_dealloc_pd },
-	{ IB_USER_VERBS_CMD_REG_MR, "REG_MR", sizeof(struct ib_uverbs_reg_mr),
-	  sizeof(struct ib_uverbs_reg_mr_resp), 1, 1, w_reg_mr },
-	{ IB_USER_VERBS_CMD_DEREG_MR, "DEREG_MR",
-	  sizeof(struct ib_uverbs_dereg_mr), 0, 0, 1, w_dereg_mr },
-	{ EX | IB_USER_VERBS_EX_CMD_QUERY_DEVICE, "EX_QUERY_DEVICE",
-	  sizeof(struct ib_uverbs_ex_query_device),
-	  offsetof(struct ib_uverbs_ex_query_device_resp, odp_caps), 0, 1,
-	  w_ex_query_device },
+	{IB_USER_VERBS_CMD_GET_CONTEXT, "GET_CONTEXT",
+	 sizeof(struct ib_uverbs_get_context),
+	 sizeof(struct ib_uverbs_get_context_resp), 1, 0, w_get_context},
+	{IB_USER_VERBS_CMD_QUERY_DEVICE, "QUERY_DEVICE",
+	 sizeof(struct ib_uverbs_query_device),
+	 sizeof(struct ib_uverbs_query_device_resp), 1, 1, w_query_device},
+	{IB_USER_VERBS_CMD_QUERY_PORT, "QUERY_PORT",
+	 sizeof(struct ib_uverbs_query_port),
+	 sizeof(struct ib_uverbs_query_port_resp), 1, 1, w_query_port},
+	{IB_USER_VERBS_CMD_ALLOC_PD, "ALLOC_PD",
+	 sizeof(struct ib_uverbs_alloc_pd),
+	 sizeof(struct ib_uverbs_alloc_pd_resp), 1, 1, w_alloc_pd},
+	{IB_USER_VERBS_CMD_DEALLOC_PD, "DEALLOC_PD",
+	 sizeof(struct ib_uverbs_dealloc_pd), 0, 0, 1, w_dealloc_pd},
+	{IB_USER_VERBS_CMD_REG_MR, "REG_MR", sizeof(struct ib_uverbs_reg_mr),
+	 sizeof(struct ib_uverbs_reg_mr_resp), 1, 1, w_reg_mr},
+	{IB_USER_VERBS_CMD_DEREG_MR, "DEREG_MR",
+	 sizeof(struct ib_uverbs_dereg_mr), 0, 0, 1, w_dereg_mr},
+	{EX | IB_USER_VERBS_EX_CMD_QUERY_DEVICE, "EX_QUERY_DEVICE",
+	 sizeof(struct ib_uverbs_ex_query_device),
+	 offsetof(struct ib_uverbs_ex_query_device_resp, odp_caps), 0, 1,
+	 w_ex_query_device},
 };
 
 static const struct sim_wcmd *find_wcmd(uint32_t cmd, int *err)
@@ -332,7 +332,7 @@ static int parse_plain(const struct sim_wcmd *c, const uint8_t *buf,
 ssize_t sim_write_cmd(struct sim_uvfile *uv, const void *buf, size_t count)
 {
 	const struct ib_uverbs_cmd_hdr *h = buf;
-	struct sim_wcall w = { .uv = uv };
+	struct sim_wcall w = {.uv = uv};
 	const struct sim_wcmd *c = NULL;
 	int ret;
 

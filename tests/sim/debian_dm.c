@@ -54,14 +54,13 @@ static uint64_t max_dm_size(struct ibv_context *ctx)
 static struct ibv_dm *alloc_dm(struct ibv_context *ctx, size_t len,
 			       uint32_t log_align)
 {
-	struct ibv_alloc_dm_attr a = { .length = len,
-				       .log_align_req = log_align };
+	struct ibv_alloc_dm_attr a = {.length = len,
+				      .log_align_req = log_align};
 
 	return ibv_alloc_dm(ctx, &a);
 }
 
-static void check_roundtrip(struct ibv_context *ctx, size_t len,
-			    uint32_t align)
+static void check_roundtrip(struct ibv_context *ctx, size_t len, uint32_t align)
 {
 	unsigned char *in = malloc(len), *out = malloc(len);
 	struct ibv_dm *dm = alloc_dm(ctx, len, align);
@@ -89,10 +88,12 @@ static void check_bad_access(struct ibv_context *ctx)
 		uint64_t off;
 		size_t len;
 		int err;
-	} cases[] = { { 3, 4, EINVAL }, { 4, 3, EINVAL },
-		      { 104, 4, EFAULT }, { 0, 104, EFAULT } };
+	} cases[] = {{3, 4, EINVAL},
+		     {4, 3, EINVAL},
+		     {104, 4, EFAULT},
+		     {0, 104, EFAULT}};
 	struct ibv_dm *dm = alloc_dm(ctx, 100, 0);
-	unsigned char buf[128] = { 0 };
+	unsigned char buf[128] = {0};
 	unsigned int i;
 
 	CHECK(dm, "alloc 100");
@@ -102,8 +103,8 @@ static void check_bad_access(struct ibv_context *ctx)
 		CHECK(ibv_memcpy_to_dm(dm, cases[i].off, buf, cases[i].len) ==
 			      cases[i].err,
 		      "to_dm case %u", i);
-		CHECK(ibv_memcpy_from_dm(buf, dm, cases[i].off,
-					 cases[i].len) == cases[i].err,
+		CHECK(ibv_memcpy_from_dm(buf, dm, cases[i].off, cases[i].len) ==
+			      cases[i].err,
 		      "from_dm case %u", i);
 	}
 	CHECK(!ibv_free_dm(dm), "free");
@@ -137,12 +138,12 @@ static void check_dm_mr(struct ibv_context *ctx)
 
 static void check_bad_alloc(struct ibv_context *ctx, uint64_t max)
 {
-	struct ibv_alloc_dm_attr a = { .length = 64, .comp_mask = 1 };
+	struct ibv_alloc_dm_attr a = {.length = 64, .comp_mask = 1};
 	struct ibv_dm *dm[3];
 
 	errno = 0;
-	CHECK(!alloc_dm(ctx, max + 1, 0) && errno == EINVAL,
-	      "max+1: errno %d", errno);
+	CHECK(!alloc_dm(ctx, max + 1, 0) && errno == EINVAL, "max+1: errno %d",
+	      errno);
 	errno = 0;
 	CHECK(!ibv_alloc_dm(ctx, &a) && errno == EINVAL, "comp_mask: errno %d",
 	      errno);
@@ -187,8 +188,9 @@ static void check_multi_process(uint64_t max)
 			if (write(ready[1], &c, 1) != 1 ||
 			    read(go[0], &c, 1) != 1)
 				_exit(3);
-			_exit(dm && !ibv_free_dm(dm) &&
-				      !ibv_close_device(ctx) ? 0 : 1);
+			_exit(dm && !ibv_free_dm(dm) && !ibv_close_device(ctx)
+				      ? 0
+				      : 1);
 		}
 	}
 	for (i = 0; i < 5; i++)
@@ -200,8 +202,7 @@ static void check_multi_process(uint64_t max)
 			break;
 	for (i = 0; i < 5; i++) {
 		waitpid(pids[i], &status, 0);
-		CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child %d",
-		      i);
+		CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child %d", i);
 	}
 	close(go[0]);
 	close(go[1]);
@@ -280,7 +281,7 @@ int main(int argc, char **argv)
 		CHECK(!alloc_dm(ctx, 64, 0) && errno == EINVAL,
 		      "alloc on --no-dm: errno %d", errno);
 	} else {
-		size_t sizes[] = { 4, 64, 100, 4096, 8192, max / 2 };
+		size_t sizes[] = {4, 64, 100, 4096, 8192, max / 2};
 
 		CHECK(max == 131072, "max_dm_size %llu",
 		      (unsigned long long)max);

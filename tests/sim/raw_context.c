@@ -112,11 +112,11 @@ static void check_ex_query(int fd)
 		struct ib_uverbs_ex_cmd_hdr ex;
 		struct ib_uverbs_ex_query_device cmd;
 	} w = {
-		.hdr = { .command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
-				    IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
-			 .in_words = 1,
-			 .out_words = sizeof(resp) / 8 },
-		.ex = { .response = (uintptr_t)&resp },
+		.hdr = {.command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				   IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+			.in_words = 1,
+			.out_words = sizeof(resp) / 8},
+		.ex = {.response = (uintptr_t)&resp},
 	};
 
 	memset(&resp, 0, sizeof(resp));
@@ -138,7 +138,7 @@ static void check_ex_query(int fd)
 
 static void check_invoke_write(int fd)
 {
-	struct ib_uverbs_alloc_pd_resp resp = { .pd_handle = ~0u };
+	struct ib_uverbs_alloc_pd_resp resp = {.pd_handle = ~0u};
 	struct ib_uverbs_alloc_pd cmd = {};
 	struct raw_cmd c;
 
@@ -160,11 +160,12 @@ void raw_check_write(void)
 	struct {
 		struct ib_uverbs_cmd_hdr hdr;
 		struct ib_uverbs_dealloc_pd cmd;
-	} dealloc = { .hdr = { .command = IB_USER_VERBS_CMD_DEALLOC_PD,
-			       .in_words = sizeof(dealloc) / 4 } };
+	} dealloc = {.hdr = {.command = IB_USER_VERBS_CMD_DEALLOC_PD,
+			     .in_words = sizeof(dealloc) / 4}};
 	struct ib_uverbs_get_context_resp gresp;
 	struct mlx5_ib_alloc_ucontext_req_v2 req = {
-		.total_num_bfregs = 16, .num_low_latency_bfregs = 4,
+		.total_num_bfregs = 16,
+		.num_low_latency_bfregs = 4,
 		.lib_caps = MLX5_LIB_CAP_DYN_UAR,
 	};
 	uint8_t out[sizeof(gresp) + sizeof(struct mlx5_ib_alloc_ucontext_resp)];

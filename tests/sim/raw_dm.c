@@ -146,32 +146,31 @@ static int reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off,
 
 static void check_dm_mr(int fd, uint32_t dm)
 {
-	uint32_t pd, mr, zb = IB_UVERBS_ACCESS_ZERO_BASED |
-			      IB_UVERBS_ACCESS_LOCAL_WRITE;
+	uint32_t pd, mr,
+		zb = IB_UVERBS_ACCESS_ZERO_BASED | IB_UVERBS_ACCESS_LOCAL_WRITE;
 
 	EXPECT_ERR(raw_alloc_pd(fd, &pd), 0);
 	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 100, IB_UVERBS_ACCESS_LOCAL_WRITE,
 			     &mr),
 		   EINVAL);
 	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 4, 100, zb, &mr), EINVAL);
-	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 100,
-			     zb | IB_UVERBS_ACCESS_MW_BIND, &mr),
+	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 100, zb | IB_UVERBS_ACCESS_MW_BIND,
+			     &mr),
 		   EINVAL);
 	EXPECT_ERR(reg_dm_mr(fd, dm, pd, 0, 100, zb, &mr),
 		   EINVAL); /* handles swapped: wrong object types */
 	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 100, zb, &mr), 0);
-	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
-			       dm),
+	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, dm),
 		   EBUSY);
-	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
-			       pd),
-		   EBUSY);
-	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
-			       mr),
-		   0);
-	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
-			       pd),
-		   0);
+	EXPECT_ERR(
+		raw_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY, pd),
+		EBUSY);
+	EXPECT_ERR(
+		raw_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY, mr),
+		0);
+	EXPECT_ERR(
+		raw_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY, pd),
+		0);
 }
 
 static void check_handles(int fd, uint32_t dm)
@@ -180,14 +179,14 @@ static void check_handles(int fd, uint32_t dm)
 	uint32_t pd;
 
 	/* another context has no such object */
-	EXPECT_ERR(raw_destroy(other, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
-			       dm),
-		   ENOENT);
+	EXPECT_ERR(
+		raw_destroy(other, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, dm),
+		ENOENT);
 	EXPECT_ERR(raw_alloc_pd(other, &pd), 0);
 	/* a PD handle is not a DM */
-	EXPECT_ERR(raw_destroy(other, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
-			       pd),
-		   EINVAL);
+	EXPECT_ERR(
+		raw_destroy(other, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, pd),
+		EINVAL);
 	close(other);
 	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, dm),
 		   0);

@@ -55,12 +55,12 @@ static void check_mr(int fd, int dfd)
 	EXPECT_ERR(reg_dmabuf_mr(fd, pd, null, 0, 64, &mr), EINVAL);
 	EXPECT_ERR(reg_dmabuf_mr(fd, pd, dfd, 0, page + 1, &mr), EINVAL);
 	EXPECT_ERR(reg_dmabuf_mr(fd, pd, dfd, 0, page, &mr), 0);
-	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
-			       mr),
-		   0);
-	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
-			       pd),
-		   0);
+	EXPECT_ERR(
+		raw_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY, mr),
+		0);
+	EXPECT_ERR(
+		raw_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY, pd),
+		0);
 	close(null);
 }
 

@@ -43,10 +43,11 @@ static ssize_t roundtrip(int fd, struct nl_req *r, uint8_t *buf, size_t len)
 /* The name attribute of every device in a dump; count of devices. */
 static int dump_devices(int fd, char *first, size_t len)
 {
-	struct nl_req r = { .h = {
-		.nlmsg_len = NLMSG_HDRLEN,
-		.nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET),
-		.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP, .nlmsg_seq = 7 } };
+	struct nl_req r = {.h = {.nlmsg_len = NLMSG_HDRLEN,
+				 .nlmsg_type = RDMA_NL_GET_TYPE(
+					 RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET),
+				 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+				 .nlmsg_seq = 7}};
 	uint8_t buf[8192];
 	ssize_t n = roundtrip(fd, &r, buf, sizeof(buf));
 	struct nlmsghdr *h;
@@ -72,11 +73,11 @@ static int dump_devices(int fd, char *first, size_t len)
 
 static int chardev_error(int fd, uint32_t index, int *err)
 {
-	struct nl_req r = { .h = {
-		.nlmsg_len = NLMSG_HDRLEN,
-		.nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-					       RDMA_NLDEV_CMD_GET_CHARDEV),
-		.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK } };
+	struct nl_req r = {
+		.h = {.nlmsg_len = NLMSG_HDRLEN,
+		      .nlmsg_type = RDMA_NL_GET_TYPE(
+			      RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV),
+		      .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK}};
 	uint8_t buf[4096];
 	ssize_t n, got;
 	struct nlmsghdr *h;
@@ -93,7 +94,7 @@ static int chardev_error(int fd, uint32_t index, int *err)
 
 void raw_check_netlink(void)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	socklen_t len = sizeof(sa);
 	char name[64] = "";
 	int fd, err;

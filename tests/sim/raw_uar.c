@@ -64,8 +64,8 @@ static void check_dynamic(void)
 
 static void check_static(void)
 {
-	struct mlx5_ib_alloc_ucontext_req req = { .total_num_bfregs = 16,
-						  .num_low_latency_bfregs = 4 };
+	struct mlx5_ib_alloc_ucontext_req req = {.total_num_bfregs = 16,
+						 .num_low_latency_bfregs = 4};
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct mlx5_ib_alloc_ucontext_resp r;
 	int fd = raw_open();
@@ -81,7 +81,7 @@ static void check_static(void)
 	if (p != MAP_FAILED)
 		munmap(p, page);
 	EXPECT(mmap(NULL, page, PROT_WRITE, MAP_SHARED, fd, 8 * (off_t)page) ==
-			       MAP_FAILED,
+		       MAP_FAILED,
 	       "static UAR page 8 of 8");
 	close(fd);
 }

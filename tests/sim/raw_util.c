@@ -79,7 +79,8 @@ int raw_open_ctx(struct mlx5_ib_alloc_ucontext_resp *resp)
 	struct mlx5_ib_alloc_ucontext_resp r;
 	int fd = raw_open();
 
-	if (fd < 0 || raw_get_context(fd, &req, sizeof(req), resp ? resp : &r)) {
+	if (fd < 0 ||
+	    raw_get_context(fd, &req, sizeof(req), resp ? resp : &r)) {
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -133,10 +134,10 @@ int raw_alloc_pd(int fd, uint32_t *handle)
 		struct ib_uverbs_cmd_hdr hdr;
 		struct ib_uverbs_alloc_pd cmd;
 	} w = {
-		.hdr = { .command = IB_USER_VERBS_CMD_ALLOC_PD,
-			 .in_words = sizeof(w) / 4,
-			 .out_words = sizeof(resp) / 4 },
-		.cmd = { .response = (uintptr_t)&resp },
+		.hdr = {.command = IB_USER_VERBS_CMD_ALLOC_PD,
+			.in_words = sizeof(w) / 4,
+			.out_words = sizeof(resp) / 4},
+		.cmd = {.response = (uintptr_t)&resp},
 	};
 
 	if (write(fd, &w, sizeof(w)) != sizeof(w))
