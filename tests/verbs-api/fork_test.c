@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * fork() protection, checked on the kernel's own view of the mappings:
+ * /proc/self/smaps shows "dc" (do not copy on fork) in VmFlags for pages
+ * under MADV_DONTFORK. Built twice: FORK_TEST_LATE registers memory
+ * before ibv_fork_init(), which must then refuse.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "verbs_internal.h"
+
+/* Is the page at @addr marked do-not-copy-on-fork? -1 if not found. */
+static int page_dontfork(const void *addr)
+{
+	uintptr_t want = (uintptr_t)addr, lo, hi;
+	char line[512];
+	int in_vma = 0, ret = -1;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			in_vma = want >= lo && want < hi;
+			continue;
+		}
+		if (in_vma && !strncmp(line, "VmFlags:", 8)) {
+			ret = strstr(line, " dc") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+#ifdef FORK_TEST_LATE
+static void test_init_after_registration(void **state)
+{
+	char buf[64];
+
+	assert_int_equal(ibv_dontfork_range(buf, sizeof(buf)), 0);
+	assert_int_equal(page_dontfork(buf), 0);
+	assert_int_equal(ibv_fork_init(), EINVAL);
+	assert_int_equal(ibv_is_fork_initialized(), IBV_FORK_DISABLED);
+}
+#else
+static void test_nested_ranges(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(ibv_is_fork_initialized(), IBV_FORK_DISABLED);
+	assert_int_equal(ibv_fork_init(), 0);
+	assert_int_equal(ibv_is_fork_initialized(), IBV_FORK_ENABLED);
+
+	/* A covers pages 0-1, B covers pages 1-2 (unaligned ends). */
+	assert_int_equal(ibv_dontfork_range(map + 10, 2 * page - 20), 0);
+	assert_int_equal(ibv_dontfork_range(map + page + 1, page + 5), 0);
+	assert_int_equal(page_dontfork(map), 1);
+	assert_int_equal(page_dontfork(map + 2 * page), 1);
+	assert_int_equal(page_dontfork(map + 3 * page), 0);
+
+	/* Dropping A frees page 0 only: page 1 is still B's. */
+	assert_int_equal(ibv_dofork_range(map + 10, 2 * page - 20), 0);
+	assert_int_equal(page_dontfork(map), 0);
+	assert_int_equal(page_dontfork(map + page), 1);
+	assert_int_equal(page_dontfork(map + 2 * page), 1);
+
+	assert_int_equal(ibv_dofork_range(map + page + 1, page + 5), 0);
+	assert_int_equal(page_dontfork(map + page), 0);
+	assert_int_equal(page_dontfork(map + 2 * page), 0);
+	/* An unknown range and an empty one change nothing. */
+	assert_int_equal(ibv_dofork_range(map, page), 0);
+	assert_int_equal(ibv_dontfork_range(map, 0), 0);
+	assert_int_equal(page_dontfork(map), 0);
+	munmap(map, 4 * page);
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#ifdef FORK_TEST_LATE
+		cmocka_unit_test(test_init_after_registration),
+#else
+		cmocka_unit_test(test_nested_ranges),
+#endif
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
