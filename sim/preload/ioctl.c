@@ -152,18 +152,43 @@ static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
 	}
 }
 
-static void trace_attrs(char *buf, size_t len, const struct ib_uverbs_attr *u,
-			unsigned int n)
+/* "LENGTH" for UVERBS_ATTR_ALLOC_DM_LENGTH: the name minus its family. */
+static const char *short_name(const char *name)
 {
+	static const char *const prefixes[] = {"UVERBS_ATTR_", "MLX5_IB_ATTR_",
+					       "RDMA_SIM_ATTR_"};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return name + strlen(prefixes[i]);
+	return name;
+}
+
+/* The attrs as sent (before outputs are written), named when known. */
+static void trace_attrs(struct sim_call *c, char *buf, size_t len,
+			const struct ib_uverbs_attr *u, unsigned int n)
+{
+	struct sim_call_attr *a;
 	size_t off = 0;
 	unsigned int i;
 
 	buf[0] = 0;
-	for (i = 0; i < n && off < len; i++)
-		off += snprintf(buf + off, len - off,
-				"%s%#x:len=%u,flags=%#x,data=%#llx",
-				i ? " " : "", u[i].attr_id, u[i].len,
-				u[i].flags, (unsigned long long)u[i].data);
+	for (i = 0; i < n && off < len; i++) {
+		a = c->m ? spec_slot(c, u[i].attr_id) : NULL;
+		if (a && a->spec->name)
+			off += snprintf(buf + off, len - off, "%s%s",
+					i ? " " : "",
+					short_name(a->spec->name));
+		else
+			off += snprintf(buf + off, len - off, "%s%#x",
+					i ? " " : "", u[i].attr_id);
+		if (off < len)
+			off += snprintf(buf + off, len - off,
+					":len=%u,flags=%#x,data=%#llx",
+					u[i].len, u[i].flags,
+					(unsigned long long)u[i].data);
+	}
 }
 
 static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
@@ -219,37 +244,54 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 	    hdr->length !=
 		    sizeof(*hdr) +
 			    hdr->num_attrs * sizeof(struct ib_uverbs_attr)) {
+		snprintf(c.note, sizeof(c.note), "(bad header length %u)",
+			 hdr->length);
 		ret = -EINVAL;
 		goto out;
 	}
-	if (sim_tracing())
-		trace_attrs(attrs, sizeof(attrs), hdr->attrs, hdr->num_attrs);
 	if (hdr->reserved1 || hdr->reserved2) {
+		snprintf(c.note, sizeof(c.note), "(reserved header field set)");
 		ret = -EPROTONOSUPPORT;
 		goto out;
 	}
 	if (hdr->driver_id != sim.model->driver_id) {
+		snprintf(c.note, sizeof(c.note), "(driver_id %u, device is %u)",
+			 hdr->driver_id, sim.model->driver_id);
 		ret = -EINVAL;
 		goto out;
 	}
 	c.m = find_method(hdr->object_id, hdr->method_id);
+	if (c.m)
+		load_specs(&c);
+	if (sim_tracing())
+		trace_attrs(&c, attrs, sizeof(attrs), hdr->attrs,
+			    hdr->num_attrs);
 	if (!c.m) {
 		ret = -EPROTONOSUPPORT;
 		goto out;
 	}
-	load_specs(&c);
 	ret = run_call(&c, hdr->attrs, hdr->num_attrs);
 out:
 	if (!sim_tracing())
 		return ret;
+	if (!c.m && hdr && hdr->driver_id == sim.model->driver_id) {
+		c.m = find_method(hdr->object_id, hdr->method_id);
+		if (c.m) /* only to name it in the trace */
+			load_specs(&c);
+	}
+	if (!attrs[0] && hdr && hdr->length <= SIM_IOCTL_MAX_LEN &&
+	    hdr->length == sizeof(*hdr) + hdr->num_attrs * sizeof(*hdr->attrs))
+		trace_attrs(&c, attrs, sizeof(attrs), hdr->attrs,
+			    hdr->num_attrs);
 	if (c.m)
 		sim_trace("ioctl fd %d %s.%s attrs={%s} -> %s %s", fd,
 			  c.m->obj_name, c.m->name, attrs,
 			  ret ? strerrorname_np(-ret) : "0", c.note);
 	else if (hdr)
-		sim_trace("ioctl fd %d object %#x method %#x attrs={%s} -> %s",
-			  fd, hdr->object_id, hdr->method_id, attrs,
-			  strerrorname_np(-ret));
+		sim_trace(
+			"ioctl fd %d object %#x method %#x attrs={%s} -> %s %s",
+			fd, hdr->object_id, hdr->method_id, attrs,
+			strerrorname_np(-ret), c.note);
 	else
 		sim_trace("ioctl fd %d NULL header -> EFAULT", fd);
 	return ret;

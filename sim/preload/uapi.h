@@ -24,18 +24,19 @@ struct sim_attr_spec {
 	uint8_t obj_type;	   /* IDR: enum sim_obj_type */
 	uint16_t min_len, max_len; /* PTR */
 	uint8_t num_elems;	   /* ENUM_IN */
+	const char *name;	   /* the uAPI macro, for the trace */
 };
 
 #define SIM_NO_MAX 0xffff
 /* Attribute declaration helpers, mirroring the kernel's vocabulary. */
 #define A_IN(i, lo, hi, m)                                                     \
 	{                                                                      \
-		.id = (i), .kind = SA_PTR_IN, .mandatory = (m),                \
+		.id = (i), .name = #i, .kind = SA_PTR_IN, .mandatory = (m),    \
 		.min_len = (lo), .max_len = (hi)                               \
 	}
 #define A_OUT(i, lo, hi, m)                                                    \
 	{                                                                      \
-		.id = (i), .kind = SA_PTR_OUT, .mandatory = (m),               \
+		.id = (i), .name = #i, .kind = SA_PTR_OUT, .mandatory = (m),   \
 		.min_len = (lo), .max_len = (hi)                               \
 	}
 /* const/enum-typed scalars are a u64 on the wire */
@@ -43,12 +44,13 @@ struct sim_attr_spec {
 #define A_FLAGS(i, m) A_IN(i, 4, 8, m)
 #define A_IDR(i, t, acc)                                                       \
 	{                                                                      \
-		.id = (i), .kind = SA_IDR, .access = (acc), .mandatory = 1,    \
-		.obj_type = (t)                                                \
+		.id = (i), .name = #i, .kind = SA_IDR, .access = (acc),        \
+		.mandatory = 1, .obj_type = (t)                                \
 	}
 #define A_FD_NEW(i)                                                            \
 	{                                                                      \
-		.id = (i), .kind = SA_FD, .access = SA_NEW, .mandatory = 1     \
+		.id = (i), .name = #i, .kind = SA_FD, .access = SA_NEW,        \
+		.mandatory = 1                                                 \
 	}
 #define A_UHW_IN  A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
 #define A_UHW_OUT A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)

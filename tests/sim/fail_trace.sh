@@ -13,7 +13,7 @@ trace=$(mktemp)
 	fail "DM_ALLOC:2 injection"
 grep -q 'DM.DM_ALLOC attrs={.*} -> ENOSPC (injected)' "$trace" ||
 	fail "trace lacks the injected DM_ALLOC"
-grep -q 'DEVICE.GET_CONTEXT attrs={.*0x1000:len=32' "$trace" ||
+grep -q 'DEVICE.GET_CONTEXT attrs={.*UHW_IN:len=32' "$trace" ||
 	fail "trace lacks decoded GET_CONTEXT attrs"
 grep -q 'open /dev/infiniband/uverbs0 .* -> fd' "$trace" || fail "open trace"
 
