@@ -11,8 +11,8 @@
 
 #include <driver.h>
 
-/* The uverbs ABI version the rxe kernel driver reports. */
-#define RXE_UVERBS_ABI_VERSION 1
+/* The per-device uverbs ABI rdma_rxe reports (2 on 6.1 and 6.12). */
+#define RXE_UVERBS_ABI_VERSION 2
 
 struct rxe_device {
 	struct verbs_device vdev;

@@ -18,7 +18,12 @@ struct ibv_dm *rxe_alloc_dm(struct ibv_context *ctx,
 	err = ibv_cmd_alloc_dm(ctx, attr, dm, NULL);
 	if (err) {
 		free(dm);
-		errno = err;
+		/*
+		 * rdma_rxe has no DM ops, so the kernel hides the DM object
+		 * and the framework answers EPROTONOSUPPORT; the verbs API
+		 * spells "no device memory" EOPNOTSUPP.
+		 */
+		errno = err == EPROTONOSUPPORT ? EOPNOTSUPP : err;
 		return NULL;
 	}
 	return &dm->dm;

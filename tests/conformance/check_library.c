@@ -61,6 +61,7 @@ static void check_port_attrs(struct ibv_context *ctx)
 		.port_num = 1,
 	};
 	struct ibv_port_attr port = {};
+	union ibv_gid gid = {};
 
 	raw_write(conf_fd, IB_USER_VERBS_CMD_QUERY_PORT, &cmd, sizeof(cmd),
 		  sizeof(raw));
@@ -76,6 +77,10 @@ static void check_port_attrs(struct ibv_context *ctx)
 			      port.port_cap_flags == raw.port_cap_flags);
 	conf_expect("lib.query_port.port2", EINVAL,
 		    ibv_query_port(ctx, 2, &port));
+	conf_expect("lib.query_gid.index0", 0,
+		    ibv_query_gid(ctx, 1, 0, &gid) ? errno : 0);
+	conf_expect_u("lib.query_gid.index0_is_kernels", 1,
+		      !memcmp(gid.raw, conf_gid0.gid, sizeof(gid.raw)));
 }
 
 static void check_pd_mr(struct ibv_context *ctx, void *page)

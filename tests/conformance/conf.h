@@ -112,6 +112,9 @@ extern int conf_fd;
 /* Ask RDMA netlink for the uverbs driver id of the device named ibdev. */
 int nl_uverbs_driver_id(const char *ibdev, uint32_t *driver_id);
 
+/* GID 0 of port 1 as the raw ioctl returned it (check_gid.c). */
+extern struct ib_uverbs_gid_entry conf_gid0;
+
 /* A one-page dma-buf fd from /dev/udmabuf, or -errno (check_objects.c). */
 int conf_udmabuf_create(void);
 
@@ -122,6 +125,7 @@ void check_attrs(void);
 void check_idr(void);
 void check_write(void);
 void check_objects(void);
+void check_gid(void);
 void check_library(void);
 void check_lib_discovery(void);
 

@@ -28,6 +28,7 @@ int main(void)
 	check_idr();
 	check_write();
 	check_objects();
+	check_gid();
 #ifdef CONF_HAVE_LIBIBVERBS
 	check_library();
 #endif

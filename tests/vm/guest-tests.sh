@@ -6,6 +6,11 @@
 . /etc/lane.conf
 rc=0
 
+# Facts of this kernel, for whoever reads the log.
+echo "LANE-INFO uverbs abi $(cat /sys/class/infiniband_verbs/abi_version)," \
+	"rxe0 abi $(cat /sys/class/infiniband_verbs/uverbs0/abi_version)," \
+	"udmabuf $([ -e /dev/udmabuf ] && echo yes || echo no)"
+
 step_end() { # name rc
 	echo "LANE-STEP $1 rc=$2"
 	[ "$2" = 0 ] || rc=1
@@ -30,7 +35,7 @@ if [ -e "$ours/libibverbs.so.1" ] && [ -e "$BUILD_DIR/etc/libibverbs.d/rxe.drive
 	for cmd in ibv_devices "ibv_devinfo -v"; do
 		name=dropin-$(echo "$cmd" | tr -d ' -')
 		$cmd > /tmp/ref.txt 2>&1
-		LD_LIBRARY_PATH=$ours $cmd > /tmp/ours.txt 2>&1
+		LD_LIBRARY_PATH=$ours IBV_SHOW_WARNINGS=1 $cmd > /tmp/ours.txt 2>&1
 		r=$?
 		# The reference must itself show the device, or the diff proves nothing.
 		grep -q rxe0 /tmp/ref.txt || r=98

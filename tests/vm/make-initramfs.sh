@@ -26,7 +26,10 @@ here=$(dirname "$(realpath "$0")")
 # "crc32" and fails with ENOENT without it. udmabuf is built in on 6.12.
 modules="dummy crc32_generic ib_core ib_uverbs rdma_rxe udmabuf"
 # Debian's rdma-core 44 binaries for the drop-in check (run against OUR
-# libibverbs via LD_LIBRARY_PATH) and iproute2's rdma for `rdma link add`.
+# libibverbs via LD_LIBRARY_PATH, and against Debian's own libibverbs and
+# rxe provider for the reference output: Debian's reads /etc/libibverbs.d,
+# ours BUILD_DIR/etc/libibverbs.d, so neither sees the other's providers)
+# and iproute2's rdma for `rdma link add`.
 host_bins="/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo"
 
 root=$out.d
@@ -37,42 +40,45 @@ for d in bin sbin lib lib64; do
 done
 
 cp /bin/busybox "$root/usr/bin/busybox"
-for applet in $(/bin/busybox --list); do
-	[ -e "$root/usr/bin/$applet" ] || ln -s busybox "$root/usr/bin/$applet"
-done
+# Applet links point at /usr/bin/busybox, which is the copy above in the guest.
+/bin/busybox --install -s "$root/usr/bin"
 
-# Copy a file to the same path in the guest and, for ELF files, every shared
-# library ldd resolves for it (libnl-3 comes in through our libibverbs).
+# Copy a file to the same path in the guest (symlinks stay symlinks).
 copy_in() {
-	local f=$1 lib
-	[ -e "$root$f" ] && return 0
-	mkdir -p "$root$(dirname "$f")"
-	cp -L "$f" "$root$f"
-	head -c 4 "$f" | grep -q ELF || return 0
-	for lib in $(ldd "$f" 2>/dev/null | grep -oE '/[^ ]+' | sort -u); do
-		copy_in "$lib"
-	done
+	[ -e "$root$1" ] || [ -L "$root$1" ] && return 0
+	mkdir -p "$root$(dirname "$1")"
+	cp -P "$1" "$root$1"
 }
 
 programs=()
 for f in "$@"; do
 	programs+=("$(realpath -s "$f")")
 done
-for f in $host_bins "${programs[@]}"; do
-	copy_in "$f"
-done
-# Providers are dlopen()ed, so they and their .driver files go in whole.
+wanted=($host_bins "${programs[@]}"
+	/etc/libibverbs.d/rxe.driver
+	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so)
+# Providers are dlopen()ed, so the build's lib/ and etc/ go in whole (no
+# static archives).
 for d in lib etc; do
 	[ -d "$build/$d" ] || continue
 	while IFS= read -r -d '' f; do
-		copy_in "$f"
-	done < <(find "$build/$d" \( -type f -o -type l \) -print0)
+		wanted+=("$f")
+	done < <(find "$build/$d" \( -type f -o -type l \) ! -name '*.a' -print0)
 done
-# Debian's own rxe provider: the reference the drop-in check compares our
-# libibverbs against (Debian's libibverbs reads /etc/libibverbs.d, ours reads
-# BUILD_DIR/etc/libibverbs.d, so the two never see each other's providers).
-copy_in /etc/libibverbs.d/rxe.driver
-copy_in "$(realpath -s /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so)"
+for f in "${wanted[@]}"; do
+	copy_in "$f"
+	# A symlink's target must come too (host libraries are links).
+	[ -L "$f" ] && copy_in "$(realpath "$f")"
+done
+# One ldd over everything lists all shared libraries, transitively
+# (libnl-3 comes in through our libibverbs).
+for lib in $(ldd "${wanted[@]}" 2>/dev/null |
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+	     $1 ~ /^\// && $1 !~ /:$/ { print $1 }' |
+	sort -u); do
+	copy_in "$lib"
+	[ -L "$lib" ] && copy_in "$(realpath "$lib")"
+done
 
 printf '127.0.0.1 localhost\n' > "$root/etc/hosts"
 printf 'root:x:0:0:root:/:/bin/sh\n' > "$root/etc/passwd"

@@ -52,6 +52,7 @@ result=$(sed -n 's/^LANE-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -n1)
 sed -n '/^LANE-TABLE-BEGIN$/,/^LANE-TABLE-END$/p' "$log" |
 	sed '1d;$d' > "$dir/conformance.txt"
 
+cat "$dir/conformance.txt"
 echo "[lane $pkg] kernel $KVER: prepare $(secs "$t0" "$t1")s," \
 	"vm $(secs "$t1" "$t2")s, qemu rc $qrc, result ${result:-none}"
 grep -E '^LANE-(STEP|INFO|ERROR)' "$log"
@@ -63,7 +64,6 @@ if [ "${result:-x}" != 0 ]; then
 	[ "$qrc" = 124 ] && fail "timeout after ${LANE_TIMEOUT:-150}s"
 	fail "guest result ${result:-missing}"
 fi
-cat "$dir/conformance.txt"
 
 if [ -n "${LANE_SIM:-}" ]; then
 	for prog in "$@"; do
