@@ -164,6 +164,38 @@ static void check_bad_alloc(struct ibv_context *ctx, uint64_t max)
 		ibv_free_dm(dm[2]);
 }
 
+/* upstream's test_import_dm: a second context from dup(cmd_fd) imports
+ * the DM by handle and sees the bytes written through the first. */
+static void check_import(struct ibv_context *ctx, uint64_t max)
+{
+	size_t len = max / 2, i;
+	unsigned char *in = malloc(len), *out = calloc(1, len);
+	struct ibv_context *ctx2 = ibv_import_device(dup(ctx->cmd_fd));
+	struct ibv_dm *dm = alloc_dm(ctx, len, 0), *imp = NULL;
+
+	CHECK(ctx2 && dm && in && out, "import_device: %s", strerror(errno));
+	if (!ctx2 || !dm || !in || !out)
+		goto out;
+	memset(in, 0xab, len);
+	imp = ibv_import_dm(ctx2, dm->handle);
+	CHECK(imp, "import_dm: %s", strerror(errno));
+	if (imp) {
+		CHECK(!ibv_memcpy_to_dm(dm, 0, in, len), "to_dm");
+		CHECK(!ibv_memcpy_from_dm(out, imp, 0, len), "from imported");
+		for (i = 0; i < len && out[i] == 0xab; i++)
+			;
+		CHECK(i == len, "imported DM differs at %zu", i);
+		ibv_unimport_dm(imp);
+	}
+out:
+	if (dm)
+		CHECK(!ibv_free_dm(dm), "free");
+	if (ctx2)
+		ibv_close_device(ctx2);
+	free(in);
+	free(out);
+}
+
 /* Five processes hold max/2/5 bytes each at the same time. */
 static void check_multi_process(uint64_t max)
 {
@@ -291,6 +323,7 @@ int main(int argc, char **argv)
 		check_bad_access(ctx);
 		check_dm_mr(ctx);
 		check_bad_alloc(ctx, max);
+		check_import(ctx, max);
 		check_multi_process(max);
 	}
 	CHECK(!ibv_close_device(ctx), "close");

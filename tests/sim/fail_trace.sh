@@ -31,6 +31,12 @@ if [ -x /usr/bin/ibv_devinfo ]; then
 		fail "EX_QUERY_DEVICE not injected through INVOKE_WRITE"
 	grep -q 'netlink NLDEV_GET dump -> 1 device' "$trace" ||
 		fail "trace does not show netlink discovery"
+	# libmlx5 tolerates a failed UAR/clock mmap at open
+	: >"$trace"
+	"$SIM" --fail mmap:1:ENOMEM --trace "$trace" -- ibv_devinfo \
+		>/dev/null 2>&1 || fail "mmap injection broke ibv_devinfo"
+	grep -q '^\[[0-9]*\] mmap fd .* -> ENOMEM' "$trace" ||
+		fail "mmap injection not traced"
 	: >"$trace"
 	"$SIM" --no-netlink --trace "$trace" -- ibv_devices | grep -q mlx5_0 ||
 		fail "--no-netlink: no device"
