@@ -910,8 +910,9 @@ ibv_create_qp_ex(struct ibv_context *context,
 	struct verbs_context *vctx;
 
 	if (qp_init_attr_ex->comp_mask == IBV_QP_INIT_ATTR_PD)
-		return ibv_create_qp(qp_init_attr_ex->pd,
-				     (struct ibv_qp_init_attr *)qp_init_attr_ex);
+		return ibv_create_qp(
+			qp_init_attr_ex->pd,
+			(struct ibv_qp_init_attr *)qp_init_attr_ex);
 
 	vctx = verbs_get_ctx_op(context, create_qp_ex);
 	if (!vctx) {
@@ -981,9 +982,10 @@ static inline int ibv_query_rt_values_ex(struct ibv_context *context,
  * answering EOPNOTSUPP/ENOSYS) gets the basic attributes with every
  * extended member zero.
  */
-static inline int ibv_query_device_ex(struct ibv_context *context,
-				      const struct ibv_query_device_ex_input *input,
-				      struct ibv_device_attr_ex *attr)
+static inline int
+ibv_query_device_ex(struct ibv_context *context,
+		    const struct ibv_query_device_ex_input *input,
+		    struct ibv_device_attr_ex *attr)
 {
 	struct verbs_context *vctx;
 	int ret;
@@ -1042,8 +1044,9 @@ int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 int ibv_destroy_qp(struct ibv_qp *qp);
 
 /* A receive work queue; NULL with errno (EOPNOTSUPP). */
-static inline struct ibv_wq *ibv_create_wq(struct ibv_context *context,
-					   struct ibv_wq_init_attr *wq_init_attr)
+static inline struct ibv_wq *
+ibv_create_wq(struct ibv_context *context,
+	      struct ibv_wq_init_attr *wq_init_attr)
 {
 	struct verbs_context *vctx = verbs_get_ctx_op(context, create_wq);
 	struct ibv_wq *wq;
