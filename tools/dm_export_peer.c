@@ -14,8 +14,50 @@
 
 #include "dm_export_peer.h"
 
-#ifdef HAVE_RDMA_SIM_PEER
+#ifdef HAVE_RDMA_SIM_PEER_H
+#include <dlfcn.h>
 #include <rdma_sim_peer.h>
+
+/*
+ * The peer library is loaded at run time, so the installed tool does not
+ * depend on rdma-sim; without it the step is skipped.
+ */
+static struct {
+	__typeof__(rdma_sim_active) *active;
+	__typeof__(rdma_sim_peer_import) *import;
+	__typeof__(rdma_sim_peer_size) *size;
+	__typeof__(rdma_sim_peer_read) *read;
+	__typeof__(rdma_sim_peer_write) *write;
+	__typeof__(rdma_sim_peer_release) *release;
+} sim;
+
+static int load_peer_library(char *why, size_t why_len)
+{
+	static const char *const names[] = {
+		"rdma_sim_active",    "rdma_sim_peer_import",
+		"rdma_sim_peer_size", "rdma_sim_peer_read",
+		"rdma_sim_peer_write", "rdma_sim_peer_release",
+	};
+	void **slots = (void **)&sim;
+	void *lib = dlopen("librdmasim_peer.so", RTLD_NOW);
+	size_t i;
+
+	if (!lib) {
+		snprintf(why, why_len,
+			 "rdma-sim's peer library is not installed (%s)",
+			 dlerror());
+		return -1;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		slots[i] = dlsym(lib, names[i]);
+		if (!slots[i]) {
+			snprintf(why, why_len, "peer library lacks %s",
+				 names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 /* Where byte 0 of @dm sits in its dma-buf: its offset in its first page. */
 static uint64_t dm_offset_in_dmabuf(struct ibv_dm *dm)
@@ -41,7 +83,7 @@ static int compare_peer_read(struct rdma_sim_peer *peer, uint64_t off,
 		snprintf(why, why_len, "out of memory");
 		return 0;
 	}
-	if (rdma_sim_peer_read(peer, off, buf, len)) {
+	if (sim.read(peer, off, buf, len)) {
 		snprintf(why, why_len, "peer read failed: %s",
 			 strerror(errno));
 		free(buf);
@@ -69,7 +111,7 @@ static int peer_write_cpu_read(struct rdma_sim_peer *peer, uint64_t off,
 	}
 	for (i = 0; i < len; i++)
 		mine[i] = (uint8_t)~(i * 5 + 3);
-	if (rdma_sim_peer_write(peer, off, mine, len)) {
+	if (sim.write(peer, off, mine, len)) {
 		snprintf(why, why_len, "peer write failed: %s",
 			 strerror(errno));
 		goto out;
@@ -96,23 +138,25 @@ int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
 	uint64_t off;
 	int ok;
 
-	if (!rdma_sim_active()) {
+	if (load_peer_library(why, why_len))
+		return -1;
+	if (!sim.active()) {
 		snprintf(why, why_len,
 			 "not running under rdma-sim, so no peer device "
 			 "(a GPU or second NIC would import it)");
 		return -1;
 	}
-	peer = rdma_sim_peer_import(fd);
+	peer = sim.import(fd);
 	if (!peer) {
 		snprintf(why, why_len, "peer import failed: %s",
 			 strerror(errno));
 		return 0;
 	}
 	off = dm_offset_in_dmabuf(dm);
-	if (off + len > rdma_sim_peer_size(peer)) {
+	if (off + len > sim.size(peer)) {
 		snprintf(why, why_len, "dma-buf is %zu bytes, need %zu",
-			 rdma_sim_peer_size(peer), (size_t)(off + len));
-		rdma_sim_peer_release(peer);
+			 sim.size(peer), (size_t)(off + len));
+		sim.release(peer);
 		return 0;
 	}
 	ok = compare_peer_read(peer, off, pattern, len, why, why_len) &&
@@ -121,8 +165,8 @@ int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
 		snprintf(why, why_len,
 			 "dma-buf %zu bytes; peer read the %zu bytes written, "
 			 "CPU read the peer's",
-			 rdma_sim_peer_size(peer), len);
-	rdma_sim_peer_release(peer);
+			 sim.size(peer), len);
+	sim.release(peer);
 	return ok;
 }
 
