@@ -109,6 +109,12 @@ static void m_resp_bad_ptr(struct raw_ioctl *c)
 	c->attrs[RESP].data = 8;
 }
 
+/* These hand the kernel a bad user pointer, so each runs in a child. */
+static const struct raw_mutation bad_pointer_rows[] = {
+	{ "attr.port_num.len9_inline_value", m_port_len9_inline, EINVAL },
+	{ "attr.resp.bad_pointer", m_resp_bad_ptr, EFAULT },
+};
+
 static const struct raw_mutation attr_rows[] = {
 	{ "attr.unknown_id.mandatory", m_unknown_mandatory, EPROTONOSUPPORT },
 	{ "attr.unknown_id.optional", m_unknown_optional, 0 },
@@ -124,11 +130,10 @@ static const struct raw_mutation attr_rows[] = {
 	{ "attr.port_num.value2_no_such_port", m_port_2, EINVAL },
 	{ "attr.port_num.value0", m_port_0, EINVAL },
 	{ "attr.port_num.len9_pointer", m_port_len9_ptr, EINVAL },
-	{ "attr.port_num.len9_inline_value", m_port_len9_inline, EINVAL },
+
 	{ "attr.resp.len40_legacy_size", m_resp_legacy_40, EINVAL },
 	{ "attr.resp.len8_pointer", m_resp_len8_ptr, EINVAL },
 	{ "attr.resp.len_plus_16", m_resp_bigger, 0 },
-	{ "attr.resp.bad_pointer", m_resp_bad_ptr, EFAULT },
 };
 
 /* RESP with 16 spare bytes: the kernel zero-fills a longer buffer. */
@@ -165,6 +170,14 @@ void check_attrs(void)
 		attr_rows[i].mutate(&cmd);
 		conf_expect(attr_rows[i].name, attr_rows[i].expected,
 			    raw_exec(conf_fd, &cmd));
+	}
+	for (i = 0; i < sizeof(bad_pointer_rows) / sizeof(*bad_pointer_rows);
+	     i++) {
+		raw_query_port_cmd(&cmd, &room, sizeof(room.resp));
+		bad_pointer_rows[i].mutate(&cmd);
+		conf_expect(bad_pointer_rows[i].name,
+			    bad_pointer_rows[i].expected,
+			    raw_exec_isolated(conf_fd, &cmd));
 	}
 
 	/* The kernel marks a written PTR_OUT with VALID_OUTPUT. */

@@ -27,7 +27,7 @@
 /* Record one row; a row whose got differs from expected counts as failed. */
 void conf_row(const char *scope, const char *name, const char *expected,
 	      const char *got);
-/* "ok" for 0, else the errno's symbolic name (EINVAL ...). */
+/* "ok" for 0, the errno's symbolic name (EINVAL ...), SIGxxx for -signal. */
 const char *conf_err(int err);
 /* Row comparing errnos (0 = success), same answer on every kernel. */
 void conf_expect(const char *name, int expected, int got);
@@ -78,6 +78,12 @@ void raw_finish(struct raw_ioctl *cmd);
 int raw_call(int fd, struct raw_ioctl *cmd);
 /* raw_finish + raw_call. */
 int raw_exec(int fd, struct raw_ioctl *cmd);
+/*
+ * raw_exec in a child process, for commands carrying bad user pointers: a
+ * kernel answers EFAULT, a user-space model that dereferences them dies,
+ * and that must become a row (-signal number), not end the table.
+ */
+int raw_exec_isolated(int fd, struct raw_ioctl *cmd);
 
 /* One table row: break a valid command one way, expect this errno. */
 struct raw_mutation {

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -45,6 +47,22 @@ int raw_exec(int fd, struct raw_ioctl *cmd)
 {
 	raw_finish(cmd);
 	return raw_call(fd, cmd);
+}
+
+int raw_exec_isolated(int fd, struct raw_ioctl *cmd)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		_exit(raw_exec(fd, cmd) & 0xff);
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	return WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
 }
 
 int raw_write(int fd, uint32_t command, void *body, size_t body_len,

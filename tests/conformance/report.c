@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* The canonical table: one line per row, fixed columns, no timings. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -31,8 +32,15 @@ const char *conf_err(int err)
 {
 	const char *name;
 
+	static char sig[16];
+
 	if (err == 0)
 		return "ok";
+	if (err < 0) {
+		snprintf(sig, sizeof(sig), "SIG%s",
+			 sigabbrev_np(-err) ?: "?");
+		return sig;
+	}
 	name = strerrorname_np(err);
 	return name ? name : "E?";
 }

@@ -9,8 +9,12 @@
 #               libibverbs has its config dir (BUILD_DIR/etc/libibverbs.d,
 #               whose files name BUILD_DIR/lib/lib<provider>) compiled in.
 #   PROGRAM     project test programs, also kept at their host path.
-# The guest's /init is guest-init.sh and /lane/tests.sh is guest-tests.sh,
-# both from this folder.
+#
+# OUT is two newc archives back to back (the kernel unpacks both): a base
+# part that only depends on the kernel and the host (busybox, modules,
+# Debian's tools, /init), cached next to OUT, and the build part, made on
+# every run. The guest's /init is guest-init.sh and /lane/tests.sh is
+# guest-tests.sh, both from this folder.
 set -euo pipefail
 
 env_file=$1
@@ -30,94 +34,135 @@ modules="dummy crc32_generic ib_core ib_uverbs rdma_rxe udmabuf"
 # rxe provider for the reference output: Debian's reads /etc/libibverbs.d,
 # ours BUILD_DIR/etc/libibverbs.d, so neither sees the other's providers)
 # and iproute2's rdma for `rdma link add`.
-host_bins="/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo"
+host_files="/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo
+	/etc/libibverbs.d/rxe.driver
+	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so"
 
-root=$out.d
-rm -rf "$root"
-mkdir -p "$root"/usr/{bin,sbin,lib,lib64} "$root"/{etc,proc,sys,dev,tmp,lane}
-for d in bin sbin lib lib64; do
-	ln -s "usr/$d" "$root/$d"
-done
-
-cp /bin/busybox "$root/usr/bin/busybox"
-# Applet links point at /usr/bin/busybox, which is the copy above in the guest.
-/bin/busybox --install -s "$root/usr/bin"
-
-# Copy a file to the same path in the guest (symlinks stay symlinks).
+root=
+copied=/dev/null
+# Copy a file to the same path in the guest (symlinks stay symlinks, and
+# their targets come too: host libraries are links). Names go to $copied.
 copy_in() {
-	[ -e "$root$1" ] || [ -L "$root$1" ] && return 0
-	mkdir -p "$root$(dirname "$1")"
-	cp -P "$1" "$root$1"
+	local f=$1
+	echo "$f" >> "$copied"
+	if [ ! -e "$root$f" ] && [ ! -L "$root$f" ]; then
+		mkdir -p "$root$(dirname "$f")"
+		cp -P "$f" "$root$f"
+	fi
+	if [ -L "$f" ]; then
+		copy_in "$(realpath "$f")"
+	fi
 }
 
+# Copy the given files and every shared library they need; one ldd call
+# lists the dependencies transitively (libnl-3 comes in through our
+# libibverbs). Files listed in $skip (already in the base part) stay out.
+copy_with_libs() {
+	local f
+	for f in "$@" $(ldd "$@" 2>/dev/null |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+		     $1 ~ /^\// && $1 !~ /:$/ { print $1 }' | sort -u); do
+		[ -n "${skip:-}" ] && grep -qxF "$f" "$skip" && continue
+		copy_in "$f"
+	done
+}
+
+pack() { # dir archive
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --quiet) > "$2.tmp"
+	mv "$2.tmp" "$2"
+}
+
+stage_modules() {
+	local moddir=/lib/modules/$KVER m deps kind path rel
+	mkdir -p "$root$moddir"
+	: > "$root/etc/lane-modules"
+	for m in $modules; do
+		# Built in (udmabuf on 6.12) or absent (udmabuf on 6.1).
+		deps=$(modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" \
+			2>/dev/null) || continue
+		while read -r kind path _; do
+			[ "$kind" = insmod ] || continue
+			rel=${path#"$KROOT$moddir"/}
+			rel=${rel%.xz}
+			rel=${rel%.zst}
+			grep -qxF "$rel" "$root/etc/lane-modules" && continue
+			mkdir -p "$root$moddir/$(dirname "$rel")"
+			# busybox insmod cannot read compressed modules.
+			case $path in
+			*.xz) xz -dc "$path" > "$root$moddir/$rel" ;;
+			*.zst) zstd -dcq "$path" > "$root$moddir/$rel" ;;
+			*) cp "$path" "$root$moddir/$rel" ;;
+			esac
+			echo "$rel" >> "$root/etc/lane-modules"
+		done <<< "$deps"
+	done
+}
+
+# A usrmerged tree like Debian 12's, so ldd's /lib/... paths just work.
+new_root() {
+	local d
+	root=$1
+	rm -rf "$root"
+	mkdir -p "$root"/usr/{bin,sbin,lib,lib64} "$root"/{etc,lane}
+	for d in bin sbin lib lib64; do
+		ln -s "usr/$d" "$root/$d"
+	done
+}
+
+make_base() { # archive list
+	new_root "$1.d"
+	mkdir -p "$root"/{proc,sys,dev,tmp}
+	copied=$2
+	: > "$copied"
+	cp /bin/busybox "$root/usr/bin/busybox"
+	# Applet links point at /usr/bin/busybox: the copy above, in the guest.
+	/bin/busybox --install -s "$root/usr/bin"
+	# shellcheck disable=SC2086
+	copy_with_libs $host_files
+	printf '127.0.0.1 localhost\n' > "$root/etc/hosts"
+	printf 'root:x:0:0:root:/:/bin/sh\n' > "$root/etc/passwd"
+	printf 'hosts: files\n' > "$root/etc/nsswitch.conf"
+	stage_modules
+	cp "$here/guest-init.sh" "$root/init"
+	chmod +x "$root/init"
+	pack "$root" "$1"
+	rm -rf "$root"
+}
+
+# The base part is rebuilt when this script or /init changed.
+base=$(dirname "$out")/base.cpio
+if [ ! -s "$base" ] || [ "$base" -ot "$0" ] ||
+	[ "$base" -ot "$here/guest-init.sh" ]; then
+	make_base "$base" "$base.list"
+fi
+
+# Build part: the build tree's lib/ and etc/ whole (providers are
+# dlopen()ed; static archives stay out), the programs, the lane config.
+new_root "$out.d"
+copied=/dev/null
+skip=$base.list
 programs=()
 for f in "$@"; do
 	programs+=("$(realpath -s "$f")")
 done
-wanted=($host_bins "${programs[@]}"
-	/etc/libibverbs.d/rxe.driver
-	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so)
-# Providers are dlopen()ed, so the build's lib/ and etc/ go in whole (no
-# static archives).
+wanted=("${programs[@]}")
 for d in lib etc; do
 	[ -d "$build/$d" ] || continue
 	while IFS= read -r -d '' f; do
 		wanted+=("$f")
-	done < <(find "$build/$d" \( -type f -o -type l \) ! -name '*.a' -print0)
+	done < <(find "$build/$d" \( -type f -o -type l \) ! -name '*.a' \
+		-print0)
 done
-for f in "${wanted[@]}"; do
-	copy_in "$f"
-	# A symlink's target must come too (host libraries are links).
-	[ -L "$f" ] && copy_in "$(realpath "$f")"
-done
-# One ldd over everything lists all shared libraries, transitively
-# (libnl-3 comes in through our libibverbs).
-for lib in $(ldd "${wanted[@]}" 2>/dev/null |
-	awk '$2 == "=>" && $3 ~ /^\// { print $3 }
-	     $1 ~ /^\// && $1 !~ /:$/ { print $1 }' |
-	sort -u); do
-	copy_in "$lib"
-	[ -L "$lib" ] && copy_in "$(realpath "$lib")"
-done
-
-printf '127.0.0.1 localhost\n' > "$root/etc/hosts"
-printf 'root:x:0:0:root:/:/bin/sh\n' > "$root/etc/passwd"
-printf 'hosts: files\n' > "$root/etc/nsswitch.conf"
-
-# Modules: host kmod resolves the dependency order against the staged tree;
-# busybox insmod cannot read .ko.xz, so they are decompressed here.
-moddir=/lib/modules/$KVER
-mkdir -p "$root$moddir"
-: > "$root/etc/lane-modules"
-for m in $modules; do
-	deps=$(modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>/dev/null) ||
-		continue # built in (udmabuf on 6.12) or absent (udmabuf on 6.1)
-	while read -r kind path _; do
-		[ "$kind" = insmod ] || continue
-		rel=${path#"$KROOT$moddir"/}
-		rel=${rel%.xz}
-		rel=${rel%.zst}
-		grep -qxF "$rel" "$root/etc/lane-modules" && continue
-		mkdir -p "$root$moddir/$(dirname "$rel")"
-		case $path in
-		*.xz) xz -dc "$path" > "$root$moddir/$rel" ;;
-		*.zst) zstd -dcq "$path" > "$root$moddir/$rel" ;;
-		*) cp "$path" "$root$moddir/$rel" ;;
-		esac
-		echo "$rel" >> "$root/etc/lane-modules"
-	done <<< "$deps"
-done
-
+copy_with_libs "${wanted[@]}"
 {
 	printf 'KVER=%q\nBUILD_DIR=%q\n' "$KVER" "$build"
 	printf 'PROGRAMS=%q\n' "${programs[*]}"
 } > "$root/etc/lane.conf"
-cp "$here/guest-init.sh" "$root/init"
 cp "$here/guest-tests.sh" "$root/lane/tests.sh"
-chmod +x "$root/init" "$root/lane/tests.sh"
-
-# Uncompressed newc archive: in-guest decompression is slow under TCG.
-(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --quiet) > "$out.tmp"
-mv "$out.tmp" "$out"
+chmod +x "$root/lane/tests.sh"
+pack "$root" "$out.build"
 rm -rf "$root"
+cat "$base" "$out.build" > "$out.tmp"
+rm -f "$out.build"
+mv "$out.tmp" "$out"
