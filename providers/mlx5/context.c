@@ -67,27 +67,30 @@ static bool retry_smaller(int err)
 	       err == EPERM || err == EACCES;
 }
 
+static const size_t mlx5_req_lens[] = {
+	sizeof(struct mlx5_ib_alloc_ucontext_req_v2),
+	offsetof(struct mlx5_ib_alloc_ucontext_req_v2, lib_caps),
+	offsetof(struct mlx5_ib_alloc_ucontext_req_v2, max_cqe_version),
+};
+
 /*
  * GET_CONTEXT with the v2 request cut to what older kernels accept: the
- * whole request, then without lib_caps, then without max_cqe_version.
+ * whole request, then without lib_caps, then without max_cqe_version,
+ * trying at most @num_lens of those.
  */
 static int get_context_sized(struct mlx5_context *ctx,
 			     struct mlx5_ib_alloc_ucontext_req_v2 *req,
-			     struct mlx5_ib_alloc_ucontext_resp *resp)
+			     struct mlx5_ib_alloc_ucontext_resp *resp,
+			     unsigned int num_lens)
 {
-	static const size_t req_lens[] = {
-		sizeof(*req),
-		offsetof(struct mlx5_ib_alloc_ucontext_req_v2, lib_caps),
-		offsetof(struct mlx5_ib_alloc_ucontext_req_v2, max_cqe_version),
-	};
 	struct ibv_udata udata = { .in = req, .out = resp,
 				   .out_len = sizeof(*resp) };
 	unsigned int i;
 	int err = EINVAL;
 
-	for (i = 0; i < sizeof(req_lens) / sizeof(req_lens[0]); i++) {
+	for (i = 0; i < num_lens; i++) {
 		memset(resp, 0, sizeof(*resp));
-		udata.in_len = req_lens[i];
+		udata.in_len = mlx5_req_lens[i];
 		err = ibv_cmd_get_context(&ctx->ibv_ctx, &udata, NULL);
 		if (!err || !retry_smaller(err))
 			break;
@@ -95,36 +98,42 @@ static int get_context_sized(struct mlx5_context *ctx,
 	return err;
 }
 
-/* With DEVX first unless the caller made it optional or mandatory. */
+/*
+ * DEVX first, unless the caller made it mandatory or declined it. Every
+ * kernel with DEVX takes the whole request, so DEVX is only tried with it:
+ * a kernel (or user) without DEVX costs one failed call, not three.
+ */
 static int get_context(struct mlx5_context *ctx,
 		       const struct mlx5dv_context_attr *attr,
 		       struct mlx5_ib_alloc_ucontext_resp *resp)
 {
+	const unsigned int all = sizeof(mlx5_req_lens) /
+				 sizeof(mlx5_req_lens[0]);
 	struct mlx5_ib_alloc_ucontext_req_v2 req = {};
+	bool want_devx = true, need_devx = false;
 	int err;
 
 	err = fill_bfreg_request(ctx, &req);
 	if (err)
 		return err;
-
 	if (attr) {
 		if (attr->comp_mask || (attr->flags & ~MLX5DV_CONTEXT_FLAGS_DEVX))
 			return EINVAL;
-		if (attr->flags & MLX5DV_CONTEXT_FLAGS_DEVX)
-			req.flags = MLX5_IB_ALLOC_UCTX_DEVX;
-		err = get_context_sized(ctx, &req, resp);
-		ctx->devx = !err && req.flags;
-		return err;
+		need_devx = attr->flags & MLX5DV_CONTEXT_FLAGS_DEVX;
+		want_devx = need_devx;
 	}
 
-	req.flags = MLX5_IB_ALLOC_UCTX_DEVX;
-	err = get_context_sized(ctx, &req, resp);
-	if (err && retry_smaller(err)) {
+	if (want_devx) {
+		req.flags = MLX5_IB_ALLOC_UCTX_DEVX;
+		err = get_context_sized(ctx, &req, resp, 1);
+		if (!err || need_devx || !retry_smaller(err)) {
+			ctx->devx = !err;
+			return err;
+		}
 		req.flags = 0;
-		err = get_context_sized(ctx, &req, resp);
 	}
-	ctx->devx = !err && req.flags;
-	return err;
+	ctx->devx = false;
+	return get_context_sized(ctx, &req, resp, all);
 }
 
 static int take_response(struct mlx5_context *ctx,

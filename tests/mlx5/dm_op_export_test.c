@@ -36,7 +36,7 @@ static int is_device_mem(unsigned long long off, long page)
 
 /*
  * From the trace: the DEVICE_MEM mmap offsets in order, and the PGOFF
- * (attr 0x1) of the last DMABUF_ALLOC.
+ * of the last DMABUF_ALLOC.
  */
 static int scan_trace(const char *path, unsigned long long *maps, int *nmaps,
 		      unsigned long long *pgoff)
@@ -51,17 +51,19 @@ static int scan_trace(const char *path, unsigned long long *maps, int *nmaps,
 	*nmaps = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long off;
-		char *p;
+		char *p, *q;
 
 		p = strstr(line, "mmap fd ");
 		if (p && (p = strstr(p, " off ")) &&
 		    sscanf(p, " off %llx", &off) == 1 && !strstr(line, "-> E") &&
 		    is_device_mem(off, page) && *nmaps < 8)
 			maps[(*nmaps)++] = off;
-		p = strstr(line, "DMABUF_ALLOC");
-		if (p && (p = strstr(p, " 0x1:len=8,")) &&
-		    (p = strstr(p, "data=")) &&
-		    sscanf(p, "data=%llx", pgoff) == 1)
+		/* The PGOFF attribute, by name or by number (1). */
+		p = strstr(line, "DMABUF_ALLOC attrs=");
+		if (p && ((q = strstr(p, "PGOFF:len=8,")) ||
+			  (q = strstr(p, " 0x1:len=8,"))) &&
+		    (q = strstr(q, "data=")) &&
+		    sscanf(q, "data=%llx", pgoff) == 1)
 			found = 1;
 	}
 	fclose(f);
