@@ -174,6 +174,10 @@ struct ibv_device **verbs_update_device_list(struct verbs_sysfs_list *found,
 	struct ibv_device **array;
 	size_t i;
 
+	static pthread_once_t static_once = PTHREAD_ONCE_INIT;
+
+	/* Providers linked in (static builds) match before any dlopen. */
+	pthread_once(&static_once, verbs_register_static_providers);
 	pthread_mutex_lock(&devices_lock);
 	forget_vanished(found);
 	for (i = 0; i < found->num; i++)

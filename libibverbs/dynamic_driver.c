@@ -13,6 +13,7 @@
 
 static bool try_dlopen(const char *path)
 {
+	verbs_lib_debug("loading provider %s\n", path);
 	if (dlopen(path, RTLD_NOW))
 		return true;
 	verbs_lib_debug("dlopen(%s): %s\n", path, dlerror());
@@ -47,7 +48,6 @@ static void load_drivers(void)
 	struct verbs_name_list names = {};
 	size_t i;
 
-	verbs_register_static_providers();
 	if (verbs_collect_driver_names(IBV_CONFIG_DIR, &names))
 		verbs_lib_warn("out of memory reading the driver list\n");
 	for (i = 0; i < names.num; i++)
