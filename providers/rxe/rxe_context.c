@@ -8,8 +8,7 @@
 
 static void rxe_free_context(struct ibv_context *ibctx)
 {
-	struct rxe_context *ctx =
-		(struct rxe_context *)verbs_get_ctx(ibctx);
+	struct rxe_context *ctx = (struct rxe_context *)verbs_get_ctx(ibctx);
 
 	verbs_uninit_context(&ctx->vctx);
 	free(ctx);

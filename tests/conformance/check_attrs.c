@@ -12,7 +12,7 @@
 #define PORT 0 /* index of PORT_NUM in the built command */
 #define RESP 1 /* index of RESP */
 
-static uint8_t nine_bytes[9] = { 1 };
+static uint8_t nine_bytes[9] = {1};
 static uint8_t out_small[8];
 
 static void m_unknown_mandatory(struct raw_ioctl *c)
@@ -32,8 +32,8 @@ static void m_driver_ns_mandatory(struct raw_ioctl *c)
 
 static void m_duplicate(struct raw_ioctl *c)
 {
-	raw_add(c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8,
-		UVERBS_ATTR_F_MANDATORY, 1);
+	raw_add(c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8, UVERBS_ATTR_F_MANDATORY,
+		1);
 }
 
 static void m_reserved(struct raw_ioctl *c)
@@ -76,6 +76,12 @@ static void m_port_0(struct raw_ioctl *c)
 	c->attrs[PORT].data = 0;
 }
 
+/* 8 bytes is the longest payload the kernel takes inline in data. */
+static void m_port_len8(struct raw_ioctl *c)
+{
+	c->attrs[PORT].len = 8;
+}
+
 /* 9 bytes is one past the inline limit: data must now be a pointer. */
 static void m_port_len9_ptr(struct raw_ioctl *c)
 {
@@ -111,29 +117,29 @@ static void m_resp_bad_ptr(struct raw_ioctl *c)
 
 /* These hand the kernel a bad user pointer, so each runs in a child. */
 static const struct raw_mutation bad_pointer_rows[] = {
-	{ "attr.port_num.len9_inline_value", m_port_len9_inline, EINVAL },
-	{ "attr.resp.bad_pointer", m_resp_bad_ptr, EFAULT },
+	{"attr.port_num.len9_inline_value", m_port_len9_inline, EINVAL},
+	{"attr.resp.bad_pointer", m_resp_bad_ptr, EFAULT},
 };
 
 static const struct raw_mutation attr_rows[] = {
-	{ "attr.unknown_id.mandatory", m_unknown_mandatory, EPROTONOSUPPORT },
-	{ "attr.unknown_id.optional", m_unknown_optional, 0 },
-	{ "attr.driver_ns_0x1000.mandatory", m_driver_ns_mandatory,
-	  EPROTONOSUPPORT },
-	{ "attr.duplicate_port_num", m_duplicate, EINVAL },
-	{ "attr.reserved_nonzero", m_reserved, EINVAL },
-	{ "attr.flags.unknown_bit_0x100", m_flag_unknown, 0 },
-	{ "attr.flags.valid_output_on_input", m_flag_valid_output, 0 },
-	{ "attr.missing_mandatory_resp", m_missing_resp, EINVAL },
-	{ "attr.port_num.len0", m_port_len0, EINVAL },
-	{ "attr.port_num.len1_inline", m_port_len1, EINVAL },
-	{ "attr.port_num.value2_no_such_port", m_port_2, EINVAL },
-	{ "attr.port_num.value0", m_port_0, EINVAL },
-	{ "attr.port_num.len9_pointer", m_port_len9_ptr, EINVAL },
-
-	{ "attr.resp.len40_legacy_size", m_resp_legacy_40, EINVAL },
-	{ "attr.resp.len8_pointer", m_resp_len8_ptr, EINVAL },
-	{ "attr.resp.len_plus_16", m_resp_bigger, 0 },
+	{"attr.unknown_id.mandatory", m_unknown_mandatory, EPROTONOSUPPORT},
+	{"attr.unknown_id.optional", m_unknown_optional, 0},
+	{"attr.driver_ns_0x1000.mandatory", m_driver_ns_mandatory,
+	 EPROTONOSUPPORT},
+	{"attr.duplicate_port_num", m_duplicate, EINVAL},
+	{"attr.reserved_nonzero", m_reserved, EINVAL},
+	{"attr.flags.unknown_bit_0x100", m_flag_unknown, 0},
+	{"attr.flags.valid_output_on_input", m_flag_valid_output, 0},
+	{"attr.missing_mandatory_resp", m_missing_resp, EINVAL},
+	{"attr.port_num.len0", m_port_len0, EINVAL},
+	{"attr.port_num.len1_inline", m_port_len1, EINVAL},
+	{"attr.port_num.value2_no_such_port", m_port_2, EINVAL},
+	{"attr.port_num.value0", m_port_0, EINVAL},
+	{"attr.port_num.len8_inline", m_port_len8, 0},
+	{"attr.port_num.len9_pointer", m_port_len9_ptr, EINVAL},
+	{"attr.resp.len40_legacy_size", m_resp_legacy_40, EINVAL},
+	{"attr.resp.len8_pointer", m_resp_len8_ptr, EINVAL},
+	{"attr.resp.len_plus_16", m_resp_bigger, 0},
 };
 
 /* RESP with 16 spare bytes: the kernel zero-fills a longer buffer. */
@@ -189,8 +195,7 @@ void check_attrs(void)
 		      !!(cmd.attrs[RESP].flags & UVERBS_ATTR_F_VALID_OUTPUT));
 	conf_expect_u("attr.resp.port_state_active", CONF_PORT_ACTIVE,
 		      resp.legacy_resp.state);
-	conf_expect_u("attr.resp.link_layer_ethernet",
-		      CONF_LINK_LAYER_ETHERNET,
+	conf_expect_u("attr.resp.link_layer_ethernet", CONF_LINK_LAYER_ETHERNET,
 		      resp.legacy_resp.link_layer);
 	check_resp_tail();
 }

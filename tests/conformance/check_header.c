@@ -78,20 +78,19 @@ static void m_method_driver_ns(struct raw_ioctl *c)
 }
 
 static const struct raw_mutation header_rows[] = {
-	{ "ioctl.baseline.query_port", m_none, 0 },
-	{ "ioctl.hdr.length_minus_1", m_len_minus_1, EINVAL },
-	{ "ioctl.hdr.length_plus_16", m_len_plus_16, EINVAL },
-	{ "ioctl.hdr.length_zero", m_len_zero, EINVAL },
-	{ "ioctl.hdr.length_over_page", m_over_page, EINVAL },
-	{ "ioctl.hdr.reserved1_nonzero", m_reserved1, EPROTONOSUPPORT },
-	{ "ioctl.hdr.reserved2_nonzero", m_reserved2, EPROTONOSUPPORT },
-	{ "ioctl.hdr.driver_id_mlx5_on_rxe", m_driver_other, EINVAL },
-	{ "ioctl.hdr.driver_id_unknown", m_driver_unknown, EINVAL },
-	{ "ioctl.object.unknown_0x0fff", m_obj_unknown, EPROTONOSUPPORT },
-	{ "ioctl.object.driver_ns_0x1000", m_obj_driver_ns, EPROTONOSUPPORT },
-	{ "ioctl.method.unknown_0x00ff", m_method_unknown, EPROTONOSUPPORT },
-	{ "ioctl.method.driver_ns_0x1000", m_method_driver_ns,
-	  EPROTONOSUPPORT },
+	{"ioctl.baseline.query_port", m_none, 0},
+	{"ioctl.hdr.length_minus_1", m_len_minus_1, EINVAL},
+	{"ioctl.hdr.length_plus_16", m_len_plus_16, EINVAL},
+	{"ioctl.hdr.length_zero", m_len_zero, EINVAL},
+	{"ioctl.hdr.length_over_page", m_over_page, EINVAL},
+	{"ioctl.hdr.reserved1_nonzero", m_reserved1, EPROTONOSUPPORT},
+	{"ioctl.hdr.reserved2_nonzero", m_reserved2, EPROTONOSUPPORT},
+	{"ioctl.hdr.driver_id_mlx5_on_rxe", m_driver_other, EINVAL},
+	{"ioctl.hdr.driver_id_unknown", m_driver_unknown, EINVAL},
+	{"ioctl.object.unknown_0x0fff", m_obj_unknown, EPROTONOSUPPORT},
+	{"ioctl.object.driver_ns_0x1000", m_obj_driver_ns, EPROTONOSUPPORT},
+	{"ioctl.method.unknown_0x00ff", m_method_unknown, EPROTONOSUPPORT},
+	{"ioctl.method.driver_ns_0x1000", m_method_driver_ns, EPROTONOSUPPORT},
 };
 
 void check_header(void)
@@ -113,9 +112,11 @@ void check_header(void)
 	/* Another ioctl number on the same magic is not the verbs ioctl. */
 	raw_query_port_cmd(&cmd, &resp, sizeof(resp));
 	raw_finish(&cmd);
-	err = ioctl(conf_fd, _IOWR(RDMA_IOCTL_MAGIC, 2,
-				   struct ib_uverbs_ioctl_hdr), &cmd) ?
-		      errno : 0;
+	err = ioctl(conf_fd,
+		    _IOWR(RDMA_IOCTL_MAGIC, 2, struct ib_uverbs_ioctl_hdr),
+		    &cmd)
+		      ? errno
+		      : 0;
 	conf_expect("ioctl.cmd.other_nr_on_magic", ENOTTY, err);
 
 	/* A fresh fd has no context yet: methods needing one must refuse. */

@@ -44,16 +44,16 @@ static void check_type_and_len(void *page)
 		    mr == pd ? EINVAL : raw_destroy_pd(conf_fd, mr));
 
 	raw_init(&cmd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
-	raw_add(&cmd, UVERBS_ATTR_DESTROY_PD_HANDLE, 4,
-		UVERBS_ATTR_F_MANDATORY, pd);
+	raw_add(&cmd, UVERBS_ATTR_DESTROY_PD_HANDLE, 4, UVERBS_ATTR_F_MANDATORY,
+		pd);
 	conf_expect("idr.pd_destroy.len4_on_idr", EINVAL,
 		    raw_exec(conf_fd, &cmd));
 	conf_expect("idr.pd_destroy.with_live_mr", EBUSY,
 		    raw_destroy_pd(conf_fd, pd));
 
 	raw_init(&cmd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY);
-	raw_add(&cmd, UVERBS_ATTR_DESTROY_MR_HANDLE, 0,
-		UVERBS_ATTR_F_MANDATORY, mr);
+	raw_add(&cmd, UVERBS_ATTR_DESTROY_MR_HANDLE, 0, UVERBS_ATTR_F_MANDATORY,
+		mr);
 	conf_expect("idr.mr_destroy.ok", 0, raw_exec(conf_fd, &cmd));
 	conf_expect("idr.pd_destroy.after_mr_gone", 0,
 		    raw_destroy_pd(conf_fd, pd));

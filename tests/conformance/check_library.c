@@ -31,7 +31,7 @@ static int count_fds(void)
 static void check_device_attrs(struct ibv_context *ctx)
 {
 	struct ib_uverbs_query_device_resp raw = {};
-	struct ib_uverbs_query_device cmd = { .response = (uintptr_t)&raw };
+	struct ib_uverbs_query_device cmd = {.response = (uintptr_t)&raw};
 	struct ibv_device_attr_ex ex = {};
 	struct ibv_device_attr *a = &ex.orig_attr;
 	int err;
@@ -102,9 +102,11 @@ static void check_pd_mr(struct ibv_context *ctx, void *page)
 			    ibv_dealloc_pd(pd));
 		conf_expect("lib.dereg_mr", 0, ibv_dereg_mr(mr));
 	}
-	conf_expect("lib.reg_dmabuf_mr.fd_minus_1", EOPNOTSUPP,
-		    ibv_reg_dmabuf_mr(pd, 0, 4096, 0, -1,
-				      IBV_ACCESS_LOCAL_WRITE) ? 0 : errno);
+	conf_expect(
+		"lib.reg_dmabuf_mr.fd_minus_1", EOPNOTSUPP,
+		ibv_reg_dmabuf_mr(pd, 0, 4096, 0, -1, IBV_ACCESS_LOCAL_WRITE)
+			? 0
+			: errno);
 	{
 		int buf = conf_udmabuf_create();
 		const char *got = "no-udmabuf";
@@ -118,8 +120,8 @@ static void check_pd_mr(struct ibv_context *ctx, void *page)
 			close(buf);
 		}
 		conf_row("kver", "lib.reg_dmabuf_mr.udmabuf_fd",
-			 conf_kernel_at_least(6, 12) ? "EOPNOTSUPP" :
-						       "no-udmabuf",
+			 conf_kernel_at_least(6, 12) ? "EOPNOTSUPP"
+						     : "no-udmabuf",
 			 got);
 	}
 	conf_expect("lib.dealloc_pd", 0, ibv_dealloc_pd(pd));
@@ -127,9 +129,9 @@ static void check_pd_mr(struct ibv_context *ctx, void *page)
 
 static void check_dm(struct ibv_context *ctx)
 {
-	struct ibv_alloc_dm_attr attr = { .length = 4096 };
+	struct ibv_alloc_dm_attr attr = {.length = 4096};
 	/* rxe cannot allocate one, so export is asked about a stand-in. */
-	struct ibv_dm stand_in = { .context = ctx };
+	struct ibv_dm stand_in = {.context = ctx};
 	struct ibv_dm *dm;
 	int fd;
 

@@ -71,7 +71,7 @@ static int reg_dmabuf_mr(uint32_t pd, int fd)
 /* A one-page dma-buf from /dev/udmabuf (6.12 has it built in); -errno. */
 int conf_udmabuf_create(void)
 {
-	struct udmabuf_create create = { .size = 4096 };
+	struct udmabuf_create create = {.size = 4096};
 	int dev, mfd, fd = -ENOENT;
 
 	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
@@ -119,7 +119,8 @@ static void check_dmabuf_mr(void)
 		close(buf);
 	}
 	conf_row("kver", "mr.reg_dmabuf_mr.udmabuf_fd",
-		 conf_kernel_at_least(6, 12) ? "EOPNOTSUPP" : "no-udmabuf", got);
+		 conf_kernel_at_least(6, 12) ? "EOPNOTSUPP" : "no-udmabuf",
+		 got);
 	raw_destroy_pd(conf_fd, pd);
 }
 
@@ -146,7 +147,7 @@ void check_objects(void)
 				 RDMA_DM_METHOD_QUERY_PORT_SPEED));
 	conf_expect("probe.object17_dmah.alloc", EPROTONOSUPPORT,
 		    method_probe(RDMA_DM_OBJECT_DMAH, 0));
-	conf_expect("probe.device.info_handles_no_attrs", EINVAL,
-		    method_probe(UVERBS_OBJECT_DEVICE,
-				 UVERBS_METHOD_INFO_HANDLES));
+	conf_expect(
+		"probe.device.info_handles_no_attrs", EINVAL,
+		method_probe(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES));
 }

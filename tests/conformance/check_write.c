@@ -14,7 +14,7 @@
 static int write_query_device(int fd, struct ib_uverbs_query_device_resp *r,
 			      size_t resp_len)
 {
-	struct ib_uverbs_query_device cmd = { .response = (uintptr_t)r };
+	struct ib_uverbs_query_device cmd = {.response = (uintptr_t)r};
 
 	return raw_write(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &cmd, sizeof(cmd),
 			 resp_len);
@@ -41,7 +41,7 @@ static void check_context_writes(void)
 {
 	struct ib_uverbs_query_device_resp dev;
 	struct ib_uverbs_get_context_resp ctx;
-	struct ib_uverbs_get_context cmd = { .response = (uintptr_t)&ctx };
+	struct ib_uverbs_get_context cmd = {.response = (uintptr_t)&ctx};
 	int fd, err;
 
 	fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
@@ -71,8 +71,7 @@ static void check_query_writes(void)
 
 	conf_expect("write.query_device.ok", 0,
 		    write_query_device(conf_fd, &dev, sizeof(dev)));
-	conf_expect_u("write.query_device.phys_port_cnt", 1,
-		      dev.phys_port_cnt);
+	conf_expect_u("write.query_device.phys_port_cnt", 1, dev.phys_port_cnt);
 	conf_expect("write.query_device.resp_4_bytes", ENOSPC,
 		    write_query_device(conf_fd, &dev, 4));
 	conf_expect("write.ex_query_device.ok", 0,
@@ -103,16 +102,19 @@ static void check_object_writes(void *page)
 		    raw_reg_mr(conf_fd, pd, page, 4096, &mr));
 	conf_expect("write.reg_mr.unknown_pd", ENOENT,
 		    raw_reg_mr(conf_fd, pd + 1000, page, 4096, &bad_mr));
-	conf_expect("write.dealloc_pd.with_live_mr", EBUSY,
-		    write_handle_cmd(conf_fd, IB_USER_VERBS_CMD_DEALLOC_PD, pd));
+	conf_expect(
+		"write.dealloc_pd.with_live_mr", EBUSY,
+		write_handle_cmd(conf_fd, IB_USER_VERBS_CMD_DEALLOC_PD, pd));
 	conf_expect("write.dereg_mr.ok", 0,
 		    write_handle_cmd(conf_fd, IB_USER_VERBS_CMD_DEREG_MR, mr));
 	conf_expect("write.dereg_mr.again", ENOENT,
 		    write_handle_cmd(conf_fd, IB_USER_VERBS_CMD_DEREG_MR, mr));
-	conf_expect("write.dealloc_pd.ok", 0,
-		    write_handle_cmd(conf_fd, IB_USER_VERBS_CMD_DEALLOC_PD, pd));
-	conf_expect("write.dealloc_pd.again", ENOENT,
-		    write_handle_cmd(conf_fd, IB_USER_VERBS_CMD_DEALLOC_PD, pd));
+	conf_expect(
+		"write.dealloc_pd.ok", 0,
+		write_handle_cmd(conf_fd, IB_USER_VERBS_CMD_DEALLOC_PD, pd));
+	conf_expect(
+		"write.dealloc_pd.again", ENOENT,
+		write_handle_cmd(conf_fd, IB_USER_VERBS_CMD_DEALLOC_PD, pd));
 }
 
 static void check_malformed_writes(void)

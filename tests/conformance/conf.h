@@ -19,7 +19,7 @@
 #define UVERBS_DEV "/dev/infiniband/uverbs0"
 
 /* Values of the kernel's port enums (not in the uAPI headers). */
-#define CONF_PORT_ACTIVE 4
+#define CONF_PORT_ACTIVE	 4
 #define CONF_LINK_LAYER_ETHERNET 2
 
 /* ---- report.c: the table ---- */
@@ -70,8 +70,8 @@ struct raw_ioctl {
 /* Start a command; driver_id is the device's RDMA_DRIVER_* value. */
 void raw_init(struct raw_ioctl *cmd, uint16_t object, uint16_t method);
 /* Append one attribute; returns it so a check can corrupt it. */
-struct ib_uverbs_attr *raw_add(struct raw_ioctl *cmd, uint16_t id,
-			       uint16_t len, uint16_t flags, uint64_t data);
+struct ib_uverbs_attr *raw_add(struct raw_ioctl *cmd, uint16_t id, uint16_t len,
+			       uint16_t flags, uint64_t data);
 /* Set length/num_attrs from the attributes added so far. */
 void raw_finish(struct raw_ioctl *cmd);
 /* Issue the ioctl as-is; 0 or the errno. */

@@ -84,7 +84,8 @@ static int nl_recv(int sock, const char *match_name, uint16_t want,
 		n = recv(sock, buf, sizeof(buf), 0);
 		if (n < 0)
 			return errno;
-		for (nh = (void *)buf; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
+		for (nh = (void *)buf; NLMSG_OK(nh, n);
+		     nh = NLMSG_NEXT(nh, n)) {
 			struct nlattr *name, *val;
 
 			if (nh->nlmsg_type == NLMSG_DONE)
@@ -110,7 +111,7 @@ static int nl_recv(int sock, const char *match_name, uint16_t want,
 
 int nl_uverbs_driver_id(const char *ibdev, uint32_t *driver_id)
 {
-	struct nl_req req = { .nh.nlmsg_len = NLMSG_HDRLEN };
+	struct nl_req req = {.nh.nlmsg_len = NLMSG_HDRLEN};
 	uint64_t index = 0, id = 0;
 	uint32_t index32;
 	int sock, err;
@@ -131,8 +132,8 @@ int nl_uverbs_driver_id(const char *ibdev, uint32_t *driver_id)
 	nl_put(&req, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs", sizeof("uverbs"));
 	err = nl_send(sock, &req, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
 	if (!err)
-		err = nl_recv(sock, NULL, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID,
-			      &id, false);
+		err = nl_recv(sock, NULL, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, &id,
+			      false);
 	if (!err)
 		*driver_id = id;
 out:
@@ -151,8 +152,8 @@ static uint32_t sysfs_driver_id(void)
 		const char *prefix;
 		uint32_t id;
 	} by_name[] = {
-		{ "rxe", RDMA_DRIVER_RXE },
-		{ "mlx5_", RDMA_DRIVER_MLX5 },
+		{"rxe", RDMA_DRIVER_RXE},
+		{"mlx5_", RDMA_DRIVER_MLX5},
 	};
 	char name[64] = "";
 	unsigned int i;

@@ -20,8 +20,8 @@ void raw_init(struct raw_ioctl *cmd, uint16_t object, uint16_t method)
 	cmd->hdr.driver_id = conf_driver_id;
 }
 
-struct ib_uverbs_attr *raw_add(struct raw_ioctl *cmd, uint16_t id,
-			       uint16_t len, uint16_t flags, uint64_t data)
+struct ib_uverbs_attr *raw_add(struct raw_ioctl *cmd, uint16_t id, uint16_t len,
+			       uint16_t flags, uint64_t data)
 {
 	struct ib_uverbs_attr *attr = &cmd->attrs[cmd->hdr.num_attrs++];
 
@@ -34,8 +34,8 @@ struct ib_uverbs_attr *raw_add(struct raw_ioctl *cmd, uint16_t id,
 
 void raw_finish(struct raw_ioctl *cmd)
 {
-	cmd->hdr.length = sizeof(cmd->hdr) +
-			  cmd->hdr.num_attrs * sizeof(cmd->attrs[0]);
+	cmd->hdr.length =
+		sizeof(cmd->hdr) + cmd->hdr.num_attrs * sizeof(cmd->attrs[0]);
 }
 
 int raw_call(int fd, struct raw_ioctl *cmd)
@@ -107,7 +107,7 @@ int raw_write_ex(int fd, uint32_t command, void *body, size_t body_len,
 int raw_open_context(void)
 {
 	struct ib_uverbs_get_context_resp resp = {};
-	struct ib_uverbs_get_context cmd = { .response = (uintptr_t)&resp };
+	struct ib_uverbs_get_context cmd = {.response = (uintptr_t)&resp};
 	int fd;
 
 	fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
@@ -125,7 +125,7 @@ int raw_open_context(void)
 int raw_alloc_pd(int fd, uint32_t *pd_handle)
 {
 	struct ib_uverbs_alloc_pd_resp resp = {};
-	struct ib_uverbs_alloc_pd cmd = { .response = (uintptr_t)&resp };
+	struct ib_uverbs_alloc_pd cmd = {.response = (uintptr_t)&resp};
 	int err;
 
 	err = raw_write(fd, IB_USER_VERBS_CMD_ALLOC_PD, &cmd, sizeof(cmd),
@@ -159,8 +159,8 @@ int raw_destroy_pd(int fd, uint32_t pd_handle)
 	struct raw_ioctl cmd;
 
 	raw_init(&cmd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
-	raw_add(&cmd, UVERBS_ATTR_DESTROY_PD_HANDLE, 0,
-		UVERBS_ATTR_F_MANDATORY, pd_handle);
+	raw_add(&cmd, UVERBS_ATTR_DESTROY_PD_HANDLE, 0, UVERBS_ATTR_F_MANDATORY,
+		pd_handle);
 	return raw_exec(fd, &cmd);
 }
 

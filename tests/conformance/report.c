@@ -37,8 +37,7 @@ const char *conf_err(int err)
 	if (err == 0)
 		return "ok";
 	if (err < 0) {
-		snprintf(sig, sizeof(sig), "SIG%s",
-			 sigabbrev_np(-err) ?: "?");
+		snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(-err) ?: "?");
 		return sig;
 	}
 	name = strerrorname_np(err);

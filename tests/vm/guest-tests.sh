@@ -37,13 +37,20 @@ if [ -e "$ours/libibverbs.so.1" ] && [ -e "$BUILD_DIR/etc/libibverbs.d/rxe.drive
 		$cmd > /tmp/ref.txt 2>&1
 		LD_LIBRARY_PATH=$ours IBV_SHOW_WARNINGS=1 $cmd > /tmp/ours.txt 2>&1
 		r=$?
-		# The reference must itself show the device, or the diff proves nothing.
+		# The reference must itself show the device, or the diff proves
+		# nothing; ibv_devinfo must also show port 1 up.
 		grep -q rxe0 /tmp/ref.txt || r=98
 		grep -q rxe0 /tmp/ours.txt || r=97
-		if ! diff -u /tmp/ref.txt /tmp/ours.txt; then
-			r=96
-		fi
-		[ "$r" = 0 ] || { echo "--- $cmd with our libibverbs:"; cat /tmp/ours.txt; }
+		case $cmd in
+		ibv_devinfo*)
+			grep -q 'PORT_ACTIVE' /tmp/ours.txt || r=95
+			grep -qE '^[[:space:]]+port:[[:space:]]+1$' /tmp/ours.txt ||
+				r=94
+			;;
+		esac
+		diff -u /tmp/ref.txt /tmp/ours.txt || r=96
+		echo "--- $cmd through our libibverbs:"
+		cat /tmp/ours.txt
 		step_end "$name" $r
 	done
 fi
