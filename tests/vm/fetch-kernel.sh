@@ -24,6 +24,11 @@ if [ -s "$env_file" ]; then
 fi
 mkdir -p "$dir/debs"
 
+# A fresh machine may have no package lists yet.
+if ! apt-cache show "$pkg" > /dev/null 2>&1; then
+	log "no package lists for $pkg: apt-get update"
+	apt-get update -qq >&2 || true
+fi
 # A meta package depends on exactly one linux-image-<version> package.
 image=$(apt-cache depends "$pkg" 2>/dev/null |
 	awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
@@ -44,8 +49,11 @@ rm -rf "$kroot" "$kroot.tmp"
 log "unpacking $(basename "$deb")"
 dpkg-deb -x "$deb" "$kroot.tmp"
 mv "$kroot.tmp" "$kroot"
-kver=$(ls "$kroot/lib/modules")
-[ "$(echo "$kver" | wc -w)" = 1 ] || { log "expected one kernel in $deb"; exit 1; }
+kver=$(ls "$kroot/lib/modules" 2>/dev/null || true)
+[ "$(echo "$kver" | wc -w)" = 1 ] || {
+	log "$(basename "$deb") is not one kernel image"
+	exit 1
+}
 # The postinst normally runs depmod; the .deb has no modules.dep.
 depmod -b "$kroot" "$kver"
 
