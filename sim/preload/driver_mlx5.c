@@ -195,4 +195,5 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.ext = mlx5_sim_ext,
 	.next = &mlx5_sim_next,
 	.alloc_pd_uhw = 1,
+	.reg_dmabuf_mr = 1,
 };

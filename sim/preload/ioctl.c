@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SIM_IOCTL_MAX_LEN 4096
@@ -23,8 +24,11 @@ static const struct {
 	{sim_async_methods, &sim_async_nmethods},
 };
 
+/* Objects the driver cannot back do not exist (uapi "needs fn" rules). */
 static int object_hidden(uint16_t obj)
 {
+	if (obj == UVERBS_OBJECT_DM)
+		return !sim_driver()->alloc_dm;
 	if (obj == RDMA_SIM_OBJECT_DMABUF)
 		return sim.sh->cfg.no_dmabuf || !sim_driver()->pgoff_to_entry;
 	return 0;
@@ -105,6 +109,19 @@ static int check_idr(struct sim_call *c, struct sim_call_attr *a)
 	return 0;
 }
 
+static int tail_is_zero(const struct ib_uverbs_attr *u, const uint8_t *p,
+			size_t from)
+{
+	size_t i;
+
+	if (u->len <= 8)
+		p = (const uint8_t *)&u->data;
+	for (i = from; i < u->len; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
 static int check_ptr(struct sim_call_attr *a, const struct ib_uverbs_attr *u)
 {
 	const struct sim_attr_spec *s = a->spec;
@@ -114,13 +131,23 @@ static int check_ptr(struct sim_call_attr *a, const struct ib_uverbs_attr *u)
 			return -EOPNOTSUPP;
 		if (u->attr_data.enum_data.reserved)
 			return -EINVAL;
-	} else if (u->attr_data.reserved) {
-		return -EINVAL;
 	}
-	if (u->len < s->min_len || u->len > s->max_len)
+	if (u->len < s->min_len || (!s->zero_trailing && u->len > s->max_len))
 		return -EINVAL;
-	if (u->len > 8 && !u->data)
+	if (s->kind != SA_ENUM_IN && u->attr_data.reserved)
+		return -EINVAL;
+	if (s->kind == SA_PTR_OUT || u->len <= 8)
+		return 0;
+	a->kdata = malloc(u->len);
+	if (!a->kdata)
+		return -ENOMEM;
+	if (sim_copy_from_user(a->kdata, (const void *)(uintptr_t)u->data,
+			       u->len))
 		return -EFAULT;
+	/* a longer struct than we know: only zeros may follow */
+	if (s->zero_trailing && u->len > s->max_len &&
+	    !tail_is_zero(u, a->kdata, s->max_len))
+		return -EOPNOTSUPP;
 	return 0;
 }
 
@@ -221,25 +248,46 @@ static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
 		struct sim_call_attr *a = &c->a[i];
 
 		if (a->present && a->spec->access == SA_NEW &&
-		    (a->spec->kind == SA_IDR || a->spec->kind == SA_FD))
+		    (a->spec->kind == SA_IDR || a->spec->kind == SA_FD)) {
 			a->u->data = a->new_value;
+			c->dirty = 1;
+		}
 	}
 	return 0;
 }
 
+/* The header and attrs, copied in as the kernel does. */
+struct sim_ioctl_buf {
+	struct ib_uverbs_ioctl_hdr hdr;
+	struct ib_uverbs_attr
+		attrs[(SIM_IOCTL_MAX_LEN - sizeof(struct ib_uverbs_ioctl_hdr)) /
+		      sizeof(struct ib_uverbs_attr)];
+};
+
+static void release_call(struct sim_call *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->a[i].kdata);
+}
+
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 {
-	struct ib_uverbs_ioctl_hdr *hdr = arg;
+	struct sim_ioctl_buf k;
+	struct ib_uverbs_ioctl_hdr *hdr = NULL;
 	char attrs[1024] = "";
 	struct sim_call c;
-	int ret;
+	int ret, have_attrs = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.uv = uv;
-	if (!hdr) {
+	if (sim_copy_from_user(&k.hdr, arg, sizeof(k.hdr))) {
+		snprintf(c.note, sizeof(c.note), "(header not readable)");
 		ret = -EFAULT;
 		goto out;
 	}
+	hdr = &k.hdr;
 	if (hdr->length > SIM_IOCTL_MAX_LEN ||
 	    hdr->length !=
 		    sizeof(*hdr) +
@@ -249,6 +297,12 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		ret = -EINVAL;
 		goto out;
 	}
+	if (sim_copy_from_user(k.attrs, (uint8_t *)arg + sizeof(k.hdr),
+			       hdr->num_attrs * sizeof(*k.attrs))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	have_attrs = 1;
 	if (hdr->reserved1 || hdr->reserved2) {
 		snprintf(c.note, sizeof(c.note), "(reserved header field set)");
 		ret = -EPROTONOSUPPORT;
@@ -264,14 +318,17 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 	if (c.m)
 		load_specs(&c);
 	if (sim_tracing())
-		trace_attrs(&c, attrs, sizeof(attrs), hdr->attrs,
-			    hdr->num_attrs);
+		trace_attrs(&c, attrs, sizeof(attrs), k.attrs, hdr->num_attrs);
 	if (!c.m) {
 		ret = -EPROTONOSUPPORT;
 		goto out;
 	}
-	ret = run_call(&c, hdr->attrs, hdr->num_attrs);
+	ret = run_call(&c, k.attrs, hdr->num_attrs);
+	if (c.dirty && sim_copy_to_user((uint8_t *)arg + sizeof(k.hdr), k.attrs,
+					hdr->num_attrs * sizeof(*k.attrs)))
+		ret = -EFAULT;
 out:
+	release_call(&c);
 	if (!sim_tracing())
 		return ret;
 	if (!c.m && hdr && hdr->driver_id == sim.model->driver_id) {
@@ -279,10 +336,8 @@ out:
 		if (c.m) /* only to name it in the trace */
 			load_specs(&c);
 	}
-	if (!attrs[0] && hdr && hdr->length <= SIM_IOCTL_MAX_LEN &&
-	    hdr->length == sizeof(*hdr) + hdr->num_attrs * sizeof(*hdr->attrs))
-		trace_attrs(&c, attrs, sizeof(attrs), hdr->attrs,
-			    hdr->num_attrs);
+	if (!attrs[0] && have_attrs)
+		trace_attrs(&c, attrs, sizeof(attrs), k.attrs, hdr->num_attrs);
 	if (c.m)
 		sim_trace("ioctl fd %d %s.%s attrs={%s} -> %s %s", fd,
 			  c.m->obj_name, c.m->name, attrs,
@@ -327,7 +382,7 @@ const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len)
 	*len = a->len;
 	if (a->len <= 8)
 		return &a->u->data;
-	return (const void *)(uintptr_t)a->data;
+	return a->kdata;
 }
 
 int sim_attr_copy_in(struct sim_call *c, uint16_t id, void *dst, size_t len)
@@ -346,14 +401,18 @@ int sim_attr_copy_out(struct sim_call *c, uint16_t id, const void *src,
 {
 	struct sim_call_attr *a = sim_attr(c, id);
 	void *dst;
+	int ret;
 
 	if (!a)
 		return 0;
 	dst = (void *)(uintptr_t)a->data;
-	if (!dst && a->len)
-		return -EFAULT;
-	memcpy(dst, src, a->len < len ? a->len : len);
+	ret = sim_copy_to_user(dst, src, a->len < len ? a->len : len);
+	if (!ret && a->spec->zero_trailing && a->len > len)
+		ret = sim_clear_user((uint8_t *)dst + len, a->len - len);
+	if (ret)
+		return ret;
 	a->u->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	c->dirty = 1;
 	return 0;
 }
 

@@ -53,9 +53,9 @@ static const struct sim_attr_spec dm_alloc_ext[] = {
 };
 
 static const struct sim_attr_spec query_context_ext[] = {
-	A_OUT(MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX,
-	      sizeof(struct mlx5_ib_alloc_ucontext_resp),
-	      sizeof(struct mlx5_ib_alloc_ucontext_resp), 0),
+	A_OUT_STRUCT(MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX,
+		     sizeof(struct mlx5_ib_alloc_ucontext_resp),
+		     sizeof(struct mlx5_ib_alloc_ucontext_resp), 0),
 };
 
 #define EXT(o, m, a)                                                           \

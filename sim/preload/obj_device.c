@@ -5,6 +5,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int invoke_write(struct sim_call *c)
@@ -115,22 +116,26 @@ static int query_gid_table(struct sim_call *c)
 		sim_attr(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 	struct ib_uverbs_gid_entry e;
 	uint64_t n = 0;
-	uint8_t *dst;
+	uint8_t *buf;
+	int ret;
 
 	if (sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0))
 		return -EINVAL;
-	if (!esz || a->len % esz || !a->len)
+	if (!esz || esz > a->len || a->len % esz)
 		return -EINVAL;
-	dst = (uint8_t *)(uintptr_t)a->data;
-	if (!dst)
-		return -EFAULT;
+	buf = calloc(1, a->len);
+	if (!buf)
+		return -ENOMEM;
 	/* one port, one valid GID */
-	if (a->len / esz >= 1 && !gid_entry(c->uv->dev, 0, &e)) {
-		memset(dst, 0, esz);
-		memcpy(dst, &e, esz < sizeof(e) ? esz : sizeof(e));
+	if (!gid_entry(c->uv->dev, 0, &e)) {
+		memcpy(buf, &e, esz < sizeof(e) ? esz : sizeof(e));
 		n = 1;
 	}
-	a->u->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+				buf, (size_t)(n * esz));
+	free(buf);
+	if (ret)
+		return ret;
 	return sim_attr_copy_out(
 		c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &n, sizeof(n));
 }
@@ -154,6 +159,55 @@ static int query_gid_entry(struct sim_call *c)
 				 sizeof(e));
 }
 
+/* Object ids userspace may ask about, and the sim type behind each. */
+static const struct {
+	uint16_t obj;
+	uint8_t type;
+} info_objects[] = {
+	{UVERBS_OBJECT_PD, SIM_OBJ_PD},
+	{UVERBS_OBJECT_MR, SIM_OBJ_MR},
+	{UVERBS_OBJECT_DM, SIM_OBJ_DM},
+};
+
+static int info_handles(struct sim_call *c)
+{
+	uint64_t obj = sim_attr_u64(c, UVERBS_ATTR_INFO_OBJECT_ID, ~0ULL);
+	struct sim_call_attr *list = sim_attr(c, UVERBS_ATTR_INFO_HANDLES_LIST);
+	uint32_t handles[256], total = 0, max;
+	struct sim_obj *o;
+	unsigned int i;
+	int type = -1;
+
+	for (i = 0; i < ARRAY_SIZE(info_objects); i++)
+		if (info_objects[i].obj == obj)
+			type = info_objects[i].type;
+	if (type < 0)
+		return -EINVAL;
+	if (list && list->len % sizeof(uint32_t))
+		return -EINVAL;
+	max = list ? list->len / sizeof(uint32_t) : 0;
+	for (o = c->uv->objs; o; o = o->next) {
+		if (o->type != type)
+			continue;
+		if (list && total >= max)
+			return -EOVERFLOW;
+		if (total < ARRAY_SIZE(handles))
+			handles[total] = o->handle;
+		total++;
+	}
+	if (sim_attr_copy_out(c, UVERBS_ATTR_INFO_TOTAL_HANDLES, &total,
+			      sizeof(total)))
+		return -EFAULT;
+	return sim_attr_copy_out(c, UVERBS_ATTR_INFO_HANDLES_LIST, handles,
+				 total * sizeof(uint32_t));
+}
+
+static const struct sim_attr_spec info_handles_attrs[] = {
+	A_CONST(UVERBS_ATTR_INFO_OBJECT_ID, 1),
+	A_OUT(UVERBS_ATTR_INFO_TOTAL_HANDLES, 4, 4, 0),
+	A_OUT(UVERBS_ATTR_INFO_HANDLES_LIST, 4, SIM_NO_MAX, 0),
+};
+
 static const struct sim_attr_spec invoke_write_attrs[] = {
 	A_IN(UVERBS_ATTR_CORE_IN, 4, SIM_NO_MAX, 0),
 	A_OUT(UVERBS_ATTR_CORE_OUT, 0, SIM_NO_MAX, 0),
@@ -164,7 +218,7 @@ static const struct sim_attr_spec invoke_write_attrs[] = {
 
 static const struct sim_attr_spec query_port_attrs[] = {
 	A_CONST(UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1),
-	A_OUT(UVERBS_ATTR_QUERY_PORT_RESP, 40, 48, 1),
+	A_OUT_STRUCT(UVERBS_ATTR_QUERY_PORT_RESP, 48, 48, 1),
 };
 
 static const struct sim_attr_spec get_context_attrs[] = {
@@ -190,7 +244,7 @@ static const struct sim_attr_spec gid_entry_attrs[] = {
 	A_CONST(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 1),
 	A_CONST(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 1),
 	A_FLAGS(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 1),
-	A_OUT(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, 32, 32, 1),
+	A_OUT_STRUCT(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, 32, 32, 1),
 };
 
 #define DEV(m, n, f, a, fl)                                                    \
@@ -199,6 +253,8 @@ static const struct sim_attr_spec gid_entry_attrs[] = {
 const struct sim_method sim_device_methods[] = {
 	DEV(UVERBS_METHOD_INVOKE_WRITE, "INVOKE_WRITE", invoke_write,
 	    invoke_write_attrs, 0),
+	DEV(UVERBS_METHOD_INFO_HANDLES, "INFO_HANDLES", info_handles,
+	    info_handles_attrs, SIM_M_NEEDS_CTX),
 	DEV(UVERBS_METHOD_QUERY_PORT, "QUERY_PORT", query_port,
 	    query_port_attrs, SIM_M_NEEDS_CTX),
 	DEV(UVERBS_METHOD_GET_CONTEXT, "GET_CONTEXT", get_context,

@@ -105,6 +105,8 @@ static int reg_dmabuf_mr(struct sim_call *c)
 	struct sim_fd *f;
 	struct sim_obj *mr;
 
+	if (!sim_driver()->reg_dmabuf_mr)
+		return -EOPNOTSUPP; /* before the fd is even looked at */
 	if (sim_check_mr_access(acc))
 		return -EINVAL;
 	if ((off & (page - 1)) != (iova & (page - 1)) || off + len < off ||

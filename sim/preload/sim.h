@@ -231,6 +231,11 @@ int sim_keep_fd(int fd);
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg);
 ssize_t sim_write_cmd(struct sim_uvfile *uv, const void *buf, size_t count);
 
+/* user memory (uaccess.c): 0 or -EFAULT, like the kernel's helpers */
+int sim_copy_from_user(void *dst, const void *usrc, size_t len);
+int sim_copy_to_user(void *udst, const void *src, size_t len);
+int sim_clear_user(void *udst, size_t len);
+
 /* CAP_SYS_RAWIO and CAP_NET_RAW both effective (capget). */
 int sim_has_raw_caps(void);
 

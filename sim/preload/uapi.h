@@ -24,6 +24,7 @@ struct sim_attr_spec {
 	uint8_t obj_type;	   /* IDR: enum sim_obj_type */
 	uint16_t min_len, max_len; /* PTR */
 	uint8_t num_elems;	   /* ENUM_IN */
+	uint8_t zero_trailing;	   /* UVERBS_ATTR_STRUCT: longer is fine */
 	const char *name;	   /* the uAPI macro, for the trace */
 };
 
@@ -40,6 +41,12 @@ struct sim_attr_spec {
 		.min_len = (lo), .max_len = (hi)                               \
 	}
 /* const/enum-typed scalars are a u64 on the wire */
+/* A struct output: at least min bytes, longer buffers get zeroed tails. */
+#define A_OUT_STRUCT(i, lo, sz, m)                                             \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_PTR_OUT, .mandatory = (m),   \
+		.min_len = (lo), .max_len = (sz), .zero_trailing = 1           \
+	}
 #define A_CONST(i, m) A_IN(i, 8, 8, m)
 #define A_FLAGS(i, m) A_IN(i, 4, 8, m)
 #define A_IDR(i, t, acc)                                                       \
@@ -71,6 +78,7 @@ struct sim_call_attr {
 	uint64_t data;
 	struct sim_obj *obj; /* IDR read/write/destroy: resolved object */
 	uint64_t new_value;  /* IDR/FD new: handle or fd to return */
+	void *kdata;	     /* PTR_IN > 8 bytes: our copy of the payload */
 };
 
 struct sim_method;
@@ -78,6 +86,7 @@ struct sim_call {
 	struct sim_uvfile *uv;
 	const struct sim_method *m;
 	unsigned int n;
+	int dirty; /* attrs (flags/data) must be written back */
 	struct sim_call_attr a[SIM_MAX_CALL_ATTRS];
 	char note[160]; /* handler's line for the trace */
 };
@@ -157,7 +166,8 @@ struct sim_driver_ops {
 	const unsigned int *nmethods;
 	const struct sim_method_ext *ext;
 	const unsigned int *next;
-	uint8_t alloc_pd_uhw; /* ALLOC_PD udata response carries the pdn */
+	uint8_t alloc_pd_uhw;  /* ALLOC_PD udata response carries the pdn */
+	uint8_t reg_dmabuf_mr; /* implements reg_user_mr_dmabuf */
 };
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;

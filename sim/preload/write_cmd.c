@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <rdma/ib_user_verbs.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct sim_wcmd {
@@ -20,16 +21,23 @@ struct sim_wcmd {
 	int (*fn)(struct sim_wcall *w);
 };
 
+/* The core response: min(len, buffer) bytes, the rest of it zeroed. */
 static int wc_out(struct sim_wcall *w, const void *src, size_t len)
 {
-	if (!w->out_len)
-		return 0;
-	if (!w->out)
-		return -EFAULT;
-	memcpy(w->out, src, len < w->out_len ? len : w->out_len);
-	if (w->out_len > len)
-		memset((uint8_t *)w->out + len, 0, w->out_len - len);
-	return 0;
+	int ret;
+
+	ret = sim_copy_to_user(w->out, src,
+			       len < w->out_len ? len : w->out_len);
+	if (!ret && w->out_len > len)
+		ret = sim_clear_user((uint8_t *)w->out + len, w->out_len - len);
+	return ret;
+}
+
+/* The driver's udata response: min(len, buffer) bytes. */
+static int uhw_out(struct sim_wcall *w, const void *src, size_t len)
+{
+	return sim_copy_to_user(w->uhw_out, src,
+				len < w->uhw_out_len ? len : w->uhw_out_len);
 }
 
 static struct sim_obj *lookup(struct sim_uvfile *uv, uint32_t h, uint8_t type,
@@ -44,10 +52,14 @@ static struct sim_obj *lookup(struct sim_uvfile *uv, uint32_t h, uint8_t type,
 static int w_get_context(struct sim_wcall *w)
 {
 	struct ib_uverbs_get_context_resp r = {};
+	uint8_t drv[256];
 	int ret, fd;
 
-	ret = sim_get_context(w->uv, w->uhw_in, w->uhw_in_len, w->uhw_out,
-			      w->uhw_out_len);
+	ret = sim_get_context(w->uv, w->uhw_in, w->uhw_in_len, drv,
+			      w->uhw_out_len < sizeof(drv) ? w->uhw_out_len
+							   : sizeof(drv));
+	if (ret >= 0)
+		ret = uhw_out(w, drv, (size_t)ret);
 	if (ret < 0)
 		return ret;
 	fd = sim_alloc_async_fd(1);
@@ -121,9 +133,15 @@ static int w_ex_query_device(struct sim_wcall *w)
 	if (sim.model->has_dm)
 		r.max_dm_size = sim.sh->cfg.dm_size;
 	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);
-	if (sim_driver()->query_device_uhw && w->uhw_out_len)
-		sim_driver()->query_device_uhw(w->uv, w->uhw_out,
-					       w->uhw_out_len);
+	if (sim_driver()->query_device_uhw && w->uhw_out_len) {
+		uint8_t drv[256];
+		size_t n = w->uhw_out_len < sizeof(drv) ? w->uhw_out_len
+							: sizeof(drv);
+
+		sim_driver()->query_device_uhw(w->uv, drv, n);
+		if (uhw_out(w, drv, n))
+			return -EFAULT;
+	}
 	return wc_out(w, &r, sizeof(r));
 }
 
@@ -149,12 +167,8 @@ static int w_alloc_pd(struct sim_wcall *w)
 	pd->pd.pdn = w->uv->next_pdn++;
 	r.pd_handle = pd->handle;
 	ret = wc_out(w, &r, sizeof(r));
-	if (!ret && sim_driver()->alloc_pd_uhw && w->uhw_out_len >= 4) {
-		if (!w->uhw_out)
-			ret = -EFAULT;
-		else
-			memcpy(w->uhw_out, &pd->pd.pdn, 4);
-	}
+	if (!ret && sim_driver()->alloc_pd_uhw && w->uhw_out_len >= 4)
+		ret = uhw_out(w, &pd->pd.pdn, 4);
 	if (ret)
 		sim_obj_destroy(w->uv, pd);
 	return ret;
@@ -329,27 +343,43 @@ static int parse_plain(const struct sim_wcmd *c, const uint8_t *buf,
 	return 0;
 }
 
+#define SIM_WRITE_MAX (1u << 20)
+
 ssize_t sim_write_cmd(struct sim_uvfile *uv, const void *buf, size_t count)
 {
-	const struct ib_uverbs_cmd_hdr *h = buf;
 	struct sim_wcall w = {.uv = uv};
 	const struct sim_wcmd *c = NULL;
+	struct ib_uverbs_cmd_hdr h;
+	uint8_t *k = NULL;
 	int ret;
 
-	if (count < sizeof(*h) || !buf) {
+	if (count < sizeof(h)) {
 		ret = -EINVAL;
 		goto out;
 	}
-	c = find_wcmd(h->command, &ret);
+	if (sim_copy_from_user(&h, buf, sizeof(h))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	c = find_wcmd(h.command, &ret);
 	if (!c)
 		goto out;
-	ret = (c->cmd & EX) ? parse_ex(buf, count, &w)
-			    : parse_plain(c, buf, count, &w);
-	if (!ret && (c->cmd & EX) && (w.in_len < c->req || w.out_len < c->resp))
+	k = count <= SIM_WRITE_MAX ? malloc(count) : NULL;
+	if (!k) {
+		ret = count <= SIM_WRITE_MAX ? -ENOMEM : -EINVAL;
+		goto out;
+	}
+	ret = sim_copy_from_user(k, buf, count);
+	if (!ret)
+		ret = (c->cmd & EX) ? parse_ex(k, count, &w)
+				    : parse_plain(c, k, count, &w);
+	/* ex responses may be shorter than ours: the kernel copies a part */
+	if (!ret && (c->cmd & EX) && w.in_len < c->req)
 		ret = -ENOSPC;
 	if (!ret)
 		ret = run_wcmd(c, &w);
 out:
+	free(k);
 	sim_trace("write %s len %zu -> %s", c ? c->name : "?", count,
 		  ret ? strerrorname_np(-ret) : "ok");
 	return ret ? ret : (ssize_t)count;
