@@ -338,6 +338,50 @@ static void test_map_op_addr(void **state)
 	assert_int_equal(ibv_free_dm(dm), 0);
 }
 
+/* Plain host-memory MRs go through the same provider. */
+static void test_host_mr(void **state)
+{
+	static uint8_t buf[8192];
+	struct ibv_mr *mr = ibv_reg_mr(env.pd, buf, sizeof(buf),
+				       IBV_ACCESS_LOCAL_WRITE |
+					       IBV_ACCESS_REMOTE_READ);
+
+	assert_non_null(mr);
+	assert_ptr_equal(mr->addr, buf);
+	assert_int_equal(mr->length, sizeof(buf));
+	assert_ptr_equal(mr->pd, env.pd);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+}
+
+static void test_dv_context(void **state)
+{
+	struct mlx5dv_context_attr attr = {};
+	struct mlx5dv_context dv = { .comp_mask = ~0ULL };
+	struct ibv_context *ctx;
+
+	assert_true(mlx5dv_is_supported(env.list[0]));
+	assert_int_equal(mlx5dv_query_device(env.ctx, &dv), 0);
+	/* No optional member is provided, so none is claimed. */
+	assert_int_equal(dv.comp_mask, 0);
+	assert_int_equal(dv.flags & ~(uint64_t)(MLX5DV_CONTEXT_FLAGS_CQE_V1 |
+					       MLX5DV_CONTEXT_FLAGS_REAL_TIME_TS),
+			 0);
+
+	ctx = mlx5dv_open_device(env.list[0], &attr);
+	assert_non_null(ctx);
+	assert_int_equal(ibv_close_device(ctx), 0);
+
+	attr.flags = 1u << 5;
+	errno = 0;
+	assert_null(mlx5dv_open_device(env.list[0], &attr));
+	assert_int_equal(errno, EINVAL);
+	attr.flags = 0;
+	attr.comp_mask = 1;
+	errno = 0;
+	assert_null(mlx5dv_open_device(env.list[0], &attr));
+	assert_int_equal(errno, EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_mlx5dv_alloc_dm),
 		cmocka_unit_test(test_init_obj_errors),
 		cmocka_unit_test(test_map_op_addr),
+		cmocka_unit_test(test_host_mr),
+		cmocka_unit_test(test_dv_context),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -158,6 +158,36 @@ static void test_import_on_second_context(void **state)
 	assert_int_equal(ibv_free_dm(dm), 0);
 }
 
+/* ibv_reg_mr_ex with a dma-buf fd reaches the same registration. */
+static void test_reg_mr_ex_with_fd(void **state)
+{
+	uint8_t pat[DM_LEN];
+	struct ibv_dm *dm = dm_with_pattern(DM_LEN, 8, pat);
+	struct ibv_mr_init_attr attr = {
+		.length = DM_LEN / 2,
+		.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ,
+		.comp_mask = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+			     IBV_REG_MR_MASK_IOVA,
+		.iova = 0x10000 + DM_LEN / 2,
+		.fd_offset = DM_LEN / 2,
+	};
+	struct ibv_mr *mr;
+
+	attr.fd = ibv_dm_export_dmabuf_fd(dm);
+	assert_true(attr.fd > 2);
+	mr = ibv_reg_mr_ex(importer.pd, &attr);
+	assert_non_null(mr);
+	assert_int_equal(mr->length, DM_LEN / 2);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+	/* Past the end of the dma-buf. */
+	attr.length = DM_LEN;
+	errno = 0;
+	assert_null(ibv_reg_mr_ex(importer.pd, &attr));
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(close(attr.fd), 0);
+	assert_int_equal(ibv_free_dm(dm), 0);
+}
+
 /* Close the fd first; the peer's import lives until the DM is freed. */
 static void test_close_fd_then_free(void **state)
 {
@@ -256,6 +286,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fd_properties),
 		cmocka_unit_test(test_import_on_second_context),
+		cmocka_unit_test(test_reg_mr_ex_with_fd),
 		cmocka_unit_test(test_close_fd_then_free),
 		cmocka_unit_test(test_free_then_close_fd),
 		cmocka_unit_test(test_close_fd_after_close_device),
