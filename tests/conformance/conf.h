@@ -132,6 +132,7 @@ void check_idr(void);
 void check_write(void);
 void check_objects(void);
 void check_gid(void);
+void check_context(void);
 void check_library(void);
 void check_lib_discovery(void);
 

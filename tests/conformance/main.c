@@ -24,6 +24,7 @@ int main(void)
 		return 2;
 	}
 	check_header();
+	check_context();
 	check_attrs();
 	check_idr();
 	check_write();
