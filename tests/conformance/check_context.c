@@ -10,16 +10,31 @@
 
 #include "conf.h"
 
-static int get_context(int fd, uint32_t *vectors, uint64_t *support)
+/*
+ * GET_CONTEXT and QUERY_CONTEXT share their two outputs: attr 0 is the
+ * number of completion vectors, attr 1 the core support bits.
+ */
+static int context_call(int fd, uint16_t method, uint32_t *vectors,
+			uint64_t *support)
 {
 	struct raw_ioctl cmd;
 
-	raw_init(&cmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
+	raw_init(&cmd, UVERBS_OBJECT_DEVICE, method);
 	raw_add(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 		sizeof(*vectors), UVERBS_ATTR_F_MANDATORY, (uintptr_t)vectors);
 	raw_add(&cmd, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, sizeof(*support),
 		UVERBS_ATTR_F_MANDATORY, (uintptr_t)support);
 	return raw_exec(fd, &cmd);
+}
+
+static int get_context(int fd, uint32_t *vectors, uint64_t *support)
+{
+	return context_call(fd, UVERBS_METHOD_GET_CONTEXT, vectors, support);
+}
+
+static int query_context(int fd, uint32_t *vectors, uint64_t *support)
+{
+	return context_call(fd, UVERBS_METHOD_QUERY_CONTEXT, vectors, support);
 }
 
 static int async_event_alloc(int fd, int *event_fd)
@@ -34,18 +49,6 @@ static int async_event_alloc(int fd, int *event_fd)
 	err = raw_exec(fd, &cmd);
 	*event_fd = err ? -1 : (int)cmd.attrs[0].data;
 	return err;
-}
-
-static int query_context(int fd, uint32_t *vectors, uint64_t *support)
-{
-	struct raw_ioctl cmd;
-
-	raw_init(&cmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
-	raw_add(&cmd, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
-		sizeof(*vectors), UVERBS_ATTR_F_MANDATORY, (uintptr_t)vectors);
-	raw_add(&cmd, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, sizeof(*support),
-		UVERBS_ATTR_F_MANDATORY, (uintptr_t)support);
-	return raw_exec(fd, &cmd);
 }
 
 void check_context(void)
