@@ -128,12 +128,22 @@ static long long device_dm_size(struct ibv_device *dev)
 	return (long long)attr.max_dm_size;
 }
 
+/* Why @dm (a device_dm_size() result) makes a device unusable, or NULL. */
+static const char *unusable(long long dm)
+{
+	if (dm < 0)
+		return explain_errno("open", (int)-dm);
+	if (dm == 0)
+		return "it has no device memory (max_dm_size 0)";
+	return NULL;
+}
+
 /* Print the device table and pick the device to use (NULL: none). */
 static struct ibv_device *choose_device(struct ibv_device **list, int num,
 					const char *want, size_t size)
 {
 	struct ibv_device *pick = NULL;
-	long long pick_size = 0;
+	long long pick_dm = 0, first_err = 0;
 	int i;
 
 	printf("Devices:\n");
@@ -141,40 +151,39 @@ static struct ibv_device *choose_device(struct ibv_device **list, int num,
 		const char *name = ibv_get_device_name(list[i]);
 		long long dm = device_dm_size(list[i]);
 
-		if (dm < 0)
-			printf("  %-12s cannot open: %s\n", name,
-			       explain_errno("open", (int)-dm));
-		else if (dm == 0)
-			printf("  %-12s no device memory (max_dm_size 0)\n",
-			       name);
-		else
+		if (dm > 0)
 			printf("  %-12s max_dm_size %lld bytes\n", name, dm);
+		else
+			printf("  %-12s unusable: %s\n", name, unusable(dm));
+		if (dm < 0 && !first_err)
+			first_err = dm;
 		if (want ? !strcmp(name, want) : (!pick && dm > 0)) {
 			pick = list[i];
-			pick_size = dm;
+			pick_dm = dm;
 		}
 	}
 	printf("\n");
+	if (!pick && want) {
+		fprintf(stderr, "error: no device named '%s'\n", want);
+		return NULL;
+	}
 	if (!pick) {
-		if (want)
-			fprintf(stderr, "error: no device named '%s'\n", want);
-		else
-			fprintf(stderr,
-				"error: no device has device memory "
-				"(max_dm_size is 0 everywhere)\n");
+		fprintf(stderr, "error: %s\n",
+			first_err ? "no device with device memory could be "
+				    "opened (see above)" :
+				    "no device has device memory (max_dm_size "
+				    "is 0 everywhere)");
 		return NULL;
 	}
-	if (pick_size <= 0) {
-		fprintf(stderr, "error: %s has no device memory%s\n",
-			ibv_get_device_name(pick),
-			pick_size < 0 ? " we can use (open failed)" :
-					" (max_dm_size 0)");
+	if (unusable(pick_dm)) {
+		fprintf(stderr, "error: cannot use %s: %s\n",
+			ibv_get_device_name(pick), unusable(pick_dm));
 		return NULL;
 	}
-	if ((long long)size > pick_size) {
+	if ((long long)size > pick_dm) {
 		fprintf(stderr,
 			"error: -s %zu is larger than %s's max_dm_size %lld\n",
-			size, ibv_get_device_name(pick), pick_size);
+			size, ibv_get_device_name(pick), pick_dm);
 		return NULL;
 	}
 	return pick;

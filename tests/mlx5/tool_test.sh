@@ -31,6 +31,10 @@ expect 0 "0 failed, 0 skipped" --devices 2 -- "$tool" -n 3 -s 8193
 expect 0 "peer read the" -- "$tool" -d mlx5_0 -s 100
 expect 1 "cannot export device memory as a dma-buf" --no-dmabuf -- "$tool"
 expect 1 "no device has device memory" --no-dm -- "$tool"
+expect 1 "cannot use mlx5_0: it has no device memory" --no-dm -- "$tool" -d mlx5_0
+expect 1 "permission denied" --fail open:1:EACCES -- "$tool"
+expect 1 "no device with device memory could be opened" \
+	--fail open:1:EACCES -- "$tool"
 expect 1 "larger than mlx5_0's max_dm_size" --dm-size 4096 -- "$tool" -s 8192
 expect 1 "no device named 'mlx5_9'" -- "$tool" -d mlx5_9
 expect 2 "bad size" -- "$tool" -s 0
