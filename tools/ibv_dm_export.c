@@ -41,8 +41,8 @@ static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
 		"Usage: %s [-d DEVICE] [-s SIZE] [-n COUNT]\n"
-		"Allocate RDMA device memory, export it as a dma-buf and import\n"
-		"it on a second context, printing every step.\n"
+		"Allocate RDMA device memory, export it as a dma-buf and\n"
+		"import it on a second context, printing every step.\n"
 		"  -d DEVICE  device to use (default: the first with device "
 		"memory)\n"
 		"  -s SIZE    bytes of device memory per round (default 4096)\n"

@@ -166,7 +166,8 @@ static void copy_bandwidth(void)
 		size_t len = sizes[s];
 		long iters = (long)(256 * 1024 * 1024 / len), i;
 		struct ibv_dm *dm = alloc_dm(ctx, len);
-		uint32_t *a = aligned_alloc(64, len), *b = aligned_alloc(64, len);
+		uint32_t *a = aligned_alloc(64, len);
+		uint32_t *b = aligned_alloc(64, len);
 		double t[4];
 
 		if (!a || !b)

@@ -25,8 +25,9 @@ int main(void)
 		mlx5_dm_access_count = 0;
 		mlx5_dm_read(host, (uint8_t *)dev + offsets[i], 1024);
 		r = mlx5_dm_access_count;
-		printf("mlx5 copy, DM offset %%8=%zu  %8llu %8llu\n", offsets[i],
-		       (unsigned long long)w, (unsigned long long)r);
+		printf("mlx5 copy, DM offset %%8=%zu  %8llu %8llu\n",
+		       offsets[i], (unsigned long long)w,
+		       (unsigned long long)r);
 	}
 	printf("%-28s %8d %8d\n", "32-bit word copy", 1024 / 4, 1024 / 4);
 	return 0;

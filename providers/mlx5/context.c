@@ -12,6 +12,11 @@
 /* mlx5dv_open_device() options for the alloc_context call it makes. */
 static __thread const struct mlx5dv_context_attr *mlx5_open_attr;
 
+static bool valid_open_attr(const struct mlx5dv_context_attr *attr)
+{
+	return !attr->comp_mask && !(attr->flags & ~MLX5DV_CONTEXT_FLAGS_DEVX);
+}
+
 static int env_u32(const char *name, uint32_t def, uint32_t *out)
 {
 	const char *s = getenv(name);
@@ -117,7 +122,7 @@ static int get_context(struct mlx5_context *ctx,
 	if (err)
 		return err;
 	if (attr) {
-		if (attr->comp_mask || (attr->flags & ~MLX5DV_CONTEXT_FLAGS_DEVX))
+		if (!valid_open_attr(attr))
 			return EINVAL;
 		need_devx = attr->flags & MLX5DV_CONTEXT_FLAGS_DEVX;
 		want_devx = need_devx;
@@ -226,8 +231,7 @@ struct ibv_context *mlx5dv_open_device(struct ibv_device *device,
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (attr && (attr->comp_mask ||
-		     (attr->flags & ~MLX5DV_CONTEXT_FLAGS_DEVX))) {
+	if (attr && !valid_open_attr(attr)) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -69,6 +69,23 @@ static int map_legacy_uars(struct mlx5_context *ctx)
 	return 0;
 }
 
+/* Both clock pages are optional: timestamps just become unavailable. */
+static void map_clock_pages(struct mlx5_context *ctx,
+			    const struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	uint64_t clock = MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET;
+
+	if (resp->comp_mask & clock)
+		mlx5_map(ctx, &ctx->core_clock, ctx->page_size, PROT_READ,
+			 mlx5_mmap_offset(MLX5_IB_MMAP_CORE_CLOCK, 0,
+					  ctx->page_size));
+	if (resp->clock_info_versions & (1 << MLX5_IB_CLOCK_INFO_V1))
+		mlx5_map(ctx, &ctx->clock_info, ctx->page_size, PROT_READ,
+			 mlx5_mmap_offset(MLX5_IB_MMAP_CLOCK_INFO,
+					  MLX5_IB_CLOCK_INFO_V1,
+					  ctx->page_size));
+}
+
 int mlx5_map_context_pages(struct mlx5_context *ctx,
 			   const struct mlx5_ib_alloc_ucontext_resp *resp)
 {
@@ -81,16 +98,7 @@ int mlx5_map_context_pages(struct mlx5_context *ctx,
 			return err;
 		}
 	}
-	/* Both clock pages are optional: timestamps just become unavailable. */
-	if (resp->comp_mask & MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET)
-		mlx5_map(ctx, &ctx->core_clock, ctx->page_size, PROT_READ,
-			 mlx5_mmap_offset(MLX5_IB_MMAP_CORE_CLOCK, 0,
-					  ctx->page_size));
-	if (resp->clock_info_versions & (1 << MLX5_IB_CLOCK_INFO_V1))
-		mlx5_map(ctx, &ctx->clock_info, ctx->page_size, PROT_READ,
-			 mlx5_mmap_offset(MLX5_IB_MMAP_CLOCK_INFO,
-					  MLX5_IB_CLOCK_INFO_V1,
-					  ctx->page_size));
+	map_clock_pages(ctx, resp);
 	return 0;
 }
 

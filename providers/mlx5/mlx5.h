@@ -85,7 +85,7 @@ struct mlx5_dm {
 	size_t length;			/* as requested */
 	struct mlx5_mapping memic_map;	/* empty for SW-ICM */
 	off_t memic_mmap_offset;
-	uint8_t *start;			/* offset 0 of the DM, NULL for SW-ICM */
+	uint8_t *start;			/* DM offset 0; NULL for SW-ICM */
 	uint64_t remote_va;		/* SW-ICM device address */
 };
 

@@ -55,8 +55,9 @@ static int scan_trace(const char *path, unsigned long long *maps, int *nmaps,
 
 		p = strstr(line, "mmap fd ");
 		if (p && (p = strstr(p, " off ")) &&
-		    sscanf(p, " off %llx", &off) == 1 && !strstr(line, "-> E") &&
-		    is_device_mem(off, page) && *nmaps < 8)
+		    sscanf(p, " off %llx", &off) == 1 &&
+		    !strstr(line, "-> E") && is_device_mem(off, page) &&
+		    *nmaps < 8)
 			maps[(*nmaps)++] = off;
 		/* The PGOFF attribute, by name or by number (1). */
 		p = strstr(line, "DMABUF_ALLOC attrs=");

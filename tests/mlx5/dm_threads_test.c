@@ -84,8 +84,9 @@ static int shared_map_counted(int maps)
 	int seen = count_shared_maps();
 
 	if (!dm || ibv_free_dm(dm) || seen != maps + 1) {
-		fprintf(stderr, "FAIL: a DM mapping is not counted (%d -> %d)\n",
-			maps, seen);
+		fprintf(stderr,
+			"FAIL: a DM mapping is not counted (%d -> %d)\n", maps,
+			seen);
 		return 1;
 	}
 	return 0;
