@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -13,10 +14,13 @@ int conf_fd = -1;
 
 int main(void)
 {
+	struct utsname u;
 	int failures;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("# rdma-conformance: scope check expected got verdict\n");
+	if (!uname(&u))
+		printf("# kernel %s\n", u.release);
 	check_netlink();
 	conf_fd = raw_open_context();
 	if (conf_fd < 0) {
