@@ -17,7 +17,7 @@ int ibv_cmd_alloc_dm(struct ibv_context *ctx,
 	uverbs_attr_in_u64(cmd, UVERBS_ATTR_ALLOC_DM_LENGTH, attr->length);
 	uverbs_attr_in_u32(cmd, UVERBS_ATTR_ALLOC_DM_ALIGNMENT,
 			   attr->log_align_req);
-	ret = uverbs_cmd_execute(ctx, cmd);
+	ret = verbs_execute_ioctl_only(ctx, cmd);
 	if (ret)
 		return ret;
 	dm->handle = uverbs_attr_handle(handle);
@@ -32,5 +32,5 @@ int ibv_cmd_free_dm(struct verbs_dm *dm)
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, 1);
 
 	uverbs_attr_in_obj(cmd, UVERBS_ATTR_FREE_DM_HANDLE, dm->handle);
-	return uverbs_cmd_execute(dm->dm.context, cmd);
+	return verbs_execute_ioctl_only(dm->dm.context, cmd);
 }

@@ -14,11 +14,9 @@ int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t mmap_offset)
 	fd_attr = uverbs_attr_new_fd(cmd, RDMA_DM_ATTR_ALLOC_DMABUF_HANDLE);
 	uverbs_attr_in_u64(cmd, RDMA_DM_ATTR_ALLOC_DMABUF_PGOFF,
 			   (uint64_t)mmap_offset);
-	ret = uverbs_cmd_execute(ctx, cmd);
-	if (ret) {
-		/* Only the framework says EPROTONOSUPPORT: no such object. */
-		errno = ret == EPROTONOSUPPORT ? EOPNOTSUPP : ret;
+	/* A kernel without the DMABUF object says EOPNOTSUPP here. */
+	ret = verbs_execute_ioctl_only(ctx, cmd);
+	if (ret)
 		return -1;
-	}
 	return uverbs_attr_fd(fd_attr);
 }

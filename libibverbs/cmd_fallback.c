@@ -69,6 +69,17 @@ int verbs_execute_or_fallback(struct ibv_context *ctx, unsigned int op_idx,
 	return VERBS_USE_WRITE;
 }
 
+int verbs_execute_ioctl_only(struct ibv_context *ctx, struct uverbs_cmd *cmd)
+{
+	int ret = uverbs_cmd_execute(ctx, cmd);
+
+	if (ret == EPROTONOSUPPORT || ret == ENOTTY) {
+		errno = EOPNOTSUPP;
+		return EOPNOTSUPP;
+	}
+	return ret;
+}
+
 void uverbs_cmd_add_udata(struct uverbs_cmd *cmd,
 			  const struct ibv_udata *udata)
 {

@@ -83,7 +83,7 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
 			    sizeof(res.lkey));
 	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &res.rkey,
 			    sizeof(res.rkey));
-	ret = uverbs_cmd_execute(pd->context, cmd);
+	ret = verbs_execute_ioctl_only(pd->context, cmd);
 	if (ret)
 		return ret;
 	res.handle = uverbs_attr_handle(handle);
@@ -116,7 +116,7 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 			    &res.lkey, sizeof(res.lkey));
 	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY,
 			    &res.rkey, sizeof(res.rkey));
-	ret = uverbs_cmd_execute(pd->context, cmd);
+	ret = verbs_execute_ioctl_only(pd->context, cmd);
 	if (ret)
 		return ret;
 	res.handle = uverbs_attr_handle(handle);

@@ -27,6 +27,13 @@
 int verbs_execute_or_fallback(struct ibv_context *ctx, unsigned int op_idx,
 			      struct uverbs_cmd *cmd);
 
+/*
+ * Run @cmd, an ioctl with no legacy form: a kernel without the method or
+ * without any ioctl (EPROTONOSUPPORT, ENOTTY) yields EOPNOTSUPP; other
+ * results pass through. 0 or a positive errno (errno set).
+ */
+int verbs_execute_ioctl_only(struct ibv_context *ctx, struct uverbs_cmd *cmd);
+
 /* Mark op @op_idx (or all ops, for ENOTTY) after @err; true if marked. */
 bool verbs_note_unsupported(struct ibv_context *ctx, unsigned int op_idx,
 			    int err);

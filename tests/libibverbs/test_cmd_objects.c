@@ -228,6 +228,46 @@ static void test_reg_dmabuf_mr(void **state)
 	assert_int_equal(mr.access, IBV_ACCESS_REMOTE_READ);
 }
 
+static int fail_enotty(struct ib_uverbs_ioctl_hdr *hdr)
+{
+	return ENOTTY;
+}
+
+/* ioctl-only commands: "the kernel lacks it" is EOPNOTSUPP for callers. */
+static void test_missing_method_is_eopnotsupp(void **state)
+{
+	static const mock_ioctl_fn missing[] = { fail_eprotonosupport,
+						 fail_enotty };
+	struct ibv_alloc_dm_attr attr = { .length = 64 };
+	struct ibv_pd pd = { .context = &vctx->context };
+	struct verbs_dm dm = { .dm.context = &vctx->context };
+	struct verbs_mr mr;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		mock_ioctl_handler = missing[i];
+		assert_int_equal(ibv_cmd_alloc_dm(&vctx->context, &attr, &dm,
+						  NULL),
+				 EOPNOTSUPP);
+		assert_int_equal(ibv_cmd_free_dm(&dm), EOPNOTSUPP);
+		assert_int_equal(ibv_cmd_reg_dm_mr(&pd, &dm, 0, 4,
+						   IBV_ACCESS_ZERO_BASED, &mr,
+						   NULL),
+				 EOPNOTSUPP);
+		errno = 0;
+		assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0, 4, 0, 3, 0, &mr,
+						       NULL),
+				 EOPNOTSUPP);
+		assert_int_equal(errno, EOPNOTSUPP);
+	}
+	/* Real errors are not rewritten. */
+	mock_ioctl_handler = fail_einval;
+	assert_int_equal(ibv_cmd_alloc_dm(&vctx->context, &attr, &dm, NULL),
+			 EINVAL);
+	/* Every attempt reached the "kernel": no op is remembered. */
+	assert_int_equal(mock_num_calls, 9);
+}
+
 static void test_async_fd_alloc(void **state)
 {
 	mock_ioctl_handler = answer_dmabuf;
@@ -250,6 +290,7 @@ int main(void)
 		T(test_dmabuf_errors),
 		T(test_reg_dm_mr),
 		T(test_reg_dmabuf_mr),
+		T(test_missing_method_is_eopnotsupp),
 		T(test_async_fd_alloc),
 #undef T
 	};
