@@ -257,11 +257,9 @@ static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
 }
 
 /* The header and attrs, copied in as the kernel does. */
-struct sim_ioctl_buf {
-	struct ib_uverbs_ioctl_hdr hdr;
-	struct ib_uverbs_attr
-		attrs[(SIM_IOCTL_MAX_LEN - sizeof(struct ib_uverbs_ioctl_hdr)) /
-		      sizeof(struct ib_uverbs_attr)];
+union sim_ioctl_buf {
+	struct ib_uverbs_ioctl_hdr hdr; /* attrs follow in raw[] */
+	uint8_t raw[SIM_IOCTL_MAX_LEN];
 };
 
 static void release_call(struct sim_call *c)
@@ -274,7 +272,7 @@ static void release_call(struct sim_call *c)
 
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 {
-	struct sim_ioctl_buf k;
+	union sim_ioctl_buf k;
 	struct ib_uverbs_ioctl_hdr *hdr = NULL;
 	char attrs[1024] = "";
 	struct sim_call c;
@@ -297,8 +295,9 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (sim_copy_from_user(k.attrs, (uint8_t *)arg + sizeof(k.hdr),
-			       hdr->num_attrs * sizeof(*k.attrs))) {
+	if (sim_copy_from_user(k.hdr.attrs, (uint8_t *)arg + sizeof(k.hdr),
+			       hdr->num_attrs *
+				       sizeof(struct ib_uverbs_attr))) {
 		ret = -EFAULT;
 		goto out;
 	}
@@ -318,14 +317,16 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 	if (c.m)
 		load_specs(&c);
 	if (sim_tracing())
-		trace_attrs(&c, attrs, sizeof(attrs), k.attrs, hdr->num_attrs);
+		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
+			    hdr->num_attrs);
 	if (!c.m) {
 		ret = -EPROTONOSUPPORT;
 		goto out;
 	}
-	ret = run_call(&c, k.attrs, hdr->num_attrs);
-	if (c.dirty && sim_copy_to_user((uint8_t *)arg + sizeof(k.hdr), k.attrs,
-					hdr->num_attrs * sizeof(*k.attrs)))
+	ret = run_call(&c, k.hdr.attrs, hdr->num_attrs);
+	if (c.dirty &&
+	    sim_copy_to_user((uint8_t *)arg + sizeof(k.hdr), k.hdr.attrs,
+			     hdr->num_attrs * sizeof(struct ib_uverbs_attr)))
 		ret = -EFAULT;
 out:
 	release_call(&c);
@@ -337,7 +338,8 @@ out:
 			load_specs(&c);
 	}
 	if (!attrs[0] && have_attrs)
-		trace_attrs(&c, attrs, sizeof(attrs), k.attrs, hdr->num_attrs);
+		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
+			    hdr->num_attrs);
 	if (c.m)
 		sim_trace("ioctl fd %d %s.%s attrs={%s} -> %s %s", fd,
 			  c.m->obj_name, c.m->name, attrs,
