@@ -431,11 +431,58 @@ static void test_write_error_passes_through(void **state)
 	assert_int_equal(errno, EBUSY);
 }
 
+static int probe_answer;
+
+static int answer_probe(struct ib_uverbs_ioctl_hdr *hdr)
+{
+	return probe_answer;
+}
+
+/* Context init asks the kernel for INVOKE_WRITE with a too-short call. */
+static void test_invoke_write_probe(void **state)
+{
+	static const struct {
+		int answer;
+		bool tunnel;
+	} cases[] = {
+		{ ENOSPC, true },	    { 0, true },	 { EINVAL, true },
+		{ EPROTONOSUPPORT, false }, { ENOTTY, false },
+	};
+	static struct ibv_device dev;
+	struct verbs_context *probed;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mock_reset();
+		probe_answer = cases[i].answer;
+		mock_ioctl_handler = answer_probe;
+		probed = _verbs_init_and_alloc_context(&dev, 1000,
+						       sizeof(*probed), 0, 7);
+		assert_non_null(probed);
+		assert_int_equal(mock_num_calls, 1);
+		mock_expect_hdr(0, UVERBS_OBJECT_DEVICE,
+				UVERBS_METHOD_INVOKE_WRITE, 1, 7);
+		mock_expect_attr(0, 0, UVERBS_ATTR_WRITE_CMD, 8, 1,
+				 IB_USER_VERBS_CMD_QUERY_DEVICE);
+		assert_int_equal(get_priv(&probed->context)->use_ioctl_write,
+				 cases[i].tunnel);
+		/* The generic part of the context, as providers get it. */
+		assert_int_equal(probed->context.cmd_fd, 1000);
+		assert_int_equal(probed->context.async_fd, -1);
+		assert_ptr_equal(probed->context.abi_compat,
+				 (void *)UINTPTR_MAX);
+		assert_int_equal(probed->sz, sizeof(*probed));
+		assert_int_equal(verbs_context_driver_id(&probed->context), 7);
+		mock_context_free(probed);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
 #define I(fn) cmocka_unit_test_setup_teardown(fn, setup_tunnel, teardown)
+		cmocka_unit_test(test_invoke_write_probe),
 		W(test_alloc_pd_write_framing),
 		I(test_alloc_pd_tunnelled),
 		W(test_bad_udata_length),
