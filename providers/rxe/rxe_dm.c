@@ -18,12 +18,8 @@ struct ibv_dm *rxe_alloc_dm(struct ibv_context *ctx,
 	err = ibv_cmd_alloc_dm(ctx, attr, dm, NULL);
 	if (err) {
 		free(dm);
-		/*
-		 * rdma_rxe has no DM ops, so the kernel hides the DM object
-		 * and the framework answers EPROTONOSUPPORT; the verbs API
-		 * spells "no device memory" EOPNOTSUPP.
-		 */
-		errno = err == EPROTONOSUPPORT ? EOPNOTSUPP : err;
+		/* rdma_rxe hides the DM object: the core says EOPNOTSUPP. */
+		errno = err;
 		return NULL;
 	}
 	return &dm->dm;
