@@ -9,9 +9,6 @@
 
 #include "mlx5.h"
 
-/* mlx5dv_open_device() options for the alloc_context call it makes. */
-static __thread const struct mlx5dv_context_attr *mlx5_open_attr;
-
 static bool valid_open_attr(const struct mlx5dv_context_attr *attr)
 {
 	return !attr->comp_mask && !(attr->flags & ~MLX5DV_CONTEXT_FLAGS_DEVX);
@@ -104,9 +101,10 @@ static int get_context_sized(struct mlx5_context *ctx,
 }
 
 /*
- * DEVX first, unless the caller made it mandatory or declined it. Every
- * kernel with DEVX takes the whole request, so DEVX is only tried with it:
- * a kernel (or user) without DEVX costs one failed call, not three.
+ * DEVX first, falling back to a plain context unless the caller made DEVX
+ * mandatory (MLX5DV_CONTEXT_FLAGS_DEVX). Every kernel with DEVX takes the
+ * whole request, so DEVX is only tried with it: a kernel (or user) without
+ * DEVX costs one failed call, not three.
  */
 static int get_context(struct mlx5_context *ctx,
 		       const struct mlx5dv_context_attr *attr,
@@ -115,7 +113,7 @@ static int get_context(struct mlx5_context *ctx,
 	const unsigned int all = sizeof(mlx5_req_lens) /
 				 sizeof(mlx5_req_lens[0]);
 	struct mlx5_ib_alloc_ucontext_req_v2 req = {};
-	bool want_devx = true, need_devx = false;
+	bool need_devx = false;
 	int err;
 
 	err = fill_bfreg_request(ctx, &req);
@@ -125,19 +123,14 @@ static int get_context(struct mlx5_context *ctx,
 		if (!valid_open_attr(attr))
 			return EINVAL;
 		need_devx = attr->flags & MLX5DV_CONTEXT_FLAGS_DEVX;
-		want_devx = need_devx;
 	}
 
-	if (want_devx) {
-		req.flags = MLX5_IB_ALLOC_UCTX_DEVX;
-		err = get_context_sized(ctx, &req, resp, 1);
-		if (!err || need_devx || !retry_smaller(err)) {
-			ctx->devx = !err;
-			return err;
-		}
-		req.flags = 0;
-	}
-	ctx->devx = false;
+	req.flags = MLX5_IB_ALLOC_UCTX_DEVX;
+	err = get_context_sized(ctx, &req, resp, 1);
+	ctx->devx = !err;
+	if (!err || need_devx || !retry_smaller(err))
+		return err;
+	req.flags = 0;
 	return get_context_sized(ctx, &req, resp, all);
 }
 
@@ -185,7 +178,8 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
 					 int cmd_fd, void *private_data)
 {
-	const struct mlx5dv_context_attr *attr = mlx5_open_attr;
+	/* mlx5dv_open_device()'s options, NULL from ibv_open_device(). */
+	const struct mlx5dv_context_attr *attr = private_data;
 	struct mlx5_ib_alloc_ucontext_resp resp;
 	struct mlx5_context *ctx;
 	int err;
@@ -225,8 +219,6 @@ err_free:
 struct ibv_context *mlx5dv_open_device(struct ibv_device *device,
 				       struct mlx5dv_context_attr *attr)
 {
-	struct ibv_context *ibctx;
-
 	if (!mlx5dv_is_supported(device)) {
 		errno = EOPNOTSUPP;
 		return NULL;
@@ -235,9 +227,5 @@ struct ibv_context *mlx5dv_open_device(struct ibv_device *device,
 		errno = EINVAL;
 		return NULL;
 	}
-	/* ibv_open_device() calls mlx5_alloc_context() on this thread. */
-	mlx5_open_attr = attr;
-	ibctx = ibv_open_device(device);
-	mlx5_open_attr = NULL;
-	return ibctx;
+	return verbs_open_device(device, attr);
 }

@@ -371,6 +371,12 @@ static void test_dv_context(void **state)
 	assert_non_null(ctx);
 	assert_int_equal(ibv_close_device(ctx), 0);
 
+	/* DEVX made mandatory: the simulated device has none (EINVAL). */
+	attr.flags = MLX5DV_CONTEXT_FLAGS_DEVX;
+	errno = 0;
+	assert_null(mlx5dv_open_device(env.list[0], &attr));
+	assert_int_equal(errno, EINVAL);
+
 	attr.flags = 1u << 5;
 	errno = 0;
 	assert_null(mlx5dv_open_device(env.list[0], &attr));
