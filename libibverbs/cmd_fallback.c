@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Per-context memory of missing ioctls and the write() fallback rule. */
 #include <errno.h>
-#include <string.h>
 
 #include "cmd_write.h"
 
@@ -9,25 +8,33 @@
 
 bool verbs_is_unsupported(struct ibv_context *ctx, unsigned int op_idx)
 {
-	const uint64_t *bits = get_priv(ctx)->unsupported_ioctls;
+	uint64_t *bits = get_priv(ctx)->unsupported_ioctls;
+	uint64_t word = __atomic_load_n(&bits[op_idx / BITS_PER_WORD],
+					__ATOMIC_RELAXED);
 
-	return bits[op_idx / BITS_PER_WORD] >> (op_idx % BITS_PER_WORD) & 1;
+	return word >> (op_idx % BITS_PER_WORD) & 1;
 }
 
 bool verbs_note_unsupported(struct ibv_context *ctx, unsigned int op_idx,
 			    int err)
 {
 	uint64_t *bits = get_priv(ctx)->unsupported_ioctls;
+	size_t i;
 
+	/* Threads may share a context: set bits atomically. */
 	if (err == ENOTTY) {
 		/* No ioctl interface at all: never try one again. */
-		memset(get_priv(ctx)->unsupported_ioctls, 0xff,
-		       sizeof(get_priv(ctx)->unsupported_ioctls));
+		for (i = 0; i < sizeof(get_priv(ctx)->unsupported_ioctls) /
+					sizeof(*bits);
+		     i++)
+			__atomic_store_n(&bits[i], UINT64_MAX,
+					 __ATOMIC_RELAXED);
 		return true;
 	}
 	if (err != EPROTONOSUPPORT)
 		return false;
-	bits[op_idx / BITS_PER_WORD] |= 1ULL << (op_idx % BITS_PER_WORD);
+	__atomic_fetch_or(&bits[op_idx / BITS_PER_WORD],
+			  1ULL << (op_idx % BITS_PER_WORD), __ATOMIC_RELAXED);
 	return true;
 }
 
