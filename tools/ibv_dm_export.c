@@ -212,8 +212,9 @@ static bool open_contexts(struct session *s, struct ibv_device *owner,
 		      s->ctx ? "" : explain_errno("open", errno)))
 		return false;
 
-	step_begin(r, "open %s again as the importer",
-		   ibv_get_device_name(importer));
+	step_begin(r, "open %s%s as the importer",
+		   ibv_get_device_name(importer),
+		   importer == owner ? " again" : "");
 	s->importer = ibv_open_device(importer);
 	if (!step_end(r, s->importer, "%s",
 		      s->importer ? "" : explain_errno("open", errno)))
