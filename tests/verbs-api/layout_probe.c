@@ -2,3 +2,4 @@
 /* Every public header whose struct layouts are compared with upstream's. */
 #include <infiniband/verbs.h>
 #include <infiniband/sa.h>
+#include <infiniband/tm_types.h>
