@@ -9,6 +9,25 @@
 #include "conf.h"
 
 struct ib_uverbs_gid_entry conf_gid0;
+uint64_t conf_gid_count;
+
+/* The whole table; 0 or the errno, the entry count in *num. */
+static int query_gid_table(uint16_t flags_len, uint64_t *num)
+{
+	struct ib_uverbs_gid_entry entries[16];
+	struct raw_ioctl cmd;
+
+	raw_init(&cmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+	raw_add(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(uint64_t),
+		UVERBS_ATTR_F_MANDATORY, sizeof(entries[0]));
+	raw_add(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, flags_len,
+		UVERBS_ATTR_F_MANDATORY, 0);
+	raw_add(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, sizeof(entries),
+		UVERBS_ATTR_F_MANDATORY, (uintptr_t)entries);
+	raw_add(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+		sizeof(*num), UVERBS_ATTR_F_MANDATORY, (uintptr_t)num);
+	return raw_exec(conf_fd, &cmd);
+}
 
 static int query_gid_entry(uint16_t const_len, uint16_t flags_len,
 			   struct ib_uverbs_gid_entry *entry)
@@ -40,4 +59,8 @@ void check_gid(void)
 		    query_gid_entry(4, 4, &entry));
 	conf_expect_u("gid.entry0.type_roce_v2", IB_UVERBS_GID_TYPE_ROCE_V2,
 		      conf_gid0.gid_type);
+	conf_expect("gid.table.flags_u32", 0,
+		    query_gid_table(4, &conf_gid_count));
+	/* dummy0 has only its IPv6 link-local address: one RoCE v2 GID. */
+	conf_expect_u("gid.table.entries", 1, conf_gid_count);
 }

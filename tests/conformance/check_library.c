@@ -61,6 +61,7 @@ static void check_port_attrs(struct ibv_context *ctx)
 		.port_num = 1,
 	};
 	struct ibv_port_attr port = {};
+	struct ibv_gid_entry table[16];
 	union ibv_gid gid = {};
 
 	raw_write(conf_fd, IB_USER_VERBS_CMD_QUERY_PORT, &cmd, sizeof(cmd),
@@ -81,6 +82,8 @@ static void check_port_attrs(struct ibv_context *ctx)
 		    ibv_query_gid(ctx, 1, 0, &gid) ? errno : 0);
 	conf_expect_u("lib.query_gid.index0_is_kernels", 1,
 		      !memcmp(gid.raw, conf_gid0.gid, sizeof(gid.raw)));
+	conf_expect_u("lib.query_gid_table.count_is_kernels", conf_gid_count,
+		      ibv_query_gid_table(ctx, table, 16, 0));
 }
 
 static void check_pd_mr(struct ibv_context *ctx, void *page)

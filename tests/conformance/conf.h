@@ -120,6 +120,8 @@ int nl_uverbs_driver_id(const char *ibdev, uint32_t *driver_id);
 
 /* GID 0 of port 1 as the raw ioctl returned it (check_gid.c). */
 extern struct ib_uverbs_gid_entry conf_gid0;
+/* Number of entries QUERY_GID_TABLE returned (check_gid.c). */
+extern uint64_t conf_gid_count;
 
 /* A one-page dma-buf fd from /dev/udmabuf, or -errno (check_objects.c). */
 int conf_udmabuf_create(void);
