@@ -46,6 +46,26 @@ static int free_dm_checked(struct ibv_dm *dm, const uint8_t *pat, int *ret)
 	return 0;
 }
 
+/*
+ * After a failed ibv_alloc_dm nothing may stay allocated in the device:
+ * the whole of max_dm_size must still be available.
+ */
+static int memic_all_free(struct ibv_context *ctx)
+{
+	struct ibv_device_attr_ex attr = {};
+	struct ibv_dm *all;
+
+	if (ibv_query_device_ex(ctx, NULL, &attr))
+		return 0;
+	all = alloc_dm(ctx, attr.max_dm_size, 0);
+	if (!all) {
+		fprintf(stderr, "FAIL: MEMIC still held after a failed "
+			"alloc: %s\n", strerror(errno));
+		return 0;
+	}
+	return !ibv_free_dm(all);
+}
+
 static int run(struct ibv_device *dev, int *ret)
 {
 	uint8_t pat[LEN];
@@ -61,6 +81,8 @@ static int run(struct ibv_device *dev, int *ret)
 	dm = alloc_dm(ctx, LEN, 0);
 	if (!dm) {
 		*ret = report("ibv_alloc_dm", errno);
+		if (!memic_all_free(ctx))
+			err = 1;
 		goto out_close;
 	}
 	fill_pattern(pat, LEN, 1);
