@@ -43,15 +43,17 @@ static int fill_bfreg_request(struct mlx5_context *ctx,
 		return EINVAL;
 
 	/* Each system page holds page_size/4K UARs of two bfregs each. */
-	min_total = (uint32_t)(ctx->page_size / 4096) *
+	min_total = (uint32_t)(ctx->page_size / MLX5_UAR_SIZE) *
 		    MLX5_NON_FP_BFREGS_PER_UAR;
 	if (total < min_total)
 		total = min_total;
 	total = (uint32_t)mlx5_align_up(total, MLX5_NON_FP_BFREGS_PER_UAR);
 	if (total > MLX5_MAX_BFREGS)
 		return EINVAL;
-	if (total > 12 && low_lat < total - 12)
-		low_lat = total - 12;
+	/* Only so many bfregs may be shared; the rest are low latency. */
+	if (total > MLX5_MAX_SHARED_BFREGS &&
+	    low_lat < total - MLX5_MAX_SHARED_BFREGS)
+		low_lat = total - MLX5_MAX_SHARED_BFREGS;
 	if (low_lat > total - 1)
 		return EINVAL;
 

@@ -29,6 +29,9 @@
 #define MLX5_DEF_TOT_BFREGS 16
 #define MLX5_DEF_LOW_LAT_BFREGS 4
 #define MLX5_MAX_BFREGS 512
+#define MLX5_MAX_SHARED_BFREGS 12
+/* A UAR is 4 KiB whatever the system page size. */
+#define MLX5_UAR_SIZE 4096
 
 struct mlx5_device {
 	struct verbs_device verbs_dev;
