@@ -55,38 +55,35 @@ static int vm_copy(void *local, void *remote, size_t len, int to_user)
 	return 1;
 }
 
-int sim_copy_from_user(void *dst, const void *usrc, size_t len)
+/* local <-> remote (user) copy; 0 or -EFAULT */
+static int user_copy(void *local, void *remote, size_t len, int to_user)
 {
 	int ret;
 
 	if (!len)
 		return 0;
-	if (!usrc)
+	if (!remote)
 		return -EFAULT;
 	if (mode != UA_TRUSTED) {
-		ret = vm_copy(dst, (void *)usrc, len, 0);
+		ret = vm_copy(local, remote, len, to_user);
 		if (ret <= 0)
 			return ret;
 	}
-	memcpy(dst, usrc, len);
+	if (to_user)
+		memcpy(remote, local, len);
+	else
+		memcpy(local, remote, len);
 	return 0;
+}
+
+int sim_copy_from_user(void *dst, const void *usrc, size_t len)
+{
+	return user_copy(dst, (void *)usrc, len, 0);
 }
 
 int sim_copy_to_user(void *udst, const void *src, size_t len)
 {
-	int ret;
-
-	if (!len)
-		return 0;
-	if (!udst)
-		return -EFAULT;
-	if (mode != UA_TRUSTED) {
-		ret = vm_copy((void *)src, udst, len, 1);
-		if (ret <= 0)
-			return ret;
-	}
-	memcpy(udst, src, len);
-	return 0;
+	return user_copy((void *)src, udst, len, 1);
 }
 
 int sim_clear_user(void *udst, size_t len)
