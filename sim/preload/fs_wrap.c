@@ -146,6 +146,31 @@ DIR *opendir(const char *path)
 	return next(REDIR(path, buf));
 }
 
+typedef int (*sim_dirent_filter)(const struct dirent *);
+typedef int (*sim_dirent_cmp)(const struct dirent **, const struct dirent **);
+
+/* scandir also opens past any interposer. */
+int scandir(const char *path, struct dirent ***list, sim_dirent_filter filter,
+	    sim_dirent_cmp cmp)
+{
+	static int (*next)(const char *, struct dirent ***, sim_dirent_filter,
+			   sim_dirent_cmp);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("scandir");
+	return next(REDIR(path, buf), list, filter, cmp);
+}
+
+/* struct dirent64 is struct dirent on LP64: same entry point. */
+int scandir64(const char *path, struct dirent64 ***list,
+	      int (*filter)(const struct dirent64 *),
+	      int (*cmp)(const struct dirent64 **, const struct dirent64 **))
+{
+	return scandir(path, (struct dirent ***)list, (sim_dirent_filter)filter,
+		       (sim_dirent_cmp)cmp);
+}
+
 int access(const char *path, int mode)
 {
 	static int (*next)(const char *, int);

@@ -2,9 +2,11 @@
 /* GET_CONTEXT / QUERY_CONTEXT / async fd, and the write() path. */
 #include "raw.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -200,4 +202,33 @@ void raw_check_write(void)
 	       "DEALLOC_PD twice: %s", strerror(errno));
 	check_invoke_write(fd);
 	close(fd);
+}
+
+/* The path interposers: every way upstream code looks at the tree. */
+void raw_check_paths(void)
+{
+	char real[4096];
+	struct dirent **list;
+	struct stat st;
+	int n, i;
+
+	n = scandir("/sys/class/infiniband/mlx5_0/ports", &list, NULL,
+		    alphasort);
+	EXPECT(n == 3 && !strcmp(list[2]->d_name, "1"), "scandir ports: %d", n);
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	if (n >= 0)
+		free(list);
+	EXPECT(!access("/dev/infiniband/uverbs0", R_OK | W_OK), "access");
+	EXPECT(!stat("/dev/infiniband/uverbs0", &st) && S_ISCHR(st.st_mode) &&
+		       st.st_rdev == makedev(231, 192),
+	       "stat uverbs0");
+	EXPECT(stat("/dev/infiniband/uverbs1", &st) && errno == ENOENT,
+	       "uverbs1 exists with one device");
+	EXPECT(realpath("/sys/class/infiniband/mlx5_0", real) &&
+		       !strcmp(real, "/sys/class/infiniband/mlx5_0"),
+	       "realpath");
+	EXPECT(!stat("/sys/class/infiniband_verbs/abi_version", &st) &&
+		       S_ISREG(st.st_mode),
+	       "abi_version");
 }

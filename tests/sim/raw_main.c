@@ -50,6 +50,7 @@ int main(int argc, char **argv)
 	raw_check_lifetime();
 	raw_check_netlink();
 	raw_check_uar();
+	raw_check_paths();
 	if (raw_failures) {
 		fprintf(stderr, "sim_raw: %d failure(s)\n", raw_failures);
 		return 1;
