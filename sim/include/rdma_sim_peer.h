@@ -5,7 +5,9 @@
  * device and not through a CPU mapping. Link with -lrdmasim_peer.
  *
  * Outside rdma-sim every call fails cleanly (rdma_sim_active() is 0 and
- * imports fail with EINVAL, or EBADF for a closed fd).
+ * imports fail with EINVAL, or EBADF for a closed fd). The dma-buf fd must
+ * come from this process (or a fork of it): an fd received over a socket
+ * is not recognised (EINVAL).
  */
 #ifndef RDMA_SIM_PEER_H
 #define RDMA_SIM_PEER_H
