@@ -170,12 +170,59 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.dm_export_dmabuf_fd = mlx5_dm_export_dmabuf_fd,
 	.free_context = mlx5_free_context,
 	.free_dm = mlx5_free_dm,
+	.import_dm = mlx5_import_dm,
 	.query_device_ex = mlx5_query_device_ex,
 	.query_port = mlx5_query_port,
 	.reg_dm_mr = mlx5_reg_dm_mr,
 	.reg_dmabuf_mr = mlx5_reg_dmabuf_mr,
 	.reg_mr = mlx5_reg_mr,
+	.unimport_dm = mlx5_unimport_dm,
 };
+
+/*
+ * Everything after GET_CONTEXT (new context) or QUERY_CONTEXT (imported
+ * one): the same response drives the same setup.
+ */
+static int setup_context(struct mlx5_context *ctx,
+			 const struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	int err;
+
+	err = take_response(ctx, resp);
+	if (err)
+		return err;
+	err = mlx5_map_context_pages(ctx, resp);
+	if (err)
+		return err;
+	err = mlx5_cache_device_caps(ctx);
+	if (err) {
+		mlx5_unmap_context_pages(ctx);
+		return err;
+	}
+	mlx5_alloc_nc_uar(ctx);
+	verbs_set_ops(&ctx->ibv_ctx, &mlx5_ctx_ops);
+	return 0;
+}
+
+static struct mlx5_context *new_context(struct ibv_device *ibdev,
+					int cmd_fd)
+{
+	struct mlx5_context *ctx;
+
+	ctx = verbs_init_and_alloc_context(ibdev, cmd_fd, ctx, ibv_ctx,
+					   RDMA_DRIVER_MLX5);
+	if (ctx)
+		ctx->page_size = to_mdev(ibdev)->page_size;
+	return ctx;
+}
+
+static void *context_failed(struct mlx5_context *ctx, int err)
+{
+	verbs_uninit_context(&ctx->ibv_ctx);
+	free(ctx);
+	errno = err;
+	return NULL;
+}
 
 struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
 					 int cmd_fd, void *private_data)
@@ -183,39 +230,45 @@ struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
 	/* mlx5dv_open_device()'s options, NULL from ibv_open_device(). */
 	const struct mlx5dv_context_attr *attr = private_data;
 	struct mlx5_ib_alloc_ucontext_resp resp;
-	struct mlx5_context *ctx;
+	struct mlx5_context *ctx = new_context(ibdev, cmd_fd);
 	int err;
 
-	ctx = verbs_init_and_alloc_context(ibdev, cmd_fd, ctx, ibv_ctx,
-					   RDMA_DRIVER_MLX5);
 	if (!ctx)
 		return NULL;
-	ctx->page_size = to_mdev(ibdev)->page_size;
-
 	err = get_context(ctx, attr, &resp);
+	if (!err)
+		err = setup_context(ctx, &resp);
 	if (err)
-		goto err_free;
-	err = take_response(ctx, &resp);
-	if (err)
-		goto err_free;
-	err = mlx5_map_context_pages(ctx, &resp);
-	if (err)
-		goto err_free;
-	err = mlx5_cache_device_caps(ctx);
-	if (err)
-		goto err_unmap;
-	mlx5_alloc_nc_uar(ctx);
-
-	verbs_set_ops(&ctx->ibv_ctx, &mlx5_ctx_ops);
+		return context_failed(ctx, err);
 	return &ctx->ibv_ctx;
+}
 
-err_unmap:
-	mlx5_unmap_context_pages(ctx);
-err_free:
-	verbs_uninit_context(&ctx->ibv_ctx);
-	free(ctx);
-	errno = err;
-	return NULL;
+/*
+ * A second process (or library) sharing @cmd_fd: QUERY_CONTEXT returns
+ * the alloc_ucontext response the context was created with. Legacy
+ * static-UAR contexts cannot be shared.
+ */
+struct verbs_context *mlx5_import_context(struct ibv_device *ibdev,
+					  int cmd_fd)
+{
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_QUERY_CONTEXT, 1);
+	struct mlx5_ib_alloc_ucontext_resp resp = {};
+	struct mlx5_context *ctx = new_context(ibdev, cmd_fd);
+	int err;
+
+	if (!ctx)
+		return NULL;
+	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX, &resp,
+			    sizeof(resp));
+	err = ibv_cmd_query_context(&ctx->ibv_ctx.context, cmd);
+	if (!err && resp.tot_bfregs)
+		err = EOPNOTSUPP;
+	if (!err)
+		err = setup_context(ctx, &resp);
+	if (err)
+		return context_failed(ctx, err);
+	return &ctx->ibv_ctx;
 }
 
 struct ibv_context *mlx5dv_open_device(struct ibv_device *device,

@@ -71,6 +71,7 @@ const struct verbs_device_ops mlx5_dev_ops = {
 	.alloc_device = mlx5_alloc_device,
 	.uninit_device = mlx5_uninit_device,
 	.alloc_context = mlx5_alloc_context,
+	.import_context = mlx5_import_context,
 };
 PROVIDER_DRIVER(mlx5, mlx5_dev_ops);
 

@@ -169,6 +169,60 @@ struct ibv_dm *mlx5dv_alloc_dm(struct ibv_context *ibctx,
 	return alloc_dm(ibctx, dm_attr, mlx5_dm_attr->type);
 }
 
+/*
+ * A MEMIC DM another context sharing this cmd fd allocated: DM_QUERY gives
+ * its place, and it is mapped like a local one. Only the mapping is ours.
+ */
+struct ibv_dm *mlx5_import_dm(struct ibv_context *ibctx, uint32_t handle)
+{
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DM, MLX5_IB_METHOD_DM_QUERY, 4);
+	struct mlx5_context *ctx = to_mctx(ibctx);
+	uint64_t start_offset = 0, length = 0;
+	uint16_t page_index = 0;
+	struct mlx5_dm *dm;
+	int err;
+
+	uverbs_attr_in_obj(cmd, MLX5_IB_ATTR_QUERY_DM_REQ_HANDLE, handle);
+	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_QUERY_DM_RESP_START_OFFSET,
+			    &start_offset, sizeof(start_offset));
+	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_QUERY_DM_RESP_PAGE_INDEX,
+			    &page_index, sizeof(page_index));
+	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_QUERY_DM_RESP_LENGTH, &length,
+			    sizeof(length));
+	err = uverbs_cmd_execute(ibctx, cmd);
+	if (err)
+		goto err_out;
+	dm = calloc(1, sizeof(*dm));
+	if (!dm) {
+		err = ENOMEM;
+		goto err_out;
+	}
+	dm->type = MLX5DV_DM_TYPE_MEMIC;
+	dm->length = length;
+	dm->verbs_dm.handle = handle;
+	dm->verbs_dm.dm.context = ibctx;
+	dm->verbs_dm.dm.handle = handle;
+	dm->verbs_dm.dm.comp_mask = IBV_DM_MASK_HANDLE;
+	err = map_memic(ctx, dm, start_offset, page_index);
+	if (err) {
+		free(dm);
+		goto err_out;
+	}
+	return &dm->verbs_dm.dm;
+
+err_out:
+	errno = err;
+	return NULL;
+}
+
+void mlx5_unimport_dm(struct ibv_dm *ibdm)
+{
+	struct mlx5_dm *dm = to_mdm(ibdm);
+
+	mlx5_unmap(&dm->memic_map);
+	free(dm);
+}
+
 /* The kernel object goes first; if it stays, so does everything else. */
 int mlx5_free_dm(struct ibv_dm *ibdm)
 {

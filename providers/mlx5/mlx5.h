@@ -140,6 +140,8 @@ bool mlx5_is_mlx5_context(struct ibv_context *ibctx);
 /* context.c */
 struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
 					 int cmd_fd, void *private_data);
+struct verbs_context *mlx5_import_context(struct ibv_device *ibdev,
+					  int cmd_fd);
 
 /* context_pages.c: the mmaps and UAR object made at open. */
 int mlx5_map_context_pages(struct mlx5_context *ctx,
@@ -178,5 +180,7 @@ struct ibv_dm *mlx5_alloc_dm(struct ibv_context *ibctx,
 			     struct ibv_alloc_dm_attr *attr);
 int mlx5_free_dm(struct ibv_dm *ibdm);
 int mlx5_dm_export_dmabuf_fd(struct ibv_dm *ibdm);
+struct ibv_dm *mlx5_import_dm(struct ibv_context *ibctx, uint32_t handle);
+void mlx5_unimport_dm(struct ibv_dm *ibdm);
 
 #endif /* MLX5_PROVIDER_H */

@@ -338,6 +338,51 @@ static void test_map_op_addr(void **state)
 	assert_int_equal(ibv_free_dm(dm), 0);
 }
 
+/* A second context on the same cmd fd maps the same DM by handle. */
+static void test_import_dm(void **state)
+{
+	int fds = count_fds(), maps = count_maps();
+	uint8_t pat[256], got[256];
+	struct ibv_context *ctx2;
+	struct ibv_dm *dm, *idm;
+	int fd;
+
+	ctx2 = ibv_import_device(dup(env.ctx->cmd_fd));
+	assert_non_null(ctx2);
+	dm = alloc_dm(env.ctx, sizeof(pat), 0);
+	assert_non_null(dm);
+	assert_true(dm->comp_mask & IBV_DM_MASK_HANDLE);
+	fill_pattern(pat, sizeof(pat), 21);
+	assert_int_equal(ibv_memcpy_to_dm(dm, 0, pat, sizeof(pat)), 0);
+
+	idm = ibv_import_dm(ctx2, dm->handle);
+	assert_non_null(idm);
+	assert_ptr_equal(idm->context, ctx2);
+	assert_int_equal(idm->handle, dm->handle);
+	assert_int_equal(ibv_memcpy_from_dm(got, idm, 0, sizeof(got)), 0);
+	assert_memory_equal(got, pat, sizeof(pat));
+	/* Its length is the original request: the range check holds. */
+	assert_int_equal(ibv_memcpy_from_dm(got, idm, 4, sizeof(got)), EFAULT);
+	fill_pattern(pat, sizeof(pat), 22);
+	assert_int_equal(ibv_memcpy_to_dm(idm, 0, pat, sizeof(pat)), 0);
+	assert_int_equal(ibv_memcpy_from_dm(got, dm, 0, sizeof(got)), 0);
+	assert_memory_equal(got, pat, sizeof(pat));
+	fd = ibv_dm_export_dmabuf_fd(idm);
+	assert_true(fd > 2);
+	assert_int_equal(close(fd), 0);
+
+	/* No such handle: the kernel's IDR lookup says ENOENT. */
+	errno = 0;
+	assert_null(ibv_import_dm(ctx2, dm->handle + 1000));
+	assert_int_equal(errno, ENOENT);
+
+	ibv_unimport_dm(idm);
+	assert_int_equal(ibv_free_dm(dm), 0);
+	assert_int_equal(ibv_close_device(ctx2), 0);
+	assert_int_equal(count_fds(), fds);
+	assert_int_equal(count_maps(), maps);
+}
+
 /* Plain host-memory MRs go through the same provider. */
 static void test_host_mr(void **state)
 {
@@ -401,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_mlx5dv_alloc_dm),
 		cmocka_unit_test(test_init_obj_errors),
 		cmocka_unit_test(test_map_op_addr),
+		cmocka_unit_test(test_import_dm),
 		cmocka_unit_test(test_host_mr),
 		cmocka_unit_test(test_dv_context),
 	};
