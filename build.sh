@@ -16,7 +16,7 @@ DEPS=(
 	cmake ninja-build gcc g++ clang pkg-config libnl-3-dev libnl-route-3-dev
 	libcmocka-dev pandoc mandoc
 	# checks
-	valgrind strace binutils
+	valgrind strace binutils python3
 	# upstream userspace that judges rdma-sim (Debian's rdma-core 44)
 	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev
 	# the real-kernel lane
