@@ -88,6 +88,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 				fprintf(stderr, "bad size '%s'\n", optarg);
 				return 2;
 			}
+			if (o->size < 4) {
+				fprintf(stderr, "-s must be at least 4: device "
+					"memory moves in 4-byte words\n");
+				return 2;
+			}
 			break;
 		case 'n':
 			if (parse_size(optarg, &count) || count > 1000000) {
@@ -256,9 +261,12 @@ static bool copy_round_trip(struct session *s, struct ibv_dm *dm, size_t len,
 				"bytes differ" : "");
 }
 
-/* Import @fd on the second context and check the bytes via the peer. */
+/*
+ * Register all @dm_len bytes of @fd on the second context, and check the
+ * first @len (what was written) through the peer.
+ */
 static bool import_and_check(struct session *s, struct ibv_dm *dm, int fd,
-			     size_t len, unsigned int round)
+			     size_t dm_len, size_t len, unsigned int round)
 {
 	struct report *r = &s->rep;
 	char why[256];
@@ -266,7 +274,7 @@ static bool import_and_check(struct session *s, struct ibv_dm *dm, int fd,
 	int ret;
 
 	step_begin(r, "register the dma-buf on the importer");
-	mr = ibv_reg_dmabuf_mr(s->importer_pd, 0, len, 0, fd,
+	mr = ibv_reg_dmabuf_mr(s->importer_pd, 0, dm_len, 0, fd,
 			       IBV_ACCESS_LOCAL_WRITE |
 				       IBV_ACCESS_REMOTE_READ |
 				       IBV_ACCESS_REMOTE_WRITE);
@@ -319,7 +327,7 @@ static void one_round(struct session *s, size_t size, unsigned int round)
 			 "fd %d%s", fd,
 			 (fdflags >= 0 && (fdflags & FD_CLOEXEC)) ?
 				 " (close-on-exec)" : " WITHOUT close-on-exec");
-		import_and_check(s, dm, fd, copy_len, round);
+		import_and_check(s, dm, fd, size, copy_len, round);
 		step_begin(r, "close the dma-buf fd");
 		err = close(fd) ? errno : 0;
 		step_end(r, !err, "%s", err ? strerror(err) : "");

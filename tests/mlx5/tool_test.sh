@@ -38,6 +38,7 @@ expect 1 "no device with device memory could be opened" \
 expect 1 "larger than mlx5_0's max_dm_size" --dm-size 4096 -- "$tool" -s 8192
 expect 1 "no device named 'mlx5_9'" -- "$tool" -d mlx5_9
 expect 2 "bad size" -- "$tool" -s 0
+expect 2 "at least 4" -- "$tool" -s 3
 expect 0 "Usage:" -- "$tool" -h
 # Outside the simulator there is no device: say so and how to try it.
 "$tool" >"$out" 2>&1
