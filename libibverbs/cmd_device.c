@@ -21,9 +21,9 @@ static void add_context_outputs(struct uverbs_cmd *cmd,
 	uverbs_attr_out_ptr(cmd, num_comp_vectors_id, &out->num_comp_vectors,
 			    sizeof(out->num_comp_vectors));
 	/* Older kernels lack it; the kernel then leaves it unset. */
-	out->core_support_attr = uverbs_attr_optional(uverbs_attr_out_ptr(
-		cmd, core_support_id, &out->core_support,
-		sizeof(out->core_support)));
+	out->core_support_attr = uverbs_attr_optional(
+		uverbs_attr_out_ptr(cmd, core_support_id, &out->core_support,
+				    sizeof(out->core_support)));
 }
 
 static void apply_context_outputs(struct ibv_context *ctx,
@@ -90,7 +90,8 @@ int verbs_cmd_alloc_async_fd(struct ibv_context *ctx)
 	struct ib_uverbs_attr *fd_attr;
 	int ret;
 
-	fd_attr = uverbs_attr_new_fd(cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+	fd_attr = uverbs_attr_new_fd(cmd,
+				     UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
 	ret = uverbs_cmd_execute(ctx, cmd);
 	if (ret)
 		return ret;

@@ -5,8 +5,8 @@
 #include "cmd_write.h"
 
 int ibv_cmd_alloc_dm(struct ibv_context *ctx,
-		     const struct ibv_alloc_dm_attr *attr,
-		     struct verbs_dm *dm, struct uverbs_cmd *drv_cmd)
+		     const struct ibv_alloc_dm_attr *attr, struct verbs_dm *dm,
+		     struct uverbs_cmd *drv_cmd)
 {
 	DECLARE_UVERBS_CMD(local, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC, 0);
 	struct uverbs_cmd *cmd = uverbs_cmd_pick(drv_cmd, local);

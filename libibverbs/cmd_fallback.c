@@ -87,8 +87,7 @@ int verbs_execute_ioctl_only(struct ibv_context *ctx, struct uverbs_cmd *cmd)
 	return ret;
 }
 
-void uverbs_cmd_add_udata(struct uverbs_cmd *cmd,
-			  const struct ibv_udata *udata)
+void uverbs_cmd_add_udata(struct uverbs_cmd *cmd, const struct ibv_udata *udata)
 {
 	if (!udata)
 		return;
@@ -115,6 +114,6 @@ int verbs_cmd_destroy(struct ibv_context *ctx, unsigned int op_idx,
 	ret = verbs_execute_or_fallback(ctx, op_idx, cmd);
 	if (ret != VERBS_USE_WRITE)
 		return ret;
-	return verbs_write_cmd(ctx, write_cmd, &handle, sizeof(handle), NULL,
-			       0, NULL);
+	return verbs_write_cmd(ctx, write_cmd, &handle, sizeof(handle), NULL, 0,
+			       NULL);
 }

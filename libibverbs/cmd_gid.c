@@ -18,7 +18,8 @@ int verbs_cmd_query_gid_entry(struct ibv_context *ctx, uint32_t port_num,
 	struct ib_uverbs_gid_entry kern;
 	int ret;
 
-	/* Constant inputs: the kernel takes them as u64 only (len 4: EINVAL). */
+	/* Constant inputs: the kernel takes them as u64 only (len 4: EINVAL).
+	 */
 	uverbs_attr_in_u64(cmd, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port_num);
 	uverbs_attr_in_u64(cmd, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX,
 			   gid_index);

@@ -33,8 +33,7 @@ struct uverbs_cmd *uverbs_cmd_pick(struct uverbs_cmd *cmd,
 	return fallback;
 }
 
-struct ib_uverbs_attr *uverbs_attr_add(struct uverbs_cmd *cmd,
-				       uint16_t attr_id)
+struct ib_uverbs_attr *uverbs_attr_add(struct uverbs_cmd *cmd, uint16_t attr_id)
 {
 	struct ib_uverbs_attr *attr;
 
@@ -99,8 +98,8 @@ struct ib_uverbs_attr *uverbs_attr_in_enum(struct uverbs_cmd *cmd,
 					   uint16_t attr_id, uint8_t elem_id,
 					   const void *data, size_t len)
 {
-	struct ib_uverbs_attr *attr = uverbs_attr_in_ptr(cmd, attr_id, data,
-							 len);
+	struct ib_uverbs_attr *attr =
+		uverbs_attr_in_ptr(cmd, attr_id, data, len);
 
 	if (attr)
 		attr->attr_data.enum_data.elem_id = elem_id;

@@ -46,7 +46,7 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			      sizeof(req), &resp, sizeof(resp), udata);
 	if (ret)
 		return ret;
-	res = (struct mr_result){ resp.mr_handle, resp.lkey, resp.rkey };
+	res = (struct mr_result){resp.mr_handle, resp.lkey, resp.rkey};
 	fill_mr(vmr, pd, addr, length, &res, IBV_MR_TYPE_MR, access);
 	return 0;
 }
@@ -55,12 +55,13 @@ int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
 {
 	return verbs_cmd_destroy(vmr->ibv_mr.context, VERBS_OP_IDX(dereg_mr),
 				 UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
-				 vmr->ibv_mr.handle, IB_USER_VERBS_CMD_DEREG_MR);
+				 vmr->ibv_mr.handle,
+				 IB_USER_VERBS_CMD_DEREG_MR);
 }
 
-int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
-		      uint64_t offset, size_t length, unsigned int access,
-		      struct verbs_mr *vmr, struct uverbs_cmd *drv_cmd)
+int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset,
+		      size_t length, unsigned int access, struct verbs_mr *vmr,
+		      struct uverbs_cmd *drv_cmd)
 {
 	DECLARE_UVERBS_CMD(local, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG, 0);
 	struct uverbs_cmd *cmd = uverbs_cmd_pick(drv_cmd, local);
@@ -95,8 +96,8 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 			  uint64_t iova, int fd, int access,
 			  struct verbs_mr *vmr, struct uverbs_cmd *drv_cmd)
 {
-	DECLARE_UVERBS_CMD(local, UVERBS_OBJECT_MR,
-			   UVERBS_METHOD_REG_DMABUF_MR, 0);
+	DECLARE_UVERBS_CMD(local, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR,
+			   0);
 	struct uverbs_cmd *cmd = uverbs_cmd_pick(drv_cmd, local);
 	struct ib_uverbs_attr *handle;
 	struct mr_result res;
@@ -112,10 +113,10 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 	uverbs_attr_in_u32(cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, (uint32_t)fd);
 	uverbs_attr_in_u32(cmd, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
 			   (uint32_t)access);
-	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
-			    &res.lkey, sizeof(res.lkey));
-	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY,
-			    &res.rkey, sizeof(res.rkey));
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &res.lkey,
+			    sizeof(res.lkey));
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &res.rkey,
+			    sizeof(res.rkey));
 	ret = verbs_execute_ioctl_only(pd->context, cmd);
 	if (ret)
 		return ret;

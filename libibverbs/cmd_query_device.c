@@ -22,23 +22,23 @@ static const struct ex_field {
 	size_t len;
 } ex_fields[] = {
 	/* general_caps and the rc/uc/ud transport caps */
-	{ KOFF(odp_caps), UOFF(odp_caps), 20 },
-	{ KOFF(timestamp_mask), UOFF(completion_timestamp_mask), 8 },
-	{ KOFF(hca_core_clock), UOFF(hca_core_clock), 8 },
-	{ KOFF(device_cap_flags_ex), UOFF(device_cap_flags_ex), 8 },
+	{KOFF(odp_caps), UOFF(odp_caps), 20},
+	{KOFF(timestamp_mask), UOFF(completion_timestamp_mask), 8},
+	{KOFF(hca_core_clock), UOFF(hca_core_clock), 8},
+	{KOFF(device_cap_flags_ex), UOFF(device_cap_flags_ex), 8},
 	/* supported_qpts and the two indirection table limits */
-	{ KOFF(rss_caps), UOFF(rss_caps), 12 },
-	{ KOFF(max_wq_type_rq), UOFF(max_wq_type_rq), 4 },
-	{ KOFF(raw_packet_caps), UOFF(raw_packet_caps), 4 },
-	{ KOFF(tm_caps), UOFF(tm_caps), 20 },
-	{ KOFF(cq_moderation_caps), UOFF(cq_mod_caps), 4 },
-	{ KOFF(max_dm_size), UOFF(max_dm_size), 8 },
-	{ KOFF(xrc_odp_caps), UOFF(xrc_odp_caps), 4 },
+	{KOFF(rss_caps), UOFF(rss_caps), 12},
+	{KOFF(max_wq_type_rq), UOFF(max_wq_type_rq), 4},
+	{KOFF(raw_packet_caps), UOFF(raw_packet_caps), 4},
+	{KOFF(tm_caps), UOFF(tm_caps), 20},
+	{KOFF(cq_moderation_caps), UOFF(cq_mod_caps), 4},
+	{KOFF(max_dm_size), UOFF(max_dm_size), 8},
+	{KOFF(xrc_odp_caps), UOFF(xrc_odp_caps), 4},
 };
 
 /* node_guid .. phys_port_cnt have the same order and types both sides. */
 #define BASE_KERN_START offsetof(struct ib_uverbs_query_device_resp, node_guid)
-#define BASE_KERN_END offsetof(struct ib_uverbs_query_device_resp, reserved)
+#define BASE_KERN_END	offsetof(struct ib_uverbs_query_device_resp, reserved)
 #define BASE_USER_START offsetof(struct ibv_device_attr, node_guid)
 #define BASE_USER_END                                                          \
 	(offsetof(struct ibv_device_attr, phys_port_cnt) +                     \
@@ -65,8 +65,7 @@ static void copy_ex(struct ibv_device_attr_ex *attr, size_t attr_size,
 {
 	const struct ex_field *f;
 
-	for (f = ex_fields; f < ex_fields + sizeof(ex_fields) / sizeof(*f);
-	     f++)
+	for (f = ex_fields; f < ex_fields + sizeof(ex_fields) / sizeof(*f); f++)
 		if (resp->response_length >= f->kern_off + f->len &&
 		    attr_size >= f->user_off + f->len)
 			memcpy((uint8_t *)attr + f->user_off,
@@ -85,7 +84,8 @@ int ibv_cmd_query_device_any(struct ibv_context *ctx,
 	struct ib_uverbs_query_device req;
 	int ret;
 
-	if ((input && input->comp_mask) || attr_size < sizeof(attr->orig_attr)) {
+	if ((input && input->comp_mask) ||
+	    attr_size < sizeof(attr->orig_attr)) {
 		errno = EINVAL;
 		return EINVAL;
 	}
@@ -106,7 +106,8 @@ int ibv_cmd_query_device_any(struct ibv_context *ctx,
 	}
 	ret = verbs_write_cmd(ctx, IB_USER_VERBS_CMD_QUERY_DEVICE, &req,
 			      sizeof(req), &resp.base, sizeof(resp.base),
-			      attr_size > sizeof(attr->orig_attr) ? NULL : udata);
+			      attr_size > sizeof(attr->orig_attr) ? NULL
+								  : udata);
 	if (ret)
 		return ret;
 	copy_base(&attr->orig_attr, &resp.base);

@@ -27,8 +27,8 @@ struct write_frame {
 
 static int invoke_write(struct ibv_context *ctx, const struct write_frame *f)
 {
-	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE,
-			   0);
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_INVOKE_WRITE, 0);
 	const struct ibv_udata udata = {
 		.in = f->drv_in,
 		.in_len = f->drv_in_len,
@@ -55,8 +55,9 @@ static int invoke_write(struct ibv_context *ctx, const struct write_frame *f)
  */
 static int plain_write(struct ibv_context *ctx, const struct write_frame *f)
 {
-	size_t hdr_len = sizeof(struct ib_uverbs_cmd_hdr) +
-			 (f->extended ? sizeof(struct ib_uverbs_ex_cmd_hdr) : 0);
+	size_t hdr_len =
+		sizeof(struct ib_uverbs_cmd_hdr) +
+		(f->extended ? sizeof(struct ib_uverbs_ex_cmd_hdr) : 0);
 	size_t in_len = hdr_len + f->req_len + f->drv_in_len;
 	size_t out_len = f->resp_len + f->drv_out_len;
 	struct ib_uverbs_cmd_hdr *hdr;
@@ -111,9 +112,9 @@ static int plain_write(struct ibv_context *ctx, const struct write_frame *f)
 	return ret;
 }
 
-static int run_write(struct ibv_context *ctx, bool extended,
-		     uint32_t command, void *req, size_t req_len, void *resp,
-		     size_t resp_len, const struct ibv_udata *udata)
+static int run_write(struct ibv_context *ctx, bool extended, uint32_t command,
+		     void *req, size_t req_len, void *resp, size_t resp_len,
+		     const struct ibv_udata *udata)
 {
 	size_t word = extended ? 8 : 4;
 	uint16_t max_words = extended ? UINT16_MAX : UINT16_MAX / 4;

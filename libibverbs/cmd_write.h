@@ -11,7 +11,7 @@
 
 #include "ibverbs.h"
 
-#define VERBS_OP_IDX(member)                                                  \
+#define VERBS_OP_IDX(member)                                                   \
 	(offsetof(struct verbs_context_ops, member) / sizeof(void *))
 
 /* Returned by verbs_execute_or_fallback(): issue the write() form now. */

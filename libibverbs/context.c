@@ -16,8 +16,8 @@
  */
 static bool probe_ioctl_write(struct ibv_context *ctx)
 {
-	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE,
-			   1);
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_INVOKE_WRITE, 1);
 	int ret;
 
 	uverbs_attr_in_u64(cmd, UVERBS_ATTR_WRITE_CMD,

@@ -239,7 +239,7 @@ int ibv_get_device_index(struct ibv_device *device)
 {
 	struct verbs_sysfs_dev *sysfs = verbs_get_device(device)->sysfs;
 
-	return sysfs->ibdev_idx == VERBS_IBDEV_IDX_UNKNOWN ?
-		       -1 :
-		       (int)sysfs->ibdev_idx;
+	return sysfs->ibdev_idx == VERBS_IBDEV_IDX_UNKNOWN
+		       ? -1
+		       : (int)sysfs->ibdev_idx;
 }

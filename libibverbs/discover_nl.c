@@ -19,15 +19,15 @@
 
 /* Sized by the header in use: 6.1 and newer kernels differ. */
 static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
-	[RDMA_NLDEV_ATTR_DEV_INDEX] = { .type = NLA_U32 },
-	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_STRING },
-	[RDMA_NLDEV_ATTR_PORT_INDEX] = { .type = NLA_U32 },
-	[RDMA_NLDEV_ATTR_NODE_GUID] = { .type = NLA_U64 },
-	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = { .type = NLA_U8 },
-	[RDMA_NLDEV_ATTR_CHARDEV] = { .type = NLA_U64 },
-	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = { .type = NLA_U64 },
-	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_STRING },
-	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = { .type = NLA_STRING },
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = {.type = NLA_U32},
+	[RDMA_NLDEV_ATTR_DEV_NAME] = {.type = NLA_STRING},
+	[RDMA_NLDEV_ATTR_PORT_INDEX] = {.type = NLA_U32},
+	[RDMA_NLDEV_ATTR_NODE_GUID] = {.type = NLA_U64},
+	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = {.type = NLA_U8},
+	[RDMA_NLDEV_ATTR_CHARDEV] = {.type = NLA_U64},
+	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = {.type = NLA_U64},
+	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = {.type = NLA_STRING},
+	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = {.type = NLA_STRING},
 };
 
 static int parse_attrs(struct nlmsghdr *nlh,
@@ -81,10 +81,10 @@ int verbs_nl_parse_device(struct nlmsghdr *nlh, struct verbs_sysfs_dev *dev)
 	dev->node_guid = nla_get_u64(tb[RDMA_NLDEV_ATTR_NODE_GUID]);
 	dev->have_node_guid = true;
 	node_type = nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]);
-	dev->node_type = node_type >= IBV_NODE_CA &&
-					 node_type <= IBV_NODE_UNSPECIFIED ?
-				 (enum ibv_node_type)node_type :
-				 IBV_NODE_UNKNOWN;
+	dev->node_type =
+		node_type >= IBV_NODE_CA && node_type <= IBV_NODE_UNSPECIFIED
+			? (enum ibv_node_type)node_type
+			: IBV_NODE_UNKNOWN;
 	dev->from_netlink = true;
 	return 0;
 }
@@ -166,9 +166,8 @@ static int request_chardev(struct nl_sock *sk, struct verbs_sysfs_dev *dev)
 	struct nl_msg *msg;
 	int ret;
 
-	msg = nlmsg_alloc_simple(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-						  RDMA_NLDEV_CMD_GET_CHARDEV),
-				 0);
+	msg = nlmsg_alloc_simple(
+		RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV), 0);
 	if (!msg)
 		return ENOMEM;
 	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, dev->ibdev_idx) ||
@@ -236,7 +235,7 @@ static int finish_device(struct nl_sock *sk, const char *sysfs_root,
 
 int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list)
 {
-	struct dump_state state = { .list = list };
+	struct dump_state state = {.list = list};
 	struct nl_sock *sk;
 	size_t i = 0;
 	int ret;
@@ -252,9 +251,9 @@ int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list)
 	nl_socket_disable_auto_ack(sk);
 	nl_socket_disable_msg_peek(sk);
 
-	ret = nl_send_simple(sk, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-						  RDMA_NLDEV_CMD_GET),
-			     NLM_F_DUMP, NULL, 0);
+	ret = nl_send_simple(
+		sk, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET),
+		NLM_F_DUMP, NULL, 0);
 	if (ret < 0) {
 		ret = EIO;
 		goto out;

@@ -13,7 +13,7 @@
 #include "sysfs.h"
 
 #define UVERBS_CLASS "class/infiniband_verbs"
-#define IBDEV_CLASS "class/infiniband"
+#define IBDEV_CLASS  "class/infiniband"
 
 int verbs_sysfs_check_abi(const char *sysfs_root)
 {
@@ -68,8 +68,8 @@ int verbs_sysfs_read_uverbs(const char *sysfs_root, const char *uverbs_name,
 		return EINVAL;
 	strcpy(dev->sysfs_path, dir);
 	if (snprintf(dev->ibdev_path, sizeof(dev->ibdev_path),
-		     "%s/" IBDEV_CLASS "/%s", sysfs_root, dev->ibdev_name) >=
-	    (int)sizeof(dev->ibdev_path))
+		     "%s/" IBDEV_CLASS "/%s", sysfs_root,
+		     dev->ibdev_name) >= (int)sizeof(dev->ibdev_path))
 		return EINVAL;
 	return 0;
 }
@@ -132,7 +132,8 @@ int verbs_sysfs_scan(const char *sysfs_root, struct verbs_sysfs_list *list)
 		return errno;
 
 	while ((ent = readdir(dir))) {
-		if (ent->d_name[0] == '.' || !is_directory(class_dir, ent->d_name))
+		if (ent->d_name[0] == '.' ||
+		    !is_directory(class_dir, ent->d_name))
 			continue;
 		dev = verbs_sysfs_dev_new();
 		if (!dev) {
@@ -140,8 +141,9 @@ int verbs_sysfs_scan(const char *sysfs_root, struct verbs_sysfs_list *list)
 			break;
 		}
 		if (verbs_sysfs_read_uverbs(sysfs_root, ent->d_name, dev)) {
-			verbs_lib_warn("ignoring %s/%s: unreadable attributes\n",
-				       class_dir, ent->d_name);
+			verbs_lib_warn(
+				"ignoring %s/%s: unreadable attributes\n",
+				class_dir, ent->d_name);
 			free(dev);
 			continue;
 		}

@@ -53,7 +53,8 @@ static int parse_line(const char *source, unsigned int lineno, char *line,
 	name = strtok_r(NULL, " \t\r", &save);
 	extra = strtok_r(NULL, " \t\r", &save);
 	if (strcmp(word, "driver") || !name || (extra && extra[0] != '#')) {
-		verbs_lib_warn("%s:%u: ignoring unknown line\n", source, lineno);
+		verbs_lib_warn("%s:%u: ignoring unknown line\n", source,
+			       lineno);
 		return 1;
 	}
 	return verbs_name_list_add(list, name) ? -ENOMEM : 0;
@@ -119,8 +120,8 @@ int verbs_read_config_dir(const char *dir, struct verbs_name_list *list)
 		return errno;
 	}
 	for (i = 0; i < num; i++) {
-		if (!ret && verbs_path_join(path, sizeof(path), dir,
-					    ents[i]->d_name) &&
+		if (!ret &&
+		    verbs_path_join(path, sizeof(path), dir, ents[i]->d_name) &&
 		    !stat(path, &st) && S_ISREG(st.st_mode))
 			ret = read_config_file(path, list) == ENOMEM ? ENOMEM
 								     : 0;

@@ -103,8 +103,8 @@ static int port_filter(const struct dirent *ent)
 
 /* Every non-empty GID of one port into @entries; count or -errno. */
 static ssize_t port_gids_from_sysfs(struct ibv_context *ctx, uint32_t port,
-				    struct ibv_gid_entry *entries,
-				    size_t room, size_t entry_size)
+				    struct ibv_gid_entry *entries, size_t room,
+				    size_t entry_size)
 {
 	struct ibv_gid_entry entry;
 	ssize_t num = 0;
@@ -141,12 +141,13 @@ static ssize_t gid_table_from_sysfs(struct ibv_context *ctx,
 	if (num < 0)
 		return -errno;
 	for (i = 0; i < num; i++) {
-		got = total < 0 ? 0 :
-		      port_gids_from_sysfs(
-			      ctx, (uint32_t)atoi(ports[i]->d_name),
-			      (struct ibv_gid_entry *)((uint8_t *)entries +
-						       total * entry_size),
-			      max_entries - total, entry_size);
+		got = total < 0 ? 0
+				: port_gids_from_sysfs(
+					  ctx, (uint32_t)atoi(ports[i]->d_name),
+					  (struct ibv_gid_entry
+						   *)((uint8_t *)entries +
+						      total * entry_size),
+					  max_entries - total, entry_size);
 		total = got < 0 ? got : total + got;
 		free(ports[i]);
 	}
@@ -155,9 +156,8 @@ static ssize_t gid_table_from_sysfs(struct ibv_context *ctx,
 }
 
 ssize_t _ibv_query_gid_table(struct ibv_context *context,
-			     struct ibv_gid_entry *entries,
-			     size_t max_entries, uint32_t flags,
-			     size_t entry_size)
+			     struct ibv_gid_entry *entries, size_t max_entries,
+			     uint32_t flags, size_t entry_size)
 {
 	ssize_t ret;
 
@@ -177,10 +177,9 @@ int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index,
 	char text[16], *end;
 	unsigned long value;
 
-	if (index < 0 ||
-	    ibv_read_ibdev_sysfs_file(text, sizeof(text), sysfs_of(context),
-				      "ports/%u/pkeys/%d", port_num,
-				      index) <= 0) {
+	if (index < 0 || ibv_read_ibdev_sysfs_file(
+				 text, sizeof(text), sysfs_of(context),
+				 "ports/%u/pkeys/%d", port_num, index) <= 0) {
 		errno = EINVAL;
 		return -1;
 	}

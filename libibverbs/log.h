@@ -17,7 +17,7 @@ bool verbs_log_enabled(enum verbs_log_level level);
 /* Forget the cached environment (tests change it between cases). */
 void verbs_log_reset(void);
 
-#define verbs_lib_warn(...) verbs_log(NULL, VERBS_LOG_WARN, __VA_ARGS__)
+#define verbs_lib_warn(...)  verbs_log(NULL, VERBS_LOG_WARN, __VA_ARGS__)
 #define verbs_lib_debug(...) verbs_log(NULL, VERBS_LOG_DEBUG, __VA_ARGS__)
 
 #endif /* RDMA_DM_LOG_H */

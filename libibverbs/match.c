@@ -45,8 +45,8 @@ static const struct verbs_match_ent *
 match_table(const struct verbs_device_ops *ops,
 	    const struct verbs_sysfs_dev *dev, bool driver_id_only)
 {
-	enum match_step last = driver_id_only ? MATCH_BY_DRIVER_ID :
-						MATCH_BY_MODALIAS;
+	enum match_step last =
+		driver_id_only ? MATCH_BY_DRIVER_ID : MATCH_BY_MODALIAS;
 	char name_alias[IBV_SYSFS_NAME_MAX + 16];
 	const struct verbs_match_ent *ent;
 	enum match_step step;

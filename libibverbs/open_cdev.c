@@ -60,7 +60,7 @@ static int wait_for_udev(dev_t cdev)
 	    inotify_add_watch(ino, DEV_CHAR_DIR, IN_CREATE | IN_MOVED_TO) >=
 		    0) {
 		clock_gettime(CLOCK_MONOTONIC, &start);
-		pfd = (struct pollfd){ .fd = ino, .events = POLLIN };
+		pfd = (struct pollfd){.fd = ino, .events = POLLIN};
 		do {
 			left = CDEV_WAIT_MS - elapsed_ms(&start);
 			if (left <= 0 || poll(&pfd, 1, left) <= 0)

@@ -72,8 +72,7 @@ static int read_path(const char *path, char *buf, size_t size)
 	return (int)len;
 }
 
-bool verbs_path_join(char *buf, size_t size, const char *dir,
-		     const char *name)
+bool verbs_path_join(char *buf, size_t size, const char *dir, const char *name)
 {
 	int len = snprintf(buf, size, "%s/%s", dir, name);
 
@@ -155,9 +154,10 @@ static int parse_hex_groups(const char *text, int groups, uint8_t *out)
 		for (i = 0; i < 4; i++, text++) {
 			if (!isxdigit((unsigned char)*text))
 				return EINVAL;
-			nibble = isdigit((unsigned char)*text) ?
-					 (unsigned int)(*text - '0') :
-					 (unsigned int)(tolower(*text) - 'a' + 10);
+			nibble = isdigit((unsigned char)*text)
+					 ? (unsigned int)(*text - '0')
+					 : (unsigned int)(tolower(*text) - 'a' +
+							  10);
 			if (i % 2)
 				out[group * 2 + i / 2] |= nibble;
 			else

@@ -26,8 +26,7 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 			size_t size);
 
 /* "<dir>/<name>" into @buf; false (and ENAMETOOLONG) if it did not fit. */
-bool verbs_path_join(char *buf, size_t size, const char *dir,
-		     const char *name);
+bool verbs_path_join(char *buf, size_t size, const char *dir, const char *name);
 
 /* Decimal number that fits in int, optionally followed by a newline. */
 int verbs_parse_int(const char *text, int *value);

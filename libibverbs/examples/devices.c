@@ -40,10 +40,8 @@ int main(void)
 			strerror(errno));
 		return 1;
 	}
-	printf("    %-16s  %-16s  %16s\n", "device", "node GUID",
-	       "DM bytes");
-	printf("    %-16s  %-16s  %16s\n", "------", "---------",
-	       "--------");
+	printf("    %-16s  %-16s  %16s\n", "device", "node GUID", "DM bytes");
+	printf("    %-16s  %-16s  %16s\n", "------", "---------", "--------");
 	for (i = 0; i < num; i++) {
 		printf("    %-16s  %016" PRIx64 "  ",
 		       ibv_get_device_name(list[i]),

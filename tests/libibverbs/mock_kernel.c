@@ -55,9 +55,9 @@ static void record_ioctl(struct mock_call *call,
 		attr = &hdr->attrs[i];
 		if (attr->len > sizeof(attr->data))
 			memcpy(call->payload[i], (void *)(uintptr_t)attr->data,
-			       attr->len < sizeof(call->payload[i]) ?
-				       attr->len :
-				       sizeof(call->payload[i]));
+			       attr->len < sizeof(call->payload[i])
+				       ? attr->len
+				       : sizeof(call->payload[i]));
 	}
 }
 
@@ -115,8 +115,7 @@ const struct ib_uverbs_attr *mock_attr(unsigned int call, unsigned int i)
 	return &hdr->attrs[i];
 }
 
-struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr,
-				 uint16_t id)
+struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id)
 {
 	unsigned int i;
 
@@ -160,7 +159,7 @@ static int answer_probe(struct ib_uverbs_ioctl_hdr *hdr)
 	return probe_answer_value;
 }
 
-static struct ibv_device mock_device = { .name = "mock0" };
+static struct ibv_device mock_device = {.name = "mock0"};
 
 struct verbs_context *mock_context(uint32_t driver_id, int probe_answer)
 {
@@ -170,8 +169,8 @@ struct verbs_context *mock_context(uint32_t driver_id, int probe_answer)
 	probe_answer_value = probe_answer;
 	mock_ioctl_handler = answer_probe;
 	/* fd 1000: never a real file, so nothing real is ever touched. */
-	vctx = _verbs_init_and_alloc_context(&mock_device, 1000,
-					     sizeof(*vctx), 0, driver_id);
+	vctx = _verbs_init_and_alloc_context(&mock_device, 1000, sizeof(*vctx),
+					     0, driver_id);
 	assert_non_null(vctx);
 	assert_int_equal(mock_num_calls, 1);
 	mock_reset();

@@ -47,8 +47,7 @@ void mock_reset(void);
 const struct ib_uverbs_ioctl_hdr *mock_hdr(unsigned int call);
 const struct ib_uverbs_attr *mock_attr(unsigned int call, unsigned int i);
 /* The attribute with @id in @hdr (live, during a handler), or NULL. */
-struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr,
-				 uint16_t id);
+struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id);
 
 /*
  * A context as a provider would get it from verbs_init_and_alloc_context,

@@ -32,8 +32,8 @@ static int teardown(void **state)
 static void test_inline_up_to_8_bytes(void **state)
 {
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE, 0, 2);
-	const uint8_t eight[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	const uint8_t nine[9] = { 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+	const uint8_t eight[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	const uint8_t nine[9] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
 	struct ib_uverbs_attr *a8, *a9;
 
 	a8 = uverbs_attr_in_ptr(cmd, 10, eight, sizeof(eight));

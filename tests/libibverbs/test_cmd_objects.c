@@ -44,15 +44,33 @@ static void test_dm_alloc_bytes(void **state)
 {
 	const uint8_t expect[] = {
 		/* header: length 72, object DM 14, method ALLOC 0, 3 attrs */
-		U16(72), U16(14), U16(0), U16(3), U64(0), U32(1), U32(0),
+		U16(72),
+		U16(14),
+		U16(0),
+		U16(3),
+		U64(0),
+		U32(1),
+		U32(0),
 		/* HANDLE 0: IDR new, len 0, mandatory */
-		U16(0), U16(0), U16(1), U16(0), U64(0),
+		U16(0),
+		U16(0),
+		U16(1),
+		U16(0),
+		U64(0),
 		/* LENGTH 1: u64 inline */
-		U16(1), U16(8), U16(1), U16(0), U64(4096),
+		U16(1),
+		U16(8),
+		U16(1),
+		U16(0),
+		U64(4096),
 		/* ALIGNMENT 2: u32 inline (log2) */
-		U16(2), U16(4), U16(1), U16(0), U64(6),
+		U16(2),
+		U16(4),
+		U16(1),
+		U16(0),
+		U64(6),
 	};
-	struct ibv_alloc_dm_attr attr = { .length = 4096, .log_align_req = 6 };
+	struct ibv_alloc_dm_attr attr = {.length = 4096, .log_align_req = 6};
 	struct verbs_dm dm = {};
 
 	mock_ioctl_handler = answer_dm_alloc;
@@ -69,7 +87,7 @@ static void test_dm_alloc_bytes(void **state)
 static void test_dm_alloc_keeps_driver_attrs(void **state)
 {
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC, 2);
-	struct ibv_alloc_dm_attr attr = { .length = 64 };
+	struct ibv_alloc_dm_attr attr = {.length = 64};
 	struct verbs_dm dm = {};
 	uint64_t start;
 	uint16_t page;
@@ -93,10 +111,10 @@ static int fail_einval(struct ib_uverbs_ioctl_hdr *hdr)
 static void test_dm_free_bytes(void **state)
 {
 	const uint8_t expect[] = {
-		U16(40), U16(14), U16(1), U16(1), U64(0), U32(1), U32(0),
-		U16(0), U16(0), U16(1), U16(0), U64(0x77),
+		U16(40), U16(14), U16(1), U16(1), U64(0), U32(1),
+		U32(0),	 U16(0),  U16(0), U16(1), U16(0), U64(0x77),
 	};
-	struct verbs_dm dm = { .dm.context = &vctx->context, .handle = 0x77 };
+	struct verbs_dm dm = {.dm.context = &vctx->context, .handle = 0x77};
 
 	assert_int_equal(ibv_cmd_free_dm(&dm), 0);
 	assert_memory_equal(mock_calls[0].bytes, expect, sizeof(expect));
@@ -114,11 +132,25 @@ static void test_dmabuf_alloc_bytes(void **state)
 {
 	const uint8_t expect[] = {
 		/* object DMABUF 18, method ALLOC 0, 2 attrs */
-		U16(56), U16(18), U16(0), U16(2), U64(0), U32(1), U32(0),
+		U16(56),
+		U16(18),
+		U16(0),
+		U16(2),
+		U64(0),
+		U32(1),
+		U32(0),
 		/* HANDLE 0: FD new, len 0, data 0 */
-		U16(0), U16(0), U16(1), U16(0), U64(0),
+		U16(0),
+		U16(0),
+		U16(1),
+		U16(0),
+		U64(0),
 		/* PGOFF 1: the mmap byte offset, u64 inline */
-		U16(1), U16(8), U16(1), U16(0), U64(0x10823000),
+		U16(1),
+		U16(8),
+		U16(1),
+		U16(0),
+		U64(0x10823000),
 	};
 
 	mock_ioctl_handler = answer_dmabuf;
@@ -164,8 +196,8 @@ static int answer_dm_mr(struct ib_uverbs_ioctl_hdr *hdr)
 
 static void test_reg_dm_mr(void **state)
 {
-	struct ibv_pd pd = { .context = &vctx->context, .handle = 3 };
-	struct verbs_dm dm = { .dm.context = &vctx->context, .handle = 4 };
+	struct ibv_pd pd = {.context = &vctx->context, .handle = 3};
+	struct verbs_dm dm = {.dm.context = &vctx->context, .handle = 4};
 	unsigned int access = IBV_ACCESS_ZERO_BASED | IBV_ACCESS_LOCAL_WRITE;
 	struct verbs_mr mr = {};
 
@@ -176,18 +208,17 @@ static void test_reg_dm_mr(void **state)
 	assert_int_equal(mock_num_calls, 0);
 
 	mock_ioctl_handler = answer_dm_mr;
-	assert_int_equal(ibv_cmd_reg_dm_mr(&pd, &dm, 16, 64, access, &mr,
-					   NULL),
+	assert_int_equal(ibv_cmd_reg_dm_mr(&pd, &dm, 16, 64, access, &mr, NULL),
 			 0);
 	mock_expect_hdr(0, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG, 8, 1);
-	mock_expect_attr(0, 0, 0, 0, 1, 0);	      /* HANDLE, new */
-	mock_expect_attr(0, 1, 1, 8, 1, 16);	      /* OFFSET */
-	mock_expect_attr(0, 2, 2, 8, 1, 64);	      /* LENGTH */
-	mock_expect_attr(0, 3, 3, 0, 1, 3);	      /* PD_HANDLE */
-	mock_expect_attr(0, 4, 4, 4, 1, access);      /* ACCESS_FLAGS */
-	mock_expect_attr(0, 5, 5, 0, 1, 4);	      /* DM_HANDLE */
-	mock_expect_attr(0, 6, 6, 4, 1, MOCK_ANY);    /* RESP_LKEY */
-	mock_expect_attr(0, 7, 7, 4, 1, MOCK_ANY);    /* RESP_RKEY */
+	mock_expect_attr(0, 0, 0, 0, 1, 0);	   /* HANDLE, new */
+	mock_expect_attr(0, 1, 1, 8, 1, 16);	   /* OFFSET */
+	mock_expect_attr(0, 2, 2, 8, 1, 64);	   /* LENGTH */
+	mock_expect_attr(0, 3, 3, 0, 1, 3);	   /* PD_HANDLE */
+	mock_expect_attr(0, 4, 4, 4, 1, access);   /* ACCESS_FLAGS */
+	mock_expect_attr(0, 5, 5, 0, 1, 4);	   /* DM_HANDLE */
+	mock_expect_attr(0, 6, 6, 4, 1, MOCK_ANY); /* RESP_LKEY */
+	mock_expect_attr(0, 7, 7, 4, 1, MOCK_ANY); /* RESP_RKEY */
 	assert_int_equal(mr.ibv_mr.handle, 9);
 	assert_int_equal(mr.ibv_mr.lkey, 0x1111);
 	assert_int_equal(mr.ibv_mr.rkey, 0x2222);
@@ -204,7 +235,7 @@ static int answer_dmabuf_mr(struct ib_uverbs_ioctl_hdr *hdr)
 
 static void test_reg_dmabuf_mr(void **state)
 {
-	struct ibv_pd pd = { .context = &vctx->context, .handle = 5 };
+	struct ibv_pd pd = {.context = &vctx->context, .handle = 5};
 	struct verbs_mr mr = {};
 
 	mock_ioctl_handler = answer_dmabuf_mr;
@@ -212,14 +243,13 @@ static void test_reg_dmabuf_mr(void **state)
 					       IBV_ACCESS_REMOTE_READ, &mr,
 					       NULL),
 			 0);
-	mock_expect_hdr(0, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 9,
-			1);
-	mock_expect_attr(0, 0, 0, 0, 1, 0);	   /* HANDLE */
-	mock_expect_attr(0, 1, 1, 0, 1, 5);	   /* PD_HANDLE */
-	mock_expect_attr(0, 2, 2, 8, 1, 0x1000);   /* OFFSET */
-	mock_expect_attr(0, 3, 3, 8, 1, 0x2000);   /* LENGTH */
-	mock_expect_attr(0, 4, 4, 8, 1, 0x7000);   /* IOVA */
-	mock_expect_attr(0, 5, 5, 4, 1, 7);	   /* FD: a u32 value */
+	mock_expect_hdr(0, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 9, 1);
+	mock_expect_attr(0, 0, 0, 0, 1, 0);	 /* HANDLE */
+	mock_expect_attr(0, 1, 1, 0, 1, 5);	 /* PD_HANDLE */
+	mock_expect_attr(0, 2, 2, 8, 1, 0x1000); /* OFFSET */
+	mock_expect_attr(0, 3, 3, 8, 1, 0x2000); /* LENGTH */
+	mock_expect_attr(0, 4, 4, 8, 1, 0x7000); /* IOVA */
+	mock_expect_attr(0, 5, 5, 4, 1, 7);	 /* FD: a u32 value */
 	mock_expect_attr(0, 6, 6, 4, 1, IBV_ACCESS_REMOTE_READ);
 	mock_expect_attr(0, 7, 7, 4, 1, MOCK_ANY); /* RESP_LKEY */
 	mock_expect_attr(0, 8, 8, 4, 1, MOCK_ANY); /* RESP_RKEY */
@@ -236,28 +266,28 @@ static int fail_enotty(struct ib_uverbs_ioctl_hdr *hdr)
 /* ioctl-only commands: "the kernel lacks it" is EOPNOTSUPP for callers. */
 static void test_missing_method_is_eopnotsupp(void **state)
 {
-	static const mock_ioctl_fn missing[] = { fail_eprotonosupport,
-						 fail_enotty };
-	struct ibv_alloc_dm_attr attr = { .length = 64 };
-	struct ibv_pd pd = { .context = &vctx->context };
-	struct verbs_dm dm = { .dm.context = &vctx->context };
+	static const mock_ioctl_fn missing[] = {fail_eprotonosupport,
+						fail_enotty};
+	struct ibv_alloc_dm_attr attr = {.length = 64};
+	struct ibv_pd pd = {.context = &vctx->context};
+	struct verbs_dm dm = {.dm.context = &vctx->context};
 	struct verbs_mr mr;
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
 		mock_ioctl_handler = missing[i];
-		assert_int_equal(ibv_cmd_alloc_dm(&vctx->context, &attr, &dm,
-						  NULL),
-				 EOPNOTSUPP);
+		assert_int_equal(
+			ibv_cmd_alloc_dm(&vctx->context, &attr, &dm, NULL),
+			EOPNOTSUPP);
 		assert_int_equal(ibv_cmd_free_dm(&dm), EOPNOTSUPP);
 		assert_int_equal(ibv_cmd_reg_dm_mr(&pd, &dm, 0, 4,
 						   IBV_ACCESS_ZERO_BASED, &mr,
 						   NULL),
 				 EOPNOTSUPP);
 		errno = 0;
-		assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0, 4, 0, 3, 0, &mr,
-						       NULL),
-				 EOPNOTSUPP);
+		assert_int_equal(
+			ibv_cmd_reg_dmabuf_mr(&pd, 0, 4, 0, 3, 0, &mr, NULL),
+			EOPNOTSUPP);
 		assert_int_equal(errno, EOPNOTSUPP);
 	}
 	/* Real errors are not rewritten. */
@@ -283,14 +313,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
-		T(test_dm_alloc_bytes),
-		T(test_dm_alloc_keeps_driver_attrs),
-		T(test_dm_free_bytes),
-		T(test_dmabuf_alloc_bytes),
-		T(test_dmabuf_errors),
-		T(test_reg_dm_mr),
-		T(test_reg_dmabuf_mr),
-		T(test_missing_method_is_eopnotsupp),
+		T(test_dm_alloc_bytes), T(test_dm_alloc_keeps_driver_attrs),
+		T(test_dm_free_bytes),	T(test_dmabuf_alloc_bytes),
+		T(test_dmabuf_errors),	T(test_reg_dm_mr),
+		T(test_reg_dmabuf_mr),	T(test_missing_method_is_eopnotsupp),
 		T(test_async_fd_alloc),
 #undef T
 	};

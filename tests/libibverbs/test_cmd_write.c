@@ -73,7 +73,7 @@ static void expect_write_hdr(unsigned int call, uint32_t command,
 /* ALLOC_PD answers pd_handle 0x31 and 4 driver bytes. */
 static int answer_alloc_pd(const void *buf, size_t len)
 {
-	uint8_t resp[8] = { 0x31, 0, 0, 0, 0xaa, 0xbb, 0xcc, 0xdd };
+	uint8_t resp[8] = {0x31, 0, 0, 0, 0xaa, 0xbb, 0xcc, 0xdd};
 
 	memcpy(response_of(buf), resp, sizeof(resp));
 	return 0;
@@ -81,8 +81,8 @@ static int answer_alloc_pd(const void *buf, size_t len)
 
 static void test_alloc_pd_write_framing(void **state)
 {
-	uint32_t drv_in[2] = { 0x01020304, 0x05060708 }, drv_out = 0;
-	struct ibv_udata udata = { drv_in, 8, &drv_out, 4 };
+	uint32_t drv_in[2] = {0x01020304, 0x05060708}, drv_out = 0;
+	struct ibv_udata udata = {drv_in, 8, &drv_out, 4};
 	struct ibv_pd pd = {};
 
 	mock_write_handler = answer_alloc_pd;
@@ -102,7 +102,7 @@ static void test_alloc_pd_write_framing(void **state)
 static void test_alloc_pd_tunnelled(void **state)
 {
 	uint32_t drv_in = 7, drv_out;
-	struct ibv_udata udata = { &drv_in, 4, &drv_out, 4 };
+	struct ibv_udata udata = {&drv_in, 4, &drv_out, 4};
 	struct ibv_pd pd;
 
 	assert_int_equal(ibv_cmd_alloc_pd(&vctx->context, &pd, &udata), 0);
@@ -114,31 +114,28 @@ static void test_alloc_pd_tunnelled(void **state)
 	mock_expect_attr(0, 1, UVERBS_ATTR_CORE_IN, 8, 1, MOCK_ANY);
 	mock_expect_attr(0, 2, UVERBS_ATTR_CORE_OUT, 4, 1, MOCK_ANY);
 	mock_expect_attr(0, 3, UVERBS_ATTR_UHW_IN, 4, 1, 7);
-	mock_expect_attr(0, 4, UVERBS_ATTR_UHW_OUT, 4, 1,
-			 (uintptr_t)&drv_out);
+	mock_expect_attr(0, 4, UVERBS_ATTR_UHW_OUT, 4, 1, (uintptr_t)&drv_out);
 }
 
 static void test_bad_udata_length(void **state)
 {
 	uint8_t drv[3];
-	struct ibv_udata udata = { drv, 3, NULL, 0 };
+	struct ibv_udata udata = {drv, 3, NULL, 0};
 	struct ibv_pd pd;
 
-	assert_int_equal(ibv_cmd_alloc_pd(&vctx->context, &pd, &udata),
-			 EINVAL);
+	assert_int_equal(ibv_cmd_alloc_pd(&vctx->context, &pd, &udata), EINVAL);
 	assert_int_equal(mock_num_calls, 0);
 }
 
 static void test_reg_mr_framing(void **state)
 {
-	struct ibv_pd pd = { .context = &vctx->context, .handle = 0x44 };
+	struct ibv_pd pd = {.context = &vctx->context, .handle = 0x44};
 	uint8_t buf[64];
 	struct verbs_mr mr;
 	const uint8_t *req;
 
-	assert_int_equal(ibv_cmd_reg_mr(&pd, buf, sizeof(buf), 0x9000, 7, &mr,
-					NULL),
-			 0);
+	assert_int_equal(
+		ibv_cmd_reg_mr(&pd, buf, sizeof(buf), 0x9000, 7, &mr, NULL), 0);
 	/* 8 + 40 bytes in, 12 bytes (handle, lkey, rkey) out */
 	expect_write_hdr(0, IB_USER_VERBS_CMD_REG_MR, 12, 3);
 	req = mock_calls[0].bytes + 8;
@@ -166,8 +163,7 @@ static void test_query_device_legacy_framing(void **state)
 
 	mock_write_handler = answer_query_device;
 	assert_int_equal(ibv_cmd_query_device_any(&vctx->context, NULL, &attr,
-						  sizeof(attr.orig_attr),
-						  NULL),
+						  sizeof(attr.orig_attr), NULL),
 			 0);
 	/* 8 + 8 in; the 176-byte response */
 	expect_write_hdr(0, IB_USER_VERBS_CMD_QUERY_DEVICE, 4, 44);
@@ -195,7 +191,7 @@ static int answer_ex_query_device(const void *buf, size_t len)
 static void test_ex_query_device_framing(void **state)
 {
 	uint64_t drv_out[2];
-	struct ibv_udata udata = { NULL, 0, drv_out, sizeof(drv_out) };
+	struct ibv_udata udata = {NULL, 0, drv_out, sizeof(drv_out)};
 	struct ibv_device_attr_ex attr;
 	const uint8_t *buf;
 
@@ -207,12 +203,13 @@ static void test_ex_query_device_framing(void **state)
 	buf = mock_calls[0].bytes;
 	assert_int_equal(mock_calls[0].len, 24 + 8);
 	/* ex: in = core request / 8, out = 304 / 8 */
-	expect_write_hdr(0, IB_USER_VERBS_CMD_FLAG_EXTENDED |
-				    IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+	expect_write_hdr(0,
+			 IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				 IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
 			 1, 38);
 	assert_int_equal(u32_at(buf, 16), 2 << 16); /* provider in 0, out 2 */
-	assert_int_equal(u32_at(buf, 20), 0);	   /* cmd_hdr_reserved */
-	assert_int_equal(u64_at(buf, 24), 0);	   /* comp_mask, reserved */
+	assert_int_equal(u32_at(buf, 20), 0);	    /* cmd_hdr_reserved */
+	assert_int_equal(u64_at(buf, 24), 0);	    /* comp_mask, reserved */
 	assert_int_equal(attr.max_dm_size, 131072);
 	assert_int_equal(attr.xrc_odp_caps, 5);
 	assert_int_equal(attr.hca_core_clock, 156250);
@@ -236,11 +233,11 @@ static void test_ex_query_device_short_response(void **state)
 	/* A caller whose struct ends before max_dm_size gets nothing more. */
 	ex_response_length = 304;
 	memset(&attr, 0x5a, sizeof(attr));
-	assert_int_equal(ibv_cmd_query_device_any(
-				 &vctx->context, NULL, &attr,
-				 offsetof(struct ibv_device_attr_ex, max_dm_size),
-				 NULL),
-			 0);
+	assert_int_equal(
+		ibv_cmd_query_device_any(
+			&vctx->context, NULL, &attr,
+			offsetof(struct ibv_device_attr_ex, max_dm_size), NULL),
+		0);
 	assert_int_equal(attr.max_dm_size, 0x5a5a5a5a5a5a5a5aULL);
 }
 
@@ -265,7 +262,7 @@ static int fail_enotty(struct ib_uverbs_ioctl_hdr *hdr)
 
 static int answer_get_context(const void *buf, size_t len)
 {
-	uint32_t resp[4] = { 9, 2, 0xfeed, 0xf00d };
+	uint32_t resp[4] = {9, 2, 0xfeed, 0xf00d};
 
 	memcpy(response_of(buf), resp, sizeof(resp));
 	return 0;
@@ -273,9 +270,9 @@ static int answer_get_context(const void *buf, size_t len)
 
 static void test_get_context_ioctl_then_write(void **state)
 {
-	uint8_t drv_in[32] = { 1, 2, 3 };
+	uint8_t drv_in[32] = {1, 2, 3};
 	uint32_t drv_out[2];
-	struct ibv_udata udata = { drv_in, 32, drv_out, 8 };
+	struct ibv_udata udata = {drv_in, 32, drv_out, 8};
 
 	/* The ioctl form: core outputs, then UHW in/out as pointers. */
 	mock_ioctl_handler = fail_enotty;
@@ -391,16 +388,16 @@ static void test_query_port_write_fallback(void **state)
 	assert_int_equal(ibv_cmd_query_port(&vctx->context, 1, &attr), 0);
 	assert_int_equal(mock_calls[0].kind, MOCK_WRITE);
 	assert_int_equal(ibv_cmd_dealloc_pd(&(struct ibv_pd){
-				 .context = &vctx->context, .handle = 1 }),
+				 .context = &vctx->context, .handle = 1}),
 			 0);
 	assert_int_equal(mock_calls[1].kind, MOCK_IOCTL);
 }
 
 static void test_destroy_fallbacks(void **state)
 {
-	struct ibv_pd pd = { .context = &vctx->context, .handle = 0x21 };
-	struct verbs_mr mr = { .ibv_mr = { .context = &vctx->context,
-					   .handle = 0x22 } };
+	struct ibv_pd pd = {.context = &vctx->context, .handle = 0x21};
+	struct verbs_mr mr = {
+		.ibv_mr = {.context = &vctx->context, .handle = 0x22}};
 
 	mock_ioctl_handler = fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), 0);
@@ -422,7 +419,7 @@ static int fail_write_ebusy(const void *buf, size_t len)
 
 static void test_write_error_passes_through(void **state)
 {
-	struct ibv_pd pd = { .context = &vctx->context, .handle = 1 };
+	struct ibv_pd pd = {.context = &vctx->context, .handle = 1};
 
 	mock_ioctl_handler = fail_eprotonosupport;
 	mock_write_handler = fail_write_ebusy;
@@ -445,8 +442,8 @@ static void test_invoke_write_probe(void **state)
 		int answer;
 		bool tunnel;
 	} cases[] = {
-		{ ENOSPC, true },	    { 0, true },	 { EINVAL, true },
-		{ EPROTONOSUPPORT, false }, { ENOTTY, false },
+		{ENOSPC, true},		  {0, true},	   {EINVAL, true},
+		{EPROTONOSUPPORT, false}, {ENOTTY, false},
 	};
 	static struct ibv_device dev;
 	struct verbs_context *probed;

@@ -41,7 +41,7 @@ static void test_file_syntax(void **state)
 				   "driver a b\n"
 				   "hello\n"
 				   "driver last";
-	static const char *const names[] = { "mlx5", "rxe", "last" };
+	static const char *const names[] = {"mlx5", "rxe", "last"};
 	struct verbs_name_list list = {};
 
 	/* Four junk lines; duplicates collapse; no final newline needed. */
@@ -57,8 +57,7 @@ static void parse_junk(void *arg)
 {
 	struct verbs_name_list list = {};
 
-	verbs_parse_driver_config("/etc/x.driver", "junk\n\nbad line\n",
-				  &list);
+	verbs_parse_driver_config("/etc/x.driver", "junk\n\nbad line\n", &list);
 	verbs_name_list_free(&list);
 }
 
@@ -92,7 +91,7 @@ static void test_junk_warned_only_when_asked(void **state)
 
 static void test_config_dir(void **state)
 {
-	static const char *const names[] = { "alpha", "beta" };
+	static const char *const names[] = {"alpha", "beta"};
 	struct verbs_name_list list = {};
 	char *dir = test_mkdtemp();
 
@@ -113,8 +112,8 @@ static void test_config_dir(void **state)
 
 static void test_env_list(void **state)
 {
-	static const char *const rdmav[] = { "x", "/abs/liby", "z", "cfg" };
-	static const char *const ibv[] = { "old", "cfg", "x" };
+	static const char *const rdmav[] = {"x", "/abs/liby", "z", "cfg"};
+	static const char *const ibv[] = {"old", "cfg", "x"};
 	struct verbs_name_list list = {};
 	char *dir = test_mkdtemp();
 
@@ -142,14 +141,12 @@ static void test_env_list(void **state)
 static void test_load_plugin(void **state)
 {
 	size_t before = verbs_num_providers();
-	struct verbs_sysfs_dev dev = { .ibdev_name = "testdev7" };
+	struct verbs_sysfs_dev dev = {.ibdev_name = "testdev7"};
 	const struct verbs_device_ops *ops;
 
-	assert_int_equal(verbs_load_provider("/nonexistent", "nosuch"),
-			 ENOENT);
-	assert_int_equal(verbs_load_provider(
-				 "/nonexistent",
-				 RDMA_DM_BUILD_DIR "/tests/libtestprov"),
+	assert_int_equal(verbs_load_provider("/nonexistent", "nosuch"), ENOENT);
+	assert_int_equal(verbs_load_provider("/nonexistent", RDMA_DM_BUILD_DIR
+					     "/tests/libtestprov"),
 			 0);
 	assert_int_equal(verbs_num_providers(), before + 1);
 	ops = verbs_find_provider(&dev);
@@ -157,9 +154,8 @@ static void test_load_plugin(void **state)
 	assert_string_equal(ops->name, "testprov");
 
 	/* By name through the provider directory, the same plug-in again. */
-	assert_int_equal(verbs_load_provider(RDMA_DM_BUILD_DIR "/tests",
-					     "testprov"),
-			 0);
+	assert_int_equal(
+		verbs_load_provider(RDMA_DM_BUILD_DIR "/tests", "testprov"), 0);
 	assert_int_equal(verbs_num_providers(), before + 1);
 }
 

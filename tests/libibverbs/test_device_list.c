@@ -67,15 +67,15 @@ static struct ibv_device **round_of(const char *const *names, size_t num,
 	size_t i;
 
 	for (i = 0; i < num; i++)
-		assert_int_equal(verbs_sysfs_list_add(&found,
-						      make(names[i], created)),
-				 0);
+		assert_int_equal(
+			verbs_sysfs_list_add(&found, make(names[i], created)),
+			0);
 	return verbs_update_device_list(&found, count);
 }
 
 static void test_lifecycle(void **state)
 {
-	static const char *const ab[] = { "dev_a", "dev_b" };
+	static const char *const ab[] = {"dev_a", "dev_b"};
 	struct ibv_device **first, **second, **third, *a;
 	int num;
 
@@ -87,7 +87,8 @@ static void test_lifecycle(void **state)
 	assert_string_equal(ibv_get_device_name(a), "dev_a");
 	assert_string_equal(a->dev_name, "uverbs_dev_a");
 	assert_int_equal(a->transport_type, IBV_TRANSPORT_IB);
-	assert_int_equal(ibv_get_device_guid(a), htobe64(0x1122334455667788ULL));
+	assert_int_equal(ibv_get_device_guid(a),
+			 htobe64(0x1122334455667788ULL));
 	assert_int_equal(ibv_get_device_index(a), -1);
 	assert_ptr_equal(verbs_get_device(a)->ops, &ops);
 	assert_int_equal(allocs, 1);

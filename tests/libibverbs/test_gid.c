@@ -18,29 +18,29 @@
 #include "mock_kernel.h"
 #include "test_util.h"
 
-#define GID_A "fe80:0000:0000:0000:0e42:a1ff:feb3:d0e0"
-#define GID_B "0000:0000:0000:0000:0000:ffff:c0a8:0101"
+#define GID_A	 "fe80:0000:0000:0000:0e42:a1ff:feb3:d0e0"
+#define GID_B	 "0000:0000:0000:0000:0000:ffff:c0a8:0101"
 #define GID_ZERO "0000:0000:0000:0000:0000:0000:0000:0000"
 
 static const char *const tree[][2] = {
-	{ "ports/1/link_layer", "Ethernet\n" },
-	{ "ports/1/gids/0", GID_A "\n" },
-	{ "ports/1/gid_attrs/types/0", "IB/RoCE v1\n" },
-	{ "ports/1/gid_attrs/ndevs/0", "lo\n" },
-	{ "ports/1/gids/1", GID_ZERO "\n" },
-	{ "ports/1/gids/2", GID_B "\n" },
-	{ "ports/1/gid_attrs/types/2", "RoCE v2\n" },
-	{ "ports/2/link_layer", "InfiniBand\n" },
-	{ "ports/2/gids/0", GID_A "\n" },
-	{ "ports/2/gid_attrs/types/0", "IB/RoCE v1\n" },
-	{ "ports/1/pkeys/0", "0xffff\n" },
-	{ "ports/1/pkeys/1", "0x8001\n" },
-	{ "ports/1/pkeys/2", "garbage\n" },
+	{"ports/1/link_layer", "Ethernet\n"},
+	{"ports/1/gids/0", GID_A "\n"},
+	{"ports/1/gid_attrs/types/0", "IB/RoCE v1\n"},
+	{"ports/1/gid_attrs/ndevs/0", "lo\n"},
+	{"ports/1/gids/1", GID_ZERO "\n"},
+	{"ports/1/gids/2", GID_B "\n"},
+	{"ports/1/gid_attrs/types/2", "RoCE v2\n"},
+	{"ports/2/link_layer", "InfiniBand\n"},
+	{"ports/2/gids/0", GID_A "\n"},
+	{"ports/2/gid_attrs/types/0", "IB/RoCE v1\n"},
+	{"ports/1/pkeys/0", "0xffff\n"},
+	{"ports/1/pkeys/1", "0x8001\n"},
+	{"ports/1/pkeys/2", "garbage\n"},
 };
 
 static struct verbs_context *vctx;
 static struct verbs_sysfs_dev sysfs;
-static struct verbs_device vdev = { .sysfs = &sysfs };
+static struct verbs_device vdev = {.sysfs = &sysfs};
 static char *root;
 
 static int setup(void **state)
@@ -63,8 +63,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const uint8_t gid_a[16] = { 0xfe, 0x80, [8] = 0x0e, 0x42, 0xa1,
-				   0xff, 0xfe, 0xb3, 0xd0, 0xe0 };
+static const uint8_t gid_a[16] = {0xfe, 0x80, [8] = 0x0e, 0x42, 0xa1,
+				  0xff, 0xfe, 0xb3,	  0xd0, 0xe0};
 
 static int answer_entry(struct ib_uverbs_ioctl_hdr *hdr)
 {
@@ -126,7 +126,7 @@ static void test_query_gid_empty_and_bad(void **state)
 	memset(&gid, 0xff, sizeof(gid));
 	mock_ioctl_handler = fail_enodata;
 	assert_int_equal(ibv_query_gid(&vctx->context, 1, 1, &gid), 0);
-	assert_memory_equal(gid.raw, (uint8_t[16]){ 0 }, 16);
+	assert_memory_equal(gid.raw, (uint8_t[16]){0}, 16);
 
 	mock_ioctl_handler = fail_einval;
 	errno = 0;
@@ -183,8 +183,7 @@ static void test_table_ioctl(void **state)
 	struct ibv_gid_entry entries[4];
 
 	mock_ioctl_handler = answer_table;
-	assert_int_equal(ibv_query_gid_table(&vctx->context, entries, 4, 0),
-			 2);
+	assert_int_equal(ibv_query_gid_table(&vctx->context, entries, 4, 0), 2);
 	mock_expect_hdr(0, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE,
 			4, 1);
 	mock_expect_attr(0, 0, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 8, 1,
@@ -208,8 +207,7 @@ static void test_table_sysfs_fallback(void **state)
 
 	mock_ioctl_handler = fail_eprotonosupport;
 	/* Port 1: slots 0 and 2 (1 is empty); port 2: slot 0. */
-	assert_int_equal(ibv_query_gid_table(&vctx->context, entries, 3, 0),
-			 3);
+	assert_int_equal(ibv_query_gid_table(&vctx->context, entries, 3, 0), 3);
 	assert_int_equal(entries[0].port_num, 1);
 	assert_int_equal(entries[1].gid_index, 2);
 	assert_int_equal(entries[1].gid_type, IBV_GID_TYPE_ROCE_V2);
@@ -232,11 +230,9 @@ static void test_pkeys(void **state)
 	assert_int_equal(ibv_query_pkey(&vctx->context, 1, 2, &pkey), -1);
 	assert_int_equal(errno, EINVAL);
 	assert_int_equal(ibv_query_pkey(&vctx->context, 1, 7, &pkey), -1);
-	assert_int_equal(ibv_get_pkey_index(&vctx->context, 1,
-					    htobe16(0x8001)),
+	assert_int_equal(ibv_get_pkey_index(&vctx->context, 1, htobe16(0x8001)),
 			 1);
-	assert_int_equal(ibv_get_pkey_index(&vctx->context, 1,
-					    htobe16(0x1234)),
+	assert_int_equal(ibv_get_pkey_index(&vctx->context, 1, htobe16(0x1234)),
 			 -1);
 	assert_int_equal(mock_num_calls, 0);
 }
@@ -245,12 +241,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
-		T(test_entry_ioctl),
-		T(test_query_gid_empty_and_bad),
-		T(test_entry_sysfs_fallback),
-		T(test_table_ioctl),
-		T(test_table_sysfs_fallback),
-		T(test_pkeys),
+		T(test_entry_ioctl),	      T(test_query_gid_empty_and_bad),
+		T(test_entry_sysfs_fallback), T(test_table_ioctl),
+		T(test_table_sysfs_fallback), T(test_pkeys),
 #undef T
 	};
 

@@ -67,8 +67,7 @@ static const struct verbs_device_ops hook_ops = {
 static struct verbs_sysfs_dev make_dev(const char *name, const char *modalias,
 				       uint32_t driver_id, int abi)
 {
-	struct verbs_sysfs_dev dev = { .driver_id = driver_id,
-				       .abi_ver = abi };
+	struct verbs_sysfs_dev dev = {.driver_id = driver_id, .abi_ver = abi};
 
 	strcpy(dev.ibdev_name, name);
 	strcpy(dev.modalias, modalias);
@@ -101,8 +100,8 @@ static void test_pci_and_modalias(void **state)
 
 static void test_driver_id(void **state)
 {
-	struct verbs_sysfs_dev dev = make_dev("mlx5_7", "", RDMA_DRIVER_MLX5,
-					      1);
+	struct verbs_sysfs_dev dev =
+		make_dev("mlx5_7", "", RDMA_DRIVER_MLX5, 1);
 
 	assert_true(verbs_match_provider(&id_ops, &dev, true));
 	assert_int_equal(dev.match->kind, VERBS_MATCH_DRIVER_ID);
@@ -152,8 +151,7 @@ static void test_match_device_hook(void **state)
 
 static void test_search_order(void **state)
 {
-	const struct verbs_device_ops *ops[] = { &pci_ops, &id_ops,
-						 &name_ops };
+	const struct verbs_device_ops *ops[] = {&pci_ops, &id_ops, &name_ops};
 	struct verbs_sysfs_dev dev;
 
 	/* PCI id known to both: registration order decides... */

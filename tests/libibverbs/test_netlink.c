@@ -53,8 +53,7 @@ static struct nl_msg *device_msg(const struct device_msg *m)
 	return msg;
 }
 
-static int parse_device(const struct device_msg *m,
-			struct verbs_sysfs_dev *dev)
+static int parse_device(const struct device_msg *m, struct verbs_sysfs_dev *dev)
 {
 	struct nl_msg *msg = device_msg(m);
 	int ret = verbs_nl_parse_device(nlmsg_hdr(msg), dev);
@@ -65,7 +64,7 @@ static int parse_device(const struct device_msg *m,
 
 static void test_device_complete(void **state)
 {
-	struct device_msg m = { NORMAL, NORMAL, NORMAL, NORMAL, NORMAL };
+	struct device_msg m = {NORMAL, NORMAL, NORMAL, NORMAL, NORMAL};
 	struct verbs_sysfs_dev dev = {};
 
 	assert_int_equal(parse_device(&m, &dev), 0);
@@ -81,15 +80,15 @@ static void test_device_complete(void **state)
 static void test_device_bad_records(void **state)
 {
 	static const struct device_msg bad[] = {
-		{ ABSENT, NORMAL, NORMAL, NORMAL, NORMAL },
-		{ NORMAL, ABSENT, NORMAL, NORMAL, NORMAL },
-		{ NORMAL, NORMAL, ABSENT, NORMAL, NORMAL },
-		{ NORMAL, NORMAL, NORMAL, ABSENT, NORMAL },
-		{ NORMAL, NORMAL, NORMAL, NORMAL, ABSENT },
-		{ SHORT, NORMAL, NORMAL, NORMAL, NORMAL },
-		{ NORMAL, NORMAL, SHORT, NORMAL, NORMAL },
-		{ NORMAL, NORMAL, NORMAL, SHORT, NORMAL },
-		{ NORMAL, UNTERMINATED, NORMAL, NORMAL, NORMAL },
+		{ABSENT, NORMAL, NORMAL, NORMAL, NORMAL},
+		{NORMAL, ABSENT, NORMAL, NORMAL, NORMAL},
+		{NORMAL, NORMAL, ABSENT, NORMAL, NORMAL},
+		{NORMAL, NORMAL, NORMAL, ABSENT, NORMAL},
+		{NORMAL, NORMAL, NORMAL, NORMAL, ABSENT},
+		{SHORT, NORMAL, NORMAL, NORMAL, NORMAL},
+		{NORMAL, NORMAL, SHORT, NORMAL, NORMAL},
+		{NORMAL, NORMAL, NORMAL, SHORT, NORMAL},
+		{NORMAL, UNTERMINATED, NORMAL, NORMAL, NORMAL},
 	};
 	struct verbs_sysfs_dev dev;
 	size_t i;
@@ -179,7 +178,7 @@ static void test_decode_dev(void **state)
 
 static void test_truncated_message(void **state)
 {
-	struct nlmsghdr hdr = { .nlmsg_len = 4 };
+	struct nlmsghdr hdr = {.nlmsg_len = 4};
 	struct verbs_sysfs_dev dev = {};
 
 	assert_int_equal(verbs_nl_parse_device(&hdr, &dev), EINVAL);

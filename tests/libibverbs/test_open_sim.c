@@ -54,7 +54,7 @@ static struct verbs_context *fake_alloc_context(struct ibv_device *dev,
 		.lib_caps = 3,
 	};
 	struct mlx5_ib_alloc_ucontext_resp resp;
-	struct ibv_udata udata = { &req, sizeof(req), &resp, sizeof(resp) };
+	struct ibv_udata udata = {&req, sizeof(req), &resp, sizeof(resp)};
 	struct fake_context *fctx;
 
 	if (fail_alloc) {

@@ -50,8 +50,8 @@ static void test_parse_devnum(void **state)
 
 static void test_parse_guid_and_gid(void **state)
 {
-	uint8_t gid[16], expect[16] = { 0xfe, 0x80, [8] = 0x0e, 0x42, 0xa1,
-				       0xff, 0xfe, 0xb3, 0xd0, 0xe0 };
+	uint8_t gid[16], expect[16] = {0xfe, 0x80, [8] = 0x0e, 0x42, 0xa1,
+				       0xff, 0xfe, 0xb3,       0xd0, 0xe0};
 	uint64_t guid = 0;
 
 	assert_int_equal(verbs_parse_guid("0c42:a103:00b3:d0e0\n", &guid), 0);
@@ -81,27 +81,27 @@ static void test_parse_guid_and_gid(void **state)
 
 /* A sysfs tree with one good, two broken and one half-readable device. */
 static const char *const tree[][2] = {
-	{ UV "abi_version", "6\n" },
-	{ UV "uverbs0/ibdev", "mlx5_0\n" },
-	{ UV "uverbs0/dev", "231:192\n" },
-	{ UV "uverbs0/abi_version", "1\n" },
-	{ IB "mlx5_0/node_type", "1: CA\n" },
-	{ IB "mlx5_0/node_guid", "0c42:a103:00b3:d0e0\n" },
-	{ IB "mlx5_0/device/modalias",
-	  "pci:v000015B3d0000101Bsv000015B3sd00000008bc02sc00i00\n" },
+	{UV "abi_version", "6\n"},
+	{UV "uverbs0/ibdev", "mlx5_0\n"},
+	{UV "uverbs0/dev", "231:192\n"},
+	{UV "uverbs0/abi_version", "1\n"},
+	{IB "mlx5_0/node_type", "1: CA\n"},
+	{IB "mlx5_0/node_guid", "0c42:a103:00b3:d0e0\n"},
+	{IB "mlx5_0/device/modalias",
+	 "pci:v000015B3d0000101Bsv000015B3sd00000008bc02sc00i00\n"},
 	/* No ibdev file: skipped. */
-	{ UV "uverbs1/abi_version", "1\n" },
+	{UV "uverbs1/abi_version", "1\n"},
 	/* Garbage ABI: skipped. */
-	{ UV "uverbs2/ibdev", "x_0\n" },
-	{ UV "uverbs2/abi_version", "one\n" },
+	{UV "uverbs2/ibdev", "x_0\n"},
+	{UV "uverbs2/abi_version", "one\n"},
 	/* Garbage dev, truncated files: kept, details unknown. */
-	{ UV "uverbs3/ibdev", "rxe0" },
-	{ UV "uverbs3/abi_version", "2" },
-	{ UV "uverbs3/dev", "junk" },
-	{ IB "rxe0/node_type", "garbage\n" },
-	{ IB "rxe0/node_guid", "0c42:a1" },
+	{UV "uverbs3/ibdev", "rxe0"},
+	{UV "uverbs3/abi_version", "2"},
+	{UV "uverbs3/dev", "junk"},
+	{IB "rxe0/node_type", "garbage\n"},
+	{IB "rxe0/node_guid", "0c42:a1"},
 	/* A regular file among the devices is not a device. */
-	{ UV "notadir", "x" },
+	{UV "notadir", "x"},
 };
 
 static void build_tree(const char *root)
@@ -146,8 +146,7 @@ static void test_scan_tree(void **state)
 					   "sd00000008bc02sc00i00");
 	snprintf(path, sizeof(path), "%s/class/infiniband/mlx5_0", root);
 	assert_string_equal(dev->ibdev_path, path);
-	snprintf(path, sizeof(path), "%s/class/infiniband_verbs/uverbs0",
-		 root);
+	snprintf(path, sizeof(path), "%s/class/infiniband_verbs/uverbs0", root);
 	assert_string_equal(dev->sysfs_path, path);
 	assert_int_equal(dev->ibdev_idx, VERBS_IBDEV_IDX_UNKNOWN);
 	assert_false(dev->from_netlink);
@@ -179,8 +178,8 @@ static void test_global_abi(void **state)
 		const char *text;
 		int ret;
 	} cases[] = {
-		{ "6\n", 0 },	  { "3", 0 },	      { "7\n", ENOSYS },
-		{ "2\n", ENOSYS }, { "six\n", ENOSYS }, { "", ENOSYS },
+		{"6\n", 0},	 {"3", 0},	    {"7\n", ENOSYS},
+		{"2\n", ENOSYS}, {"six\n", ENOSYS}, {"", ENOSYS},
 	};
 	struct verbs_sysfs_list list = {};
 	char *root = test_mkdtemp();
@@ -215,7 +214,8 @@ static void test_discover_falls_back_to_sysfs(void **state)
 	char *root = test_mkdtemp();
 
 	/* Meaningful only where RDMA netlink and /dev/infiniband are absent. */
-	if (!verbs_nl_discover(root, &list) || !access("/dev/infiniband", F_OK)) {
+	if (!verbs_nl_discover(root, &list) ||
+	    !access("/dev/infiniband", F_OK)) {
 		verbs_sysfs_list_free(&list);
 		test_rmtree(root);
 		skip();
@@ -242,8 +242,7 @@ static void test_read_file(void **state)
 	/* Truncated to the buffer, always terminated. */
 	assert_int_equal(ibv_read_sysfs_file(root, "f", buf, sizeof(buf)), 7);
 	assert_string_equal(buf, "0123456");
-	assert_int_equal(ibv_read_sysfs_file(root, "missing", buf,
-					     sizeof(buf)),
+	assert_int_equal(ibv_read_sysfs_file(root, "missing", buf, sizeof(buf)),
 			 -1);
 	assert_int_equal(errno, ENOENT);
 	test_rmtree(root);
