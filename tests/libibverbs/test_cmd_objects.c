@@ -33,6 +33,12 @@ static int teardown(void **state)
 #define U16(v) (uint8_t)(v), (uint8_t)((v) >> 8)
 #define U32(v) U16(v), U16((v) >> 16)
 #define U64(v) U32(v), U32((uint64_t)(v) >> 32)
+/* struct ib_uverbs_ioctl_hdr and struct ib_uverbs_attr, byte by byte. */
+#define HDR(len, object, method, num_attrs, driver_id)                         \
+	U16(len), U16(object), U16(method), U16(num_attrs), U64(0),            \
+		U32(driver_id), U32(0)
+#define ATTR(id, len, flags, data)                                             \
+	U16(id), U16(len), U16(flags), U16(0), U64(data)
 
 static int answer_dm_alloc(struct ib_uverbs_ioctl_hdr *hdr)
 {
@@ -43,32 +49,14 @@ static int answer_dm_alloc(struct ib_uverbs_ioctl_hdr *hdr)
 static void test_dm_alloc_bytes(void **state)
 {
 	const uint8_t expect[] = {
-		/* header: length 72, object DM 14, method ALLOC 0, 3 attrs */
-		U16(72),
-		U16(14),
-		U16(0),
-		U16(3),
-		U64(0),
-		U32(1),
-		U32(0),
+		/* length 72, object DM 14, method ALLOC 0, 3 attrs, mlx5 */
+		HDR(72, 14, 0, 3, 1),
 		/* HANDLE 0: IDR new, len 0, mandatory */
-		U16(0),
-		U16(0),
-		U16(1),
-		U16(0),
-		U64(0),
+		ATTR(0, 0, 1, 0),
 		/* LENGTH 1: u64 inline */
-		U16(1),
-		U16(8),
-		U16(1),
-		U16(0),
-		U64(4096),
+		ATTR(1, 8, 1, 4096),
 		/* ALIGNMENT 2: u32 inline (log2) */
-		U16(2),
-		U16(4),
-		U16(1),
-		U16(0),
-		U64(6),
+		ATTR(2, 4, 1, 6),
 	};
 	struct ibv_alloc_dm_attr attr = {.length = 4096, .log_align_req = 6};
 	struct verbs_dm dm = {};
@@ -111,8 +99,8 @@ static int fail_einval(struct ib_uverbs_ioctl_hdr *hdr)
 static void test_dm_free_bytes(void **state)
 {
 	const uint8_t expect[] = {
-		U16(40), U16(14), U16(1), U16(1), U64(0), U32(1),
-		U32(0),	 U16(0),  U16(0), U16(1), U16(0), U64(0x77),
+		HDR(40, 14, 1, 1, 1),
+		ATTR(0, 0, 1, 0x77),
 	};
 	struct verbs_dm dm = {.dm.context = &vctx->context, .handle = 0x77};
 
@@ -132,25 +120,11 @@ static void test_dmabuf_alloc_bytes(void **state)
 {
 	const uint8_t expect[] = {
 		/* object DMABUF 18, method ALLOC 0, 2 attrs */
-		U16(56),
-		U16(18),
-		U16(0),
-		U16(2),
-		U64(0),
-		U32(1),
-		U32(0),
+		HDR(56, 18, 0, 2, 1),
 		/* HANDLE 0: FD new, len 0, data 0 */
-		U16(0),
-		U16(0),
-		U16(1),
-		U16(0),
-		U64(0),
+		ATTR(0, 0, 1, 0),
 		/* PGOFF 1: the mmap byte offset, u64 inline */
-		U16(1),
-		U16(8),
-		U16(1),
-		U16(0),
-		U64(0x10823000),
+		ATTR(1, 8, 1, 0x10823000),
 	};
 
 	mock_ioctl_handler = answer_dmabuf;
