@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,29 @@ static void test_junk_warned_only_when_asked(void **state)
 	verbs_log_reset();
 }
 
+static void test_log_file(void **state)
+{
+	char *dir = test_mkdtemp();
+	char path[512], text[256] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/verbs.log", dir);
+	setenv("VERBS_LOG_FILE", path, 1);
+	setenv("VERBS_LOG_LEVEL", "2", 1);
+	verbs_log_reset();
+	parse_junk(NULL);
+	verbs_log_reset(); /* closes the file */
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(fread(text, 1, sizeof(text) - 1, f) > 0);
+	fclose(f);
+	assert_non_null(strstr(text, "/etc/x.driver:1: ignoring unknown line"));
+	unsetenv("VERBS_LOG_FILE");
+	unsetenv("VERBS_LOG_LEVEL");
+	verbs_log_reset();
+	test_rmtree(dir);
+}
+
 static void test_config_dir(void **state)
 {
 	static const char *const names[] = {"alpha", "beta"};
@@ -164,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_syntax),
 		cmocka_unit_test(test_junk_warned_only_when_asked),
+		cmocka_unit_test(test_log_file),
 		cmocka_unit_test(test_config_dir),
 		cmocka_unit_test(test_env_list),
 		cmocka_unit_test(test_load_plugin),
