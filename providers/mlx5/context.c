@@ -157,7 +157,9 @@ static void mlx5_free_context(struct ibv_context *ibctx)
 {
 	struct mlx5_context *ctx = to_mctx(ibctx);
 
+	mlx5_release_all_dms(ctx);
 	mlx5_unmap_context_pages(ctx);
+	pthread_mutex_destroy(&ctx->dm_lock);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 }
@@ -211,13 +213,16 @@ static struct mlx5_context *new_context(struct ibv_device *ibdev,
 
 	ctx = verbs_init_and_alloc_context(ibdev, cmd_fd, ctx, ibv_ctx,
 					   RDMA_DRIVER_MLX5);
-	if (ctx)
-		ctx->page_size = to_mdev(ibdev)->page_size;
+	if (!ctx)
+		return NULL;
+	ctx->page_size = to_mdev(ibdev)->page_size;
+	pthread_mutex_init(&ctx->dm_lock, NULL);
 	return ctx;
 }
 
 static void *context_failed(struct mlx5_context *ctx, int err)
 {
+	pthread_mutex_destroy(&ctx->dm_lock);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 	errno = err;

@@ -72,6 +72,43 @@ static int alloc_dm_cmd(struct mlx5_context *ctx,
 				cmd);
 }
 
+static void track_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
+{
+	pthread_mutex_lock(&ctx->dm_lock);
+	dm->prev = NULL;
+	dm->next = ctx->dm_list;
+	if (dm->next)
+		dm->next->prev = dm;
+	ctx->dm_list = dm;
+	pthread_mutex_unlock(&ctx->dm_lock);
+}
+
+/* Unmap and forget @dm; the kernel object is the caller's business. */
+static void release_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
+{
+	pthread_mutex_lock(&ctx->dm_lock);
+	if (dm->prev)
+		dm->prev->next = dm->next;
+	else
+		ctx->dm_list = dm->next;
+	if (dm->next)
+		dm->next->prev = dm->prev;
+	pthread_mutex_unlock(&ctx->dm_lock);
+	mlx5_unmap(&dm->memic_map);
+	free(dm);
+}
+
+/*
+ * At close: DMs the application never freed. Their kernel objects go with
+ * the context; the mappings must go first or the kernel context, and every
+ * dma-buf exported from it, would outlive the close.
+ */
+void mlx5_release_all_dms(struct mlx5_context *ctx)
+{
+	while (ctx->dm_list)
+		release_dm(ctx, ctx->dm_list);
+}
+
 /* Map the MEMIC pages at the DEVICE_MEM offset of @page_index. */
 static int map_memic(struct mlx5_context *ctx, struct mlx5_dm *dm,
 		     uint64_t start_offset, uint16_t page_index)
@@ -130,6 +167,7 @@ static struct ibv_dm *alloc_dm(struct ibv_context *ibctx,
 		dm->verbs_dm.dm.memcpy_to_dm = unmapped_to_dm;
 		dm->verbs_dm.dm.memcpy_from_dm = unmapped_from_dm;
 	}
+	track_dm(ctx, dm);
 	return &dm->verbs_dm.dm;
 
 err_kernel:
@@ -208,6 +246,7 @@ struct ibv_dm *mlx5_import_dm(struct ibv_context *ibctx, uint32_t handle)
 		free(dm);
 		goto err_out;
 	}
+	track_dm(ctx, dm);
 	return &dm->verbs_dm.dm;
 
 err_out:
@@ -217,10 +256,7 @@ err_out:
 
 void mlx5_unimport_dm(struct ibv_dm *ibdm)
 {
-	struct mlx5_dm *dm = to_mdm(ibdm);
-
-	mlx5_unmap(&dm->memic_map);
-	free(dm);
+	release_dm(to_mctx(ibdm->context), to_mdm(ibdm));
 }
 
 /* The kernel object goes first; if it stays, so does everything else. */
@@ -235,8 +271,7 @@ int mlx5_free_dm(struct ibv_dm *ibdm)
 	err = ibv_cmd_free_dm(&dm->verbs_dm);
 	if (err)
 		return err;
-	mlx5_unmap(&dm->memic_map);
-	free(dm);
+	release_dm(to_mctx(ibdm->context), dm);
 	return 0;
 }
 

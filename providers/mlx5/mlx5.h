@@ -8,6 +8,7 @@
 #ifndef MLX5_PROVIDER_H
 #define MLX5_PROVIDER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,6 +70,13 @@ struct mlx5_context {
 
 	uint64_t max_dm_size;
 	uint8_t link_layer[MLX5_MAX_PORTS_NUM];
+
+	/*
+	 * DMs still mapped, so closing the context can unmap them: a live
+	 * mapping would keep the kernel context (and its dma-bufs) alive.
+	 */
+	pthread_mutex_t dm_lock;
+	struct mlx5_dm *dm_list;
 };
 
 struct mlx5_pd {
@@ -90,6 +98,7 @@ struct mlx5_dm {
 	off_t memic_mmap_offset;
 	uint8_t *start;			/* DM offset 0; NULL for SW-ICM */
 	uint64_t remote_va;		/* SW-ICM device address */
+	struct mlx5_dm *prev, *next;	/* the context's dm_list */
 };
 
 static inline struct mlx5_device *to_mdev(struct ibv_device *ibdev)
@@ -182,5 +191,6 @@ int mlx5_free_dm(struct ibv_dm *ibdm);
 int mlx5_dm_export_dmabuf_fd(struct ibv_dm *ibdm);
 struct ibv_dm *mlx5_import_dm(struct ibv_context *ibctx, uint32_t handle);
 void mlx5_unimport_dm(struct ibv_dm *ibdm);
+void mlx5_release_all_dms(struct mlx5_context *ctx);
 
 #endif /* MLX5_PROVIDER_H */

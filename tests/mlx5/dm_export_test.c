@@ -242,6 +242,32 @@ static void test_close_fd_after_close_device(void **state)
 	rdma_sim_peer_release(peer);
 }
 
+/*
+ * Closing the device with the DM never freed: the provider unmaps it (a
+ * live mapping would keep the kernel context alive), so the export is
+ * revoked and no mapping is left, yet the fd stays open until closed.
+ */
+static void test_close_device_with_dm_alive(void **state)
+{
+	int maps = count_maps(), fds = count_fds();
+	struct rdma_sim_peer *peer;
+	struct dm_env third;
+	struct ibv_dm *dm;
+	int fd;
+
+	assert_int_equal(dm_env_open(&third, 0), 0);
+	dm = alloc_dm(third.ctx, 128, 0);
+	assert_non_null(dm);
+	peer = export_to_peer(dm, &fd);
+	dm_env_close(&third); /* no ibv_free_dm */
+	assert_revoked(peer);
+	assert_int_equal(count_maps(), maps);
+	assert_true(fcntl(fd, F_GETFD) >= 0);
+	assert_int_equal(close(fd), 0);
+	rdma_sim_peer_release(peer);
+	assert_int_equal(count_fds(), fds);
+}
+
 /* Everything made by a full export cycle is released again. */
 static void test_no_leaks(void **state)
 {
@@ -290,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_close_fd_then_free),
 		cmocka_unit_test(test_free_then_close_fd),
 		cmocka_unit_test(test_close_fd_after_close_device),
+		cmocka_unit_test(test_close_device_with_dm_alive),
 		cmocka_unit_test(test_no_leaks),
 	};
 

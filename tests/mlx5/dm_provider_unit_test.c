@@ -70,6 +70,8 @@ int ibv_cmd_alloc_dm(struct ibv_context *ctx,
 	}
 	if (k.alloc_err)
 		return k.alloc_err;
+	/* As the core helper does. */
+	dm->dm.context = ctx;
 	dm->handle = 7;
 	return 0;
 }
@@ -120,6 +122,7 @@ static int setup(void **state)
 		return -1;
 	ctx->page_size = PAGE;
 	ctx->max_dm_size = 1 << 20;
+	pthread_mutex_init(&ctx->dm_lock, NULL);
 	memset(&k, 0, sizeof(k));
 	k.is_mlx5 = true;
 	return 0;
@@ -127,6 +130,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	/* Nothing may stay tracked once a test freed what it allocated. */
+	assert_null(ctx->dm_list);
+	pthread_mutex_destroy(&ctx->dm_lock);
 	free(ctx);
 	return 0;
 }
