@@ -60,6 +60,8 @@ check_contents()
 	done >"$work/files"
 	stage "package contents (files and links)"
 	cat "$work/files"
+	installed_components "$work/files" $components
+	components=" ${found_components[*]} "
 	check_file_lists "$work/files" deb "$libdir" $components
 	# One dpkg -S for all paths; "pkg[, pkg]: path" lines for owned ones.
 	owners=$(awk '{ print $2 }' "$work/files" | xargs dpkg -S 2>/dev/null |
@@ -71,8 +73,8 @@ check_contents()
 
 purge_ours()
 {
-	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq -o DPkg::Lock::Timeout=300 "${ours[@]}" \
-		>/dev/null 2>&1 || true
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq \
+		-o DPkg::Lock::Timeout=300 "${ours[@]}" >/dev/null 2>&1 || true
 }
 
 debian_untouched()
@@ -96,13 +98,21 @@ install_debs()
 	purge_ours
 	trap 'purge_ours' EXIT
 	stage "apt-get install ${debs[*]##*/}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 \
-		--no-install-recommends "${debs[@]}" >"$work/apt.log" 2>&1 || {
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		-o DPkg::Lock::Timeout=300 --no-install-recommends \
+		"${debs[@]}" >"$work/apt.log" 2>&1 || {
 		cat "$work/apt.log"
 		die "apt-get install failed"
 	}
 	debian_untouched
 	echo "ok: Debian's libibverbs1/ibverbs-providers/ibverbs-utils intact"
+	# Every installed program, library and plug-in finds its libraries.
+	local elf missing
+	for elf in "$libdir"/rdma-dm/bin/* "$privlib"/*.so* \
+		"$privlib"/providers/*; do
+		missing=$(ldd "$elf" 2>&1 | grep 'not found') || continue
+		die "$elf: unresolved: $missing"
+	done
 	grep -aq "/etc/rdma-dm/libibverbs.d" "$privlib/libibverbs.so.1" &&
 		grep -aq "$privlib/providers" "$privlib/libibverbs.so.1" ||
 		die "installed libibverbs lacks the private config/provider dirs"
@@ -141,6 +151,10 @@ run_under_sim()
 	rdma-sim -- "$work/dm_app" mlx5_0 | tee "$work/sim_app.out" ||
 		die "dm_app under rdma-sim failed"
 	grep -qx "dmabuf fd: ok" "$work/sim_app.out" || die "no DM export"
+	if has tools; then
+		stage "rdma-sim -- ibv_dm_export (rdma-dm-tools)"
+		rdma-sim -- ibv_dm_export || die "packaged ibv_dm_export failed"
+	fi
 }
 
 mkdir -p "$work"
