@@ -27,6 +27,7 @@ static const struct sim_device_model models[] = {
 			.rate = "100 Gb/sec (4X EDR)",
 			.has_dm = 1,
 			.has_dmabuf = 1,
+			.has_query_ucontext = 1,
 		},
 	[SIM_DRIVER_RXE] =
 		{

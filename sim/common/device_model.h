@@ -30,6 +30,7 @@ struct sim_device_model {
 	uint8_t gid_is_roce; /* gids from a MAC-derived link-local */
 	uint8_t has_dm;	     /* driver implements alloc_dm */
 	uint8_t has_dmabuf;  /* pgoff_to_mmap_entry + mmap_get_pfns */
+	uint8_t has_query_ucontext; /* QUERY_CONTEXT works (else EOPNOTSUPP) */
 };
 
 /* The model for a --driver name, or NULL. */

@@ -81,8 +81,12 @@ static int get_context(struct sim_call *c)
 
 static int query_context(struct sim_call *c)
 {
-	int ret = put_ctx_outputs(c);
+	int ret;
 
+	/* The core refuses when the driver has no query_ucontext (rxe). */
+	if (!sim.model->has_query_ucontext)
+		return -EOPNOTSUPP;
+	ret = put_ctx_outputs(c);
 	if (!ret)
 		ret = sim_attr_copy_out(c, RDMA_SIM_ATTR_QUERY_CONTEXT_UCTX,
 					c->uv->ctx_resp, c->uv->ctx_resp_len);
