@@ -36,7 +36,10 @@ static void remove_tree(const char *dir)
 	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* <dir of this executable>/../lib/librdmasim.so, or $RDMA_SIM_PRELOAD. */
+/*
+ * $RDMA_SIM_PRELOAD, else <dir of this executable>/../lib/librdmasim.so (the
+ * build tree and the packaged layout), else the configured install path.
+ */
 static int preload_path(char *buf, size_t len)
 {
 	const char *env = getenv("RDMA_SIM_PRELOAD");
@@ -56,6 +59,10 @@ static int preload_path(char *buf, size_t len)
 	*slash = 0;
 	if (snprintf(buf, len, "%s/../lib/librdmasim.so", exe) >= (int)len)
 		return -ENAMETOOLONG;
+	if (!access(buf, R_OK))
+		return 0;
+	/* Installed with bin/ and lib/ apart (plain `cmake --install`). */
+	snprintf(buf, len, "%s", RDMA_SIM_INSTALLED_PRELOAD);
 	return access(buf, R_OK) ? -errno : 0;
 }
 
