@@ -27,7 +27,7 @@ function(rdma_provider name)
 	target_link_options(${target} PRIVATE
 		"-Wl,--version-script=${CMAKE_SOURCE_DIR}/buildlib/provider.map"
 		"-Wl,-z,defs")
-	install(TARGETS ${target} DESTINATION "${VERBS_PROVIDER_DIR}")
+	install(TARGETS ${target} DESTINATION "${VERBS_PROVIDER_INSTALL_DIR}")
 	rdma_provider_config(${name})
 endfunction()
 
@@ -38,7 +38,7 @@ function(rdma_provider_config name)
 	file(WRITE "${CMAKE_BINARY_DIR}/driver-files/${name}.driver"
 		"driver ${name}\n")
 	install(FILES "${CMAKE_BINARY_DIR}/driver-files/${name}.driver"
-		DESTINATION "${IBV_CONFIG_DIR}")
+		DESTINATION "${IBV_CONFIG_INSTALL_DIR}")
 endfunction()
 
 # A provider that is also a public library (e.g. mlx5 and its mlx5dv API):
@@ -64,12 +64,13 @@ function(rdma_shared_provider name map soversion version)
 		COMMAND ${CMAKE_COMMAND} -E create_symlink "${soname}"
 			"${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/${plugin}"
 		VERBATIM)
-	file(RELATIVE_PATH rel "${VERBS_PROVIDER_DIR}"
+	file(RELATIVE_PATH rel "${VERBS_PROVIDER_INSTALL_DIR}"
 		"${CMAKE_INSTALL_FULL_LIBDIR}/${soname}")
 	install(CODE "
-		file(MAKE_DIRECTORY \"\$ENV{DESTDIR}${VERBS_PROVIDER_DIR}\")
+		file(MAKE_DIRECTORY
+			\"\$ENV{DESTDIR}${VERBS_PROVIDER_INSTALL_DIR}\")
 		file(CREATE_LINK \"${rel}\"
-			\"\$ENV{DESTDIR}${VERBS_PROVIDER_DIR}/${plugin}\"
+			\"\$ENV{DESTDIR}${VERBS_PROVIDER_INSTALL_DIR}/${plugin}\"
 			SYMBOLIC)")
 	rdma_provider_config(${name})
 endfunction()
