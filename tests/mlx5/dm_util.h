@@ -24,7 +24,7 @@ struct dm_env {
 int dm_env_open(struct dm_env *env, int index);
 void dm_env_close(struct dm_env *env);
 
-/* Entries in /proc/self/fd and lines in /proc/self/maps. */
+/* Entries in /proc/self/fd; mappings but private anonymous ones. */
 int count_fds(void);
 int count_maps(void);
 /* Only MAP_SHARED mappings (DM, UAR, device pages; never libc's heap). */
