@@ -66,6 +66,13 @@ static int preload_path(char *buf, size_t len)
 	return access(buf, R_OK) ? -errno : 0;
 }
 
+/* A sanitizer runtime the preload library needs loaded before it. */
+#ifdef RDMA_SIM_PRELOAD_FIRST
+#define PRELOAD_FIRST RDMA_SIM_PRELOAD_FIRST ":"
+#else
+#define PRELOAD_FIRST ""
+#endif
+
 static int set_env(const char *dir, const char *lib)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -73,9 +80,9 @@ static int set_env(const char *dir, const char *lib)
 	int ret;
 
 	if (old && *old)
-		ret = asprintf(&val, "%s:%s", lib, old);
+		ret = asprintf(&val, PRELOAD_FIRST "%s:%s", lib, old);
 	else
-		ret = asprintf(&val, "%s", lib);
+		ret = asprintf(&val, PRELOAD_FIRST "%s", lib);
 	if (ret < 0)
 		return -ENOMEM;
 	ret = setenv("LD_PRELOAD", val, 1) || setenv("RDMA_SIM_DIR", dir, 1);
