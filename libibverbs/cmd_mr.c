@@ -59,6 +59,21 @@ int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
 				 IB_USER_VERBS_CMD_DEREG_MR);
 }
 
+/* Asks for the keys into @res, runs @cmd and takes the new MR's handle. */
+static int run_reg_mr(struct ibv_pd *pd, struct uverbs_cmd *cmd,
+		      struct ib_uverbs_attr *handle, uint16_t lkey_attr,
+		      uint16_t rkey_attr, struct mr_result *res)
+{
+	int ret;
+
+	uverbs_attr_out_ptr(cmd, lkey_attr, &res->lkey, sizeof(res->lkey));
+	uverbs_attr_out_ptr(cmd, rkey_attr, &res->rkey, sizeof(res->rkey));
+	ret = verbs_execute_ioctl_only(pd->context, cmd);
+	if (!ret)
+		res->handle = uverbs_attr_handle(handle);
+	return ret;
+}
+
 int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset,
 		      size_t length, unsigned int access, struct verbs_mr *vmr,
 		      struct uverbs_cmd *drv_cmd)
@@ -80,14 +95,10 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset,
 	uverbs_attr_in_obj(cmd, UVERBS_ATTR_REG_DM_MR_PD_HANDLE, pd->handle);
 	uverbs_attr_in_u32(cmd, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, access);
 	uverbs_attr_in_obj(cmd, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, dm->handle);
-	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &res.lkey,
-			    sizeof(res.lkey));
-	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &res.rkey,
-			    sizeof(res.rkey));
-	ret = verbs_execute_ioctl_only(pd->context, cmd);
+	ret = run_reg_mr(pd, cmd, handle, UVERBS_ATTR_REG_DM_MR_RESP_LKEY,
+			 UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &res);
 	if (ret)
 		return ret;
-	res.handle = uverbs_attr_handle(handle);
 	fill_mr(vmr, pd, NULL, length, &res, IBV_MR_TYPE_MR, (int)access);
 	return 0;
 }
@@ -113,14 +124,10 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 	uverbs_attr_in_u32(cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, (uint32_t)fd);
 	uverbs_attr_in_u32(cmd, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
 			   (uint32_t)access);
-	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &res.lkey,
-			    sizeof(res.lkey));
-	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &res.rkey,
-			    sizeof(res.rkey));
-	ret = verbs_execute_ioctl_only(pd->context, cmd);
+	ret = run_reg_mr(pd, cmd, handle, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
+			 UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &res);
 	if (ret)
 		return ret;
-	res.handle = uverbs_attr_handle(handle);
 	fill_mr(vmr, pd, (void *)(uintptr_t)offset, length, &res,
 		IBV_MR_TYPE_DMABUF_MR, access);
 	return 0;
