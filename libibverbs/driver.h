@@ -51,6 +51,58 @@ static inline struct verbs_mr *verbs_get_mr(struct ibv_mr *mr)
 	return (struct verbs_mr *)mr;
 }
 
+/*
+ * Data-path objects. Providers embed these at the start of their own
+ * structs and pass them to the ibv_cmd_create_*() helpers below, which fill
+ * every generic field (context, handle, counters, locks; the channel's
+ * reference): create_cq_ex, create_qp_ex and create_srq_ex are reached
+ * through inline functions of verbs.h that never enter libibverbs' wrappers.
+ */
+struct verbs_cq {
+	union {
+		struct ibv_cq cq;
+		struct ibv_cq_ex cq_ex;
+	};
+};
+
+static inline struct verbs_cq *verbs_get_cq(struct ibv_cq *cq)
+{
+	return (struct verbs_cq *)cq;
+}
+
+enum verbs_qp_mask {
+	VERBS_QP_XRCD = 1 << 0,
+	/* qp_ex is valid: ibv_qp_to_qp_ex() returns it. */
+	VERBS_QP_EX = 1 << 1,
+};
+
+struct verbs_qp {
+	union {
+		struct ibv_qp qp;
+		struct ibv_qp_ex qp_ex;
+	};
+	uint32_t comp_mask; /* enum verbs_qp_mask */
+	struct ibv_xrcd *xrcd;
+};
+
+static inline struct verbs_qp *verbs_get_qp(struct ibv_qp *qp)
+{
+	return (struct verbs_qp *)qp;
+}
+
+struct verbs_srq {
+	struct ibv_srq srq;
+	enum ibv_srq_type srq_type;
+	struct ibv_xrcd *xrcd;
+	struct ibv_cq *cq;
+	uint32_t srq_num;
+};
+
+static inline struct verbs_srq *verbs_get_srq(struct ibv_srq *srq)
+{
+	return (struct verbs_srq *)srq;
+}
+
 /* ------------------------------------------------------------------ */
 /* Matching a device to a provider.                                    */
 
@@ -404,6 +456,70 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
  * (EOPNOTSUPP when the kernel has no DMABUF object).
  */
 int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t mmap_offset);
+
+/*
+ * Data-path commands. Each picks the ioctl or the write() form, and falls
+ * back, as upstream libibverbs does for that verb; @udata is the provider's
+ * UHW payload (UHW_IN/UHW_OUT, or the bytes after the core structs on the
+ * write() path), @cmd its driver attributes (may be NULL). On success the
+ * object's generic fields are set and the kernel's granted sizes written
+ * back (cq->cqe; attr->cap of a QP; attr->attr.max_wr/max_sge of an SRQ).
+ * Destroy helpers treat EIO (a disassociated device) as success.
+ */
+int ibv_cmd_create_cq(struct ibv_context *ctx, int cqe,
+		      struct ibv_comp_channel *channel, int comp_vector,
+		      struct verbs_cq *cq, const struct ibv_udata *udata,
+		      struct uverbs_cmd *cmd);
+/* @cq_flags: enum ib_uverbs_ex_create_cq_flags the provider derived. */
+int ibv_cmd_create_cq_ex(struct ibv_context *ctx,
+			 const struct ibv_cq_init_attr_ex *attr,
+			 uint32_t cq_flags, struct verbs_cq *cq,
+			 const struct ibv_udata *udata, struct uverbs_cmd *cmd);
+int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe,
+		      const struct ibv_udata *udata);
+int ibv_cmd_destroy_cq(struct ibv_cq *cq);
+/* The kernel-side completion paths (rxe arms through the kernel). */
+int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+/* Entries polled (>= 0), or -1 with errno. */
+int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
+
+/*
+ * @attr->comp_mask says which fields are valid (PD is required; the
+ * send_ops_flags make the helper set VERBS_QP_EX). Also sets qp_num, state
+ * (RESET), the CQ/SRQ/PD pointers and the events counters.
+ */
+int ibv_cmd_create_qp_ex(struct ibv_context *ctx, struct verbs_qp *qp,
+			 struct ibv_qp_init_attr_ex *attr,
+			 const struct ibv_udata *udata, struct uverbs_cmd *cmd);
+/* Chooses the extended write form when @attr_mask needs it, as upstream. */
+int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		      int attr_mask, const struct ibv_udata *udata);
+int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		     int attr_mask, struct ibv_qp_init_attr *init_attr);
+int ibv_cmd_destroy_qp(struct ibv_qp *qp);
+/* Marshal WRs into the POST_SEND/POST_RECV/POST_SRQ_RECV write()s (a list
+ * with no WR is how rxe kicks the kernel). 0 or errno, *bad set. */
+int ibv_cmd_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+		      struct ibv_send_wr **bad_wr);
+int ibv_cmd_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad_wr);
+int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+			  struct ibv_recv_wr **bad_wr);
+
+int ibv_cmd_create_srq_ex(struct ibv_context *ctx, struct verbs_srq *srq,
+			  struct ibv_srq_init_attr_ex *attr,
+			  const struct ibv_udata *udata,
+			  struct uverbs_cmd *cmd);
+int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+		       int attr_mask, const struct ibv_udata *udata);
+int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
+int ibv_cmd_destroy_srq(struct ibv_srq *srq);
+
+/* Kernel AH (RoCE: the kernel resolves the destination MAC, resp.dmac in
+ * the provider's @udata out). Sets ah->context, pd and handle. */
+int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
+		      struct ibv_ah_attr *attr, const struct ibv_udata *udata);
+int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 /* ------------------------------------------------------------------ */
 /* Misc helpers for providers.                                         */
