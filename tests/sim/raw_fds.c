@@ -41,6 +41,14 @@ static int dm_works(void)
 		goto out;
 	memcpy(p, "closed", 7);
 	munmap(p, page);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, raw_dm_offset(idx));
+	if (p == MAP_FAILED)
+		goto out;
+	bad = strcmp(p, "closed") != 0;
+	munmap(p, page);
+	if (bad || raw_no_dmabuf)
+		goto out;
+	bad = 1;
 	if (raw_export(fd, raw_dm_offset(idx), &dfd))
 		goto out;
 	peer = rdma_sim_peer_import(dfd);
