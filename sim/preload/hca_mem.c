@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Every byte the HCA touches goes through a memory key: the MR must exist
+ * in this process, belong to the QP's PD, allow the access, and cover the
+ * range. Host MRs translate to process addresses, DM MRs and dma-buf MRs of
+ * exported DM to the device's MEMIC, which the engine maps once per device
+ * (MAP_SHARED, so every process and the HCA see the same bytes).
+ */
+#include "hca.h"
+
+#include <sys/mman.h>
+
+static uint8_t *memic_base[SIM_MAX_DEVICES];
+
+static uint8_t *memic(unsigned int dev)
+{
+	void *p;
+
+	if (dev >= SIM_MAX_DEVICES || !sim.sh->cfg.dm_size)
+		return NULL;
+	if (memic_base[dev])
+		return memic_base[dev];
+	p = real.mmap(NULL, sim.sh->cfg.dm_size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED, sim.memic_fd[dev], 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	memic_base[dev] = p;
+	return p;
+}
+
+/* Byte offset into the device's MEMIC of MR byte 0, or -1. */
+static int64_t memic_offset(const struct sim_mr *mr, unsigned int *dev)
+{
+	uint64_t page = sim.sh->cfg.page_size;
+	const struct sim_export *e;
+	const struct sim_alloc *a;
+
+	if (mr->backing == SIM_MR_DM) {
+		if (!mr->dm || mr->dm->alloc < 0)
+			return -1;
+		a = &sim.sh->allocs[mr->dm->alloc];
+		*dev = a->dev;
+		return (int64_t)(a->first_page * page + mr->dm->start_offset +
+				 mr->offset);
+	}
+	e = &sim.sh->exports[mr->dmabuf_slot];
+	if (!e->in_use || e->gen != mr->dmabuf_gen || e->revoked)
+		return -1; /* the exporter revoked the buffer */
+	*dev = e->dev;
+	return (int64_t)(e->first_page * page + mr->offset);
+}
+
+void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
+	      uint32_t need, int remote, uint8_t *synd)
+{
+	struct sim_mr *mr = sim_mr_by_key(qp->dev, key);
+	unsigned int dev = 0;
+	uint8_t *base;
+	int64_t off;
+
+	*synd = remote ? HCA_SYND_REM_ACCESS : HCA_SYND_LOC_PROT;
+	if (!mr || (remote ? mr->rkey : mr->lkey) != key)
+		return NULL;
+	if (mr->pd != qp->pd)
+		return NULL;
+	if ((mr->access & need) != need)
+		return NULL;
+	if (va < mr->iova || len > mr->length ||
+	    va - mr->iova > mr->length - len)
+		return NULL;
+	if (mr->backing == SIM_MR_USER)
+		return (void *)(uintptr_t)(mr->addr + (va - mr->iova));
+	off = memic_offset(mr, &dev);
+	base = off < 0 ? NULL : memic(dev);
+	if (!base)
+		return NULL;
+	return base + off + (va - mr->iova);
+}
