@@ -40,8 +40,7 @@ int hca_fabric_open(void)
 	if (hca_fabric_fd >= 0 && fabric_pid == getpid())
 		return 0;
 	if (hca_fabric_fd >= 0)
-		real.close(hca_fabric_fd); /* inherited over fork */
-	hca_fabric_fd = -1;
+		sim_internal_fd_close(&hca_fabric_fd); /* inherited over fork */
 	snprintf(name, sizeof(name), "p%d", (int)getpid());
 	ret = fabric_path(&a, name);
 	if (ret)
@@ -58,7 +57,10 @@ int hca_fabric_open(void)
 	}
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	hca_fabric_fd = sim_keep_fd(fd);
+	hca_fabric_fd = fd;
+	ret = sim_internal_fd_add(&hca_fabric_fd);
+	if (ret)
+		return ret;
 	fabric_pid = getpid();
 	return 0;
 }
