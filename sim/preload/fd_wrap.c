@@ -50,14 +50,8 @@ static void drop_range(unsigned int lo, unsigned int hi)
 /* fds the sim itself keeps open (MEMIC backing files, the trace). */
 static int is_internal(unsigned int fd)
 {
-	unsigned int i;
-
-	if ((int)fd == sim.trace_fd)
-		return 1;
-	for (i = 0; sim.active && i < sim.sh->cfg.ndev; i++)
-		if ((int)fd == sim.memic_fd[i])
-			return 1;
-	return 0;
+	return (int)fd == sim.trace_fd ||
+	       (sim.active && (int)fd == sim.memic_fd);
 }
 
 /* close_range that spares the sim's own fds. */

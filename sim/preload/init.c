@@ -60,20 +60,16 @@ int sim_keep_fd(int fd)
 static int open_world(const char *dir)
 {
 	char path[SIM_PATH_LEN + 16];
-	unsigned int i;
 
 	snprintf(sim.dir, sizeof(sim.dir), "%s", dir);
 	sim.sh = sim_shared_map(dir);
 	if (!sim.sh)
 		return -errno;
 	sim.model = sim_model_by_kind(sim.sh->cfg.driver);
-	for (i = 0; i < sim.sh->cfg.ndev && i < SIM_MAX_DEVICES; i++) {
-		sim_memic_path(path, sizeof(path), dir, i);
-		sim.memic_fd[i] =
-			sim_keep_fd(real.open(path, O_RDWR | O_CLOEXEC));
-		if (sim.memic_fd[i] < 0)
-			return -errno;
-	}
+	sim_memic_path(path, sizeof(path), dir);
+	sim.memic_fd = sim_keep_fd(real.open(path, O_RDWR | O_CLOEXEC));
+	if (sim.memic_fd < 0)
+		return -errno;
 	if (sim.sh->cfg.trace_path[0])
 		sim.trace_fd = sim_keep_fd(real.open(
 			sim.sh->cfg.trace_path,

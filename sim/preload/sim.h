@@ -24,7 +24,7 @@ struct sim_world {
 	char dir[SIM_PATH_LEN];
 	struct sim_shared *sh;
 	const struct sim_device_model *model;
-	int memic_fd[SIM_MAX_DEVICES]; /* kept open from the constructor */
+	int memic_fd; /* <dir>/memic, kept open from the constructor */
 	int trace_fd;
 };
 extern struct sim_world sim;
@@ -157,6 +157,15 @@ struct sim_nlsock {
 	int refs;
 	int peer; /* where replies are queued */
 	uint32_t portid;
+	/* The kernel sizes each dump datagram by the largest recv so far. */
+	uint32_t max_recvmsg_len;
+	/* A running NLDEV GET dump: its request and the next device. */
+	uint8_t dumping;
+	uint32_t dump_next;
+	uint32_t dump_parts;
+	struct nlmsghdr_copy {
+		uint32_t seq, pid;
+	} dump_req;
 };
 
 enum sim_fd_kind {
@@ -223,9 +232,20 @@ void sim_maps_release_all(void);
 
 /* RDMA netlink (netlink.c): answer a request; bytes consumed or -errno */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len);
+/*
+ * A recvmsg of @len bytes returned a datagram: like netlink_recvmsg, note
+ * the size and queue the next part of a running dump. Takes sim_lock.
+ */
+void sim_netlink_received(struct sim_nlsock *nl, size_t len);
 void sim_nlsock_put(struct sim_nlsock *nl);
 /* Keep an internal fd out of the low numbers programs count. */
 int sim_keep_fd(int fd);
+/* Where page @page of device @dev's MEMIC lives in sim.memic_fd. */
+static inline off_t sim_memic_pos(unsigned int dev, uint64_t page)
+{
+	return (off_t)(dev * sim.sh->cfg.dm_size +
+		       page * sim.sh->cfg.page_size);
+}
 
 /* ---- command dispatch ---- */
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg);
