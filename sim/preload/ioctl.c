@@ -359,6 +359,26 @@ uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt)
 	return v;
 }
 
+int sim_attr_flags(struct sim_call *c, uint16_t id, uint64_t allowed,
+		   uint64_t *flags)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+	uint32_t v32;
+
+	*flags = 0;
+	if (!a)
+		return 0;
+	if (a->len == 8) {
+		*flags = a->data;
+	} else if (a->len == 4) {
+		memcpy(&v32, &a->data, sizeof(v32));
+		*flags = v32;
+	} else {
+		return -EINVAL;
+	}
+	return *flags & ~allowed ? -EINVAL : 0;
+}
+
 const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len)
 {
 	struct sim_call_attr *a = sim_attr(c, id);
