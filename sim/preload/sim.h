@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "device_model.h"
+#include "obj.h"
 #include "sim_shared.h"
 
 struct sim_world {
@@ -77,17 +78,7 @@ static inline int sim_tracing(void)
 int sim_fail(const char *kind);
 
 /* ---- objects and files (uvfile.c) ---- */
-enum sim_obj_type {
-	SIM_OBJ_NONE,
-	SIM_OBJ_PD,
-	SIM_OBJ_MR,
-	SIM_OBJ_DM,
-	SIM_OBJ_UAR,
-};
-
 enum sim_entry_kind { SIM_ENT_MEMIC, SIM_ENT_UAR };
-
-struct sim_obj;
 
 /* A page range userspace may mmap at a given offset (rdma mmap entry). */
 struct sim_entry {
@@ -98,34 +89,6 @@ struct sim_entry {
 	uint32_t npages;
 	int alloc; /* MEMIC slot, -1 for UAR */
 	struct sim_obj *owner;
-};
-
-struct sim_obj {
-	struct sim_obj *next;
-	uint32_t handle;
-	uint8_t type;
-	uint32_t usecnt; /* objects that depend on this one */
-	union {
-		struct {
-			uint32_t pdn;
-		} pd;
-		struct {
-			struct sim_obj *pd, *dm;
-			uint32_t lkey;
-		} mr;
-		struct {
-			uint64_t length; /* as requested */
-			uint32_t dm_type;
-			int alloc; /* MEMIC slot, -1 for SW ICM */
-			uint64_t start_offset;
-			uint16_t page_index;
-			struct sim_entry *base;
-		} dm;
-		struct {
-			struct sim_entry *entry;
-			uint32_t page_id;
-		} uar;
-	};
 };
 
 /* Per open of /dev/infiniband/uverbsN (shared by dup'ed fds). */
@@ -192,10 +155,6 @@ static inline int sim_fd_tracked(int fd)
 
 struct sim_uvfile *sim_uvfile_new(unsigned int dev);
 void sim_uvfile_put(struct sim_uvfile *uv);
-struct sim_obj *sim_obj_new(struct sim_uvfile *uv, uint8_t type);
-struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle);
-/* Destroy one object (handles its driver resources). 0 or -errno. */
-int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o);
 struct sim_entry *sim_entry_add(struct sim_uvfile *uv, uint32_t key,
 				uint8_t kind, uint32_t npages, int alloc,
 				struct sim_obj *owner);
