@@ -33,9 +33,9 @@ int sim_fd_set(int fd, uint8_t kind, void *obj)
 	if (!sim_fds || fd < 0 || fd >= SIM_MAX_FDS)
 		return -EMFILE;
 	sim_fd_drop(fd);
-	sim_fds[fd].kind = kind;
 	sim_fds[fd].any = obj;
 	ref_get(kind, obj);
+	__atomic_store_n(&sim_fds[fd].kind, kind, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -43,7 +43,7 @@ void sim_fd_drop(int fd)
 {
 	struct sim_fd *f = sim_fd_get(fd);
 
-	if (!f)
+	if (!f || f->kind == SIM_FD_INTERNAL)
 		return;
 	if (f->kind == SIM_FD_UVERBS)
 		sim_uvfile_put(f->uv);
@@ -51,7 +51,7 @@ void sim_fd_drop(int fd)
 		sim_dmabuf_put(f->db);
 	else if (f->kind == SIM_FD_NETLINK)
 		sim_nlsock_put(f->nl);
-	f->kind = SIM_FD_NONE;
+	__atomic_store_n(&f->kind, SIM_FD_NONE, __ATOMIC_RELEASE);
 	f->any = NULL;
 }
 

@@ -56,6 +56,7 @@ void raw_check_lifetime(void);
 void raw_check_netlink(void);
 void raw_check_uar(void);
 void raw_check_paths(void);
+void raw_check_internal_fds(void);
 /* without rdma-sim: the peer API fails cleanly */
 int raw_check_outside(void);
 /* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */

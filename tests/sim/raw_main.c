@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 	raw_check_netlink();
 	raw_check_uar();
 	raw_check_paths();
+	raw_check_internal_fds();
 	if (raw_failures) {
 		fprintf(stderr, "sim_raw: %d failure(s)\n", raw_failures);
 		return 1;
