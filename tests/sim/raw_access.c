@@ -14,7 +14,7 @@
 #define NO_ATTR 0xffff /* leave the ACCESS_FLAGS attribute out */
 
 /* The flags attribute as sent: len 4 and 8 inline, others too. */
-static void add_flags(struct raw_cmd *c, uint16_t id, uint16_t len,
+static void add_flags(struct raw_ioctl *c, uint16_t id, uint16_t len,
 		      uint64_t acc)
 {
 	if (len != NO_ATTR)
@@ -24,7 +24,7 @@ static void add_flags(struct raw_cmd *c, uint16_t id, uint16_t len,
 static int dmabuf_mr(int fd, uint32_t pd, int dfd, uint16_t len, uint64_t acc)
 {
 	uint32_t lkey, rkey, mr;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 	int ret;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
@@ -37,7 +37,7 @@ static int dmabuf_mr(int fd, uint32_t pd, int dfd, uint16_t len, uint64_t acc)
 	add_flags(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, len, acc);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
-	ret = raw_run_new(fd, &c, &mr);
+	ret = raw_call_new(fd, &c, &mr);
 	if (!ret)
 		EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_MR,
 				       UVERBS_METHOD_MR_DESTROY, mr),
@@ -49,7 +49,7 @@ static int dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t mr_len,
 		 uint16_t len, uint64_t acc)
 {
 	uint32_t lkey, rkey, mr;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 	int ret;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
@@ -61,7 +61,7 @@ static int dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t mr_len,
 	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, dm);
 	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey);
-	ret = raw_run_new(fd, &c, &mr);
+	ret = raw_call_new(fd, &c, &mr);
 	if (!ret)
 		EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_MR,
 				       UVERBS_METHOD_MR_DESTROY, mr),

@@ -104,12 +104,12 @@ static void check_gid_table(void)
 	       "GID table: %llu entries", (unsigned long long)n);
 	/* the FLAGS attr is a flags attribute: 4 or 8 bytes, no bit known */
 	raw_attr(&c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0);
-	EXPECT_ERR(raw_run(fd, &c), 0);
+	EXPECT_ERR(raw_call(fd, &c), 0);
 	c.hdr.attrs[3].len = 6;
-	EXPECT_ERR(raw_run(fd, &c), EINVAL);
+	EXPECT_ERR(raw_call(fd, &c), EINVAL);
 	c.hdr.attrs[3].len = 8;
 	c.hdr.attrs[3].data = 1;
-	EXPECT_ERR(raw_run(fd, &c), EINVAL);
+	EXPECT_ERR(raw_call(fd, &c), EINVAL);
 	c.hdr.attrs[3].data = 0;
 	c.hdr.attrs[1].len = sizeof(e) - 4; /* not a multiple */
 	EXPECT_ERR(raw_call(fd, &c), EINVAL);
