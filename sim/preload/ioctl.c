@@ -12,26 +12,12 @@
 
 #define SIM_IOCTL_MAX_LEN 4096
 
-static const struct {
-	const struct sim_method *m;
-	const unsigned int *n;
-} core_tables[] = {
-	{sim_device_methods, &sim_device_nmethods},
-	{sim_pd_methods, &sim_pd_nmethods},
-	{sim_mr_methods, &sim_mr_nmethods},
-	{sim_dm_methods, &sim_dm_nmethods},
-	{sim_dmabuf_methods, &sim_dmabuf_nmethods},
-	{sim_async_methods, &sim_async_nmethods},
-};
-
 /* Objects the driver cannot back do not exist (uapi "needs fn" rules). */
 static int object_hidden(uint16_t obj)
 {
-	if (obj == UVERBS_OBJECT_DM)
-		return !sim_driver()->alloc_dm;
-	if (obj == RDMA_SIM_OBJECT_DMABUF)
-		return sim.sh->cfg.no_dmabuf || !sim_driver()->pgoff_to_entry;
-	return 0;
+	const struct sim_obj_type *t = sim_type_by_id(obj);
+
+	return t && t->hidden && t->hidden();
 }
 
 static const struct sim_method *find_in(const struct sim_method *t,
@@ -49,16 +35,15 @@ static const struct sim_method *find_in(const struct sim_method *t,
 static const struct sim_method *find_method(uint16_t obj, uint16_t method)
 {
 	const struct sim_driver_ops *d = sim_driver();
+	const struct sim_obj_type *t;
 	const struct sim_method *m;
-	unsigned int i;
 
 	if (object_hidden(obj))
 		return NULL;
-	for (i = 0; i < ARRAY_SIZE(core_tables); i++) {
-		m = find_in(core_tables[i].m, *core_tables[i].n, obj, method);
-		if (m)
-			return m;
-	}
+	t = sim_type_by_id(obj);
+	m = t ? find_in(t->methods, t->nmethods, obj, method) : NULL;
+	if (m)
+		return m;
 	return d->methods ? find_in(d->methods, *d->nmethods, obj, method)
 			  : NULL;
 }
@@ -103,7 +88,7 @@ static int check_idr(struct sim_call *c, struct sim_call_attr *a)
 	o = sim_obj_find(c->uv, (uint32_t)a->data);
 	if (!o)
 		return -ENOENT;
-	if (o->type != s->obj_type)
+	if (o->type != s->type)
 		return -EINVAL;
 	a->obj = o;
 	return 0;
@@ -183,7 +168,7 @@ static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
 static const char *short_name(const char *name)
 {
 	static const char *const prefixes[] = {"UVERBS_ATTR_", "MLX5_IB_ATTR_",
-					       "RDMA_SIM_ATTR_"};
+					       "RDMA_DM_ATTR_"};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
@@ -372,6 +357,26 @@ uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt)
 		return dflt;
 	memcpy(&v, &a->data, a->len < 8 ? a->len : 8);
 	return v;
+}
+
+int sim_attr_flags(struct sim_call *c, uint16_t id, uint64_t allowed,
+		   uint64_t *flags)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+	uint32_t v32;
+
+	*flags = 0;
+	if (!a)
+		return 0;
+	if (a->len == 8) {
+		*flags = a->data;
+	} else if (a->len == 4) {
+		memcpy(&v32, &a->data, sizeof(v32));
+		*flags = v32;
+	} else {
+		return -EINVAL;
+	}
+	return *flags & ~allowed ? -EINVAL : 0;
 }
 
 const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len)
