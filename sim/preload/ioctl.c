@@ -83,8 +83,11 @@ static int check_idr(struct sim_call *c, struct sim_call_attr *a)
 
 	if (s->access == SA_NEW)
 		return c->uv->has_ctx ? 0 : -EINVAL;
-	if (a->data > UINT32_MAX)
+	/* the id is an s64: negative is EINVAL, others just are not there */
+	if (a->data > INT64_MAX)
 		return -EINVAL;
+	if (a->data > UINT32_MAX)
+		return -ENOENT;
 	o = sim_obj_find(c->uv, (uint32_t)a->data);
 	if (!o)
 		return -ENOENT;
@@ -255,13 +258,20 @@ static void release_call(struct sim_call *c)
 		free(c->a[i].kdata);
 }
 
+static int copy_attrs(union sim_ioctl_buf *k, void *arg)
+{
+	return sim_copy_from_user(k->hdr.attrs, (uint8_t *)arg + sizeof(k->hdr),
+				  k->hdr.num_attrs *
+					  sizeof(struct ib_uverbs_attr));
+}
+
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 {
 	union sim_ioctl_buf k;
 	struct ib_uverbs_ioctl_hdr *hdr = NULL;
 	char attrs[1024] = "";
 	struct sim_call c;
-	int ret, have_attrs = 0;
+	int ret, have_attrs = 0, len_ok = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.uv = uv;
@@ -280,13 +290,7 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (sim_copy_from_user(k.hdr.attrs, (uint8_t *)arg + sizeof(k.hdr),
-			       hdr->num_attrs *
-				       sizeof(struct ib_uverbs_attr))) {
-		ret = -EFAULT;
-		goto out;
-	}
-	have_attrs = 1;
+	len_ok = 1;
 	if (hdr->reserved1 || hdr->reserved2) {
 		snprintf(c.note, sizeof(c.note), "(reserved header field set)");
 		ret = -EPROTONOSUPPORT;
@@ -299,15 +303,21 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		goto out;
 	}
 	c.m = find_method(hdr->object_id, hdr->method_id);
-	if (c.m)
-		load_specs(&c);
-	if (sim_tracing())
-		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
-			    hdr->num_attrs);
 	if (!c.m) {
 		ret = -EPROTONOSUPPORT;
 		goto out;
 	}
+	load_specs(&c);
+	/* the attribute array is read only once the method is known */
+	if (copy_attrs(&k, arg)) {
+		snprintf(c.note, sizeof(c.note), "(attributes not readable)");
+		ret = -EFAULT;
+		goto out;
+	}
+	have_attrs = 1;
+	if (sim_tracing())
+		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
+			    hdr->num_attrs);
 	ret = run_call(&c, k.hdr.attrs, hdr->num_attrs);
 	if (c.dirty &&
 	    sim_copy_to_user((uint8_t *)arg + sizeof(k.hdr), k.hdr.attrs,
@@ -322,6 +332,8 @@ out:
 		if (c.m) /* only to name it in the trace */
 			load_specs(&c);
 	}
+	if (!have_attrs && len_ok) /* for the trace only */
+		have_attrs = !copy_attrs(&k, arg);
 	if (!attrs[0] && have_attrs)
 		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
 			    hdr->num_attrs);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static struct ib_uverbs_query_port_resp_ex port_resp;
@@ -91,6 +92,62 @@ static void check_attr_rules(int fd)
 	EXPECT_ERR(raw_call(fd, &c), EINVAL); /* IDR with len */
 }
 
+/*
+ * The kernel reads the attribute array only after the reserved, driver id
+ * and object/method checks: a header whose array sits on an unreadable
+ * page gets those errnos, and EFAULT only for a real method.
+ */
+static void check_parse_order(int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ib_uverbs_ioctl_hdr *h;
+	uint8_t *p;
+
+	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT(p != MAP_FAILED, "mmap");
+	if (p == MAP_FAILED)
+		return;
+	mprotect(p + page, page, PROT_NONE);
+	h = (void *)(p + page - sizeof(*h));
+	memset(h, 0, sizeof(*h));
+	h->length = sizeof(*h) + sizeof(struct ib_uverbs_attr);
+	h->num_attrs = 1;
+	h->driver_id = RDMA_DRIVER_MLX5;
+	h->object_id = UVERBS_OBJECT_PD;
+	h->method_id = UVERBS_METHOD_PD_DESTROY;
+	EXPECT_ERR(ioctl(fd, RDMA_VERBS_IOCTL, h) ? errno : 0, EFAULT);
+	h->reserved1 = 1;
+	EXPECT_ERR(ioctl(fd, RDMA_VERBS_IOCTL, h) ? errno : 0, EPROTONOSUPPORT);
+	h->reserved1 = 0;
+	h->driver_id = RDMA_DRIVER_RXE;
+	EXPECT_ERR(ioctl(fd, RDMA_VERBS_IOCTL, h) ? errno : 0, EINVAL);
+	h->driver_id = RDMA_DRIVER_MLX5;
+	h->object_id = 0x77;
+	EXPECT_ERR(ioctl(fd, RDMA_VERBS_IOCTL, h) ? errno : 0, EPROTONOSUPPORT);
+	munmap(p, 2 * page);
+}
+
+/* An IDR id is an s64: >= 2^32 is simply absent, negative is EINVAL. */
+static int destroy_pd_id(int fd, uint64_t id)
+{
+	struct raw_ioctl c;
+
+	raw_init(&c, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
+	raw_attr(&c, UVERBS_ATTR_DESTROY_PD_HANDLE, 0, id);
+	return raw_call(fd, &c);
+}
+
+static void check_idr_range(int fd)
+{
+	uint32_t pd;
+
+	EXPECT_ERR(raw_alloc_pd(fd, &pd), 0);
+	EXPECT_ERR(destroy_pd_id(fd, (1ULL << 32) | pd), ENOENT);
+	EXPECT_ERR(destroy_pd_id(fd, UINT64_MAX), EINVAL);
+	EXPECT_ERR(destroy_pd_id(fd, pd), 0);
+}
+
 void raw_check_header(void)
 {
 	struct raw_ioctl c;
@@ -109,5 +166,7 @@ void raw_check_header(void)
 		return;
 	check_header_rules(fd);
 	check_attr_rules(fd);
+	check_parse_order(fd);
+	check_idr_range(fd);
 	close(fd);
 }
