@@ -124,8 +124,8 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 		return fail_mr(EINVAL);
 
 	/* A DMA handle of another context is not this context's handle. */
-	if ((a->comp_mask & IBV_REG_MR_MASK_DMAH) &&
-	    (!a->dmah || a->dmah->context != pd->context))
+	if ((a->comp_mask & IBV_REG_MR_MASK_DMAH) && a->dmah &&
+	    a->dmah->context != pd->context)
 		return fail_mr(EINVAL);
 	vctx = verbs_get_ctx_op(pd->context, reg_mr_ex);
 	if (vctx)
