@@ -83,8 +83,11 @@ static int check_idr(struct sim_call *c, struct sim_call_attr *a)
 
 	if (s->access == SA_NEW)
 		return c->uv->has_ctx ? 0 : -EINVAL;
-	if (a->data > UINT32_MAX)
+	/* the id is an s64: negative is EINVAL, others just are not there */
+	if (a->data > INT64_MAX)
 		return -EINVAL;
+	if (a->data > UINT32_MAX)
+		return -ENOENT;
 	o = sim_obj_find(c->uv, (uint32_t)a->data);
 	if (!o)
 		return -ENOENT;
@@ -274,13 +277,20 @@ static void release_call(struct sim_call *c)
 		free(c->a[i].kdata);
 }
 
+static int copy_attrs(union sim_ioctl_buf *k, void *arg)
+{
+	return sim_copy_from_user(k->hdr.attrs, (uint8_t *)arg + sizeof(k->hdr),
+				  k->hdr.num_attrs *
+					  sizeof(struct ib_uverbs_attr));
+}
+
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 {
 	union sim_ioctl_buf k;
 	struct ib_uverbs_ioctl_hdr *hdr = NULL;
 	char attrs[1024] = "";
 	struct sim_call c;
-	int ret, have_attrs = 0;
+	int ret, have_attrs = 0, len_ok = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.uv = uv;
@@ -299,13 +309,7 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (sim_copy_from_user(k.hdr.attrs, (uint8_t *)arg + sizeof(k.hdr),
-			       hdr->num_attrs *
-				       sizeof(struct ib_uverbs_attr))) {
-		ret = -EFAULT;
-		goto out;
-	}
-	have_attrs = 1;
+	len_ok = 1;
 	if (hdr->reserved1 || hdr->reserved2) {
 		snprintf(c.note, sizeof(c.note), "(reserved header field set)");
 		ret = -EPROTONOSUPPORT;
@@ -318,15 +322,21 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		goto out;
 	}
 	c.m = find_method(hdr->object_id, hdr->method_id);
-	if (c.m)
-		load_specs(&c);
-	if (sim_tracing())
-		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
-			    hdr->num_attrs);
 	if (!c.m) {
 		ret = -EPROTONOSUPPORT;
 		goto out;
 	}
+	load_specs(&c);
+	/* the attribute array is read only once the method is known */
+	if (copy_attrs(&k, arg)) {
+		snprintf(c.note, sizeof(c.note), "(attributes not readable)");
+		ret = -EFAULT;
+		goto out;
+	}
+	have_attrs = 1;
+	if (sim_tracing())
+		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
+			    hdr->num_attrs);
 	ret = run_call(&c, k.hdr.attrs, hdr->num_attrs);
 	if (c.dirty &&
 	    sim_copy_to_user((uint8_t *)arg + sizeof(k.hdr), k.hdr.attrs,
@@ -341,6 +351,8 @@ out:
 		if (c.m) /* only to name it in the trace */
 			load_specs(&c);
 	}
+	if (!have_attrs && len_ok) /* for the trace only */
+		have_attrs = !copy_attrs(&k, arg);
 	if (!attrs[0] && have_attrs)
 		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
 			    hdr->num_attrs);
@@ -376,6 +388,26 @@ uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt)
 		return dflt;
 	memcpy(&v, &a->data, a->len < 8 ? a->len : 8);
 	return v;
+}
+
+int sim_attr_flags(struct sim_call *c, uint16_t id, uint64_t allowed,
+		   uint64_t *flags)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+	uint32_t v32;
+
+	*flags = 0;
+	if (!a)
+		return 0;
+	if (a->len == 8) {
+		*flags = a->data;
+	} else if (a->len == 4) {
+		memcpy(&v32, &a->data, sizeof(v32));
+		*flags = v32;
+	} else {
+		return -EINVAL;
+	}
+	return *flags & ~allowed ? -EINVAL : 0;
 }
 
 const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len)

@@ -25,7 +25,7 @@ struct sim_world {
 	char dir[SIM_PATH_LEN];
 	struct sim_shared *sh;
 	const struct sim_device_model *model;
-	int memic_fd[SIM_MAX_DEVICES]; /* kept open from the constructor */
+	int memic_fd; /* <dir>/memic, kept open from the constructor */
 	int trace_fd;
 };
 extern struct sim_world sim;
@@ -140,6 +140,15 @@ struct sim_nlsock {
 	int refs;
 	int peer; /* where replies are queued */
 	uint32_t portid;
+	/* The kernel sizes each dump datagram by the largest recv so far. */
+	uint32_t max_recvmsg_len;
+	/* A running NLDEV GET dump: its request and the next device. */
+	uint8_t dumping;
+	uint32_t dump_next;
+	uint32_t dump_parts;
+	struct nlmsghdr_copy {
+		uint32_t seq, pid;
+	} dump_req;
 };
 
 enum sim_fd_kind {
@@ -148,15 +157,18 @@ enum sim_fd_kind {
 	SIM_FD_EVENT, /* completion channel or async event file */
 	SIM_FD_DMABUF,
 	SIM_FD_NETLINK,
+	SIM_FD_INTERNAL, /* the sim's own: not in the program's fd table */
 };
 
 struct sim_fd {
-	uint8_t kind;
+	uint8_t kind; /* written under sim_lock, read atomically anywhere */
 	union {
 		struct sim_uvfile *uv;
 		struct sim_dmabuf *db;
 		struct sim_nlsock *nl;
 		struct sim_evq *evq;
+		int *owner; /* SIM_FD_INTERNAL: where its user keeps the number
+			     */
 		void *any;
 	};
 };
@@ -169,9 +181,46 @@ struct sim_fd *sim_fd_get(int fd);
 int sim_fd_set(int fd, uint8_t kind, void *obj);
 /* Forget fd, dropping its reference. Needs sim_lock. */
 void sim_fd_drop(int fd);
+/*
+ * The kind of fd without sim_lock (the wrappers' fast paths): an acquire
+ * load that pairs with the release store of sim_fd_set/sim_fd_drop.
+ */
+static inline uint8_t sim_fd_kind(int fd)
+{
+	if (!sim_fds || fd < 0 || fd >= SIM_MAX_FDS)
+		return SIM_FD_NONE;
+	return __atomic_load_n(&sim_fds[fd].kind, __ATOMIC_ACQUIRE);
+}
+
 static inline int sim_fd_tracked(int fd)
 {
-	return sim_fds && fd >= 0 && fd < SIM_MAX_FDS && sim_fds[fd].kind;
+	return sim_fd_kind(fd) != SIM_FD_NONE;
+}
+
+/*
+ * The sim's private fds (internal_fd.c): MEMIC backing files, the trace,
+ * netlink reply queues, importers' holds, engine sockets. Registered ones
+ * sit at SIM_INTERNAL_FD_BASE or above, are close-on-exec, and the program
+ * cannot reach them: close() and dup() on them fail with EBADF, close loops
+ * and close_range() step over them, and a dup2()/dup3() onto one first
+ * moves it to another number (updating *fdp). Needs sim_lock.
+ */
+#define SIM_INTERNAL_FD_BASE 900
+/* Take over *fdp (may renumber it). 0, or -errno with *fdp closed and -1. */
+int sim_internal_fd_add(int *fdp);
+/* Close a registered fd and set *fdp to -1. */
+void sim_internal_fd_close(int *fdp);
+/* The program takes fd (dup2 target): move the sim's fd away. 0 or -errno. */
+int sim_internal_fd_evict(int fd);
+static inline int sim_fd_internal(int fd)
+{
+	return sim_fd_kind(fd) == SIM_FD_INTERNAL;
+}
+/* Where page @page of device @dev's MEMIC lives in sim.memic_fd. */
+static inline off_t sim_memic_pos(unsigned int dev, uint64_t page)
+{
+	return (off_t)(dev * sim.sh->cfg.dm_size +
+		       page * sim.sh->cfg.page_size);
 }
 
 struct sim_uvfile *sim_uvfile_new(unsigned int dev);
@@ -221,9 +270,12 @@ void sim_maps_release_all(void);
 
 /* RDMA netlink (netlink.c): answer a request; bytes consumed or -errno */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len);
+/*
+ * A recvmsg of @len bytes returned a datagram: like netlink_recvmsg, note
+ * the size and queue the next part of a running dump. Takes sim_lock.
+ */
+void sim_netlink_received(struct sim_nlsock *nl, size_t len);
 void sim_nlsock_put(struct sim_nlsock *nl);
-/* Keep an internal fd out of the low numbers programs count. */
-int sim_keep_fd(int fd);
 
 /* ---- command dispatch ---- */
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg);

@@ -51,6 +51,8 @@ struct sim_attr_spec {
 		.min_len = (lo), .max_len = (sz), .zero_trailing = 1           \
 	}
 #define A_CONST(i, m) A_IN(i, 8, 8, m)
+/* UVERBS_ATTR_FLAGS_IN: a u64, or a u32 from older userspace; read with
+ * sim_attr_flags() */
 #define A_FLAGS(i, m) A_IN(i, 4, 8, m)
 #define A_IDR(i, t, acc)                                                       \
 	{                                                                      \
@@ -134,6 +136,12 @@ struct sim_method_ext {
 struct sim_call_attr *sim_attr(struct sim_call *c, uint16_t id);
 /* Scalar input (inline), or dflt when absent. */
 uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt);
+/*
+ * A flags attribute as uverbs_get_flags64 reads it: absent is 0, a length
+ * other than 4 or 8 or a bit outside allowed is -EINVAL.
+ */
+int sim_attr_flags(struct sim_call *c, uint16_t id, uint64_t allowed,
+		   uint64_t *flags);
 /* Copy a PTR_IN payload (inline or pointer), zero-filling to len. */
 int sim_attr_copy_in(struct sim_call *c, uint16_t id, void *dst, size_t len);
 /* Pointer/length of a PTR_IN payload (into the attr for inline data). */

@@ -36,9 +36,9 @@ int sim_fd_set(int fd, uint8_t kind, void *obj)
 	if (!sim_fds || fd < 0 || fd >= SIM_MAX_FDS)
 		return -EMFILE;
 	sim_fd_drop(fd);
-	sim_fds[fd].kind = kind;
 	sim_fds[fd].any = obj;
 	ref_get(kind, obj);
+	__atomic_store_n(&sim_fds[fd].kind, kind, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -46,7 +46,7 @@ void sim_fd_drop(int fd)
 {
 	struct sim_fd *f = sim_fd_get(fd);
 
-	if (!f)
+	if (!f || f->kind == SIM_FD_INTERNAL)
 		return;
 	if (f->kind == SIM_FD_UVERBS)
 		sim_uvfile_put(f->uv);
@@ -58,7 +58,7 @@ void sim_fd_drop(int fd)
 		sim_evq_fd_closed(f->evq, fd);
 		sim_evq_put(f->evq);
 	}
-	f->kind = SIM_FD_NONE;
+	__atomic_store_n(&f->kind, SIM_FD_NONE, __ATOMIC_RELEASE);
 	f->any = NULL;
 }
 
