@@ -42,7 +42,7 @@ int sim_evq_new(struct sim_uvfile *uv, int comp, int cloexec,
 		return -errno;
 	}
 	q->fd = fd;
-	q->comp = (uint8_t)!!comp;
+	q->comp = (uint8_t) !!comp;
 	q->tail = &q->head;
 	q->uv = uv;
 	q->refs = 1; /* the context's */

@@ -53,7 +53,7 @@ struct sim_obj {
 	const struct sim_obj_type *type;
 	uint32_t handle;
 	uint32_t usecnt; /* objects that depend on this one */
-	uint8_t live; /* the driver's create hook succeeded */
+	uint8_t live;	 /* the driver's create hook succeeded */
 	void *drv; /* the driver's private state; the core never uses it */
 };
 

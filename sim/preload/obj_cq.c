@@ -136,7 +136,8 @@ static int cq_create_ioctl(struct sim_call *c)
 
 static int cq_destroy_ioctl(struct sim_call *c)
 {
-	struct sim_cq *cq = sim_cq(sim_attr_obj(c, UVERBS_ATTR_DESTROY_CQ_HANDLE));
+	struct sim_cq *cq =
+		sim_cq(sim_attr_obj(c, UVERBS_ATTR_DESTROY_CQ_HANDLE));
 	struct ib_uverbs_destroy_cq_resp r;
 	int ret = cq_destroy_resp(c->uv, cq, &r);
 

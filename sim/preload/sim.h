@@ -106,8 +106,8 @@ struct sim_uvfile {
 	pid_t owner_pid; /* a forked child holds a copy, not the device */
 	struct sim_obj *objs;
 	struct sim_entry *entries;
-	struct sim_evq *async; /* the default async event file */
-	struct sim_evq *evqs;  /* event files of this context */
+	struct sim_evq *async;	    /* the default async event file */
+	struct sim_evq *evqs;	    /* event files of this context */
 	struct sim_uvfile *next_uv; /* every open uverbs file of the process */
 };
 
@@ -120,8 +120,8 @@ struct sim_uvfile {
 struct sim_event;
 struct sim_evq {
 	int refs;
-	int fd;	      /* one open fd of the eventfd, -1 when none is left */
-	uint8_t comp; /* completion channel (8-byte events), else async */
+	int fd;		/* one open fd of the eventfd, -1 when none is left */
+	uint8_t comp;	/* completion channel (8-byte events), else async */
 	uint8_t closed; /* the context is gone: reads of an empty queue EIO */
 	struct sim_uvfile *uv;
 	struct sim_evq *next; /* in uv->evqs */

@@ -27,8 +27,8 @@ struct sim_attr_spec {
 	uint16_t min_len, max_len;	 /* PTR */
 	uint8_t num_elems;		 /* ENUM_IN */
 	uint8_t zero_trailing; /* UVERBS_ATTR_STRUCT: longer is fine */
-	uint8_t fd_comp; /* FD read: a completion channel, else async file */
-	const char *name;      /* the uAPI macro, for the trace */
+	uint8_t fd_comp;  /* FD read: a completion channel, else async file */
+	const char *name; /* the uAPI macro, for the trace */
 };
 
 #define SIM_NO_MAX 0xffff
@@ -77,8 +77,8 @@ struct sim_attr_spec {
 	}
 #define A_U32(i, m) A_IN(i, 4, 4, m)
 #define A_U64(i, m) A_IN(i, 8, 8, m)
-#define A_UHW_IN  A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
-#define A_UHW_OUT A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
+#define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
+#define A_UHW_OUT   A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
 
 #define SIM_MAX_CALL_ATTRS 16
 

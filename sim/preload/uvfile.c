@@ -89,8 +89,7 @@ static void uvfile_unlink(struct sim_uvfile *uv)
 }
 
 /* Objects of type t on device dev of this process, until fn says stop. */
-static struct sim_obj *find_live(unsigned int dev,
-				 const struct sim_obj_type *t,
+static struct sim_obj *find_live(unsigned int dev, const struct sim_obj_type *t,
 				 int (*match)(struct sim_obj *o, uint32_t key),
 				 uint32_t key)
 {
