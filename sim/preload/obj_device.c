@@ -119,11 +119,11 @@ static int query_gid_table(struct sim_call *c)
 	struct sim_call_attr *a =
 		sim_attr(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 	struct ib_uverbs_gid_entry e;
-	uint64_t n = 0;
+	uint64_t n = 0, flags;
 	uint8_t *buf;
 	int ret;
 
-	if (sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0))
+	if (sim_attr_flags(c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0, &flags))
 		return -EINVAL;
 	if (!esz || esz > a->len || a->len % esz)
 		return -EINVAL;
@@ -150,9 +150,10 @@ static int query_gid_entry(struct sim_call *c)
 	uint64_t idx =
 		sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 0);
 	struct ib_uverbs_gid_entry e;
+	uint64_t flags;
 	int ret;
 
-	if (sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0))
+	if (sim_attr_flags(c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0, &flags))
 		return -EINVAL;
 	if (port != 1 || idx > UINT32_MAX)
 		return -EINVAL;
@@ -255,7 +256,7 @@ static int w_get_context(struct sim_wcall *w)
 		ret = sim_wc_uhw_out(w, drv, (size_t)ret);
 	if (ret < 0)
 		return ret;
-	fd = sim_alloc_async_fd(1);
+	fd = sim_alloc_async_fd(w->uv, 1);
 	if (fd < 0)
 		return fd;
 	r.async_fd = (uint32_t)fd;

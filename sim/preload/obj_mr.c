@@ -12,6 +12,11 @@
 	 IB_UVERBS_ACCESS_MW_BIND | IB_UVERBS_ACCESS_ZERO_BASED |              \
 	 IB_UVERBS_ACCESS_ON_DEMAND | IB_UVERBS_ACCESS_HUGETLB |               \
 	 IB_UVERBS_ACCESS_OPTIONAL_RANGE)
+/* what REG_DMABUF_MR lets through its flags attribute */
+#define SIM_ACCESS_DMABUF                                                      \
+	(IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_READ |         \
+	 IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC |      \
+	 IB_UVERBS_ACCESS_RELAXED_ORDERING)
 #define SIM_ACCESS_DM_MEMIC                                                    \
 	(IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE |        \
 	 IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_ATOMIC |       \
@@ -90,12 +95,15 @@ static int dm_mr_reg(struct sim_call *c)
 		sim_dm(sim_attr_obj(c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE));
 	uint64_t off = sim_attr_u64(c, UVERBS_ATTR_REG_DM_MR_OFFSET, 0);
 	uint64_t len = sim_attr_u64(c, UVERBS_ATTR_REG_DM_MR_LENGTH, 0);
-	uint64_t acc = sim_attr_u64(c, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 0);
 	struct sim_mr *mr;
+	uint64_t acc;
 
+	if (sim_attr_flags(c, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS,
+			   SIM_ACCESS_KNOWN, &acc))
+		return -EINVAL;
 	if (!(acc & IB_UVERBS_ACCESS_ZERO_BASED) || sim_check_mr_access(acc))
 		return -EINVAL;
-	if (off > dm->length || len > dm->length || len > dm->length - off)
+	if (!len || len > dm->length || off > dm->length - len)
 		return -EINVAL;
 	if (dm->alloc >= 0 && (acc & ~(uint64_t)SIM_ACCESS_DM_MEMIC))
 		return -EINVAL;
@@ -117,8 +125,7 @@ static int reg_dmabuf_mr(struct sim_call *c)
 	uint64_t off = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 0);
 	uint64_t len = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 0);
 	uint64_t iova = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 0);
-	uint64_t acc =
-		sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 0);
+	uint64_t acc;
 	int fd =
 		(int)(uint32_t)sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);
 	uint64_t page = sim.sh->cfg.page_size;
@@ -127,7 +134,9 @@ static int reg_dmabuf_mr(struct sim_call *c)
 
 	if (!sim_driver()->reg_dmabuf_mr)
 		return -EOPNOTSUPP; /* before the fd is even looked at */
-	if (sim_check_mr_access(acc))
+	if (sim_attr_flags(c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+			   SIM_ACCESS_DMABUF, &acc) ||
+	    sim_check_mr_access(acc))
 		return -EINVAL;
 	if ((off & (page - 1)) != (iova & (page - 1)) || off + len < off ||
 	    iova + len < iova || !len)
@@ -166,7 +175,7 @@ static const struct sim_attr_spec dm_mr_reg_attrs[] = {
 	A_IN(UVERBS_ATTR_REG_DM_MR_OFFSET, 8, 8, 1),
 	A_IN(UVERBS_ATTR_REG_DM_MR_LENGTH, 8, 8, 1),
 	A_IDR(UVERBS_ATTR_REG_DM_MR_PD_HANDLE, sim_type_pd, SA_READ),
-	A_IN(UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 4, 4, 1),
+	A_FLAGS(UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 0),
 	A_IDR(UVERBS_ATTR_REG_DM_MR_DM_HANDLE, sim_type_dm, SA_READ),
 	A_OUT(UVERBS_ATTR_REG_DM_MR_RESP_LKEY, 4, 4, 1),
 	A_OUT(UVERBS_ATTR_REG_DM_MR_RESP_RKEY, 4, 4, 1),
@@ -179,7 +188,7 @@ static const struct sim_attr_spec reg_dmabuf_mr_attrs[] = {
 	A_IN(UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, 8, 1),
 	A_IN(UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, 8, 1),
 	A_IN(UVERBS_ATTR_REG_DMABUF_MR_FD, 4, 4, 1),
-	A_IN(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4, 4, 1),
+	A_FLAGS(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 0),
 	A_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, 4, 4, 1),
 	A_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, 4, 1),
 };
