@@ -12,6 +12,7 @@
 #include "hca.h"
 
 #include <infiniband/verbs.h>
+#include <sched.h>
 
 #define HOOK_MAX 64
 
@@ -51,6 +52,8 @@ static int hook_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	if (ret == 0) {
 		drive();
 		ret = o->poll_cq(cq, n, wc);
+		if (ret == 0)
+			sched_yield(); /* let the peer we wait for run */
 	}
 	return ret;
 }

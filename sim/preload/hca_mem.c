@@ -10,28 +10,26 @@
 
 #include <sys/mman.h>
 
-static uint8_t *memic_base[SIM_MAX_DEVICES];
+static uint8_t *memic_base;
 
-static uint8_t *memic(unsigned int dev)
+/* The whole MEMIC file (every device), mapped once. */
+static uint8_t *memic(void)
 {
+	size_t len = (size_t)sim.sh->cfg.ndev * sim.sh->cfg.dm_size;
 	void *p;
 
-	if (dev >= SIM_MAX_DEVICES || !sim.sh->cfg.dm_size)
-		return NULL;
-	if (memic_base[dev])
-		return memic_base[dev];
-	p = real.mmap(NULL, sim.sh->cfg.dm_size, PROT_READ | PROT_WRITE,
-		      MAP_SHARED, sim.memic_fd[dev], 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	memic_base[dev] = p;
-	return p;
+	if (memic_base || !len)
+		return memic_base;
+	p = real.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      sim.memic_fd, 0);
+	if (p != MAP_FAILED)
+		memic_base = p;
+	return memic_base;
 }
 
-/* Byte offset into the device's MEMIC of MR byte 0, or -1. */
-static int64_t memic_offset(const struct sim_mr *mr, unsigned int *dev)
+/* Byte offset into the MEMIC file of MR byte 0, or -1. */
+static int64_t memic_offset(const struct sim_mr *mr)
 {
-	uint64_t page = sim.sh->cfg.page_size;
 	const struct sim_export *e;
 	const struct sim_alloc *a;
 
@@ -39,22 +37,19 @@ static int64_t memic_offset(const struct sim_mr *mr, unsigned int *dev)
 		if (!mr->dm || mr->dm->alloc < 0)
 			return -1;
 		a = &sim.sh->allocs[mr->dm->alloc];
-		*dev = a->dev;
-		return (int64_t)(a->first_page * page + mr->dm->start_offset +
-				 mr->offset);
+		return (int64_t)(sim_memic_pos(a->dev, a->first_page) +
+				 mr->dm->start_offset + mr->offset);
 	}
 	e = &sim.sh->exports[mr->dmabuf_slot];
 	if (!e->in_use || e->gen != mr->dmabuf_gen || e->revoked)
 		return -1; /* the exporter revoked the buffer */
-	*dev = e->dev;
-	return (int64_t)(e->first_page * page + mr->offset);
+	return (int64_t)(sim_memic_pos(e->dev, e->first_page) + mr->offset);
 }
 
 void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd)
 {
 	struct sim_mr *mr = sim_mr_by_key(qp->dev, key);
-	unsigned int dev = 0;
 	uint8_t *base;
 	int64_t off;
 
@@ -70,8 +65,8 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 		return NULL;
 	if (mr->backing == SIM_MR_USER)
 		return (void *)(uintptr_t)(mr->addr + (va - mr->iova));
-	off = memic_offset(mr, &dev);
-	base = off < 0 ? NULL : memic(dev);
+	off = memic_offset(mr);
+	base = off < 0 ? NULL : memic();
 	if (!base)
 		return NULL;
 	return base + off + (va - mr->iova);

@@ -214,6 +214,8 @@ static void take_wqes(struct hca_qp *qp)
 			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
 		else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
 			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
+		w->sent = 0;
+		w->deadline = 0;
 		w->psn_first = qp->npsn;
 		qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
 		w->failed = synd;

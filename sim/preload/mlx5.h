@@ -45,11 +45,6 @@ static inline struct sim_uar *sim_uar(struct sim_obj *o)
 	return o ? sim_container_of(o, struct sim_uar, obj) : NULL;
 }
 
-struct sim_cq;
-struct sim_qp;
-struct sim_qp_attr;
-struct sim_srq;
-
 /* CQ, QP and SRQ user-hardware data and engine state (mlx5_queues.c) */
 int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *cq,
 		       const void *in, size_t in_len, void *out,
