@@ -72,6 +72,7 @@ struct sim_shared {
 	pthread_mutex_t lock;
 	struct sim_config cfg;
 	uint64_t next_id;
+	uint32_t next_qpn; /* QP numbers: unique per device, all processes */
 	uint32_t nfail;
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];

@@ -106,6 +106,26 @@ struct sim_uvfile {
 	pid_t owner_pid; /* a forked child holds a copy, not the device */
 	struct sim_obj *objs;
 	struct sim_entry *entries;
+	struct sim_evq *async;	    /* the default async event file */
+	struct sim_evq *evqs;	    /* event files of this context */
+	struct sim_uvfile *next_uv; /* every open uverbs file of the process */
+};
+
+/*
+ * An event file (completion channel or async event fd): a queue of event
+ * descriptors behind a real eventfd (EFD_SEMAPHORE) whose counter always
+ * equals the queue length, so poll/epoll/select see it readable exactly
+ * while events are queued. read() is served from the queue (events.c).
+ */
+struct sim_event;
+struct sim_evq {
+	int refs;
+	int fd;		/* one open fd of the eventfd, -1 when none is left */
+	uint8_t comp;	/* completion channel (8-byte events), else async */
+	uint8_t closed; /* the context is gone: reads of an empty queue EIO */
+	struct sim_uvfile *uv;
+	struct sim_evq *next; /* in uv->evqs */
+	struct sim_event *head, **tail;
 };
 
 struct sim_dmabuf {
@@ -134,7 +154,7 @@ struct sim_nlsock {
 enum sim_fd_kind {
 	SIM_FD_NONE,
 	SIM_FD_UVERBS,
-	SIM_FD_ASYNC,
+	SIM_FD_EVENT, /* completion channel or async event file */
 	SIM_FD_DMABUF,
 	SIM_FD_NETLINK,
 	SIM_FD_INTERNAL, /* the sim's own: not in the program's fd table */
@@ -146,6 +166,7 @@ struct sim_fd {
 		struct sim_uvfile *uv;
 		struct sim_dmabuf *db;
 		struct sim_nlsock *nl;
+		struct sim_evq *evq;
 		int *owner; /* SIM_FD_INTERNAL: where its user keeps the number
 			     */
 		void *any;
@@ -217,6 +238,24 @@ static inline int sim_uvfile_mine(const struct sim_uvfile *uv)
 {
 	return uv->owner_pid == getpid();
 }
+
+/* event files (events.c) */
+/* New event file of uv on a fresh fd (O_CLOEXEC if cloexec): fd or -errno. */
+int sim_evq_new(struct sim_uvfile *uv, int comp, int cloexec,
+		struct sim_evq **out);
+/* Undo sim_evq_new (the response could not be written): close fd. */
+void sim_evq_discard(struct sim_uvfile *uv, int fd);
+void sim_evq_get(struct sim_evq *q);
+void sim_evq_put(struct sim_evq *q);
+/* fd, one of q's fds, is being closed. */
+void sim_evq_fd_closed(struct sim_evq *q, int fd);
+/* Drop the queued events of obj (its destroy). */
+void sim_evq_purge(struct sim_evq *q, const struct sim_obj *obj);
+/* The context is going away: wake readers, EIO once empty. */
+void sim_evq_close(struct sim_evq *q);
+/* read() on an event fd: one descriptor, blocking unless O_NONBLOCK.
+ * Takes sim_lock itself. */
+ssize_t sim_evq_read(int fd, void *buf, size_t count);
 
 /* dma-buf fds (dmabuf.c) */
 void sim_dmabuf_put(struct sim_dmabuf *db);
