@@ -285,9 +285,9 @@ int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf_import *imp, uint64_t off,
 		ret = -ENODEV;
 		goto out;
 	}
-	pos = (off_t)(a->first_page * sim.sh->cfg.page_size + off);
-	n = write ? real.pwrite(sim.memic_fd[a->dev], buf, len, pos)
-		  : real.pread(sim.memic_fd[a->dev], buf, len, pos);
+	pos = sim_memic_pos(a->dev, a->first_page) + (off_t)off;
+	n = write ? real.pwrite(sim.memic_fd, buf, len, pos)
+		  : real.pread(sim.memic_fd, buf, len, pos);
 	if (n != (ssize_t)len)
 		ret = n < 0 ? -errno : -EIO;
 out:

@@ -25,12 +25,11 @@ static struct sim_alloc *slot_of(unsigned int dev, uint32_t page)
 
 static struct flock range_lock(short type, const struct sim_alloc *a)
 {
-	uint64_t page = sim.sh->cfg.page_size;
 	struct flock l = {
 		.l_type = type,
 		.l_whence = SEEK_SET,
-		.l_start = (off_t)(a->first_page * page),
-		.l_len = (off_t)(a->npages * page),
+		.l_start = sim_memic_pos(a->dev, a->first_page),
+		.l_len = (off_t)(a->npages * sim.sh->cfg.page_size),
 	};
 
 	return l;
@@ -41,7 +40,7 @@ static int range_mapped(const struct sim_alloc *a)
 {
 	struct flock l = range_lock(F_WRLCK, a);
 
-	if (real.fcntl(sim.memic_fd[a->dev], F_OFD_GETLK, &l))
+	if (real.fcntl(sim.memic_fd, F_OFD_GETLK, &l))
 		return 1; /* cannot tell: never hand out pages in doubt */
 	return l.l_type != F_UNLCK;
 }
@@ -133,7 +132,7 @@ void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags)
 	void *p = MAP_FAILED;
 	int fd, err;
 
-	sim_memic_path(path, sizeof(path), sim.dir, a->dev);
+	sim_memic_path(path, sizeof(path), sim.dir);
 	fd = real.open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return MAP_FAILED;

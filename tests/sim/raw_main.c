@@ -39,6 +39,8 @@ int main(int argc, char **argv)
 		return alloc_once(atoi(argv[2]));
 	if (argc > 2 && !strcmp(argv[1], "--peer-reads"))
 		return raw_peer_reads(argv[2]);
+	if (argc > 2 && !strcmp(argv[1], "--netlink-many"))
+		return raw_check_netlink_many((unsigned int)atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--rxe"))
 		return raw_check_rxe();
 	raw_no_dmabuf = argc > 1 && !strcmp(argv[1], "--no-dmabuf");
