@@ -30,8 +30,9 @@ static uint8_t *memic(void)
 /* Byte offset into the MEMIC file of MR byte 0, or -1. */
 static int64_t memic_offset(const struct sim_mr *mr)
 {
-	const struct sim_export *e;
 	const struct sim_alloc *a;
+	unsigned int dev;
+	int64_t off;
 
 	if (mr->backing == SIM_MR_DM) {
 		if (!mr->dm || mr->dm->alloc < 0)
@@ -40,10 +41,10 @@ static int64_t memic_offset(const struct sim_mr *mr)
 		return (int64_t)(sim_memic_pos(a->dev, a->first_page) +
 				 mr->dm->start_offset + mr->offset);
 	}
-	e = &sim.sh->exports[mr->dmabuf_slot];
-	if (!e->in_use || e->gen != mr->dmabuf_gen || e->revoked)
+	off = mr->dmabuf ? sim_dmabuf_memic_offset(mr->dmabuf, &dev) : -1;
+	if (off < 0)
 		return -1; /* the exporter revoked the buffer */
-	return (int64_t)(sim_memic_pos(e->dev, e->first_page) + mr->offset);
+	return (int64_t)sim_memic_pos(dev, 0) + off + (int64_t)mr->offset;
 }
 
 void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
