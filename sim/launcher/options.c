@@ -184,6 +184,16 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 				l->cfg.page_size);
 			return -1;
 		}
+		if (v > (uint64_t)SIM_MEMIC_MAX_PAGES * l->cfg.page_size) {
+			fprintf(stderr,
+				"rdma-sim: --dm-size %llu is more than a "
+				"device has: the kernel manages at most %d "
+				"MEMIC pages (%llu bytes) per device\n",
+				(unsigned long long)v, SIM_MEMIC_MAX_PAGES,
+				(unsigned long long)SIM_MEMIC_MAX_PAGES *
+					l->cfg.page_size);
+			return -1;
+		}
 		l->cfg.dm_size = v;
 		return 0;
 	case OPT_NO_DM:
