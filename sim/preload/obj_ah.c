@@ -54,7 +54,6 @@ static void attr_from_user(const struct ib_uverbs_ah_attr *u,
 	a->traffic_class = u->grh.traffic_class;
 }
 
-
 static int w_create_ah(struct sim_wcall *w)
 {
 	const struct ib_uverbs_create_ah *req = w->in;
@@ -70,7 +69,7 @@ static int w_create_ah(struct sim_wcall *w)
 		return -EINVAL;
 	pd = sim_obj_get(w->uv, req->pd_handle, &sim_type_pd, &ret);
 	if (!pd)
-		return -EINVAL; /* uobj_get_obj_read failed */
+		return ret;
 	attr_from_user(&req->attr, &attr);
 	ret = sim_check_ah_attr(&attr);
 	if (ret)

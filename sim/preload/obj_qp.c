@@ -17,7 +17,8 @@
 /* uverbs' accepted create flags (ioctl FLAGS / EX_CREATE_QP) */
 #define SIM_QP_IOCTL_FLAGS                                                     \
 	(IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK |                        \
-	 IB_UVERBS_QP_CREATE_SCATTER_FCS | IB_UVERBS_QP_CREATE_CVLAN_STRIPPING | \
+	 IB_UVERBS_QP_CREATE_SCATTER_FCS |                                     \
+	 IB_UVERBS_QP_CREATE_CVLAN_STRIPPING |                                 \
 	 IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING |                           \
 	 IB_UVERBS_QP_CREATE_SQ_SIG_ALL)
 #define SIM_QP_CREATE_SOURCE_QPN (1u << 10)
@@ -62,6 +63,22 @@ static void release(struct sim_obj *o)
 		o->usecnt--;
 }
 
+/* The uAPI's QP types (enum ib_uverbs_qp_type). */
+static int qp_type_known(uint32_t type)
+{
+	switch (type) {
+	case IB_UVERBS_QPT_RC:
+	case IB_UVERBS_QPT_UC:
+	case IB_UVERBS_QPT_UD:
+	case IB_UVERBS_QPT_RAW_PACKET:
+	case IB_UVERBS_QPT_XRC_INI:
+	case IB_UVERBS_QPT_XRC_TGT:
+	case IB_UVERBS_QPT_DRIVER:
+		return 1;
+	}
+	return 0;
+}
+
 static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 		     struct sim_qp **out)
 {
@@ -69,8 +86,10 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	struct sim_qp *qp;
 	int ret;
 
+	if (!qp_type_known(a->type))
+		return -EINVAL;
 	if (a->type < SIM_QPT_RC || a->type > SIM_QPT_UD)
-		return -EOPNOTSUPP; /* not modelled (or not a type at all) */
+		return -EOPNOTSUPP; /* XRC, RAW_PACKET, DRIVER: not modelled */
 	if (a->create_flags & ~d->rules->qp_create_flags)
 		return -EOPNOTSUPP;
 	if (!a->send_cq || !a->recv_cq)
@@ -159,14 +178,8 @@ static int ioctl_type_check(struct sim_call *c, uint64_t type)
 		return -ENOENT;
 	case IB_UVERBS_QPT_RAW_PACKET:
 		return sim_has_cap(CAP_NET_RAW) ? 0 : -EPERM;
-	case IB_UVERBS_QPT_RC:
-	case IB_UVERBS_QPT_UC:
-	case IB_UVERBS_QPT_UD:
-	case IB_UVERBS_QPT_XRC_INI:
-	case IB_UVERBS_QPT_DRIVER:
-		return 0;
 	}
-	return -EINVAL;
+	return qp_type_known((uint32_t)type) ? 0 : -EINVAL;
 }
 
 static int ioctl_args(struct sim_call *c, struct qp_args *a)
@@ -176,8 +189,8 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 	int ret;
 
 	a->type = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_TYPE, 0);
-	ret = ioctl_type_check(c, sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_TYPE,
-					       0));
+	ret = ioctl_type_check(c,
+			       sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_TYPE, 0));
 	if (ret)
 		return ret;
 	a->pd = sim_pd(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_PD_HANDLE));
@@ -264,8 +277,7 @@ static const struct sim_attr_spec qp_create_attrs[] = {
 	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, sim_type_cq, SA_READ),
 	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, sim_type_cq, SA_READ),
 	A_U64(UVERBS_ATTR_CREATE_QP_USER_HANDLE, 1),
-	A_IN_STRUCT(UVERBS_ATTR_CREATE_QP_CAP,
-		    sizeof(struct ib_uverbs_qp_cap),
+	A_IN_STRUCT(UVERBS_ATTR_CREATE_QP_CAP, sizeof(struct ib_uverbs_qp_cap),
 		    sizeof(struct ib_uverbs_qp_cap), 1),
 	A_CONST(UVERBS_ATTR_CREATE_QP_TYPE, 1),
 	A_FLAGS(UVERBS_ATTR_CREATE_QP_FLAGS, 0),
@@ -298,16 +310,6 @@ static const struct sim_method qp_methods[] = {
 
 /* ---- write() ---- */
 
-/* uobj_get_obj_read: any failure is NULL, which the commands turn into
- * EINVAL. */
-static struct sim_obj *w_get(struct sim_wcall *w, uint32_t handle,
-			     const struct sim_obj_type *t)
-{
-	int err;
-
-	return sim_obj_get(w->uv, handle, t, &err);
-}
-
 /* The objects of a write create, in the kernel's lookup order. */
 static int w_objects(struct sim_wcall *w, const struct ib_uverbs_create_qp *q,
 		     struct qp_args *a)
@@ -316,22 +318,31 @@ static int w_objects(struct sim_wcall *w, const struct ib_uverbs_create_qp *q,
 		return -EPERM;
 	if (q->qp_type == IB_UVERBS_QPT_XRC_TGT)
 		return -EINVAL; /* no XRCD to look up */
+	int err;
+
 	if (q->is_srq) {
-		a->srq = sim_srq(w_get(w, q->srq_handle, &sim_type_srq));
-		if (!a->srq || a->srq->srq_type == IB_UVERBS_SRQT_XRC)
+		a->srq = sim_srq(
+			sim_obj_get(w->uv, q->srq_handle, &sim_type_srq, &err));
+		if (!a->srq)
+			return err;
+		if (a->srq->srq_type == IB_UVERBS_SRQT_XRC)
 			return -EINVAL;
 	}
 	if (q->recv_cq_handle != q->send_cq_handle) {
-		a->recv_cq = sim_cq(w_get(w, q->recv_cq_handle, &sim_type_cq));
+		a->recv_cq = sim_cq(sim_obj_get(w->uv, q->recv_cq_handle,
+						&sim_type_cq, &err));
 		if (!a->recv_cq)
-			return -EINVAL;
+			return err;
 	}
-	a->send_cq = sim_cq(w_get(w, q->send_cq_handle, &sim_type_cq));
+	a->send_cq = sim_cq(
+		sim_obj_get(w->uv, q->send_cq_handle, &sim_type_cq, &err));
+	if (!a->send_cq)
+		return err;
 	if (!a->recv_cq)
 		a->recv_cq = a->send_cq;
-	a->pd = sim_pd(w_get(w, q->pd_handle, &sim_type_pd));
-	if (!a->pd || !a->send_cq)
-		return -EINVAL;
+	a->pd = sim_pd(sim_obj_get(w->uv, q->pd_handle, &sim_type_pd, &err));
+	if (!a->pd)
+		return err;
 	a->user_handle = q->user_handle;
 	a->type = q->qp_type;
 	a->sq_sig_all = !!q->sq_sig_all;
@@ -456,10 +467,11 @@ static int w_query_qp(struct sim_wcall *w)
 	struct ib_uverbs_query_qp_resp r = {};
 	struct sim_qp *qp;
 	const struct sim_qp_attr *at;
+	int err;
 
-	qp = sim_qp(w_get(w, req->qp_handle, &sim_type_qp));
+	qp = sim_qp(sim_obj_get(w->uv, req->qp_handle, &sim_type_qp, &err));
 	if (!qp)
-		return -EINVAL;
+		return err;
 	at = &qp->attr;
 	dest_to_user(&at->ah, &r.dest);
 	dest_to_user(&at->alt_ah, &r.alt_dest);
@@ -506,8 +518,7 @@ static const struct sim_wcmd qp_wcmds[] = {
 	 sizeof(struct ib_uverbs_modify_qp), 0, 0, 1, sim_w_modify_qp},
 	{IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_QP,
 	 "EX_MODIFY_QP", sizeof(struct ib_uverbs_modify_qp),
-	 sizeof(struct ib_uverbs_ex_modify_qp_resp), 0, 1,
-	 sim_w_ex_modify_qp},
+	 sizeof(struct ib_uverbs_ex_modify_qp_resp), 0, 1, sim_w_ex_modify_qp},
 	{IB_USER_VERBS_CMD_DESTROY_QP, "DESTROY_QP",
 	 sizeof(struct ib_uverbs_destroy_qp),
 	 sizeof(struct ib_uverbs_destroy_qp_resp), 1, 1, w_destroy_qp},

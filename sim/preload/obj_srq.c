@@ -193,11 +193,9 @@ static const struct sim_method srq_methods[] = {
 
 /* ---- write() ---- */
 
-static struct sim_srq *w_srq(struct sim_wcall *w, uint32_t handle)
+static struct sim_srq *w_srq(struct sim_wcall *w, uint32_t handle, int *err)
 {
-	int err;
-
-	return sim_srq(sim_obj_get(w->uv, handle, &sim_type_srq, &err));
+	return sim_srq(sim_obj_get(w->uv, handle, &sim_type_srq, err));
 }
 
 /* CREATE_SRQ is CREATE_XSRQ of a basic SRQ. */
@@ -221,10 +219,10 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		return -EINVAL; /* no XRCD to look up */
 	if (x->srq_type == IB_UVERBS_SRQT_TM &&
 	    !sim_obj_get(w->uv, x->cq_handle, &sim_type_cq, &err))
-		return -EINVAL;
+		return err;
 	a.pd = sim_pd(sim_obj_get(w->uv, x->pd_handle, &sim_type_pd, &err));
 	if (!a.pd)
-		return -EINVAL;
+		return err;
 	a.uout = calloc(1, a.uout_len ? a.uout_len : 1);
 	if (!a.uout)
 		return -ENOMEM;
@@ -267,12 +265,12 @@ static int w_modify_srq(struct sim_wcall *w)
 {
 	const struct ib_uverbs_modify_srq *req = w->in;
 	const struct sim_driver_ops *d = sim_driver();
-	struct sim_srq *srq = w_srq(w, req->srq_handle);
-	uint32_t max_wr = srq ? srq->max_wr : 0;
 	int ret;
+	struct sim_srq *srq = w_srq(w, req->srq_handle, &ret);
+	uint32_t max_wr = srq ? srq->max_wr : 0;
 
 	if (!srq)
-		return -EINVAL;
+		return ret;
 	if (req->attr_mask & SIM_SRQ_MAX_WR) {
 		if (!d->rules->srq_resize)
 			return -EINVAL; /* mlx5: SRQs do not resize */
@@ -284,10 +282,10 @@ static int w_modify_srq(struct sim_wcall *w)
 	/* the limit must fit the (new) queue */
 	if ((req->attr_mask & SIM_SRQ_LIMIT) && req->srq_limit > max_wr)
 		return -EINVAL;
-	ret = d->modify_srq ? d->modify_srq(w->uv, srq, req->max_wr,
-					    req->srq_limit, req->attr_mask,
-					    w->uhw_in, w->uhw_in_len)
-			    : 0;
+	ret = d->modify_srq
+		      ? d->modify_srq(w->uv, srq, req->max_wr, req->srq_limit,
+				      req->attr_mask, w->uhw_in, w->uhw_in_len)
+		      : 0;
 	if (ret)
 		return ret;
 	if (req->attr_mask & SIM_SRQ_MAX_WR && !d->modify_srq)
@@ -301,10 +299,11 @@ static int w_query_srq(struct sim_wcall *w)
 {
 	const struct ib_uverbs_query_srq *req = w->in;
 	struct ib_uverbs_query_srq_resp r = {};
-	struct sim_srq *srq = w_srq(w, req->srq_handle);
+	int ret;
+	struct sim_srq *srq = w_srq(w, req->srq_handle, &ret);
 
 	if (!srq)
-		return -EINVAL;
+		return ret;
 	r.max_wr = srq->max_wr;
 	r.max_sge = srq->max_sge;
 	r.srq_limit = srq->limit;
@@ -318,7 +317,7 @@ static int w_destroy_srq(struct sim_wcall *w)
 	struct sim_srq *srq;
 	int ret;
 
-	srq = sim_srq(sim_obj_get(w->uv, req->srq_handle, &sim_type_srq, &ret));
+	srq = w_srq(w, req->srq_handle, &ret);
 	if (!srq)
 		return ret;
 	ret = srq_destroy_resp(w->uv, srq, &r);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define SIM_QP_SET_QKEY 0x80000000u /* privileged Q_Keys */
-#define SIM_MTU_4096 5
+#define SIM_MTU_4096	5
 
 enum { EV_SQ_DRAINED = 5, EV_QP_LAST_WQE_REACHED = 16 };
 
@@ -73,7 +73,6 @@ static int uverbs_checks(const struct ib_uverbs_modify_qp *m,
 	return 0;
 }
 
-
 static void apply(const struct ib_uverbs_modify_qp *m, uint32_t mask,
 		  uint32_t rate_limit, const struct sim_qp *qp,
 		  struct sim_qp_attr *n)
@@ -97,7 +96,8 @@ static void apply(const struct ib_uverbs_modify_qp *m, uint32_t mask,
 	SET(MAX_QP_RD_ATOMIC, max_rd_atomic, m->max_rd_atomic);
 	SET(MAX_DEST_RD_ATOMIC, max_dest_rd_atomic, m->max_dest_rd_atomic);
 	SET(MIN_RNR_TIMER, min_rnr_timer, m->min_rnr_timer);
-	SET(PORT, port_num, (mask & SIM_QP_AV) ? m->dest.port_num : m->port_num);
+	SET(PORT, port_num,
+	    (mask & SIM_QP_AV) ? m->dest.port_num : m->port_num);
 	SET(TIMEOUT, timeout, m->timeout);
 	SET(RETRY_CNT, retry_cnt, m->retry_cnt);
 	SET(RNR_RETRY, rnr_retry, m->rnr_retry);
@@ -118,8 +118,8 @@ static int driver_checks(const struct sim_qp *qp, const struct sim_qp_attr *n,
 			 const struct ib_uverbs_modify_qp *m, uint32_t mask)
 {
 	const struct sim_verbs_rules *r = sim_driver()->rules;
-	unsigned int cur = (mask & SIM_QP_CUR_STATE) ? m->cur_qp_state
-						     : qp->attr.qp_state;
+	unsigned int cur =
+		(mask & SIM_QP_CUR_STATE) ? m->cur_qp_state : qp->attr.qp_state;
 	unsigned int next = (mask & SIM_QP_STATE) ? m->qp_state : cur;
 
 	if (!sim_qp_transition_ok(cur, next, qp->qp_type, mask))
@@ -133,8 +133,9 @@ static int driver_checks(const struct sim_qp *qp, const struct sim_qp_attr *n,
 	if (r->chk_dest_rd_atom && (mask & SIM_QP_MAX_DEST_RD_ATOMIC) &&
 	    n->max_dest_rd_atomic > r->max_qp_init_rd_atom)
 		return -EINVAL;
-	if (r->chk_timeout && (((mask & SIM_QP_TIMEOUT) && n->timeout > 31) ||
-			       ((mask & SIM_QP_ALT_PATH) && n->alt_timeout > 31)))
+	if (r->chk_timeout &&
+	    (((mask & SIM_QP_TIMEOUT) && n->timeout > 31) ||
+	     ((mask & SIM_QP_ALT_PATH) && n->alt_timeout > 31)))
 		return -EINVAL;
 	if ((mask & SIM_QP_PATH_MTU) &&
 	    (n->path_mtu < r->min_path_mtu || n->path_mtu > SIM_MTU_4096))
@@ -176,7 +177,7 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 		return -EOPNOTSUPP;
 	qp = sim_qp(sim_obj_get(w->uv, m->qp_handle, &sim_type_qp, &ret));
 	if (!qp)
-		return -EINVAL; /* uobj_get_obj_read failed */
+		return ret;
 	ret = uverbs_checks(m, qp, &mask);
 	if (ret)
 		return ret;
