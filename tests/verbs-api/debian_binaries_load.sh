@@ -5,9 +5,11 @@
 # their BIND_NOW builds demand: each libibverbs.so.1 / libmlx5.so.1 they
 # resolve must be ours, and the dynamic linker may report nothing missing.
 #
-# usage: debian_binaries_load.sh OUR_LIBDIR
+# usage: debian_binaries_load.sh OUR_LIBDIR [ASAN_RUNTIME]
+# (sanitizer builds: an uninstrumented program needs the runtime first)
 set -u
 libdir=$1
+preload=${2:+LD_PRELOAD=$2 ASAN_OPTIONS=detect_leaks=0}
 fail=0
 count=0
 for prog in /usr/bin/ibv_devices /usr/bin/ibv_devinfo /usr/bin/ibv_rc_pingpong \
@@ -42,7 +44,8 @@ for prog in /usr/bin/ibv_devices /usr/bin/ibv_devinfo /usr/bin/ibv_rc_pingpong \
 	count=$((count + 1))
 done
 # And one actually runs: perftest prints its version and exits 0.
-ver=$(LD_LIBRARY_PATH=$libdir LD_BIND_NOW=1 /usr/bin/ib_write_bw -V 2>&1)
+ver=$(env $preload LD_LIBRARY_PATH=$libdir LD_BIND_NOW=1 \
+	/usr/bin/ib_write_bw -V 2>&1)
 case $ver in
 "Version: "*) echo "ib_write_bw -V on our libraries: $ver" ;;
 *)
