@@ -12,8 +12,8 @@ cd "$(dirname "$0")"
 mode=${1:-build}
 
 DEPS=(
-	# build
-	cmake ninja-build gcc g++ clang pkg-config libnl-3-dev libnl-route-3-dev
+	# build (build-essential: dpkg-buildpackage refuses to run without it)
+	build-essential cmake ninja-build gcc g++ clang pkg-config libnl-3-dev libnl-route-3-dev
 	libcmocka-dev pandoc mandoc
 	# checks
 	valgrind strace binutils python3

@@ -81,6 +81,7 @@ struct sim_pd {
 };
 
 struct sim_entry;
+struct sim_dmabuf_import;
 struct sim_dm {
 	struct sim_obj obj;
 	uint64_t length; /* as requested */
@@ -105,8 +106,9 @@ struct sim_mr {
 	uint64_t length;
 	uint64_t iova; /* address the MR is accessed at */
 	uint32_t access;
-	int dmabuf_slot; /* SIM_MR_DMABUF: sim_shared exports[] slot */
-	uint32_t dmabuf_gen;
+	/* SIM_MR_DMABUF: the MR's own reference to the dma-buf; its bytes
+	 * are at sim_dmabuf_memic_offset() + offset while not revoked */
+	struct sim_dmabuf_import *dmabuf;
 };
 
 static inline struct sim_pd *sim_pd(struct sim_obj *o)
