@@ -206,9 +206,10 @@ static int do_fcntl(int fd, int cmd, unsigned long arg)
 	if (sim_fd_internal(fd))
 		return fail_errno(EBADF);
 	ret = real.fcntl(fd, cmd, arg);
-	/* the kernel's dma-buf file has just O_RDONLY (no O_LARGEFILE) */
+	/* a dma-buf file has O_RDONLY and what F_SETFL set, no O_LARGEFILE */
 	if (cmd == F_GETFL && ret >= 0 && fd_kind(fd) == SIM_FD_DMABUF)
-		return ret & ~O_LARGEFILE;
+		return ret & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC |
+			      O_DIRECT | O_NOATIME);
 	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
 		return dup_track(fd, ret);
 	return ret;

@@ -63,6 +63,8 @@ void raw_check_access(void);
 void raw_check_share(void);
 /* --peer-reads FD: an exec'd child reads "parent" through the peer */
 int raw_peer_reads(const char *fd);
+/* --limits N: all pages of N devices of 1 MiB, 300 exports */
+int raw_check_limits(unsigned int ndev);
 /* without rdma-sim: the peer API fails cleanly */
 int raw_check_outside(void);
 /* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */

@@ -37,6 +37,8 @@ int main(int argc, char **argv)
 	raw_driver_id = RDMA_DRIVER_MLX5;
 	if (argc > 2 && !strcmp(argv[1], "--alloc"))
 		return alloc_once(atoi(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--limits"))
+		return raw_check_limits((unsigned int)atoi(argv[2]));
 	if (argc > 2 && !strcmp(argv[1], "--peer-reads"))
 		return raw_peer_reads(argv[2]);
 	if (argc > 2 && !strcmp(argv[1], "--netlink-many"))
