@@ -204,6 +204,8 @@ static const struct sim_verbs_rules mlx5_rules = {
 	.chk_pkey_index = 1,
 	.chk_dest_rd_atom = 1,
 	.last_wqe_on_err = 1,
+	.chk_cur_state = 1,
+	.qp_create_flags = 1 << 1, /* BLOCK_MULTICAST_LOOPBACK */
 };
 
 const struct sim_driver_ops sim_mlx5_ops = {
@@ -213,6 +215,15 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.mmap = mlx5_mmap,
 	.pgoff_to_entry = mlx5_pgoff_to_entry,
 	.alloc_dm = mlx5_sim_alloc_dm,
+	.create_cq = mlx5_sim_create_cq,
+	.resize_cq = mlx5_sim_resize_cq,
+	.destroy_cq = mlx5_sim_destroy_cq,
+	.create_qp = mlx5_sim_create_qp,
+	.modify_qp = mlx5_sim_modify_qp,
+	.destroy_qp = mlx5_sim_destroy_qp,
+	.create_srq = mlx5_sim_create_srq,
+	.modify_srq = mlx5_sim_modify_srq,
+	.destroy_srq = mlx5_sim_destroy_srq,
 	.methods = mlx5_sim_methods,
 	.nmethods = &mlx5_sim_nmethods,
 	.ext = mlx5_sim_ext,

@@ -321,6 +321,8 @@ int sim_clear_user(void *udst, size_t len);
 
 /* CAP_SYS_RAWIO and CAP_NET_RAW both effective (capget). */
 int sim_has_raw_caps(void);
+/* Capability cap (CAP_*) effective (capget). */
+int sim_has_cap(int cap);
 
 static inline uint64_t sim_guid(unsigned int dev)
 {
