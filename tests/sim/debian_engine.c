@@ -68,8 +68,10 @@ static int side_init(struct side *s, enum ibv_qp_type type, int access)
 {
 	struct ibv_qp_init_attr ia = {
 		.qp_type = type,
-		.cap = {.max_send_wr = 16, .max_recv_wr = 16,
-			.max_send_sge = 2, .max_recv_sge = 2,
+		.cap = {.max_send_wr = 16,
+			.max_recv_wr = 16,
+			.max_send_sge = 2,
+			.max_recv_sge = 2,
 			.max_inline_data = 64},
 	};
 
@@ -186,15 +188,17 @@ static int post_send(struct ibv_qp *qp, enum ibv_wr_opcode op, uint64_t wr_id,
 		     void *addr, uint32_t len, uint32_t lkey, uint64_t raddr,
 		     uint32_t rkey)
 {
-	struct ibv_sge sge = {.addr = (uintptr_t)addr, .length = len,
-			      .lkey = lkey};
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)addr, .length = len, .lkey = lkey};
+	struct ibv_send_wr wr =
+				   {
+					   .wr_id = wr_id,
+					   .sg_list = &sge,
+					   .num_sge = 1,
+					   .opcode = op,
+					   .send_flags = IBV_SEND_SIGNALED,
+				   },
+			   *bad;
 
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = rkey;
@@ -206,10 +210,10 @@ static int post_send(struct ibv_qp *qp, enum ibv_wr_opcode op, uint64_t wr_id,
 static int post_recv(struct ibv_qp *qp, uint64_t wr_id, void *addr,
 		     uint32_t len, uint32_t lkey)
 {
-	struct ibv_sge sge = {.addr = (uintptr_t)addr, .length = len,
-			      .lkey = lkey};
-	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge,
-				 .num_sge = 1}, *bad;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)addr, .length = len, .lkey = lkey};
+	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge, .num_sge = 1},
+			   *bad;
 
 	return ibv_post_recv(qp, &wr, &bad);
 }
@@ -240,8 +244,7 @@ static void test_good_ops(void)
 		      (wc.wc_flags & IBV_WC_WITH_IMM) &&
 		      wc.imm_data == htonl(0x12345678u) &&
 		      wc.src_qp == a.qp->qp_num,
-	      "recv wc %d len %u imm %#x", wc.status, wc.byte_len,
-	      wc.imm_data);
+	      "recv wc %d len %u imm %#x", wc.status, wc.byte_len, wc.imm_data);
 	CHECK(!memcmp(b.buf, "hello, hca", 11), "payload");
 	/* RDMA WRITE, then READ it back into another place */
 	memset(a.buf, 0xab, 1000);
@@ -263,7 +266,8 @@ static void test_good_ops(void)
 	/* atomics: fetch-add then compare-and-swap on b.buf+8 */
 	v = 40;
 	memcpy(b.buf + 8, &v, 8);
-	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf + 3000, .length = 8,
+	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf + 3000,
+			       .length = 8,
 			       .lkey = a.mr->lkey};
 	wr.wr_id = 4;
 	wr.sg_list = &sge;
@@ -300,8 +304,8 @@ static void expect_error(struct side *a, int st, const char *what)
 
 	CHECK(poll_one(a->cq, &wc) == st, "%s: status %d, want %d", what,
 	      wc.status, st);
-	CHECK(poll_one(a->cq, &wc) == IBV_WC_WR_FLUSH_ERR, "%s: flush %d",
-	      what, wc.status);
+	CHECK(poll_one(a->cq, &wc) == IBV_WC_WR_FLUSH_ERR, "%s: flush %d", what,
+	      wc.status);
 }
 
 static void test_remote_access(void)
@@ -491,8 +495,8 @@ static void test_dm(void)
 			  64, dmr->rkey);
 		CHECK(poll_one(a.cq, &wc) == IBV_WC_SUCCESS, "dm write %d",
 		      wc.status);
-		CHECK(!ibv_memcpy_from_dm(out, dm, 64, 256) &&
-			      out[0] == 0x5c && out[255] == 0x5c,
+		CHECK(!ibv_memcpy_from_dm(out, dm, 64, 256) && out[0] == 0x5c &&
+			      out[255] == 0x5c,
 		      "bytes in MEMIC");
 		/* device memory as the gather list of a SEND */
 		post_recv(b.qp, 3, b.buf, 256, b.mr->lkey);
@@ -513,8 +517,8 @@ out:
 
 static int ud_ready(struct ibv_qp *qp, uint32_t qkey)
 {
-	struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .port_num = 1,
-				.qkey = qkey};
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey};
 
 	if (ibv_modify_qp(qp, &a,
 			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -544,8 +548,8 @@ static void test_ud(void)
 		goto out;
 	}
 	memcpy(a.buf, "datagram", 8);
-	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 8,
-			       .lkey = a.mr->lkey};
+	sge = (struct ibv_sge){
+		.addr = (uintptr_t)a.buf, .length = 8, .lkey = a.mr->lkey};
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = IBV_WR_SEND;
