@@ -26,7 +26,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define RING_BYTES (8u << 20) /* power of two */
+#define RING_BYTES (1u << 20) /* power of two; small keeps it in cache */
 #define REC_PAD	   1u	      /* skip to the start of the ring */
 
 struct ring_hdr {
