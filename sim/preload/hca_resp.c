@@ -61,7 +61,9 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 		srq->consumed++;
 		avail = (uint16_t)(db - srq->consumed);
 		if (srq->limit && avail < srq->limit) {
-			srq->limit = 0; /* one event per arming */
+			/* one event per arming; query_srq then reads 0 */
+			srq->limit = 0;
+			sim_srq(srq->obj)->limit = 0;
 			sim_async_event(srq->uv, 15 /* SRQ_LIMIT_REACHED */,
 					srq->obj);
 		}

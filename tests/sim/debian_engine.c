@@ -6,11 +6,15 @@
  * completion arrives with its status: remote access (bad rkey, MR without
  * REMOTE_WRITE), local protection (bad lkey), local length at the
  * responder with remote invalid request at the requester, RNR retry
- * exceeded, transport retry exceeded (no peer), then flushes. UD checks
- * the Q_Key and the 40-byte GRH room. Usage: debian_engine
+ * exceeded, transport retry exceeded (no peer), then flushes; the
+ * responder's QP_ACCESS_ERR and an SRQ's SRQ_LIMIT_REACHED arrive on the
+ * async fd. UD checks the Q_Key and the 40-byte GRH room.
+ * Usage: debian_engine
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +222,22 @@ static int post_recv(struct ibv_qp *qp, uint64_t wr_id, void *addr,
 	return ibv_post_recv(qp, &wr, &bad);
 }
 
+/* The next async event within 2 s (the async fd made non-blocking). */
+static int async_event(enum ibv_event_type *type, void **obj)
+{
+	struct ibv_async_event ev;
+	struct pollfd p = {.fd = ctx->async_fd, .events = POLLIN};
+	int fl = fcntl(ctx->async_fd, F_GETFL);
+
+	fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK);
+	if (poll(&p, 1, 2000) != 1 || ibv_get_async_event(ctx, &ev))
+		return -1;
+	*type = ev.event_type;
+	*obj = ev.element.qp; /* the union's pointer, whichever it is */
+	ibv_ack_async_event(&ev);
+	return 0;
+}
+
 static void test_good_ops(void)
 {
 	struct side a, b;
@@ -321,6 +341,14 @@ static void test_remote_access(void)
 	post_send(a.qp, IBV_WR_RDMA_WRITE, 2, a.buf, 64, a.mr->lkey,
 		  (uintptr_t)b.buf, b.mr->rkey);
 	expect_error(&a, IBV_WC_REM_ACCESS_ERR, "bad rkey");
+	{
+		enum ibv_event_type t = 0;
+		void *o = NULL;
+
+		CHECK(!async_event(&t, &o) && t == IBV_EVENT_QP_ACCESS_ERR &&
+			      o == b.qp,
+		      "responder event %d", t);
+	}
 out:
 	side_fini(&a);
 	side_fini(&b);
@@ -515,6 +543,72 @@ out:
 	side_fini(&b);
 }
 
+static void test_srq_limit(void)
+{
+	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 16, .max_sge = 1}};
+	struct ibv_qp_init_attr ia = {
+		.qp_type = IBV_QPT_RC,
+		.cap = {.max_send_wr = 8, .max_send_sge = 1}};
+	struct ibv_srq_attr lim = {.srq_limit = 3};
+	struct ibv_recv_wr wr, *bad;
+	enum ibv_event_type t = 0;
+	struct side a, b;
+	struct ibv_sge sge;
+	struct ibv_srq *srq;
+	struct ibv_wc wc;
+	void *o = NULL;
+	int i;
+
+	memset(&b, 0, sizeof(b));
+	if (side_init(&a, IBV_QPT_RC, ACC_ALL)) {
+		CHECK(0, "setup");
+		goto out;
+	}
+	b.buf = aligned_alloc(4096, BUF);
+	b.cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	b.mr = ibv_reg_mr(pd, b.buf, BUF, ACC_ALL);
+	srq = ibv_create_srq(pd, &sa);
+	if (!b.cq || !b.mr || !srq) {
+		CHECK(0, "srq setup");
+		goto out;
+	}
+	ia.send_cq = ia.recv_cq = b.cq;
+	ia.srq = srq;
+	b.qp = ibv_create_qp(pd, &ia);
+	if (!b.qp || connect_rc(a.qp, b.qp->qp_num, 14, 7, 7) ||
+	    connect_rc(b.qp, a.qp->qp_num, 14, 7, 7)) {
+		CHECK(0, "connect");
+		goto out;
+	}
+	sge = (struct ibv_sge){
+		.addr = (uintptr_t)b.buf, .length = 64, .lkey = b.mr->lkey};
+	wr = (struct ibv_recv_wr){.sg_list = &sge, .num_sge = 1};
+	for (i = 0; i < 4; i++) {
+		wr.wr_id = 100 + i;
+		CHECK(!ibv_post_srq_recv(srq, &wr, &bad), "post_srq_recv");
+	}
+	CHECK(!ibv_modify_srq(srq, &lim, IBV_SRQ_LIMIT), "arm the limit");
+	/* 4 -> 3 WQEs: not below the limit yet; 3 -> 2: the event */
+	post_send(a.qp, IBV_WR_SEND, 1, a.buf, 8, a.mr->lkey, 0, 0);
+	CHECK(poll_one(b.cq, &wc) == IBV_WC_SUCCESS && wc.wr_id == 100,
+	      "srq recv %d id %llu", wc.status, (unsigned long long)wc.wr_id);
+	CHECK(async_event(&t, &o), "limit event too early (%d)", t);
+	post_send(a.qp, IBV_WR_SEND, 2, a.buf, 8, a.mr->lkey, 0, 0);
+	CHECK(poll_one(b.cq, &wc) == IBV_WC_SUCCESS && wc.wr_id == 101,
+	      "srq recv %d", wc.status);
+	CHECK(!async_event(&t, &o) && t == IBV_EVENT_SRQ_LIMIT_REACHED &&
+		      o == srq,
+	      "limit event %d", t);
+	CHECK(!ibv_query_srq(srq, &lim) && lim.srq_limit == 0,
+	      "limit after the event %u", lim.srq_limit);
+	ibv_destroy_qp(b.qp);
+	b.qp = NULL;
+	ibv_destroy_srq(srq);
+out:
+	side_fini(&a);
+	side_fini(&b);
+}
+
 static int ud_ready(struct ibv_qp *qp, uint32_t qkey)
 {
 	struct ibv_qp_attr a = {
@@ -590,6 +684,7 @@ int main(void)
 	test_rnr_then_recv();
 	test_retry_exceeded();
 	test_dm();
+	test_srq_limit();
 	test_ud();
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);
