@@ -97,6 +97,7 @@ struct hca_cq {
 	volatile uint32_t *dbrec; /* [0] set_ci, [1] arm (big-endian) */
 	uint32_t pi;		  /* CQEs written */
 	uint8_t overrun;
+	uint8_t ignore_overrun; /* IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
 	uint8_t solicited_pending; /* SE or error CQE since the last event */
 };
 

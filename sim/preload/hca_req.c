@@ -218,6 +218,8 @@ static void take_wqes(struct hca_qp *qp)
 		w->deadline = 0;
 		w->psn_first = qp->npsn;
 		qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
+		if (!synd && qp->type == HCA_QPT_UD && w->len > 4096)
+			synd = HCA_SYND_LOC_LEN; /* UD: one packet, MTU 4096 */
 		w->failed = synd;
 		qp->head++;
 		hca_trace_wqe(qp, w);

@@ -104,6 +104,7 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	cq->cqn = new_number();
 	cq->ncqe = entries;
 	cq->cqe_size = req.cqe_size;
+	cq->ignore_overrun = !!(gcq->flags & IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
 	cq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
 	cq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
 	/* no arm yet: a value no arm doorbell can carry */
@@ -253,10 +254,11 @@ void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *gqp)
 	(void)uv;
 	if (!qp)
 		return;
-	hca_fabric_detach(qp->dev, qp->qpn);
 	for (p = &hca_qps; *p; p = &(*p)->next)
 		if (*p == qp) {
 			*p = qp->next;
+			/* not a fork child's copy of the parent's QP */
+			hca_fabric_detach(qp->dev, qp->qpn);
 			break;
 		}
 	for (i = 0; i < qp->ring_size; i++)

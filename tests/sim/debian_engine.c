@@ -8,7 +8,7 @@
  * responder with remote invalid request at the requester, RNR retry
  * exceeded, transport retry exceeded (no peer), then flushes; the
  * responder's QP_ACCESS_ERR and an SRQ's SRQ_LIMIT_REACHED arrive on the
- * async fd. UD checks the Q_Key and the 40-byte GRH room.
+ * async fd. UD checks the Q_Key, the 40-byte GRH room and the MTU.
  * Usage: debian_engine
  */
 #include <arpa/inet.h>
@@ -22,17 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: ", __func__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "judge.h"
 
 #define BUF 4096
 #define ACC_ALL                                                                \
@@ -630,8 +620,8 @@ static void test_ud(void)
 {
 	struct ibv_ah_attr aa = {.dlid = lid, .port_num = 1};
 	struct ibv_send_wr wr = {}, *bad;
+	struct ibv_sge sge, two[2];
 	struct side a, b;
-	struct ibv_sge sge;
 	struct ibv_ah *ah;
 	struct ibv_wc wc;
 
@@ -663,6 +653,14 @@ static void test_ud(void)
 		      wc.src_qp == a.qp->qp_num,
 	      "ud recv %d len %u", wc.status, wc.byte_len);
 	CHECK(!memcmp(b.buf + 40, "datagram", 8), "payload after the GRH");
+	/* 6000 bytes in one datagram: more than the 4096-byte MTU */
+	two[0] = two[1] = sge;
+	two[0].length = two[1].length = 3000;
+	wr.sg_list = two;
+	wr.num_sge = 2;
+	CHECK(!ibv_post_send(a.qp, &wr, &bad), "post");
+	CHECK(poll_one(a.cq, &wc) == IBV_WC_LOC_LEN_ERR,
+	      "ud beyond the MTU: %d", wc.status);
 	ibv_destroy_ah(ah);
 out:
 	side_fini(&a);
