@@ -59,6 +59,9 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
 int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
 			       uint32_t flags)
 {
+	/* 0 (no ordering promised) is this verb's only failure value. */
+	if (verbs_null_arg(qp))
+		return 0;
 	return get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
 }
 
@@ -72,24 +75,30 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
-	if (!ece || ece->comp_mask)
-		return EINVAL;
+	if (!qp || !ece || ece->comp_mask)
+		return verbs_einval();
 	return get_ops(qp->context)->set_ece(qp, ece);
 }
 
 int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
+	if (!qp || !ece)
+		return verbs_einval();
 	return get_ops(qp->context)->query_ece(qp, ece);
 }
 
 int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 		     uint16_t lid)
 {
+	if (!qp || !gid)
+		return verbs_einval();
 	return get_ops(qp->context)->attach_mcast(qp, gid, lid);
 }
 
 int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 		     uint16_t lid)
 {
+	if (!qp || !gid)
+		return verbs_einval();
 	return get_ops(qp->context)->detach_mcast(qp, gid, lid);
 }
