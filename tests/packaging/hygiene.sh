@@ -16,7 +16,7 @@ fail() {
 	bad=1
 }
 
-for f in $(git ls-files 'debian/*'); do
+for f in $(find debian -type f); do
 	case $f in
 	debian/*.[1-9] | debian/*.manpages)
 		fail "$f: man pages belong in man/ as markdown" ;;
@@ -30,7 +30,7 @@ done
 grep -n 'debian/' redhat/*.spec | sed 's/^/redhat spec reaches into debian\/: /' |
 	while read -r line; do echo "FAIL: $line"; done | grep . && bad=1
 [ -f COPYING ] || fail "no COPYING for the RPM's %license"
-for page in $(git ls-files 'man/*.md'); do
+for page in man/*.md; do
 	grep -q "$(basename "${page%.md}")" man/CMakeLists.txt ||
 		fail "$page is not rendered and installed by man/CMakeLists.txt"
 done
