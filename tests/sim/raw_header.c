@@ -128,6 +128,47 @@ static void check_parse_order(int fd)
 	munmap(p, 2 * page);
 }
 
+/* write(): the headers are checked (verify_hdr) before the body is read. */
+static void check_write_order(int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ib_uverbs_cmd_hdr *h;
+	struct ib_uverbs_ex_cmd_hdr *x;
+	uint8_t *p;
+
+	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT(p != MAP_FAILED, "mmap");
+	if (p == MAP_FAILED)
+		return;
+	mprotect(p + page, page, PROT_NONE);
+	/* plain ALLOC_PD, its body on the unreadable page */
+	h = (void *)(p + page - sizeof(*h));
+	*h = (struct ib_uverbs_cmd_hdr){.command = IB_USER_VERBS_CMD_ALLOC_PD,
+					.in_words = 7,
+					.out_words = 2};
+	EXPECT(write(fd, h, 24) < 0 && errno == EINVAL,
+	       "in_words != count/4 before the body is read: EINVAL");
+	h->in_words = 6;
+	EXPECT(write(fd, h, 24) < 0 && errno == EFAULT, "unreadable body");
+	/* extended: both headers readable, the body not */
+	h = (void *)(p + page - sizeof(*h) - sizeof(*x));
+	x = (void *)(h + 1);
+	*h = (struct ib_uverbs_cmd_hdr){
+		.command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			   IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+		.in_words = 1,
+		.out_words = 1};
+	*x = (struct ib_uverbs_ex_cmd_hdr){.response = (uintptr_t)p,
+					   .cmd_hdr_reserved = 1};
+	EXPECT(write(fd, h, sizeof(*h) + sizeof(*x) + 8) < 0 && errno == EINVAL,
+	       "ex cmd_hdr_reserved before the body is read: EINVAL");
+	x->cmd_hdr_reserved = 0;
+	EXPECT(write(fd, h, sizeof(*h) + sizeof(*x) + 8) < 0 && errno == EFAULT,
+	       "unreadable ex body");
+	munmap(p, 2 * page);
+}
+
 /* An IDR id is an s64: >= 2^32 is simply absent, negative is EINVAL. */
 static int destroy_pd_id(int fd, uint64_t id)
 {
@@ -167,6 +208,7 @@ void raw_check_header(void)
 	check_header_rules(fd);
 	check_attr_rules(fd);
 	check_parse_order(fd);
+	check_write_order(fd);
 	check_idr_range(fd);
 	close(fd);
 }
