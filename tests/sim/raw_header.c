@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static struct ib_uverbs_query_port_resp_ex port_resp;
@@ -189,6 +190,19 @@ static void check_idr_range(int fd)
 	EXPECT_ERR(destroy_pd_id(fd, pd), 0);
 }
 
+/* The uverbs file is a stream without read: no positioned or vector reads. */
+static void check_uverbs_file(int fd)
+{
+	char b[8];
+	struct iovec iov = {.iov_base = b, .iov_len = sizeof(b)};
+
+	EXPECT(pread(fd, b, sizeof(b), 0) < 0 && errno == ESPIPE, "pread");
+	EXPECT(pwrite(fd, b, sizeof(b), 0) < 0 && errno == ESPIPE, "pwrite");
+	EXPECT(readv(fd, &iov, 1) < 0 && errno == EINVAL, "readv");
+	EXPECT(read(fd, b, sizeof(b)) < 0 && errno == EINVAL, "read");
+	EXPECT(lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE, "lseek");
+}
+
 void raw_check_header(void)
 {
 	struct raw_ioctl c;
@@ -205,6 +219,7 @@ void raw_check_header(void)
 	EXPECT(fd >= 0, "context");
 	if (fd < 0)
 		return;
+	check_uverbs_file(fd);
 	check_header_rules(fd);
 	check_attr_rules(fd);
 	check_parse_order(fd);
