@@ -397,20 +397,18 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
  */
 void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 {
-	static void *(*next)(void *, size_t, size_t, int, ...);
 	void *fixed = NULL, *p;
 	int known;
 	va_list ap;
 
-	if (!next)
-		*(void **)&next = dlsym_next("mremap");
+	sim_real_init();
 	if (flags & MREMAP_FIXED) {
 		va_start(ap, flags);
 		fixed = va_arg(ap, void *);
 		va_end(ap);
 	}
 	if (!sim.active)
-		return next(old, old_len, new_len, flags, fixed);
+		return real.mremap(old, old_len, new_len, flags, fixed);
 	pthread_mutex_lock(&sim_lock);
 	known = sim_map_known(old, old_len);
 	pthread_mutex_unlock(&sim_lock);
@@ -418,7 +416,7 @@ void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 		errno = EFAULT;
 		return MAP_FAILED;
 	}
-	p = next(old, old_len, new_len, flags, fixed);
+	p = real.mremap(old, old_len, new_len, flags, fixed);
 	if (p != MAP_FAILED && known) {
 		pthread_mutex_lock(&sim_lock);
 		sim_mremap_note(old, old_len, p, new_len);

@@ -43,6 +43,7 @@ struct sim_real {
 	ssize_t (*pwrite)(int, const void *, size_t, off_t);
 	void *(*mmap)(void *, size_t, int, int, int, off_t);
 	int (*munmap)(void *, size_t);
+	void *(*mremap)(void *, size_t, size_t, int, ...);
 	int (*dup)(int);
 	int (*dup2)(int, int);
 	int (*dup3)(int, int, int);
