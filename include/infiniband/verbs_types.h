@@ -651,6 +651,12 @@ struct ibv_dmah {
 	struct ibv_context *context;
 };
 
+/* ibv_dmah_init_attr.tph_mem_type: the memory the steering tag targets. */
+enum ibv_tph_mem_type {
+	IBV_TPH_MEM_TYPE_VM, /* volatile memory */
+	IBV_TPH_MEM_TYPE_PM, /* persistent memory */
+};
+
 enum ibv_dmah_init_attr_mask {
 	IBV_DMAH_INIT_ATTR_MASK_CPU_ID = 1 << 0,
 	IBV_DMAH_INIT_ATTR_MASK_PH = 1 << 1,
@@ -661,7 +667,7 @@ struct ibv_dmah_init_attr {
 	uint32_t comp_mask; /* enum ibv_dmah_init_attr_mask */
 	uint32_t cpu_id;
 	uint8_t ph;
-	uint8_t tph_mem_type;
+	uint8_t tph_mem_type; /* enum ibv_tph_mem_type */
 };
 
 /* Which members of struct ibv_mr_init_attr are valid. */

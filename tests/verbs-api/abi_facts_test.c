@@ -143,6 +143,24 @@ static void test_mr_init_attr(void **state)
 	assert_int_equal(IBV_REG_MR_MASK_DMAH, 16);
 }
 
+/* perftest (TPH support) uses these names; values as upstream's verbs.h. */
+static void test_dmah(void **state)
+{
+	struct ibv_dmah_init_attr attr = {
+		.tph_mem_type = IBV_TPH_MEM_TYPE_PM,
+	};
+
+	assert_int_equal(IBV_TPH_MEM_TYPE_VM, 0);
+	assert_int_equal(IBV_TPH_MEM_TYPE_PM, 1);
+	assert_int_equal(attr.tph_mem_type, 1);
+	assert_int_equal(IBV_DMAH_INIT_ATTR_MASK_CPU_ID, 1);
+	assert_int_equal(IBV_DMAH_INIT_ATTR_MASK_PH, 2);
+	assert_int_equal(IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE, 4);
+	assert_int_equal(sizeof(struct ibv_dmah_init_attr), 12);
+	assert_int_equal(offsetof(struct ibv_dmah_init_attr, ph), 8);
+	assert_int_equal(offsetof(struct ibv_dmah_init_attr, tph_mem_type), 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_dm_and_mr),
 		cmocka_unit_test(test_access_flags),
 		cmocka_unit_test(test_mr_init_attr),
+		cmocka_unit_test(test_dmah),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
