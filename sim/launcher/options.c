@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include "launcher.h"
 #include "device_model.h"
-#include "fail_kinds.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -49,6 +48,7 @@ static const char usage[] =
 	"  --no-netlink       no RDMA netlink (userspace uses sysfs)\n"
 	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
 	"                     number); repeatable, see sim/README.md\n"
+	"  --list-fail-kinds  print every KIND --fail accepts\n"
 	"  --trace FILE       append every intercepted call to FILE\n"
 	"  --driver mlx5|rxe  device model (default mlx5)\n"
 	"  --help             this text\n";
@@ -96,7 +96,7 @@ static int parse_fail(const char *arg, struct sim_launch *l)
 			"rdma-sim: --fail wants KIND:N:ERRNO, got '%s'\n", arg);
 		return -1;
 	}
-	if (!sim_fail_kind_known(kind)) {
+	if (strlen(kind) >= sizeof(l->fail[0].kind)) {
 		fprintf(stderr, "rdma-sim: --fail: unknown kind '%s'\n", kind);
 		return -1;
 	}
@@ -126,6 +126,7 @@ enum {
 	OPT_FAIL,
 	OPT_TRACE,
 	OPT_DRIVER,
+	OPT_LIST_KINDS,
 	OPT_HELP
 };
 
@@ -138,6 +139,7 @@ static const struct option longopts[] = {
 	{"fail", required_argument, NULL, OPT_FAIL},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"driver", required_argument, NULL, OPT_DRIVER},
+	{"list-fail-kinds", no_argument, NULL, OPT_LIST_KINDS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{}};
 
@@ -195,6 +197,9 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_FAIL:
 		return parse_fail(arg, l);
+	case OPT_LIST_KINDS:
+		l->list_kinds = 1;
+		return 0;
 	case OPT_TRACE:
 		return set_trace(arg, &l->cfg);
 	case OPT_DRIVER:
@@ -235,7 +240,7 @@ int sim_parse_options(int argc, char **argv, struct sim_launch *l)
 	}
 	if (no_dm)
 		l->cfg.dm_size = 0;
-	if (optind >= argc) {
+	if (optind >= argc && !l->list_kinds) {
 		fprintf(stderr, "rdma-sim: no PROGRAM given\n%s", usage);
 		return -1;
 	}

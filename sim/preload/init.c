@@ -43,43 +43,37 @@ void sim_real_init(void)
 	RESOLVE(open);
 }
 
-/* Internal fds sit high so programs that count their own fds see none. */
-int sim_keep_fd(int fd)
-{
-	int hi;
-
-	if (fd < 0)
-		return fd;
-	hi = real.fcntl(fd, F_DUPFD_CLOEXEC, 900);
-	if (hi < 0)
-		return fd;
-	real.close(fd);
-	return hi;
-}
-
 static int open_world(const char *dir)
 {
 	char path[SIM_PATH_LEN + 16];
 	unsigned int i;
+	int ret = 0;
 
 	snprintf(sim.dir, sizeof(sim.dir), "%s", dir);
 	sim.sh = sim_shared_map(dir);
 	if (!sim.sh)
 		return -errno;
 	sim.model = sim_model_by_kind(sim.sh->cfg.driver);
-	for (i = 0; i < sim.sh->cfg.ndev && i < SIM_MAX_DEVICES; i++) {
-		sim_memic_path(path, sizeof(path), dir, i);
-		sim.memic_fd[i] =
-			sim_keep_fd(real.open(path, O_RDWR | O_CLOEXEC));
-		if (sim.memic_fd[i] < 0)
-			return -errno;
-	}
-	if (sim.sh->cfg.trace_path[0])
-		sim.trace_fd = sim_keep_fd(real.open(
-			sim.sh->cfg.trace_path,
-			O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
 	sim_fds = calloc(SIM_MAX_FDS, sizeof(*sim_fds));
-	return sim_fds ? 0 : -ENOMEM;
+	if (!sim_fds)
+		return -ENOMEM;
+	pthread_mutex_lock(&sim_lock);
+	for (i = 0; !ret && i < sim.sh->cfg.ndev && i < SIM_MAX_DEVICES; i++) {
+		sim_memic_path(path, sizeof(path), dir, i);
+		sim.memic_fd[i] = real.open(path, O_RDWR | O_CLOEXEC);
+		ret = sim.memic_fd[i] < 0
+			      ? -errno
+			      : sim_internal_fd_add(&sim.memic_fd[i]);
+	}
+	if (!ret && sim.sh->cfg.trace_path[0]) {
+		sim.trace_fd = real.open(
+			sim.sh->cfg.trace_path,
+			O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (sim.trace_fd >= 0)
+			sim_internal_fd_add(&sim.trace_fd);
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return ret;
 }
 
 /* A fork never copies the sim lock while another thread holds it. */

@@ -26,7 +26,7 @@ void sim_nlsock_put(struct sim_nlsock *nl)
 {
 	if (--nl->refs > 0)
 		return;
-	real.close(nl->peer);
+	sim_internal_fd_close(&nl->peer);
 	free(nl);
 }
 
@@ -35,7 +35,7 @@ static struct sim_nlsock *nl_of(int fd)
 {
 	struct sim_nlsock *nl = NULL;
 
-	if (!sim_fd_tracked(fd))
+	if (sim_fd_kind(fd) != SIM_FD_NETLINK)
 		return NULL;
 	pthread_mutex_lock(&sim_lock);
 	if (sim_fds[fd].kind == SIM_FD_NETLINK)
@@ -46,7 +46,7 @@ static struct sim_nlsock *nl_of(int fd)
 
 static int nl_socket(int type)
 {
-	int sv[2], cloexec = type & SOCK_CLOEXEC;
+	int sv[2], cloexec = type & SOCK_CLOEXEC, err;
 	struct sim_nlsock *nl = calloc(1, sizeof(*nl));
 
 	if (!nl)
@@ -56,15 +56,18 @@ static int nl_socket(int type)
 		free(nl);
 		return -1;
 	}
-	nl->peer = sim_keep_fd(sv[1]);
+	nl->peer = sv[1];
 	nl->portid = (uint32_t)getpid();
 	pthread_mutex_lock(&sim_lock);
-	if (sim_fd_set(sv[0], SIM_FD_NETLINK, nl)) {
+	err = sim_internal_fd_add(&nl->peer);
+	if (!err)
+		err = sim_fd_set(sv[0], SIM_FD_NETLINK, nl);
+	if (err) {
+		sim_internal_fd_close(&nl->peer);
 		pthread_mutex_unlock(&sim_lock);
 		real.close(sv[0]);
-		real.close(nl->peer);
 		free(nl);
-		return fail_errno(EMFILE);
+		return fail_errno(-err);
 	}
 	pthread_mutex_unlock(&sim_lock);
 	sim_trace("socket AF_NETLINK NETLINK_RDMA -> fd %d (netlink)", sv[0]);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "device_model.h"
+#include "obj.h"
 #include "sim_shared.h"
 
 struct sim_world {
@@ -77,17 +78,7 @@ static inline int sim_tracing(void)
 int sim_fail(const char *kind);
 
 /* ---- objects and files (uvfile.c) ---- */
-enum sim_obj_type {
-	SIM_OBJ_NONE,
-	SIM_OBJ_PD,
-	SIM_OBJ_MR,
-	SIM_OBJ_DM,
-	SIM_OBJ_UAR,
-};
-
 enum sim_entry_kind { SIM_ENT_MEMIC, SIM_ENT_UAR };
-
-struct sim_obj;
 
 /* A page range userspace may mmap at a given offset (rdma mmap entry). */
 struct sim_entry {
@@ -98,34 +89,6 @@ struct sim_entry {
 	uint32_t npages;
 	int alloc; /* MEMIC slot, -1 for UAR */
 	struct sim_obj *owner;
-};
-
-struct sim_obj {
-	struct sim_obj *next;
-	uint32_t handle;
-	uint8_t type;
-	uint32_t usecnt; /* objects that depend on this one */
-	union {
-		struct {
-			uint32_t pdn;
-		} pd;
-		struct {
-			struct sim_obj *pd, *dm;
-			uint32_t lkey;
-		} mr;
-		struct {
-			uint64_t length; /* as requested */
-			uint32_t dm_type;
-			int alloc; /* MEMIC slot, -1 for SW ICM */
-			uint64_t start_offset;
-			uint16_t page_index;
-			struct sim_entry *base;
-		} dm;
-		struct {
-			struct sim_entry *entry;
-			uint32_t page_id;
-		} uar;
-	};
 };
 
 /* Per open of /dev/infiniband/uverbsN (shared by dup'ed fds). */
@@ -165,14 +128,17 @@ enum sim_fd_kind {
 	SIM_FD_ASYNC,
 	SIM_FD_DMABUF,
 	SIM_FD_NETLINK,
+	SIM_FD_INTERNAL, /* the sim's own: not in the program's fd table */
 };
 
 struct sim_fd {
-	uint8_t kind;
+	uint8_t kind; /* written under sim_lock, read atomically anywhere */
 	union {
 		struct sim_uvfile *uv;
 		struct sim_dmabuf *db;
 		struct sim_nlsock *nl;
+		int *owner; /* SIM_FD_INTERNAL: where its user keeps the number
+			     */
 		void *any;
 	};
 };
@@ -185,17 +151,44 @@ struct sim_fd *sim_fd_get(int fd);
 int sim_fd_set(int fd, uint8_t kind, void *obj);
 /* Forget fd, dropping its reference. Needs sim_lock. */
 void sim_fd_drop(int fd);
+/*
+ * The kind of fd without sim_lock (the wrappers' fast paths): an acquire
+ * load that pairs with the release store of sim_fd_set/sim_fd_drop.
+ */
+static inline uint8_t sim_fd_kind(int fd)
+{
+	if (!sim_fds || fd < 0 || fd >= SIM_MAX_FDS)
+		return SIM_FD_NONE;
+	return __atomic_load_n(&sim_fds[fd].kind, __ATOMIC_ACQUIRE);
+}
+
 static inline int sim_fd_tracked(int fd)
 {
-	return sim_fds && fd >= 0 && fd < SIM_MAX_FDS && sim_fds[fd].kind;
+	return sim_fd_kind(fd) != SIM_FD_NONE;
+}
+
+/*
+ * The sim's private fds (internal_fd.c): MEMIC backing files, the trace,
+ * netlink reply queues, importers' holds, engine sockets. Registered ones
+ * sit at SIM_INTERNAL_FD_BASE or above, are close-on-exec, and the program
+ * cannot reach them: close() and dup() on them fail with EBADF, close loops
+ * and close_range() step over them, and a dup2()/dup3() onto one first
+ * moves it to another number (updating *fdp). Needs sim_lock.
+ */
+#define SIM_INTERNAL_FD_BASE 900
+/* Take over *fdp (may renumber it). 0, or -errno with *fdp closed and -1. */
+int sim_internal_fd_add(int *fdp);
+/* Close a registered fd and set *fdp to -1. */
+void sim_internal_fd_close(int *fdp);
+/* The program takes fd (dup2 target): move the sim's fd away. 0 or -errno. */
+int sim_internal_fd_evict(int fd);
+static inline int sim_fd_internal(int fd)
+{
+	return sim_fd_kind(fd) == SIM_FD_INTERNAL;
 }
 
 struct sim_uvfile *sim_uvfile_new(unsigned int dev);
 void sim_uvfile_put(struct sim_uvfile *uv);
-struct sim_obj *sim_obj_new(struct sim_uvfile *uv, uint8_t type);
-struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle);
-/* Destroy one object (handles its driver resources). 0 or -errno. */
-int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o);
 struct sim_entry *sim_entry_add(struct sim_uvfile *uv, uint32_t key,
 				uint8_t kind, uint32_t npages, int alloc,
 				struct sim_obj *owner);
@@ -224,8 +217,6 @@ void sim_maps_release_all(void);
 /* RDMA netlink (netlink.c): answer a request; bytes consumed or -errno */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len);
 void sim_nlsock_put(struct sim_nlsock *nl);
-/* Keep an internal fd out of the low numbers programs count. */
-int sim_keep_fd(int fd);
 
 /* ---- command dispatch ---- */
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg);

@@ -11,6 +11,8 @@
 
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_dm_uapi.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
 enum sim_attr_kind { SA_PTR_IN, SA_PTR_OUT, SA_IDR, SA_FD, SA_ENUM_IN };
@@ -21,11 +23,11 @@ struct sim_attr_spec {
 	uint8_t kind;
 	uint8_t access; /* IDR/FD */
 	uint8_t mandatory;
-	uint8_t obj_type;	   /* IDR: enum sim_obj_type */
-	uint16_t min_len, max_len; /* PTR */
-	uint8_t num_elems;	   /* ENUM_IN */
-	uint8_t zero_trailing;	   /* UVERBS_ATTR_STRUCT: longer is fine */
-	const char *name;	   /* the uAPI macro, for the trace */
+	const struct sim_obj_type *type; /* IDR: the object's type */
+	uint16_t min_len, max_len;	 /* PTR */
+	uint8_t num_elems;		 /* ENUM_IN */
+	uint8_t zero_trailing; /* UVERBS_ATTR_STRUCT: longer is fine */
+	const char *name;      /* the uAPI macro, for the trace */
 };
 
 #define SIM_NO_MAX 0xffff
@@ -48,11 +50,13 @@ struct sim_attr_spec {
 		.min_len = (lo), .max_len = (sz), .zero_trailing = 1           \
 	}
 #define A_CONST(i, m) A_IN(i, 8, 8, m)
+/* UVERBS_ATTR_FLAGS_IN: a u64, or a u32 from older userspace; read with
+ * sim_attr_flags() */
 #define A_FLAGS(i, m) A_IN(i, 4, 8, m)
 #define A_IDR(i, t, acc)                                                       \
 	{                                                                      \
 		.id = (i), .name = #i, .kind = SA_IDR, .access = (acc),        \
-		.mandatory = 1, .obj_type = (t)                                \
+		.mandatory = 1, .type = &(t)                                   \
 	}
 #define A_FD_NEW(i)                                                            \
 	{                                                                      \
@@ -62,13 +66,7 @@ struct sim_attr_spec {
 #define A_UHW_IN  A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
 #define A_UHW_OUT A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
 
-#define SIM_MAX_CALL_ATTRS	    16
-#define RDMA_SIM_OBJECT_DMABUF	    18
-#define RDMA_SIM_OBJECT_ASYNC_EVENT 16
-/* driver attr on QUERY_CONTEXT: the alloc_ucontext response (mlx5) */
-#define RDMA_SIM_ATTR_QUERY_CONTEXT_UCTX  0x1000
-#define RDMA_SIM_ATTR_ALLOC_DMABUF_HANDLE 0
-#define RDMA_SIM_ATTR_ALLOC_DMABUF_PGOFF  1
+#define SIM_MAX_CALL_ATTRS 16
 
 struct sim_call_attr {
 	const struct sim_attr_spec *spec;
@@ -119,24 +117,16 @@ struct sim_method_ext {
 		.flags = (fl)                                                  \
 	}
 
-/* Per-object method tables (obj_*.c). */
-extern const struct sim_method sim_device_methods[];
-extern const unsigned int sim_device_nmethods;
-extern const struct sim_method sim_pd_methods[];
-extern const unsigned int sim_pd_nmethods;
-extern const struct sim_method sim_mr_methods[];
-extern const unsigned int sim_mr_nmethods;
-extern const struct sim_method sim_dm_methods[];
-extern const unsigned int sim_dm_nmethods;
-extern const struct sim_method sim_dmabuf_methods[];
-extern const unsigned int sim_dmabuf_nmethods;
-extern const struct sim_method sim_async_methods[];
-extern const unsigned int sim_async_nmethods;
-
 /* ---- accessors for handlers ---- */
 struct sim_call_attr *sim_attr(struct sim_call *c, uint16_t id);
 /* Scalar input (inline), or dflt when absent. */
 uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt);
+/*
+ * A flags attribute as uverbs_get_flags64 reads it: absent is 0, a length
+ * other than 4 or 8 or a bit outside allowed is -EINVAL.
+ */
+int sim_attr_flags(struct sim_call *c, uint16_t id, uint64_t allowed,
+		   uint64_t *flags);
 /* Copy a PTR_IN payload (inline or pointer), zero-filling to len. */
 int sim_attr_copy_in(struct sim_call *c, uint16_t id, void *dst, size_t len);
 /* Pointer/length of a PTR_IN payload (into the attr for inline data). */
@@ -160,7 +150,7 @@ struct sim_driver_ops {
 	/* DMABUF PGOFF (byte offset) -> entry; NULL: no DMABUF object */
 	struct sim_entry *(*pgoff_to_entry)(struct sim_uvfile *uv,
 					    uint64_t off);
-	int (*alloc_dm)(struct sim_call *c, struct sim_obj *dm, uint64_t len,
+	int (*alloc_dm)(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 			uint32_t log_align);
 	const struct sim_method *methods;
 	const unsigned int *nmethods;
@@ -172,8 +162,21 @@ struct sim_driver_ops {
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;
 const struct sim_driver_ops *sim_driver(void);
+/* Every driver model in turn (for lists); NULL past the last. */
+const struct sim_driver_ops *sim_driver_at(unsigned int i);
 
 /* legacy write commands, shared by write() and INVOKE_WRITE (write_cmd.c) */
+struct sim_wcall;
+/* One write() command: number, name, core request/response sizes. */
+struct sim_wcmd {
+	uint32_t cmd;
+	const char *name;   /* IB_USER_VERBS_[EX_]CMD_ name; --fail kind */
+	uint16_t req, resp; /* core sizes; non-ex req includes 'response' */
+	uint8_t has_resp_ptr;
+	uint8_t needs_ctx;
+	int (*fn)(struct sim_wcall *w);
+};
+
 struct sim_wcall {
 	struct sim_uvfile *uv;
 	const void *in; /* core request, after any header */
@@ -186,18 +189,27 @@ struct sim_wcall {
 	size_t uhw_out_len;
 };
 int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
+/* The core response: min(len, buffer) bytes, the rest of it zeroed. */
+int sim_wc_out(struct sim_wcall *w, const void *src, size_t len);
+/* The driver's udata response: min(len, buffer) bytes. */
+int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len);
+/* Destroy the object whose handle is the first u32 of the request. */
+int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t);
 
 /* core helpers used by both paths (verbs_core.c) */
 int sim_get_context(struct sim_uvfile *uv, const void *uin, size_t uin_len,
 		    void *uout, size_t uout_len);
 void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r);
+/* The device attributes QUERY_DEVICE reports; also the limits create
+ * commands are checked against. */
+void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r);
 int sim_alloc_async_fd(int cloexec);
 uint32_t sim_num_comp_vectors(void);
 /* ib_check_mr_access: 0 or -EINVAL */
 int sim_check_mr_access(uint64_t flags);
 /* New MR holding pd (and dm). NULL on ENOMEM. */
-struct sim_obj *sim_mr_new(struct sim_uvfile *uv, struct sim_obj *pd,
-			   struct sim_obj *dm);
+struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
+			  struct sim_dm *dm);
 
 /* mapping helpers for drivers (mmap.c) */
 void *sim_map_anon(void *addr, size_t len, int prot, int flags);

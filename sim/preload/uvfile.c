@@ -33,9 +33,9 @@ int sim_fd_set(int fd, uint8_t kind, void *obj)
 	if (!sim_fds || fd < 0 || fd >= SIM_MAX_FDS)
 		return -EMFILE;
 	sim_fd_drop(fd);
-	sim_fds[fd].kind = kind;
 	sim_fds[fd].any = obj;
 	ref_get(kind, obj);
+	__atomic_store_n(&sim_fds[fd].kind, kind, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -43,7 +43,7 @@ void sim_fd_drop(int fd)
 {
 	struct sim_fd *f = sim_fd_get(fd);
 
-	if (!f)
+	if (!f || f->kind == SIM_FD_INTERNAL)
 		return;
 	if (f->kind == SIM_FD_UVERBS)
 		sim_uvfile_put(f->uv);
@@ -51,7 +51,7 @@ void sim_fd_drop(int fd)
 		sim_dmabuf_put(f->db);
 	else if (f->kind == SIM_FD_NETLINK)
 		sim_nlsock_put(f->nl);
-	f->kind = SIM_FD_NONE;
+	__atomic_store_n(&f->kind, SIM_FD_NONE, __ATOMIC_RELEASE);
 	f->any = NULL;
 }
 
@@ -67,27 +67,39 @@ struct sim_uvfile *sim_uvfile_new(unsigned int dev)
 	return uv;
 }
 
-/* Dependants first: MRs hold PDs and DMs. */
-static const uint8_t teardown_order[] = {SIM_OBJ_MR, SIM_OBJ_DM, SIM_OBJ_UAR,
-					 SIM_OBJ_PD};
+const struct sim_obj_type *sim_type_by_id(uint16_t uapi_id)
+{
+	const struct sim_obj_type *const *t;
+
+	sim_for_each_type (t)
+		if ((*t)->uapi_id == uapi_id)
+			return *t;
+	return NULL;
+}
+
+/* Every object of this order; destroying one may free others' holds. */
+static void destroy_order(struct sim_uvfile *uv, uint8_t order)
+{
+	struct sim_obj *o, *next;
+
+	for (o = uv->objs; o; o = next) {
+		next = o->next;
+		if (o->type->order != order)
+			continue;
+		o->usecnt = 0;
+		sim_obj_destroy(uv, o);
+		next = uv->objs; /* the list changed */
+	}
+}
 
 void sim_uvfile_put(struct sim_uvfile *uv)
 {
-	struct sim_obj *o, *next;
-	unsigned int i;
+	uint8_t order;
 
 	if (--uv->refs > 0)
 		return;
-	for (i = 0; i < sizeof(teardown_order); i++) {
-		for (o = uv->objs; o; o = next) {
-			next = o->next;
-			if (o->type != teardown_order[i])
-				continue;
-			o->usecnt = 0;
-			sim_obj_destroy(uv, o);
-			next = uv->objs; /* the list changed */
-		}
-	}
+	for (order = 0; order < SIM_ORDER_COUNT; order++)
+		destroy_order(uv, order);
 	while (uv->entries)
 		sim_entry_remove(uv, uv->entries);
 	free(uv);
@@ -103,9 +115,18 @@ struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle)
 	return NULL;
 }
 
-struct sim_obj *sim_obj_new(struct sim_uvfile *uv, uint8_t type)
+struct sim_obj *sim_obj_get(struct sim_uvfile *uv, uint32_t handle,
+			    const struct sim_obj_type *t, int *err)
 {
-	struct sim_obj *o = calloc(1, sizeof(*o));
+	struct sim_obj *o = sim_obj_find(uv, handle);
+
+	*err = !o ? -ENOENT : o->type != t ? -EINVAL : 0;
+	return *err ? NULL : o;
+}
+
+struct sim_obj *sim_obj_new(struct sim_uvfile *uv, const struct sim_obj_type *t)
+{
+	struct sim_obj *o = calloc(1, t->size);
 	uint32_t h = 0;
 
 	if (!o)
@@ -113,16 +134,20 @@ struct sim_obj *sim_obj_new(struct sim_uvfile *uv, uint8_t type)
 	while (sim_obj_find(uv, h))
 		h++;
 	o->handle = h;
-	o->type = type;
+	o->type = t;
 	o->next = uv->objs;
 	uv->objs = o;
 	return o;
 }
 
-static void obj_unlink(struct sim_uvfile *uv, struct sim_obj *o)
+int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
 	struct sim_obj **p;
 
+	if (o->usecnt)
+		return -EBUSY;
+	if (o->type->destroy)
+		o->type->destroy(uv, o);
 	for (p = &uv->objs; *p; p = &(*p)->next) {
 		if (*p == o) {
 			*p = o->next;
@@ -130,54 +155,6 @@ static void obj_unlink(struct sim_uvfile *uv, struct sim_obj *o)
 		}
 	}
 	free(o);
-}
-
-/* Entries (base and op addresses) that map this DM's pages. */
-static void remove_dm_entries(struct sim_uvfile *uv, struct sim_obj *dm)
-{
-	struct sim_entry *e, *next;
-
-	for (e = uv->entries; e; e = next) {
-		next = e->next;
-		if (e->owner == dm)
-			sim_entry_remove(uv, e);
-	}
-}
-
-static void destroy_dm(struct sim_uvfile *uv, struct sim_obj *o)
-{
-	int slot = o->dm.alloc;
-
-	remove_dm_entries(uv, o);
-	if (slot < 0 || !sim_uvfile_mine(uv))
-		return;
-	sim_shared_lock(sim.sh);
-	sim_export_revoke_alloc(sim.sh, slot);
-	sim.sh->allocs[slot].dm_alive = 0;
-	sim_alloc_put(sim.sh, slot);
-	sim_shared_unlock(sim.sh);
-}
-
-int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o)
-{
-	if (o->usecnt)
-		return -EBUSY;
-	switch (o->type) {
-	case SIM_OBJ_MR:
-		if (o->mr.pd)
-			o->mr.pd->usecnt--;
-		if (o->mr.dm)
-			o->mr.dm->usecnt--;
-		break;
-	case SIM_OBJ_DM:
-		destroy_dm(uv, o);
-		break;
-	case SIM_OBJ_UAR:
-		if (o->uar.entry)
-			sim_entry_remove(uv, o->uar.entry);
-		break;
-	}
-	obj_unlink(uv, o);
 	return 0;
 }
 
@@ -213,14 +190,8 @@ struct sim_entry *sim_entry_add(struct sim_uvfile *uv, uint32_t key,
 void sim_entry_remove(struct sim_uvfile *uv, struct sim_entry *e)
 {
 	struct sim_entry **p;
-	struct sim_obj *o;
 
-	for (o = uv->objs; o; o = o->next) {
-		if (o->type == SIM_OBJ_DM && o->dm.base == e)
-			o->dm.base = NULL;
-		if (o->type == SIM_OBJ_UAR && o->uar.entry == e)
-			o->uar.entry = NULL;
-	}
+	/* only owners remove their entries, or the final teardown */
 	for (p = &uv->entries; *p; p = &(*p)->next) {
 		if (*p == e) {
 			*p = e->next;

@@ -45,6 +45,47 @@ int sim_alloc_async_fd(int cloexec)
 	return fd;
 }
 
+void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r)
+{
+	const struct sim_device_model *m = sim.model;
+	unsigned int a, b, c;
+
+	memset(r, 0, sizeof(*r));
+	if (sscanf(m->fw_ver, "%u.%u.%u", &a, &b, &c) == 3)
+		r->fw_ver = ((uint64_t)a << 32) | ((uint64_t)b << 16) | c;
+	r->node_guid = htobe64(sim_guid(dev));
+	r->sys_image_guid = htobe64(sim_guid(dev));
+	r->max_mr_size = ~0ULL;
+	r->page_size_cap = 0xfffffffffffff000ULL;
+	r->vendor_id = m->vendor_id;
+	r->vendor_part_id = m->vendor_part_id;
+	r->hw_ver = m->hw_ver;
+	r->max_qp = 1 << 18;
+	r->max_qp_wr = 1 << 15;
+	r->device_cap_flags = 0x25321c36;
+	r->max_sge = 30;
+	r->max_sge_rd = 30;
+	r->max_cq = 1 << 24;
+	r->max_cqe = (1 << 22) - 1;
+	r->max_mr = 1 << 24;
+	r->max_pd = 1 << 24;
+	r->max_qp_rd_atom = 16;
+	r->max_ee_rd_atom = 0;
+	r->max_res_rd_atom = (1 << 18) * 16;
+	r->max_qp_init_rd_atom = 16;
+	r->atomic_cap = 1; /* IB_ATOMIC_HCA */
+	r->max_mcast_grp = 1 << 21;
+	r->max_mcast_qp_attach = 240;
+	r->max_total_mcast_qp_attach = 240 << 21;
+	r->max_ah = 0x7fffffff;
+	r->max_srq = 1 << 23;
+	r->max_srq_wr = (1 << 15) - 1;
+	r->max_srq_sge = 31;
+	r->max_pkeys = SIM_NUM_PKEYS;
+	r->local_ca_ack_delay = 16;
+	r->phys_port_cnt = 1;
+}
+
 void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 {
 	struct ib_uverbs_query_port_resp *p = &r->legacy_resp;

@@ -16,6 +16,8 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_ioctl.h>
 
+#include "raw_ioctl.h"
+
 #define UVERBS_DEV "/dev/infiniband/uverbs0"
 
 /* Values of the kernel's port enums (not in the uAPI headers). */
@@ -44,47 +46,6 @@ int conf_failures(void);
 
 /* ---- raw.c: hand-built ioctl and write() commands ---- */
 
-#define RAW_MAX_ATTRS 300
-
-/*
- * Same layout as struct ib_uverbs_ioctl_hdr, spelled out because that one
- * ends in a flexible array and cannot be followed by our attribute array.
- */
-struct raw_hdr {
-	uint16_t length;
-	uint16_t object_id;
-	uint16_t method_id;
-	uint16_t num_attrs;
-	uint64_t reserved1;
-	uint32_t driver_id;
-	uint32_t reserved2;
-};
-_Static_assert(sizeof(struct raw_hdr) == sizeof(struct ib_uverbs_ioctl_hdr),
-	       "raw_hdr must match ib_uverbs_ioctl_hdr");
-
-struct raw_ioctl {
-	struct raw_hdr hdr;
-	struct ib_uverbs_attr attrs[RAW_MAX_ATTRS];
-};
-
-/* Start a command; driver_id is the device's RDMA_DRIVER_* value. */
-void raw_init(struct raw_ioctl *cmd, uint16_t object, uint16_t method);
-/* Append one attribute; returns it so a check can corrupt it. */
-struct ib_uverbs_attr *raw_add(struct raw_ioctl *cmd, uint16_t id, uint16_t len,
-			       uint16_t flags, uint64_t data);
-/* Set length/num_attrs from the attributes added so far. */
-void raw_finish(struct raw_ioctl *cmd);
-/* Issue the ioctl as-is; 0 or the errno. */
-int raw_call(int fd, struct raw_ioctl *cmd);
-/* raw_finish + raw_call. */
-int raw_exec(int fd, struct raw_ioctl *cmd);
-/*
- * raw_exec in a child process, for commands carrying bad user pointers: a
- * kernel answers EFAULT, a user-space model that dereferences them dies,
- * and that must become a row (-signal number), not end the table.
- */
-int raw_exec_isolated(int fd, struct raw_ioctl *cmd);
-
 /* One table row: break a valid command one way, expect this errno. */
 struct raw_mutation {
 	const char *name;
@@ -95,24 +56,8 @@ struct raw_mutation {
 /* DEVICE/QUERY_PORT of port 1: attr 0 PORT_NUM, attr 1 RESP (resp, len). */
 void raw_query_port_cmd(struct raw_ioctl *cmd, void *resp, uint16_t len);
 
-/* Legacy write(): hdr + body; response pointer already set by the caller. */
-int raw_write(int fd, uint32_t command, void *body, size_t body_len,
-	      size_t resp_len);
-/* Extended write(): hdr + ex_hdr + body, response of resp_len bytes. */
-int raw_write_ex(int fd, uint32_t command, void *body, size_t body_len,
-		 void *resp, size_t resp_len);
-
 /* Open uverbs0 and create its context with write(GET_CONTEXT). -1 on error. */
 int raw_open_context(void);
-/* write(ALLOC_PD) / write(REG_MR) helpers returning 0 or the errno. */
-int raw_alloc_pd(int fd, uint32_t *pd_handle);
-int raw_reg_mr(int fd, uint32_t pd_handle, void *buf, size_t len,
-	       uint32_t *mr_handle);
-/* ioctl(PD_DESTROY); 0 or the errno. */
-int raw_destroy_pd(int fd, uint32_t pd_handle);
-
-/* The device's driver id, from netlink (nl_driver.c); 0 when unknown. */
-extern uint32_t conf_driver_id;
 /* A uverbs fd with a context, shared by the check groups (main.c). */
 extern int conf_fd;
 /* Ask RDMA netlink for the uverbs driver id of the device named ibdev. */

@@ -15,7 +15,7 @@ static int reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
 			 uint64_t len, uint32_t *mr)
 {
 	uint32_t lkey, rkey;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
 	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0);
@@ -28,7 +28,7 @@ static int reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
 		 IB_UVERBS_ACCESS_LOCAL_WRITE);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
-	return raw_run_new(fd, &c, mr);
+	return raw_call_new(fd, &c, mr);
 }
 
 static void check_export_fd(int fd, uint16_t idx, int dfd)

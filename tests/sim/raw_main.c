@@ -31,6 +31,7 @@ static int alloc_once(int want)
 
 int main(int argc, char **argv)
 {
+	raw_driver_id = RDMA_DRIVER_MLX5;
 	if (argc > 2 && !strcmp(argv[1], "--alloc"))
 		return alloc_once(atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--rxe"))
@@ -51,6 +52,8 @@ int main(int argc, char **argv)
 	raw_check_netlink();
 	raw_check_uar();
 	raw_check_paths();
+	raw_check_internal_fds();
+	raw_check_access();
 	if (raw_failures) {
 		fprintf(stderr, "sim_raw: %d failure(s)\n", raw_failures);
 		return 1;

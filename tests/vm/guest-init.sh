@@ -23,8 +23,6 @@ done < /etc/lane-modules
 ip link set lo up
 ip link add dummy0 type dummy 2>/dev/null
 ip link set dummy0 up || lane_fail "dummy0 up"
-# An IPv4 address gives rxe0 a RoCE v2 GID (::ffff:10.77.0.1) to talk on.
-ip addr add 10.77.0.1/24 dev dummy0 || lane_fail "dummy0 address"
 rdma link add rxe0 type rxe netdev dummy0 || lane_fail "rdma link add rxe0"
 # The uverbs node appears asynchronously in devtmpfs.
 i=0

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Traffic on rxe0 inside the lane VM, server and client over loopback on
-# the RoCE v2 GID of dummy0's IPv4 address: Debian's unmodified pingpongs
-# on Debian's libibverbs (the reference) and on ours, then perftest built
-# against rdma-dm. Sourced by tests.sh: uses step_end and $BUILD_DIR, and
+# the RoCE v2 GID of dummy0's IPv4 address: our data-path checks, Debian's
+# unmodified pingpongs on Debian's libibverbs (the reference) and on ours,
+# then perftest built against rdma-dm. Sourced by tests.sh: uses step_end and $BUILD_DIR, and
 # prints "LANE-STEP <name> rc=<n>" per run plus the result lines.
 ours=$BUILD_DIR/lib
 out=/tmp/traffic
@@ -23,6 +23,8 @@ roce_v2_gid() {
 	return 1
 }
 
+# Only now: the conformance table has run on the bare link-local GID.
+ip addr add 10.77.0.1/24 dev dummy0
 n=0
 while ! GID=$(roce_v2_gid) && [ $n -lt 100 ]; do
 	sleep 0.05
@@ -89,6 +91,7 @@ for t in rc uc ud srq; do
 	args="-d rxe0 -g $GID -n 20"
 	[ $t = ud ] && args="$args -s 512"
 	pair pingpong-$t-debian "iters in" "" ibv_${t}_pingpong $args
+	pair pingpong-$t-ours "iters in" "$ours" ibv_${t}_pingpong $args
 done
 
 # perftest 4.5 built against rdma-dm (RPATH to $ours). The result table's
