@@ -60,8 +60,10 @@ static void bad_args(void)
 {
 	struct dp_end a;
 	struct ibv_send_wr wr, *bad = NULL;
-	struct ibv_sge sge[4];
-	int err;
+	struct ibv_sge sge[40];
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr qa;
+	int err, i;
 
 	if (!dp_check("err.args.setup",
 		      !dp_end_create(&a, IBV_QPT_RC, NULL, 0, 0), "create"))
@@ -74,13 +76,22 @@ static void bad_args(void)
 	err = dp_post1(&a, &wr);
 	dp_check("err.send_before_rts", err == EINVAL, "post %d", err);
 	dp_check("err.send_before_rts.no_cqe", dp_cq_idle(a.cq), "completed");
-	/* More SGEs than granted. */
+	/* One SGE more than the kernel granted (it rounds the request up). */
+	if (ibv_query_qp(a.qp, &qa, IBV_QP_CAP, &ia) ||
+	    ia.cap.max_send_sge >= 40) {
+		dp_check("err.too_many_sge", false, "query_qp cap");
+		goto out;
+	}
 	dp_wr(&wr, &sge[0], &a, IBV_WR_SEND, 0, 8, 0);
-	sge[1] = sge[2] = sge[0];
-	wr.num_sge = 3;
+	for (i = 1; i < 40; i++)
+		sge[i] = sge[0];
+	wr.num_sge = (int)ia.cap.max_send_sge + 1;
+	bad = NULL;
 	err = ibv_post_send(a.qp, &wr, &bad);
-	dp_check("err.too_many_sge", err == EINVAL && bad == &wr, "post %d",
-		 err);
+	dp_check("err.too_many_sge", err == EINVAL && bad == &wr,
+		 "post %d with %d SGEs (granted %u)", err, wr.num_sge,
+		 ia.cap.max_send_sge);
+out:
 	dp_end_destroy(&a);
 }
 
