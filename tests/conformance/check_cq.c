@@ -37,7 +37,7 @@ void check_cq(void)
 	conf_expect("cq.resize.zero", EINVAL, raw_resize_cq(conf_fd, h, 0));
 	conf_expect("cq.resize.over_max", EINVAL,
 		    raw_resize_cq(conf_fd, h, RXE_MAX_CQE + 1));
-	conf_expect("cq.resize.bad_handle", EINVAL,
+	conf_expect("cq.resize.bad_handle", ENOENT,
 		    raw_resize_cq(conf_fd, h + 1000, 64));
 
 	/* A QP on the CQ pins it. */
@@ -49,7 +49,7 @@ void check_cq(void)
 	if (!err)
 		raw_destroy_qp(conf_fd, qp.qp_handle);
 	conf_expect("cq.destroy.ok", 0, raw_destroy_cq(conf_fd, h));
-	conf_expect("cq.destroy.again", EINVAL, raw_destroy_cq(conf_fd, h));
+	conf_expect("cq.destroy.again", ENOENT, raw_destroy_cq(conf_fd, h));
 	raw_destroy_pd(conf_fd, pd);
 
 	cq_row("cq.create.cqe_0", EINVAL, 0, 0, -1, 0);
@@ -57,7 +57,7 @@ void check_cq(void)
 	cq_row("cq.create.cqe_max", 0, RXE_MAX_CQE, 0, -1, 0);
 	cq_row("cq.create.cqe_max_plus_1", EINVAL, RXE_MAX_CQE + 1, 0, -1, 0);
 	cq_row("cq.create.comp_vector_huge", EINVAL, 16, 4096, -1, 0);
-	cq_row("cq.create.channel_not_a_channel", EINVAL, 16, 0, conf_fd, 0);
+	cq_row("cq.create.channel_not_a_channel", EBADF, 16, 0, conf_fd, 0);
 	cq_row("cq.create.channel_bad_fd", EBADF, 16, 0, 999, 0);
 	/* No room for rxe's mmap info: the driver refuses. */
 	cq_row("cq.create.no_driver_resp", EINVAL, 16, 0, -1,

@@ -38,6 +38,9 @@ void conf_expect_kv(const char *name, int before_612, int since_612, int got);
 /* Row comparing an unsigned value printed in decimal. */
 void conf_expect_u(const char *name, unsigned long long expected,
 		   unsigned long long got);
+/* Unsigned row whose value differs by kernel (before 6.12 / since). */
+void conf_expect_u_kv(const char *name, unsigned long long before_612,
+		      unsigned long long since_612, unsigned long long got);
 /* True when the running kernel is at least major.minor. */
 bool conf_kernel_at_least(int major, int minor);
 void conf_print_header(const char *what);
