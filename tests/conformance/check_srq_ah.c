@@ -31,7 +31,7 @@ static void check_srq(uint32_t pd, uint32_t cq)
 
 	err = raw_create_srq(conf_fd, pd, 16, 1, 0, &r);
 	conf_expect("srq.create.ok", 0, err);
-	conf_expect_u("srq.create.granted_16", 16, r.max_wr);
+	conf_expect_u_kv("srq.create.granted_16", 16, 31, r.max_wr);
 	conf_expect("srq.modify.limit", 0,
 		    raw_modify_srq(conf_fd, r.srq_handle, IBV_SRQ_LIMIT, 0, 4,
 				   true));
@@ -92,11 +92,8 @@ static void check_ah(uint32_t pd)
 	err = raw_create_ah(conf_fd, pd, &a, &h, &num);
 	conf_expect("ah.create.roce_v2_grh", 0, err);
 	conf_expect_u("ah.create.ah_num_nonzero", 1, num != 0);
-	if (!err) {
-		conf_expect("ah.destroy.ok", 0, raw_destroy_ah(conf_fd, h));
-		conf_expect("ah.destroy.again", ENOENT,
-			    raw_destroy_ah(conf_fd, h));
-	}
+	conf_expect("ah.destroy.ok", 0, raw_destroy_ah(conf_fd, h));
+	conf_expect("ah.destroy.again", ENOENT, raw_destroy_ah(conf_fd, h));
 	a.is_global = 0;
 	ah_row("ah.create.no_grh", EINVAL, pd, &a);
 	a.is_global = 1;
