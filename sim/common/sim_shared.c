@@ -15,9 +15,9 @@ static void state_path(char *buf, size_t len, const char *dir)
 	snprintf(buf, len, "%s/state", dir);
 }
 
-void sim_memic_path(char *buf, size_t len, const char *dir, unsigned int dev)
+void sim_memic_path(char *buf, size_t len, const char *dir)
 {
-	snprintf(buf, len, "%s/memic%u", dir, dev);
+	snprintf(buf, len, "%s/memic", dir);
 }
 
 static int init_lock(pthread_mutex_t *m)
@@ -33,12 +33,12 @@ static int init_lock(pthread_mutex_t *m)
 	return -ret;
 }
 
-static int create_memic_file(const char *dir, unsigned int dev, uint64_t size)
+static int create_memic_file(const char *dir, uint64_t size)
 {
 	char path[SIM_PATH_LEN + 16];
 	int fd, ret = 0;
 
-	sim_memic_path(path, sizeof(path), dir, dev);
+	sim_memic_path(path, sizeof(path), dir);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -53,7 +53,6 @@ int sim_shared_create(const char *dir, const struct sim_config *cfg,
 {
 	char path[SIM_PATH_LEN + 16];
 	struct sim_shared *sh;
-	unsigned int i;
 	int fd, ret;
 
 	state_path(path, sizeof(path), dir);
@@ -75,8 +74,8 @@ int sim_shared_create(const char *dir, const struct sim_config *cfg,
 	sh->nfail = nrules;
 	memcpy(sh->fail, rules, nrules * sizeof(*rules));
 	ret = init_lock(&sh->lock);
-	for (i = 0; !ret && i < cfg->ndev; i++)
-		ret = create_memic_file(dir, i, cfg->dm_size);
+	if (!ret)
+		ret = create_memic_file(dir, cfg->ndev * cfg->dm_size);
 	if (!ret)
 		sh->magic = SIM_MAGIC;
 	munmap(sh, sizeof(*sh));

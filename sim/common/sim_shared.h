@@ -3,7 +3,9 @@
  * State shared by every process of one rdma-sim world: configuration,
  * fault-injection counters, the MEMIC allocator and dma-buf exports. It
  * lives in <dir>/state (MAP_SHARED) behind one robust process-shared mutex.
- * MEMIC bytes live in <dir>/memic<N>, one file per device.
+ * MEMIC bytes live in <dir>/memic, one sparse file holding every
+ * device's --dm-size bytes one after the other (one fd per process
+ * however many devices).
  */
 #ifndef RDMA_SIM_SHARED_H
 #define RDMA_SIM_SHARED_H
@@ -13,7 +15,7 @@
 #include <sys/types.h>
 
 #define SIM_MAGIC	0x52534d31u /* "RSM1" */
-#define SIM_MAX_DEVICES 16
+#define SIM_MAX_DEVICES 1024
 #define SIM_MAX_ALLOCS	512
 #define SIM_MAX_EXPORTS 256
 #define SIM_MAX_FAIL	16
@@ -70,6 +72,7 @@ struct sim_shared {
 	pthread_mutex_t lock;
 	struct sim_config cfg;
 	uint64_t next_id;
+	uint32_t next_qpn; /* QP numbers: unique per device, all processes */
 	uint32_t nfail;
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
@@ -84,8 +87,8 @@ struct sim_shared *sim_shared_map(const char *dir);
 void sim_shared_lock(struct sim_shared *sh);
 void sim_shared_unlock(struct sim_shared *sh);
 
-/* Path of the MEMIC backing file of device dev. */
-void sim_memic_path(char *buf, size_t len, const char *dir, unsigned int dev);
+/* Path of the MEMIC backing file of all devices. */
+void sim_memic_path(char *buf, size_t len, const char *dir);
 
 /*
  * Reserve npages free pages of device dev. Slots held by dead processes are

@@ -41,7 +41,7 @@ static const struct {
 static const char usage[] =
 	"usage: rdma-sim [OPTIONS] -- PROGRAM [ARGS...]\n"
 	"Run PROGRAM in a simulated RDMA world (uverbs + mlx5 MEMIC).\n"
-	"  --devices N        number of devices (default 1, max 16)\n"
+	"  --devices N        number of devices (default 1, max 1024)\n"
 	"  --dm-size BYTES    MEMIC bytes per device (default 131072)\n"
 	"  --no-dm            devices without MEMIC (max_dm_size 0)\n"
 	"  --no-dmabuf        kernel without the DMABUF uverbs object\n"

@@ -126,7 +126,6 @@ uint64_t rdma_sim_internal_dmabuf_size(struct sim_dmabuf *db)
 int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf *db, uint64_t off, void *buf,
 				size_t len, int write)
 {
-	uint64_t page = sim.sh->cfg.page_size;
 	struct sim_export *e = &sim.sh->exports[db->slot];
 	off_t pos;
 	ssize_t n;
@@ -139,9 +138,9 @@ int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf *db, uint64_t off, void *buf,
 		ret = -ENODEV;
 		goto out;
 	}
-	pos = (off_t)(e->first_page * page + off);
-	n = write ? pwrite(sim.memic_fd[e->dev], buf, len, pos)
-		  : pread(sim.memic_fd[e->dev], buf, len, pos);
+	pos = sim_memic_pos(e->dev, e->first_page) + (off_t)off;
+	n = write ? pwrite(sim.memic_fd, buf, len, pos)
+		  : pread(sim.memic_fd, buf, len, pos);
 	if (n != (ssize_t)len)
 		ret = n < 0 ? -errno : -EIO;
 out:

@@ -224,8 +224,10 @@ ssize_t write(int fd, const void *buf, size_t count)
 
 	sim_real_init();
 	kind = fd_kind(fd);
-	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC)
+	if (kind == SIM_FD_NONE)
 		return real.write(fd, buf, count);
+	if (kind == SIM_FD_EVENT)
+		return fail_errno(EINVAL); /* event files have no write */
 	if (kind == SIM_FD_INTERNAL)
 		return fail_errno(EBADF);
 	if (kind == SIM_FD_NETLINK)
@@ -251,8 +253,9 @@ ssize_t read(int fd, void *buf, size_t count)
 
 	sim_real_init();
 	kind = fd_kind(fd);
-	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC ||
-	    kind == SIM_FD_NETLINK)
+	if (kind == SIM_FD_EVENT)
+		return sim_evq_read(fd, buf, count);
+	if (kind == SIM_FD_NONE || kind == SIM_FD_NETLINK)
 		return real.read(fd, buf, count);
 	if (kind == SIM_FD_INTERNAL)
 		return fail_errno(EBADF);
@@ -307,7 +310,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	err = sim_fail("mmap");
 	if (!err && kind == SIM_FD_DMABUF)
 		err = EINVAL; /* no CPU access to a device dma-buf */
-	if (!err && kind == SIM_FD_ASYNC)
+	if (!err && kind == SIM_FD_EVENT)
 		err = ENODEV;
 	if (err) {
 		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,

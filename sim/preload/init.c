@@ -46,8 +46,7 @@ void sim_real_init(void)
 static int open_world(const char *dir)
 {
 	char path[SIM_PATH_LEN + 16];
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
 	snprintf(sim.dir, sizeof(sim.dir), "%s", dir);
 	sim.sh = sim_shared_map(dir);
@@ -58,13 +57,9 @@ static int open_world(const char *dir)
 	if (!sim_fds)
 		return -ENOMEM;
 	pthread_mutex_lock(&sim_lock);
-	for (i = 0; !ret && i < sim.sh->cfg.ndev && i < SIM_MAX_DEVICES; i++) {
-		sim_memic_path(path, sizeof(path), dir, i);
-		sim.memic_fd[i] = real.open(path, O_RDWR | O_CLOEXEC);
-		ret = sim.memic_fd[i] < 0
-			      ? -errno
-			      : sim_internal_fd_add(&sim.memic_fd[i]);
-	}
+	sim_memic_path(path, sizeof(path), dir);
+	sim.memic_fd = real.open(path, O_RDWR | O_CLOEXEC);
+	ret = sim.memic_fd < 0 ? -errno : sim_internal_fd_add(&sim.memic_fd);
 	if (!ret && sim.sh->cfg.trace_path[0]) {
 		sim.trace_fd = real.open(
 			sim.sh->cfg.trace_path,

@@ -97,6 +97,25 @@ static int check_idr(struct sim_call *c, struct sim_call_attr *a)
 	return 0;
 }
 
+/* An FD attribute: a new fd, or an event file of this context. */
+static int check_fd(struct sim_call *c, struct sim_call_attr *a)
+{
+	struct sim_fd *f;
+
+	if (!c->uv->has_ctx)
+		return -EINVAL;
+	if (a->spec->access == SA_NEW)
+		return 0;
+	if ((int64_t)a->data < 0 || (int64_t)a->data > INT32_MAX)
+		return -EINVAL;
+	f = sim_fd_get((int)a->data);
+	if (!f || f->kind != SIM_FD_EVENT || f->evq->comp != a->spec->fd_comp ||
+	    f->evq->uv != c->uv)
+		return -EBADF;
+	a->evq = f->evq;
+	return 0;
+}
+
 static int tail_is_zero(const struct ib_uverbs_attr *u, const uint8_t *p,
 			size_t from)
 {
@@ -159,7 +178,7 @@ static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
 		if (u->attr_data.reserved || u->len)
 			return -EINVAL;
 		if (a->spec->kind == SA_FD)
-			return c->uv->has_ctx ? 0 : -EINVAL;
+			return check_fd(c, a);
 		return check_idr(c, a);
 	default:
 		ret = check_ptr(a, u);
@@ -440,6 +459,24 @@ struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id)
 	struct sim_call_attr *a = sim_attr(c, id);
 
 	return a ? a->obj : NULL;
+}
+
+struct sim_evq *sim_attr_evq(struct sim_call *c, uint16_t id)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+
+	return a ? a->evq : NULL;
+}
+
+int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
+		 void **out, size_t *out_len)
+{
+	struct sim_call_attr *o = sim_attr(c, UVERBS_ATTR_UHW_OUT);
+
+	*in = sim_attr_in_ptr(c, UVERBS_ATTR_UHW_IN, in_len);
+	*out_len = o ? o->len : 0;
+	*out = calloc(1, *out_len ? *out_len : 1);
+	return *out ? 0 : -ENOMEM;
 }
 
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value)

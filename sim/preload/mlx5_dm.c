@@ -17,14 +17,14 @@ static void zero_pages(unsigned int dev, uint32_t first, uint32_t npages)
 {
 	uint64_t page = sim.sh->cfg.page_size;
 	static const uint8_t zeros[4096];
-	off_t pos = (off_t)(first * page), end = pos + (off_t)(npages * page);
+	off_t pos = sim_memic_pos(dev, first);
+	off_t end = pos + (off_t)(npages * page);
 
-	if (!fallocate(sim.memic_fd[dev],
-		       FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, pos,
-		       end - pos))
+	if (!fallocate(sim.memic_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		       pos, end - pos))
 		return;
 	for (; pos < end; pos += sizeof(zeros))
-		if (pwrite(sim.memic_fd[dev], zeros, sizeof(zeros), pos) < 0)
+		if (pwrite(sim.memic_fd, zeros, sizeof(zeros), pos) < 0)
 			return;
 }
 

@@ -62,8 +62,8 @@ void *sim_map_entry(struct sim_uvfile *uv, struct sim_entry *e, void *addr,
 		return MAP_FAILED;
 	}
 	a = &sim.sh->allocs[e->alloc];
-	p = real.mmap(addr, len, prot, flags, sim.memic_fd[uv->dev],
-		      (off_t)(a->first_page * page));
+	p = real.mmap(addr, len, prot, flags, sim.memic_fd,
+		      sim_memic_pos(uv->dev, a->first_page));
 	if (p == MAP_FAILED) {
 		free(m);
 		return p;

@@ -198,20 +198,33 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
 	return sendto(fd, buf, len, flags, NULL, 0);
 }
 
+static size_t iov_total(const struct msghdr *msg)
+{
+	size_t total = 0, i;
+
+	for (i = 0; i < msg->msg_iovlen; i++)
+		total += msg->msg_iov[i].iov_len;
+	return total;
+}
+
 /* Replies come from the kernel: port 0. */
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
+	struct sim_nlsock *nl;
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	void *name = msg->msg_name;
 	socklen_t namelen = msg->msg_namelen;
 	ssize_t ret;
 
 	sim_real_init();
-	if (!nl_of(fd))
+	nl = nl_of(fd);
+	if (!nl)
 		return real.recvmsg(fd, msg, flags);
 	msg->msg_name = NULL;
 	msg->msg_namelen = 0;
 	ret = real.recvmsg(fd, msg, flags);
+	if (ret >= 0)
+		sim_netlink_received(nl, iov_total(msg));
 	msg->msg_name = name;
 	msg->msg_namelen = 0;
 	if (ret >= 0 && name) {

@@ -53,6 +53,7 @@ struct sim_obj {
 	const struct sim_obj_type *type;
 	uint32_t handle;
 	uint32_t usecnt; /* objects that depend on this one */
+	uint8_t live;	 /* the driver's create hook succeeded */
 	void *drv; /* the driver's private state; the core never uses it */
 };
 
@@ -121,6 +122,134 @@ static inline struct sim_mr *sim_mr(struct sim_obj *o)
 static inline struct sim_dm *sim_dm(struct sim_obj *o)
 {
 	return o ? sim_container_of(o, struct sim_dm, obj) : NULL;
+}
+
+/* ---- data-path objects (obj_cq.c, obj_qp.c, obj_srq.c, obj_ah.c) ---- */
+extern const struct sim_obj_type sim_type_cq, sim_type_qp, sim_type_srq,
+	sim_type_ah;
+
+struct sim_evq; /* an event file: completion channel or async fd */
+
+/* An address vector, from a QP's AV/ALT_PATH or an AH (host order). */
+struct sim_ah_attr {
+	uint8_t dgid[16];
+	uint32_t flow_label;
+	uint16_t dlid;
+	uint8_t sgid_index;
+	uint8_t hop_limit;
+	uint8_t traffic_class;
+	uint8_t sl;
+	uint8_t src_path_bits;
+	uint8_t static_rate;
+	uint8_t is_global;
+	uint8_t port_num;
+	uint8_t dmac[6]; /* RoCE: resolved from the DGID */
+};
+
+/* struct ib_uverbs_qp_cap */
+struct sim_qp_cap {
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_inline_data;
+};
+
+/* Everything modify_qp can set (IB_QP_* mask bits name the fields). */
+struct sim_qp_attr {
+	uint8_t qp_state; /* IB_QPS_* */
+	uint8_t path_mtu; /* IB_MTU_* (1..5) */
+	uint8_t path_mig_state;
+	uint8_t en_sqd_async_notify;
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+	uint8_t min_rnr_timer;
+	uint8_t port_num;
+	uint8_t timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+	uint8_t alt_port_num;
+	uint8_t alt_timeout;
+	uint16_t pkey_index;
+	uint16_t alt_pkey_index;
+	uint32_t qkey;
+	uint32_t rq_psn;
+	uint32_t sq_psn;
+	uint32_t dest_qp_num;
+	uint32_t qp_access_flags;
+	uint32_t rate_limit;
+	struct sim_ah_attr ah;
+	struct sim_ah_attr alt_ah;
+	struct sim_qp_cap cap;
+};
+
+struct sim_cq {
+	struct sim_obj obj;
+	uint32_t cqe; /* as the driver sized it (create and resize) */
+	uint32_t comp_vector;
+	uint32_t flags;		 /* IB_UVERBS_CQ_FLAGS_* */
+	uint64_t user_handle;	 /* element of its events */
+	struct sim_evq *channel; /* completion channel, or NULL */
+	struct sim_evq *async;	 /* where its async events go */
+	uint32_t comp_events_reported;
+	uint32_t async_events_reported;
+};
+
+struct sim_srq {
+	struct sim_obj obj;
+	struct sim_pd *pd;
+	struct sim_cq *cq; /* XRC/TM only */
+	uint8_t srq_type;  /* IB_UVERBS_SRQT_* */
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t limit; /* 0: not armed */
+	uint32_t srqn;
+	uint64_t user_handle;
+	struct sim_evq *async;
+	uint32_t events_reported;
+};
+
+struct sim_qp {
+	struct sim_obj obj;
+	uint8_t qp_type; /* IB_QPT_* */
+	uint8_t sq_sig_all;
+	uint32_t qpn; /* unique per device across processes */
+	uint32_t create_flags;
+	struct sim_pd *pd;
+	struct sim_cq *send_cq;
+	struct sim_cq *recv_cq;
+	struct sim_srq *srq;
+	uint64_t user_handle;
+	struct sim_qp_attr attr; /* current state and attributes; attr.cap */
+	struct sim_evq *async;
+	uint32_t events_reported;
+};
+
+struct sim_ah {
+	struct sim_obj obj;
+	struct sim_pd *pd;
+	struct sim_ah_attr attr;
+	uint64_t user_handle;
+};
+
+static inline struct sim_cq *sim_cq(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_cq, obj) : NULL;
+}
+
+static inline struct sim_qp *sim_qp(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_qp, obj) : NULL;
+}
+
+static inline struct sim_srq *sim_srq(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_srq, obj) : NULL;
+}
+
+static inline struct sim_ah *sim_ah(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_ah, obj) : NULL;
 }
 
 /* New object of type t with the lowest free handle; NULL on ENOMEM. */

@@ -6,7 +6,7 @@
 
 static int async_event_alloc(struct sim_call *c)
 {
-	int fd = sim_alloc_async_fd(1);
+	int fd = sim_alloc_async_fd(c->uv, 1);
 
 	if (fd < 0)
 		return fd;

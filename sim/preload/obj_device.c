@@ -256,7 +256,7 @@ static int w_get_context(struct sim_wcall *w)
 		ret = sim_wc_uhw_out(w, drv, (size_t)ret);
 	if (ret < 0)
 		return ret;
-	fd = sim_alloc_async_fd(1);
+	fd = sim_alloc_async_fd(w->uv, 1);
 	if (fd < 0)
 		return fd;
 	r.async_fd = (uint32_t)fd;

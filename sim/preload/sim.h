@@ -25,7 +25,7 @@ struct sim_world {
 	char dir[SIM_PATH_LEN];
 	struct sim_shared *sh;
 	const struct sim_device_model *model;
-	int memic_fd[SIM_MAX_DEVICES]; /* kept open from the constructor */
+	int memic_fd; /* <dir>/memic, kept open from the constructor */
 	int trace_fd;
 };
 extern struct sim_world sim;
@@ -106,6 +106,26 @@ struct sim_uvfile {
 	pid_t owner_pid; /* a forked child holds a copy, not the device */
 	struct sim_obj *objs;
 	struct sim_entry *entries;
+	struct sim_evq *async;	    /* the default async event file */
+	struct sim_evq *evqs;	    /* event files of this context */
+	struct sim_uvfile *next_uv; /* every open uverbs file of the process */
+};
+
+/*
+ * An event file (completion channel or async event fd): a queue of event
+ * descriptors behind a real eventfd (EFD_SEMAPHORE) whose counter always
+ * equals the queue length, so poll/epoll/select see it readable exactly
+ * while events are queued. read() is served from the queue (events.c).
+ */
+struct sim_event;
+struct sim_evq {
+	int refs;
+	int fd;		/* one open fd of the eventfd, -1 when none is left */
+	uint8_t comp;	/* completion channel (8-byte events), else async */
+	uint8_t closed; /* the context is gone: reads of an empty queue EIO */
+	struct sim_uvfile *uv;
+	struct sim_evq *next; /* in uv->evqs */
+	struct sim_event *head, **tail;
 };
 
 struct sim_dmabuf {
@@ -120,12 +140,21 @@ struct sim_nlsock {
 	int refs;
 	int peer; /* where replies are queued */
 	uint32_t portid;
+	/* The kernel sizes each dump datagram by the largest recv so far. */
+	uint32_t max_recvmsg_len;
+	/* A running NLDEV GET dump: its request and the next device. */
+	uint8_t dumping;
+	uint32_t dump_next;
+	uint32_t dump_parts;
+	struct nlmsghdr_copy {
+		uint32_t seq, pid;
+	} dump_req;
 };
 
 enum sim_fd_kind {
 	SIM_FD_NONE,
 	SIM_FD_UVERBS,
-	SIM_FD_ASYNC,
+	SIM_FD_EVENT, /* completion channel or async event file */
 	SIM_FD_DMABUF,
 	SIM_FD_NETLINK,
 	SIM_FD_INTERNAL, /* the sim's own: not in the program's fd table */
@@ -137,6 +166,7 @@ struct sim_fd {
 		struct sim_uvfile *uv;
 		struct sim_dmabuf *db;
 		struct sim_nlsock *nl;
+		struct sim_evq *evq;
 		int *owner; /* SIM_FD_INTERNAL: where its user keeps the number
 			     */
 		void *any;
@@ -186,6 +216,12 @@ static inline int sim_fd_internal(int fd)
 {
 	return sim_fd_kind(fd) == SIM_FD_INTERNAL;
 }
+/* Where page @page of device @dev's MEMIC lives in sim.memic_fd. */
+static inline off_t sim_memic_pos(unsigned int dev, uint64_t page)
+{
+	return (off_t)(dev * sim.sh->cfg.dm_size +
+		       page * sim.sh->cfg.page_size);
+}
 
 struct sim_uvfile *sim_uvfile_new(unsigned int dev);
 void sim_uvfile_put(struct sim_uvfile *uv);
@@ -203,6 +239,24 @@ static inline int sim_uvfile_mine(const struct sim_uvfile *uv)
 	return uv->owner_pid == getpid();
 }
 
+/* event files (events.c) */
+/* New event file of uv on a fresh fd (O_CLOEXEC if cloexec): fd or -errno. */
+int sim_evq_new(struct sim_uvfile *uv, int comp, int cloexec,
+		struct sim_evq **out);
+/* Undo sim_evq_new (the response could not be written): close fd. */
+void sim_evq_discard(struct sim_uvfile *uv, int fd);
+void sim_evq_get(struct sim_evq *q);
+void sim_evq_put(struct sim_evq *q);
+/* fd, one of q's fds, is being closed. */
+void sim_evq_fd_closed(struct sim_evq *q, int fd);
+/* Drop the queued events of obj (its destroy). */
+void sim_evq_purge(struct sim_evq *q, const struct sim_obj *obj);
+/* The context is going away: wake readers, EIO once empty. */
+void sim_evq_close(struct sim_evq *q);
+/* read() on an event fd: one descriptor, blocking unless O_NONBLOCK.
+ * Takes sim_lock itself. */
+ssize_t sim_evq_read(int fd, void *buf, size_t count);
+
 /* dma-buf fds (dmabuf.c) */
 void sim_dmabuf_put(struct sim_dmabuf *db);
 /* Export the pages of entry e; new fd or -errno. */
@@ -216,6 +270,11 @@ void sim_maps_release_all(void);
 
 /* RDMA netlink (netlink.c): answer a request; bytes consumed or -errno */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len);
+/*
+ * A recvmsg of @len bytes returned a datagram: like netlink_recvmsg, note
+ * the size and queue the next part of a running dump. Takes sim_lock.
+ */
+void sim_netlink_received(struct sim_nlsock *nl, size_t len);
 void sim_nlsock_put(struct sim_nlsock *nl);
 
 /* ---- command dispatch ---- */

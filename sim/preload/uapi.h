@@ -27,7 +27,8 @@ struct sim_attr_spec {
 	uint16_t min_len, max_len;	 /* PTR */
 	uint8_t num_elems;		 /* ENUM_IN */
 	uint8_t zero_trailing; /* UVERBS_ATTR_STRUCT: longer is fine */
-	const char *name;      /* the uAPI macro, for the trace */
+	uint8_t fd_comp;  /* FD read: a completion channel, else async file */
+	const char *name; /* the uAPI macro, for the trace */
 };
 
 #define SIM_NO_MAX 0xffff
@@ -63,8 +64,21 @@ struct sim_attr_spec {
 		.id = (i), .name = #i, .kind = SA_FD, .access = SA_NEW,        \
 		.mandatory = 1                                                 \
 	}
-#define A_UHW_IN  A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
-#define A_UHW_OUT A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
+/* An existing event file: completion channel (comp) or async event fd. */
+#define A_FD_READ(i, comp)                                                     \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_FD, .access = SA_READ,       \
+		.fd_comp = (comp)                                              \
+	}
+#define A_IDR_OPT(i, t, acc)                                                   \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_IDR, .access = (acc),        \
+		.type = &(t)                                                   \
+	}
+#define A_U32(i, m) A_IN(i, 4, 4, m)
+#define A_U64(i, m) A_IN(i, 8, 8, m)
+#define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
+#define A_UHW_OUT   A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
 
 #define SIM_MAX_CALL_ATTRS 16
 
@@ -75,6 +89,7 @@ struct sim_call_attr {
 	uint16_t len;
 	uint64_t data;
 	struct sim_obj *obj; /* IDR read/write/destroy: resolved object */
+	struct sim_evq *evq; /* FD read: resolved event file */
 	uint64_t new_value;  /* IDR/FD new: handle or fd to return */
 	void *kdata;	     /* PTR_IN > 8 bytes: our copy of the payload */
 };
@@ -135,9 +150,33 @@ const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len);
 int sim_attr_copy_out(struct sim_call *c, uint16_t id, const void *src,
 		      size_t len);
 struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id);
+struct sim_evq *sim_attr_evq(struct sim_call *c, uint16_t id);
+/* The UHW_IN payload and a zeroed UHW_OUT-sized buffer (free it). */
+int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
+		 void **out, size_t *out_len);
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
 
 /* ---- driver model (driver_*.c) ---- */
+/*
+ * What a driver reports and checks for the data-path objects: its limits
+ * (QUERY_DEVICE reports them) and the few rules in which mlx5_ib and rxe
+ * differ. The core checks everything both kernels' drivers check; a
+ * driver's hooks add the rest.
+ */
+struct sim_verbs_rules {
+	uint32_t max_qp, max_qp_wr, max_sge, max_sge_rd;
+	uint32_t max_cq, max_cqe;
+	uint32_t max_srq, max_srq_wr, max_srq_sge;
+	uint32_t max_qp_rd_atom, max_qp_init_rd_atom;
+	uint32_t max_ah;
+	uint32_t qpn_base;	  /* first QP number handed out */
+	uint8_t min_path_mtu;	  /* mlx5: IB_MTU_256; rxe does not check 0 */
+	uint8_t chk_pkey_index;	  /* mlx5: pkey_index < pkey table */
+	uint8_t chk_dest_rd_atom; /* mlx5: max_dest_rd_atomic limit */
+	uint8_t chk_timeout;	  /* rxe: timeout/alt_timeout <= 31 */
+	uint8_t last_wqe_on_err;  /* an SRQ QP entering ERR: LAST_WQE_REACHED */
+};
+
 struct sim_driver_ops {
 	/* alloc_ucontext udata; out_used = bytes of response produced */
 	int (*alloc_ucontext)(struct sim_uvfile *uv, const void *in,
@@ -152,6 +191,49 @@ struct sim_driver_ops {
 					    uint64_t off);
 	int (*alloc_dm)(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 			uint32_t log_align);
+	/*
+	 * Data-path objects, all optional (NULL: the driver does nothing
+	 * extra). Called with sim_lock held, after the core validated the
+	 * request and set up the object (handle, generic fields). in/in_len
+	 * is the call's driver udata (UHW_IN); out is a zeroed buffer of
+	 * out_len bytes (the caller's UHW_OUT length), all of which the core
+	 * copies back on success. 0 or -errno; on error the core undoes the
+	 * object and the errno reaches userspace.
+	 */
+	int (*create_cq)(struct sim_uvfile *uv, struct sim_cq *cq,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	/* cqe: the requested size; the driver sets cq->cqe on success */
+	int (*resize_cq)(struct sim_uvfile *uv, struct sim_cq *cq, uint32_t cqe,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	void (*destroy_cq)(struct sim_uvfile *uv, struct sim_cq *cq);
+	/* qp->attr.cap holds the requested caps; the driver may adjust them
+	 * (the response reports qp->attr.cap) */
+	int (*create_qp)(struct sim_uvfile *uv, struct sim_qp *qp,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	/* After the generic state-table and attribute checks passed; the
+	 * core stores new_attr's masked fields only when this returns 0. */
+	int (*modify_qp)(struct sim_uvfile *uv, struct sim_qp *qp,
+			 const struct sim_qp_attr *new_attr, uint32_t attr_mask,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	void (*destroy_qp)(struct sim_uvfile *uv, struct sim_qp *qp);
+	int (*create_srq)(struct sim_uvfile *uv, struct sim_srq *srq,
+			  const void *in, size_t in_len, void *out,
+			  size_t out_len);
+	/* mask: IB_SRQ_MAX_WR 1, IB_SRQ_LIMIT 2; in: MODIFY_SRQ's udata */
+	int (*modify_srq)(struct sim_uvfile *uv, struct sim_srq *srq,
+			  uint32_t max_wr, uint32_t srq_limit, uint32_t mask,
+			  const void *in, size_t in_len);
+	void (*destroy_srq)(struct sim_uvfile *uv, struct sim_srq *srq);
+	/* RoCE: fills the response's dmac etc. */
+	int (*create_ah)(struct sim_uvfile *uv, struct sim_ah *ah,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	void (*destroy_ah)(struct sim_uvfile *uv, struct sim_ah *ah);
+	const struct sim_verbs_rules *rules;
 	const struct sim_method *methods;
 	const unsigned int *nmethods;
 	const struct sim_method_ext *ext;
@@ -164,6 +246,22 @@ extern const struct sim_driver_ops sim_rxe_ops;
 const struct sim_driver_ops *sim_driver(void);
 /* Every driver model in turn (for lists); NULL past the last. */
 const struct sim_driver_ops *sim_driver_at(unsigned int i);
+
+/* ---- services the core gives drivers (events.c, uvfile.c) ---- */
+/* One completion event for cq on its channel (if it has one): the channel
+ * fd becomes readable (poll/epoll/read). The driver decides when a CQ is
+ * armed (mlx5: arm doorbell; rxe: REQ_NOTIFY_CQ). Needs sim_lock. */
+void sim_cq_comp_event(struct sim_cq *cq);
+/* Queue an async event (IB_EVENT_* number) for obj (a CQ, QP or SRQ: its
+ * user handle is the element) on its event file, by default the owning
+ * context's async fd. Needs sim_lock. */
+void sim_async_event(struct sim_uvfile *uv, uint32_t event_type,
+		     struct sim_obj *obj);
+/* A live MR of this process on device dev with this lkey or rkey (NULL if
+ * none). Needs sim_lock. */
+struct sim_mr *sim_mr_by_key(unsigned int dev, uint32_t key);
+/* A live QP of this process on device dev with this number, or NULL. */
+struct sim_qp *sim_qp_by_num(unsigned int dev, uint32_t qpn);
 
 /* legacy write commands, shared by write() and INVOKE_WRITE (write_cmd.c) */
 struct sim_wcall;
@@ -203,7 +301,8 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r);
 /* The device attributes QUERY_DEVICE reports; also the limits create
  * commands are checked against. */
 void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r);
-int sim_alloc_async_fd(int cloexec);
+/* A new async event file of uv (the first is its default): fd or -errno */
+int sim_alloc_async_fd(struct sim_uvfile *uv, int cloexec);
 uint32_t sim_num_comp_vectors(void);
 /* ib_check_mr_access: 0 or -EINVAL */
 int sim_check_mr_access(uint64_t flags);

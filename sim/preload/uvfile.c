@@ -4,7 +4,7 @@
  * id, like the kernel's xarray), their mmap entries, and the teardown when
  * the last fd of the file is closed.
  */
-#include "sim.h"
+#include "uapi.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 struct sim_fd *sim_fds;
+static struct sim_uvfile *uvfiles;
 
 struct sim_fd *sim_fd_get(int fd)
 {
@@ -26,6 +27,8 @@ static void ref_get(uint8_t kind, void *obj)
 		((struct sim_dmabuf *)obj)->refs++;
 	else if (kind == SIM_FD_NETLINK)
 		((struct sim_nlsock *)obj)->refs++;
+	else if (kind == SIM_FD_EVENT)
+		sim_evq_get(obj);
 }
 
 int sim_fd_set(int fd, uint8_t kind, void *obj)
@@ -51,6 +54,10 @@ void sim_fd_drop(int fd)
 		sim_dmabuf_put(f->db);
 	else if (f->kind == SIM_FD_NETLINK)
 		sim_nlsock_put(f->nl);
+	if (f->kind == SIM_FD_EVENT) {
+		sim_evq_fd_closed(f->evq, fd);
+		sim_evq_put(f->evq);
+	}
 	__atomic_store_n(&f->kind, SIM_FD_NONE, __ATOMIC_RELEASE);
 	f->any = NULL;
 }
@@ -64,7 +71,59 @@ struct sim_uvfile *sim_uvfile_new(unsigned int dev)
 	uv->dev = dev;
 	uv->next_pdn = 1;
 	uv->owner_pid = getpid();
+	uv->next_uv = uvfiles;
+	uvfiles = uv;
 	return uv;
+}
+
+static void uvfile_unlink(struct sim_uvfile *uv)
+{
+	struct sim_uvfile **p;
+
+	for (p = &uvfiles; *p; p = &(*p)->next_uv) {
+		if (*p == uv) {
+			*p = uv->next_uv;
+			return;
+		}
+	}
+}
+
+/* Objects of type t on device dev of this process, until fn says stop. */
+static struct sim_obj *find_live(unsigned int dev, const struct sim_obj_type *t,
+				 int (*match)(struct sim_obj *o, uint32_t key),
+				 uint32_t key)
+{
+	struct sim_uvfile *uv;
+	struct sim_obj *o;
+
+	for (uv = uvfiles; uv; uv = uv->next_uv) {
+		if (uv->dev != dev || !sim_uvfile_mine(uv))
+			continue;
+		for (o = uv->objs; o; o = o->next)
+			if (o->type == t && match(o, key))
+				return o;
+	}
+	return NULL;
+}
+
+static int mr_has_key(struct sim_obj *o, uint32_t key)
+{
+	return sim_mr(o)->lkey == key || sim_mr(o)->rkey == key;
+}
+
+static int qp_has_num(struct sim_obj *o, uint32_t qpn)
+{
+	return sim_qp(o)->qpn == qpn;
+}
+
+struct sim_mr *sim_mr_by_key(unsigned int dev, uint32_t key)
+{
+	return sim_mr(find_live(dev, &sim_type_mr, mr_has_key, key));
+}
+
+struct sim_qp *sim_qp_by_num(unsigned int dev, uint32_t qpn)
+{
+	return sim_qp(find_live(dev, &sim_type_qp, qp_has_num, qpn));
 }
 
 const struct sim_obj_type *sim_type_by_id(uint16_t uapi_id)
@@ -94,6 +153,7 @@ static void destroy_order(struct sim_uvfile *uv, uint8_t order)
 
 void sim_uvfile_put(struct sim_uvfile *uv)
 {
+	struct sim_evq *q;
 	uint8_t order;
 
 	if (--uv->refs > 0)
@@ -102,6 +162,12 @@ void sim_uvfile_put(struct sim_uvfile *uv)
 		destroy_order(uv, order);
 	while (uv->entries)
 		sim_entry_remove(uv, uv->entries);
+	while ((q = uv->evqs)) {
+		uv->evqs = q->next;
+		sim_evq_close(q);
+		sim_evq_put(q);
+	}
+	uvfile_unlink(uv);
 	free(uv);
 }
 

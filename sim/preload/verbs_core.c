@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/capability.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -31,23 +30,21 @@ int sim_get_context(struct sim_uvfile *uv, const void *uin, size_t uin_len,
 	return ret;
 }
 
-/* An event queue that never has events: an eventfd, close-on-exec. */
-int sim_alloc_async_fd(int cloexec)
+/* The first async event file of a context is its default one. */
+int sim_alloc_async_fd(struct sim_uvfile *uv, int cloexec)
 {
-	int fd = eventfd(0, cloexec ? EFD_CLOEXEC : 0);
+	struct sim_evq *q;
+	int fd = sim_evq_new(uv, 0, cloexec, &q);
 
-	if (fd < 0)
-		return -errno;
-	if (sim_fd_set(fd, SIM_FD_ASYNC, NULL)) {
-		real.close(fd);
-		return -EMFILE;
-	}
+	if (fd >= 0 && !uv->async)
+		uv->async = q;
 	return fd;
 }
 
 void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r)
 {
 	const struct sim_device_model *m = sim.model;
+	const struct sim_verbs_rules *v = sim_driver()->rules;
 	unsigned int a, b, c;
 
 	memset(r, 0, sizeof(*r));
@@ -60,27 +57,27 @@ void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r)
 	r->vendor_id = m->vendor_id;
 	r->vendor_part_id = m->vendor_part_id;
 	r->hw_ver = m->hw_ver;
-	r->max_qp = 1 << 18;
-	r->max_qp_wr = 1 << 15;
+	r->max_qp = v->max_qp;
+	r->max_qp_wr = v->max_qp_wr;
 	r->device_cap_flags = 0x25321c36;
-	r->max_sge = 30;
-	r->max_sge_rd = 30;
-	r->max_cq = 1 << 24;
-	r->max_cqe = (1 << 22) - 1;
+	r->max_sge = v->max_sge;
+	r->max_sge_rd = v->max_sge_rd;
+	r->max_cq = v->max_cq;
+	r->max_cqe = v->max_cqe;
 	r->max_mr = 1 << 24;
 	r->max_pd = 1 << 24;
-	r->max_qp_rd_atom = 16;
+	r->max_qp_rd_atom = v->max_qp_rd_atom;
 	r->max_ee_rd_atom = 0;
-	r->max_res_rd_atom = (1 << 18) * 16;
-	r->max_qp_init_rd_atom = 16;
+	r->max_res_rd_atom = v->max_qp * v->max_qp_rd_atom;
+	r->max_qp_init_rd_atom = v->max_qp_init_rd_atom;
 	r->atomic_cap = 1; /* IB_ATOMIC_HCA */
 	r->max_mcast_grp = 1 << 21;
 	r->max_mcast_qp_attach = 240;
 	r->max_total_mcast_qp_attach = 240 << 21;
-	r->max_ah = 0x7fffffff;
-	r->max_srq = 1 << 23;
-	r->max_srq_wr = (1 << 15) - 1;
-	r->max_srq_sge = 31;
+	r->max_ah = v->max_ah;
+	r->max_srq = v->max_srq;
+	r->max_srq_wr = v->max_srq_wr;
+	r->max_srq_sge = v->max_srq_sge;
 	r->max_pkeys = SIM_NUM_PKEYS;
 	r->local_ca_ack_delay = 16;
 	r->phys_port_cnt = 1;

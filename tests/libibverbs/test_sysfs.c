@@ -132,7 +132,7 @@ static void test_scan_tree(void **state)
 	char path[512];
 
 	build_tree(root);
-	assert_int_equal(verbs_sysfs_scan(root, &list), 0);
+	assert_int_equal(verbs_sysfs_scan(root, &list, NULL), 0);
 	assert_int_equal(list.num, 2);
 
 	dev = find(&list, "uverbs0");
@@ -187,7 +187,7 @@ static void test_global_abi(void **state)
 	size_t i;
 
 	assert_int_equal(verbs_sysfs_check_abi(root), ENOSYS);
-	assert_int_equal(verbs_sysfs_scan(root, &list), ENOENT);
+	assert_int_equal(verbs_sysfs_scan(root, &list, NULL), ENOENT);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		test_write_file(root, "class/infiniband_verbs/abi_version",
 				cases[i].text);
@@ -215,7 +215,7 @@ static void test_discover_falls_back_to_sysfs(void **state)
 	char *root = test_mkdtemp();
 
 	/* Meaningful only where RDMA netlink and /dev/infiniband are absent. */
-	if (!verbs_nl_discover(root, &list) ||
+	if (!verbs_nl_discover(root, &list, NULL) ||
 	    !access("/dev/infiniband", F_OK)) {
 		verbs_sysfs_list_free(&list);
 		test_rmtree(root);
@@ -224,11 +224,11 @@ static void test_discover_falls_back_to_sysfs(void **state)
 	build_tree(root);
 	setenv("SYSFS_PATH", root, 1);
 	verbs_sysfs_path_reset();
-	assert_int_equal(verbs_discover_devices(&list), 0);
+	assert_int_equal(verbs_discover_devices(&list, NULL), 0);
 	/* ...and no /dev/infiniband/uverbsN here, so nothing is usable. */
 	assert_int_equal(list.num, 0);
 	test_write_file(root, "class/infiniband_verbs/abi_version", "9\n");
-	assert_int_equal(verbs_discover_devices(&list), ENOSYS);
+	assert_int_equal(verbs_discover_devices(&list, NULL), ENOSYS);
 	unsetenv("SYSFS_PATH");
 	verbs_sysfs_path_reset();
 	test_rmtree(root);

@@ -5,7 +5,8 @@ SIM=$1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$SIM" --help | grep -q 'usage: rdma-sim' || fail "--help"
-for bad in "--devices 0" "--devices x" "--dm-size 100" "--driver foo" \
+for bad in "--devices 0" "--devices 1025" "--devices x" "--dm-size 100" \
+	"--driver foo" \
 	"--fail NOPE:1:EINVAL" "--fail DM_ALLOC:0:EINVAL" \
 	"--fail DM_ALLOC:1:EWHAT" "--bogus"; do
 	# shellcheck disable=SC2086

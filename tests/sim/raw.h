@@ -54,6 +54,7 @@ void raw_check_dm(void);
 void raw_check_dmabuf(void);
 void raw_check_lifetime(void);
 void raw_check_netlink(void);
+int raw_check_netlink_many(unsigned int ndev);
 void raw_check_uar(void);
 void raw_check_paths(void);
 void raw_check_internal_fds(void);

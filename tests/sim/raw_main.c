@@ -34,6 +34,8 @@ int main(int argc, char **argv)
 	raw_driver_id = RDMA_DRIVER_MLX5;
 	if (argc > 2 && !strcmp(argv[1], "--alloc"))
 		return alloc_once(atoi(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--netlink-many"))
+		return raw_check_netlink_many((unsigned int)atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--rxe"))
 		return raw_check_rxe();
 	raw_no_dmabuf = argc > 1 && !strcmp(argv[1], "--no-dmabuf");
