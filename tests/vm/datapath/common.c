@@ -176,7 +176,7 @@ int dp_poll(struct ibv_cq *cq, struct ibv_wc *wc)
 		if (n)
 			return n < 0 ? -1 : 1;
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec > 5)
+		if (t.tv_sec - t0.tv_sec > 2)
 			return 0;
 	}
 }

@@ -54,7 +54,7 @@ int dp_end_create(struct dp_end *e, enum ibv_qp_type type,
 int dp_connect(struct dp_end *a, struct dp_end *b);
 void dp_end_destroy(struct dp_end *e);
 
-/* Poll one completion with a 5 s timeout: 1, 0 on timeout, -1 on error. */
+/* Poll one completion with a 2 s timeout: 1, 0 on timeout, -1 on error. */
 int dp_poll(struct ibv_cq *cq, struct ibv_wc *wc);
 /*
  * Fill @wr/@sge for @op from @e's buffer at @loff (len bytes) to its
