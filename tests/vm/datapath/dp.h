@@ -75,5 +75,6 @@ void dp_srq(void);
 void dp_ud(void);
 void dp_events(void);
 void dp_errors(void);
+void dp_resize(void);
 
 #endif /* DP_H */

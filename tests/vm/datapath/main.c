@@ -78,6 +78,7 @@ int main(int argc, char **argv)
 	dp_ud();
 	dp_events();
 	dp_errors();
+	dp_resize();
 
 	maps = count_uverbs_maps();
 	dp_check("leak.maps_while_open", maps == 0,
