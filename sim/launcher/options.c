@@ -42,7 +42,8 @@ static const char usage[] =
 	"usage: rdma-sim [OPTIONS] -- PROGRAM [ARGS...]\n"
 	"Run PROGRAM in a simulated RDMA world (uverbs + mlx5 MEMIC).\n"
 	"  --devices N        number of devices (default 1, max 1024)\n"
-	"  --dm-size BYTES    MEMIC bytes per device (default 131072)\n"
+	"  --dm-size BYTES    MEMIC bytes per device (default 131072, at most\n"
+	"                     256 pages)\n"
 	"  --no-dm            devices without MEMIC (max_dm_size 0)\n"
 	"  --no-dmabuf        kernel without the DMABUF uverbs object\n"
 	"  --no-netlink       no RDMA netlink (userspace uses sysfs)\n"
@@ -182,6 +183,16 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 				"rdma-sim: --dm-size wants a multiple of %u up "
 				"to 1 GiB\n",
 				l->cfg.page_size);
+			return -1;
+		}
+		if (v > (uint64_t)SIM_MEMIC_MAX_PAGES * l->cfg.page_size) {
+			fprintf(stderr,
+				"rdma-sim: --dm-size %llu is more than a "
+				"device has: the kernel manages at most %d "
+				"MEMIC pages (%llu bytes) per device\n",
+				(unsigned long long)v, SIM_MEMIC_MAX_PAGES,
+				(unsigned long long)SIM_MEMIC_MAX_PAGES *
+					l->cfg.page_size);
 			return -1;
 		}
 		l->cfg.dm_size = v;

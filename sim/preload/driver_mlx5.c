@@ -204,6 +204,8 @@ static const struct sim_verbs_rules mlx5_rules = {
 	.chk_pkey_index = 1,
 	.chk_dest_rd_atom = 1,
 	.last_wqe_on_err = 1,
+	.chk_cur_state = 1,
+	.qp_create_flags = 1 << 1, /* BLOCK_MULTICAST_LOOPBACK */
 };
 
 const struct sim_driver_ops sim_mlx5_ops = {

@@ -27,8 +27,34 @@ static int fail_errno(int err)
 	return -1;
 }
 
+/*
+ * A dma-buf's export is released only when the kernel has really closed
+ * the file: keep a reference across the close, drop it after.
+ */
+static struct sim_dmabuf *pin_dmabuf(int fd)
+{
+	struct sim_fd *f = sim_fd_get(fd);
+
+	if (!f || f->kind != SIM_FD_DMABUF)
+		return NULL;
+	f->db->refs++;
+	return f->db;
+}
+
+static void unpin_dmabuf(struct sim_dmabuf *db)
+{
+	if (!db)
+		return;
+	pthread_mutex_lock(&sim_lock);
+	sim_dmabuf_put(db);
+	pthread_mutex_unlock(&sim_lock);
+}
+
 int close(int fd)
 {
+	struct sim_dmabuf *db = NULL;
+	int ret;
+
 	sim_real_init();
 	if (sim_fd_tracked(fd)) {
 		pthread_mutex_lock(&sim_lock);
@@ -36,11 +62,14 @@ int close(int fd)
 			pthread_mutex_unlock(&sim_lock);
 			return fail_errno(EBADF); /* not the program's */
 		}
+		db = pin_dmabuf(fd);
 		sim_fd_drop(fd);
 		pthread_mutex_unlock(&sim_lock);
 		sim_trace("close fd %d", fd);
 	}
-	return real.close(fd);
+	ret = real.close(fd);
+	unpin_dmabuf(db);
+	return ret;
 }
 
 /* close_range that steps over the sim's own fds. Needs sim_lock. */
@@ -113,17 +142,20 @@ static int dup_track(int old, int new)
  * The target of dup2/dup3 is closed implicitly; if the sim keeps one of
  * its own fds there, that one moves away first.
  */
-static int drop_target(int old, int new)
+static int drop_target(int old, int new, struct sim_dmabuf **db)
 {
 	int ret = 0;
 
+	*db = NULL;
 	if (old == new || !sim_fd_tracked(new))
 		return 0;
 	pthread_mutex_lock(&sim_lock);
-	if (sim_fd_internal(new))
+	if (sim_fd_internal(new)) {
 		ret = sim_internal_fd_evict(new);
-	else
+	} else {
+		*db = pin_dmabuf(new);
 		sim_fd_drop(new);
+	}
 	pthread_mutex_unlock(&sim_lock);
 	return ret ? fail_errno(-ret) : 0;
 }
@@ -138,22 +170,32 @@ int dup(int fd)
 
 int dup2(int old, int new)
 {
+	struct sim_dmabuf *db;
+	int ret;
+
 	sim_real_init();
-	if (fcntl(old, F_GETFD) < 0 || drop_target(old, new))
+	if (fcntl(old, F_GETFD) < 0 || drop_target(old, new, &db))
 		return -1;
 	if (old == new)
 		return real.dup2(old, new);
-	return dup_track(old, real.dup2(old, new));
+	ret = dup_track(old, real.dup2(old, new));
+	unpin_dmabuf(db);
+	return ret;
 }
 
 int dup3(int old, int new, int flags)
 {
+	struct sim_dmabuf *db = NULL;
+	int ret;
+
 	sim_real_init();
 	if (sim_fd_internal(old))
 		return fail_errno(EBADF);
-	if (old != new &&fcntl(old, F_GETFD) >= 0 && drop_target(old, new))
+	if (old != new &&fcntl(old, F_GETFD) >= 0 && drop_target(old, new, &db))
 		return -1;
-	return dup_track(old, real.dup3(old, new, flags));
+	ret = dup_track(old, real.dup3(old, new, flags));
+	unpin_dmabuf(db);
+	return ret;
 }
 
 static int do_fcntl(int fd, int cmd, unsigned long arg)
@@ -164,6 +206,10 @@ static int do_fcntl(int fd, int cmd, unsigned long arg)
 	if (sim_fd_internal(fd))
 		return fail_errno(EBADF);
 	ret = real.fcntl(fd, cmd, arg);
+	/* a dma-buf file has O_RDONLY and what F_SETFL set, no O_LARGEFILE */
+	if (cmd == F_GETFL && ret >= 0 && fd_kind(fd) == SIM_FD_DMABUF)
+		return ret & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC |
+			      O_DIRECT | O_NOATIME);
 	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
 		return dup_track(fd, ret);
 	return ret;
@@ -203,6 +249,12 @@ int ioctl(int fd, unsigned long req, ...)
 			  strerrorname_np(err));
 		return fail_errno(err);
 	}
+	if (fd_kind(fd) == SIM_FD_DMABUF) {
+		ret = sim_dmabuf_ioctl(req, arg);
+		sim_trace("ioctl fd %d (dma-buf) cmd %#lx -> %s", fd, req,
+			  ret ? strerrorname_np(-ret) : "0");
+		return ret ? fail_errno(-ret) : 0;
+	}
 	pthread_mutex_lock(&sim_lock);
 	if (fd_kind(fd) == SIM_FD_UVERBS)
 		uv = sim_fds[fd].uv;
@@ -238,6 +290,8 @@ ssize_t write(int fd, const void *buf, size_t count)
 			  strerrorname_np(err));
 		return fail_errno(err);
 	}
+	if (kind == SIM_FD_DMABUF)
+		return fail_errno(EBADF); /* a read-only file */
 	if (kind != SIM_FD_UVERBS)
 		return fail_errno(EINVAL);
 	pthread_mutex_lock(&sim_lock);
@@ -309,7 +363,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	}
 	err = sim_fail("mmap");
 	if (!err && kind == SIM_FD_DMABUF)
-		err = EINVAL; /* no CPU access to a device dma-buf */
+		err = sim_dmabuf_mmap_errno(prot, flags);
 	if (!err && kind == SIM_FD_EVENT)
 		err = ENODEV;
 	if (err) {

@@ -2,6 +2,7 @@
 /* Resolving libc, joining the world named by $RDMA_SIM_DIR. */
 #include "sim.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,8 @@ void sim_real_init(void)
 	RESOLVE(ioctl);
 	RESOLVE(write);
 	RESOLVE(read);
+	RESOLVE(pread);
+	RESOLVE(pwrite);
 	RESOLVE(mmap);
 	RESOLVE(munmap);
 	RESOLVE(dup);
@@ -41,6 +44,19 @@ void sim_real_init(void)
 	RESOLVE(send);
 	RESOLVE(recvmsg);
 	RESOLVE(open);
+}
+
+/* dma-buf fds that survived an exec are still dma-bufs (needs sim_lock). */
+static void adopt_inherited(void)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/fd");
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.' && atoi(de->d_name) != dirfd(d))
+			sim_dmabuf_adopt(atoi(de->d_name));
+	if (d)
+		closedir(d);
 }
 
 static int open_world(const char *dir)
@@ -67,6 +83,8 @@ static int open_world(const char *dir)
 		if (sim.trace_fd >= 0)
 			sim_internal_fd_add(&sim.trace_fd);
 	}
+	if (!ret)
+		adopt_inherited();
 	pthread_mutex_unlock(&sim_lock);
 	return ret;
 }
@@ -98,12 +116,6 @@ static void __attribute__((constructor)) sim_init(void)
 	}
 	pthread_atfork(fork_prepare, fork_done, fork_done);
 	sim.active = 1;
-}
-
-static void __attribute__((destructor)) sim_fini(void)
-{
-	if (sim.active)
-		sim_maps_release_all();
 }
 
 int sim_fail(const char *kind)

@@ -24,7 +24,7 @@ static void zero_pages(unsigned int dev, uint32_t first, uint32_t npages)
 		       pos, end - pos))
 		return;
 	for (; pos < end; pos += sizeof(zeros))
-		if (pwrite(sim.memic_fd, zeros, sizeof(zeros), pos) < 0)
+		if (real.pwrite(sim.memic_fd, zeros, sizeof(zeros), pos) < 0)
 			return;
 }
 
@@ -32,7 +32,7 @@ static void release_slot(int slot)
 {
 	sim_shared_lock(sim.sh);
 	sim.sh->allocs[slot].dm_alive = 0;
-	sim_alloc_put(sim.sh, slot);
+	sim_memic_put(slot);
 	sim_shared_unlock(sim.sh);
 }
 
@@ -58,9 +58,7 @@ static int alloc_memic(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 	if (sim_entry_key_alloc(c->uv, MLX5_SIM_DM_KEY_LO, MLX5_SIM_DM_KEY_HI,
 				npages, &key))
 		return -ENOMEM;
-	sim_shared_lock(sim.sh);
-	slot = sim_alloc_pages(sim.sh, c->uv->dev, npages);
-	sim_shared_unlock(sim.sh);
+	slot = sim_memic_alloc(c->uv->dev, npages);
 	if (slot < 0)
 		return slot;
 	zero_pages(c->uv->dev, sim.sh->allocs[slot].first_page, npages);

@@ -198,6 +198,26 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
 	return sendto(fd, buf, len, flags, NULL, 0);
 }
 
+/* dma-buf fds passed over a unix socket are dma-bufs here too. */
+static void adopt_rights(struct msghdr *msg)
+{
+	struct cmsghdr *c;
+	size_t i, n;
+	int fd;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			pthread_mutex_lock(&sim_lock);
+			sim_dmabuf_adopt(fd);
+			pthread_mutex_unlock(&sim_lock);
+		}
+	}
+}
+
 static size_t iov_total(const struct msghdr *msg)
 {
 	size_t total = 0, i;
@@ -218,8 +238,12 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 
 	sim_real_init();
 	nl = nl_of(fd);
-	if (!nl)
-		return real.recvmsg(fd, msg, flags);
+	if (!nl) {
+		ret = real.recvmsg(fd, msg, flags);
+		if (ret >= 0 && sim.active)
+			adopt_rights(msg);
+		return ret;
+	}
 	msg->msg_name = NULL;
 	msg->msg_namelen = 0;
 	ret = real.recvmsg(fd, msg, flags);

@@ -98,7 +98,7 @@ static int gid_entry(unsigned int dev, uint32_t index,
 {
 	uint64_t guid = sim_guid(dev);
 
-	if (index >= SIM_NUM_GIDS)
+	if (index >= sim.model->gid_tbl_len)
 		return -EINVAL;
 	if (index) /* only GID 0 is populated */
 		return -ENODATA;

@@ -72,9 +72,8 @@ static void dm_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 	if (slot < 0 || !sim_uvfile_mine(uv))
 		return;
 	sim_shared_lock(sim.sh);
-	sim_export_revoke_alloc(sim.sh, slot);
-	sim.sh->allocs[slot].dm_alive = 0;
-	sim_alloc_put(sim.sh, slot);
+	sim.sh->allocs[slot].dm_alive = 0; /* revokes its exports */
+	sim_memic_put(slot);
 	sim_shared_unlock(sim.sh);
 }
 

@@ -44,7 +44,6 @@ struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
 	mr->pd = pd;
 	mr->dm = dm;
 	mr->backing = dm ? SIM_MR_DM : SIM_MR_USER;
-	mr->dmabuf_slot = -1;
 	/* keys are device-wide: index from the world's counter, key byte 0 */
 	sim_shared_lock(sim.sh);
 	mr->lkey = (uint32_t)(sim.sh->next_id++ << 8);
@@ -63,6 +62,7 @@ static void mr_release(struct sim_uvfile *uv, struct sim_obj *o)
 	mr->pd->obj.usecnt--;
 	if (mr->dm)
 		mr->dm->obj.usecnt--;
+	sim_dmabuf_release(mr->dmabuf);
 }
 
 static int put_keys(struct sim_call *c, struct sim_mr *mr, uint16_t lkey_id,
@@ -126,8 +126,9 @@ static int reg_dmabuf_mr(struct sim_call *c)
 	int fd =
 		(int)(uint32_t)sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);
 	uint64_t page = sim.sh->cfg.page_size;
-	struct sim_fd *f;
+	struct sim_dmabuf_import *imp;
 	struct sim_mr *mr;
+	int err;
 
 	if (!sim_driver()->reg_dmabuf_mr)
 		return -EOPNOTSUPP; /* before the fd is even looked at */
@@ -138,21 +139,23 @@ static int reg_dmabuf_mr(struct sim_call *c)
 	if ((off & (page - 1)) != (iova & (page - 1)) || off + len < off ||
 	    iova + len < iova || !len)
 		return -EINVAL;
-	if (fd < 0 || real.fcntl(fd, F_GETFD) < 0)
+	if (fd < 0 || sim_fd_internal(fd) || real.fcntl(fd, F_GETFD) < 0)
 		return -EBADF;
-	f = sim_fd_get(fd);
-	if (!f || f->kind != SIM_FD_DMABUF)
-		return -EINVAL;
-	if (off + len > f->db->size)
-		return -EINVAL;
-	if (sim.sh->exports[f->db->slot].revoked)
-		return -ENODEV;
+	imp = sim_dmabuf_import(fd, &err);
+	if (!imp)
+		return err;
+	if (off + len > imp->db->size || sim_dmabuf_revoked(imp->db)) {
+		err = off + len > imp->db->size ? -EINVAL : -ENODEV;
+		sim_dmabuf_release(imp);
+		return err;
+	}
 	mr = sim_mr_new(c->uv, pd, NULL);
-	if (!mr)
+	if (!mr) {
+		sim_dmabuf_release(imp);
 		return -ENOMEM;
+	}
 	mr->backing = SIM_MR_DMABUF;
-	mr->dmabuf_slot = f->db->slot;
-	mr->dmabuf_gen = f->db->gen;
+	mr->dmabuf = imp;
 	mr->offset = off;
 	mr->length = len;
 	mr->iova = iova;

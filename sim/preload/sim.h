@@ -39,6 +39,8 @@ struct sim_real {
 	int (*ioctl)(int, unsigned long, ...);
 	ssize_t (*write)(int, const void *, size_t);
 	ssize_t (*read)(int, void *, size_t);
+	ssize_t (*pread)(int, void *, size_t, off_t);
+	ssize_t (*pwrite)(int, const void *, size_t, off_t);
 	void *(*mmap)(void *, size_t, int, int, int, off_t);
 	int (*munmap)(void *, size_t);
 	int (*dup)(int);
@@ -128,11 +130,19 @@ struct sim_evq {
 	struct sim_event *head, **tail;
 };
 
+/* An export as this process knows it (dmabuf.c). */
 struct sim_dmabuf {
-	int refs;
-	int slot; /* sim_shared exports[] */
-	uint32_t gen;
+	int refs;     /* fd table entries and imports in this process */
+	int alloc;    /* the MEMIC slot whose pages it covers */
+	uint32_t gen; /* that slot's generation */
+	uint32_t seq; /* its number among the slot's exports (names the file) */
 	uint64_t size;
+};
+
+/* An importer's reference: its own hold on the export's open file. */
+struct sim_dmabuf_import {
+	struct sim_dmabuf *db;
+	int hold; /* internal fd */
 };
 
 /* An RDMA netlink socket: the user's end of a datagram pair. */
@@ -257,16 +267,39 @@ void sim_evq_close(struct sim_evq *q);
  * Takes sim_lock itself. */
 ssize_t sim_evq_read(int fd, void *buf, size_t count);
 
-/* dma-buf fds (dmabuf.c) */
+/* dma-buf fds (dmabuf.c); all need sim_lock */
 void sim_dmabuf_put(struct sim_dmabuf *db);
 /* Export the pages of entry e; new fd or -errno. */
 int sim_dmabuf_export(struct sim_uvfile *uv, struct sim_entry *e);
+/* Recognise a dma-buf fd that came over exec or a unix socket. */
+void sim_dmabuf_adopt(int fd);
+/* Take an importer's reference to the dma-buf fd; NULL + *err (-errno). */
+struct sim_dmabuf_import *sim_dmabuf_import(int fd, int *err);
+void sim_dmabuf_release(struct sim_dmabuf_import *imp);
+/* DM_FREE or the context's end revoked it (importers: ENODEV). */
+int sim_dmabuf_revoked(const struct sim_dmabuf *db);
+/* Byte offset of the buffer in its device's MEMIC file, or -1 if revoked. */
+int64_t sim_dmabuf_memic_offset(const struct sim_dmabuf_import *imp,
+				unsigned int *dev);
+/* Release exports of a MEMIC slot nobody holds. Needs the shared lock. */
+void sim_dmabuf_reap_alloc(int alloc);
+
+/* the dma-buf fd's file operations (dmabuf_fd.c): errno / 0 or -errno */
+int sim_dmabuf_mmap_errno(int prot, int flags);
+int sim_dmabuf_ioctl(unsigned long req, void *arg);
+
+/* MEMIC pages (memic.c) */
+/* Reserve npages on dev for a new DM: slot or -ENOMEM. */
+int sim_memic_alloc(unsigned int dev, uint32_t npages);
+/* Free the slot if nothing holds its pages. Needs the shared lock. */
+void sim_memic_put(int slot);
+/* Map a slot's pages; the mapping holds them (in every process). */
+void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags);
 
 /* CPU mappings of MEMIC (mmap.c) */
 void *sim_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 	       int flags, off_t off);
 void sim_munmap_note(void *addr, size_t len);
-void sim_maps_release_all(void);
 
 /* RDMA netlink (netlink.c): answer a request; bytes consumed or -errno */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len);
@@ -288,6 +321,8 @@ int sim_clear_user(void *udst, size_t len);
 
 /* CAP_SYS_RAWIO and CAP_NET_RAW both effective (capget). */
 int sim_has_raw_caps(void);
+/* Capability cap (CAP_*) effective (capget). */
+int sim_has_cap(int cap);
 
 static inline uint64_t sim_guid(unsigned int dev)
 {

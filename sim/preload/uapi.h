@@ -75,6 +75,12 @@ struct sim_attr_spec {
 		.id = (i), .name = #i, .kind = SA_IDR, .access = (acc),        \
 		.type = &(t)                                                   \
 	}
+/* A struct input: at least lo bytes; longer ones need zero tails. */
+#define A_IN_STRUCT(i, lo, sz, m)                                              \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_PTR_IN, .mandatory = (m),    \
+		.min_len = (lo), .max_len = (sz), .zero_trailing = 1           \
+	}
 #define A_U32(i, m) A_IN(i, 4, 4, m)
 #define A_U64(i, m) A_IN(i, 8, 8, m)
 #define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
@@ -175,6 +181,10 @@ struct sim_verbs_rules {
 	uint8_t chk_dest_rd_atom; /* mlx5: max_dest_rd_atomic limit */
 	uint8_t chk_timeout;	  /* rxe: timeout/alt_timeout <= 31 */
 	uint8_t last_wqe_on_err;  /* an SRQ QP entering ERR: LAST_WQE_REACHED */
+	uint8_t chk_cur_state;	  /* mlx5 firmware: CUR_STATE must be true */
+	uint8_t sqd_event_always; /* rxe: SQ_DRAINED even unrequested */
+	uint8_t srq_resize;	  /* rxe: MODIFY_SRQ may change max_wr */
+	uint32_t qp_create_flags; /* IB_QP_CREATE_* the driver accepts */
 };
 
 struct sim_driver_ops {
@@ -223,7 +233,9 @@ struct sim_driver_ops {
 	int (*create_srq)(struct sim_uvfile *uv, struct sim_srq *srq,
 			  const void *in, size_t in_len, void *out,
 			  size_t out_len);
-	/* mask: IB_SRQ_MAX_WR 1, IB_SRQ_LIMIT 2; in: MODIFY_SRQ's udata */
+	/* mask: IB_SRQ_MAX_WR 1, IB_SRQ_LIMIT 2; in: MODIFY_SRQ's udata.
+	 * The driver sets srq->max_wr when it resizes; the core stores the
+	 * limit. */
 	int (*modify_srq)(struct sim_uvfile *uv, struct sim_srq *srq,
 			  uint32_t max_wr, uint32_t srq_limit, uint32_t mask,
 			  const void *in, size_t in_len);
@@ -291,6 +303,12 @@ int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
 int sim_wc_out(struct sim_wcall *w, const void *src, size_t len);
 /* The driver's udata response: min(len, buffer) bytes. */
 int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len);
+/* An ex request of any length: shorter is zero-extended, longer must
+ * have a zero tail (else -EOPNOTSUPP). */
+int sim_wc_in(struct sim_wcall *w, void *dst, size_t len);
+/* MODIFY_QP / EX_MODIFY_QP (qp_modify.c) */
+int sim_w_modify_qp(struct sim_wcall *w);
+int sim_w_ex_modify_qp(struct sim_wcall *w);
 /* Destroy the object whose handle is the first u32 of the request. */
 int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t);
 
@@ -304,6 +322,10 @@ void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r);
 /* A new async event file of uv (the first is its default): fd or -errno */
 int sim_alloc_async_fd(struct sim_uvfile *uv, int cloexec);
 uint32_t sim_num_comp_vectors(void);
+/* An address vector as rdma_check_ah_attr and the source-GID lookup see
+ * it: RoCE needs a GRH (EINVAL), the GID index must be in the table
+ * (EINVAL) and hold a GID (ENODATA). */
+int sim_check_ah_attr(const struct sim_ah_attr *a);
 /* ib_check_mr_access: 0 or -EINVAL */
 int sim_check_mr_access(uint64_t flags);
 /* New MR holding pd (and dm). NULL on ENOMEM. */

@@ -91,7 +91,7 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	memset(r, 0, sizeof(*r));
 	p->port_cap_flags = eth ? 0x04010000 : 0x2651e848;
 	p->max_msg_sz = 1 << 30;
-	p->gid_tbl_len = SIM_NUM_GIDS;
+	p->gid_tbl_len = sim.model->gid_tbl_len;
 	p->pkey_tbl_len = SIM_NUM_PKEYS;
 	p->lid = eth ? 0 : 1;
 	p->sm_lid = eth ? 0 : 1;
@@ -106,15 +106,28 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	r->port_cap_flags2 = 0;
 }
 
-int sim_has_raw_caps(void)
+int sim_has_cap(int cap)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct d[2] = {};
-	uint32_t need = (1u << CAP_SYS_RAWIO) | (1u << CAP_NET_RAW);
 
 	if (syscall(SYS_capget, &h, d))
 		return 0;
-	return (d[0].effective & need) == need;
+	return !!(d[cap / 32].effective & (1u << (cap % 32)));
+}
+
+int sim_has_raw_caps(void)
+{
+	return sim_has_cap(CAP_SYS_RAWIO) && sim_has_cap(CAP_NET_RAW);
+}
+
+int sim_check_ah_attr(const struct sim_ah_attr *a)
+{
+	if (!a->is_global)
+		return sim.model->gid_is_roce ? -EINVAL : 0;
+	if (a->sgid_index >= sim.model->gid_tbl_len)
+		return -EINVAL;
+	return a->sgid_index ? -ENODATA : 0; /* only GID 0 is populated */
 }

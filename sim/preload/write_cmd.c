@@ -30,6 +30,19 @@ int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len)
 				len < w->uhw_out_len ? len : w->uhw_out_len);
 }
 
+int sim_wc_in(struct sim_wcall *w, void *dst, size_t len)
+{
+	const uint8_t *in = w->in;
+	size_t i;
+
+	for (i = len; i < w->in_len; i++)
+		if (in[i])
+			return -EOPNOTSUPP;
+	memset(dst, 0, len);
+	memcpy(dst, in, w->in_len < len ? w->in_len : len);
+	return 0;
+}
+
 int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t)
 {
 	struct sim_obj *o;

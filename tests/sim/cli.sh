@@ -15,6 +15,12 @@ for bad in "--devices 0" "--devices 1025" "--devices x" "--dm-size 100" \
 	[ $? -eq 2 ] || fail "'$bad' must exit 2"
 	echo "$out" | grep -q 'rdma-sim' || fail "no message for '$bad'"
 done
+# more MEMIC than the kernel's 256-page bitmap: refused, saying why
+out=$("$SIM" --dm-size $((257 * $(getconf PAGESIZE))) -- true 2>&1) &&
+	fail "accepted a --dm-size above 256 pages"
+echo "$out" | grep -q '256 MEMIC pages' || fail "no reason for --dm-size: $out"
+"$SIM" --dm-size $((256 * $(getconf PAGESIZE))) -- true ||
+	fail "--dm-size of 256 pages refused"
 "$SIM" 2>/dev/null && fail "no PROGRAM accepted"
 "$SIM" -- sh -c 'exit 7'
 [ $? -eq 7 ] || fail "exit status not propagated"

@@ -16,6 +16,7 @@
 
 extern int raw_failures;
 extern int raw_no_dmabuf;
+extern const char *raw_argv0; /* to run ourselves again */
 
 #define EXPECT(cond, ...)                                                      \
 	do {                                                                   \
@@ -59,6 +60,11 @@ void raw_check_uar(void);
 void raw_check_paths(void);
 void raw_check_internal_fds(void);
 void raw_check_access(void);
+void raw_check_share(void);
+/* --peer-reads FD: an exec'd child reads "parent" through the peer */
+int raw_peer_reads(const char *fd);
+/* --limits N: all pages of N devices of 1 MiB, 300 exports */
+int raw_check_limits(unsigned int ndev);
 /* without rdma-sim: the peer API fails cleanly */
 int raw_check_outside(void);
 /* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */

@@ -124,9 +124,11 @@ static int child(int how)
 		close_range(3, nl - 1, 0);
 		break;
 	case CLOSEFROM:
-		dup2(nl, 3);
-		close(nl);
-		nl = 3;
+		if (nl != 3) {
+			dup2(nl, 3);
+			close(nl);
+			nl = 3;
+		}
 		closefrom(4);
 		break;
 	case DUP2_ONTO:
