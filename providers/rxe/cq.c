@@ -42,8 +42,8 @@ static int cq_map(struct ibv_context *ctx, struct rxe_cq *cq,
 {
 	int err = rxe_queue_map(ctx, &cq->q, &resp->mi);
 
-	if (!err && (1U << cq->q.buf->log2_elem_size) <
-			    sizeof(struct ib_uverbs_wc)) {
+	if (!err &&
+	    (1U << cq->q.buf->log2_elem_size) < sizeof(struct ib_uverbs_wc)) {
 		rxe_queue_unmap(&cq->q);
 		err = EPROTO;
 	}
@@ -53,8 +53,7 @@ static int cq_map(struct ibv_context *ctx, struct rxe_cq *cq,
 }
 
 struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
-			     struct ibv_comp_channel *channel,
-			     int comp_vector)
+			     struct ibv_comp_channel *channel, int comp_vector)
 {
 	struct rxe_create_cq_resp resp = {};
 	struct ibv_udata udata = {.out = &resp, .out_len = sizeof(resp)};

@@ -11,8 +11,8 @@
 
 #include "rxe.h"
 
-#define RXE_QP_COMP_MASK                                                      \
-	(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |                \
+#define RXE_QP_COMP_MASK                                                       \
+	(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |                 \
 	 IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 
 static uint32_t min_u32(uint32_t a, uint32_t b)
@@ -39,8 +39,8 @@ static int map_rings(struct ibv_context *ctx, struct rxe_qp *qp,
 	if (err)
 		return err;
 	room = slot_room(&qp->sq.q, sizeof(struct rxe_send_wqe));
-	qp->sq.max_sge = min_u32(attr->cap.max_send_sge,
-				 room / sizeof(struct rxe_sge));
+	qp->sq.max_sge =
+		min_u32(attr->cap.max_send_sge, room / sizeof(struct rxe_sge));
 	qp->sq.max_inline = min_u32(attr->cap.max_inline_data, room);
 	if (attr->srq)
 		return 0;
@@ -48,8 +48,8 @@ static int map_rings(struct ibv_context *ctx, struct rxe_qp *qp,
 	if (err)
 		return err;
 	room = slot_room(&qp->rq.q, sizeof(struct rxe_recv_wqe));
-	qp->rq.max_sge = min_u32(attr->cap.max_recv_sge,
-				 room / sizeof(struct rxe_sge));
+	qp->rq.max_sge =
+		min_u32(attr->cap.max_recv_sge, room / sizeof(struct rxe_sge));
 	return 0;
 }
 

@@ -11,15 +11,14 @@
 
 #include "rxe.h"
 
-#define OPS_COMMON                                                            \
-	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
-#define OPS_UC                                                                \
-	(OPS_COMMON | IBV_QP_EX_WITH_RDMA_WRITE |                             \
-	 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_LOCAL_INV |      \
+#define OPS_COMMON (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
+#define OPS_UC                                                                 \
+	(OPS_COMMON | IBV_QP_EX_WITH_RDMA_WRITE |                              \
+	 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_LOCAL_INV |       \
 	 IBV_QP_EX_WITH_SEND_WITH_INV)
-#define OPS_RC                                                                \
-	(OPS_UC | IBV_QP_EX_WITH_RDMA_READ |                                  \
-	 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |                                  \
+#define OPS_RC                                                                 \
+	(OPS_UC | IBV_QP_EX_WITH_RDMA_READ |                                   \
+	 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |                                   \
 	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 
 int rxe_qp_ex_check(enum ibv_qp_type type, uint64_t send_ops)
@@ -73,8 +72,7 @@ static struct rxe_send_wqe *last(struct rxe_qp *qp)
 	return rxe_slot(&qp->sq.q, qp->wr_index - 1);
 }
 
-static void wr_rdma_write(struct ibv_qp_ex *ibqp, uint32_t rkey,
-			  uint64_t raddr)
+static void wr_rdma_write(struct ibv_qp_ex *ibqp, uint32_t rkey, uint64_t raddr)
 {
 	struct rxe_send_wqe *wqe = begin(ibqp, IBV_WR_RDMA_WRITE);
 
@@ -93,8 +91,7 @@ static void wr_rdma_write_imm(struct ibv_qp_ex *ibqp, uint32_t rkey,
 	wqe->wr.ex.imm_data = imm;
 }
 
-static void wr_rdma_read(struct ibv_qp_ex *ibqp, uint32_t rkey,
-			 uint64_t raddr)
+static void wr_rdma_read(struct ibv_qp_ex *ibqp, uint32_t rkey, uint64_t raddr)
 {
 	struct rxe_send_wqe *wqe = begin(ibqp, IBV_WR_RDMA_READ);
 
@@ -226,10 +223,10 @@ static void wr_set_inline_data_list(struct ibv_qp_ex *ibqp, size_t n,
 		return;
 	wqe->wr.send_flags |= IBV_SEND_INLINE;
 	for (i = 0; i < n && !qp->wr_err; i++)
-		fail(qp, rxe_wqe_add_inline(qp, wqe, list[i].addr,
-					    list[i].length) ?
-				 ENOSPC :
-				 0);
+		fail(qp,
+		     rxe_wqe_add_inline(qp, wqe, list[i].addr, list[i].length)
+			     ? ENOSPC
+			     : 0);
 }
 
 static void wr_start(struct ibv_qp_ex *ibqp)

@@ -20,8 +20,8 @@ int rxe_queue_map(struct ibv_context *ctx, struct rxe_queue *q,
 	/* The header must describe a ring that fits in what was mapped. */
 	need = sizeof(*buf) +
 	       (((size_t)buf->index_mask + 1) << buf->log2_elem_size);
-	if (buf->log2_elem_size > 16 || buf->index_mask & (buf->index_mask + 1) ||
-	    need > mi->size) {
+	if (buf->log2_elem_size > 16 ||
+	    buf->index_mask & (buf->index_mask + 1) || need > mi->size) {
 		munmap(buf, mi->size);
 		return EPROTO;
 	}

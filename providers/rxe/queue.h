@@ -47,8 +47,8 @@ static inline void rxe_store_rel(uint32_t *idx, uint32_t val)
 
 static inline void *rxe_slot(struct rxe_queue *q, uint32_t idx)
 {
-	return q->buf->data + ((size_t)(idx & q->mask)
-			       << q->buf->log2_elem_size);
+	return q->buf->data +
+	       ((size_t)(idx & q->mask) << q->buf->log2_elem_size);
 }
 
 /* Consumer side (CQ). */

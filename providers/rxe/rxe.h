@@ -107,8 +107,7 @@ int rxe_dm_export_dmabuf_fd(struct ibv_dm *dm);
 
 /* cq.c */
 struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
-			     struct ibv_comp_channel *channel,
-			     int comp_vector);
+			     struct ibv_comp_channel *channel, int comp_vector);
 struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
 				   struct ibv_cq_init_attr_ex *attr);
 int rxe_resize_cq(struct ibv_cq *cq, int cqe);

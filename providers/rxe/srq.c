@@ -42,7 +42,8 @@ struct ibv_srq *rxe_create_srq_ex(struct ibv_context *ctx,
 		return NULL;
 	}
 	/* rdma_rxe has basic SRQs only (no XRC, no tag matching). */
-	if (attr->comp_mask & ~(IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD) ||
+	if (attr->comp_mask &
+		    ~(IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD) ||
 	    (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE &&
 	     attr->srq_type != IBV_SRQT_BASIC)) {
 		errno = EOPNOTSUPP;

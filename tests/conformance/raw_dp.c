@@ -61,8 +61,8 @@ int raw_destroy_cq(int fd, uint32_t handle)
 			 sizeof(resp));
 }
 
-void raw_qp_cmd_init(struct ib_uverbs_create_qp *cmd, uint32_t pd,
-		     uint32_t cq, uint8_t type)
+void raw_qp_cmd_init(struct ib_uverbs_create_qp *cmd, uint32_t pd, uint32_t cq,
+		     uint8_t type)
 {
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->pd_handle = pd;
@@ -139,8 +139,10 @@ int raw_modify_srq(int fd, uint32_t handle, uint32_t mask, uint32_t max_wr,
 		struct ib_uverbs_modify_srq core;
 		struct rxe_modify_srq_cmd drv;
 	} cmd = {
-		.core = {.srq_handle = handle, .attr_mask = mask,
-			 .max_wr = max_wr, .srq_limit = limit},
+		.core = {.srq_handle = handle,
+			 .attr_mask = mask,
+			 .max_wr = max_wr,
+			 .srq_limit = limit},
 		.drv = {.mmap_info_addr = (uintptr_t)&mi},
 	};
 

@@ -42,15 +42,17 @@ void dp_fill(void *p, size_t n, unsigned int seed)
 		b[i] = (uint8_t)(seed * 131 + i * 7 + (i >> 8));
 }
 
-int dp_end_create(struct dp_end *e, enum ibv_qp_type type,
-		  struct ibv_srq *srq, uint64_t send_ops, int sig_all)
+int dp_end_create(struct dp_end *e, enum ibv_qp_type type, struct ibv_srq *srq,
+		  uint64_t send_ops, int sig_all)
 {
 	struct ibv_qp_init_attr_ex attr = {
 		.qp_type = type,
 		.sq_sig_all = sig_all,
 		.srq = srq,
-		.cap = {.max_send_wr = 64, .max_recv_wr = 64,
-			.max_send_sge = 2, .max_recv_sge = 2,
+		.cap = {.max_send_wr = 64,
+			.max_recv_wr = 64,
+			.max_send_sge = 2,
+			.max_recv_sge = 2,
 			.max_inline_data = 64},
 		.comp_mask = IBV_QP_INIT_ATTR_PD,
 		.pd = dp.pd,
@@ -251,8 +253,7 @@ int dp_post_recv(struct dp_end *e, size_t off, uint32_t len, uint64_t wr_id)
 		.length = len,
 		.lkey = e->mr->lkey,
 	};
-	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge,
-				 .num_sge = 1};
+	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge, .num_sge = 1};
 	struct ibv_recv_wr *bad = NULL;
 
 	return ibv_post_recv(e->qp, &wr, &bad);

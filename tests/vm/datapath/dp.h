@@ -49,8 +49,8 @@ bool dp_cq_idle(struct ibv_cq *cq);
 
 /* Endpoints: create (type RC/UC/UD, optional SRQ, send_ops for qp_ex, 0 =
  * the plain ibv_create_qp), connect two of them, destroy. */
-int dp_end_create(struct dp_end *e, enum ibv_qp_type type,
-		  struct ibv_srq *srq, uint64_t send_ops, int sig_all);
+int dp_end_create(struct dp_end *e, enum ibv_qp_type type, struct ibv_srq *srq,
+		  uint64_t send_ops, int sig_all);
 int dp_connect(struct dp_end *a, struct dp_end *b);
 void dp_end_destroy(struct dp_end *e);
 

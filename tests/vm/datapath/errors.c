@@ -32,7 +32,8 @@ static void bad_rkey(void)
 	dp_post1(&a, &wr);
 	dp_expect_wc("err.bad_rkey.status", a.cq, &wc, IBV_WC_REM_ACCESS_ERR,
 		     IBV_WC_RDMA_WRITE, 0);
-	dp_check("err.bad_rkey.untouched", b.buf[0] == 0xab && b.buf[63] == 0xab,
+	dp_check("err.bad_rkey.untouched",
+		 b.buf[0] == 0xab && b.buf[63] == 0xab,
 		 "the target was written");
 	dp_check("err.qp_in_err",
 		 !ibv_query_qp(a.qp, &qa, IBV_QP_STATE, &ia) &&

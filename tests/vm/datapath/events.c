@@ -43,9 +43,12 @@ void dp_events(void)
 	ibv_destroy_qp(b.qp);
 	{
 		struct ibv_qp_init_attr qa = {
-			.send_cq = b.cq, .recv_cq = ecq,
-			.cap = {.max_send_wr = 8, .max_recv_wr = 8,
-				.max_send_sge = 1, .max_recv_sge = 1},
+			.send_cq = b.cq,
+			.recv_cq = ecq,
+			.cap = {.max_send_wr = 8,
+				.max_recv_wr = 8,
+				.max_send_sge = 1,
+				.max_recv_sge = 1},
 			.qp_type = IBV_QPT_RC,
 		};
 		b.qp = ibv_create_qp(dp.pd, &qa);

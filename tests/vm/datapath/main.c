@@ -67,8 +67,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dp.pd = ibv_alloc_pd(dp.ctx);
-	if (!dp_check("setup", dp.pd && !ibv_query_gid(dp.ctx, 1, dp.gid_index,
-						       &dp.gid),
+	if (!dp_check("setup",
+		      dp.pd && !ibv_query_gid(dp.ctx, 1, dp.gid_index, &dp.gid),
 		      "pd/gid (errno %d)", errno))
 		return 1;
 
@@ -84,8 +84,9 @@ int main(int argc, char **argv)
 	dp_check("leak.maps_while_open", maps == 0,
 		 "%d uverbs mappings left after every object was destroyed",
 		 maps);
-	dp_check("teardown", !ibv_dealloc_pd(dp.pd) &&
-		 !ibv_close_device(dp.ctx), "dealloc/close");
+	dp_check("teardown",
+		 !ibv_dealloc_pd(dp.pd) && !ibv_close_device(dp.ctx),
+		 "dealloc/close");
 	dp_check("leak.fds", count_fds() == fds0, "%d fds before, %d after",
 		 fds0, count_fds());
 	printf("DP done: %d failed\n", dp_failures());

@@ -9,9 +9,9 @@
 
 #include "dp.h"
 
-#define OPS                                                                   \
-	(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_SEND |                    \
-	 IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |            \
+#define OPS                                                                    \
+	(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_SEND |                     \
+	 IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |             \
 	 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 
 /* Batch: WRITE + SEND_WITH_IMM (inline) + FETCH_ADD in one wr_complete. */
@@ -101,8 +101,9 @@ static void cq_ex(void)
 	if (!dp_check("cq_ex.create", cq, "errno %d", errno))
 		return;
 	ca.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
-	dp_check("cq_ex.unsupported_flag", !ibv_create_cq_ex(dp.ctx, &ca) &&
-		 errno == EOPNOTSUPP, "errno %d", errno);
+	dp_check("cq_ex.unsupported_flag",
+		 !ibv_create_cq_ex(dp.ctx, &ca) && errno == EOPNOTSUPP,
+		 "errno %d", errno);
 	if (!dp_check("cq_ex.setup",
 		      !dp_end_create(&a, IBV_QPT_RC, NULL, 0, 0) &&
 			      !dp_end_create(&b, IBV_QPT_RC, NULL, 0, 0),
@@ -114,8 +115,10 @@ static void cq_ex(void)
 		struct ibv_qp_init_attr qa = {
 			.send_cq = ibv_cq_ex_to_cq(cq),
 			.recv_cq = ibv_cq_ex_to_cq(cq),
-			.cap = {.max_send_wr = 8, .max_recv_wr = 8,
-				.max_send_sge = 1, .max_recv_sge = 1},
+			.cap = {.max_send_wr = 8,
+				.max_recv_wr = 8,
+				.max_send_sge = 1,
+				.max_recv_sge = 1},
 			.qp_type = IBV_QPT_RC,
 			.sq_sig_all = 1,
 		};

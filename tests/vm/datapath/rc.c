@@ -47,8 +47,8 @@ static void send_imm(struct dp_end *a, struct dp_end *b)
 	dp_post_recv(b, 0, 2048, 7);
 	dp_wr(&wr, &sge, a, IBV_WR_SEND, 0, 1500, 0);
 	dp_check("rc.send.post", !dp_post1(a, &wr), "post failed");
-	if (dp_expect_wc("rc.send.req", a->cq, &wc, IBV_WC_SUCCESS,
-			 IBV_WC_SEND, 0) &&
+	if (dp_expect_wc("rc.send.req", a->cq, &wc, IBV_WC_SUCCESS, IBV_WC_SEND,
+			 0) &&
 	    dp_expect_wc("rc.send.resp", b->cq, &wc, IBV_WC_SUCCESS,
 			 IBV_WC_RECV, 7))
 		dp_check("rc.send.bytes",
@@ -142,7 +142,9 @@ static void inline_send(struct dp_end *a, struct dp_end *b)
 	char msg[48] = "inline bytes are copied into the WQE itself";
 	struct ibv_sge sge = {.addr = (uintptr_t)msg, .length = sizeof(msg)};
 	struct ibv_send_wr wr = {
-		.wr_id = 11, .sg_list = &sge, .num_sge = 1,
+		.wr_id = 11,
+		.sg_list = &sge,
+		.num_sge = 1,
 		.opcode = IBV_WR_SEND,
 		.send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE,
 	};
@@ -164,8 +166,7 @@ static void inline_send(struct dp_end *a, struct dp_end *b)
 	/* Larger than the granted max_inline_data: EINVAL, nothing sent. */
 	sge.length = 4096;
 	sge.addr = (uintptr_t)a->buf;
-	dp_check("rc.inline.too_big", dp_post1(a, &wr) == EINVAL,
-		 "accepted");
+	dp_check("rc.inline.too_big", dp_post1(a, &wr) == EINVAL, "accepted");
 }
 
 /* 16 WRITEs, every 4th signaled: 4 completions, all 16 ranges written. */

@@ -31,8 +31,8 @@ static void resize_cq(void)
 	}
 	dp_cq_idle(b.cq); /* let all three complete into the old ring */
 	err = ibv_resize_cq(cq, 500);
-	dp_check("resize_cq.grow", !err && cq->cqe >= 500, "err %d cqe %d",
-		 err, cq->cqe);
+	dp_check("resize_cq.grow", !err && cq->cqe >= 500, "err %d cqe %d", err,
+		 cq->cqe);
 	for (i = 0; i < 3; i++)
 		in_order += dp_poll(cq, &wc) == 1 &&
 			    wc.status == IBV_WC_SUCCESS &&

@@ -35,8 +35,9 @@ void dp_srq(void)
 			      !dp_connect(&s1, &r1) && !dp_connect(&s2, &r2),
 		      "create/connect failed"))
 		return;
-	dp_check("srq.qp_post_recv_einval", dp_post_recv(&r1, 0, 8, 0) ==
-		 EINVAL, "a QP on an SRQ took a receive of its own");
+	dp_check("srq.qp_post_recv_einval",
+		 dp_post_recv(&r1, 0, 8, 0) == EINVAL,
+		 "a QP on an SRQ took a receive of its own");
 
 	/* Receive buffers live in r1's MR (same PD as the SRQ). */
 	rbuf = r1.buf;
@@ -47,8 +48,8 @@ void dp_srq(void)
 		rwr[i] = (struct ibv_recv_wr){.wr_id = 100 + i,
 					      .sg_list = &rsge[i],
 					      .num_sge = 1,
-					      .next = i < 3 ? &rwr[i + 1] :
-							      NULL};
+					      .next = i < 3 ? &rwr[i + 1]
+							    : NULL};
 	}
 	dp_check("srq.post", !ibv_post_srq_recv(srq, rwr, &bad), "failed");
 	for (i = 0; i < 4; i++) {
@@ -72,8 +73,9 @@ void dp_srq(void)
 	rsge[0].length = 8;
 	rwr[0].num_sge = 3; /* more than max_sge */
 	rwr[0].next = NULL;
-	dp_check("srq.too_many_sge", ibv_post_srq_recv(srq, rwr, &bad) ==
-		 EINVAL && bad == rwr, "accepted");
+	dp_check("srq.too_many_sge",
+		 ibv_post_srq_recv(srq, rwr, &bad) == EINVAL && bad == rwr,
+		 "accepted");
 	dp_check("srq.destroy_busy", ibv_destroy_srq(srq) == EBUSY,
 		 "an SRQ in use was destroyed");
 	dp_end_destroy(&s1);

@@ -28,7 +28,8 @@ void dp_ud(void)
 {
 	struct ibv_ah_attr aa = {
 		.is_global = 1,
-		.grh = {.dgid = dp.gid, .sgid_index = (uint8_t)dp.gid_index,
+		.grh = {.dgid = dp.gid,
+			.sgid_index = (uint8_t)dp.gid_index,
 			.hop_limit = 64},
 		.port_num = 1,
 	};
@@ -51,10 +52,10 @@ void dp_ud(void)
 	dp_post_recv(&b, 0, 40 + 1024, 31);
 	dp_check("ud.post", !ud_send(&a, ah, b.qp->qp_num, QKEY, 900),
 		 "post failed");
-	if (dp_expect_wc("ud.send.req", a.cq, &wc, IBV_WC_SUCCESS,
-			 IBV_WC_SEND, 0) &&
-	    dp_expect_wc("ud.send.resp", b.cq, &wc, IBV_WC_SUCCESS,
-			 IBV_WC_RECV, 31)) {
+	if (dp_expect_wc("ud.send.req", a.cq, &wc, IBV_WC_SUCCESS, IBV_WC_SEND,
+			 0) &&
+	    dp_expect_wc("ud.send.resp", b.cq, &wc, IBV_WC_SUCCESS, IBV_WC_RECV,
+			 31)) {
 		dp_check("ud.grh_and_bytes",
 			 wc.byte_len == 40 + 900 && wc.wc_flags & IBV_WC_GRH &&
 				 wc.src_qp == a.qp->qp_num &&
@@ -68,8 +69,7 @@ void dp_ud(void)
 			ud_send(&b, ah2, a.qp->qp_num, QKEY, 64);
 			dp_check("ud.reply",
 				 dp_expect_wc("ud.reply.req", b.cq, &wc,
-					      IBV_WC_SUCCESS, IBV_WC_SEND,
-					      0) &&
+					      IBV_WC_SUCCESS, IBV_WC_SEND, 0) &&
 					 dp_expect_wc("ud.reply.recv", a.cq,
 						      &wc, IBV_WC_SUCCESS,
 						      IBV_WC_RECV, 32),
