@@ -29,7 +29,7 @@
 struct ibv_context;
 
 /* Core helpers never add more than this many attributes of their own. */
-#define UVERBS_CMD_CORE_SLACK 12
+#define UVERBS_CMD_CORE_SLACK 16
 
 struct uverbs_cmd {
 	uint16_t object_id;
