@@ -9,12 +9,13 @@
 
 #include "conf.h"
 
-/* Room for a core response and rxe's driver part after it. */
-#define RESP_WORDS 8
-
-_Static_assert(sizeof(struct ib_uverbs_create_ah_resp) == 4 &&
-		       sizeof(struct rxe_create_ah_resp) == 8,
-	       "AH response: 4-byte handle, then rxe's ah_num");
+/*
+ * The kernel's structs end in a flexible driver_data[]; the driver's part
+ * is laid right after the core struct, exactly where the kernel reads it.
+ */
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+#endif
 
 int raw_create_cq(int fd, int cqe, int comp_vector, int channel,
 		  size_t resp_len, uint32_t *handle, uint32_t *granted)
@@ -42,16 +43,18 @@ int raw_create_cq(int fd, int cqe, int comp_vector, int channel,
 
 int raw_resize_cq(int fd, uint32_t handle, int cqe)
 {
-	uint64_t resp[RESP_WORDS] = {};
+	struct {
+		struct ib_uverbs_resize_cq_resp core;
+		struct rxe_resize_cq_resp drv;
+	} resp = {};
 	struct ib_uverbs_resize_cq cmd = {
-		.response = (uintptr_t)resp,
+		.response = (uintptr_t)&resp,
 		.cq_handle = handle,
 		.cqe = (uint32_t)cqe,
 	};
 
 	return raw_write(fd, IB_USER_VERBS_CMD_RESIZE_CQ, &cmd, sizeof(cmd),
-			 sizeof(struct ib_uverbs_resize_cq_resp) +
-				 sizeof(struct rxe_resize_cq_resp));
+			 sizeof(resp));
 }
 
 int raw_destroy_cq(int fd, uint32_t handle)
@@ -66,8 +69,8 @@ int raw_destroy_cq(int fd, uint32_t handle)
 			 sizeof(resp));
 }
 
-void raw_qp_cmd_init(struct ib_uverbs_create_qp *cmd, uint32_t pd, uint32_t cq,
-		     uint8_t type)
+void raw_qp_cmd_init(struct ib_uverbs_create_qp *cmd, uint32_t pd,
+		     uint32_t cq, uint8_t type)
 {
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->pd_handle = pd;
@@ -117,9 +120,12 @@ int raw_destroy_qp(int fd, uint32_t handle)
 int raw_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 		   size_t resp_len, struct ib_uverbs_create_srq_resp *out)
 {
-	uint64_t resp[RESP_WORDS] = {};
+	struct {
+		struct ib_uverbs_create_srq_resp core;
+		struct rxe_create_srq_resp drv;
+	} resp = {};
 	struct ib_uverbs_create_srq cmd = {
-		.response = (uintptr_t)resp,
+		.response = (uintptr_t)&resp,
 		.pd_handle = pd,
 		.max_wr = max_wr,
 		.max_sge = max_sge,
@@ -127,32 +133,27 @@ int raw_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 	int err;
 
 	err = raw_write(fd, IB_USER_VERBS_CMD_CREATE_SRQ, &cmd, sizeof(cmd),
-			resp_len ? resp_len
-				 : sizeof(*out) +
-					   sizeof(struct rxe_create_srq_resp));
+			resp_len ? resp_len : sizeof(resp));
 	if (out)
-		memcpy(out, resp, sizeof(*out));
+		*out = resp.core;
 	return err;
 }
 
 int raw_modify_srq(int fd, uint32_t handle, uint32_t mask, uint32_t max_wr,
 		   uint32_t limit, bool with_udata)
 {
-	struct ib_uverbs_modify_srq core = {
-		.srq_handle = handle,
-		.attr_mask = mask,
-		.max_wr = max_wr,
-		.srq_limit = limit,
-	};
 	struct mminfo mi = {};
-	struct rxe_modify_srq_cmd drv = {.mmap_info_addr = (uintptr_t)&mi};
-	uint8_t cmd[sizeof(core) + sizeof(drv)];
+	struct {
+		struct ib_uverbs_modify_srq core;
+		struct rxe_modify_srq_cmd drv;
+	} cmd = {
+		.core = {.srq_handle = handle, .attr_mask = mask,
+			 .max_wr = max_wr, .srq_limit = limit},
+		.drv = {.mmap_info_addr = (uintptr_t)&mi},
+	};
 
-	/* rxe's modify data follows the core command. */
-	memcpy(cmd, &core, sizeof(core));
-	memcpy(cmd + sizeof(core), &drv, sizeof(drv));
-	return raw_write(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, cmd,
-			 with_udata ? sizeof(cmd) : sizeof(core), 0);
+	return raw_write(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &cmd,
+			 with_udata ? sizeof(cmd) : sizeof(cmd.core), 0);
 }
 
 int raw_destroy_srq(int fd, uint32_t handle)
@@ -170,9 +171,12 @@ int raw_destroy_srq(int fd, uint32_t handle)
 int raw_create_ah(int fd, uint32_t pd, const struct ib_uverbs_ah_attr *attr,
 		  uint32_t *handle, uint32_t *ah_num)
 {
-	uint32_t resp[3] = {}; /* core ah_handle, then rxe's ah_num */
+	struct {
+		struct ib_uverbs_create_ah_resp core;
+		struct rxe_create_ah_resp drv;
+	} resp = {};
 	struct ib_uverbs_create_ah cmd = {
-		.response = (uintptr_t)resp,
+		.response = (uintptr_t)&resp,
 		.pd_handle = pd,
 		.attr = *attr,
 	};
@@ -181,9 +185,9 @@ int raw_create_ah(int fd, uint32_t pd, const struct ib_uverbs_ah_attr *attr,
 	err = raw_write(fd, IB_USER_VERBS_CMD_CREATE_AH, &cmd, sizeof(cmd),
 			sizeof(resp));
 	if (handle)
-		*handle = resp[0];
+		*handle = resp.core.ah_handle;
 	if (ah_num)
-		*ah_num = resp[1];
+		*ah_num = resp.drv.ah_num;
 	return err;
 }
 

@@ -6,12 +6,14 @@
  * from a disassociated device counts as success.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <rdma/ib_user_verbs.h>
@@ -255,6 +257,43 @@ static void test_destroy_srq(void **state)
 	assert_int_equal(mock_u32_at(2, 16), 0x69);
 }
 
+static uint32_t srq_events_reported;
+
+static int answer_srq_destroy(struct ib_uverbs_ioctl_hdr *hdr)
+{
+	memcpy((void *)(uintptr_t)mock_find(hdr, 1)->data,
+	       &srq_events_reported, 4);
+	return 0;
+}
+
+static void *destroy_srq_thread(void *arg)
+{
+	return (void *)(intptr_t)ibv_cmd_destroy_srq(arg);
+}
+
+/* One SRQ_LIMIT_REACHED reported: destroy returns once it is acked. */
+static void test_destroy_srq_waits_for_ack(void **state)
+{
+	struct ibv_srq srq = {.context = &vctx->context, .handle = 0x6a};
+	struct ibv_async_event ev = {.element.srq = &srq,
+				     .event_type = IBV_EVENT_SRQ_LIMIT_REACHED};
+	pthread_t thread;
+	void *ret;
+
+	pthread_mutex_init(&srq.mutex, NULL);
+	pthread_cond_init(&srq.cond, NULL);
+	srq_events_reported = 1;
+	mock_ioctl_handler = answer_srq_destroy;
+	assert_int_equal(
+		pthread_create(&thread, NULL, destroy_srq_thread, &srq), 0);
+	usleep(50000);
+	assert_int_equal(pthread_tryjoin_np(thread, &ret), EBUSY);
+	ibv_ack_async_event(&ev);
+	assert_int_equal(pthread_join(thread, &ret), 0);
+	assert_null(ret);
+	assert_int_equal(srq.events_completed, 1);
+}
+
 static int answer_create_ah(const void *buf, size_t len)
 {
 	uint8_t resp[12] = {0x71, 0, 0, 0, 0x02, 0x11, 0x22, 0x33, 0x44, 0x55};
@@ -380,6 +419,7 @@ int main(void)
 		W(test_create_srq_write_fallback),
 		W(test_modify_query_srq),
 		W(test_destroy_srq),
+		I(test_destroy_srq_waits_for_ack),
 		W(test_create_destroy_ah),
 		W(test_destroy_eio_is_success),
 #undef I

@@ -166,6 +166,12 @@ static void test_null_objects(void **state)
 	EXPECT_EINVAL(ibv_query_qp(NULL, &attr, 0, NULL));
 	EXPECT_EINVAL(ibv_query_qp(&qp, NULL, 0, NULL));
 	EXPECT_EINVAL(ibv_destroy_qp(NULL));
+	EXPECT_EINVAL(ibv_set_ece(NULL, &(struct ibv_ece){}));
+	EXPECT_EINVAL(ibv_query_ece(NULL, &(struct ibv_ece){}));
+	EXPECT_EINVAL(ibv_query_ece(&qp, NULL));
+	EXPECT_EINVAL(ibv_attach_mcast(NULL, &(union ibv_gid){}, 0));
+	EXPECT_EINVAL(ibv_attach_mcast(&qp, NULL, 0));
+	EXPECT_EINVAL(ibv_detach_mcast(NULL, &(union ibv_gid){}, 0));
 	EXPECT_NULL(ibv_create_srq(NULL, NULL));
 	EXPECT_NULL(ibv_create_srq(&pd, NULL));
 	EXPECT_EINVAL(ibv_modify_srq(NULL, &sattr, 0));
