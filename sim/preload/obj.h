@@ -172,8 +172,8 @@ enum sim_qp_state {
 enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
 
 /* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
-int sim_qp_transition_ok(unsigned int cur, unsigned int next,
-			 unsigned int type, uint32_t mask);
+int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
+			 uint32_t mask);
 
 /* An address vector, from a QP's AV/ALT_PATH or an AH (host order). */
 struct sim_ah_attr {

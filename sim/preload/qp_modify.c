@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <stdio.h>
 #include <string.h>
 
 #define SIM_QP_SET_QKEY 0x80000000u /* privileged Q_Keys */
@@ -195,6 +196,8 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	if (ret)
 		return ret;
 	old = qp->attr.qp_state;
+	snprintf(w->note, sizeof(w->note), "handle=%u mask=%#x state %u->%u",
+		 qp->obj.handle, mask, old, n.qp_state);
 	qp->attr = n;
 	state_events(w->uv, qp, old, &n);
 	return 0;

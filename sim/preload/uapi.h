@@ -297,6 +297,7 @@ struct sim_wcall {
 	size_t uhw_in_len;
 	void *uhw_out;
 	size_t uhw_out_len;
+	char note[96]; /* the handler's words for the trace */
 };
 int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
 /* The core response: min(len, buffer) bytes, the rest of it zeroed. */
