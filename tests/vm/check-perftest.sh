@@ -6,7 +6,7 @@
 #
 # usage: check-perftest.sh SERIAL_LOG
 # Exit 0 all ran, 1 one failed or is missing, 77 (ctest SKIP) when the lane
-# had no perftest programs (tests/perftest could not fetch the source).
+# had no perftest programs (neither built from source nor Debian's binary).
 set -uo pipefail
 log=$1
 want=7
@@ -16,6 +16,7 @@ if grep -q '^LANE-SKIP perftest' "$log"; then
 	grep '^LANE-SKIP perftest' "$log"
 	exit 77
 fi
+grep '^LANE-INFO perftest' "$log"
 # The client's result table: header and data lines.
 awk '/^--- perftest-.* client:$/ { name = $2; next }
      /^--- / { name = "" }
