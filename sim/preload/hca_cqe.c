@@ -36,8 +36,7 @@ void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
 
 	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe && !cq->ignore_overrun) {
 		if (!cq->overrun && cq->obj)
-			sim_async_event(cq->uv, 0 /* IB_EVENT_CQ_ERR */,
-					cq->obj);
+			sim_async_event(cq->uv, SIM_EVENT_CQ_ERR, cq->obj);
 		cq->overrun = 1;
 		return;
 	}

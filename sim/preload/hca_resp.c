@@ -64,7 +64,7 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 			/* one event per arming; query_srq then reads 0 */
 			srq->limit = 0;
 			sim_srq(srq->obj)->limit = 0;
-			sim_async_event(srq->uv, 15 /* SRQ_LIMIT_REACHED */,
+			sim_async_event(srq->uv, SIM_EVENT_SRQ_LIMIT_REACHED,
 					srq->obj);
 		}
 		return 0;
@@ -264,7 +264,7 @@ static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 	    (len &&
 	     !(src = hca_mem(qp, p->rkey, p->raddr, len, need, 1, &synd))) ||
 	    (atomic && (p->raddr & 7))) {
-		resp_fatal(qp, p, HCA_NAK_ACCESS, 3 /* QP_ACCESS_ERR */);
+		resp_fatal(qp, p, HCA_NAK_ACCESS, SIM_EVENT_QP_ACCESS_ERR);
 		return;
 	}
 	if (atomic)
@@ -299,7 +299,8 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			       !hca_mem(qp, p->rkey, p->raddr, p->msg_len,
 					HCA_ACC_REMOTE_WRITE, 1, &synd)))) {
 			qp->in_msg = 0;
-			resp_fatal(qp, p, HCA_NAK_ACCESS, 3);
+			resp_fatal(qp, p, HCA_NAK_ACCESS,
+				   SIM_EVENT_QP_ACCESS_ERR);
 			return;
 		}
 	}
@@ -383,7 +384,7 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 		}
 		/* fallthrough */
 	default:
-		resp_fatal(qp, p, HCA_NAK_INV_REQ, 2 /* QP_REQ_ERR */);
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, SIM_EVENT_QP_REQ_ERR);
 	}
 }
 
