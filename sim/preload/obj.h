@@ -52,8 +52,9 @@ struct sim_obj {
 	struct sim_obj *next;
 	const struct sim_obj_type *type;
 	uint32_t handle;
-	uint32_t usecnt; /* objects that depend on this one */
-	uint8_t live;	 /* the driver's create hook succeeded */
+	uint32_t usecnt;       /* objects that depend on this one */
+	uint8_t live;	       /* the driver's create hook succeeded */
+	struct sim_uvfile *uv; /* the context that owns it */
 	void *drv; /* the driver's private state; the core never uses it */
 };
 

@@ -86,7 +86,7 @@ struct sim_attr_spec {
 #define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
 #define A_UHW_OUT   A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
 
-#define SIM_MAX_CALL_ATTRS 16
+#define SIM_MAX_CALL_ATTRS 32 /* declared per method, core + driver */
 
 struct sim_call_attr {
 	const struct sim_attr_spec *spec;
@@ -245,6 +245,14 @@ struct sim_driver_ops {
 			 const void *in, size_t in_len, void *out,
 			 size_t out_len);
 	void (*destroy_ah)(struct sim_uvfile *uv, struct sim_ah *ah);
+	/* POST_SEND / POST_RECV / POST_SRQ_RECV by write() after uverbs'
+	 * checks (NULL: EOPNOTSUPP); on error *bad is the 1-based WR. */
+	int (*post_send)(struct sim_uvfile *uv, struct sim_qp *qp,
+			 uint32_t wr_count, uint32_t *bad);
+	int (*post_recv)(struct sim_uvfile *uv, struct sim_qp *qp,
+			 uint32_t wr_count, uint32_t *bad);
+	int (*post_srq_recv)(struct sim_uvfile *uv, struct sim_srq *srq,
+			     uint32_t wr_count, uint32_t *bad);
 	const struct sim_verbs_rules *rules;
 	const struct sim_method *methods;
 	const unsigned int *nmethods;
@@ -264,9 +272,22 @@ const struct sim_driver_ops *sim_driver_at(unsigned int i);
  * fd becomes readable (poll/epoll/read). The driver decides when a CQ is
  * armed (mlx5: arm doorbell; rxe: REQ_NOTIFY_CQ). Needs sim_lock. */
 void sim_cq_comp_event(struct sim_cq *cq);
-/* Queue an async event (IB_EVENT_* number) for obj (a CQ, QP or SRQ: its
- * user handle is the element) on its event file, by default the owning
- * context's async fd. Needs sim_lock. */
+/* Async event numbers (enum ib_event_type; the same in ibv_event_type). */
+enum sim_event_type {
+	SIM_EVENT_CQ_ERR = 0,
+	SIM_EVENT_QP_FATAL = 1,
+	SIM_EVENT_QP_REQ_ERR = 2,
+	SIM_EVENT_QP_ACCESS_ERR = 3,
+	SIM_EVENT_COMM_EST = 4,
+	SIM_EVENT_SQ_DRAINED = 5,
+	SIM_EVENT_SRQ_ERR = 14,
+	SIM_EVENT_SRQ_LIMIT_REACHED = 15,
+	SIM_EVENT_QP_LAST_WQE_REACHED = 16,
+};
+/* Queue an async event (enum sim_event_type) for obj (a CQ, QP or SRQ:
+ * its user handle is the element) on its event file, by default the
+ * owning context's async fd; uv may be NULL (obj's own context). Needs
+ * sim_lock. */
 void sim_async_event(struct sim_uvfile *uv, uint32_t event_type,
 		     struct sim_obj *obj);
 /* A live MR of this process on device dev with this lkey or rkey (NULL if
@@ -307,6 +328,10 @@ int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len);
 /* An ex request of any length: shorter is zero-extended, longer must
  * have a zero tail (else -EOPNOTSUPP). */
 int sim_wc_in(struct sim_wcall *w, void *dst, size_t len);
+/* POST_SEND / POST_RECV / POST_SRQ_RECV (qp_post.c) */
+int sim_w_post_send(struct sim_wcall *w);
+int sim_w_post_recv(struct sim_wcall *w);
+int sim_w_post_srq_recv(struct sim_wcall *w);
 /* MODIFY_QP / EX_MODIFY_QP (qp_modify.c) */
 int sim_w_modify_qp(struct sim_wcall *w);
 int sim_w_ex_modify_qp(struct sim_wcall *w);
