@@ -97,7 +97,7 @@ struct hca_cq {
 	volatile uint32_t *dbrec; /* [0] set_ci, [1] arm (big-endian) */
 	uint32_t pi;		  /* CQEs written */
 	uint8_t overrun;
-	uint8_t ignore_overrun; /* IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
+	uint8_t ignore_overrun;	   /* IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
 	uint8_t solicited_pending; /* SE or error CQE since the last event */
 };
 
@@ -141,7 +141,7 @@ struct hca_swqe {
 	/* transport progress */
 	uint32_t psn_first, npkts;
 	uint32_t sent; /* packets handed to the fabric */
-	uint8_t acked, failed;
+	uint8_t failed;
 	uint64_t deadline; /* retransmission / RNR timer, ns */
 };
 
@@ -170,7 +170,7 @@ struct hca_qp {
 	uint32_t sq_wqe_cnt, rq_wqe_cnt, rq_wqe_shift;
 	uint8_t *sq_start;
 	/* attributes from modify */
-	uint32_t dest_qpn, dlid_dev, qkey, path_mtu;
+	uint32_t dest_qpn, dlid_dev, qkey;
 	uint32_t sq_psn, rq_psn;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, access;
 	/* requester */
@@ -194,8 +194,6 @@ struct hca_qp {
 	uint32_t msg_rkey;
 	struct hca_rresp rr[HCA_RRESP];
 	uint32_t rr_head, rr_tail;
-	uint32_t acked_psn; /* highest ACK seen, for WQEs after a READ */
-	uint8_t have_ack;
 };
 
 /* ---- engine (hca_engine.c) ---- */
@@ -306,8 +304,7 @@ void hca_fabric_wait(int ms);
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);
 void hca_req_timers(struct hca_qp *qp, uint64_t now);
-void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p,
-		   const void *payload);
+void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* Handle a request packet; payload can be read with hca_fabric_take(). */
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* Send queued responses and the pending ACK; 1 if it sent something. */

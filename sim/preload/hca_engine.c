@@ -81,7 +81,6 @@ void hca_qp_reset(struct hca_qp *qp)
 	qp->in_msg = 0;
 	qp->rr_head = qp->rr_tail = 0;
 	qp->ack_pending = 0;
-	qp->have_ack = 0;
 	qp->retries = qp->rnr_retries = 0;
 }
 

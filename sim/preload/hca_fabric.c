@@ -51,7 +51,7 @@ struct ring_map {
 	struct ring_hdr *h;
 };
 
-int hca_fabric_fd = -1;
+static int hca_fabric_fd = -1;
 static pid_t fabric_pid;
 static struct ring_hdr *own;
 static struct ring_map *peers;
@@ -361,7 +361,7 @@ int hca_fabric_poll(int max)
 			if (p.op == HCA_PKT_ACK || p.op == HCA_PKT_NAK ||
 			    p.op == HCA_PKT_READ_RESP ||
 			    p.op == HCA_PKT_ATOMIC_RESP)
-				hca_req_input(qp, &p, NULL);
+				hca_req_input(qp, &p);
 			else
 				hca_resp_input(qp, &p);
 		}

@@ -529,13 +529,11 @@ static const uint8_t nak_synd[] = {
 	[HCA_NAK_OP] = HCA_SYND_REM_OP,
 };
 
-void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p,
-		   const void *payload)
+void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 {
 	struct hca_swqe *w;
 	uint8_t synd;
 
-	(void)payload;
 	if (qp->type != HCA_QPT_RC || qp->state != HCA_QPS_RTS)
 		return;
 	if (p->op == HCA_PKT_ACK) {

@@ -281,7 +281,6 @@ enum {
 	M_ACCESS = 1 << 3,
 	M_QKEY = 1 << 6,
 	M_AV = 1 << 7,
-	M_PATH_MTU = 1 << 8,
 	M_TIMEOUT = 1 << 9,
 	M_RETRY = 1 << 10,
 	M_RNR_RETRY = 1 << 11,
@@ -306,8 +305,6 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		qp->qkey = a->qkey;
 	if (mask & M_AV)
 		qp->dlid_dev = a->ah.dlid ? a->ah.dlid - 1u : qp->dev;
-	if (mask & M_PATH_MTU)
-		qp->path_mtu = a->path_mtu;
 	if (mask & M_TIMEOUT)
 		qp->timeout = a->timeout;
 	if (mask & M_RETRY)
