@@ -87,8 +87,8 @@ static int get_context_sized(struct mlx5_context *ctx,
 			     struct mlx5_ib_alloc_ucontext_resp *resp,
 			     unsigned int num_lens)
 {
-	struct ibv_udata udata = { .in = req, .out = resp,
-				   .out_len = sizeof(*resp) };
+	struct ibv_udata udata = {
+		.in = req, .out = resp, .out_len = sizeof(*resp)};
 	unsigned int i;
 	int err = EINVAL;
 
@@ -112,8 +112,8 @@ static int get_context(struct mlx5_context *ctx,
 		       const struct mlx5dv_context_attr *attr,
 		       struct mlx5_ib_alloc_ucontext_resp *resp)
 {
-	const unsigned int all = sizeof(mlx5_req_lens) /
-				 sizeof(mlx5_req_lens[0]);
+	const unsigned int all =
+		sizeof(mlx5_req_lens) / sizeof(mlx5_req_lens[0]);
 	struct mlx5_ib_alloc_ucontext_req_v2 req = {};
 	bool need_devx = false;
 	int err;
@@ -148,8 +148,8 @@ static int take_response(struct mlx5_context *ctx,
 	ctx->num_ports = resp->num_ports;
 	ctx->resp_comp_mask = resp->comp_mask;
 	/* Old kernels leave these 0: one page-sized UAR per page. */
-	ctx->num_uars_per_page = resp->num_uars_per_page ?
-					 resp->num_uars_per_page : 1;
+	ctx->num_uars_per_page =
+		resp->num_uars_per_page ? resp->num_uars_per_page : 1;
 	return 0;
 }
 
@@ -159,7 +159,6 @@ static void mlx5_free_context(struct ibv_context *ibctx)
 
 	mlx5_release_all_dms(ctx);
 	mlx5_unmap_context_pages(ctx);
-	pthread_spin_destroy(&ctx->dm_lock);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 }
@@ -206,8 +205,7 @@ static int setup_context(struct mlx5_context *ctx,
 	return 0;
 }
 
-static struct mlx5_context *new_context(struct ibv_device *ibdev,
-					int cmd_fd)
+static struct mlx5_context *new_context(struct ibv_device *ibdev, int cmd_fd)
 {
 	struct mlx5_context *ctx;
 
@@ -216,21 +214,20 @@ static struct mlx5_context *new_context(struct ibv_device *ibdev,
 	if (!ctx)
 		return NULL;
 	ctx->page_size = to_mdev(ibdev)->page_size;
-	pthread_spin_init(&ctx->dm_lock, PTHREAD_PROCESS_PRIVATE);
+	ctx->dm_lock = 0;
 	return ctx;
 }
 
 static void *context_failed(struct mlx5_context *ctx, int err)
 {
-	pthread_spin_destroy(&ctx->dm_lock);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 	errno = err;
 	return NULL;
 }
 
-struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
-					 int cmd_fd, void *private_data)
+struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev, int cmd_fd,
+					 void *private_data)
 {
 	/* mlx5dv_open_device()'s options, NULL from ibv_open_device(). */
 	const struct mlx5dv_context_attr *attr = private_data;
@@ -253,8 +250,7 @@ struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
  * the alloc_ucontext response the context was created with. Legacy
  * static-UAR contexts cannot be shared.
  */
-struct verbs_context *mlx5_import_context(struct ibv_device *ibdev,
-					  int cmd_fd)
+struct verbs_context *mlx5_import_context(struct ibv_device *ibdev, int cmd_fd)
 {
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE,
 			   UVERBS_METHOD_QUERY_CONTEXT, 1);
