@@ -120,16 +120,17 @@ int main(int argc, char **argv)
 	counting = 0;
 	ibv_free_device_list(first);
 	/*
-	 * Per call: the /dev directory and one stat per device (its node);
-	 * sysfs adds the global ABI file (and its class directory, which
-	 * opendir opens inside libc); netlink opens no file at all.
+	 * Per call: one listing of /dev/infiniband (opendir opens it inside
+	 * libc) tells which nodes exist, no stat; sysfs adds the global ABI
+	 * file (and its class directory, also opendir's); netlink opens no
+	 * file at all.
 	 */
-	if (stats != rounds * ndev)
-		bad |= fail("stats", stats, rounds * ndev);
+	if (stats)
+		bad |= fail("stats", stats, 0);
 	if (file_opens != rounds * (sysfs ? 1 : 0))
 		bad |= fail("file opens", file_opens, rounds * !!sysfs);
-	if (dir_opens != rounds)
-		bad |= fail("directory opens", dir_opens, rounds);
+	if (dir_opens)
+		bad |= fail("directory opens", dir_opens, 0);
 	if (!bad)
 		printf("test_incremental: %u devices over %s: %u stats, "
 		       "%u file opens in %u later calls\n",
