@@ -30,36 +30,34 @@ static void count_open(int flags)
 		file_opens++;
 }
 
+static mode_t mode_arg(int flags, va_list ap)
+{
+	return flags & (O_CREAT | O_TMPFILE) ? va_arg(ap, mode_t) : 0;
+}
+
+/* Both opens count, then go on as openat (rdma-sim interposes it too). */
 int open(const char *path, int flags, ...);
 int open(const char *path, int flags, ...)
 {
-	static int (*next)(const char *, int, ...);
-	mode_t mode = 0;
 	va_list ap;
+	mode_t mode;
 
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (!next)
-		*(void **)&next = dlsym(RTLD_NEXT, "open");
-	count_open(flags);
-	return next(path, flags, mode);
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	return openat(AT_FDCWD, path, flags, mode);
 }
 
 int openat(int dirfd, const char *path, int flags, ...);
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	static int (*next)(int, const char *, int, ...);
-	mode_t mode = 0;
 	va_list ap;
+	mode_t mode;
 
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
 	if (!next)
 		*(void **)&next = dlsym(RTLD_NEXT, "openat");
 	count_open(flags);
