@@ -289,11 +289,15 @@ static int queue(struct sim_nlsock *nl, const struct nl_out *o)
 	return 0;
 }
 
+/*
+ * Every message of the datagram is answered in turn, each reply queued as
+ * a datagram of its own, as netlink_rcv_skb() and nlmsg_unicast() do.
+ */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len)
 {
 	const struct nlmsghdr *h = buf;
+	int left = (int)len, ret = 0;
 	struct nl_out *o;
-	int ret;
 
 	if (len < NLMSG_HDRLEN || h->nlmsg_len < NLMSG_HDRLEN ||
 	    h->nlmsg_len > len)
@@ -302,8 +306,11 @@ ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len)
 	if (!o)
 		return -ENOMEM;
 	pthread_mutex_lock(&sim_lock);
-	answer(nl, o, h);
-	ret = queue(nl, o);
+	for (; !ret && NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+		o->len = 0;
+		answer(nl, o, h);
+		ret = queue(nl, o);
+	}
 	pthread_mutex_unlock(&sim_lock);
 	free(o);
 	return ret ? ret : (ssize_t)len;
