@@ -166,31 +166,43 @@ static int device_cb(struct nl_msg *msg, void *arg)
 #define CHARDEV_REPLY  1024 /* bytes per reply datagram, ample */
 #define CHARDEV_SEQ    0x40000000u
 
-/* Append the request for list entry @i (its sequence number) to @buf. */
+/* One attribute at @buf + *len; NLA_ALIGN'ed, pad bytes zeroed. */
+static void put_attr(uint8_t *buf, size_t *len, uint16_t type, const void *data,
+		     uint16_t size)
+{
+	struct nlattr *attr = (struct nlattr *)(buf + *len);
+
+	attr->nla_type = type;
+	attr->nla_len = (uint16_t)(NLA_HDRLEN + size);
+	memcpy(buf + *len + NLA_HDRLEN, data, size);
+	memset(buf + *len + NLA_HDRLEN + size, 0, NLA_ALIGN(size) - size);
+	*len += NLA_ALIGN(attr->nla_len);
+}
+
+/*
+ * Append the request for @dev with sequence @seq to @buf, written in
+ * place (a libnl message would be a page allocated per device).
+ */
 static int put_request(uint8_t *buf, size_t *len, size_t cap,
 		       const struct verbs_sysfs_dev *dev, uint32_t seq)
 {
-	struct nlmsghdr *hdr;
-	struct nl_msg *msg;
-	int ret = ENOMEM;
+	struct nlmsghdr *hdr = (struct nlmsghdr *)(buf + *len);
+	size_t start = *len, end = *len + NLMSG_HDRLEN;
 
-	msg = nlmsg_alloc_simple(
-		RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV),
-		NLM_F_REQUEST);
-	if (!msg)
+	if (end + 2 * NLA_HDRLEN + 4 + NLA_ALIGN(sizeof("uverbs")) > cap)
 		return ENOMEM;
-	if (!nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, dev->ibdev_idx) &&
-	    !nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs")) {
-		hdr = nlmsg_hdr(msg);
-		hdr->nlmsg_seq = seq;
-		if (*len + NLMSG_ALIGN(hdr->nlmsg_len) <= cap) {
-			memcpy(buf + *len, hdr, hdr->nlmsg_len);
-			*len += NLMSG_ALIGN(hdr->nlmsg_len);
-			ret = 0;
-		}
-	}
-	nlmsg_free(msg);
-	return ret;
+	*hdr = (struct nlmsghdr){
+		.nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					       RDMA_NLDEV_CMD_GET_CHARDEV),
+		.nlmsg_flags = NLM_F_REQUEST,
+		.nlmsg_seq = seq,
+	};
+	put_attr(buf, &end, RDMA_NLDEV_ATTR_DEV_INDEX, &dev->ibdev_idx, 4);
+	put_attr(buf, &end, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs",
+		 sizeof("uverbs"));
+	hdr->nlmsg_len = (uint32_t)(end - start);
+	*len = end;
+	return 0;
 }
 
 /* One reply datagram: each message fills the device its seq names. */
