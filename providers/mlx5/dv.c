@@ -27,6 +27,10 @@ void *mlx5dv_dm_map_op_addr(struct ibv_dm *ibdm, uint8_t op)
 	void *addr;
 	int err;
 
+	if (!ibdm) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!is_mlx5_dm(ibdm)) {
 		errno = EOPNOTSUPP;
 		return NULL;
@@ -79,8 +83,10 @@ static int init_dm_obj(struct ibv_dm *ibdm, struct mlx5dv_dm *out)
 
 int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
-	if (!obj)
+	if (!obj) {
+		errno = EINVAL;
 		return EINVAL;
+	}
 	if (obj_type & ~(uint64_t)MLX5DV_OBJ_DM)
 		return EOPNOTSUPP;
 	if (obj_type & MLX5DV_OBJ_DM)

@@ -215,6 +215,8 @@ static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
 	if (!ret) {
 		resp->cq_handle = (*cq)->obj.handle;
 		resp->cqe = (*cq)->cqe;
+		snprintf(w->note, sizeof(w->note), "handle=%u cqe=%u",
+			 resp->cq_handle, resp->cqe);
 		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
 	}
 	free(a->uout);

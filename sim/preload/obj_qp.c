@@ -371,6 +371,8 @@ static int w_create(struct sim_wcall *w, struct qp_args *a,
 	if (!ret) {
 		r->qp_handle = (*qp)->obj.handle;
 		r->qpn = (*qp)->qpn;
+		snprintf(w->note, sizeof(w->note), "handle=%u qpn=%#x type=%u",
+			 r->qp_handle, r->qpn, (*qp)->qp_type);
 		cap_to_user(&(*qp)->attr.cap, &cap);
 		memcpy(&r->max_send_wr, &cap, sizeof(cap));
 		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
