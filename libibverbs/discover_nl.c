@@ -211,7 +211,7 @@ static size_t take_replies(struct verbs_sysfs_list *list, size_t first,
 {
 	struct nlmsghdr *hdr = (struct nlmsghdr *)buf;
 	size_t taken = 0, i;
-	int left = (int)len;
+	ssize_t left = (ssize_t)len;
 
 	for (; NLMSG_OK(hdr, left); hdr = NLMSG_NEXT(hdr, left)) {
 		i = hdr->nlmsg_seq - CHARDEV_SEQ;

@@ -296,7 +296,8 @@ static int queue(struct sim_nlsock *nl, const struct nl_out *o)
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len)
 {
 	const struct nlmsghdr *h = buf;
-	int left = (int)len, ret = 0;
+	ssize_t left = (ssize_t)len;
+	int ret = 0;
 	struct nl_out *o;
 
 	if (len < NLMSG_HDRLEN || h->nlmsg_len < NLMSG_HDRLEN ||
