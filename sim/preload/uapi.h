@@ -86,7 +86,7 @@ struct sim_attr_spec {
 #define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
 #define A_UHW_OUT   A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
 
-#define SIM_MAX_CALL_ATTRS 16
+#define SIM_MAX_CALL_ATTRS 32 /* declared per method, core + driver */
 
 struct sim_call_attr {
 	const struct sim_attr_spec *spec;
