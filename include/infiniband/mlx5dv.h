@@ -11,9 +11,12 @@
 #ifndef INFINIBAND_MLX5DV_H
 #define INFINIBAND_MLX5DV_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
 
 #include <infiniband/verbs.h>
 
@@ -166,11 +169,71 @@ struct mlx5dv_dm {
 	uint64_t remote_va;	/* SW-ICM device address */
 };
 
-/* Only the DM is supported; the other types are declared for layout. */
-struct mlx5dv_qp;
-struct mlx5dv_cq;
-struct mlx5dv_srq;
-struct mlx5dv_rwq;
+enum mlx5dv_qp_comp_mask {
+	MLX5DV_QP_MASK_UAR_MMAP_OFFSET = 1 << 0,
+	MLX5DV_QP_MASK_RAW_QP_HANDLES = 1 << 1,
+	MLX5DV_QP_MASK_RAW_QP_TIR_ADDR = 1 << 2,
+};
+
+/* A QP's rings as the hardware sees them (post WQEs by hand). */
+struct mlx5dv_qp {
+	__be32 *dbrec;		/* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
+	struct {
+		void *buf;
+		uint32_t wqe_cnt;	/* in 64-byte basic blocks */
+		uint32_t stride;	/* 64 */
+	} sq;
+	struct {
+		void *buf;
+		uint32_t wqe_cnt;
+		uint32_t stride;
+	} rq;
+	struct {
+		void *reg;	/* doorbell / BlueFlame register */
+		uint32_t size;	/* BlueFlame buffer size, 0: doorbell only */
+	} bf;
+	uint64_t comp_mask;	/* in: wanted; out: the valid subset */
+	off_t uar_mmap_offset;
+	uint32_t tirn;
+	uint32_t tisn;
+	uint32_t rqn;
+	uint32_t sqn;
+	uint64_t tir_icm_addr;
+};
+
+struct mlx5dv_cq {
+	void *buf;
+	__be32 *dbrec;		/* [0] consumer index, [1] arm */
+	uint32_t cqe_cnt;
+	uint32_t cqe_size;
+	void *cq_uar;		/* UAR page; the arm doorbell is at +0x20 */
+	uint32_t cqn;
+	uint64_t comp_mask;
+};
+
+enum mlx5dv_srq_comp_mask {
+	MLX5DV_SRQ_MASK_SRQN = 1 << 0,
+};
+
+struct mlx5dv_srq {
+	void *buf;
+	__be32 *dbrec;
+	uint32_t stride;
+	uint32_t head;
+	uint32_t tail;
+	uint64_t comp_mask;
+	uint32_t srqn;
+};
+
+struct mlx5dv_rwq {
+	void *buf;
+	__be32 *dbrec;
+	uint32_t wqe_cnt;
+	uint32_t stride;
+	uint64_t comp_mask;
+};
+
+/* Not supported by this library; declared for struct mlx5dv_obj. */
 struct mlx5dv_ah;
 struct mlx5dv_pd;
 
@@ -217,11 +280,13 @@ enum mlx5dv_obj_type {
 
 /*
  * Fill the out member of every object selected in @obj_type (a mask of
- * enum mlx5dv_obj_type). Returns 0, EOPNOTSUPP (a type other than
- * MLX5DV_OBJ_DM, or an object of another provider), or EINVAL (a NULL in
- * or out pointer).
+ * enum mlx5dv_obj_type). Returns 0, EOPNOTSUPP (a type other than QP, CQ,
+ * SRQ and DM, or an object of another provider), or EINVAL (a NULL in or
+ * out pointer).
  */
 int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type);
+
+#include <infiniband/mlx5dv_wqe.h>
 
 #ifdef __cplusplus
 }

@@ -141,6 +141,7 @@ void mlx5_alloc_nc_uar(struct mlx5_context *ctx)
 	if (uverbs_cmd_execute(&ctx->ibv_ctx.context, cmd))
 		return;
 	ctx->nc_uar_handle = uverbs_attr_handle(handle);
+	ctx->nc_uar_page_id = page_id;
 	ctx->have_nc_uar = true;
 
 	if (!mmap_length ||
