@@ -32,5 +32,6 @@ int ibv_cmd_free_dm(struct verbs_dm *dm)
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, 1);
 
 	uverbs_attr_in_obj(cmd, UVERBS_ATTR_FREE_DM_HANDLE, dm->handle);
-	return verbs_execute_ioctl_only(dm->dm.context, cmd);
+	return verbs_destroy_result(
+		verbs_execute_ioctl_only(dm->dm.context, cmd), NULL);
 }

@@ -102,18 +102,3 @@ void uverbs_cmd_add_udata(struct uverbs_cmd *cmd, const struct ibv_udata *udata)
 				    udata->out_len);
 	}
 }
-
-int verbs_cmd_destroy(struct ibv_context *ctx, unsigned int op_idx,
-		      uint16_t object, uint16_t method, uint32_t handle,
-		      uint32_t write_cmd)
-{
-	DECLARE_UVERBS_CMD(cmd, object, method, 1);
-	int ret;
-
-	uverbs_attr_in_obj(cmd, 0, handle);
-	ret = verbs_execute_or_fallback(ctx, op_idx, cmd);
-	if (ret != VERBS_USE_WRITE)
-		return ret;
-	return verbs_write_cmd(ctx, write_cmd, &handle, sizeof(handle), NULL, 0,
-			       NULL);
-}

@@ -101,7 +101,11 @@ static int plain_write(struct ibv_context *ctx, const struct write_frame *f)
 		ret = errno;
 	else if ((size_t)written != in_len)
 		ret = EIO;
-	if (!ret && out) {
+	/*
+	 * Copied on failure too: a failed POST_* still answers which work
+	 * request failed. Untouched bytes are the zeroes written above.
+	 */
+	if (out) {
 		memcpy(f->resp, out, f->resp_len);
 		if (f->drv_out_len)
 			memcpy(f->drv_out, out + f->resp_len, f->drv_out_len);

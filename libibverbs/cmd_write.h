@@ -7,7 +7,11 @@
 #ifndef RDMA_DM_CMD_WRITE_H
 #define RDMA_DM_CMD_WRITE_H
 
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ibverbs.h"
 
@@ -46,10 +50,45 @@ void uverbs_cmd_add_udata(struct uverbs_cmd *cmd,
 /*
  * Destroy the object @handle: (@object, @method) with the handle as attr
  * 0, or the legacy @write_cmd whose request is that one u32. Op @op_idx
- * keeps the fallback state. 0 or a positive errno.
+ * keeps the fallback state. 0 or a positive errno; EIO (the device was
+ * disassociated, the kernel already freed the object) counts as success.
  */
 int verbs_cmd_destroy(struct ibv_context *ctx, unsigned int op_idx,
 		      uint16_t object, uint16_t method, uint32_t handle,
 		      uint32_t write_cmd);
+
+/*
+ * The same for CQ, QP and SRQ, whose destroy answers the object's event
+ * counters: attr 1 (PTR_OUT) on the ioctl, and the legacy request
+ * {response, handle, reserved}. @resp is zero when the result is a
+ * disassociated device (EIO, returned as 0 with *@gone set).
+ */
+int verbs_cmd_destroy_resp(struct ibv_context *ctx, unsigned int op_idx,
+			   uint16_t object, uint16_t method, uint32_t handle,
+			   uint32_t write_cmd, void *resp, size_t resp_len,
+			   bool *gone);
+
+/* EIO from a destroy: the device is gone and so is the object. */
+static inline int verbs_destroy_result(int ret, bool *gone)
+{
+	if (gone)
+		*gone = ret == EIO;
+	return ret == EIO ? 0 : ret;
+}
+
+/*
+ * Block until @completed (under @mutex) reaches @reported: destroy waits
+ * for the application to acknowledge every event the kernel handed out.
+ */
+void verbs_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
+		       const uint32_t *completed, uint32_t reported);
+
+/* A fresh object's event bookkeeping: counters to 0, lock and condition. */
+void verbs_init_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
+		       uint32_t *completed);
+
+/* The context's async event fd as an optional EVENT_FD attribute. */
+void verbs_attr_event_fd(struct uverbs_cmd *cmd, struct ibv_context *ctx,
+			 uint16_t attr_id, bool mandatory);
 
 #endif /* RDMA_DM_CMD_WRITE_H */

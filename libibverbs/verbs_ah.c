@@ -5,11 +5,14 @@
 #include <string.h>
 
 #include "ibverbs.h"
+#include "verbs_internal.h"
 
 struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
 	struct ibv_ah *ah;
 
+	if (!pd || !attr)
+		return verbs_null_einval();
 	ah = get_ops(pd->context)->create_ah(pd, attr);
 	if (ah) {
 		ah->context = pd->context;
@@ -20,7 +23,9 @@ struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 
 int ibv_destroy_ah(struct ibv_ah *ah)
 {
-	return get_ops(ah->context)->destroy_ah(ah);
+	if (!ah)
+		return verbs_einval();
+	return verbs_set_errno(get_ops(ah->context)->destroy_ah(ah));
 }
 
 /* ::ffff:a.b.c.d, the GID form of an IPv4 address (network order). */
@@ -106,6 +111,8 @@ struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc,
 {
 	struct ibv_ah_attr ah_attr;
 
+	if (!pd)
+		return verbs_null_einval();
 	if (ibv_init_ah_from_wc(pd->context, port_num, wc, grh, &ah_attr))
 		return NULL;
 	return ibv_create_ah(pd, &ah_attr);

@@ -11,6 +11,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "ibverbs.h"
+#include "verbs_internal.h"
 
 enum event_subject { SUBJECT_PORT, SUBJECT_CQ, SUBJECT_QP, SUBJECT_SRQ,
 		     SUBJECT_WQ };
@@ -46,6 +47,10 @@ int ibv_get_async_event(struct ibv_context *context,
 	void *handle;
 	ssize_t got;
 
+	if (!context || !event) {
+		errno = EINVAL;
+		return -1;
+	}
 	got = read(context->async_fd, &ev, sizeof(ev));
 	if (got != (ssize_t)sizeof(ev)) {
 		if (got >= 0)
@@ -81,17 +86,26 @@ static void count_event(pthread_mutex_t *mutex, pthread_cond_t *cond,
 {
 	pthread_mutex_lock(mutex);
 	++*completed;
-	pthread_cond_signal(cond);
+	/* Wakes a destroy waiting for this object's last event. */
+	pthread_cond_broadcast(cond);
 	pthread_mutex_unlock(mutex);
 }
 
 void ibv_ack_async_event(struct ibv_async_event *event)
 {
-	struct ibv_cq *cq = event->element.cq;
-	struct ibv_qp *qp = event->element.qp;
-	struct ibv_srq *srq = event->element.srq;
-	struct ibv_wq *wq = event->element.wq;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_srq *srq;
+	struct ibv_wq *wq;
 
+	if (!event) {
+		errno = EINVAL;
+		return;
+	}
+	cq = event->element.cq;
+	qp = event->element.qp;
+	srq = event->element.srq;
+	wq = event->element.wq;
 	switch (subject_of(event->event_type)) {
 	case SUBJECT_CQ:
 		count_event(&cq->mutex, &cq->cond, &cq->async_events_completed);

@@ -7,6 +7,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "ibverbs.h"
+#include "verbs_internal.h"
 
 struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
 {
@@ -15,6 +16,8 @@ struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
 	struct ibv_comp_channel *channel;
 	int ret;
 
+	if (!context)
+		return verbs_null_einval();
 	channel = malloc(sizeof(*channel));
 	if (!channel) {
 		errno = ENOMEM;
@@ -35,9 +38,12 @@ struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
 
 int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 {
-	struct ibv_context *context = channel->context;
+	struct ibv_context *context;
 	int ret = 0;
 
+	if (!channel)
+		return verbs_einval();
+	context = channel->context;
 	pthread_mutex_lock(&context->mutex);
 	if (channel->refcnt) {
 		ret = EBUSY;
@@ -47,52 +53,41 @@ int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 	free(channel);
 out:
 	pthread_mutex_unlock(&context->mutex);
-	return ret;
+	return verbs_set_errno(ret);
 }
 
+/*
+ * The provider's create_cq fills every generic field through
+ * ibv_cmd_create_cq() (which also counts the CQ on its channel); only the
+ * application's cq_context is unknown there.
+ */
 struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
 			     void *cq_context,
 			     struct ibv_comp_channel *channel, int comp_vector)
 {
 	struct ibv_cq *cq;
 
+	if (!context || (channel && channel->context != context))
+		return verbs_null_einval();
 	cq = get_ops(context)->create_cq(context, cqe, channel, comp_vector);
-	if (!cq)
-		return NULL;
-
-	cq->context = context;
-	cq->channel = channel;
-	cq->cq_context = cq_context;
-	cq->comp_events_completed = 0;
-	cq->async_events_completed = 0;
-	pthread_mutex_init(&cq->mutex, NULL);
-	pthread_cond_init(&cq->cond, NULL);
-	if (channel) {
-		pthread_mutex_lock(&context->mutex);
-		channel->refcnt++;
-		pthread_mutex_unlock(&context->mutex);
-	}
+	if (cq)
+		cq->cq_context = cq_context;
 	return cq;
 }
 
 int ibv_resize_cq(struct ibv_cq *cq, int cqe)
 {
-	return get_ops(cq->context)->resize_cq(cq, cqe);
+	if (!cq)
+		return verbs_einval();
+	return verbs_set_errno(get_ops(cq->context)->resize_cq(cq, cqe));
 }
 
+/* ibv_cmd_destroy_cq() waits for acked events and uncounts the channel. */
 int ibv_destroy_cq(struct ibv_cq *cq)
 {
-	struct ibv_comp_channel *channel = cq->channel;
-	struct ibv_context *context = cq->context;
-	int ret;
-
-	ret = get_ops(context)->destroy_cq(cq);
-	if (!ret && channel) {
-		pthread_mutex_lock(&context->mutex);
-		channel->refcnt--;
-		pthread_mutex_unlock(&context->mutex);
-	}
-	return ret;
+	if (!cq)
+		return verbs_einval();
+	return verbs_set_errno(get_ops(cq->context)->destroy_cq(cq));
 }
 
 int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
@@ -101,6 +96,10 @@ int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 	struct ib_uverbs_comp_event_desc ev;
 	ssize_t got;
 
+	if (!channel || !cq || !cq_context) {
+		errno = EINVAL;
+		return -1;
+	}
 	got = read(channel->fd, &ev, sizeof(ev));
 	if (got != (ssize_t)sizeof(ev)) {
 		if (got >= 0)
@@ -116,8 +115,12 @@ int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 
 void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 {
+	if (!cq) {
+		errno = EINVAL;
+		return;
+	}
 	pthread_mutex_lock(&cq->mutex);
 	cq->comp_events_completed += nevents;
-	pthread_cond_signal(&cq->cond);
+	pthread_cond_broadcast(&cq->cond);
 	pthread_mutex_unlock(&cq->mutex);
 }

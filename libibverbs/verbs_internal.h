@@ -3,6 +3,7 @@
 #ifndef RDMA_DM_VERBS_INTERNAL_H
 #define RDMA_DM_VERBS_INTERNAL_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,5 +29,29 @@ int verbs_query_port_sized(struct ibv_context *context, uint8_t port_num,
  */
 int ibv_dontfork_range(void *base, size_t size);
 int ibv_dofork_range(void *base, size_t size);
+
+/*
+ * Bad arguments at an exported verb: the errno-returning verbs answer
+ * EINVAL, the pointer-returning ones NULL, both with errno EINVAL.
+ */
+static inline int verbs_einval(void)
+{
+	errno = EINVAL;
+	return EINVAL;
+}
+
+static inline void *verbs_null_einval(void)
+{
+	errno = EINVAL;
+	return NULL;
+}
+
+/* An errno-style result (0 or a positive errno) with errno set too. */
+static inline int verbs_set_errno(int ret)
+{
+	if (ret)
+		errno = ret;
+	return ret;
+}
 
 #endif /* RDMA_DM_VERBS_INTERNAL_H */

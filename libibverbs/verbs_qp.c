@@ -3,22 +3,28 @@
 #include <errno.h>
 
 #include "ibverbs.h"
+#include "verbs_internal.h"
 
 struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 			     struct ibv_qp_init_attr *qp_init_attr)
 {
+	if (!pd || !qp_init_attr)
+		return verbs_null_einval();
 	return get_ops(pd->context)->create_qp(pd, qp_init_attr);
 }
 
-/*
- * struct ibv_qp carries no marker telling an extended QP from a plain
- * one, and the provider interface (driver.h) has no verbs_qp wrapper yet,
- * so no QP can be shown as extended: NULL with EOPNOTSUPP.
- */
+/* ibv_cmd_create_qp_ex() marks QPs created with send_ops_flags. */
 struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
 {
-	errno = EOPNOTSUPP;
-	return NULL;
+	struct verbs_qp *vqp = verbs_get_qp(qp);
+
+	if (!qp)
+		return verbs_null_einval();
+	if (!(vqp->comp_mask & VERBS_QP_EX)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return &vqp->qp_ex;
 }
 
 int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
@@ -26,9 +32,11 @@ int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 {
 	int ret;
 
+	if (!qp || !attr)
+		return verbs_einval();
 	ret = get_ops(qp->context)->query_qp(qp, attr, attr_mask, init_attr);
 	if (ret)
-		return ret;
+		return verbs_set_errno(ret);
 	if (attr_mask & IBV_QP_STATE)
 		qp->state = attr->qp_state;
 	return 0;
@@ -38,9 +46,11 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
 {
 	int ret;
 
+	if (!qp || !attr)
+		return verbs_einval();
 	ret = get_ops(qp->context)->modify_qp(qp, attr, attr_mask);
 	if (ret)
-		return ret;
+		return verbs_set_errno(ret);
 	if (attr_mask & IBV_QP_STATE)
 		qp->state = attr->qp_state;
 	return 0;
@@ -52,9 +62,12 @@ int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
 	return get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
 }
 
+/* ibv_cmd_destroy_qp() waits until every async event was acked. */
 int ibv_destroy_qp(struct ibv_qp *qp)
 {
-	return get_ops(qp->context)->destroy_qp(qp);
+	if (!qp)
+		return verbs_einval();
+	return verbs_set_errno(get_ops(qp->context)->destroy_qp(qp));
 }
 
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
