@@ -233,6 +233,69 @@ struct mlx5dv_rwq {
 	uint64_t comp_mask;
 };
 
+/* ---------------------------------------------------------------- */
+/* Creating QPs with mlx5 options                                     */
+
+enum mlx5dv_qp_create_flags {
+	MLX5DV_QP_CREATE_TUNNEL_OFFLOADS = 1 << 0,
+	MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_UC = 1 << 1,
+	MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_MC = 1 << 2,
+	MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE = 1 << 3,
+	MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE = 1 << 4,
+	MLX5DV_QP_CREATE_PACKET_BASED_CREDIT_MODE = 1 << 5,
+	MLX5DV_QP_CREATE_SIG_PIPELINING = 1 << 6,
+};
+
+enum mlx5dv_qp_init_attr_mask {
+	MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS = 1 << 0,
+	MLX5DV_QP_INIT_ATTR_MASK_DC = 1 << 1,
+	MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS = 1 << 2,
+	MLX5DV_QP_INIT_ATTR_MASK_DCI_STREAMS = 1 << 3,
+};
+
+enum mlx5dv_dc_type {
+	MLX5DV_DCTYPE_DCT = 1,
+	MLX5DV_DCTYPE_DCI,
+};
+
+struct mlx5dv_dci_streams {
+	uint8_t log_num_concurent;
+	uint8_t log_num_errored;
+};
+
+struct mlx5dv_dc_init_attr {
+	enum mlx5dv_dc_type dc_type;
+	union {
+		uint64_t dct_access_key;
+		struct mlx5dv_dci_streams dci_streams;
+	};
+};
+
+enum mlx5dv_qp_create_send_ops_flags {
+	MLX5DV_QP_EX_WITH_MR_INTERLEAVED = 1 << 0,
+	MLX5DV_QP_EX_WITH_MR_LIST = 1 << 1,
+	MLX5DV_QP_EX_WITH_MKEY_CONFIGURE = 1 << 2,
+	MLX5DV_QP_EX_WITH_RAW_WQE = 1 << 3,
+	MLX5DV_QP_EX_WITH_MEMCPY = 1 << 4,
+};
+
+struct mlx5dv_qp_init_attr {
+	uint64_t comp_mask;	/* enum mlx5dv_qp_init_attr_mask */
+	uint32_t create_flags;	/* enum mlx5dv_qp_create_flags */
+	struct mlx5dv_dc_init_attr dc_init_attr;
+	uint64_t send_ops_flags; /* enum mlx5dv_qp_create_send_ops_flags */
+};
+
+/*
+ * ibv_create_qp_ex() with mlx5 options. Supported: create_flags
+ * MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE and _ALLOW_SCATTER_TO_CQE (both
+ * at once: EINVAL). DC QPs, the mlx5 send ops and the other flags fail
+ * with EOPNOTSUPP. NULL with errno.
+ */
+struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
+				struct ibv_qp_init_attr_ex *qp_attr,
+				struct mlx5dv_qp_init_attr *mlx5_qp_attr);
+
 /* Not supported by this library; declared for struct mlx5dv_obj. */
 struct mlx5dv_ah;
 struct mlx5dv_pd;

@@ -135,7 +135,8 @@ struct mlx5_tm_cqe {
 /* 64 bytes; in a 128-byte CQE it is the second half. */
 struct mlx5_cqe64 {
 	union {
-		struct {
+		/* Anonymous as upstream (a GNU extension in C++). */
+		__extension__ struct {
 			uint8_t rsvd0[2];
 			__be16 wqe_id;
 			uint8_t rsvd4[13];

@@ -259,6 +259,10 @@ uint64_t mlx5_default_send_ops(enum ibv_qp_type type);
 unsigned int mlx5_sq_overhead(enum ibv_qp_type type, uint64_t ops);
 
 struct ibv_qp *mlx5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
+/* @dv_flags: enum mlx5dv_qp_create_flags (scatter-to-CQE only). */
+struct ibv_qp *mlx5_create_qp_dv(struct ibv_context *ibctx,
+				 struct ibv_qp_init_attr_ex *attr,
+				 uint32_t dv_flags);
 struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr);
 int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,

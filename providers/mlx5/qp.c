@@ -133,9 +133,25 @@ static void bind_static_bf(struct mlx5_context *ctx, struct mlx5_qp *qp,
 	qp->bf = bf;
 }
 
+/*
+ * Scatter-to-CQE as upstream: on unless MLX5_SCATTER_TO_CQE=0 or the dv
+ * DISABLE flag; the dv ALLOW flag also lets requester CQEs carry data.
+ */
+static uint32_t scatter_flags(struct mlx5_context *ctx, uint32_t dv_flags)
+{
+	if (dv_flags & MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE)
+		return MLX5_QP_FLAG_ALLOW_SCATTER_CQE |
+		       MLX5_QP_FLAG_SCATTER_CQE;
+	if ((dv_flags & MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE) ||
+	    !ctx->dp->scatter_to_cqe)
+		return 0;
+	return MLX5_QP_FLAG_SCATTER_CQE;
+}
+
 static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 			    struct ibv_qp_init_attr_ex *attr,
-			    const struct mlx5_qp_sizes *sz, uint32_t *bfi)
+			    const struct mlx5_qp_sizes *sz, uint32_t *bfi,
+			    uint32_t dv_flags)
 {
 	struct mlx5_ib_create_qp req = {};
 	struct mlx5_ib_create_qp_resp resp = {};
@@ -149,8 +165,7 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 	req.rq_wqe_count = sz->rq_wqe_cnt;
 	req.rq_wqe_shift = sz->rq_wqe_shift;
 	req.uidx = qp->has_uidx ? qp->rsc.rsn : 0xffffff;
-	if (ctx->dp->scatter_to_cqe)
-		req.flags |= MLX5_QP_FLAG_SCATTER_CQE;
+	req.flags = scatter_flags(ctx, dv_flags);
 	if (!ctx->tot_bfregs) {
 		req.flags |= MLX5_QP_FLAG_UAR_PAGE_INDEX;
 		req.bfreg_index = qp->bf->page_id;
@@ -162,7 +177,8 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 }
 
 static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
-				 struct ibv_qp_init_attr_ex *attr)
+				 struct ibv_qp_init_attr_ex *attr,
+				 uint32_t dv_flags)
 {
 	struct mlx5_context *ctx = to_mctx(ibctx);
 	struct mlx5_qp_limits lim = {
@@ -214,7 +230,7 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 		}
 		qp->has_uidx = true;
 	}
-	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi);
+	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi, dv_flags);
 	if (err)
 		goto fail;
 	qp->qpn = qp->verbs_qp.qp.qp_num;
@@ -253,7 +269,16 @@ struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
-	qp = create_qp(ibctx, attr);
+	qp = create_qp(ibctx, attr, 0);
+	return qp ? &qp->verbs_qp.qp : NULL;
+}
+
+struct ibv_qp *mlx5_create_qp_dv(struct ibv_context *ibctx,
+				 struct ibv_qp_init_attr_ex *attr,
+				 uint32_t dv_flags)
+{
+	struct mlx5_qp *qp = create_qp(ibctx, attr, dv_flags);
+
 	return qp ? &qp->verbs_qp.qp : NULL;
 }
 
@@ -270,7 +295,7 @@ struct ibv_qp *mlx5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 		.comp_mask = IBV_QP_INIT_ATTR_PD,
 		.pd = pd,
 	};
-	struct mlx5_qp *qp = create_qp(pd->context, &ex);
+	struct mlx5_qp *qp = create_qp(pd->context, &ex, 0);
 
 	if (!qp)
 		return NULL;
@@ -359,4 +384,37 @@ int mlx5_destroy_qp(struct ibv_qp *ibqp)
 		mlx5_cq_clean(to_mcq(ibqp->send_cq), qp->rsc.rsn, NULL);
 	free_qp(ctx, qp);
 	return 0;
+}
+
+static const uint32_t scatter_dv_flags =
+	MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE |
+	MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE;
+
+struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
+				struct ibv_qp_init_attr_ex *qp_attr,
+				struct mlx5dv_qp_init_attr *mlx5_qp_attr)
+{
+	uint32_t flags = 0;
+
+	if (!context || !qp_attr || !mlx5_qp_attr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!mlx5_is_mlx5_context(context) ||
+	    (mlx5_qp_attr->comp_mask &
+	     ~(uint64_t)MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (mlx5_qp_attr->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS)
+		flags = mlx5_qp_attr->create_flags;
+	if (flags & ~scatter_dv_flags) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if ((flags & scatter_dv_flags) == scatter_dv_flags) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return mlx5_create_qp_dv(context, qp_attr, flags);
 }
