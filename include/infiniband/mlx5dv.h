@@ -296,6 +296,29 @@ struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
 				struct ibv_qp_init_attr_ex *qp_attr,
 				struct mlx5dv_qp_init_attr *mlx5_qp_attr);
 
+/*
+ * Not implemented by this library: each fails with EOPNOTSUPP (NULL with
+ * errno for the constructors). Declared so that programs written for
+ * upstream's libmlx5 build and load; their attribute types stay opaque.
+ */
+struct mlx5dv_mkey;
+struct mlx5dv_mkey_init_attr;
+struct mlx5dv_crypto_login_attr;
+struct mlx5dv_dek;
+struct mlx5dv_dek_init_attr;
+struct mlx5dv_qp_ex;
+
+struct mlx5dv_mkey *mlx5dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
+int mlx5dv_destroy_mkey(struct mlx5dv_mkey *mkey);
+int mlx5dv_crypto_login(struct ibv_context *context,
+			struct mlx5dv_crypto_login_attr *login_attr);
+struct mlx5dv_dek *mlx5dv_dek_create(struct ibv_context *context,
+				     struct mlx5dv_dek_init_attr *init_attr);
+int mlx5dv_dek_destroy(struct mlx5dv_dek *dek);
+int mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in,
+			    size_t inlen, void *out, size_t outlen);
+struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
+
 /* Not supported by this library; declared for struct mlx5dv_obj. */
 struct mlx5dv_ah;
 struct mlx5dv_pd;
