@@ -6,7 +6,8 @@
  * target of WRITE, READ and atomics, the landing buffer of a SEND and the
  * local SGE of one; the bytes are checked in the DM with
  * ibv_memcpy_from_dm. After ibv_free_dm the importer's access fails with
- * an error completion, and a new DM is never written.
+ * an error completion, and a new DM is never written; closing the owner
+ * context does the same.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -284,12 +285,43 @@ static void test_revoked(void **state)
 	import_close(&im);
 }
 
+/* Closing the owner (its DM still allocated) revokes the import too. */
+static void test_revoked_by_close(void **state)
+{
+	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct rdma_ep i, t;
+	struct import im;
+	struct ibv_wc wc;
+	struct host h;
+
+	import_open(&im);
+	host_open(&h, devs[0]);
+	assert_int_equal(ep_open(&i, h.ctx, h.pd, &o), 0);
+	assert_int_equal(ep_open(&t, im.ictx, im.ipd, &o), 0);
+	assert_int_equal(ep_connect(&i, t.lid, t.qpn), 0);
+	assert_int_equal(ep_connect(&t, i.lid, i.qpn), 0);
+	assert_int_equal(ibv_close_device(im.owner), 0);
+	assert_int_equal(ep_post(&i, IBV_WR_RDMA_READ, h.buf, 256, h.mr->lkey,
+				 0, im.mr->rkey, IBV_SEND_SIGNALED, 10),
+			 0);
+	assert_int_equal(ep_poll(&i, &wc, 1), 1);
+	assert_int_not_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 10);
+	ep_close(&i);
+	ep_close(&t);
+	host_close(&h);
+	assert_int_equal(ibv_dereg_mr(im.mr), 0);
+	assert_int_equal(ibv_dealloc_pd(im.ipd), 0);
+	assert_int_equal(ibv_close_device(im.ictx), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dm_mr),
 		cmocka_unit_test(test_dmabuf_mr),
 		cmocka_unit_test(test_revoked),
+		cmocka_unit_test(test_revoked_by_close),
 	};
 
 	if (argc > 1)
