@@ -169,6 +169,11 @@ struct verbs_context *mlx5_import_context(struct ibv_device *ibdev,
 int mlx5_map_context_pages(struct mlx5_context *ctx,
 			   const struct mlx5_ib_alloc_ucontext_resp *resp);
 void mlx5_alloc_nc_uar(struct mlx5_context *ctx);
+/* A UAR object of @type (MLX5_IB_UAPI_UAR_ALLOC_TYPE_*), mapped. */
+int mlx5_uar_obj_alloc(struct mlx5_context *ctx, uint64_t type,
+		       uint32_t *handle, struct mlx5_mapping *map,
+		       uint32_t *page_id);
+void mlx5_uar_obj_destroy(struct mlx5_context *ctx, uint32_t handle);
 void mlx5_unmap_context_pages(struct mlx5_context *ctx);
 int mlx5_map(struct mlx5_context *ctx, struct mlx5_mapping *map,
 	     size_t length, int prot, off_t offset);

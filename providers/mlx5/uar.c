@@ -26,32 +26,14 @@ static void init_bf(struct mlx5_bf *bf, uint8_t *reg, unsigned int size,
 
 static void alloc_bf_uar(struct mlx5_context *ctx)
 {
-	DECLARE_UVERBS_CMD(cmd, MLX5_IB_OBJECT_UAR,
-			   MLX5_IB_METHOD_UAR_OBJ_ALLOC, 5);
 	struct mlx5_dp_context *dp = ctx->dp;
-	struct ib_uverbs_attr *handle;
-	uint64_t mmap_offset = 0;
-	uint32_t mmap_length = 0, page_id = 0;
+	uint32_t page_id = 0;
 	unsigned int i;
 
-	handle = uverbs_attr_new_obj(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
-	uverbs_attr_in_u64(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE,
-			   MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF);
-	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET,
-			    &mmap_offset, sizeof(mmap_offset));
-	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
-			    &mmap_length, sizeof(mmap_length));
-	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,
-			    &page_id, sizeof(page_id));
-	if (uverbs_cmd_execute(&ctx->ibv_ctx.context, cmd))
+	if (mlx5_uar_obj_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF,
+			       &dp->bf_uar_handle, &dp->bf_map, &page_id))
 		return;
-	dp->bf_uar_handle = uverbs_attr_handle(handle);
 	dp->have_bf_uar = true;
-	if (!mmap_length || mlx5_map(ctx, &dp->bf_map, mmap_length,
-				     PROT_WRITE, (off_t)mmap_offset)) {
-		mlx5_uar_cleanup(ctx);
-		return;
-	}
 	for (i = 0; i < MLX5_NUM_DYN_BFS; i++)
 		init_bf(&dp->bfs[i],
 			(uint8_t *)dp->bf_map.addr + MLX5_BF_OFFSET +
@@ -102,16 +84,11 @@ struct mlx5_bf *mlx5_pick_bf(struct mlx5_context *ctx)
 
 void mlx5_uar_cleanup(struct mlx5_context *ctx)
 {
-	DECLARE_UVERBS_CMD(cmd, MLX5_IB_OBJECT_UAR,
-			   MLX5_IB_METHOD_UAR_OBJ_DESTROY, 1);
 	struct mlx5_dp_context *dp = ctx->dp;
 
 	mlx5_unmap(&dp->bf_map);
-	if (!dp->have_bf_uar)
-		return;
-	uverbs_attr_in_obj(cmd, MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE,
-			   dp->bf_uar_handle);
-	uverbs_cmd_execute(&ctx->ibv_ctx.context, cmd);
+	if (dp->have_bf_uar)
+		mlx5_uar_obj_destroy(ctx, dp->bf_uar_handle);
 	dp->have_bf_uar = false;
 }
 
