@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include <infiniband/mlx5dv.h>
+
 #include "dm_util.h"
 #include "rdma_util.h"
 
@@ -496,6 +498,84 @@ static void test_events_and_resize(void **state)
 	ep_close(&b);
 }
 
+/*
+ * mlx5dv_init_obj exposes the rings; a WQE written by hand with the
+ * mlx5dv.h helpers is executed, and its CQE read by hand.
+ */
+static void test_dv_by_hand(void **state)
+{
+	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct mlx5dv_qp dq = {};
+	struct mlx5dv_cq dc = {};
+	struct mlx5dv_obj obj = { .qp = { .in = NULL, .out = &dq },
+				  .cq = { .in = NULL, .out = &dc } };
+	struct mlx5_wqe_ctrl_seg *ctrl;
+	struct mlx5_wqe_raddr_seg *raddr;
+	struct mlx5_cqe64 *cqe;
+	struct rdma_ep a, b;
+	int spins = 0;
+
+	pair(&a, &b, &o, &o);
+	clear();
+	obj.qp.in = a.qp;
+	obj.cq.in = a.cq;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ),
+			 0);
+	assert_non_null(dq.dbrec);
+	assert_int_equal(dq.sq.stride, 64);
+	assert_true(dq.sq.wqe_cnt && !(dq.sq.wqe_cnt & (dq.sq.wqe_cnt - 1)));
+	assert_non_null(dq.bf.reg);
+	assert_int_equal(dc.cqe_size, 64);
+	assert_int_equal(dc.cqe_cnt, (uint32_t)a.cq->cqe + 1);
+	assert_non_null(dc.cq_uar);
+
+	fill_pattern(A.buf, 512, 9);
+	ctrl = dq.sq.buf;
+	raddr = (struct mlx5_wqe_raddr_seg *)(ctrl + 1);
+	mlx5dv_set_ctrl_seg(ctrl, 0, MLX5_OPCODE_RDMA_WRITE, 0, a.qpn,
+			    MLX5_WQE_CTRL_CQ_UPDATE, 3, 0, 0);
+	raddr->raddr = htobe64((uintptr_t)B.buf);
+	raddr->rkey = htobe32(B.mr->rkey);
+	raddr->reserved = 0;
+	mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(raddr + 1), 512,
+			    A.mr->lkey, (uintptr_t)A.buf);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	dq.dbrec[MLX5_SND_DBR] = htobe32(1);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*(volatile uint64_t *)dq.bf.reg = *(uint64_t *)ctrl;
+
+	cqe = (struct mlx5_cqe64 *)dc.buf;
+	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
+	       spins++ < 10000000)
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
+	assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
+	assert_int_equal(be16toh(cqe->wqe_counter), 0);
+	assert_int_equal(be32toh(cqe->sop_drop_qpn) & 0xffffff, a.qpn);
+	assert_int_equal(be32toh(cqe->sop_drop_qpn) >> 24,
+			 MLX5_OPCODE_RDMA_WRITE);
+	dc.dbrec[0] = htobe32(1);
+	assert_memory_equal(B.buf, A.buf, 512);
+	ep_close(&a);
+	ep_close(&b);
+}
+
+static void test_dv_srq(void **state)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 10,
+						  .max_sge = 2 } };
+	struct mlx5dv_srq ds = { .comp_mask = MLX5DV_SRQ_MASK_SRQN };
+	struct mlx5dv_obj obj = { .srq = { .out = &ds } };
+	obj.srq.in = ibv_create_srq(B.pd, &sa);
+	assert_non_null(obj.srq.in);
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_SRQ), 0);
+	/* 16-byte next segment + 2 SGEs, rounded to a power of two. */
+	assert_int_equal(ds.stride, 64);
+	assert_int_equal(ds.comp_mask, MLX5DV_SRQ_MASK_SRQN);
+	assert_int_equal(ds.tail, sa.attr.max_wr);
+	assert_int_equal(ibv_destroy_srq(obj.srq.in), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +587,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_srq),
 		cmocka_unit_test(test_error_completion),
 		cmocka_unit_test(test_events_and_resize),
+		cmocka_unit_test(test_dv_by_hand),
+		cmocka_unit_test(test_dv_srq),
 	};
 
 	if (argc > 1)
