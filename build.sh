@@ -12,13 +12,13 @@ cd "$(dirname "$0")"
 mode=${1:-build}
 
 DEPS=(
-	# build
-	cmake ninja-build gcc g++ clang pkg-config libnl-3-dev libnl-route-3-dev
+	# build (build-essential: dpkg-buildpackage refuses to run without it)
+	build-essential cmake ninja-build gcc g++ clang pkg-config libnl-3-dev libnl-route-3-dev
 	libcmocka-dev pandoc mandoc
 	# checks
 	valgrind strace binutils python3
 	# upstream userspace that judges rdma-sim (Debian's rdma-core 44)
-	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev
+	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest
 	# perftest 4.5 built from Debian's source against rdma-dm (tests/perftest)
 	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool
 	# the real-kernel lane

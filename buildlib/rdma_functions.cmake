@@ -6,13 +6,51 @@
 function(rdma_cmocka_test name)
 	cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
 	add_executable(${name} ${T_SOURCES})
-	target_link_libraries(${name} PRIVATE cmocka ${T_LIBS})
+	target_link_libraries(${name} PRIVATE cmocka rdma_test_common
+		${T_LIBS})
 	set_target_properties(${name} PROPERTIES
 		RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
 	add_test(NAME ${name} COMMAND ${name})
 	if(T_LABELS)
 		set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}")
 	endif()
+endfunction()
+
+# A test this configuration cannot run, registered anyway so that ctest
+# shows it (never dropped in silence; see tests/common/skip.h):
+#   rdma_unavailable_test(NAME REASON why [LABELS l...] [DEBIAN_PACKAGES p...])
+# Without DEBIAN_PACKAGES it is a SKIP. With them it needs those packages:
+# a FAILURE on Debian 12, where build.sh installs them, a SKIP elsewhere.
+function(rdma_unavailable_test name)
+	cmake_parse_arguments(T "" "REASON" "LABELS;DEBIAN_PACKAGES" ${ARGN})
+	add_test(NAME ${name}
+		COMMAND sh "${CMAKE_SOURCE_DIR}/tests/common/unavailable.sh"
+			"${T_REASON}" ${T_DEBIAN_PACKAGES})
+	if(T_LABELS)
+		set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}")
+	endif()
+endfunction()
+
+# The skip convention for every test of the tree, whoever registers it:
+# add_test is wrapped so that exit status 77 is a SKIP in ctest, never a
+# failure or a pass. Arguments travel as a list, so none may be empty or
+# hold a ';' (refused loudly rather than mangled).
+function(add_test)
+	math(EXPR last "${ARGC} - 1")
+	foreach(i RANGE ${last})
+		if("${ARGV${i}}" STREQUAL "" OR "${ARGV${i}}" MATCHES ";")
+			message(FATAL_ERROR
+				"add_test(${ARGV0} ${ARGV1}): argument ${i} is "
+				"empty or holds ';'")
+		endif()
+	endforeach()
+	_add_test(${ARGV})
+	if(ARGV0 STREQUAL "NAME")
+		set(name "${ARGV1}")
+	else()
+		set(name "${ARGV0}")
+	endif()
+	set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
 endfunction()
 
 # A provider plug-in: lib<name>-rdmav<PABI>.so with no exported symbols, and

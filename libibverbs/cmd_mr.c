@@ -84,8 +84,13 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset,
 	struct mr_result res;
 	int ret;
 
-	/* A DM has no process address: only zero-based MRs make sense. */
-	if (!(access & IBV_ACCESS_ZERO_BASED)) {
+	/*
+	 * Handles are per context: a DM of another context would name
+	 * whatever DM has its number here. A DM has no process address:
+	 * only zero-based MRs make sense.
+	 */
+	if (dm->dm.context != pd->context ||
+	    !(access & IBV_ACCESS_ZERO_BASED)) {
 		errno = EINVAL;
 		return EINVAL;
 	}

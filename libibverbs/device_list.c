@@ -29,50 +29,127 @@ void verbs_device_put(struct verbs_device *vdev)
 	free(sysfs);
 }
 
-static bool same_device(const struct verbs_sysfs_dev *a,
-			const struct verbs_sysfs_dev *b)
+/*
+ * The identity each discovery path gives a device before reading its
+ * sysfs (see discover.h): netlink's index, name and char device, or the
+ * sysfs class entry's name and inode. A re-created device differs in the
+ * index (netlink) or the inode (sysfs).
+ */
+static bool same_device(const struct verbs_sysfs_dev *known,
+			const struct verbs_sysfs_dev *found)
 {
-	return !strcmp(a->ibdev_name, b->ibdev_name) &&
-	       !strcmp(a->sysfs_name, b->sysfs_name) &&
-	       a->ibdev_idx == b->ibdev_idx && a->sysfs_cdev == b->sysfs_cdev &&
-	       a->time_created.tv_sec == b->time_created.tv_sec &&
-	       a->time_created.tv_nsec == b->time_created.tv_nsec;
+	if (known->from_netlink != found->from_netlink ||
+	    strcmp(known->sysfs_name, found->sysfs_name))
+		return false;
+	if (!found->from_netlink)
+		return known->sysfs_ino == found->sysfs_ino;
+	return known->ibdev_idx == found->ibdev_idx &&
+	       known->sysfs_cdev == found->sysfs_cdev &&
+	       !strcmp(known->ibdev_name, found->ibdev_name);
 }
 
-static bool listed_in(const struct verbs_sysfs_list *found,
-		      const struct verbs_sysfs_dev *dev)
+/*
+ * The devices known when a discovery starts, hashed by char device name
+ * (open addressing), so matching N found devices against N known ones
+ * is linear. Built and used with devices_lock held.
+ */
+struct known_slot {
+	struct verbs_device *vdev;
+	bool seen;
+};
+
+struct known_table {
+	struct verbs_known known; /* the discovery's callback */
+	struct known_slot *slots;
+	size_t mask;
+};
+
+static size_t name_hash(const char *name)
+{
+	size_t h = 2166136261u; /* FNV-1a */
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h;
+}
+
+/* The slot of a device equal to @dev (or of @vdev itself), or NULL. */
+static struct known_slot *table_find(const struct known_table *t,
+				     const struct verbs_sysfs_dev *dev,
+				     const struct verbs_device *vdev)
 {
 	size_t i;
 
-	for (i = 0; i < found->num; i++)
-		if (found->devs[i] && same_device(found->devs[i], dev))
-			return true;
-	return false;
+	if (!t->slots)
+		return NULL;
+	for (i = name_hash(dev->sysfs_name) & t->mask; t->slots[i].vdev;
+	     i = (i + 1) & t->mask)
+		if (vdev ? t->slots[i].vdev == vdev
+			 : same_device(t->slots[i].vdev->sysfs, dev))
+			return &t->slots[i];
+	return NULL;
 }
 
-/* Called with devices_lock held. */
-static void forget_vanished(const struct verbs_sysfs_list *found)
+static bool table_has(const struct verbs_known *known,
+		      const struct verbs_sysfs_dev *dev)
+{
+	return table_find((const struct known_table *)known, dev, NULL);
+}
+
+static int table_build(struct known_table *t)
+{
+	struct verbs_device *vdev;
+	size_t count = 0, size = 16, i;
+
+	t->known.has = table_has;
+	for (vdev = devices; vdev; vdev = vdev->next)
+		count++;
+	while (size < 2 * count)
+		size *= 2;
+	t->mask = size - 1;
+	t->slots = count ? calloc(size, sizeof(*t->slots)) : NULL;
+	if (count && !t->slots)
+		return ENOMEM;
+	for (vdev = devices; vdev; vdev = vdev->next) {
+		i = name_hash(vdev->sysfs->sysfs_name) & t->mask;
+		while (t->slots[i].vdev)
+			i = (i + 1) & t->mask;
+		t->slots[i].vdev = vdev;
+	}
+	return 0;
+}
+
+/* Found devices already known are freed; their known entries marked. */
+static void mark_known(struct known_table *t, struct verbs_sysfs_list *found)
+{
+	struct known_slot *slot;
+	size_t i;
+
+	for (i = 0; i < found->num; i++) {
+		slot = table_find(t, found->devs[i], NULL);
+		if (!slot)
+			continue;
+		slot->seen = true;
+		free(found->devs[i]);
+		found->devs[i] = NULL;
+	}
+}
+
+/* Unlink the known devices that were not found again. */
+static void forget_vanished(const struct known_table *t)
 {
 	struct verbs_device **link = &devices, *vdev;
+	struct known_slot *slot;
 
 	while ((vdev = *link)) {
-		if (listed_in(found, vdev->sysfs)) {
+		slot = table_find(t, vdev->sysfs, vdev);
+		if (slot && slot->seen) {
 			link = &vdev->next;
 			continue;
 		}
 		*link = vdev->next;
 		verbs_device_put(vdev);
 	}
-}
-
-static bool already_known(const struct verbs_sysfs_dev *dev)
-{
-	struct verbs_device *vdev;
-
-	for (vdev = devices; vdev; vdev = vdev->next)
-		if (same_device(vdev->sysfs, dev))
-			return true;
-	return false;
 }
 
 static enum ibv_transport_type transport_of(enum ibv_node_type type)
@@ -168,48 +245,78 @@ static struct ibv_device **snapshot(int *num)
 	return array;
 }
 
-struct ibv_device **verbs_update_device_list(struct verbs_sysfs_list *found,
-					     int *num)
+/* Called with devices_lock held; consumes @found. */
+static struct ibv_device **
+update_locked(struct known_table *t, struct verbs_sysfs_list *found, int *num)
 {
 	struct ibv_device **array;
-	size_t i;
 
-	static pthread_once_t static_once = PTHREAD_ONCE_INIT;
-
-	/* Providers linked in (static builds) match before any dlopen. */
-	pthread_once(&static_once, verbs_register_static_providers);
-	pthread_mutex_lock(&devices_lock);
-	forget_vanished(found);
-	for (i = 0; i < found->num; i++)
-		if (already_known(found->devs[i])) {
-			free(found->devs[i]);
-			found->devs[i] = NULL;
-		}
+	mark_known(t, found);
+	forget_vanished(t);
 	if (add_matched(found, false)) {
 		verbs_load_drivers_once();
 		add_matched(found, true);
 	}
 	array = snapshot(num);
-	pthread_mutex_unlock(&devices_lock);
 	verbs_sysfs_list_free(found);
 	if (!array)
 		errno = ENOMEM;
 	return array;
 }
 
+static void lock_devices(void)
+{
+	static pthread_once_t static_once = PTHREAD_ONCE_INIT;
+
+	/* Providers linked in (static builds) match before any dlopen. */
+	pthread_once(&static_once, verbs_register_static_providers);
+	pthread_mutex_lock(&devices_lock);
+}
+
+struct ibv_device **verbs_update_device_list(struct verbs_sysfs_list *found,
+					     int *num)
+{
+	struct known_table t = {};
+	struct ibv_device **array = NULL;
+	int ret;
+
+	lock_devices();
+	ret = table_build(&t);
+	if (!ret)
+		array = update_locked(&t, found, num);
+	else
+		verbs_sysfs_list_free(found);
+	pthread_mutex_unlock(&devices_lock);
+	free(t.slots);
+	if (ret)
+		errno = ret;
+	return array;
+}
+
+/*
+ * The lock is held across discovery, as upstream does, so the table of
+ * known devices that spares their sysfs reads stays true.
+ */
 struct ibv_device **ibv_get_device_list(int *num)
 {
 	struct verbs_sysfs_list found = {};
+	struct ibv_device **array = NULL;
+	struct known_table t = {};
 	int ret;
 
 	if (num)
 		*num = 0;
-	ret = verbs_discover_devices(&found);
-	if (ret) {
+	lock_devices();
+	ret = table_build(&t);
+	if (!ret)
+		ret = verbs_discover_devices(&found, &t.known);
+	if (!ret)
+		array = update_locked(&t, &found, num);
+	pthread_mutex_unlock(&devices_lock);
+	free(t.slots);
+	if (ret)
 		errno = ret;
-		return NULL;
-	}
-	return verbs_update_device_list(&found, num);
+	return array;
 }
 
 void ibv_free_device_list(struct ibv_device **list)

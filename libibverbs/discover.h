@@ -4,10 +4,18 @@
  * when netlink is unavailable. The result is a list of heap-allocated
  * struct verbs_sysfs_dev the caller owns. Parsing is split from I/O so
  * tests can feed canned netlink messages and temporary sysfs trees.
+ *
+ * Discovery is incremental: each path first learns a device's identity
+ * (netlink: index, name, char device; sysfs: the class entry's name and
+ * inode, from readdir) and asks the caller's struct verbs_known whether
+ * it already has that device. A known device's sysfs is not read; its
+ * entry carries the identity only. Attribute files are read relative to
+ * directory fds of the class directories.
  */
 #ifndef RDMA_DM_DISCOVER_H
 #define RDMA_DM_DISCOVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "driver.h"
@@ -27,12 +35,22 @@ struct verbs_sysfs_list {
 	size_t cap;
 };
 
+/* The caller's answer to "is this device already known?" (may be NULL). */
+struct verbs_known {
+	bool (*has)(const struct verbs_known *known,
+		    const struct verbs_sysfs_dev *dev);
+};
+
+/* ----- the list (discover_list.c) ----- */
+
 /* Append @dev (ownership moves to the list). 0 or ENOMEM. */
 int verbs_sysfs_list_add(struct verbs_sysfs_list *list,
 			 struct verbs_sysfs_dev *dev);
-/* Remove entry @i, freeing it, keeping the order of the others. */
-void verbs_sysfs_list_drop(struct verbs_sysfs_list *list, size_t i);
 void verbs_sysfs_list_free(struct verbs_sysfs_list *list);
+/* Free every entry @keep says no to, keeping the order; one pass. */
+void verbs_sysfs_list_filter(struct verbs_sysfs_list *list,
+			     bool (*keep)(struct verbs_sysfs_dev *, void *),
+			     void *arg);
 
 /* A zeroed device with the "unknown" markers set. NULL on ENOMEM. */
 struct verbs_sysfs_dev *verbs_sysfs_dev_new(void);
@@ -52,23 +70,34 @@ int verbs_nl_parse_device(struct nlmsghdr *nlh, struct verbs_sysfs_dev *dev);
 int verbs_nl_parse_chardev(struct nlmsghdr *nlh, struct verbs_sysfs_dev *dev);
 /* The kernel's huge_encode_dev() format back to a dev_t. */
 dev_t verbs_nl_decode_dev(uint64_t encoded);
-/* Enumerate over NETLINK_RDMA. 0, or an errno when netlink is unusable. */
-int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list);
+/*
+ * Enumerate over NETLINK_RDMA; a new device's modalias and creation time
+ * come from sysfs. 0, or an errno when netlink is unusable.
+ */
+int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list,
+		      const struct verbs_known *known);
 
 /* ----- sysfs ----- */
 
 /* The global ABI under @sysfs_root: 0 if within range, else ENOSYS. */
 int verbs_sysfs_check_abi(const char *sysfs_root);
-/* Scan <root>/class/infiniband_verbs. 0 or an errno (ENOMEM, ENOENT...). */
-int verbs_sysfs_scan(const char *sysfs_root, struct verbs_sysfs_list *list);
+/*
+ * Scan <root>/class/infiniband_verbs; new devices get every attribute.
+ * 0 or an errno (ENOMEM, ENOENT...).
+ */
+int verbs_sysfs_scan(const char *sysfs_root, struct verbs_sysfs_list *list,
+		     const struct verbs_known *known);
 /*
  * Read the uverbs char device attributes (ibdev, dev, abi_version) from
  * <root>/class/infiniband_verbs/<@uverbs_name> into @dev. 0 or EINVAL.
  */
 int verbs_sysfs_read_uverbs(const char *sysfs_root, const char *uverbs_name,
 			    struct verbs_sysfs_dev *dev);
-/* node_type, node_guid (unless known), modalias, creation time. */
-void verbs_sysfs_read_ibdev(struct verbs_sysfs_dev *dev);
+/*
+ * node_type (unless from netlink), node_guid (unless known), modalias and
+ * creation time of @dev, relative to @class_fd (<root>/class/infiniband).
+ */
+void verbs_sysfs_read_ibdev(int class_fd, struct verbs_sysfs_dev *dev);
 
 /* ----- the whole pipeline ----- */
 
@@ -76,6 +105,7 @@ void verbs_sysfs_read_ibdev(struct verbs_sysfs_dev *dev);
 void verbs_filter_missing_cdev(struct verbs_sysfs_list *list,
 			       const char *cdev_dir);
 /* Netlink or sysfs, then the char device filter. 0 or an errno. */
-int verbs_discover_devices(struct verbs_sysfs_list *list);
+int verbs_discover_devices(struct verbs_sysfs_list *list,
+			   const struct verbs_known *known);
 
 #endif /* RDMA_DM_DISCOVER_H */

@@ -2,11 +2,13 @@
 /* Device discovery through RDMA netlink (NLDEV), using libnl-3. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <linux/netlink.h>
 #include <netlink/msg.h>
@@ -217,27 +219,51 @@ static int chardev_from_sysfs(const char *sysfs_root,
 	return 0;
 }
 
-static int finish_device(struct nl_sock *sk, const char *sysfs_root,
-			 struct verbs_sysfs_dev *dev)
+struct finish {
+	struct nl_sock *sk;
+	const char *root;
+	const struct verbs_known *known;
+	int ibdev_fd; /* <root>/class/infiniband, opened for a new device */
+};
+
+/* The char device of @dev; sysfs only for a device not known yet. */
+static int finish_device(struct finish *f, struct verbs_sysfs_dev *dev)
 {
-	if (request_chardev(sk, dev) && chardev_from_sysfs(sysfs_root, dev))
+	char path[PATH_MAX];
+
+	if (request_chardev(f->sk, dev) && chardev_from_sysfs(f->root, dev))
 		return ENODEV;
+	if (f->known && f->known->has(f->known, dev))
+		return 0;
 	if (snprintf(dev->sysfs_path, sizeof(dev->sysfs_path),
-		     "%s/class/infiniband_verbs/%s", sysfs_root,
+		     "%s/class/infiniband_verbs/%s", f->root,
 		     dev->sysfs_name) >= (int)sizeof(dev->sysfs_path) ||
 	    snprintf(dev->ibdev_path, sizeof(dev->ibdev_path),
-		     "%s/class/infiniband/%s", sysfs_root,
+		     "%s/class/infiniband/%s", f->root,
 		     dev->ibdev_name) >= (int)sizeof(dev->ibdev_path))
 		return ENAMETOOLONG;
-	verbs_sysfs_read_ibdev(dev);
+	if (f->ibdev_fd < 0) {
+		snprintf(path, sizeof(path), "%s/class/infiniband", f->root);
+		f->ibdev_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	verbs_sysfs_read_ibdev(f->ibdev_fd, dev);
 	return 0;
 }
 
-int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list)
+static bool keep_finished(struct verbs_sysfs_dev *dev, void *arg)
 {
+	if (!finish_device(arg, dev))
+		return true;
+	verbs_lib_debug("%s: no uverbs char device\n", dev->ibdev_name);
+	return false;
+}
+
+int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list,
+		      const struct verbs_known *known)
+{
+	struct finish f = {.root = sysfs_root, .known = known, .ibdev_fd = -1};
 	struct dump_state state = {.list = list};
 	struct nl_sock *sk;
-	size_t i = 0;
 	int ret;
 
 	sk = nl_socket_alloc();
@@ -263,15 +289,10 @@ int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list)
 	if (ret)
 		goto out;
 
-	while (i < list->num) {
-		if (finish_device(sk, sysfs_root, list->devs[i])) {
-			verbs_lib_debug("%s: no uverbs char device\n",
-					list->devs[i]->ibdev_name);
-			verbs_sysfs_list_drop(list, i);
-			continue;
-		}
-		i++;
-	}
+	f.sk = sk;
+	verbs_sysfs_list_filter(list, keep_finished, &f);
+	if (f.ibdev_fd >= 0)
+		close(f.ibdev_fd);
 out:
 	nl_socket_free(sk);
 	return ret;

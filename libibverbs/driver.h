@@ -158,6 +158,7 @@ struct verbs_sysfs_dev {
 	const struct verbs_match_ent *match;  /* set when a provider matched */
 	bool from_netlink;
 	bool have_node_guid;
+	uint64_t sysfs_ino; /* class entry inode: identity on the sysfs path */
 };
 
 struct verbs_device;

@@ -50,7 +50,8 @@ void verbs_sysfs_path_reset(void)
 	pthread_mutex_unlock(&sysfs_lock);
 }
 
-static int read_path(const char *path, char *buf, size_t size)
+/* @dirfd is AT_FDCWD for an absolute @path. */
+static int read_path(int dirfd, const char *path, char *buf, size_t size)
 {
 	ssize_t len;
 	int fd;
@@ -59,7 +60,7 @@ static int read_path(const char *path, char *buf, size_t size)
 		errno = EINVAL;
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	len = read(fd, buf, size - 1);
@@ -90,7 +91,17 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 
 	if (!verbs_path_join(path, sizeof(path), dir, file))
 		return -1;
-	return read_path(path, buf, size);
+	return read_path(AT_FDCWD, path, buf, size);
+}
+
+int verbs_read_sysfs_at(int dirfd, const char *dir, const char *file, char *buf,
+			size_t size)
+{
+	char path[2 * NAME_MAX + 2];
+
+	if (!verbs_path_join(path, sizeof(path), dir, file))
+		return -1;
+	return read_path(dirfd, path, buf, size);
 }
 
 int ibv_read_ibdev_sysfs_file(char *buf, size_t size,

@@ -25,6 +25,13 @@ void verbs_sysfs_path_reset(void);
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 			size_t size);
 
+/*
+ * The same for <dir>/<file> relative to the directory fd @dirfd: no
+ * snprintf of the whole path, no walk from the root.
+ */
+int verbs_read_sysfs_at(int dirfd, const char *dir, const char *file, char *buf,
+			size_t size);
+
 /* "<dir>/<name>" into @buf; false (and ENAMETOOLONG) if it did not fit. */
 bool verbs_path_join(char *buf, size_t size, const char *dir, const char *name);
 

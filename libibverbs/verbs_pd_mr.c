@@ -123,6 +123,10 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 	    (by_addr && (a->comp_mask & IBV_REG_MR_MASK_FD_OFFSET)))
 		return fail_mr(EINVAL);
 
+	/* A DMA handle of another context is not this context's handle. */
+	if ((a->comp_mask & IBV_REG_MR_MASK_DMAH) && a->dmah &&
+	    a->dmah->context != pd->context)
+		return fail_mr(EINVAL);
 	vctx = verbs_get_ctx_op(pd->context, reg_mr_ex);
 	if (vctx)
 		return vctx->reg_mr_ex(pd, a);
@@ -141,14 +145,16 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 				 a->access);
 }
 
-static int rereg_input_ok(int flags, struct ibv_pd *pd, void *addr,
-			  size_t length)
+/* A new PD must exist and belong to the MR's context. */
+static int rereg_input_ok(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
+			  void *addr, size_t length)
 {
 	if (!flags || (flags & ~IBV_REREG_MR_FLAGS_SUPPORTED))
 		return 0;
 	if ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) && (!addr || !length))
 		return 0;
-	return !(flags & IBV_REREG_MR_CHANGE_PD) || pd;
+	return !(flags & IBV_REREG_MR_CHANGE_PD) ||
+	       (pd && pd->context == mr->context);
 }
 
 int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
@@ -159,7 +165,7 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 	size_t old_length = mr->length;
 	int ret;
 
-	if (!rereg_input_ok(flags, pd, addr, length)) {
+	if (!rereg_input_ok(mr, flags, pd, addr, length)) {
 		errno = EINVAL;
 		return IBV_REREG_MR_ERR_INPUT;
 	}

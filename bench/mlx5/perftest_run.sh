@@ -19,7 +19,7 @@ if [ -x "$build/perftest/bin/ib_write_bw" ]; then
 	bindir=$build/perftest/bin libpath=
 	what="perftest built from source against rdma-dm"
 else
-	bindir=/usr/bin libpath="$build/perftest-shim:$build/lib"
+	bindir=/usr/bin libpath="$build/lib"
 	what="Debian's perftest 4.5 on rdma-dm's libraries"
 fi
 nice "$runner" "$sim" "$ndev" "$bindir" "$libpath" > "$work/ours" 2>&1

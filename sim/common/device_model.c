@@ -28,6 +28,7 @@ static const struct sim_device_model models[] = {
 			.has_dm = 1,
 			.has_dmabuf = 1,
 			.has_query_ucontext = 1,
+			.gid_tbl_len = SIM_NUM_GIDS,
 		},
 	[SIM_DRIVER_RXE] =
 		{
@@ -47,6 +48,7 @@ static const struct sim_device_model models[] = {
 			.board_id = "",
 			.rate = "10 Gb/sec (1X QDR)",
 			.gid_is_roce = 1,
+			.gid_tbl_len = 1024, /* RXE_PORT_GID_TBL_LEN */
 		},
 };
 

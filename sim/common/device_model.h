@@ -27,10 +27,11 @@ struct sim_device_model {
 	uint64_t guid_base; /* node_guid = guid_base + index */
 	const char *fw_ver, *hca_type, *board_id;
 	const char *rate;
-	uint8_t gid_is_roce; /* gids from a MAC-derived link-local */
-	uint8_t has_dm;	     /* driver implements alloc_dm */
-	uint8_t has_dmabuf;  /* pgoff_to_mmap_entry + mmap_get_pfns */
+	uint8_t gid_is_roce;	    /* gids from a MAC-derived link-local */
+	uint8_t has_dm;		    /* driver implements alloc_dm */
+	uint8_t has_dmabuf;	    /* pgoff_to_mmap_entry + mmap_get_pfns */
 	uint8_t has_query_ucontext; /* QUERY_CONTEXT works (else EOPNOTSUPP) */
+	uint32_t gid_tbl_len; /* port GID table; sysfs lists SIM_NUM_GIDS */
 };
 
 /* The model for a --driver name, or NULL. */

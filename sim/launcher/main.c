@@ -133,6 +133,10 @@ int main(int argc, char **argv)
 			strerror(-ret));
 		return 2;
 	}
+	if (l.list_kinds)
+		return sim_print_fail_kinds(lib) ? 2 : 0;
+	if (sim_check_fail_kinds(lib, &l))
+		return 2;
 	tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof(dir), "%s/rdma-sim.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");

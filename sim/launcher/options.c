@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include "launcher.h"
 #include "device_model.h"
-#include "fail_kinds.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -42,13 +41,15 @@ static const struct {
 static const char usage[] =
 	"usage: rdma-sim [OPTIONS] -- PROGRAM [ARGS...]\n"
 	"Run PROGRAM in a simulated RDMA world (uverbs + mlx5 MEMIC).\n"
-	"  --devices N        number of devices (default 1, max 16)\n"
-	"  --dm-size BYTES    MEMIC bytes per device (default 131072)\n"
+	"  --devices N        number of devices (default 1, max 1024)\n"
+	"  --dm-size BYTES    MEMIC bytes per device (default 131072, at most\n"
+	"                     256 pages)\n"
 	"  --no-dm            devices without MEMIC (max_dm_size 0)\n"
 	"  --no-dmabuf        kernel without the DMABUF uverbs object\n"
 	"  --no-netlink       no RDMA netlink (userspace uses sysfs)\n"
 	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
 	"                     number); repeatable, see sim/README.md\n"
+	"  --list-fail-kinds  print every KIND --fail accepts\n"
 	"  --trace FILE       append every intercepted call to FILE\n"
 	"  --driver mlx5|rxe  device model (default mlx5)\n"
 	"  --help             this text\n";
@@ -96,7 +97,7 @@ static int parse_fail(const char *arg, struct sim_launch *l)
 			"rdma-sim: --fail wants KIND:N:ERRNO, got '%s'\n", arg);
 		return -1;
 	}
-	if (!sim_fail_kind_known(kind)) {
+	if (strlen(kind) >= sizeof(l->fail[0].kind)) {
 		fprintf(stderr, "rdma-sim: --fail: unknown kind '%s'\n", kind);
 		return -1;
 	}
@@ -126,6 +127,7 @@ enum {
 	OPT_FAIL,
 	OPT_TRACE,
 	OPT_DRIVER,
+	OPT_LIST_KINDS,
 	OPT_HELP
 };
 
@@ -138,6 +140,7 @@ static const struct option longopts[] = {
 	{"fail", required_argument, NULL, OPT_FAIL},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"driver", required_argument, NULL, OPT_DRIVER},
+	{"list-fail-kinds", no_argument, NULL, OPT_LIST_KINDS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{}};
 
@@ -182,6 +185,16 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 				l->cfg.page_size);
 			return -1;
 		}
+		if (v > (uint64_t)SIM_MEMIC_MAX_PAGES * l->cfg.page_size) {
+			fprintf(stderr,
+				"rdma-sim: --dm-size %llu is more than a "
+				"device has: the kernel manages at most %d "
+				"MEMIC pages (%llu bytes) per device\n",
+				(unsigned long long)v, SIM_MEMIC_MAX_PAGES,
+				(unsigned long long)SIM_MEMIC_MAX_PAGES *
+					l->cfg.page_size);
+			return -1;
+		}
 		l->cfg.dm_size = v;
 		return 0;
 	case OPT_NO_DM:
@@ -195,6 +208,9 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_FAIL:
 		return parse_fail(arg, l);
+	case OPT_LIST_KINDS:
+		l->list_kinds = 1;
+		return 0;
 	case OPT_TRACE:
 		return set_trace(arg, &l->cfg);
 	case OPT_DRIVER:
@@ -235,7 +251,7 @@ int sim_parse_options(int argc, char **argv, struct sim_launch *l)
 	}
 	if (no_dm)
 		l->cfg.dm_size = 0;
-	if (optind >= argc) {
+	if (optind >= argc && !l->list_kinds) {
 		fprintf(stderr, "rdma-sim: no PROGRAM given\n%s", usage);
 		return -1;
 	}

@@ -12,18 +12,18 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-struct sim_dmabuf;
+struct sim_dmabuf_import;
 
 struct sim_peer_api {
-	struct sim_dmabuf *(*get)(int fd, int *err);
-	void (*put)(struct sim_dmabuf *db);
-	uint64_t (*size)(struct sim_dmabuf *db);
-	int (*rw)(struct sim_dmabuf *db, uint64_t off, void *buf, size_t len,
-		  int write);
+	struct sim_dmabuf_import *(*get)(int fd, int *err);
+	void (*put)(struct sim_dmabuf_import *db);
+	uint64_t (*size)(struct sim_dmabuf_import *db);
+	int (*rw)(struct sim_dmabuf_import *db, uint64_t off, void *buf,
+		  size_t len, int write);
 };
 
 struct rdma_sim_peer {
-	struct sim_dmabuf *db;
+	struct sim_dmabuf_import *db;
 	const struct sim_peer_api *api;
 };
 

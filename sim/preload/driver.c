@@ -13,3 +13,8 @@ const struct sim_driver_ops *sim_driver(void)
 
 	return k < ARRAY_SIZE(drivers) ? drivers[k] : drivers[0];
 }
+
+const struct sim_driver_ops *sim_driver_at(unsigned int i)
+{
+	return i < ARRAY_SIZE(drivers) ? drivers[i] : NULL;
+}

@@ -184,7 +184,32 @@ static struct sim_entry *mlx5_pgoff_to_entry(struct sim_uvfile *uv,
 	return sim_entry_find(uv, key);
 }
 
+/* ConnectX-6 Dx limits (log_max_qp 18, log_max_qp_sz 15, log_max_cq_sz
+ * 22, log_max_ra_res_qp/req_qp 4) */
+static const struct sim_verbs_rules mlx5_rules = {
+	.max_qp = 1 << 18,
+	.max_qp_wr = 1 << 15,
+	.max_sge = 30,
+	.max_sge_rd = 30,
+	.max_cq = 1 << 24,
+	.max_cqe = (1 << 22) - 1,
+	.max_srq = 1 << 23,
+	.max_srq_wr = (1 << 15) - 1,
+	.max_srq_sge = 31,
+	.max_qp_rd_atom = 16,
+	.max_qp_init_rd_atom = 16,
+	.max_ah = 0x7fffffff,
+	.qpn_base = 0x100,
+	.min_path_mtu = 1,
+	.chk_pkey_index = 1,
+	.chk_dest_rd_atom = 1,
+	.last_wqe_on_err = 1,
+	.chk_cur_state = 1,
+	.qp_create_flags = 1 << 1, /* BLOCK_MULTICAST_LOOPBACK */
+};
+
 const struct sim_driver_ops sim_mlx5_ops = {
+	.rules = &mlx5_rules,
 	.alloc_ucontext = mlx5_alloc_ucontext,
 	.query_device_uhw = mlx5_query_device_uhw,
 	.mmap = mlx5_mmap,

@@ -18,59 +18,70 @@
 
 static uint8_t fd_kind(int fd)
 {
-	return sim_fd_tracked(fd) ? sim_fds[fd].kind : SIM_FD_NONE;
+	return sim_fd_kind(fd);
+}
+
+static int fail_errno(int err)
+{
+	errno = err;
+	return -1;
+}
+
+/*
+ * A dma-buf's export is released only when the kernel has really closed
+ * the file: keep a reference across the close, drop it after.
+ */
+static struct sim_dmabuf *pin_dmabuf(int fd)
+{
+	struct sim_fd *f = sim_fd_get(fd);
+
+	if (!f || f->kind != SIM_FD_DMABUF)
+		return NULL;
+	f->db->refs++;
+	return f->db;
+}
+
+static void unpin_dmabuf(struct sim_dmabuf *db)
+{
+	if (!db)
+		return;
+	pthread_mutex_lock(&sim_lock);
+	sim_dmabuf_put(db);
+	pthread_mutex_unlock(&sim_lock);
 }
 
 int close(int fd)
 {
+	struct sim_dmabuf *db = NULL;
+	int ret;
+
 	sim_real_init();
 	if (sim_fd_tracked(fd)) {
 		pthread_mutex_lock(&sim_lock);
+		if (sim_fd_internal(fd)) {
+			pthread_mutex_unlock(&sim_lock);
+			return fail_errno(EBADF); /* not the program's */
+		}
+		db = pin_dmabuf(fd);
 		sim_fd_drop(fd);
 		pthread_mutex_unlock(&sim_lock);
 		sim_trace("close fd %d", fd);
 	}
-	return real.close(fd);
+	ret = real.close(fd);
+	unpin_dmabuf(db);
+	return ret;
 }
 
-/* Forget every simulated fd in [lo, hi] that the kernel just closed. */
-static void drop_range(unsigned int lo, unsigned int hi)
+/* close_range that steps over the sim's own fds. Needs sim_lock. */
+static int close_sparing(unsigned int lo, unsigned int hi, int flags,
+			 int (*next)(unsigned int, unsigned int, int))
 {
-	unsigned int fd;
-
-	if (!sim_fds)
-		return;
-	pthread_mutex_lock(&sim_lock);
-	for (fd = lo; fd <= hi && fd < SIM_MAX_FDS; fd++)
-		if (sim_fds[fd].kind)
-			sim_fd_drop((int)fd);
-	pthread_mutex_unlock(&sim_lock);
-}
-
-/* fds the sim itself keeps open (MEMIC backing files, the trace). */
-static int is_internal(unsigned int fd)
-{
-	unsigned int i;
-
-	if ((int)fd == sim.trace_fd)
-		return 1;
-	for (i = 0; sim.active && i < sim.sh->cfg.ndev; i++)
-		if ((int)fd == sim.memic_fd[i])
-			return 1;
-	return 0;
-}
-
-/* close_range that spares the sim's own fds. */
-int close_range(unsigned int lo, unsigned int hi, int flags)
-{
-	static int (*next)(unsigned int, unsigned int, int);
-	unsigned int fd, start = lo;
+	unsigned int fd, start = lo,
+			 top = hi < SIM_MAX_FDS ? hi : SIM_MAX_FDS - 1;
 	int ret = 0;
 
-	if (!next)
-		*(void **)&next = dlsym_next("close_range");
-	for (fd = lo; fd <= hi && fd < 1024 && !ret; fd++) {
-		if (!is_internal(fd))
+	for (fd = lo; fd <= top && !ret; fd++) {
+		if (sim_fds[fd].kind != SIM_FD_INTERNAL)
 			continue;
 		if (fd > start)
 			ret = next(start, fd - 1, flags);
@@ -78,8 +89,27 @@ int close_range(unsigned int lo, unsigned int hi, int flags)
 	}
 	if (!ret && start <= hi)
 		ret = next(start, hi, flags);
-	if (!ret && !(flags & CLOSE_RANGE_CLOEXEC))
-		drop_range(lo, hi);
+	if (ret || (flags & CLOSE_RANGE_CLOEXEC))
+		return ret;
+	/* forget every simulated fd the kernel just closed */
+	for (fd = lo; fd <= top; fd++)
+		if (sim_fds[fd].kind)
+			sim_fd_drop((int)fd);
+	return 0;
+}
+
+int close_range(unsigned int lo, unsigned int hi, int flags)
+{
+	static int (*next)(unsigned int, unsigned int, int);
+	int ret;
+
+	if (!next)
+		*(void **)&next = dlsym_next("close_range");
+	if (!sim_fds || lo > hi)
+		return next(lo, hi, flags);
+	pthread_mutex_lock(&sim_lock);
+	ret = close_sparing(lo, hi, flags, next);
+	pthread_mutex_unlock(&sim_lock);
 	return ret;
 }
 
@@ -108,39 +138,64 @@ static int dup_track(int old, int new)
 	return new;
 }
 
-/* The target of dup2/dup3 is closed implicitly. */
-static void drop_target(int old, int new)
+/*
+ * The target of dup2/dup3 is closed implicitly; if the sim keeps one of
+ * its own fds there, that one moves away first.
+ */
+static int drop_target(int old, int new, struct sim_dmabuf **db)
 {
+	int ret = 0;
+
+	*db = NULL;
 	if (old == new || !sim_fd_tracked(new))
-		return;
+		return 0;
 	pthread_mutex_lock(&sim_lock);
-	sim_fd_drop(new);
+	if (sim_fd_internal(new)) {
+		ret = sim_internal_fd_evict(new);
+	} else {
+		*db = pin_dmabuf(new);
+		sim_fd_drop(new);
+	}
 	pthread_mutex_unlock(&sim_lock);
+	return ret ? fail_errno(-ret) : 0;
 }
 
 int dup(int fd)
 {
 	sim_real_init();
+	if (sim_fd_internal(fd))
+		return fail_errno(EBADF);
 	return dup_track(fd, real.dup(fd));
 }
 
 int dup2(int old, int new)
 {
+	struct sim_dmabuf *db;
+	int ret;
+
 	sim_real_init();
-	if (fcntl(old, F_GETFD) < 0)
+	if (fcntl(old, F_GETFD) < 0 || drop_target(old, new, &db))
 		return -1;
-	drop_target(old, new);
 	if (old == new)
 		return real.dup2(old, new);
-	return dup_track(old, real.dup2(old, new));
+	ret = dup_track(old, real.dup2(old, new));
+	unpin_dmabuf(db);
+	return ret;
 }
 
 int dup3(int old, int new, int flags)
 {
+	struct sim_dmabuf *db = NULL;
+	int ret;
+
 	sim_real_init();
-	if (old != new &&fcntl(old, F_GETFD) >= 0)
-		drop_target(old, new);
-	return dup_track(old, real.dup3(old, new, flags));
+	if (sim_fd_internal(old))
+		return fail_errno(EBADF);
+	if (old != new &&fcntl(old, F_GETFD) >= 0 && drop_target(old, new, &db))
+		return -1;
+	ret = dup_track(old, real.dup3(old, new, flags));
+	unpin_dmabuf(db);
+	return ret;
 }
 
 static int do_fcntl(int fd, int cmd, unsigned long arg)
@@ -148,7 +203,13 @@ static int do_fcntl(int fd, int cmd, unsigned long arg)
 	int ret;
 
 	sim_real_init();
+	if (sim_fd_internal(fd))
+		return fail_errno(EBADF);
 	ret = real.fcntl(fd, cmd, arg);
+	/* a dma-buf file has O_RDONLY and what F_SETFL set, no O_LARGEFILE */
+	if (cmd == F_GETFL && ret >= 0 && fd_kind(fd) == SIM_FD_DMABUF)
+		return ret & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC |
+			      O_DIRECT | O_NOATIME);
 	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
 		return dup_track(fd, ret);
 	return ret;
@@ -167,12 +228,6 @@ int fcntl(int fd, int cmd, ...)
 
 int fcntl64(int fd, int cmd, ...) __attribute__((alias("fcntl")));
 
-static int fail_errno(int err)
-{
-	errno = err;
-	return -1;
-}
-
 int ioctl(int fd, unsigned long req, ...)
 {
 	struct sim_uvfile *uv = NULL;
@@ -186,11 +241,19 @@ int ioctl(int fd, unsigned long req, ...)
 	sim_real_init();
 	if (!fd_kind(fd))
 		return real.ioctl(fd, req, arg);
+	if (fd_kind(fd) == SIM_FD_INTERNAL)
+		return fail_errno(EBADF);
 	err = sim_fail("ioctl");
 	if (err) {
 		sim_trace("ioctl fd %d cmd %#lx -> %s (injected)", fd, req,
 			  strerrorname_np(err));
 		return fail_errno(err);
+	}
+	if (fd_kind(fd) == SIM_FD_DMABUF) {
+		ret = sim_dmabuf_ioctl(req, arg);
+		sim_trace("ioctl fd %d (dma-buf) cmd %#lx -> %s", fd, req,
+			  ret ? strerrorname_np(-ret) : "0");
+		return ret ? fail_errno(-ret) : 0;
 	}
 	pthread_mutex_lock(&sim_lock);
 	if (fd_kind(fd) == SIM_FD_UVERBS)
@@ -213,8 +276,12 @@ ssize_t write(int fd, const void *buf, size_t count)
 
 	sim_real_init();
 	kind = fd_kind(fd);
-	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC)
+	if (kind == SIM_FD_NONE)
 		return real.write(fd, buf, count);
+	if (kind == SIM_FD_EVENT)
+		return fail_errno(EINVAL); /* event files have no write */
+	if (kind == SIM_FD_INTERNAL)
+		return fail_errno(EBADF);
 	if (kind == SIM_FD_NETLINK)
 		return send(fd, buf, count, 0);
 	err = sim_fail("write");
@@ -223,6 +290,8 @@ ssize_t write(int fd, const void *buf, size_t count)
 			  strerrorname_np(err));
 		return fail_errno(err);
 	}
+	if (kind == SIM_FD_DMABUF)
+		return fail_errno(EBADF); /* a read-only file */
 	if (kind != SIM_FD_UVERBS)
 		return fail_errno(EINVAL);
 	pthread_mutex_lock(&sim_lock);
@@ -238,9 +307,12 @@ ssize_t read(int fd, void *buf, size_t count)
 
 	sim_real_init();
 	kind = fd_kind(fd);
-	if (kind == SIM_FD_NONE || kind == SIM_FD_ASYNC ||
-	    kind == SIM_FD_NETLINK)
+	if (kind == SIM_FD_EVENT)
+		return sim_evq_read(fd, buf, count);
+	if (kind == SIM_FD_NONE || kind == SIM_FD_NETLINK)
 		return real.read(fd, buf, count);
+	if (kind == SIM_FD_INTERNAL)
+		return fail_errno(EBADF);
 	return fail_errno(EINVAL);
 }
 
@@ -254,6 +326,8 @@ static off_t do_lseek(int fd, off_t off, int whence)
 	kind = fd_kind(fd);
 	if (kind == SIM_FD_NONE)
 		return real.lseek(fd, off, whence);
+	if (kind == SIM_FD_INTERNAL)
+		return fail_errno(EBADF);
 	if (kind != SIM_FD_DMABUF)
 		return fail_errno(ESPIPE);
 	if (off || (whence != SEEK_SET && whence != SEEK_END))
@@ -283,10 +357,14 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	kind = (flags & MAP_ANONYMOUS) ? SIM_FD_NONE : fd_kind(fd);
 	if (kind == SIM_FD_NONE)
 		return real.mmap(addr, len, prot, flags, fd, off);
+	if (kind == SIM_FD_INTERNAL) {
+		errno = EBADF;
+		return MAP_FAILED;
+	}
 	err = sim_fail("mmap");
 	if (!err && kind == SIM_FD_DMABUF)
-		err = EINVAL; /* no CPU access to a device dma-buf */
-	if (!err && kind == SIM_FD_ASYNC)
+		err = sim_dmabuf_mmap_errno(prot, flags);
+	if (!err && kind == SIM_FD_EVENT)
 		err = ENODEV;
 	if (err) {
 		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,

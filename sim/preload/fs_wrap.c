@@ -282,7 +282,7 @@ static int uverbs_dev_of_fd(int fd)
 {
 	int dev = -1;
 
-	if (!sim_fd_tracked(fd))
+	if (sim_fd_kind(fd) != SIM_FD_UVERBS)
 		return -1;
 	pthread_mutex_lock(&sim_lock);
 	if (sim_fds[fd].kind == SIM_FD_UVERBS)

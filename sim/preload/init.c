@@ -2,6 +2,7 @@
 /* Resolving libc, joining the world named by $RDMA_SIM_DIR. */
 #include "sim.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,8 @@ void sim_real_init(void)
 	RESOLVE(ioctl);
 	RESOLVE(write);
 	RESOLVE(read);
+	RESOLVE(pread);
+	RESOLVE(pwrite);
 	RESOLVE(mmap);
 	RESOLVE(munmap);
 	RESOLVE(dup);
@@ -43,43 +46,47 @@ void sim_real_init(void)
 	RESOLVE(open);
 }
 
-/* Internal fds sit high so programs that count their own fds see none. */
-int sim_keep_fd(int fd)
+/* dma-buf fds that survived an exec are still dma-bufs (needs sim_lock). */
+static void adopt_inherited(void)
 {
-	int hi;
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/fd");
 
-	if (fd < 0)
-		return fd;
-	hi = real.fcntl(fd, F_DUPFD_CLOEXEC, 900);
-	if (hi < 0)
-		return fd;
-	real.close(fd);
-	return hi;
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.' && atoi(de->d_name) != dirfd(d))
+			sim_dmabuf_adopt(atoi(de->d_name));
+	if (d)
+		closedir(d);
 }
 
 static int open_world(const char *dir)
 {
 	char path[SIM_PATH_LEN + 16];
-	unsigned int i;
+	int ret;
 
 	snprintf(sim.dir, sizeof(sim.dir), "%s", dir);
 	sim.sh = sim_shared_map(dir);
 	if (!sim.sh)
 		return -errno;
 	sim.model = sim_model_by_kind(sim.sh->cfg.driver);
-	for (i = 0; i < sim.sh->cfg.ndev && i < SIM_MAX_DEVICES; i++) {
-		sim_memic_path(path, sizeof(path), dir, i);
-		sim.memic_fd[i] =
-			sim_keep_fd(real.open(path, O_RDWR | O_CLOEXEC));
-		if (sim.memic_fd[i] < 0)
-			return -errno;
-	}
-	if (sim.sh->cfg.trace_path[0])
-		sim.trace_fd = sim_keep_fd(real.open(
-			sim.sh->cfg.trace_path,
-			O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
 	sim_fds = calloc(SIM_MAX_FDS, sizeof(*sim_fds));
-	return sim_fds ? 0 : -ENOMEM;
+	if (!sim_fds)
+		return -ENOMEM;
+	pthread_mutex_lock(&sim_lock);
+	sim_memic_path(path, sizeof(path), dir);
+	sim.memic_fd = real.open(path, O_RDWR | O_CLOEXEC);
+	ret = sim.memic_fd < 0 ? -errno : sim_internal_fd_add(&sim.memic_fd);
+	if (!ret && sim.sh->cfg.trace_path[0]) {
+		sim.trace_fd = real.open(
+			sim.sh->cfg.trace_path,
+			O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (sim.trace_fd >= 0)
+			sim_internal_fd_add(&sim.trace_fd);
+	}
+	if (!ret)
+		adopt_inherited();
+	pthread_mutex_unlock(&sim_lock);
+	return ret;
 }
 
 /* A fork never copies the sim lock while another thread holds it. */
@@ -109,12 +116,6 @@ static void __attribute__((constructor)) sim_init(void)
 	}
 	pthread_atfork(fork_prepare, fork_done, fork_done);
 	sim.active = 1;
-}
-
-static void __attribute__((destructor)) sim_fini(void)
-{
-	if (sim.active)
-		sim_maps_release_all();
 }
 
 int sim_fail(const char *kind)

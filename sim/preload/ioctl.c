@@ -12,26 +12,12 @@
 
 #define SIM_IOCTL_MAX_LEN 4096
 
-static const struct {
-	const struct sim_method *m;
-	const unsigned int *n;
-} core_tables[] = {
-	{sim_device_methods, &sim_device_nmethods},
-	{sim_pd_methods, &sim_pd_nmethods},
-	{sim_mr_methods, &sim_mr_nmethods},
-	{sim_dm_methods, &sim_dm_nmethods},
-	{sim_dmabuf_methods, &sim_dmabuf_nmethods},
-	{sim_async_methods, &sim_async_nmethods},
-};
-
 /* Objects the driver cannot back do not exist (uapi "needs fn" rules). */
 static int object_hidden(uint16_t obj)
 {
-	if (obj == UVERBS_OBJECT_DM)
-		return !sim_driver()->alloc_dm;
-	if (obj == RDMA_SIM_OBJECT_DMABUF)
-		return sim.sh->cfg.no_dmabuf || !sim_driver()->pgoff_to_entry;
-	return 0;
+	const struct sim_obj_type *t = sim_type_by_id(obj);
+
+	return t && t->hidden && t->hidden();
 }
 
 static const struct sim_method *find_in(const struct sim_method *t,
@@ -49,16 +35,15 @@ static const struct sim_method *find_in(const struct sim_method *t,
 static const struct sim_method *find_method(uint16_t obj, uint16_t method)
 {
 	const struct sim_driver_ops *d = sim_driver();
+	const struct sim_obj_type *t;
 	const struct sim_method *m;
-	unsigned int i;
 
 	if (object_hidden(obj))
 		return NULL;
-	for (i = 0; i < ARRAY_SIZE(core_tables); i++) {
-		m = find_in(core_tables[i].m, *core_tables[i].n, obj, method);
-		if (m)
-			return m;
-	}
+	t = sim_type_by_id(obj);
+	m = t ? find_in(t->methods, t->nmethods, obj, method) : NULL;
+	if (m)
+		return m;
 	return d->methods ? find_in(d->methods, *d->nmethods, obj, method)
 			  : NULL;
 }
@@ -98,14 +83,36 @@ static int check_idr(struct sim_call *c, struct sim_call_attr *a)
 
 	if (s->access == SA_NEW)
 		return c->uv->has_ctx ? 0 : -EINVAL;
-	if (a->data > UINT32_MAX)
+	/* the id is an s64: negative is EINVAL, others just are not there */
+	if (a->data > INT64_MAX)
 		return -EINVAL;
+	if (a->data > UINT32_MAX)
+		return -ENOENT;
 	o = sim_obj_find(c->uv, (uint32_t)a->data);
 	if (!o)
 		return -ENOENT;
-	if (o->type != s->obj_type)
+	if (o->type != s->type)
 		return -EINVAL;
 	a->obj = o;
+	return 0;
+}
+
+/* An FD attribute: a new fd, or an event file of this context. */
+static int check_fd(struct sim_call *c, struct sim_call_attr *a)
+{
+	struct sim_fd *f;
+
+	if (!c->uv->has_ctx)
+		return -EINVAL;
+	if (a->spec->access == SA_NEW)
+		return 0;
+	if ((int64_t)a->data < 0 || (int64_t)a->data > INT32_MAX)
+		return -EINVAL;
+	f = sim_fd_get((int)a->data);
+	if (!f || f->kind != SIM_FD_EVENT || f->evq->comp != a->spec->fd_comp ||
+	    f->evq->uv != c->uv)
+		return -EBADF;
+	a->evq = f->evq;
 	return 0;
 }
 
@@ -171,7 +178,7 @@ static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
 		if (u->attr_data.reserved || u->len)
 			return -EINVAL;
 		if (a->spec->kind == SA_FD)
-			return c->uv->has_ctx ? 0 : -EINVAL;
+			return check_fd(c, a);
 		return check_idr(c, a);
 	default:
 		ret = check_ptr(a, u);
@@ -183,7 +190,7 @@ static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
 static const char *short_name(const char *name)
 {
 	static const char *const prefixes[] = {"UVERBS_ATTR_", "MLX5_IB_ATTR_",
-					       "RDMA_SIM_ATTR_"};
+					       "RDMA_DM_ATTR_"};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
@@ -270,13 +277,20 @@ static void release_call(struct sim_call *c)
 		free(c->a[i].kdata);
 }
 
+static int copy_attrs(union sim_ioctl_buf *k, void *arg)
+{
+	return sim_copy_from_user(k->hdr.attrs, (uint8_t *)arg + sizeof(k->hdr),
+				  k->hdr.num_attrs *
+					  sizeof(struct ib_uverbs_attr));
+}
+
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 {
 	union sim_ioctl_buf k;
 	struct ib_uverbs_ioctl_hdr *hdr = NULL;
 	char attrs[1024] = "";
 	struct sim_call c;
-	int ret, have_attrs = 0;
+	int ret, have_attrs = 0, len_ok = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.uv = uv;
@@ -295,13 +309,7 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (sim_copy_from_user(k.hdr.attrs, (uint8_t *)arg + sizeof(k.hdr),
-			       hdr->num_attrs *
-				       sizeof(struct ib_uverbs_attr))) {
-		ret = -EFAULT;
-		goto out;
-	}
-	have_attrs = 1;
+	len_ok = 1;
 	if (hdr->reserved1 || hdr->reserved2) {
 		snprintf(c.note, sizeof(c.note), "(reserved header field set)");
 		ret = -EPROTONOSUPPORT;
@@ -314,15 +322,21 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 		goto out;
 	}
 	c.m = find_method(hdr->object_id, hdr->method_id);
-	if (c.m)
-		load_specs(&c);
-	if (sim_tracing())
-		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
-			    hdr->num_attrs);
 	if (!c.m) {
 		ret = -EPROTONOSUPPORT;
 		goto out;
 	}
+	load_specs(&c);
+	/* the attribute array is read only once the method is known */
+	if (copy_attrs(&k, arg)) {
+		snprintf(c.note, sizeof(c.note), "(attributes not readable)");
+		ret = -EFAULT;
+		goto out;
+	}
+	have_attrs = 1;
+	if (sim_tracing())
+		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
+			    hdr->num_attrs);
 	ret = run_call(&c, k.hdr.attrs, hdr->num_attrs);
 	if (c.dirty &&
 	    sim_copy_to_user((uint8_t *)arg + sizeof(k.hdr), k.hdr.attrs,
@@ -337,6 +351,8 @@ out:
 		if (c.m) /* only to name it in the trace */
 			load_specs(&c);
 	}
+	if (!have_attrs && len_ok) /* for the trace only */
+		have_attrs = !copy_attrs(&k, arg);
 	if (!attrs[0] && have_attrs)
 		trace_attrs(&c, attrs, sizeof(attrs), k.hdr.attrs,
 			    hdr->num_attrs);
@@ -372,6 +388,26 @@ uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt)
 		return dflt;
 	memcpy(&v, &a->data, a->len < 8 ? a->len : 8);
 	return v;
+}
+
+int sim_attr_flags(struct sim_call *c, uint16_t id, uint64_t allowed,
+		   uint64_t *flags)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+	uint32_t v32;
+
+	*flags = 0;
+	if (!a)
+		return 0;
+	if (a->len == 8) {
+		*flags = a->data;
+	} else if (a->len == 4) {
+		memcpy(&v32, &a->data, sizeof(v32));
+		*flags = v32;
+	} else {
+		return -EINVAL;
+	}
+	return *flags & ~allowed ? -EINVAL : 0;
 }
 
 const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len)
@@ -423,6 +459,24 @@ struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id)
 	struct sim_call_attr *a = sim_attr(c, id);
 
 	return a ? a->obj : NULL;
+}
+
+struct sim_evq *sim_attr_evq(struct sim_call *c, uint16_t id)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+
+	return a ? a->evq : NULL;
+}
+
+int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
+		 void **out, size_t *out_len)
+{
+	struct sim_call_attr *o = sim_attr(c, UVERBS_ATTR_UHW_OUT);
+
+	*in = sim_attr_in_ptr(c, UVERBS_ATTR_UHW_IN, in_len);
+	*out_len = o ? o->len : 0;
+	*out = calloc(1, *out_len ? *out_len : 1);
+	return *out ? 0 : -ENOMEM;
 }
 
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value)

@@ -25,12 +25,25 @@ uint64_t mlx5_sim_key_to_offset(uint32_t key);
 /* Entry key of a page offset; 0 on success, -EINVAL if malformed. */
 int mlx5_sim_pgoff_to_key(uint64_t pgoff, uint32_t *key);
 
-int mlx5_sim_alloc_dm(struct sim_call *c, struct sim_obj *dm, uint64_t len,
+int mlx5_sim_alloc_dm(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 		      uint32_t log_align);
 int mlx5_sim_dm_map_op_addr(struct sim_call *c);
 int mlx5_sim_dm_query(struct sim_call *c);
 int mlx5_sim_uar_alloc(struct sim_call *c);
 int mlx5_sim_uar_destroy(struct sim_call *c);
+
+/* MLX5_IB_OBJECT_UAR: one dynamic UAR page (mlx5_uar.c). */
+extern const struct sim_obj_type mlx5_sim_type_uar;
+struct sim_uar {
+	struct sim_obj obj;
+	struct sim_entry *entry;
+	uint32_t page_id;
+};
+
+static inline struct sim_uar *sim_uar(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_uar, obj) : NULL;
+}
 
 extern const struct sim_method mlx5_sim_methods[];
 extern const unsigned int mlx5_sim_nmethods;

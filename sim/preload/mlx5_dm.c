@@ -17,14 +17,14 @@ static void zero_pages(unsigned int dev, uint32_t first, uint32_t npages)
 {
 	uint64_t page = sim.sh->cfg.page_size;
 	static const uint8_t zeros[4096];
-	off_t pos = (off_t)(first * page), end = pos + (off_t)(npages * page);
+	off_t pos = sim_memic_pos(dev, first);
+	off_t end = pos + (off_t)(npages * page);
 
-	if (!fallocate(sim.memic_fd[dev],
-		       FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, pos,
-		       end - pos))
+	if (!fallocate(sim.memic_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		       pos, end - pos))
 		return;
 	for (; pos < end; pos += sizeof(zeros))
-		if (pwrite(sim.memic_fd[dev], zeros, sizeof(zeros), pos) < 0)
+		if (real.pwrite(sim.memic_fd, zeros, sizeof(zeros), pos) < 0)
 			return;
 }
 
@@ -32,11 +32,11 @@ static void release_slot(int slot)
 {
 	sim_shared_lock(sim.sh);
 	sim.sh->allocs[slot].dm_alive = 0;
-	sim_alloc_put(sim.sh, slot);
+	sim_memic_put(slot);
 	sim_shared_unlock(sim.sh);
 }
 
-static int alloc_memic(struct sim_call *c, struct sim_obj *dm, uint64_t len,
+static int alloc_memic(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 		       uint32_t log_align)
 {
 	uint64_t page = sim.sh->cfg.page_size;
@@ -58,38 +58,36 @@ static int alloc_memic(struct sim_call *c, struct sim_obj *dm, uint64_t len,
 	if (sim_entry_key_alloc(c->uv, MLX5_SIM_DM_KEY_LO, MLX5_SIM_DM_KEY_HI,
 				npages, &key))
 		return -ENOMEM;
-	sim_shared_lock(sim.sh);
-	slot = sim_alloc_pages(sim.sh, c->uv->dev, npages);
-	sim_shared_unlock(sim.sh);
+	slot = sim_memic_alloc(c->uv->dev, npages);
 	if (slot < 0)
 		return slot;
 	zero_pages(c->uv->dev, sim.sh->allocs[slot].first_page, npages);
-	e = sim_entry_add(c->uv, key, SIM_ENT_MEMIC, npages, slot, dm);
+	e = sim_entry_add(c->uv, key, SIM_ENT_MEMIC, npages, slot, &dm->obj);
 	if (!e) {
 		release_slot(slot);
 		return -ENOMEM;
 	}
-	dm->dm.alloc = slot;
-	dm->dm.base = e;
-	dm->dm.start_offset = 0; /* allocations start on a page */
-	dm->dm.page_index = (uint16_t)(key & 0xffff);
+	dm->alloc = slot;
+	dm->base = e;
+	dm->start_offset = 0; /* allocations start on a page */
+	dm->page_index = (uint16_t)(key & 0xffff);
 	if (!sim_attr(c, MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX))
 		return -ENOENT; /* uverbs_copy_to on an absent attr */
 	if (sim_attr_copy_out(c, MLX5_IB_ATTR_ALLOC_DM_RESP_START_OFFSET,
-			      &dm->dm.start_offset, sizeof(uint64_t)) ||
+			      &dm->start_offset, sizeof(uint64_t)) ||
 	    sim_attr_copy_out(c, MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX,
-			      &dm->dm.page_index, sizeof(uint16_t)))
+			      &dm->page_index, sizeof(uint16_t)))
 		return -EFAULT;
 	return 0;
 }
 
-int mlx5_sim_alloc_dm(struct sim_call *c, struct sim_obj *dm, uint64_t len,
+int mlx5_sim_alloc_dm(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 		      uint32_t log_align)
 {
 	uint64_t type = sim_attr_u64(c, MLX5_IB_ATTR_ALLOC_DM_REQ_TYPE,
 				     MLX5_IB_UAPI_DM_TYPE_MEMIC);
 
-	dm->dm.dm_type = (uint32_t)type;
+	dm->dm_type = (uint32_t)type;
 	switch (type) {
 	case MLX5_IB_UAPI_DM_TYPE_MEMIC:
 		return alloc_memic(c, dm, len, log_align);
@@ -105,13 +103,13 @@ int mlx5_sim_alloc_dm(struct sim_call *c, struct sim_obj *dm, uint64_t len,
 	}
 }
 
-static struct sim_entry *find_op_entry(struct sim_uvfile *uv,
-				       struct sim_obj *dm, uint8_t op)
+static struct sim_entry *find_op_entry(struct sim_uvfile *uv, struct sim_dm *dm,
+				       uint8_t op)
 {
 	struct sim_entry *e;
 
 	for (e = uv->entries; e; e = e->next)
-		if (e->owner == dm && e->op == op)
+		if (e->owner == &dm->obj && e->op == op)
 			return e;
 	return NULL;
 }
@@ -122,26 +120,26 @@ static struct sim_entry *find_op_entry(struct sim_uvfile *uv,
  */
 int mlx5_sim_dm_map_op_addr(struct sim_call *c)
 {
-	struct sim_obj *dm =
-		sim_attr_obj(c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_HANDLE);
+	struct sim_dm *dm =
+		sim_dm(sim_attr_obj(c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_HANDLE));
 	uint8_t op = 0;
 	struct sim_entry *e;
 	uint16_t idx;
 	uint32_t key;
 
 	sim_attr_copy_in(c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_OP, &op, 1);
-	if (dm->dm.dm_type != MLX5_IB_UAPI_DM_TYPE_MEMIC || !dm->dm.base)
+	if (dm->dm_type != MLX5_IB_UAPI_DM_TYPE_MEMIC || !dm->base)
 		return -EINVAL;
 	if (op >= 32 || !(MLX5_SIM_MEMIC_OPS & (1u << op)))
 		return -EOPNOTSUPP;
 	e = find_op_entry(c->uv, dm, op);
 	if (!e) {
 		if (sim_entry_key_alloc(c->uv, MLX5_SIM_DM_KEY_LO,
-					MLX5_SIM_DM_KEY_HI, dm->dm.base->npages,
+					MLX5_SIM_DM_KEY_HI, dm->base->npages,
 					&key))
 			return -ENOMEM;
-		e = sim_entry_add(c->uv, key, SIM_ENT_MEMIC,
-				  dm->dm.base->npages, dm->dm.alloc, dm);
+		e = sim_entry_add(c->uv, key, SIM_ENT_MEMIC, dm->base->npages,
+				  dm->alloc, &dm->obj);
 		if (!e)
 			return -ENOMEM;
 		e->op = op;
@@ -149,7 +147,7 @@ int mlx5_sim_dm_map_op_addr(struct sim_call *c)
 	idx = (uint16_t)(e->key & 0xffff);
 	snprintf(c->note, sizeof(c->note), "op=%u page_index=%#x", op, idx);
 	if (sim_attr_copy_out(c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_RESP_START_OFFSET,
-			      &dm->dm.start_offset, sizeof(uint64_t)))
+			      &dm->start_offset, sizeof(uint64_t)))
 		return -EFAULT;
 	return sim_attr_copy_out(c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_RESP_PAGE_INDEX,
 				 &idx, sizeof(idx));
@@ -157,15 +155,16 @@ int mlx5_sim_dm_map_op_addr(struct sim_call *c)
 
 int mlx5_sim_dm_query(struct sim_call *c)
 {
-	struct sim_obj *dm = sim_attr_obj(c, MLX5_IB_ATTR_QUERY_DM_REQ_HANDLE);
+	struct sim_dm *dm =
+		sim_dm(sim_attr_obj(c, MLX5_IB_ATTR_QUERY_DM_REQ_HANDLE));
 
-	if (dm->dm.dm_type != MLX5_IB_UAPI_DM_TYPE_MEMIC || !dm->dm.base)
+	if (dm->dm_type != MLX5_IB_UAPI_DM_TYPE_MEMIC || !dm->base)
 		return -EINVAL;
 	if (sim_attr_copy_out(c, MLX5_IB_ATTR_QUERY_DM_RESP_START_OFFSET,
-			      &dm->dm.start_offset, sizeof(uint64_t)) ||
+			      &dm->start_offset, sizeof(uint64_t)) ||
 	    sim_attr_copy_out(c, MLX5_IB_ATTR_QUERY_DM_RESP_PAGE_INDEX,
-			      &dm->dm.page_index, sizeof(uint16_t)))
+			      &dm->page_index, sizeof(uint16_t)))
 		return -EFAULT;
 	return sim_attr_copy_out(c, MLX5_IB_ATTR_QUERY_DM_RESP_LENGTH,
-				 &dm->dm.length, sizeof(uint64_t));
+				 &dm->length, sizeof(uint64_t));
 }

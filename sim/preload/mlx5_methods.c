@@ -3,21 +3,21 @@
 #include "mlx5.h"
 
 static const struct sim_attr_spec map_op_attrs[] = {
-	A_IDR(MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_HANDLE, SIM_OBJ_DM, SA_READ),
+	A_IDR(MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_HANDLE, sim_type_dm, SA_READ),
 	A_IN(MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_OP, 1, 1, 1),
 	A_OUT(MLX5_IB_ATTR_DM_MAP_OP_ADDR_RESP_START_OFFSET, 8, 8, 1),
 	A_OUT(MLX5_IB_ATTR_DM_MAP_OP_ADDR_RESP_PAGE_INDEX, 2, 2, 0),
 };
 
 static const struct sim_attr_spec dm_query_attrs[] = {
-	A_IDR(MLX5_IB_ATTR_QUERY_DM_REQ_HANDLE, SIM_OBJ_DM, SA_READ),
+	A_IDR(MLX5_IB_ATTR_QUERY_DM_REQ_HANDLE, sim_type_dm, SA_READ),
 	A_OUT(MLX5_IB_ATTR_QUERY_DM_RESP_START_OFFSET, 8, 8, 1),
 	A_OUT(MLX5_IB_ATTR_QUERY_DM_RESP_PAGE_INDEX, 2, 2, 1),
 	A_OUT(MLX5_IB_ATTR_QUERY_DM_RESP_LENGTH, 8, 8, 1),
 };
 
 static const struct sim_attr_spec uar_alloc_attrs[] = {
-	A_IDR(MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, SIM_OBJ_UAR, SA_NEW),
+	A_IDR(MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, mlx5_sim_type_uar, SA_NEW),
 	A_CONST(MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 1),
 	A_OUT(MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, 8, 8, 1),
 	A_OUT(MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, 4, 4, 1),
@@ -25,7 +25,8 @@ static const struct sim_attr_spec uar_alloc_attrs[] = {
 };
 
 static const struct sim_attr_spec uar_destroy_attrs[] = {
-	A_IDR(MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE, SIM_OBJ_UAR, SA_DESTROY),
+	A_IDR(MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE, mlx5_sim_type_uar,
+	      SA_DESTROY),
 };
 
 #define DM_M(m, n, f, a)                                                       \

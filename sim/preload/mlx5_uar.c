@@ -9,7 +9,7 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 {
 	uint64_t type = sim_attr_u64(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 0);
 	uint32_t len = sim.sh->cfg.page_size, key;
-	struct sim_obj *uar;
+	struct sim_uar *uar;
 	uint64_t off;
 	int ret;
 
@@ -21,15 +21,15 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 	if (sim_entry_key_alloc(c->uv, MLX5_SIM_UAR_KEY_LO, MLX5_SIM_UAR_KEY_HI,
 				1, &key))
 		return -ENOMEM;
-	uar = sim_obj_new(c->uv, SIM_OBJ_UAR);
+	uar = sim_uar(sim_obj_new(c->uv, &mlx5_sim_type_uar));
 	if (!uar)
 		return -ENOMEM;
-	uar->uar.entry = sim_entry_add(c->uv, key, SIM_ENT_UAR, 1, -1, uar);
-	if (!uar->uar.entry) {
-		sim_obj_destroy(c->uv, uar);
+	uar->entry = sim_entry_add(c->uv, key, SIM_ENT_UAR, 1, -1, &uar->obj);
+	if (!uar->entry) {
+		sim_obj_destroy(c->uv, &uar->obj);
 		return -ENOMEM;
 	}
-	uar->uar.page_id = c->uv->page_ids++;
+	uar->page_id = c->uv->page_ids++;
 	off = mlx5_sim_key_to_offset(key);
 	ret = sim_attr_copy_out(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &off,
 				sizeof(off));
@@ -39,14 +39,14 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 					&len, sizeof(len));
 	if (!ret)
 		ret = sim_attr_copy_out(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,
-					&uar->uar.page_id, sizeof(uint32_t));
+					&uar->page_id, sizeof(uint32_t));
 	if (ret) {
-		sim_obj_destroy(c->uv, uar);
+		sim_obj_destroy(c->uv, &uar->obj);
 		return ret;
 	}
-	sim_attr_set_new(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, uar->handle);
+	sim_attr_set_new(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, uar->obj.handle);
 	snprintf(c->note, sizeof(c->note), "handle=%u mmap_offset=%#llx",
-		 uar->handle, (unsigned long long)off);
+		 uar->obj.handle, (unsigned long long)off);
 	return 0;
 }
 
@@ -55,3 +55,21 @@ int mlx5_sim_uar_destroy(struct sim_call *c)
 	return sim_obj_destroy(
 		c->uv, sim_attr_obj(c, MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE));
 }
+
+static void uar_destroy(struct sim_uvfile *uv, struct sim_obj *o)
+{
+	struct sim_uar *uar = sim_uar(o);
+
+	if (uar->entry)
+		sim_entry_remove(uv, uar->entry);
+}
+
+/* Its methods are the driver's (mlx5_methods.c); other drivers have none. */
+const struct sim_obj_type mlx5_sim_type_uar = {
+	.name = "MLX5_UAR",
+	.uapi_id = MLX5_IB_OBJECT_UAR,
+	.size = sizeof(struct sim_uar),
+	.order = SIM_ORDER_QUEUES,
+	.destroy = uar_destroy,
+};
+SIM_OBJ_TYPE(mlx5_sim_type_uar);

@@ -2,7 +2,10 @@
 /*
  * mmap() on a uverbs fd. MEMIC pages map the device's shared backing file,
  * so every mapping (any process) sees the same bytes; each mapping holds
- * its pages, as the kernel's mmap entry does, until munmap or exit.
+ * its pages, as the kernel's mmap entry does, until munmap or exit, also in
+ * children that inherited it (memic.c). Every mapping also holds its uverbs
+ * file, as a vma holds the kernel's: closing the last fd of a context with
+ * a mapping left keeps the context (and its DMs and exports) until munmap.
  */
 #include "uapi.h"
 
@@ -14,25 +17,45 @@ struct sim_map {
 	struct sim_map *next;
 	uintptr_t addr;
 	size_t len;
-	int slot;
-	uint32_t gen;
-	pid_t pid;
+	int slot; /* MEMIC slot, -1 for other pages */
+	struct sim_uvfile *uv;
 };
 
 static struct sim_map *maps;
+
+/* Remember a mapping made through uv (holds uv). Needs sim_lock. */
+static void map_note(struct sim_uvfile *uv, void *p, size_t len, int slot)
+{
+	struct sim_map *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return; /* the context will just not outlive its fds */
+	m->addr = (uintptr_t)p;
+	m->len = len;
+	m->slot = slot;
+	m->uv = uv;
+	uv->refs++;
+	m->next = maps;
+	maps = m;
+}
 
 void *sim_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 	       int flags, off_t off)
 {
 	uint64_t page = sim.sh->cfg.page_size;
+	struct sim_map *top = maps;
+	void *p;
 
 	if ((flags & MAP_TYPE) != MAP_SHARED || off < 0 ||
 	    (uint64_t)off % page || !len) {
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
-	return sim_driver()->mmap(uv, addr, len, prot, flags,
-				  (uint64_t)off / page);
+	p = sim_driver()->mmap(uv, addr, len, prot, flags,
+			       (uint64_t)off / page);
+	if (p != MAP_FAILED && maps == top) /* not a MEMIC entry */
+		map_note(uv, p, len, -1);
+	return p;
 }
 
 void *sim_map_anon(void *addr, size_t len, int prot, int flags)
@@ -46,8 +69,6 @@ void *sim_map_entry(struct sim_uvfile *uv, struct sim_entry *e, void *addr,
 		    size_t len, int prot, int flags)
 {
 	uint64_t page = sim.sh->cfg.page_size;
-	struct sim_alloc *a;
-	struct sim_map *m;
 	void *p;
 
 	if (len != e->npages * page) {
@@ -56,43 +77,21 @@ void *sim_map_entry(struct sim_uvfile *uv, struct sim_entry *e, void *addr,
 	}
 	if (e->kind != SIM_ENT_MEMIC)
 		return sim_map_anon(addr, len, prot, flags);
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		errno = ENOMEM;
-		return MAP_FAILED;
-	}
-	a = &sim.sh->allocs[e->alloc];
-	p = real.mmap(addr, len, prot, flags, sim.memic_fd[uv->dev],
-		      (off_t)(a->first_page * page));
-	if (p == MAP_FAILED) {
-		free(m);
-		return p;
-	}
-	m->addr = (uintptr_t)p;
-	m->len = len;
-	m->slot = e->alloc;
-	m->pid = getpid();
-	sim_shared_lock(sim.sh);
-	m->gen = a->gen;
-	a->maps++;
-	sim_shared_unlock(sim.sh);
-	m->next = maps;
-	maps = m;
+	p = sim_memic_map(e->alloc, addr, len, prot, flags);
+	if (p != MAP_FAILED)
+		map_note(uv, p, len, e->alloc);
 	return p;
 }
 
+/* Also right in a fork child: its uv is its own copy, the probe is shared. */
 static void map_release(struct sim_map *m)
 {
-	struct sim_alloc *a = &sim.sh->allocs[m->slot];
-
-	if (m->pid != getpid())
-		return;
-	sim_shared_lock(sim.sh);
-	if (a->in_use && a->gen == m->gen && a->maps) {
-		a->maps--;
-		sim_alloc_put(sim.sh, m->slot);
+	if (m->slot >= 0) {
+		sim_shared_lock(sim.sh);
+		sim_memic_put(m->slot);
+		sim_shared_unlock(sim.sh);
 	}
-	sim_shared_unlock(sim.sh);
+	sim_uvfile_put(m->uv);
 }
 
 void sim_munmap_note(void *addr, size_t len)
@@ -109,17 +108,4 @@ void sim_munmap_note(void *addr, size_t len)
 		}
 		p = &m->next;
 	}
-}
-
-void sim_maps_release_all(void)
-{
-	struct sim_map *m;
-
-	pthread_mutex_lock(&sim_lock);
-	while ((m = maps)) {
-		maps = m->next;
-		map_release(m);
-		free(m);
-	}
-	pthread_mutex_unlock(&sim_lock);
 }

@@ -5,6 +5,12 @@
  * once by queueing the kernel's reply datagrams on the other end, so
  * recvmsg/poll on the user's end behave as on a real netlink socket.
  * Answers: NLDEV GET (dump), GET_CHARDEV, SYS_GET; others -> EOPNOTSUPP.
+ *
+ * A dump is sent as the kernel's netlink_dump() sends it: one datagram
+ * when the request arrives and one more after each recvmsg that returned
+ * data, each holding the whole messages that fit in max(NLMSG_GOODSIZE,
+ * the largest recv buffer seen, capped at 32 KiB), then NLMSG_DONE alone
+ * (the nldev dumpit returns the bytes it wrote, so DONE never shares).
  */
 #include "uapi.h"
 
@@ -16,10 +22,13 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#define NL_BUF 8192
+/* SKB_WITH_OVERHEAD(4096): the smallest dump skb of x86-64 kernels. */
+#define NL_GOODSIZE  3776
+#define NL_DUMP_MAX  32768 /* netlink_recvmsg caps max_recvmsg_len here */
+#define NL_MSG_SLACK 512   /* one message written past the limit, undone */
 
 struct nl_out {
-	uint8_t buf[NL_BUF];
+	uint8_t buf[NL_DUMP_MAX + NL_MSG_SLACK];
 	size_t len;
 	struct nlmsghdr *cur;
 };
@@ -92,32 +101,73 @@ static void dev_name(char *buf, size_t len, unsigned int dev)
 	snprintf(buf, len, "%s%u", sim.model->ibdev_prefix, dev);
 }
 
-static void nldev_get(struct nl_out *o, const struct nlmsghdr *req)
+static void put_device(struct nl_out *o, const struct nlmsghdr *req,
+		       unsigned int i)
 {
 	uint16_t type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
 	char name[64];
-	unsigned int i;
 
-	for (i = 0; i < sim.sh->cfg.ndev; i++) {
-		dev_name(name, sizeof(name), i);
-		msg_begin(o, type, NLM_F_MULTI, req);
-		put_u32(o, RDMA_NLDEV_ATTR_DEV_INDEX, i);
-		put_str(o, RDMA_NLDEV_ATTR_DEV_NAME, name);
-		put_u32(o, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
-		put_str(o, RDMA_NLDEV_ATTR_FW_VERSION, sim.model->fw_ver);
-		put_u64(o, RDMA_NLDEV_ATTR_NODE_GUID, sim_guid(i));
-		put_u64(o, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, sim_guid(i));
-		put_u8(o, RDMA_NLDEV_ATTR_DEV_NODE_TYPE,
-		       (uint8_t)sim.model->node_type);
-		put_str(o, RDMA_NLDEV_ATTR_DEV_PROTOCOL,
-			sim.model->gid_is_roce ? "roce" : "ib");
-		msg_end(o);
+	dev_name(name, sizeof(name), i);
+	msg_begin(o, type, NLM_F_MULTI, req);
+	put_u32(o, RDMA_NLDEV_ATTR_DEV_INDEX, i);
+	put_str(o, RDMA_NLDEV_ATTR_DEV_NAME, name);
+	put_u32(o, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	put_str(o, RDMA_NLDEV_ATTR_FW_VERSION, sim.model->fw_ver);
+	put_u64(o, RDMA_NLDEV_ATTR_NODE_GUID, sim_guid(i));
+	put_u64(o, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, sim_guid(i));
+	put_u8(o, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, (uint8_t)sim.model->node_type);
+	put_str(o, RDMA_NLDEV_ATTR_DEV_PROTOCOL,
+		sim.model->gid_is_roce ? "roce" : "ib");
+	msg_end(o);
+}
+
+/* One datagram of the running dump of nl. Called with sim_lock held. */
+static void dump_part(struct sim_nlsock *nl, struct nl_out *o)
+{
+	struct nlmsghdr req = {.nlmsg_seq = nl->dump_req.seq,
+			       .nlmsg_pid = nl->dump_req.pid};
+	size_t limit = nl->max_recvmsg_len > NL_GOODSIZE ? nl->max_recvmsg_len
+							 : NL_GOODSIZE;
+	unsigned int first = nl->dump_next;
+	size_t mark;
+
+	while (nl->dump_next < sim.sh->cfg.ndev) {
+		mark = o->len;
+		put_device(o, &req, nl->dump_next);
+		if (o->len > limit) {
+			o->len = mark; /* nlmsg_cancel: it opens the next one */
+			break;
+		}
+		nl->dump_next++;
 	}
-	msg_begin(o, NLMSG_DONE, NLM_F_MULTI, req);
+	nl->dump_parts++;
+	if (nl->dump_next > first) {
+		sim_trace("netlink NLDEV_GET dump part %u: devices %u..%u, "
+			  "%zu bytes",
+			  nl->dump_parts, first, nl->dump_next - 1, o->len);
+		return;
+	}
+	msg_begin(o, NLMSG_DONE, NLM_F_MULTI, &req);
 	memset((uint8_t *)o->cur + NLMSG_HDRLEN, 0, sizeof(int));
 	o->cur->nlmsg_len += sizeof(int); /* payload: int 0 */
 	msg_end(o);
+	nl->dumping = 0;
+	sim_trace("netlink NLDEV_GET dump part %u: NLMSG_DONE", nl->dump_parts);
+}
+
+static int nldev_dump_start(struct sim_nlsock *nl, struct nl_out *o,
+			    const struct nlmsghdr *req)
+{
+	if (nl->dumping)
+		return -EBUSY; /* netlink_dump_start: one dump per socket */
+	nl->dumping = 1;
+	nl->dump_next = 0;
+	nl->dump_parts = 0;
+	nl->dump_req.seq = req->nlmsg_seq;
+	nl->dump_req.pid = req->nlmsg_pid;
 	sim_trace("netlink NLDEV_GET dump -> %u device(s)", sim.sh->cfg.ndev);
+	dump_part(nl, o);
+	return 0;
 }
 
 /* The attrs of a request: index by type, last one wins. */
@@ -184,8 +234,9 @@ static void sys_get(struct nl_out *o, const struct nlmsghdr *req)
 	sim_trace("netlink SYS_GET -> copy_on_fork 1");
 }
 
-/* Answer one request message into o. */
-static void answer(struct nl_out *o, const struct nlmsghdr *req)
+/* Answer one request message into o. Called with sim_lock held. */
+static void answer(struct sim_nlsock *nl, struct nl_out *o,
+		   const struct nlmsghdr *req)
 {
 	int err = 0;
 
@@ -198,8 +249,10 @@ static void answer(struct nl_out *o, const struct nlmsghdr *req)
 				err = -EOPNOTSUPP;
 				break;
 			}
-			nldev_get(o, req);
-			return;
+			err = nldev_dump_start(nl, o, req);
+			if (!err)
+				return;
+			break;
 		case RDMA_NLDEV_CMD_GET_CHARDEV:
 			err = get_chardev(o, req);
 			break;
@@ -217,10 +270,18 @@ static void answer(struct nl_out *o, const struct nlmsghdr *req)
 			  strerrorname_np(-err));
 }
 
+static int queue(struct sim_nlsock *nl, const struct nl_out *o)
+{
+	if (o->len && real.send(nl->peer, o->buf, o->len, MSG_DONTWAIT) < 0)
+		return -ENOBUFS;
+	return 0;
+}
+
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len)
 {
 	const struct nlmsghdr *h = buf;
 	struct nl_out *o;
+	int ret;
 
 	if (len < NLMSG_HDRLEN || h->nlmsg_len < NLMSG_HDRLEN ||
 	    h->nlmsg_len > len)
@@ -228,11 +289,29 @@ ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len)
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
-	answer(o, h);
-	if (o->len && real.send(nl->peer, o->buf, o->len, MSG_DONTWAIT) < 0) {
-		free(o);
-		return -ENOBUFS;
-	}
+	pthread_mutex_lock(&sim_lock);
+	answer(nl, o, h);
+	ret = queue(nl, o);
+	pthread_mutex_unlock(&sim_lock);
 	free(o);
-	return (ssize_t)len;
+	return ret ? ret : (ssize_t)len;
+}
+
+void sim_netlink_received(struct sim_nlsock *nl, size_t len)
+{
+	struct nl_out *o;
+
+	pthread_mutex_lock(&sim_lock);
+	if (len > nl->max_recvmsg_len)
+		nl->max_recvmsg_len =
+			len > NL_DUMP_MAX ? NL_DUMP_MAX : (uint32_t)len;
+	if (nl->dumping) {
+		o = calloc(1, sizeof(*o));
+		if (o) {
+			dump_part(nl, o);
+			queue(nl, o);
+			free(o);
+		}
+	}
+	pthread_mutex_unlock(&sim_lock);
 }

@@ -26,7 +26,7 @@ void sim_nlsock_put(struct sim_nlsock *nl)
 {
 	if (--nl->refs > 0)
 		return;
-	real.close(nl->peer);
+	sim_internal_fd_close(&nl->peer);
 	free(nl);
 }
 
@@ -35,7 +35,7 @@ static struct sim_nlsock *nl_of(int fd)
 {
 	struct sim_nlsock *nl = NULL;
 
-	if (!sim_fd_tracked(fd))
+	if (sim_fd_kind(fd) != SIM_FD_NETLINK)
 		return NULL;
 	pthread_mutex_lock(&sim_lock);
 	if (sim_fds[fd].kind == SIM_FD_NETLINK)
@@ -46,7 +46,7 @@ static struct sim_nlsock *nl_of(int fd)
 
 static int nl_socket(int type)
 {
-	int sv[2], cloexec = type & SOCK_CLOEXEC;
+	int sv[2], cloexec = type & SOCK_CLOEXEC, err;
 	struct sim_nlsock *nl = calloc(1, sizeof(*nl));
 
 	if (!nl)
@@ -56,15 +56,18 @@ static int nl_socket(int type)
 		free(nl);
 		return -1;
 	}
-	nl->peer = sim_keep_fd(sv[1]);
+	nl->peer = sv[1];
 	nl->portid = (uint32_t)getpid();
 	pthread_mutex_lock(&sim_lock);
-	if (sim_fd_set(sv[0], SIM_FD_NETLINK, nl)) {
+	err = sim_internal_fd_add(&nl->peer);
+	if (!err)
+		err = sim_fd_set(sv[0], SIM_FD_NETLINK, nl);
+	if (err) {
+		sim_internal_fd_close(&nl->peer);
 		pthread_mutex_unlock(&sim_lock);
 		real.close(sv[0]);
-		real.close(nl->peer);
 		free(nl);
-		return fail_errno(EMFILE);
+		return fail_errno(-err);
 	}
 	pthread_mutex_unlock(&sim_lock);
 	sim_trace("socket AF_NETLINK NETLINK_RDMA -> fd %d (netlink)", sv[0]);
@@ -195,20 +198,57 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
 	return sendto(fd, buf, len, flags, NULL, 0);
 }
 
+/* dma-buf fds passed over a unix socket are dma-bufs here too. */
+static void adopt_rights(struct msghdr *msg)
+{
+	struct cmsghdr *c;
+	size_t i, n;
+	int fd;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			pthread_mutex_lock(&sim_lock);
+			sim_dmabuf_adopt(fd);
+			pthread_mutex_unlock(&sim_lock);
+		}
+	}
+}
+
+static size_t iov_total(const struct msghdr *msg)
+{
+	size_t total = 0, i;
+
+	for (i = 0; i < msg->msg_iovlen; i++)
+		total += msg->msg_iov[i].iov_len;
+	return total;
+}
+
 /* Replies come from the kernel: port 0. */
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
+	struct sim_nlsock *nl;
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	void *name = msg->msg_name;
 	socklen_t namelen = msg->msg_namelen;
 	ssize_t ret;
 
 	sim_real_init();
-	if (!nl_of(fd))
-		return real.recvmsg(fd, msg, flags);
+	nl = nl_of(fd);
+	if (!nl) {
+		ret = real.recvmsg(fd, msg, flags);
+		if (ret >= 0 && sim.active)
+			adopt_rights(msg);
+		return ret;
+	}
 	msg->msg_name = NULL;
 	msg->msg_namelen = 0;
 	ret = real.recvmsg(fd, msg, flags);
+	if (ret >= 0)
+		sim_netlink_received(nl, iov_total(msg));
 	msg->msg_name = name;
 	msg->msg_namelen = 0;
 	if (ret >= 0 && name) {

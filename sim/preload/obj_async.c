@@ -6,7 +6,7 @@
 
 static int async_event_alloc(struct sim_call *c)
 {
-	int fd = sim_alloc_async_fd(1);
+	int fd = sim_alloc_async_fd(c->uv, 1);
 
 	if (fd < 0)
 		return fd;
@@ -20,9 +20,17 @@ static const struct sim_attr_spec async_alloc_attrs[] = {
 	A_FD_NEW(UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE),
 };
 
-const struct sim_method sim_async_methods[] = {
+static const struct sim_method async_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_ASYNC_EVENT, "ASYNC_EVENT",
 		   UVERBS_METHOD_ASYNC_EVENT_ALLOC, "ASYNC_EVENT_ALLOC",
 		   async_event_alloc, async_alloc_attrs, SIM_M_NEEDS_CTX),
 };
-const unsigned int sim_async_nmethods = ARRAY_SIZE(sim_async_methods);
+
+/* The event file is an fd, not a handle. */
+static const struct sim_obj_type async_type = {
+	.name = "ASYNC_EVENT",
+	.uapi_id = UVERBS_OBJECT_ASYNC_EVENT,
+	.methods = async_methods,
+	.nmethods = ARRAY_SIZE(async_methods),
+};
+SIM_OBJ_TYPE(async_type);

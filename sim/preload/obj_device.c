@@ -88,7 +88,7 @@ static int query_context(struct sim_call *c)
 		return -EOPNOTSUPP;
 	ret = put_ctx_outputs(c);
 	if (!ret)
-		ret = sim_attr_copy_out(c, RDMA_SIM_ATTR_QUERY_CONTEXT_UCTX,
+		ret = sim_attr_copy_out(c, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX,
 					c->uv->ctx_resp, c->uv->ctx_resp_len);
 	return ret;
 }
@@ -98,7 +98,7 @@ static int gid_entry(unsigned int dev, uint32_t index,
 {
 	uint64_t guid = sim_guid(dev);
 
-	if (index >= SIM_NUM_GIDS)
+	if (index >= sim.model->gid_tbl_len)
 		return -EINVAL;
 	if (index) /* only GID 0 is populated */
 		return -ENODATA;
@@ -119,11 +119,11 @@ static int query_gid_table(struct sim_call *c)
 	struct sim_call_attr *a =
 		sim_attr(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 	struct ib_uverbs_gid_entry e;
-	uint64_t n = 0;
+	uint64_t n = 0, flags;
 	uint8_t *buf;
 	int ret;
 
-	if (sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0))
+	if (sim_attr_flags(c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0, &flags))
 		return -EINVAL;
 	if (!esz || esz > a->len || a->len % esz)
 		return -EINVAL;
@@ -150,9 +150,10 @@ static int query_gid_entry(struct sim_call *c)
 	uint64_t idx =
 		sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 0);
 	struct ib_uverbs_gid_entry e;
+	uint64_t flags;
 	int ret;
 
-	if (sim_attr_u64(c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0))
+	if (sim_attr_flags(c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0, &flags))
 		return -EINVAL;
 	if (port != 1 || idx > UINT32_MAX)
 		return -EINVAL;
@@ -163,29 +164,18 @@ static int query_gid_entry(struct sim_call *c)
 				 sizeof(e));
 }
 
-/* Object ids userspace may ask about, and the sim type behind each. */
-static const struct {
-	uint16_t obj;
-	uint8_t type;
-} info_objects[] = {
-	{UVERBS_OBJECT_PD, SIM_OBJ_PD},
-	{UVERBS_OBJECT_MR, SIM_OBJ_MR},
-	{UVERBS_OBJECT_DM, SIM_OBJ_DM},
-};
-
 static int info_handles(struct sim_call *c)
 {
 	uint64_t obj = sim_attr_u64(c, UVERBS_ATTR_INFO_OBJECT_ID, ~0ULL);
 	struct sim_call_attr *list = sim_attr(c, UVERBS_ATTR_INFO_HANDLES_LIST);
+	const struct sim_obj_type *type = NULL;
 	uint32_t handles[256], total = 0, max;
 	struct sim_obj *o;
-	unsigned int i;
-	int type = -1;
 
-	for (i = 0; i < ARRAY_SIZE(info_objects); i++)
-		if (info_objects[i].obj == obj)
-			type = info_objects[i].type;
-	if (type < 0)
+	/* objects that have handles (fd objects and the device do not) */
+	if (obj <= UINT16_MAX)
+		type = sim_type_by_id((uint16_t)obj);
+	if (!type || !type->size)
 		return -EINVAL;
 	if (list && list->len % sizeof(uint32_t))
 		return -EINVAL;
@@ -251,10 +241,96 @@ static const struct sim_attr_spec gid_entry_attrs[] = {
 	A_OUT_STRUCT(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, 32, 32, 1),
 };
 
+/* ---- write() commands of the device ---- */
+
+static int w_get_context(struct sim_wcall *w)
+{
+	struct ib_uverbs_get_context_resp r = {};
+	uint8_t drv[256];
+	int ret, fd;
+
+	ret = sim_get_context(w->uv, w->uhw_in, w->uhw_in_len, drv,
+			      w->uhw_out_len < sizeof(drv) ? w->uhw_out_len
+							   : sizeof(drv));
+	if (ret >= 0)
+		ret = sim_wc_uhw_out(w, drv, (size_t)ret);
+	if (ret < 0)
+		return ret;
+	fd = sim_alloc_async_fd(w->uv, 1);
+	if (fd < 0)
+		return fd;
+	r.async_fd = (uint32_t)fd;
+	r.num_comp_vectors = sim_num_comp_vectors();
+	return sim_wc_out(w, &r, sizeof(r));
+}
+
+static int w_query_device(struct sim_wcall *w)
+{
+	struct ib_uverbs_query_device_resp r;
+
+	sim_fill_device(w->uv->dev, &r);
+	return sim_wc_out(w, &r, sizeof(r));
+}
+
+static int w_ex_query_device(struct sim_wcall *w)
+{
+	const struct ib_uverbs_ex_query_device *req = w->in;
+	struct ib_uverbs_ex_query_device_resp r;
+
+	if (req->comp_mask || req->reserved)
+		return -EINVAL;
+	memset(&r, 0, sizeof(r));
+	sim_fill_device(w->uv->dev, &r.base);
+	r.timestamp_mask = (1ULL << 63) - 1;
+	r.hca_core_clock = 156250;
+	if (sim.model->has_dm)
+		r.max_dm_size = sim.sh->cfg.dm_size;
+	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);
+	if (sim_driver()->query_device_uhw && w->uhw_out_len) {
+		uint8_t drv[256];
+		size_t n = w->uhw_out_len < sizeof(drv) ? w->uhw_out_len
+							: sizeof(drv);
+
+		sim_driver()->query_device_uhw(w->uv, drv, n);
+		if (sim_wc_uhw_out(w, drv, n))
+			return -EFAULT;
+	}
+	return sim_wc_out(w, &r, sizeof(r));
+}
+
+static int w_query_port(struct sim_wcall *w)
+{
+	const struct ib_uverbs_query_port *req = w->in;
+	struct ib_uverbs_query_port_resp_ex r;
+
+	if (req->port_num != 1)
+		return -EINVAL;
+	sim_fill_port(w->uv->dev, &r);
+	return sim_wc_out(w, &r.legacy_resp, sizeof(r.legacy_resp));
+}
+
+#define EX IB_USER_VERBS_CMD_FLAG_EXTENDED
+
+static const struct sim_wcmd device_wcmds[] = {
+	{IB_USER_VERBS_CMD_GET_CONTEXT, "GET_CONTEXT",
+	 sizeof(struct ib_uverbs_get_context),
+	 sizeof(struct ib_uverbs_get_context_resp), 1, 0, w_get_context},
+	{IB_USER_VERBS_CMD_QUERY_DEVICE, "QUERY_DEVICE",
+	 sizeof(struct ib_uverbs_query_device),
+	 sizeof(struct ib_uverbs_query_device_resp), 1, 1, w_query_device},
+	{IB_USER_VERBS_CMD_QUERY_PORT, "QUERY_PORT",
+	 sizeof(struct ib_uverbs_query_port),
+	 sizeof(struct ib_uverbs_query_port_resp), 1, 1, w_query_port},
+	{EX | IB_USER_VERBS_EX_CMD_QUERY_DEVICE, "EX_QUERY_DEVICE",
+	 sizeof(struct ib_uverbs_ex_query_device),
+	 offsetof(struct ib_uverbs_ex_query_device_resp, odp_caps), 0, 1,
+	 w_ex_query_device},
+};
+
 #define DEV(m, n, f, a, fl)                                                    \
 	SIM_METHOD(UVERBS_OBJECT_DEVICE, "DEVICE", m, n, f, a, fl)
 
-const struct sim_method sim_device_methods[] = {
+static const struct sim_method device_methods[] = {
 	DEV(UVERBS_METHOD_INVOKE_WRITE, "INVOKE_WRITE", invoke_write,
 	    invoke_write_attrs, 0),
 	DEV(UVERBS_METHOD_INFO_HANDLES, "INFO_HANDLES", info_handles,
@@ -270,4 +346,14 @@ const struct sim_method sim_device_methods[] = {
 	DEV(UVERBS_METHOD_QUERY_GID_ENTRY, "QUERY_GID_ENTRY", query_gid_entry,
 	    gid_entry_attrs, SIM_M_NEEDS_CTX),
 };
-const unsigned int sim_device_nmethods = ARRAY_SIZE(sim_device_methods);
+
+/* The device itself: methods and commands, no instances. */
+static const struct sim_obj_type device_type = {
+	.name = "DEVICE",
+	.uapi_id = UVERBS_OBJECT_DEVICE,
+	.methods = device_methods,
+	.nmethods = ARRAY_SIZE(device_methods),
+	.wcmds = device_wcmds,
+	.nwcmds = ARRAY_SIZE(device_wcmds),
+};
+SIM_OBJ_TYPE(device_type);

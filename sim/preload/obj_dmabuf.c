@@ -7,7 +7,7 @@
 
 static int dmabuf_alloc(struct sim_call *c)
 {
-	uint64_t off = sim_attr_u64(c, RDMA_SIM_ATTR_ALLOC_DMABUF_PGOFF, 0);
+	uint64_t off = sim_attr_u64(c, RDMA_DM_ATTR_ALLOC_DMABUF_PGOFF, 0);
 	struct sim_entry *e = sim_driver()->pgoff_to_entry(c->uv, off);
 	int fd;
 
@@ -16,19 +16,35 @@ static int dmabuf_alloc(struct sim_call *c)
 	fd = sim_dmabuf_export(c->uv, e);
 	if (fd < 0)
 		return fd;
-	sim_attr_set_new(c, RDMA_SIM_ATTR_ALLOC_DMABUF_HANDLE, (uint64_t)fd);
+	sim_attr_set_new(c, RDMA_DM_ATTR_ALLOC_DMABUF_HANDLE, (uint64_t)fd);
 	snprintf(c->note, sizeof(c->note), "fd=%d size=%llu", fd,
 		 (unsigned long long)e->npages * sim.sh->cfg.page_size);
 	return 0;
 }
 
 static const struct sim_attr_spec dmabuf_alloc_attrs[] = {
-	A_FD_NEW(RDMA_SIM_ATTR_ALLOC_DMABUF_HANDLE),
-	A_IN(RDMA_SIM_ATTR_ALLOC_DMABUF_PGOFF, 8, 8, 1),
+	A_FD_NEW(RDMA_DM_ATTR_ALLOC_DMABUF_HANDLE),
+	A_IN(RDMA_DM_ATTR_ALLOC_DMABUF_PGOFF, 8, 8, 1),
 };
 
-const struct sim_method sim_dmabuf_methods[] = {
-	SIM_METHOD(RDMA_SIM_OBJECT_DMABUF, "DMABUF", 0, "DMABUF_ALLOC",
-		   dmabuf_alloc, dmabuf_alloc_attrs, SIM_M_NEEDS_CTX),
+static const struct sim_method dmabuf_methods[] = {
+	SIM_METHOD(RDMA_DM_OBJECT_DMABUF, "DMABUF", RDMA_DM_METHOD_DMABUF_ALLOC,
+		   "DMABUF_ALLOC", dmabuf_alloc, dmabuf_alloc_attrs,
+		   SIM_M_NEEDS_CTX),
 };
-const unsigned int sim_dmabuf_nmethods = ARRAY_SIZE(sim_dmabuf_methods);
+
+/* Kernels before the object, or a driver that cannot export pages. */
+static int dmabuf_hidden(void)
+{
+	return sim.sh->cfg.no_dmabuf || !sim_driver()->pgoff_to_entry;
+}
+
+/* The exports are fds (struct sim_dmabuf), not handles. */
+static const struct sim_obj_type dmabuf_type = {
+	.name = "DMABUF",
+	.uapi_id = RDMA_DM_OBJECT_DMABUF,
+	.hidden = dmabuf_hidden,
+	.methods = dmabuf_methods,
+	.nmethods = ARRAY_SIZE(dmabuf_methods),
+};
+SIM_OBJ_TYPE(dmabuf_type);

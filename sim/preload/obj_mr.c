@@ -12,6 +12,11 @@
 	 IB_UVERBS_ACCESS_MW_BIND | IB_UVERBS_ACCESS_ZERO_BASED |              \
 	 IB_UVERBS_ACCESS_ON_DEMAND | IB_UVERBS_ACCESS_HUGETLB |               \
 	 IB_UVERBS_ACCESS_OPTIONAL_RANGE)
+/* what REG_DMABUF_MR lets through its flags attribute */
+#define SIM_ACCESS_DMABUF                                                      \
+	(IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_READ |         \
+	 IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC |      \
+	 IB_UVERBS_ACCESS_RELAXED_ORDERING)
 #define SIM_ACCESS_DM_MEMIC                                                    \
 	(IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE |        \
 	 IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_ATOMIC |       \
@@ -29,101 +34,132 @@ int sim_check_mr_access(uint64_t flags)
 	return 0;
 }
 
-struct sim_obj *sim_mr_new(struct sim_uvfile *uv, struct sim_obj *pd,
-			   struct sim_obj *dm)
+struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
+			  struct sim_dm *dm)
 {
-	struct sim_obj *mr = sim_obj_new(uv, SIM_OBJ_MR);
+	struct sim_mr *mr = sim_mr(sim_obj_new(uv, &sim_type_mr));
 
 	if (!mr)
 		return NULL;
-	mr->mr.pd = pd;
-	mr->mr.dm = dm;
+	mr->pd = pd;
+	mr->dm = dm;
+	mr->backing = dm ? SIM_MR_DM : SIM_MR_USER;
 	/* keys are device-wide: index from the world's counter, key byte 0 */
 	sim_shared_lock(sim.sh);
-	mr->mr.lkey = (uint32_t)(sim.sh->next_id++ << 8);
+	mr->lkey = (uint32_t)(sim.sh->next_id++ << 8);
 	sim_shared_unlock(sim.sh);
-	pd->usecnt++;
+	mr->rkey = mr->lkey;
+	pd->obj.usecnt++;
 	if (dm)
-		dm->usecnt++;
+		dm->obj.usecnt++;
 	return mr;
 }
 
-static int put_keys(struct sim_call *c, struct sim_obj *mr, uint16_t lkey_id,
+static void mr_release(struct sim_uvfile *uv, struct sim_obj *o)
+{
+	struct sim_mr *mr = sim_mr(o);
+
+	mr->pd->obj.usecnt--;
+	if (mr->dm)
+		mr->dm->obj.usecnt--;
+	sim_dmabuf_release(mr->dmabuf);
+}
+
+static int put_keys(struct sim_call *c, struct sim_mr *mr, uint16_t lkey_id,
 		    uint16_t handle_id)
 {
 	int ret;
 
-	ret = sim_attr_copy_out(c, lkey_id, &mr->mr.lkey, sizeof(uint32_t));
+	ret = sim_attr_copy_out(c, lkey_id, &mr->lkey, sizeof(uint32_t));
 	if (!ret)
-		ret = sim_attr_copy_out(c, lkey_id + 1, &mr->mr.lkey,
+		ret = sim_attr_copy_out(c, lkey_id + 1, &mr->rkey,
 					sizeof(uint32_t));
 	if (ret) {
-		sim_obj_destroy(c->uv, mr);
+		sim_obj_destroy(c->uv, &mr->obj);
 		return ret;
 	}
-	sim_attr_set_new(c, handle_id, mr->handle);
-	snprintf(c->note, sizeof(c->note), "handle=%u lkey=%#x", mr->handle,
-		 mr->mr.lkey);
+	sim_attr_set_new(c, handle_id, mr->obj.handle);
+	snprintf(c->note, sizeof(c->note), "handle=%u lkey=%#x", mr->obj.handle,
+		 mr->lkey);
 	return 0;
 }
 
 static int dm_mr_reg(struct sim_call *c)
 {
-	struct sim_obj *pd = sim_attr_obj(c, UVERBS_ATTR_REG_DM_MR_PD_HANDLE);
-	struct sim_obj *dm = sim_attr_obj(c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE);
+	struct sim_pd *pd =
+		sim_pd(sim_attr_obj(c, UVERBS_ATTR_REG_DM_MR_PD_HANDLE));
+	struct sim_dm *dm =
+		sim_dm(sim_attr_obj(c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE));
 	uint64_t off = sim_attr_u64(c, UVERBS_ATTR_REG_DM_MR_OFFSET, 0);
 	uint64_t len = sim_attr_u64(c, UVERBS_ATTR_REG_DM_MR_LENGTH, 0);
-	uint64_t acc = sim_attr_u64(c, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 0);
-	struct sim_obj *mr;
+	struct sim_mr *mr;
+	uint64_t acc;
 
+	if (sim_attr_flags(c, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS,
+			   SIM_ACCESS_KNOWN, &acc))
+		return -EINVAL;
 	if (!(acc & IB_UVERBS_ACCESS_ZERO_BASED) || sim_check_mr_access(acc))
 		return -EINVAL;
-	if (off > dm->dm.length || len > dm->dm.length ||
-	    len > dm->dm.length - off)
+	if (!len || len > dm->length || off > dm->length - len)
 		return -EINVAL;
-	if (dm->dm.alloc >= 0 && (acc & ~(uint64_t)SIM_ACCESS_DM_MEMIC))
+	if (dm->alloc >= 0 && (acc & ~(uint64_t)SIM_ACCESS_DM_MEMIC))
 		return -EINVAL;
 	mr = sim_mr_new(c->uv, pd, dm);
 	if (!mr)
 		return -ENOMEM;
+	mr->offset = off;
+	mr->length = len;
+	mr->iova = 0; /* ZERO_BASED */
+	mr->access = (uint32_t)acc;
 	return put_keys(c, mr, UVERBS_ATTR_REG_DM_MR_RESP_LKEY,
 			UVERBS_ATTR_REG_DM_MR_HANDLE);
 }
 
 static int reg_dmabuf_mr(struct sim_call *c)
 {
-	struct sim_obj *pd =
-		sim_attr_obj(c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE);
+	struct sim_pd *pd =
+		sim_pd(sim_attr_obj(c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE));
 	uint64_t off = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 0);
 	uint64_t len = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 0);
 	uint64_t iova = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 0);
-	uint64_t acc =
-		sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 0);
+	uint64_t acc;
 	int fd =
 		(int)(uint32_t)sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);
 	uint64_t page = sim.sh->cfg.page_size;
-	struct sim_fd *f;
-	struct sim_obj *mr;
+	struct sim_dmabuf_import *imp;
+	struct sim_mr *mr;
+	int err;
 
 	if (!sim_driver()->reg_dmabuf_mr)
 		return -EOPNOTSUPP; /* before the fd is even looked at */
-	if (sim_check_mr_access(acc))
+	if (sim_attr_flags(c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+			   SIM_ACCESS_DMABUF, &acc) ||
+	    sim_check_mr_access(acc))
 		return -EINVAL;
 	if ((off & (page - 1)) != (iova & (page - 1)) || off + len < off ||
 	    iova + len < iova || !len)
 		return -EINVAL;
-	if (fd < 0 || real.fcntl(fd, F_GETFD) < 0)
+	if (fd < 0 || sim_fd_internal(fd) || real.fcntl(fd, F_GETFD) < 0)
 		return -EBADF;
-	f = sim_fd_get(fd);
-	if (!f || f->kind != SIM_FD_DMABUF)
-		return -EINVAL;
-	if (off + len > f->db->size)
-		return -EINVAL;
-	if (sim.sh->exports[f->db->slot].revoked)
-		return -ENODEV;
+	imp = sim_dmabuf_import(fd, &err);
+	if (!imp)
+		return err;
+	if (off + len > imp->db->size || sim_dmabuf_revoked(imp->db)) {
+		err = off + len > imp->db->size ? -EINVAL : -ENODEV;
+		sim_dmabuf_release(imp);
+		return err;
+	}
 	mr = sim_mr_new(c->uv, pd, NULL);
-	if (!mr)
+	if (!mr) {
+		sim_dmabuf_release(imp);
 		return -ENOMEM;
+	}
+	mr->backing = SIM_MR_DMABUF;
+	mr->dmabuf = imp;
+	mr->offset = off;
+	mr->length = len;
+	mr->iova = iova;
+	mr->access = (uint32_t)acc;
 	return put_keys(c, mr, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
 			UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
 }
@@ -135,40 +171,96 @@ static int mr_destroy(struct sim_call *c)
 }
 
 static const struct sim_attr_spec dm_mr_reg_attrs[] = {
-	A_IDR(UVERBS_ATTR_REG_DM_MR_HANDLE, SIM_OBJ_MR, SA_NEW),
+	A_IDR(UVERBS_ATTR_REG_DM_MR_HANDLE, sim_type_mr, SA_NEW),
 	A_IN(UVERBS_ATTR_REG_DM_MR_OFFSET, 8, 8, 1),
 	A_IN(UVERBS_ATTR_REG_DM_MR_LENGTH, 8, 8, 1),
-	A_IDR(UVERBS_ATTR_REG_DM_MR_PD_HANDLE, SIM_OBJ_PD, SA_READ),
-	A_IN(UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 4, 4, 1),
-	A_IDR(UVERBS_ATTR_REG_DM_MR_DM_HANDLE, SIM_OBJ_DM, SA_READ),
+	A_IDR(UVERBS_ATTR_REG_DM_MR_PD_HANDLE, sim_type_pd, SA_READ),
+	A_FLAGS(UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 0),
+	A_IDR(UVERBS_ATTR_REG_DM_MR_DM_HANDLE, sim_type_dm, SA_READ),
 	A_OUT(UVERBS_ATTR_REG_DM_MR_RESP_LKEY, 4, 4, 1),
 	A_OUT(UVERBS_ATTR_REG_DM_MR_RESP_RKEY, 4, 4, 1),
 };
 
 static const struct sim_attr_spec reg_dmabuf_mr_attrs[] = {
-	A_IDR(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, SIM_OBJ_MR, SA_NEW),
-	A_IDR(UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, SIM_OBJ_PD, SA_READ),
+	A_IDR(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, sim_type_mr, SA_NEW),
+	A_IDR(UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, sim_type_pd, SA_READ),
 	A_IN(UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, 8, 1),
 	A_IN(UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, 8, 1),
 	A_IN(UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, 8, 1),
 	A_IN(UVERBS_ATTR_REG_DMABUF_MR_FD, 4, 4, 1),
-	A_IN(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4, 4, 1),
+	A_FLAGS(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 0),
 	A_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, 4, 4, 1),
 	A_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, 4, 1),
 };
 
 static const struct sim_attr_spec mr_destroy_attrs[] = {
-	A_IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, SIM_OBJ_MR, SA_DESTROY),
+	A_IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, sim_type_mr, SA_DESTROY),
 };
 
 #define MR(m, n, f, a)                                                         \
 	SIM_METHOD(UVERBS_OBJECT_MR, "MR", m, n, f, a, SIM_M_NEEDS_CTX)
 
-const struct sim_method sim_mr_methods[] = {
+static const struct sim_method mr_methods[] = {
 	MR(UVERBS_METHOD_DM_MR_REG, "DM_MR_REG", dm_mr_reg, dm_mr_reg_attrs),
 	MR(UVERBS_METHOD_MR_DESTROY, "MR_DESTROY", mr_destroy,
 	   mr_destroy_attrs),
 	MR(UVERBS_METHOD_REG_DMABUF_MR, "REG_DMABUF_MR", reg_dmabuf_mr,
 	   reg_dmabuf_mr_attrs),
 };
-const unsigned int sim_mr_nmethods = ARRAY_SIZE(sim_mr_methods);
+static int w_reg_mr(struct sim_wcall *w)
+{
+	const struct ib_uverbs_reg_mr *req = w->in;
+	uint64_t page = sim.sh->cfg.page_size;
+	struct ib_uverbs_reg_mr_resp r = {};
+	struct sim_obj *pd;
+	struct sim_mr *mr;
+	int err;
+
+	if ((req->start & (page - 1)) != (req->hca_va & (page - 1)) ||
+	    !req->length || req->start + req->length < req->start)
+		return -EINVAL;
+	if (sim_check_mr_access(req->access_flags))
+		return -EINVAL;
+	pd = sim_obj_get(w->uv, req->pd_handle, &sim_type_pd, &err);
+	if (!pd)
+		return err;
+	mr = sim_mr_new(w->uv, sim_pd(pd), NULL);
+	if (!mr)
+		return -ENOMEM;
+	mr->addr = req->start;
+	mr->length = req->length;
+	mr->iova = req->hca_va;
+	mr->access = req->access_flags;
+	r.mr_handle = mr->obj.handle;
+	r.lkey = mr->lkey;
+	r.rkey = mr->rkey;
+	err = sim_wc_out(w, &r, sizeof(r));
+	if (err)
+		sim_obj_destroy(w->uv, &mr->obj);
+	return err;
+}
+
+static int w_dereg_mr(struct sim_wcall *w)
+{
+	return sim_wc_destroy(w, &sim_type_mr);
+}
+
+static const struct sim_wcmd mr_wcmds[] = {
+	{IB_USER_VERBS_CMD_REG_MR, "REG_MR", sizeof(struct ib_uverbs_reg_mr),
+	 sizeof(struct ib_uverbs_reg_mr_resp), 1, 1, w_reg_mr},
+	{IB_USER_VERBS_CMD_DEREG_MR, "DEREG_MR",
+	 sizeof(struct ib_uverbs_dereg_mr), 0, 0, 1, w_dereg_mr},
+};
+
+const struct sim_obj_type sim_type_mr = {
+	.name = "MR",
+	.uapi_id = UVERBS_OBJECT_MR,
+	.size = sizeof(struct sim_mr),
+	.order = SIM_ORDER_USERS,
+	.destroy = mr_release,
+	.methods = mr_methods,
+	.nmethods = ARRAY_SIZE(mr_methods),
+	.wcmds = mr_wcmds,
+	.nwcmds = ARRAY_SIZE(mr_wcmds),
+};
+SIM_OBJ_TYPE(sim_type_mr);

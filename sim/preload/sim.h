@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "device_model.h"
+#include "obj.h"
 #include "sim_shared.h"
 
 struct sim_world {
@@ -24,7 +25,7 @@ struct sim_world {
 	char dir[SIM_PATH_LEN];
 	struct sim_shared *sh;
 	const struct sim_device_model *model;
-	int memic_fd[SIM_MAX_DEVICES]; /* kept open from the constructor */
+	int memic_fd; /* <dir>/memic, kept open from the constructor */
 	int trace_fd;
 };
 extern struct sim_world sim;
@@ -38,6 +39,8 @@ struct sim_real {
 	int (*ioctl)(int, unsigned long, ...);
 	ssize_t (*write)(int, const void *, size_t);
 	ssize_t (*read)(int, void *, size_t);
+	ssize_t (*pread)(int, void *, size_t, off_t);
+	ssize_t (*pwrite)(int, const void *, size_t, off_t);
 	void *(*mmap)(void *, size_t, int, int, int, off_t);
 	int (*munmap)(void *, size_t);
 	int (*dup)(int);
@@ -77,17 +80,7 @@ static inline int sim_tracing(void)
 int sim_fail(const char *kind);
 
 /* ---- objects and files (uvfile.c) ---- */
-enum sim_obj_type {
-	SIM_OBJ_NONE,
-	SIM_OBJ_PD,
-	SIM_OBJ_MR,
-	SIM_OBJ_DM,
-	SIM_OBJ_UAR,
-};
-
 enum sim_entry_kind { SIM_ENT_MEMIC, SIM_ENT_UAR };
-
-struct sim_obj;
 
 /* A page range userspace may mmap at a given offset (rdma mmap entry). */
 struct sim_entry {
@@ -98,34 +91,6 @@ struct sim_entry {
 	uint32_t npages;
 	int alloc; /* MEMIC slot, -1 for UAR */
 	struct sim_obj *owner;
-};
-
-struct sim_obj {
-	struct sim_obj *next;
-	uint32_t handle;
-	uint8_t type;
-	uint32_t usecnt; /* objects that depend on this one */
-	union {
-		struct {
-			uint32_t pdn;
-		} pd;
-		struct {
-			struct sim_obj *pd, *dm;
-			uint32_t lkey;
-		} mr;
-		struct {
-			uint64_t length; /* as requested */
-			uint32_t dm_type;
-			int alloc; /* MEMIC slot, -1 for SW ICM */
-			uint64_t start_offset;
-			uint16_t page_index;
-			struct sim_entry *base;
-		} dm;
-		struct {
-			struct sim_entry *entry;
-			uint32_t page_id;
-		} uar;
-	};
 };
 
 /* Per open of /dev/infiniband/uverbsN (shared by dup'ed fds). */
@@ -143,13 +108,41 @@ struct sim_uvfile {
 	pid_t owner_pid; /* a forked child holds a copy, not the device */
 	struct sim_obj *objs;
 	struct sim_entry *entries;
+	struct sim_evq *async;	    /* the default async event file */
+	struct sim_evq *evqs;	    /* event files of this context */
+	struct sim_uvfile *next_uv; /* every open uverbs file of the process */
 };
 
-struct sim_dmabuf {
+/*
+ * An event file (completion channel or async event fd): a queue of event
+ * descriptors behind a real eventfd (EFD_SEMAPHORE) whose counter always
+ * equals the queue length, so poll/epoll/select see it readable exactly
+ * while events are queued. read() is served from the queue (events.c).
+ */
+struct sim_event;
+struct sim_evq {
 	int refs;
-	int slot; /* sim_shared exports[] */
-	uint32_t gen;
+	int fd;		/* one open fd of the eventfd, -1 when none is left */
+	uint8_t comp;	/* completion channel (8-byte events), else async */
+	uint8_t closed; /* the context is gone: reads of an empty queue EIO */
+	struct sim_uvfile *uv;
+	struct sim_evq *next; /* in uv->evqs */
+	struct sim_event *head, **tail;
+};
+
+/* An export as this process knows it (dmabuf.c). */
+struct sim_dmabuf {
+	int refs;     /* fd table entries and imports in this process */
+	int alloc;    /* the MEMIC slot whose pages it covers */
+	uint32_t gen; /* that slot's generation */
+	uint32_t seq; /* its number among the slot's exports (names the file) */
 	uint64_t size;
+};
+
+/* An importer's reference: its own hold on the export's open file. */
+struct sim_dmabuf_import {
+	struct sim_dmabuf *db;
+	int hold; /* internal fd */
 };
 
 /* An RDMA netlink socket: the user's end of a datagram pair. */
@@ -157,22 +150,35 @@ struct sim_nlsock {
 	int refs;
 	int peer; /* where replies are queued */
 	uint32_t portid;
+	/* The kernel sizes each dump datagram by the largest recv so far. */
+	uint32_t max_recvmsg_len;
+	/* A running NLDEV GET dump: its request and the next device. */
+	uint8_t dumping;
+	uint32_t dump_next;
+	uint32_t dump_parts;
+	struct nlmsghdr_copy {
+		uint32_t seq, pid;
+	} dump_req;
 };
 
 enum sim_fd_kind {
 	SIM_FD_NONE,
 	SIM_FD_UVERBS,
-	SIM_FD_ASYNC,
+	SIM_FD_EVENT, /* completion channel or async event file */
 	SIM_FD_DMABUF,
 	SIM_FD_NETLINK,
+	SIM_FD_INTERNAL, /* the sim's own: not in the program's fd table */
 };
 
 struct sim_fd {
-	uint8_t kind;
+	uint8_t kind; /* written under sim_lock, read atomically anywhere */
 	union {
 		struct sim_uvfile *uv;
 		struct sim_dmabuf *db;
 		struct sim_nlsock *nl;
+		struct sim_evq *evq;
+		int *owner; /* SIM_FD_INTERNAL: where its user keeps the number
+			     */
 		void *any;
 	};
 };
@@ -185,17 +191,50 @@ struct sim_fd *sim_fd_get(int fd);
 int sim_fd_set(int fd, uint8_t kind, void *obj);
 /* Forget fd, dropping its reference. Needs sim_lock. */
 void sim_fd_drop(int fd);
+/*
+ * The kind of fd without sim_lock (the wrappers' fast paths): an acquire
+ * load that pairs with the release store of sim_fd_set/sim_fd_drop.
+ */
+static inline uint8_t sim_fd_kind(int fd)
+{
+	if (!sim_fds || fd < 0 || fd >= SIM_MAX_FDS)
+		return SIM_FD_NONE;
+	return __atomic_load_n(&sim_fds[fd].kind, __ATOMIC_ACQUIRE);
+}
+
 static inline int sim_fd_tracked(int fd)
 {
-	return sim_fds && fd >= 0 && fd < SIM_MAX_FDS && sim_fds[fd].kind;
+	return sim_fd_kind(fd) != SIM_FD_NONE;
+}
+
+/*
+ * The sim's private fds (internal_fd.c): MEMIC backing files, the trace,
+ * netlink reply queues, importers' holds, engine sockets. Registered ones
+ * sit at SIM_INTERNAL_FD_BASE or above, are close-on-exec, and the program
+ * cannot reach them: close() and dup() on them fail with EBADF, close loops
+ * and close_range() step over them, and a dup2()/dup3() onto one first
+ * moves it to another number (updating *fdp). Needs sim_lock.
+ */
+#define SIM_INTERNAL_FD_BASE 900
+/* Take over *fdp (may renumber it). 0, or -errno with *fdp closed and -1. */
+int sim_internal_fd_add(int *fdp);
+/* Close a registered fd and set *fdp to -1. */
+void sim_internal_fd_close(int *fdp);
+/* The program takes fd (dup2 target): move the sim's fd away. 0 or -errno. */
+int sim_internal_fd_evict(int fd);
+static inline int sim_fd_internal(int fd)
+{
+	return sim_fd_kind(fd) == SIM_FD_INTERNAL;
+}
+/* Where page @page of device @dev's MEMIC lives in sim.memic_fd. */
+static inline off_t sim_memic_pos(unsigned int dev, uint64_t page)
+{
+	return (off_t)(dev * sim.sh->cfg.dm_size +
+		       page * sim.sh->cfg.page_size);
 }
 
 struct sim_uvfile *sim_uvfile_new(unsigned int dev);
 void sim_uvfile_put(struct sim_uvfile *uv);
-struct sim_obj *sim_obj_new(struct sim_uvfile *uv, uint8_t type);
-struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle);
-/* Destroy one object (handles its driver resources). 0 or -errno. */
-int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o);
 struct sim_entry *sim_entry_add(struct sim_uvfile *uv, uint32_t key,
 				uint8_t kind, uint32_t npages, int alloc,
 				struct sim_obj *owner);
@@ -210,22 +249,66 @@ static inline int sim_uvfile_mine(const struct sim_uvfile *uv)
 	return uv->owner_pid == getpid();
 }
 
-/* dma-buf fds (dmabuf.c) */
+/* event files (events.c) */
+/* New event file of uv on a fresh fd (O_CLOEXEC if cloexec): fd or -errno. */
+int sim_evq_new(struct sim_uvfile *uv, int comp, int cloexec,
+		struct sim_evq **out);
+/* Undo sim_evq_new (the response could not be written): close fd. */
+void sim_evq_discard(struct sim_uvfile *uv, int fd);
+void sim_evq_get(struct sim_evq *q);
+void sim_evq_put(struct sim_evq *q);
+/* fd, one of q's fds, is being closed. */
+void sim_evq_fd_closed(struct sim_evq *q, int fd);
+/* Drop the queued events of obj (its destroy). */
+void sim_evq_purge(struct sim_evq *q, const struct sim_obj *obj);
+/* The context is going away: wake readers, EIO once empty. */
+void sim_evq_close(struct sim_evq *q);
+/* read() on an event fd: one descriptor, blocking unless O_NONBLOCK.
+ * Takes sim_lock itself. */
+ssize_t sim_evq_read(int fd, void *buf, size_t count);
+
+/* dma-buf fds (dmabuf.c); all need sim_lock */
 void sim_dmabuf_put(struct sim_dmabuf *db);
 /* Export the pages of entry e; new fd or -errno. */
 int sim_dmabuf_export(struct sim_uvfile *uv, struct sim_entry *e);
+/* Recognise a dma-buf fd that came over exec or a unix socket. */
+void sim_dmabuf_adopt(int fd);
+/* Take an importer's reference to the dma-buf fd; NULL + *err (-errno). */
+struct sim_dmabuf_import *sim_dmabuf_import(int fd, int *err);
+void sim_dmabuf_release(struct sim_dmabuf_import *imp);
+/* DM_FREE or the context's end revoked it (importers: ENODEV). */
+int sim_dmabuf_revoked(const struct sim_dmabuf *db);
+/* Byte offset of the buffer in its device's MEMIC file, or -1 if revoked. */
+int64_t sim_dmabuf_memic_offset(const struct sim_dmabuf_import *imp,
+				unsigned int *dev);
+/* Release exports of a MEMIC slot nobody holds. Needs the shared lock. */
+void sim_dmabuf_reap_alloc(int alloc);
+
+/* the dma-buf fd's file operations (dmabuf_fd.c): errno / 0 or -errno */
+int sim_dmabuf_mmap_errno(int prot, int flags);
+int sim_dmabuf_ioctl(unsigned long req, void *arg);
+
+/* MEMIC pages (memic.c) */
+/* Reserve npages on dev for a new DM: slot or -ENOMEM. */
+int sim_memic_alloc(unsigned int dev, uint32_t npages);
+/* Free the slot if nothing holds its pages. Needs the shared lock. */
+void sim_memic_put(int slot);
+/* Map a slot's pages; the mapping holds them (in every process). */
+void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags);
 
 /* CPU mappings of MEMIC (mmap.c) */
 void *sim_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 	       int flags, off_t off);
 void sim_munmap_note(void *addr, size_t len);
-void sim_maps_release_all(void);
 
 /* RDMA netlink (netlink.c): answer a request; bytes consumed or -errno */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len);
+/*
+ * A recvmsg of @len bytes returned a datagram: like netlink_recvmsg, note
+ * the size and queue the next part of a running dump. Takes sim_lock.
+ */
+void sim_netlink_received(struct sim_nlsock *nl, size_t len);
 void sim_nlsock_put(struct sim_nlsock *nl);
-/* Keep an internal fd out of the low numbers programs count. */
-int sim_keep_fd(int fd);
 
 /* ---- command dispatch ---- */
 int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg);
@@ -238,6 +321,8 @@ int sim_clear_user(void *udst, size_t len);
 
 /* CAP_SYS_RAWIO and CAP_NET_RAW both effective (capget). */
 int sim_has_raw_caps(void);
+/* Capability cap (CAP_*) effective (capget). */
+int sim_has_cap(int cap);
 
 static inline uint64_t sim_guid(unsigned int dev)
 {

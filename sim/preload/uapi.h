@@ -11,6 +11,8 @@
 
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_dm_uapi.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
 enum sim_attr_kind { SA_PTR_IN, SA_PTR_OUT, SA_IDR, SA_FD, SA_ENUM_IN };
@@ -21,11 +23,12 @@ struct sim_attr_spec {
 	uint8_t kind;
 	uint8_t access; /* IDR/FD */
 	uint8_t mandatory;
-	uint8_t obj_type;	   /* IDR: enum sim_obj_type */
-	uint16_t min_len, max_len; /* PTR */
-	uint8_t num_elems;	   /* ENUM_IN */
-	uint8_t zero_trailing;	   /* UVERBS_ATTR_STRUCT: longer is fine */
-	const char *name;	   /* the uAPI macro, for the trace */
+	const struct sim_obj_type *type; /* IDR: the object's type */
+	uint16_t min_len, max_len;	 /* PTR */
+	uint8_t num_elems;		 /* ENUM_IN */
+	uint8_t zero_trailing; /* UVERBS_ATTR_STRUCT: longer is fine */
+	uint8_t fd_comp;  /* FD read: a completion channel, else async file */
+	const char *name; /* the uAPI macro, for the trace */
 };
 
 #define SIM_NO_MAX 0xffff
@@ -48,27 +51,42 @@ struct sim_attr_spec {
 		.min_len = (lo), .max_len = (sz), .zero_trailing = 1           \
 	}
 #define A_CONST(i, m) A_IN(i, 8, 8, m)
+/* UVERBS_ATTR_FLAGS_IN: a u64, or a u32 from older userspace; read with
+ * sim_attr_flags() */
 #define A_FLAGS(i, m) A_IN(i, 4, 8, m)
 #define A_IDR(i, t, acc)                                                       \
 	{                                                                      \
 		.id = (i), .name = #i, .kind = SA_IDR, .access = (acc),        \
-		.mandatory = 1, .obj_type = (t)                                \
+		.mandatory = 1, .type = &(t)                                   \
 	}
 #define A_FD_NEW(i)                                                            \
 	{                                                                      \
 		.id = (i), .name = #i, .kind = SA_FD, .access = SA_NEW,        \
 		.mandatory = 1                                                 \
 	}
-#define A_UHW_IN  A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
-#define A_UHW_OUT A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
+/* An existing event file: completion channel (comp) or async event fd. */
+#define A_FD_READ(i, comp)                                                     \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_FD, .access = SA_READ,       \
+		.fd_comp = (comp)                                              \
+	}
+#define A_IDR_OPT(i, t, acc)                                                   \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_IDR, .access = (acc),        \
+		.type = &(t)                                                   \
+	}
+/* A struct input: at least lo bytes; longer ones need zero tails. */
+#define A_IN_STRUCT(i, lo, sz, m)                                              \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_PTR_IN, .mandatory = (m),    \
+		.min_len = (lo), .max_len = (sz), .zero_trailing = 1           \
+	}
+#define A_U32(i, m) A_IN(i, 4, 4, m)
+#define A_U64(i, m) A_IN(i, 8, 8, m)
+#define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
+#define A_UHW_OUT   A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
 
-#define SIM_MAX_CALL_ATTRS	    16
-#define RDMA_SIM_OBJECT_DMABUF	    18
-#define RDMA_SIM_OBJECT_ASYNC_EVENT 16
-/* driver attr on QUERY_CONTEXT: the alloc_ucontext response (mlx5) */
-#define RDMA_SIM_ATTR_QUERY_CONTEXT_UCTX  0x1000
-#define RDMA_SIM_ATTR_ALLOC_DMABUF_HANDLE 0
-#define RDMA_SIM_ATTR_ALLOC_DMABUF_PGOFF  1
+#define SIM_MAX_CALL_ATTRS 16
 
 struct sim_call_attr {
 	const struct sim_attr_spec *spec;
@@ -77,6 +95,7 @@ struct sim_call_attr {
 	uint16_t len;
 	uint64_t data;
 	struct sim_obj *obj; /* IDR read/write/destroy: resolved object */
+	struct sim_evq *evq; /* FD read: resolved event file */
 	uint64_t new_value;  /* IDR/FD new: handle or fd to return */
 	void *kdata;	     /* PTR_IN > 8 bytes: our copy of the payload */
 };
@@ -119,24 +138,16 @@ struct sim_method_ext {
 		.flags = (fl)                                                  \
 	}
 
-/* Per-object method tables (obj_*.c). */
-extern const struct sim_method sim_device_methods[];
-extern const unsigned int sim_device_nmethods;
-extern const struct sim_method sim_pd_methods[];
-extern const unsigned int sim_pd_nmethods;
-extern const struct sim_method sim_mr_methods[];
-extern const unsigned int sim_mr_nmethods;
-extern const struct sim_method sim_dm_methods[];
-extern const unsigned int sim_dm_nmethods;
-extern const struct sim_method sim_dmabuf_methods[];
-extern const unsigned int sim_dmabuf_nmethods;
-extern const struct sim_method sim_async_methods[];
-extern const unsigned int sim_async_nmethods;
-
 /* ---- accessors for handlers ---- */
 struct sim_call_attr *sim_attr(struct sim_call *c, uint16_t id);
 /* Scalar input (inline), or dflt when absent. */
 uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt);
+/*
+ * A flags attribute as uverbs_get_flags64 reads it: absent is 0, a length
+ * other than 4 or 8 or a bit outside allowed is -EINVAL.
+ */
+int sim_attr_flags(struct sim_call *c, uint16_t id, uint64_t allowed,
+		   uint64_t *flags);
 /* Copy a PTR_IN payload (inline or pointer), zero-filling to len. */
 int sim_attr_copy_in(struct sim_call *c, uint16_t id, void *dst, size_t len);
 /* Pointer/length of a PTR_IN payload (into the attr for inline data). */
@@ -145,9 +156,37 @@ const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len);
 int sim_attr_copy_out(struct sim_call *c, uint16_t id, const void *src,
 		      size_t len);
 struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id);
+struct sim_evq *sim_attr_evq(struct sim_call *c, uint16_t id);
+/* The UHW_IN payload and a zeroed UHW_OUT-sized buffer (free it). */
+int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
+		 void **out, size_t *out_len);
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
 
 /* ---- driver model (driver_*.c) ---- */
+/*
+ * What a driver reports and checks for the data-path objects: its limits
+ * (QUERY_DEVICE reports them) and the few rules in which mlx5_ib and rxe
+ * differ. The core checks everything both kernels' drivers check; a
+ * driver's hooks add the rest.
+ */
+struct sim_verbs_rules {
+	uint32_t max_qp, max_qp_wr, max_sge, max_sge_rd;
+	uint32_t max_cq, max_cqe;
+	uint32_t max_srq, max_srq_wr, max_srq_sge;
+	uint32_t max_qp_rd_atom, max_qp_init_rd_atom;
+	uint32_t max_ah;
+	uint32_t qpn_base;	  /* first QP number handed out */
+	uint8_t min_path_mtu;	  /* mlx5: IB_MTU_256; rxe does not check 0 */
+	uint8_t chk_pkey_index;	  /* mlx5: pkey_index < pkey table */
+	uint8_t chk_dest_rd_atom; /* mlx5: max_dest_rd_atomic limit */
+	uint8_t chk_timeout;	  /* rxe: timeout/alt_timeout <= 31 */
+	uint8_t last_wqe_on_err;  /* an SRQ QP entering ERR: LAST_WQE_REACHED */
+	uint8_t chk_cur_state;	  /* mlx5 firmware: CUR_STATE must be true */
+	uint8_t sqd_event_always; /* rxe: SQ_DRAINED even unrequested */
+	uint8_t srq_resize;	  /* rxe: MODIFY_SRQ may change max_wr */
+	uint32_t qp_create_flags; /* IB_QP_CREATE_* the driver accepts */
+};
+
 struct sim_driver_ops {
 	/* alloc_ucontext udata; out_used = bytes of response produced */
 	int (*alloc_ucontext)(struct sim_uvfile *uv, const void *in,
@@ -160,8 +199,53 @@ struct sim_driver_ops {
 	/* DMABUF PGOFF (byte offset) -> entry; NULL: no DMABUF object */
 	struct sim_entry *(*pgoff_to_entry)(struct sim_uvfile *uv,
 					    uint64_t off);
-	int (*alloc_dm)(struct sim_call *c, struct sim_obj *dm, uint64_t len,
+	int (*alloc_dm)(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 			uint32_t log_align);
+	/*
+	 * Data-path objects, all optional (NULL: the driver does nothing
+	 * extra). Called with sim_lock held, after the core validated the
+	 * request and set up the object (handle, generic fields). in/in_len
+	 * is the call's driver udata (UHW_IN); out is a zeroed buffer of
+	 * out_len bytes (the caller's UHW_OUT length), all of which the core
+	 * copies back on success. 0 or -errno; on error the core undoes the
+	 * object and the errno reaches userspace.
+	 */
+	int (*create_cq)(struct sim_uvfile *uv, struct sim_cq *cq,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	/* cqe: the requested size; the driver sets cq->cqe on success */
+	int (*resize_cq)(struct sim_uvfile *uv, struct sim_cq *cq, uint32_t cqe,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	void (*destroy_cq)(struct sim_uvfile *uv, struct sim_cq *cq);
+	/* qp->attr.cap holds the requested caps; the driver may adjust them
+	 * (the response reports qp->attr.cap) */
+	int (*create_qp)(struct sim_uvfile *uv, struct sim_qp *qp,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	/* After the generic state-table and attribute checks passed; the
+	 * core stores new_attr's masked fields only when this returns 0. */
+	int (*modify_qp)(struct sim_uvfile *uv, struct sim_qp *qp,
+			 const struct sim_qp_attr *new_attr, uint32_t attr_mask,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	void (*destroy_qp)(struct sim_uvfile *uv, struct sim_qp *qp);
+	int (*create_srq)(struct sim_uvfile *uv, struct sim_srq *srq,
+			  const void *in, size_t in_len, void *out,
+			  size_t out_len);
+	/* mask: IB_SRQ_MAX_WR 1, IB_SRQ_LIMIT 2; in: MODIFY_SRQ's udata.
+	 * The driver sets srq->max_wr when it resizes; the core stores the
+	 * limit. */
+	int (*modify_srq)(struct sim_uvfile *uv, struct sim_srq *srq,
+			  uint32_t max_wr, uint32_t srq_limit, uint32_t mask,
+			  const void *in, size_t in_len);
+	void (*destroy_srq)(struct sim_uvfile *uv, struct sim_srq *srq);
+	/* RoCE: fills the response's dmac etc. */
+	int (*create_ah)(struct sim_uvfile *uv, struct sim_ah *ah,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len);
+	void (*destroy_ah)(struct sim_uvfile *uv, struct sim_ah *ah);
+	const struct sim_verbs_rules *rules;
 	const struct sim_method *methods;
 	const unsigned int *nmethods;
 	const struct sim_method_ext *ext;
@@ -172,8 +256,37 @@ struct sim_driver_ops {
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;
 const struct sim_driver_ops *sim_driver(void);
+/* Every driver model in turn (for lists); NULL past the last. */
+const struct sim_driver_ops *sim_driver_at(unsigned int i);
+
+/* ---- services the core gives drivers (events.c, uvfile.c) ---- */
+/* One completion event for cq on its channel (if it has one): the channel
+ * fd becomes readable (poll/epoll/read). The driver decides when a CQ is
+ * armed (mlx5: arm doorbell; rxe: REQ_NOTIFY_CQ). Needs sim_lock. */
+void sim_cq_comp_event(struct sim_cq *cq);
+/* Queue an async event (IB_EVENT_* number) for obj (a CQ, QP or SRQ: its
+ * user handle is the element) on its event file, by default the owning
+ * context's async fd. Needs sim_lock. */
+void sim_async_event(struct sim_uvfile *uv, uint32_t event_type,
+		     struct sim_obj *obj);
+/* A live MR of this process on device dev with this lkey or rkey (NULL if
+ * none). Needs sim_lock. */
+struct sim_mr *sim_mr_by_key(unsigned int dev, uint32_t key);
+/* A live QP of this process on device dev with this number, or NULL. */
+struct sim_qp *sim_qp_by_num(unsigned int dev, uint32_t qpn);
 
 /* legacy write commands, shared by write() and INVOKE_WRITE (write_cmd.c) */
+struct sim_wcall;
+/* One write() command: number, name, core request/response sizes. */
+struct sim_wcmd {
+	uint32_t cmd;
+	const char *name;   /* IB_USER_VERBS_[EX_]CMD_ name; --fail kind */
+	uint16_t req, resp; /* core sizes; non-ex req includes 'response' */
+	uint8_t has_resp_ptr;
+	uint8_t needs_ctx;
+	int (*fn)(struct sim_wcall *w);
+};
+
 struct sim_wcall {
 	struct sim_uvfile *uv;
 	const void *in; /* core request, after any header */
@@ -186,18 +299,38 @@ struct sim_wcall {
 	size_t uhw_out_len;
 };
 int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
+/* The core response: min(len, buffer) bytes, the rest of it zeroed. */
+int sim_wc_out(struct sim_wcall *w, const void *src, size_t len);
+/* The driver's udata response: min(len, buffer) bytes. */
+int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len);
+/* An ex request of any length: shorter is zero-extended, longer must
+ * have a zero tail (else -EOPNOTSUPP). */
+int sim_wc_in(struct sim_wcall *w, void *dst, size_t len);
+/* MODIFY_QP / EX_MODIFY_QP (qp_modify.c) */
+int sim_w_modify_qp(struct sim_wcall *w);
+int sim_w_ex_modify_qp(struct sim_wcall *w);
+/* Destroy the object whose handle is the first u32 of the request. */
+int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t);
 
 /* core helpers used by both paths (verbs_core.c) */
 int sim_get_context(struct sim_uvfile *uv, const void *uin, size_t uin_len,
 		    void *uout, size_t uout_len);
 void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r);
-int sim_alloc_async_fd(int cloexec);
+/* The device attributes QUERY_DEVICE reports; also the limits create
+ * commands are checked against. */
+void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r);
+/* A new async event file of uv (the first is its default): fd or -errno */
+int sim_alloc_async_fd(struct sim_uvfile *uv, int cloexec);
 uint32_t sim_num_comp_vectors(void);
+/* An address vector as rdma_check_ah_attr and the source-GID lookup see
+ * it: RoCE needs a GRH (EINVAL), the GID index must be in the table
+ * (EINVAL) and hold a GID (ENODATA). */
+int sim_check_ah_attr(const struct sim_ah_attr *a);
 /* ib_check_mr_access: 0 or -EINVAL */
 int sim_check_mr_access(uint64_t flags);
 /* New MR holding pd (and dm). NULL on ENOMEM. */
-struct sim_obj *sim_mr_new(struct sim_uvfile *uv, struct sim_obj *pd,
-			   struct sim_obj *dm);
+struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
+			  struct sim_dm *dm);
 
 /* mapping helpers for drivers (mmap.c) */
 void *sim_map_anon(void *addr, size_t len, int prot, int flags);

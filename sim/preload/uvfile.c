@@ -4,7 +4,7 @@
  * id, like the kernel's xarray), their mmap entries, and the teardown when
  * the last fd of the file is closed.
  */
-#include "sim.h"
+#include "uapi.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 struct sim_fd *sim_fds;
+static struct sim_uvfile *uvfiles;
 
 struct sim_fd *sim_fd_get(int fd)
 {
@@ -26,6 +27,8 @@ static void ref_get(uint8_t kind, void *obj)
 		((struct sim_dmabuf *)obj)->refs++;
 	else if (kind == SIM_FD_NETLINK)
 		((struct sim_nlsock *)obj)->refs++;
+	else if (kind == SIM_FD_EVENT)
+		sim_evq_get(obj);
 }
 
 int sim_fd_set(int fd, uint8_t kind, void *obj)
@@ -33,9 +36,9 @@ int sim_fd_set(int fd, uint8_t kind, void *obj)
 	if (!sim_fds || fd < 0 || fd >= SIM_MAX_FDS)
 		return -EMFILE;
 	sim_fd_drop(fd);
-	sim_fds[fd].kind = kind;
 	sim_fds[fd].any = obj;
 	ref_get(kind, obj);
+	__atomic_store_n(&sim_fds[fd].kind, kind, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -43,7 +46,7 @@ void sim_fd_drop(int fd)
 {
 	struct sim_fd *f = sim_fd_get(fd);
 
-	if (!f)
+	if (!f || f->kind == SIM_FD_INTERNAL)
 		return;
 	if (f->kind == SIM_FD_UVERBS)
 		sim_uvfile_put(f->uv);
@@ -51,7 +54,11 @@ void sim_fd_drop(int fd)
 		sim_dmabuf_put(f->db);
 	else if (f->kind == SIM_FD_NETLINK)
 		sim_nlsock_put(f->nl);
-	f->kind = SIM_FD_NONE;
+	if (f->kind == SIM_FD_EVENT) {
+		sim_evq_fd_closed(f->evq, fd);
+		sim_evq_put(f->evq);
+	}
+	__atomic_store_n(&f->kind, SIM_FD_NONE, __ATOMIC_RELEASE);
 	f->any = NULL;
 }
 
@@ -64,32 +71,103 @@ struct sim_uvfile *sim_uvfile_new(unsigned int dev)
 	uv->dev = dev;
 	uv->next_pdn = 1;
 	uv->owner_pid = getpid();
+	uv->next_uv = uvfiles;
+	uvfiles = uv;
 	return uv;
 }
 
-/* Dependants first: MRs hold PDs and DMs. */
-static const uint8_t teardown_order[] = {SIM_OBJ_MR, SIM_OBJ_DM, SIM_OBJ_UAR,
-					 SIM_OBJ_PD};
+static void uvfile_unlink(struct sim_uvfile *uv)
+{
+	struct sim_uvfile **p;
+
+	for (p = &uvfiles; *p; p = &(*p)->next_uv) {
+		if (*p == uv) {
+			*p = uv->next_uv;
+			return;
+		}
+	}
+}
+
+/* Objects of type t on device dev of this process, until fn says stop. */
+static struct sim_obj *find_live(unsigned int dev, const struct sim_obj_type *t,
+				 int (*match)(struct sim_obj *o, uint32_t key),
+				 uint32_t key)
+{
+	struct sim_uvfile *uv;
+	struct sim_obj *o;
+
+	for (uv = uvfiles; uv; uv = uv->next_uv) {
+		if (uv->dev != dev || !sim_uvfile_mine(uv))
+			continue;
+		for (o = uv->objs; o; o = o->next)
+			if (o->type == t && match(o, key))
+				return o;
+	}
+	return NULL;
+}
+
+static int mr_has_key(struct sim_obj *o, uint32_t key)
+{
+	return sim_mr(o)->lkey == key || sim_mr(o)->rkey == key;
+}
+
+static int qp_has_num(struct sim_obj *o, uint32_t qpn)
+{
+	return sim_qp(o)->qpn == qpn;
+}
+
+struct sim_mr *sim_mr_by_key(unsigned int dev, uint32_t key)
+{
+	return sim_mr(find_live(dev, &sim_type_mr, mr_has_key, key));
+}
+
+struct sim_qp *sim_qp_by_num(unsigned int dev, uint32_t qpn)
+{
+	return sim_qp(find_live(dev, &sim_type_qp, qp_has_num, qpn));
+}
+
+const struct sim_obj_type *sim_type_by_id(uint16_t uapi_id)
+{
+	const struct sim_obj_type *const *t;
+
+	sim_for_each_type (t)
+		if ((*t)->uapi_id == uapi_id)
+			return *t;
+	return NULL;
+}
+
+/* Every object of this order; destroying one may free others' holds. */
+static void destroy_order(struct sim_uvfile *uv, uint8_t order)
+{
+	struct sim_obj *o, *next;
+
+	for (o = uv->objs; o; o = next) {
+		next = o->next;
+		if (o->type->order != order)
+			continue;
+		o->usecnt = 0;
+		sim_obj_destroy(uv, o);
+		next = uv->objs; /* the list changed */
+	}
+}
 
 void sim_uvfile_put(struct sim_uvfile *uv)
 {
-	struct sim_obj *o, *next;
-	unsigned int i;
+	struct sim_evq *q;
+	uint8_t order;
 
 	if (--uv->refs > 0)
 		return;
-	for (i = 0; i < sizeof(teardown_order); i++) {
-		for (o = uv->objs; o; o = next) {
-			next = o->next;
-			if (o->type != teardown_order[i])
-				continue;
-			o->usecnt = 0;
-			sim_obj_destroy(uv, o);
-			next = uv->objs; /* the list changed */
-		}
-	}
+	for (order = 0; order < SIM_ORDER_COUNT; order++)
+		destroy_order(uv, order);
 	while (uv->entries)
 		sim_entry_remove(uv, uv->entries);
+	while ((q = uv->evqs)) {
+		uv->evqs = q->next;
+		sim_evq_close(q);
+		sim_evq_put(q);
+	}
+	uvfile_unlink(uv);
 	free(uv);
 }
 
@@ -103,9 +181,18 @@ struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle)
 	return NULL;
 }
 
-struct sim_obj *sim_obj_new(struct sim_uvfile *uv, uint8_t type)
+struct sim_obj *sim_obj_get(struct sim_uvfile *uv, uint32_t handle,
+			    const struct sim_obj_type *t, int *err)
 {
-	struct sim_obj *o = calloc(1, sizeof(*o));
+	struct sim_obj *o = sim_obj_find(uv, handle);
+
+	*err = !o ? -ENOENT : o->type != t ? -EINVAL : 0;
+	return *err ? NULL : o;
+}
+
+struct sim_obj *sim_obj_new(struct sim_uvfile *uv, const struct sim_obj_type *t)
+{
+	struct sim_obj *o = calloc(1, t->size);
 	uint32_t h = 0;
 
 	if (!o)
@@ -113,16 +200,20 @@ struct sim_obj *sim_obj_new(struct sim_uvfile *uv, uint8_t type)
 	while (sim_obj_find(uv, h))
 		h++;
 	o->handle = h;
-	o->type = type;
+	o->type = t;
 	o->next = uv->objs;
 	uv->objs = o;
 	return o;
 }
 
-static void obj_unlink(struct sim_uvfile *uv, struct sim_obj *o)
+int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
 	struct sim_obj **p;
 
+	if (o->usecnt)
+		return -EBUSY;
+	if (o->type->destroy)
+		o->type->destroy(uv, o);
 	for (p = &uv->objs; *p; p = &(*p)->next) {
 		if (*p == o) {
 			*p = o->next;
@@ -130,54 +221,6 @@ static void obj_unlink(struct sim_uvfile *uv, struct sim_obj *o)
 		}
 	}
 	free(o);
-}
-
-/* Entries (base and op addresses) that map this DM's pages. */
-static void remove_dm_entries(struct sim_uvfile *uv, struct sim_obj *dm)
-{
-	struct sim_entry *e, *next;
-
-	for (e = uv->entries; e; e = next) {
-		next = e->next;
-		if (e->owner == dm)
-			sim_entry_remove(uv, e);
-	}
-}
-
-static void destroy_dm(struct sim_uvfile *uv, struct sim_obj *o)
-{
-	int slot = o->dm.alloc;
-
-	remove_dm_entries(uv, o);
-	if (slot < 0 || !sim_uvfile_mine(uv))
-		return;
-	sim_shared_lock(sim.sh);
-	sim_export_revoke_alloc(sim.sh, slot);
-	sim.sh->allocs[slot].dm_alive = 0;
-	sim_alloc_put(sim.sh, slot);
-	sim_shared_unlock(sim.sh);
-}
-
-int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o)
-{
-	if (o->usecnt)
-		return -EBUSY;
-	switch (o->type) {
-	case SIM_OBJ_MR:
-		if (o->mr.pd)
-			o->mr.pd->usecnt--;
-		if (o->mr.dm)
-			o->mr.dm->usecnt--;
-		break;
-	case SIM_OBJ_DM:
-		destroy_dm(uv, o);
-		break;
-	case SIM_OBJ_UAR:
-		if (o->uar.entry)
-			sim_entry_remove(uv, o->uar.entry);
-		break;
-	}
-	obj_unlink(uv, o);
 	return 0;
 }
 
@@ -213,14 +256,8 @@ struct sim_entry *sim_entry_add(struct sim_uvfile *uv, uint32_t key,
 void sim_entry_remove(struct sim_uvfile *uv, struct sim_entry *e)
 {
 	struct sim_entry **p;
-	struct sim_obj *o;
 
-	for (o = uv->objs; o; o = o->next) {
-		if (o->type == SIM_OBJ_DM && o->dm.base == e)
-			o->dm.base = NULL;
-		if (o->type == SIM_OBJ_UAR && o->uar.entry == e)
-			o->uar.entry = NULL;
-	}
+	/* only owners remove their entries, or the final teardown */
 	for (p = &uv->entries; *p; p = &(*p)->next) {
 		if (*p == e) {
 			*p = e->next;

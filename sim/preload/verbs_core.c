@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/capability.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -31,18 +30,57 @@ int sim_get_context(struct sim_uvfile *uv, const void *uin, size_t uin_len,
 	return ret;
 }
 
-/* An event queue that never has events: an eventfd, close-on-exec. */
-int sim_alloc_async_fd(int cloexec)
+/* The first async event file of a context is its default one. */
+int sim_alloc_async_fd(struct sim_uvfile *uv, int cloexec)
 {
-	int fd = eventfd(0, cloexec ? EFD_CLOEXEC : 0);
+	struct sim_evq *q;
+	int fd = sim_evq_new(uv, 0, cloexec, &q);
 
-	if (fd < 0)
-		return -errno;
-	if (sim_fd_set(fd, SIM_FD_ASYNC, NULL)) {
-		real.close(fd);
-		return -EMFILE;
-	}
+	if (fd >= 0 && !uv->async)
+		uv->async = q;
 	return fd;
+}
+
+void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r)
+{
+	const struct sim_device_model *m = sim.model;
+	const struct sim_verbs_rules *v = sim_driver()->rules;
+	unsigned int a, b, c;
+
+	memset(r, 0, sizeof(*r));
+	if (sscanf(m->fw_ver, "%u.%u.%u", &a, &b, &c) == 3)
+		r->fw_ver = ((uint64_t)a << 32) | ((uint64_t)b << 16) | c;
+	r->node_guid = htobe64(sim_guid(dev));
+	r->sys_image_guid = htobe64(sim_guid(dev));
+	r->max_mr_size = ~0ULL;
+	r->page_size_cap = 0xfffffffffffff000ULL;
+	r->vendor_id = m->vendor_id;
+	r->vendor_part_id = m->vendor_part_id;
+	r->hw_ver = m->hw_ver;
+	r->max_qp = v->max_qp;
+	r->max_qp_wr = v->max_qp_wr;
+	r->device_cap_flags = 0x25321c36;
+	r->max_sge = v->max_sge;
+	r->max_sge_rd = v->max_sge_rd;
+	r->max_cq = v->max_cq;
+	r->max_cqe = v->max_cqe;
+	r->max_mr = 1 << 24;
+	r->max_pd = 1 << 24;
+	r->max_qp_rd_atom = v->max_qp_rd_atom;
+	r->max_ee_rd_atom = 0;
+	r->max_res_rd_atom = v->max_qp * v->max_qp_rd_atom;
+	r->max_qp_init_rd_atom = v->max_qp_init_rd_atom;
+	r->atomic_cap = 1; /* IB_ATOMIC_HCA */
+	r->max_mcast_grp = 1 << 21;
+	r->max_mcast_qp_attach = 240;
+	r->max_total_mcast_qp_attach = 240 << 21;
+	r->max_ah = v->max_ah;
+	r->max_srq = v->max_srq;
+	r->max_srq_wr = v->max_srq_wr;
+	r->max_srq_sge = v->max_srq_sge;
+	r->max_pkeys = SIM_NUM_PKEYS;
+	r->local_ca_ack_delay = 16;
+	r->phys_port_cnt = 1;
 }
 
 void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
@@ -53,7 +91,7 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	memset(r, 0, sizeof(*r));
 	p->port_cap_flags = eth ? 0x04010000 : 0x2651e848;
 	p->max_msg_sz = 1 << 30;
-	p->gid_tbl_len = SIM_NUM_GIDS;
+	p->gid_tbl_len = sim.model->gid_tbl_len;
 	p->pkey_tbl_len = SIM_NUM_PKEYS;
 	p->lid = eth ? 0 : 1;
 	p->sm_lid = eth ? 0 : 1;
@@ -68,15 +106,28 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	r->port_cap_flags2 = 0;
 }
 
-int sim_has_raw_caps(void)
+int sim_has_cap(int cap)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct d[2] = {};
-	uint32_t need = (1u << CAP_SYS_RAWIO) | (1u << CAP_NET_RAW);
 
 	if (syscall(SYS_capget, &h, d))
 		return 0;
-	return (d[0].effective & need) == need;
+	return !!(d[cap / 32].effective & (1u << (cap % 32)));
+}
+
+int sim_has_raw_caps(void)
+{
+	return sim_has_cap(CAP_SYS_RAWIO) && sim_has_cap(CAP_NET_RAW);
+}
+
+int sim_check_ah_attr(const struct sim_ah_attr *a)
+{
+	if (!a->is_global)
+		return sim.model->gid_is_roce ? -EINVAL : 0;
+	if (a->sgid_index >= sim.model->gid_tbl_len)
+		return -EINVAL;
+	return a->sgid_index ? -ENODATA : 0; /* only GID 0 is populated */
 }

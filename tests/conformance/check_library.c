@@ -4,7 +4,6 @@
  * kernel. Values are compared with what raw write() commands on conf_fd
  * returned, and every errno is the exact one the caller sees.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,19 +13,7 @@
 #include <infiniband/verbs.h>
 
 #include "conf.h"
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
+#include "fds.h"
 
 static void check_device_attrs(struct ibv_context *ctx)
 {

@@ -34,6 +34,10 @@ int main(void)
 	check_write();
 	check_objects();
 	check_gid();
+	check_cq();
+	check_qp();
+	check_qp_states();
+	check_srq_ah();
 #ifdef CONF_HAVE_LIBIBVERBS
 	check_library();
 #endif

@@ -180,5 +180,5 @@ void check_netlink(void)
 	err = nl_uverbs_driver_id("rxe0", &id);
 	conf_expect("netlink.chardev.uverbs_driver_id", 0, err);
 	conf_expect_u("netlink.driver_id_is_rxe", RDMA_DRIVER_RXE, id);
-	conf_driver_id = err ? sysfs_driver_id() : id;
+	raw_driver_id = err ? sysfs_driver_id() : id;
 }

@@ -56,14 +56,27 @@ void conf_expect_kv(const char *name, int before_612, int since_612, int got)
 	conf_row("kver", name, conf_err(expected), conf_err(got));
 }
 
-void conf_expect_u(const char *name, unsigned long long expected,
-		   unsigned long long got)
+static void u_row(const char *scope, const char *name,
+		  unsigned long long expected, unsigned long long got)
 {
 	char e[24], g[24];
 
 	snprintf(e, sizeof(e), "%llu", expected);
 	snprintf(g, sizeof(g), "%llu", got);
-	conf_row("all", name, e, g);
+	conf_row(scope, name, e, g);
+}
+
+void conf_expect_u(const char *name, unsigned long long expected,
+		   unsigned long long got)
+{
+	u_row("all", name, expected, got);
+}
+
+void conf_expect_u_kv(const char *name, unsigned long long before_612,
+		      unsigned long long since_612, unsigned long long got)
+{
+	u_row("kver", name,
+	      conf_kernel_at_least(6, 12) ? since_612 : before_612, got);
 }
 
 bool conf_kernel_at_least(int major, int minor)

@@ -56,6 +56,7 @@ static struct verbs_sysfs_dev *make(const char *name, long created)
 	dev->node_guid = 0x1122334455667788ULL;
 	dev->have_node_guid = true;
 	dev->time_created.tv_sec = created;
+	dev->sysfs_ino = (uint64_t)created; /* re-created: a new inode */
 	return dev;
 }
 

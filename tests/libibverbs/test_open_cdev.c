@@ -17,11 +17,12 @@
 #include <cmocka.h>
 
 #include "device.h"
+#include "fds.h"
 #include "test_util.h"
 
 static void test_char_device_opens(void **state)
 {
-	int before = test_count_fds();
+	int before = count_fds();
 	struct stat st;
 	int fd;
 
@@ -36,13 +37,13 @@ static void test_char_device_opens(void **state)
 	fd = verbs_open_cdev("/dev/null", 0);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(test_count_fds(), before);
+	assert_int_equal(count_fds(), before);
 }
 
 static void test_failures_leak_nothing(void **state)
 {
 	char *dir = test_mkdtemp();
-	int before = test_count_fds();
+	int before = count_fds();
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/uverbs0", dir);
@@ -53,13 +54,13 @@ static void test_failures_leak_nothing(void **state)
 	assert_int_equal(errno, ENODEV);
 	assert_int_equal(verbs_open_cdev("/nonexistent/uverbs9", 0), -1);
 	assert_int_equal(errno, ENOENT);
-	assert_int_equal(test_count_fds(), before);
+	assert_int_equal(count_fds(), before);
 	test_rmtree(dir);
 }
 
 static void test_wrong_rdev(void **state)
 {
-	int before = test_count_fds();
+	int before = count_fds();
 	struct stat st;
 	int fd, err;
 
@@ -81,7 +82,7 @@ static void test_wrong_rdev(void **state)
 		assert_int_equal(st.st_rdev, makedev(1, 5));
 		close(fd);
 	}
-	assert_int_equal(test_count_fds(), before);
+	assert_int_equal(count_fds(), before);
 }
 
 int main(void)

@@ -73,20 +73,6 @@ void test_rmtree(char *dir)
 	free(dir);
 }
 
-int test_count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *ent;
-	int num = 0;
-
-	assert_non_null(d);
-	while ((ent = readdir(d)))
-		if (ent->d_name[0] != '.')
-			num++;
-	closedir(d);
-	return num - 1; /* the directory's own fd */
-}
-
 char *test_capture_stderr(void (*fn)(void *arg), void *arg)
 {
 	char *text = calloc(1, 4096);

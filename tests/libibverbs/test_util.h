@@ -13,8 +13,6 @@ void test_write_file(const char *dir, const char *relpath, const char *text);
 void test_mkdir(const char *dir, const char *relpath);
 /* rm -rf @dir and free it. */
 void test_rmtree(char *dir);
-/* Number of open fds of this process. */
-int test_count_fds(void);
 
 /* Run @fn with stderr captured; returns what it printed (caller frees). */
 char *test_capture_stderr(void (*fn)(void *arg), void *arg);

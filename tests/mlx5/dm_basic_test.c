@@ -220,6 +220,10 @@ static void test_dm_mr(void **state)
 	expect_dm_mr_errno(dm, 0, 100, zb | IBV_ACCESS_MW_BIND, EINVAL);
 	expect_dm_mr_errno(dm, 0, 100, zb | IBV_ACCESS_ON_DEMAND, EINVAL);
 	expect_dm_mr_errno(dm, 0, 100, zb | IBV_ACCESS_HUGETLB, EINVAL);
+	/* The OPTIONAL_RANGE bits too (ibv_alloc_dm(3) says so). */
+	expect_dm_mr_errno(dm, 0, 100, zb | IBV_ACCESS_RELAXED_ORDERING,
+			   EINVAL);
+	expect_dm_mr_errno(dm, 0, 100, zb | IBV_ACCESS_OPTIONAL_RANGE, EINVAL);
 	/* Longer than the DM, or past its end. */
 	expect_dm_mr_errno(dm, 0, 104, zb, EINVAL);
 	expect_dm_mr_errno(dm, 4, 100, zb, EINVAL);

@@ -218,6 +218,11 @@ static void test_free_then_close_fd(void **state)
 	errno = 0;
 	assert_null(rdma_sim_peer_import(fd));
 	assert_int_equal(errno, ENODEV);
+	/* So does a registration (ibv_reg_dmabuf_mr(3) lists ENODEV). */
+	errno = 0;
+	assert_null(ibv_reg_dmabuf_mr(importer.pd, 0, sizeof(pat), 0, fd,
+				      IBV_ACCESS_LOCAL_WRITE));
+	assert_int_equal(errno, ENODEV);
 	assert_int_equal(close(fd), 0);
 	rdma_sim_peer_release(peer);
 }

@@ -58,21 +58,6 @@ void dm_env_close(struct dm_env *env)
 	memset(env, 0, sizeof(*env));
 }
 
-int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - 1; /* the directory's own fd */
-}
-
 /*
  * Private anonymous mappings are left out: malloc (and ASan's allocator)
  * create them at will, and no device mapping is one.

@@ -12,6 +12,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "fds.h"
+
 struct dm_env {
 	struct ibv_device **list;
 	int num_devices;
@@ -24,8 +26,7 @@ struct dm_env {
 int dm_env_open(struct dm_env *env, int index);
 void dm_env_close(struct dm_env *env);
 
-/* Entries in /proc/self/fd; mappings but private anonymous ones. */
-int count_fds(void);
+/* Mappings but private anonymous ones (count_fds: fds.h). */
 int count_maps(void);
 /* Only MAP_SHARED mappings (DM, UAR, device pages; never libc's heap). */
 int count_shared_maps(void);

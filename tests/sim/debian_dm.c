@@ -4,7 +4,6 @@
  * and run under rdma-sim, it must get exactly what upstream gets from a
  * real mlx5 kernel. Usage: debian_dm [--no-dm]
  */
-#include <dirent.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
@@ -12,6 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "fds.h"
 
 static int failures;
 
@@ -253,20 +254,6 @@ static int count_lines(const char *path)
 		n += ch == '\n';
 	fclose(f);
 	return n;
-}
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1; /* the DIR's own fd */
 }
 
 static void cycle(void)

@@ -3,9 +3,6 @@
 #ifndef RDMA_SIM_RAW_H
 #define RDMA_SIM_RAW_H
 
-#include <rdma/ib_user_ioctl_cmds.h>
-#include <rdma/ib_user_ioctl_verbs.h>
-#include <rdma/ib_user_verbs.h>
 #include <rdma/mlx5-abi.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
@@ -15,9 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "raw_ioctl.h"
+
 extern int raw_failures;
 extern int raw_no_dmabuf;
-extern uint32_t raw_driver_id;
+extern const char *raw_argv0; /* to run ourselves again */
 
 #define EXPECT(cond, ...)                                                      \
 	do {                                                                   \
@@ -36,25 +35,6 @@ extern uint32_t raw_driver_id;
 		       got_ ? strerrorname_np(got_) : "0", (e));               \
 	} while (0)
 
-#define RAW_MAX_ATTRS 16
-struct raw_cmd {
-	union {
-		struct ib_uverbs_ioctl_hdr hdr; /* attrs follow in raw[] */
-		uint8_t raw[sizeof(struct ib_uverbs_ioctl_hdr) +
-			    RAW_MAX_ATTRS * sizeof(struct ib_uverbs_attr)];
-	};
-};
-
-void raw_init(struct raw_cmd *c, uint16_t obj, uint16_t method);
-/* Append a mandatory attribute; returns it for tweaking. */
-struct ib_uverbs_attr *raw_attr(struct raw_cmd *c, uint16_t id, uint16_t len,
-				uint64_t data);
-#define raw_ptr(c, id, p) raw_attr(c, id, sizeof(*(p)), (uintptr_t)(p))
-/* Run; 0 or the errno. */
-int raw_run(int fd, struct raw_cmd *c);
-/* Run a create whose attr 0 is the new handle; stores it in *handle. */
-int raw_run_new(int fd, struct raw_cmd *c, uint32_t *handle);
-
 /* Open uverbs0, optionally with a context (mlx5 v2 request, DYN_UAR). */
 int raw_open(void);
 int raw_open_ctx(struct mlx5_ib_alloc_ucontext_resp *resp);
@@ -64,11 +44,6 @@ int raw_get_context(int fd, const void *req, uint16_t req_len,
 /* DM_ALLOC with mlx5 attrs; returns errno, fills handle and page index. */
 int raw_dm_alloc(int fd, uint64_t len, uint32_t align, uint32_t *handle,
 		 uint16_t *page_idx);
-int raw_destroy(int fd, uint16_t obj, uint16_t method, uint32_t handle);
-/* destroy whose handle attribute is attr (driver objects: 0x1000) */
-int raw_destroy_attr(int fd, uint16_t obj, uint16_t method, uint16_t attr,
-		     uint32_t handle);
-int raw_alloc_pd(int fd, uint32_t *handle);
 /* byte mmap offset of a DEVICE_MEM page index */
 uint64_t raw_dm_offset(uint16_t page_idx);
 int raw_export(int fd, uint64_t pgoff, int *dmabuf_fd);
@@ -80,8 +55,16 @@ void raw_check_dm(void);
 void raw_check_dmabuf(void);
 void raw_check_lifetime(void);
 void raw_check_netlink(void);
+int raw_check_netlink_many(unsigned int ndev);
 void raw_check_uar(void);
 void raw_check_paths(void);
+void raw_check_internal_fds(void);
+void raw_check_access(void);
+void raw_check_share(void);
+/* --peer-reads FD: an exec'd child reads "parent" through the peer */
+int raw_peer_reads(const char *fd);
+/* --limits N: all pages of N devices of 1 MiB, 300 exports */
+int raw_check_limits(unsigned int ndev);
 /* without rdma-sim: the peer API fails cleanly */
 int raw_check_outside(void);
 /* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */

@@ -55,7 +55,7 @@ static void check_query_and_async(int fd,
 				  const struct mlx5_ib_alloc_ucontext_resp *r0)
 {
 	struct mlx5_ib_alloc_ucontext_resp r;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 	uint32_t vecs = 0;
 	struct stat st;
 	int afd;
@@ -63,13 +63,13 @@ static void check_query_and_async(int fd,
 	raw_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
 	raw_ptr(&c, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, &vecs);
 	raw_ptr(&c, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX, &r);
-	EXPECT_ERR(raw_run(fd, &c), 0);
+	EXPECT_ERR(raw_call(fd, &c), 0);
 	EXPECT(!memcmp(&r, r0, sizeof(r)) && vecs > 0,
 	       "QUERY_CONTEXT differs from GET_CONTEXT");
 	raw_init(&c, UVERBS_OBJECT_ASYNC_EVENT,
 		 UVERBS_METHOD_ASYNC_EVENT_ALLOC);
 	raw_attr(&c, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, 0, 0);
-	EXPECT_ERR(raw_run(fd, &c), 0);
+	EXPECT_ERR(raw_call(fd, &c), 0);
 	afd = (int)c.hdr.attrs[0].data;
 	EXPECT(afd >= 0 && (fcntl(afd, F_GETFD) & FD_CLOEXEC),
 	       "async fd %d not O_CLOEXEC", afd);
@@ -81,12 +81,12 @@ static void check_query_and_async(int fd,
 
 static void check_dup(int fd)
 {
-	struct raw_cmd c;
+	struct raw_ioctl c;
 	int d = dup(fd);
 
 	close(fd);
 	raw_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
-	EXPECT_ERR(raw_run(d, &c), 0); /* the dup keeps the context */
+	EXPECT_ERR(raw_call(d, &c), 0); /* the dup keeps the context */
 	close(d);
 }
 
@@ -142,18 +142,18 @@ static void check_invoke_write(int fd)
 {
 	struct ib_uverbs_alloc_pd_resp resp = {.pd_handle = ~0u};
 	struct ib_uverbs_alloc_pd cmd = {};
-	struct raw_cmd c;
+	struct raw_ioctl c;
 
 	raw_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
 	raw_attr(&c, UVERBS_ATTR_WRITE_CMD, 8, IB_USER_VERBS_CMD_QUERY_DEVICE);
 	raw_attr(&c, UVERBS_ATTR_CORE_IN, 4, 0);
-	EXPECT_ERR(raw_run(fd, &c), ENOSPC); /* libibverbs' probe */
+	EXPECT_ERR(raw_call(fd, &c), ENOSPC); /* libibverbs' probe */
 	raw_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
 	raw_attr(&c, UVERBS_ATTR_WRITE_CMD, 8, IB_USER_VERBS_CMD_ALLOC_PD);
 	raw_attr(&c, UVERBS_ATTR_CORE_IN, 8, 0);
 	raw_ptr(&c, UVERBS_ATTR_CORE_OUT, &resp);
 	memcpy(&c.hdr.attrs[1].data, &cmd, 8);
-	EXPECT_ERR(raw_run(fd, &c), 0);
+	EXPECT_ERR(raw_call(fd, &c), 0);
 	EXPECT(resp.pd_handle != ~0u, "INVOKE_WRITE ALLOC_PD handle");
 }
 

@@ -15,7 +15,7 @@ static int dm_alloc_typed(int fd, uint64_t type, int with_page_index)
 {
 	uint64_t start;
 	uint16_t idx;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 
 	raw_init(&c, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
 	raw_attr(&c, UVERBS_ATTR_ALLOC_DM_HANDLE, 0, 0);
@@ -25,7 +25,7 @@ static int dm_alloc_typed(int fd, uint64_t type, int with_page_index)
 	raw_attr(&c, MLX5_IB_ATTR_ALLOC_DM_REQ_TYPE, 8, type);
 	if (with_page_index)
 		raw_ptr(&c, MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX, &idx);
-	return raw_run(fd, &c);
+	return raw_call(fd, &c);
 }
 
 static int have_raw_caps(void)
@@ -90,7 +90,7 @@ static void check_mmap(int fd, uint32_t h, uint16_t idx)
 
 static int map_op(int fd, uint32_t h, uint8_t op, uint16_t *idx)
 {
-	struct raw_cmd c;
+	struct raw_ioctl c;
 	uint64_t start;
 
 	raw_init(&c, UVERBS_OBJECT_DM, MLX5_IB_METHOD_DM_MAP_OP_ADDR);
@@ -98,14 +98,14 @@ static int map_op(int fd, uint32_t h, uint8_t op, uint16_t *idx)
 	raw_attr(&c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_OP, 1, op);
 	raw_ptr(&c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_RESP_START_OFFSET, &start);
 	raw_ptr(&c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_RESP_PAGE_INDEX, idx);
-	return raw_run(fd, &c);
+	return raw_call(fd, &c);
 }
 
 static void check_op_and_query(int fd, uint32_t h, uint16_t idx)
 {
 	uint16_t op0 = 0, again = 0, qidx = 0;
 	uint64_t start = 1, len = 0;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 	void *p;
 
 	EXPECT_ERR(map_op(fd, h, 0, &op0), 0);
@@ -122,7 +122,7 @@ static void check_op_and_query(int fd, uint32_t h, uint16_t idx)
 	raw_ptr(&c, MLX5_IB_ATTR_QUERY_DM_RESP_START_OFFSET, &start);
 	raw_ptr(&c, MLX5_IB_ATTR_QUERY_DM_RESP_PAGE_INDEX, &qidx);
 	raw_ptr(&c, MLX5_IB_ATTR_QUERY_DM_RESP_LENGTH, &len);
-	EXPECT_ERR(raw_run(fd, &c), 0);
+	EXPECT_ERR(raw_call(fd, &c), 0);
 	EXPECT(start == 0 && qidx == idx && len == 100, "DM_QUERY");
 }
 
@@ -130,7 +130,7 @@ static int reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off,
 		     uint64_t len, uint32_t access, uint32_t *mr)
 {
 	uint32_t lkey, rkey;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
 	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_HANDLE, 0, 0);
@@ -141,7 +141,7 @@ static int reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off,
 	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, dm);
 	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey);
-	return raw_run_new(fd, &c, mr);
+	return raw_call_new(fd, &c, mr);
 }
 
 static void check_dm_mr(int fd, uint32_t dm)

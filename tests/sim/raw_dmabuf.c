@@ -6,7 +6,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <linux/dma-buf.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static size_t page;
@@ -15,7 +19,7 @@ static int reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
 			 uint64_t len, uint32_t *mr)
 {
 	uint32_t lkey, rkey;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
 	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0);
@@ -28,21 +32,67 @@ static int reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
 		 IB_UVERBS_ACCESS_LOCAL_WRITE);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
-	return raw_run_new(fd, &c, mr);
+	return raw_call_new(fd, &c, mr);
 }
 
+/* -1 with errno e, as a syscall returns: 1 if so */
+#define FAILS_WITH(call, e) ((call) == -1 && errno == (e))
+
+static int map_errno(int dfd, int prot, int flags)
+{
+	void *p = mmap(NULL, page, prot, flags, dfd, 0);
+
+	if (p != MAP_FAILED) {
+		munmap(p, page);
+		return 0;
+	}
+	return errno;
+}
+
+static int sync_errno(int dfd, uint64_t flags)
+{
+	struct dma_buf_sync s = {.flags = flags};
+
+	return ioctl(dfd, DMA_BUF_IOCTL_SYNC, &s) ? errno : 0;
+}
+
+/* The fd behaves as the kernel's read-only dma-buf file. */
 static void check_export_fd(int fd, uint16_t idx, int dfd)
 {
-	char b;
+	char b[64] = "";
+	struct iovec iov = {.iov_base = b, .iov_len = 1};
+	struct stat st;
 
 	EXPECT(dfd >= 0 && (fcntl(dfd, F_GETFD) & FD_CLOEXEC),
 	       "dma-buf fd %d not O_CLOEXEC", dfd);
+	EXPECT(fcntl(dfd, F_GETFL) == O_RDONLY, "F_GETFL %#x, want O_RDONLY",
+	       fcntl(dfd, F_GETFL));
 	EXPECT(lseek(dfd, 0, SEEK_END) == (off_t)page,
 	       "dma-buf size is not the whole entry");
-	EXPECT(mmap(NULL, page, PROT_READ, MAP_SHARED, dfd, 0) == MAP_FAILED &&
-		       errno == EINVAL,
-	       "dma-buf mmap must fail with EINVAL");
-	EXPECT(read(dfd, &b, 1) < 0, "dma-buf read");
+	EXPECT(lseek(dfd, 0, SEEK_SET) == 0, "lseek SEEK_SET");
+	EXPECT(FAILS_WITH(lseek(dfd, 0, SEEK_CUR), EINVAL), "SEEK_CUR");
+	EXPECT(FAILS_WITH(lseek(dfd, 1, SEEK_SET), EINVAL), "lseek to 1");
+	EXPECT(!fstat(dfd, &st) && st.st_size == (off_t)page, "fstat size");
+	EXPECT_ERR(map_errno(dfd, PROT_READ, MAP_SHARED), EINVAL);
+	EXPECT_ERR(map_errno(dfd, PROT_READ | PROT_WRITE, MAP_SHARED), EACCES);
+	EXPECT_ERR(map_errno(dfd, PROT_READ | PROT_WRITE, MAP_PRIVATE), EINVAL);
+	EXPECT(FAILS_WITH(read(dfd, b, 1), EINVAL), "read: want EINVAL");
+	EXPECT(FAILS_WITH(readv(dfd, &iov, 1), EINVAL), "readv");
+	EXPECT(FAILS_WITH(write(dfd, b, 1), EBADF), "write: want EBADF");
+	EXPECT(FAILS_WITH(writev(dfd, &iov, 1), EBADF), "writev");
+	EXPECT(FAILS_WITH(pread(dfd, b, 1, 0), ESPIPE), "pread: want ESPIPE");
+	EXPECT(FAILS_WITH(pwrite(dfd, b, 1, 0), ESPIPE), "pwrite: ESPIPE");
+	EXPECT_ERR(sync_errno(dfd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_RW), 0);
+	EXPECT_ERR(sync_errno(dfd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_READ), 0);
+	EXPECT_ERR(sync_errno(dfd, DMA_BUF_SYNC_END), EINVAL); /* no R/W */
+	EXPECT_ERR(sync_errno(dfd, DMA_BUF_SYNC_RW | 8), EINVAL);
+	EXPECT(FAILS_WITH(ioctl(dfd, DMA_BUF_IOCTL_SYNC, NULL), EFAULT),
+	       "SYNC with a NULL argument");
+	EXPECT(!ioctl(dfd, DMA_BUF_SET_NAME_B, "rdma-dm"), "SET_NAME");
+	memset(b, 'n', 40);
+	EXPECT(FAILS_WITH(ioctl(dfd, DMA_BUF_SET_NAME_B, b), EINVAL),
+	       "a name of 32 bytes or more");
+	EXPECT(FAILS_WITH(ioctl(dfd, _IO('b', 9)), ENOTTY), "other ioctl");
 }
 
 static void check_mr(int fd, int dfd)

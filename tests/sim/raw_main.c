@@ -29,10 +29,20 @@ static int alloc_once(int want)
 	return got != want;
 }
 
+const char *raw_argv0;
+
 int main(int argc, char **argv)
 {
+	raw_argv0 = argv[0];
+	raw_driver_id = RDMA_DRIVER_MLX5;
 	if (argc > 2 && !strcmp(argv[1], "--alloc"))
 		return alloc_once(atoi(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--limits"))
+		return raw_check_limits((unsigned int)atoi(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--peer-reads"))
+		return raw_peer_reads(argv[2]);
+	if (argc > 2 && !strcmp(argv[1], "--netlink-many"))
+		return raw_check_netlink_many((unsigned int)atoi(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "--rxe"))
 		return raw_check_rxe();
 	raw_no_dmabuf = argc > 1 && !strcmp(argv[1], "--no-dmabuf");
@@ -51,6 +61,9 @@ int main(int argc, char **argv)
 	raw_check_netlink();
 	raw_check_uar();
 	raw_check_paths();
+	raw_check_internal_fds();
+	raw_check_access();
+	raw_check_share();
 	if (raw_failures) {
 		fprintf(stderr, "sim_raw: %d failure(s)\n", raw_failures);
 		return 1;

@@ -40,34 +40,86 @@ static ssize_t roundtrip(int fd, struct nl_req *r, uint8_t *buf, size_t len)
 	return n;
 }
 
-/* The name attribute of every device in a dump; count of devices. */
-static int dump_devices(int fd, char *first, size_t len)
+/* The smallest dump datagram and its cap (sim/preload/netlink.c). */
+#define NL_GOODSIZE 3776
+#define NL_DUMP_MAX 32768
+
+static int send_dump(int fd, uint32_t seq)
 {
 	struct nl_req r = {.h = {.nlmsg_len = NLMSG_HDRLEN,
 				 .nlmsg_type = RDMA_NL_GET_TYPE(
 					 RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET),
 				 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
-				 .nlmsg_seq = 7}};
-	uint8_t buf[8192];
-	ssize_t n = roundtrip(fd, &r, buf, sizeof(buf));
-	struct nlmsghdr *h;
-	int devs = 0, done = 0;
+				 .nlmsg_seq = seq}};
 
-	for (h = (void *)buf; n > 0 && NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
-		struct nlattr *a = (void *)NLMSG_DATA(h);
+	return send(fd, &r, r.h.nlmsg_len, 0) == (ssize_t)r.h.nlmsg_len ? 0
+									: -1;
+}
 
-		EXPECT(h->nlmsg_seq == 7, "seq %u", h->nlmsg_seq);
-		if (h->nlmsg_type == NLMSG_DONE) {
-			done = 1;
-			break;
-		}
-		for (; (uint8_t *)a < (uint8_t *)h + h->nlmsg_len;
-		     a = (void *)((uint8_t *)a + NLA_ALIGN(a->nla_len)))
-			if (a->nla_type == RDMA_NLDEV_ATTR_DEV_NAME && !devs)
-				snprintf(first, len, "%s", (char *)(a + 1));
-		devs++;
+/* Check one device message: index @want, name mlx5_<want>. */
+static void check_device_msg(struct nlmsghdr *h, uint32_t want)
+{
+	struct nlattr *a = (void *)NLMSG_DATA(h);
+	char name[32] = "", expect[32];
+	uint32_t index = UINT32_MAX;
+
+	for (; (uint8_t *)a < (uint8_t *)h + h->nlmsg_len;
+	     a = (void *)((uint8_t *)a + NLA_ALIGN(a->nla_len))) {
+		if (a->nla_type == RDMA_NLDEV_ATTR_DEV_NAME)
+			snprintf(name, sizeof(name), "%s", (char *)(a + 1));
+		if (a->nla_type == RDMA_NLDEV_ATTR_DEV_INDEX)
+			memcpy(&index, a + 1, 4);
 	}
-	EXPECT(done, "dump without NLMSG_DONE");
+	snprintf(expect, sizeof(expect), "mlx5_%u", want);
+	EXPECT(index == want && !strcmp(name, expect),
+	       "dump message %u: index %u name '%s'", want, index, name);
+}
+
+/*
+ * Read a whole NLDEV GET dump, @bufsize bytes per recv, checking what the
+ * kernel guarantees: every datagram holds whole messages and fits
+ * max(NLMSG_GOODSIZE, the largest recv buffer the socket has seen before
+ * it was queued, @seen, at most 32 KiB), the devices come
+ * in index order, NLMSG_DONE arrives alone last. Returns the devices.
+ */
+static int dump_devices(int fd, size_t bufsize, size_t *seen, int *parts)
+{
+	static uint8_t buf[65536];
+	size_t limit;
+	int devs = 0, done = 0;
+	struct nlmsghdr *h;
+	ssize_t n, left;
+
+	*parts = 0;
+	if (send_dump(fd, 7))
+		return -1;
+	while (!done) {
+		limit = *seen > NL_GOODSIZE ? *seen : NL_GOODSIZE;
+		limit = limit > NL_DUMP_MAX ? NL_DUMP_MAX : limit;
+		n = recv(fd, buf, bufsize, 0);
+		EXPECT(n > 0, "dump recv: %zd (%s)", n, strerror(errno));
+		if (n <= 0)
+			return -1;
+		(*parts)++;
+		EXPECT((size_t)n <= limit, "datagram %d: %zd bytes > %zu",
+		       *parts, n, limit);
+		*seen = bufsize > *seen ? bufsize : *seen;
+		left = n;
+		for (h = (void *)buf; NLMSG_OK(h, left);
+		     h = NLMSG_NEXT(h, left)) {
+			EXPECT(h->nlmsg_seq == 7, "seq %u", h->nlmsg_seq);
+			EXPECT(h->nlmsg_flags & NLM_F_MULTI, "no NLM_F_MULTI");
+			if (h->nlmsg_type == NLMSG_DONE) {
+				EXPECT(h == (void *)buf,
+				       "NLMSG_DONE shares a datagram");
+				done = 1;
+				continue;
+			}
+			check_device_msg(h, (uint32_t)devs++);
+		}
+		EXPECT(left == 0, "datagram %d: %zd bytes of a cut message",
+		       *parts, left);
+	}
 	return devs;
 }
 
@@ -96,8 +148,8 @@ void raw_check_netlink(void)
 {
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	socklen_t len = sizeof(sa);
-	char name[64] = "";
-	int fd, err;
+	int fd, err, parts;
+	size_t seen = 0;
 
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
 	EXPECT(fd >= 0, "NETLINK_RDMA socket: %s", strerror(errno));
@@ -107,12 +159,50 @@ void raw_check_netlink(void)
 	EXPECT(!getsockname(fd, (struct sockaddr *)&sa, &len) &&
 		       len == sizeof(sa) && sa.nl_family == AF_NETLINK,
 	       "getsockname");
-	EXPECT(dump_devices(fd, name, sizeof(name)) == 1 &&
-		       !strcmp(name, "mlx5_0"),
-	       "dump: first device '%s'", name);
+	EXPECT(dump_devices(fd, 8192, &seen, &parts) == 1 && parts == 2,
+	       "dump of one device: %d datagrams", parts);
 	EXPECT(chardev_error(fd, 0, &err) > 0 && err == 0,
 	       "GET_CHARDEV 0 ack: %d", err);
 	EXPECT(chardev_error(fd, 5, &err) > 0 && err == -EINVAL,
 	       "GET_CHARDEV 5: %d", err);
 	close(fd);
+}
+
+/*
+ * --devices N: the dump of N devices comes in several datagrams cut at
+ * message boundaries, whatever the reader's buffer; a second dump while
+ * one runs is EBUSY, as netlink_dump_start answers.
+ */
+int raw_check_netlink_many(unsigned int ndev)
+{
+	static const size_t bufsizes[] = {4096, 8192, 65536};
+	int fd, parts, err = 0;
+	size_t seen = 0;
+	uint8_t buf[4096];
+	ssize_t n;
+	size_t i;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+	EXPECT(fd >= 0, "NETLINK_RDMA socket: %s", strerror(errno));
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < sizeof(bufsizes) / sizeof(bufsizes[0]); i++) {
+		EXPECT(dump_devices(fd, bufsizes[i], &seen, &parts) ==
+			       (int)ndev,
+		       "dump with %zu-byte reads: wrong device count",
+		       bufsizes[i]);
+		EXPECT(parts > 2, "%u devices in only %d datagrams", ndev,
+		       parts);
+	}
+	EXPECT(!send_dump(fd, 8) && !send_dump(fd, 9), "send two dumps");
+	n = recv(fd, buf, sizeof(buf), 0);
+	EXPECT(n > 0, "first part of dump 8");
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n > 0 && NLMSG_OK((struct nlmsghdr *)buf, n) &&
+	    ((struct nlmsghdr *)buf)->nlmsg_type == NLMSG_ERROR)
+		err = ((struct nlmsgerr *)NLMSG_DATA((struct nlmsghdr *)buf))
+			      ->error;
+	EXPECT(err == -EBUSY, "second dump while one runs: %d", err);
+	close(fd);
+	return raw_failures ? 1 : 0;
 }

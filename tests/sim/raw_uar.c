@@ -10,7 +10,7 @@
 static int uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off)
 {
 	uint32_t len = 0, page_id;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 	int ret;
 
 	raw_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
@@ -19,7 +19,7 @@ static int uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off)
 	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, off);
 	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &len);
 	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &page_id);
-	ret = raw_run_new(fd, &c, h);
+	ret = raw_call_new(fd, &c, h);
 	EXPECT(ret || len == (uint32_t)sysconf(_SC_PAGESIZE), "UAR length %u",
 	       len);
 	return ret;
@@ -90,7 +90,7 @@ static void check_gid_table(void)
 {
 	struct ib_uverbs_gid_entry e[4];
 	uint64_t n = 0;
-	struct raw_cmd c;
+	struct raw_ioctl c;
 	int fd = raw_open_ctx(NULL);
 
 	raw_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
@@ -98,12 +98,21 @@ static void check_gid_table(void)
 	raw_attr(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, sizeof(e),
 		 (uintptr_t)e);
 	raw_ptr(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &n);
-	EXPECT_ERR(raw_run(fd, &c), 0);
+	EXPECT_ERR(raw_call(fd, &c), 0);
 	EXPECT(n == 1 && e[0].port_num == 1 && e[0].gid_index == 0 &&
 		       e[0].gid_type == IB_UVERBS_GID_TYPE_IB,
 	       "GID table: %llu entries", (unsigned long long)n);
+	/* the FLAGS attr is a flags attribute: 4 or 8 bytes, no bit known */
+	raw_attr(&c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0);
+	EXPECT_ERR(raw_call(fd, &c), 0);
+	c.hdr.attrs[3].len = 6;
+	EXPECT_ERR(raw_call(fd, &c), EINVAL);
+	c.hdr.attrs[3].len = 8;
+	c.hdr.attrs[3].data = 1;
+	EXPECT_ERR(raw_call(fd, &c), EINVAL);
+	c.hdr.attrs[3].data = 0;
 	c.hdr.attrs[1].len = sizeof(e) - 4; /* not a multiple */
-	EXPECT_ERR(raw_run(fd, &c), EINVAL);
+	EXPECT_ERR(raw_call(fd, &c), EINVAL);
 	close(fd);
 }
 

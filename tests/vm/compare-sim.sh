@@ -29,7 +29,28 @@ fi
 known_list=
 [ -n "$known" ] && [ -f "$known" ] && known_list=$(grep -v '^#' "$known")
 awk -v known="$known_list" '
-	BEGIN { n = split(known, k, /[ \t\n]+/); for (i = 1; i <= n; i++) if (k[i] != "") allow[k[i]] = 1 }
+	BEGIN {
+		n = split(known, k, /[ \t\n]+/)
+		for (i = 1; i <= n; i++) {
+			if (k[i] ~ /\*$/)
+				prefix[substr(k[i], 1, length(k[i]) - 1)] = 0
+			else if (k[i] != "")
+				allow[k[i]] = 1
+		}
+	}
+	# A known row: listed by name, or under a listed "prefix*" (which
+	# counts its disagreeing rows, to say FIXED when none is left).
+	function known_row(r, differs,    p) {
+		if (r in allow)
+			return 1
+		for (p in prefix)
+			if (index(r, p) == 1) {
+				prefix[p] += differs
+				seen[p] = 1
+				return 1
+			}
+		return 0
+	}
 	FNR == NR { if ($1 == "all") { want[$2] = $4; order[++rows] = $2 }; next }
 	$1 == "all" { have[$2] = $4 }
 	END {
@@ -43,14 +64,19 @@ awk -v known="$known_list" '
 			}
 			got = have[r]
 			if (got == want[r]) {
+				known_row(r, 0)
 				if (r in allow)
 					printf "FIXED  %-46s kernel %-16s sim %s (remove it from the known list)\n", r, want[r], got
 				continue
 			}
-			printf "%-6s %-46s kernel %-16s sim %s\n", (r in allow) ? "KNOWN" : "DIFFER", r, want[r], got
-			if (!(r in allow))
+			kn = known_row(r, 1)
+			printf "%-6s %-46s kernel %-16s sim %s\n", kn ? "KNOWN" : "DIFFER", r, want[r], got
+			if (!kn)
 				bad++
 		}
+		for (p in prefix)
+			if (p in seen && prefix[p] == 0)
+				printf "FIXED  %s* (every row agrees: remove it from the known list)\n", p
 		if (missing)
 			printf "MISSING %d row(s) absent from the sim table\n", missing
 		exit bad != 0 || missing != 0

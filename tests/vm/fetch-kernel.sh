@@ -10,6 +10,12 @@
 #   real image package once. Everything lands in CACHE_DIR/PACKAGE/ and is
 #   reused on later runs (stamp file), so only the first run needs the network.
 # Writes CACHE_DIR/PACKAGE/kernel.env with KVER, KROOT and VMLINUX.
+#
+# A package the machine's apt sources lack (Debian 12's 6.12 kernel is only
+# in bookworm-security) is fetched with a private apt state that has its
+# suite, leaving the machine's configuration alone; if that fails too, the
+# script names the package, the suite and the sources line to add.
+# env: KERNEL_MIRROR, KERNEL_SECURITY_MIRROR (defaults: deb.debian.org)
 set -euo pipefail
 
 cache=$(realpath -m "$1")
@@ -24,20 +30,65 @@ if [ -s "$env_file" ]; then
 fi
 mkdir -p "$dir/debs"
 
+# The Debian 12 suite that publishes each lane's kernel, and its archive.
+case $pkg in
+linux-image-6.12-*)
+	suite=bookworm-security
+	archive=http://deb.debian.org/debian-security
+	mirror=${KERNEL_SECURITY_MIRROR:-$archive}
+	;;
+*)
+	suite=bookworm
+	archive=http://deb.debian.org/debian
+	mirror=${KERNEL_MIRROR:-$archive}
+	;;
+esac
+apt_opts=()
+
+# apt with a private state whose only source is $suite (under $dir/apt).
+private_apt() {
+	local a=$dir/apt
+	mkdir -p "$a"/etc "$a"/state/lists/partial "$a"/cache/archives/partial
+	printf 'deb [signed-by=%s] %s %s main\n' \
+		/usr/share/keyrings/debian-archive-keyring.gpg "$mirror" \
+		"$suite" > "$a/etc/sources.list"
+	touch "$a/state/status"
+	apt_opts=(
+		-o "Dir::Etc::SourceList=$a/etc/sources.list"
+		-o "Dir::Etc::SourceParts=$a/etc/none"
+		-o "Dir::State=$a/state" -o "Dir::Cache=$a/cache"
+		-o "Dir::State::status=$a/state/status"
+		-o "APT::Sandbox::User=$(id -un)" -o "Debug::NoLocking=true"
+	)
+	log "$pkg is not in this machine's apt sources: private apt state" \
+		"with $suite from $mirror"
+	timeout 300 apt-get "${apt_opts[@]}" -qq update >&2 &&
+		apt-cache "${apt_opts[@]}" show "$pkg" > /dev/null 2>&1
+}
+
 # A fresh machine may have no package lists yet.
 if ! apt-cache show "$pkg" > /dev/null 2>&1; then
 	log "no package lists for $pkg: apt-get update"
 	apt-get update -qq >&2 || true
 fi
+if ! apt-cache show "$pkg" > /dev/null 2>&1 && ! private_apt; then
+	log "FAIL: $pkg is in Debian 12's $suite suite, which neither this" \
+		"machine's apt sources nor $mirror provide."
+	log "Add the suite, e.g. as /etc/apt/sources.list.d/$suite.list:"
+	log "    deb $archive $suite main    (or a mirror of it)"
+	log "then run: apt-get update"
+	exit 1
+fi
 # A meta package depends on exactly one linux-image-<version> package.
-image=$(apt-cache depends "$pkg" 2>/dev/null |
+image=$(apt-cache "${apt_opts[@]}" depends "$pkg" 2>/dev/null |
 	awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
 image=${image:-$pkg}
 
 deb=$(find "$dir/debs" -name "${image}_*.deb" | head -n1)
 if [ -z "$deb" ]; then
 	log "downloading $image"
-	(cd "$dir/debs" && timeout 600 apt-get download -q "$image" >&2) || {
+	(cd "$dir/debs" &&
+		timeout 600 apt-get "${apt_opts[@]}" download -q "$image" >&2) || {
 		log "apt-get download $image failed (run apt-get update?)"
 		exit 1
 	}

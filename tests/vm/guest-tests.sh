@@ -54,4 +54,6 @@ if [ -e "$ours/libibverbs.so.1" ] && [ -e "$BUILD_DIR/etc/libibverbs.d/rxe.drive
 		step_end "$name" $r
 	done
 fi
+# Pingpongs and perftest over rxe0 (guest-traffic.sh).
+. /lane/traffic.sh
 exit $rc

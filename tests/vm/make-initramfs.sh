@@ -35,6 +35,8 @@ modules="dummy crc32_generic ib_core ib_uverbs rdma_rxe udmabuf"
 # ours BUILD_DIR/etc/libibverbs.d, so neither sees the other's providers)
 # and iproute2's rdma for `rdma link add`.
 host_files="/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo
+	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_uc_pingpong
+	/usr/bin/ibv_ud_pingpong /usr/bin/ibv_srq_pingpong
 	/etc/libibverbs.d/rxe.driver
 	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so"
 
@@ -154,13 +156,18 @@ for d in lib etc; do
 	done < <(find "$build/$d" \( -type f -o -type l \) ! -name '*.a' \
 		-print0)
 done
+# perftest built against this tree (tests/perftest), when it was built.
+for f in "$build"/perftest/bin/ib_*; do
+	[ -x "$f" ] && wanted+=("$f")
+done
 copy_with_libs "${wanted[@]}"
 {
 	printf 'KVER=%q\nBUILD_DIR=%q\n' "$KVER" "$build"
 	printf 'PROGRAMS=%q\n' "${programs[*]}"
 } > "$root/etc/lane.conf"
 cp "$here/guest-tests.sh" "$root/lane/tests.sh"
-chmod +x "$root/lane/tests.sh"
+cp "$here/guest-traffic.sh" "$root/lane/traffic.sh"
+chmod +x "$root/lane/tests.sh" "$root/lane/traffic.sh"
 pack "$root" "$out.build"
 rm -rf "$root"
 cat "$base" "$out.build" > "$out.tmp"

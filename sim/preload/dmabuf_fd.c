@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The dma-buf fd as a file, the way the kernel's dma-buf file answers: it
+ * is opened read-only (F_GETFL says O_RDONLY; write and writev are EBADF),
+ * it has no read method (read, readv: EINVAL), it is not positionable for
+ * I/O (pread/pwrite and their vector forms: ESPIPE, FMODE_PREAD/PWRITE are
+ * not set on dma-buf files), a shared writable mapping is EACCES and any
+ * other mapping EINVAL (no CPU mapping of device memory), lseek knows only
+ * offset 0 from SEEK_SET/SEEK_END, and DMA_BUF_IOCTL_SYNC/SET_NAME work.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <linux/dma-buf.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+
+int sim_dmabuf_mmap_errno(int prot, int flags)
+{
+	int type = flags & MAP_TYPE;
+
+	if ((type == MAP_SHARED || type == MAP_SHARED_VALIDATE) &&
+	    (prot & PROT_WRITE))
+		return EACCES; /* a shared writable map of a read-only file */
+	return EINVAL;
+}
+
+static int sync_ioctl(const void *arg)
+{
+	struct dma_buf_sync s;
+
+	if (sim_copy_from_user(&s, arg, sizeof(s)))
+		return -EFAULT;
+	if (s.flags & ~(uint64_t)DMA_BUF_SYNC_VALID_FLAGS_MASK ||
+	    !(s.flags & DMA_BUF_SYNC_RW))
+		return -EINVAL;
+	return 0; /* nothing to flush: no CPU access */
+}
+
+/* strndup_user(arg, DMA_BUF_NAME_LEN): EFAULT, or EINVAL if too long. */
+static int set_name_ioctl(const char *arg)
+{
+	unsigned int i;
+	char c;
+
+	for (i = 0; i < DMA_BUF_NAME_LEN; i++) {
+		if (sim_copy_from_user(&c, arg + i, 1))
+			return -EFAULT;
+		if (!c)
+			return 0;
+	}
+	return -EINVAL;
+}
+
+int sim_dmabuf_ioctl(unsigned long req, void *arg)
+{
+	switch (req) {
+	case DMA_BUF_IOCTL_SYNC:
+		return sync_ioctl(arg);
+	case DMA_BUF_SET_NAME_A:
+	case DMA_BUF_SET_NAME_B:
+		return set_name_ioctl(arg);
+	}
+	return -ENOTTY;
+}
+
+/* errno for an I/O call of this kind on fd, or 0 to pass it to libc. */
+static int io_errno(int fd, int dmabuf_errno)
+{
+	uint8_t kind = sim_fd_kind(fd);
+
+	if (kind == SIM_FD_DMABUF)
+		return dmabuf_errno;
+	return kind == SIM_FD_INTERNAL ? EBADF : 0;
+}
+
+#define NEXT(name)                                                             \
+	static __typeof__(name) *next;                                         \
+	if (!next)                                                             \
+	*(void **)&next = dlsym_next(#name)
+
+#define IO_CHECK(fd, e)                                                        \
+	do {                                                                   \
+		int err_ = io_errno(fd, e);                                    \
+		if (err_) {                                                    \
+			errno = err_;                                          \
+			return -1;                                             \
+		}                                                              \
+	} while (0)
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	NEXT(pread);
+	IO_CHECK(fd, ESPIPE);
+	return next(fd, buf, len, off);
+}
+
+ssize_t pread64(int fd, void *buf, size_t len, off_t off)
+	__attribute__((alias("pread")));
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	NEXT(pwrite);
+	IO_CHECK(fd, ESPIPE);
+	return next(fd, buf, len, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
+	__attribute__((alias("pwrite")));
+
+ssize_t readv(int fd, const struct iovec *iov, int n)
+{
+	NEXT(readv);
+	IO_CHECK(fd, EINVAL);
+	return next(fd, iov, n);
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int n)
+{
+	NEXT(writev);
+	IO_CHECK(fd, EBADF);
+	return next(fd, iov, n);
+}
+
+ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)
+{
+	NEXT(preadv);
+	IO_CHECK(fd, ESPIPE);
+	return next(fd, iov, n, off);
+}
+
+ssize_t preadv64(int fd, const struct iovec *iov, int n, off_t off)
+	__attribute__((alias("preadv")));
+
+ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
+{
+	NEXT(pwritev);
+	IO_CHECK(fd, ESPIPE);
+	return next(fd, iov, n, off);
+}
+
+ssize_t pwritev64(int fd, const struct iovec *iov, int n, off_t off)
+	__attribute__((alias("pwritev")));

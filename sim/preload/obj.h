@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * uverbs objects of the simulated kernel. Each object kind is declared once,
+ * in its own file, as a struct sim_obj_type (name, size, destroy function,
+ * place in the teardown order, when it is hidden, its ioctl methods and
+ * write() commands) and registered with SIM_OBJ_TYPE(); the framework finds
+ * every type through that registry, so adding an object touches one file
+ * (and the build list).
+ */
+#ifndef RDMA_SIM_OBJ_H
+#define RDMA_SIM_OBJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim_uvfile;
+struct sim_method;
+struct sim_wcmd;
+struct sim_obj;
+
+/*
+ * Teardown at the last close of a uverbs file, lowest first: an object
+ * never outlives one it holds (a QP holds its CQs, an MR its PD).
+ */
+enum sim_destroy_order {
+	SIM_ORDER_USERS,  /* QP, AH, MR: hold PDs, CQs, SRQs, DMs */
+	SIM_ORDER_SRQ,	  /* SRQ: holds a PD (and a CQ for XRC) */
+	SIM_ORDER_QUEUES, /* CQ, DM, UAR: hold a channel or nothing */
+	SIM_ORDER_ROOTS,  /* PD, completion channel */
+	SIM_ORDER_COUNT,
+};
+
+struct sim_obj_type {
+	const char *name; /* uAPI object name without UVERBS_OBJECT_ */
+	uint16_t uapi_id; /* UVERBS_OBJECT_* / driver object id */
+	size_t size;	  /* bytes of the struct embedding sim_obj; 0: none */
+	uint8_t order;	  /* enum sim_destroy_order */
+	/* Release what the object holds (use counts, driver state, entries).
+	 * Runs once its own use count is 0; NULL: nothing to release. */
+	void (*destroy)(struct sim_uvfile *uv, struct sim_obj *o);
+	/* 1: the object does not exist for this driver/configuration, its
+	 * methods answer EPROTONOSUPPORT (the kernel's uapi "needs fn"). */
+	int (*hidden)(void);
+	const struct sim_method *methods;
+	unsigned int nmethods;
+	const struct sim_wcmd *wcmds; /* write() commands of this object */
+	unsigned int nwcmds;
+};
+
+/* The common head of every object; kinds embed it as their first member. */
+struct sim_obj {
+	struct sim_obj *next;
+	const struct sim_obj_type *type;
+	uint32_t handle;
+	uint32_t usecnt; /* objects that depend on this one */
+	uint8_t live;	 /* the driver's create hook succeeded */
+	void *drv; /* the driver's private state; the core never uses it */
+};
+
+#define sim_container_of(p, T, m) ((T *)((char *)(p)-offsetof(T, m)))
+
+/* Put a type in the registry (a linker section walked by the core). */
+#define SIM_OBJ_TYPE(t)                                                        \
+	static const struct sim_obj_type *const sim_reg_##t                    \
+		__attribute__((used, section("sim_obj_types"))) = &(t)
+
+extern const struct sim_obj_type *const __start_sim_obj_types[];
+extern const struct sim_obj_type *const __stop_sim_obj_types[];
+#define sim_for_each_type(pp)                                                  \
+	for ((pp) = __start_sim_obj_types; (pp) < __stop_sim_obj_types; (pp)++)
+
+/* The registered type with this uAPI object id, or NULL. */
+const struct sim_obj_type *sim_type_by_id(uint16_t uapi_id);
+
+/* ---- the object kinds (declared in obj_<kind>.c) ---- */
+extern const struct sim_obj_type sim_type_pd, sim_type_mr, sim_type_dm;
+
+struct sim_pd {
+	struct sim_obj obj;
+	uint32_t pdn;
+};
+
+struct sim_entry;
+struct sim_dmabuf_import;
+struct sim_dm {
+	struct sim_obj obj;
+	uint64_t length; /* as requested */
+	uint32_t dm_type;
+	int alloc; /* MEMIC slot, -1 for SW ICM */
+	uint64_t start_offset;
+	uint16_t page_index;
+	struct sim_entry *base;
+};
+
+/* What the HCA needs to check an access against a registration. */
+enum sim_mr_backing { SIM_MR_USER, SIM_MR_DM, SIM_MR_DMABUF };
+
+struct sim_mr {
+	struct sim_obj obj;
+	struct sim_pd *pd;
+	struct sim_dm *dm; /* SIM_MR_DM */
+	uint8_t backing;   /* enum sim_mr_backing */
+	uint32_t lkey, rkey;
+	uint64_t addr;	 /* SIM_MR_USER: process address of byte 0 */
+	uint64_t offset; /* SIM_MR_DM/DMABUF: offset into the DM / buffer */
+	uint64_t length;
+	uint64_t iova; /* address the MR is accessed at */
+	uint32_t access;
+	/* SIM_MR_DMABUF: the MR's own reference to the dma-buf; its bytes
+	 * are at sim_dmabuf_memic_offset() + offset while not revoked */
+	struct sim_dmabuf_import *dmabuf;
+};
+
+static inline struct sim_pd *sim_pd(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_pd, obj) : NULL;
+}
+
+static inline struct sim_mr *sim_mr(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_mr, obj) : NULL;
+}
+
+static inline struct sim_dm *sim_dm(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_dm, obj) : NULL;
+}
+
+/* ---- data-path objects (obj_cq.c, obj_qp.c, obj_srq.c, obj_ah.c) ---- */
+extern const struct sim_obj_type sim_type_cq, sim_type_qp, sim_type_srq,
+	sim_type_ah;
+
+struct sim_evq; /* an event file: completion channel or async fd */
+
+/* modify_qp attribute mask bits (the kernel's IB_QP_*) */
+enum sim_qp_mask {
+	SIM_QP_STATE = 1 << 0,
+	SIM_QP_CUR_STATE = 1 << 1,
+	SIM_QP_EN_SQD_ASYNC_NOTIFY = 1 << 2,
+	SIM_QP_ACCESS_FLAGS = 1 << 3,
+	SIM_QP_PKEY_INDEX = 1 << 4,
+	SIM_QP_PORT = 1 << 5,
+	SIM_QP_QKEY = 1 << 6,
+	SIM_QP_AV = 1 << 7,
+	SIM_QP_PATH_MTU = 1 << 8,
+	SIM_QP_TIMEOUT = 1 << 9,
+	SIM_QP_RETRY_CNT = 1 << 10,
+	SIM_QP_RNR_RETRY = 1 << 11,
+	SIM_QP_RQ_PSN = 1 << 12,
+	SIM_QP_MAX_QP_RD_ATOMIC = 1 << 13,
+	SIM_QP_ALT_PATH = 1 << 14,
+	SIM_QP_MIN_RNR_TIMER = 1 << 15,
+	SIM_QP_SQ_PSN = 1 << 16,
+	SIM_QP_MAX_DEST_RD_ATOMIC = 1 << 17,
+	SIM_QP_PATH_MIG_STATE = 1 << 18,
+	SIM_QP_CAP = 1 << 19,
+	SIM_QP_DEST_QPN = 1 << 20,
+	SIM_QP_STANDARD_BITS = (1 << 21) - 1,
+	SIM_QP_RATE_LIMIT = 1 << 25,
+};
+
+/* QP states and types (IB_QPS_*, IB_QPT_*) */
+enum sim_qp_state {
+	SIM_QPS_RESET,
+	SIM_QPS_INIT,
+	SIM_QPS_RTR,
+	SIM_QPS_RTS,
+	SIM_QPS_SQD,
+	SIM_QPS_SQE,
+	SIM_QPS_ERR,
+};
+enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
+
+/* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
+int sim_qp_transition_ok(unsigned int cur, unsigned int next,
+			 unsigned int type, uint32_t mask);
+
+/* An address vector, from a QP's AV/ALT_PATH or an AH (host order). */
+struct sim_ah_attr {
+	uint8_t dgid[16];
+	uint32_t flow_label;
+	uint16_t dlid;
+	uint8_t sgid_index;
+	uint8_t hop_limit;
+	uint8_t traffic_class;
+	uint8_t sl;
+	uint8_t src_path_bits;
+	uint8_t static_rate;
+	uint8_t is_global;
+	uint8_t port_num;
+	uint8_t dmac[6]; /* RoCE: resolved from the DGID */
+};
+
+/* struct ib_uverbs_qp_cap */
+struct sim_qp_cap {
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_inline_data;
+};
+
+/* Everything modify_qp can set (IB_QP_* mask bits name the fields). */
+struct sim_qp_attr {
+	uint8_t qp_state; /* IB_QPS_* */
+	uint8_t path_mtu; /* IB_MTU_* (1..5) */
+	uint8_t path_mig_state;
+	uint8_t en_sqd_async_notify;
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+	uint8_t min_rnr_timer;
+	uint8_t port_num;
+	uint8_t timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+	uint8_t alt_port_num;
+	uint8_t alt_timeout;
+	uint16_t pkey_index;
+	uint16_t alt_pkey_index;
+	uint32_t qkey;
+	uint32_t rq_psn;
+	uint32_t sq_psn;
+	uint32_t dest_qp_num;
+	uint32_t qp_access_flags;
+	uint32_t rate_limit;
+	struct sim_ah_attr ah;
+	struct sim_ah_attr alt_ah;
+	struct sim_qp_cap cap;
+};
+
+struct sim_cq {
+	struct sim_obj obj;
+	uint32_t cqe; /* as the driver sized it (create and resize) */
+	uint32_t comp_vector;
+	uint32_t flags;		 /* IB_UVERBS_CQ_FLAGS_* */
+	uint64_t user_handle;	 /* element of its events */
+	struct sim_evq *channel; /* completion channel, or NULL */
+	struct sim_evq *async;	 /* where its async events go */
+	uint32_t comp_events_reported;
+	uint32_t async_events_reported;
+};
+
+struct sim_srq {
+	struct sim_obj obj;
+	struct sim_pd *pd;
+	struct sim_cq *cq; /* XRC/TM only */
+	uint8_t srq_type;  /* IB_UVERBS_SRQT_* */
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t limit; /* 0: not armed */
+	uint32_t srqn;
+	uint64_t user_handle;
+	struct sim_evq *async;
+	uint32_t events_reported;
+};
+
+struct sim_qp {
+	struct sim_obj obj;
+	uint8_t qp_type; /* IB_QPT_* */
+	uint8_t sq_sig_all;
+	uint32_t qpn; /* unique per device across processes */
+	uint32_t create_flags;
+	struct sim_pd *pd;
+	struct sim_cq *send_cq;
+	struct sim_cq *recv_cq;
+	struct sim_srq *srq;
+	uint64_t user_handle;
+	struct sim_qp_attr attr; /* current state and attributes; attr.cap */
+	struct sim_evq *async;
+	uint32_t events_reported;
+};
+
+struct sim_ah {
+	struct sim_obj obj;
+	struct sim_pd *pd;
+	struct sim_ah_attr attr;
+	uint64_t user_handle;
+};
+
+static inline struct sim_cq *sim_cq(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_cq, obj) : NULL;
+}
+
+static inline struct sim_qp *sim_qp(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_qp, obj) : NULL;
+}
+
+static inline struct sim_srq *sim_srq(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_srq, obj) : NULL;
+}
+
+static inline struct sim_ah *sim_ah(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_ah, obj) : NULL;
+}
+
+/* New object of type t with the lowest free handle; NULL on ENOMEM. */
+struct sim_obj *sim_obj_new(struct sim_uvfile *uv,
+			    const struct sim_obj_type *t);
+struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle);
+/* The object behind handle if it has type t: else NULL, *err = -ENOENT
+ * (no such handle) or -EINVAL (another type), as uverbs answers. */
+struct sim_obj *sim_obj_get(struct sim_uvfile *uv, uint32_t handle,
+			    const struct sim_obj_type *t, int *err);
+/* Destroy one object: -EBUSY while others use it, else 0. */
+int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o);
+
+#endif

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * UVERBS_OBJECT_AH: created by write() only (CREATE_AH, there is no ioctl
+ * create), destroyed by ioctl AH_DESTROY or write DESTROY_AH.
+ */
+#include "uapi.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void ah_destroy(struct sim_uvfile *uv, struct sim_obj *o)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	struct sim_ah *ah = sim_ah(o);
+
+	if (o->live && d->destroy_ah)
+		d->destroy_ah(uv, ah);
+	ah->pd->obj.usecnt--;
+}
+
+static int ah_destroy_ioctl(struct sim_call *c)
+{
+	return sim_obj_destroy(c->uv,
+			       sim_attr_obj(c, UVERBS_ATTR_DESTROY_AH_HANDLE));
+}
+
+static const struct sim_attr_spec ah_destroy_attrs[] = {
+	A_IDR(UVERBS_ATTR_DESTROY_AH_HANDLE, sim_type_ah, SA_DESTROY),
+};
+
+static const struct sim_method ah_methods[] = {
+	SIM_METHOD(UVERBS_OBJECT_AH, "AH", UVERBS_METHOD_AH_DESTROY,
+		   "AH_DESTROY", ah_destroy_ioctl, ah_destroy_attrs,
+		   SIM_M_NEEDS_CTX),
+};
+
+static void attr_from_user(const struct ib_uverbs_ah_attr *u,
+			   struct sim_ah_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->dlid = u->dlid;
+	a->sl = u->sl;
+	a->src_path_bits = u->src_path_bits;
+	a->static_rate = u->static_rate;
+	a->is_global = u->is_global;
+	a->port_num = u->port_num;
+	if (!u->is_global)
+		return;
+	memcpy(a->dgid, u->grh.dgid, sizeof(a->dgid));
+	a->flow_label = u->grh.flow_label;
+	a->sgid_index = u->grh.sgid_index;
+	a->hop_limit = u->grh.hop_limit;
+	a->traffic_class = u->grh.traffic_class;
+}
+
+static int w_create_ah(struct sim_wcall *w)
+{
+	const struct ib_uverbs_create_ah *req = w->in;
+	const struct sim_driver_ops *d = sim_driver();
+	struct ib_uverbs_create_ah_resp r = {};
+	struct sim_ah_attr attr;
+	struct sim_ah *ah;
+	struct sim_obj *pd;
+	void *out;
+	int ret;
+
+	if (req->attr.port_num != 1)
+		return -EINVAL;
+	pd = sim_obj_get(w->uv, req->pd_handle, &sim_type_pd, &ret);
+	if (!pd)
+		return ret;
+	attr_from_user(&req->attr, &attr);
+	ret = sim_check_ah_attr(&attr);
+	if (ret)
+		return ret;
+	out = calloc(1, w->uhw_out_len ? w->uhw_out_len : 1);
+	if (!out)
+		return -ENOMEM;
+	ah = sim_ah(sim_obj_new(w->uv, &sim_type_ah));
+	if (!ah) {
+		free(out);
+		return -ENOMEM;
+	}
+	ah->pd = sim_pd(pd);
+	ah->attr = attr;
+	ah->user_handle = req->user_handle;
+	pd->usecnt++;
+	ret = d->create_ah ? d->create_ah(w->uv, ah, w->uhw_in, w->uhw_in_len,
+					  out, w->uhw_out_len)
+			   : 0;
+	ah->obj.live = !ret;
+	r.ah_handle = ah->obj.handle;
+	if (!ret)
+		ret = sim_wc_out(w, &r, sizeof(r));
+	if (!ret)
+		ret = sim_wc_uhw_out(w, out, w->uhw_out_len);
+	free(out);
+	if (ret)
+		sim_obj_destroy(w->uv, &ah->obj);
+	return ret;
+}
+
+static int w_destroy_ah(struct sim_wcall *w)
+{
+	return sim_wc_destroy(w, &sim_type_ah);
+}
+
+static const struct sim_wcmd ah_wcmds[] = {
+	{IB_USER_VERBS_CMD_CREATE_AH, "CREATE_AH",
+	 sizeof(struct ib_uverbs_create_ah),
+	 sizeof(struct ib_uverbs_create_ah_resp), 1, 1, w_create_ah},
+	{IB_USER_VERBS_CMD_DESTROY_AH, "DESTROY_AH",
+	 sizeof(struct ib_uverbs_destroy_ah), 0, 0, 1, w_destroy_ah},
+};
+
+const struct sim_obj_type sim_type_ah = {
+	.name = "AH",
+	.uapi_id = UVERBS_OBJECT_AH,
+	.size = sizeof(struct sim_ah),
+	.order = SIM_ORDER_USERS,
+	.destroy = ah_destroy,
+	.methods = ah_methods,
+	.nmethods = ARRAY_SIZE(ah_methods),
+	.wcmds = ah_wcmds,
+	.nwcmds = ARRAY_SIZE(ah_wcmds),
+};
+SIM_OBJ_TYPE(sim_type_ah);

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * UVERBS_OBJECT_CQ: create (ioctl CQ_CREATE, write CREATE_CQ and
+ * EX_CREATE_CQ), resize and notify (write only), destroy (both). The core
+ * checks what uverbs and both drivers check; the driver hook parses its
+ * udata. Destroy while a QP or SRQ uses the CQ is EBUSY.
+ */
+#include "uapi.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SIM_CQ_FLAGS                                                           \
+	(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION |                             \
+	 IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN)
+
+/* A create request, from either path; uin/uout: the driver udata. */
+struct cq_args {
+	uint64_t user_handle;
+	uint32_t cqe, comp_vector, flags;
+	struct sim_evq *channel, *async;
+	const void *uin;
+	size_t uin_len;
+	void *uout;
+	size_t uout_len;
+};
+
+static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
+		     struct sim_cq **out)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	struct sim_cq *cq;
+	int ret;
+
+	if (a->comp_vector >= sim_num_comp_vectors())
+		return -EINVAL;
+	if (a->cqe > d->rules->max_cqe)
+		return -EINVAL;
+	if (a->flags & ~(uint32_t)SIM_CQ_FLAGS)
+		return -EOPNOTSUPP;
+	cq = sim_cq(sim_obj_new(uv, &sim_type_cq));
+	if (!cq)
+		return -ENOMEM;
+	cq->user_handle = a->user_handle;
+	cq->cqe = a->cqe;
+	cq->comp_vector = a->comp_vector;
+	cq->flags = a->flags;
+	cq->channel = a->channel;
+	cq->async = a->async;
+	if (cq->channel)
+		sim_evq_get(cq->channel);
+	if (cq->async)
+		sim_evq_get(cq->async);
+	ret = d->create_cq ? d->create_cq(uv, cq, a->uin, a->uin_len, a->uout,
+					  a->uout_len)
+			   : 0;
+	if (ret) {
+		sim_obj_destroy(uv, &cq->obj);
+		return ret;
+	}
+	cq->obj.live = 1;
+	*out = cq;
+	return 0;
+}
+
+static void cq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	struct sim_cq *cq = sim_cq(o);
+
+	if (o->live && d->destroy_cq)
+		d->destroy_cq(uv, cq);
+	if (cq->channel) {
+		sim_evq_purge(cq->channel, o);
+		sim_evq_put(cq->channel);
+	}
+	if (cq->async) {
+		sim_evq_purge(cq->async, o);
+		sim_evq_put(cq->async);
+	} else if (uv->async) {
+		sim_evq_purge(uv->async, o);
+	}
+}
+
+/* The counters go back to userspace, then the object goes. */
+static int cq_destroy_resp(struct sim_uvfile *uv, struct sim_cq *cq,
+			   struct ib_uverbs_destroy_cq_resp *r)
+{
+	r->comp_events_reported = cq->comp_events_reported;
+	r->async_events_reported = cq->async_events_reported;
+	return sim_obj_destroy(uv, &cq->obj);
+}
+
+/* ---- ioctl ---- */
+
+static int cq_create_ioctl(struct sim_call *c)
+{
+	struct cq_args a = {
+		.user_handle =
+			sim_attr_u64(c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 0),
+		.cqe = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_CQ_CQE, 0),
+		.comp_vector = (uint32_t)sim_attr_u64(
+			c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0),
+		.flags = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_CQ_FLAGS,
+						0),
+		.channel = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL),
+		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_EVENT_FD),
+	};
+	struct sim_cq *cq = NULL;
+	int ret;
+
+	if (sim_attr_u64(c, UVERBS_ATTR_CREATE_CQ_FLAGS, 0) &
+	    ~(uint64_t)SIM_CQ_FLAGS)
+		return -EINVAL; /* FLAGS_IN: unknown bits */
+	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
+	if (ret)
+		return ret;
+	ret = cq_create(c->uv, &a, &cq);
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+					&cq->cqe, sizeof(cq->cqe));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
+					a.uout_len);
+	free(a.uout);
+	if (ret && cq)
+		sim_obj_destroy(c->uv, &cq->obj);
+	if (ret)
+		return ret;
+	sim_attr_set_new(c, UVERBS_ATTR_CREATE_CQ_HANDLE, cq->obj.handle);
+	snprintf(c->note, sizeof(c->note), "handle=%u cqe=%u", cq->obj.handle,
+		 cq->cqe);
+	return 0;
+}
+
+static int cq_destroy_ioctl(struct sim_call *c)
+{
+	struct sim_cq *cq =
+		sim_cq(sim_attr_obj(c, UVERBS_ATTR_DESTROY_CQ_HANDLE));
+	struct ib_uverbs_destroy_cq_resp r;
+	int ret = cq_destroy_resp(c->uv, cq, &r);
+
+	return ret ? ret
+		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_CQ_RESP, &r,
+				       sizeof(r));
+}
+
+static const struct sim_attr_spec cq_create_attrs[] = {
+	A_IDR(UVERBS_ATTR_CREATE_CQ_HANDLE, sim_type_cq, SA_NEW),
+	A_U32(UVERBS_ATTR_CREATE_CQ_CQE, 1),
+	A_U64(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 1),
+	A_FD_READ(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, 1),
+	A_U32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 1),
+	A_FLAGS(UVERBS_ATTR_CREATE_CQ_FLAGS, 0),
+	A_OUT(UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, 4, 1),
+	A_FD_READ(UVERBS_ATTR_CREATE_CQ_EVENT_FD, 0),
+	A_UHW_IN,
+	A_UHW_OUT,
+};
+
+static const struct sim_attr_spec cq_destroy_attrs[] = {
+	A_IDR(UVERBS_ATTR_DESTROY_CQ_HANDLE, sim_type_cq, SA_DESTROY),
+	A_OUT(UVERBS_ATTR_DESTROY_CQ_RESP,
+	      sizeof(struct ib_uverbs_destroy_cq_resp),
+	      sizeof(struct ib_uverbs_destroy_cq_resp), 1),
+};
+
+#define CQ_M(m, n, f, a)                                                       \
+	SIM_METHOD(UVERBS_OBJECT_CQ, "CQ", m, n, f, a, SIM_M_NEEDS_CTX)
+
+static const struct sim_method cq_methods[] = {
+	CQ_M(UVERBS_METHOD_CQ_CREATE, "CQ_CREATE", cq_create_ioctl,
+	     cq_create_attrs),
+	CQ_M(UVERBS_METHOD_CQ_DESTROY, "CQ_DESTROY", cq_destroy_ioctl,
+	     cq_destroy_attrs),
+};
+
+/* ---- write() ---- */
+
+/* comp_channel < 0: none; else a completion channel fd of this context */
+static int lookup_channel(struct sim_uvfile *uv, int32_t fd,
+			  struct sim_evq **out)
+{
+	struct sim_fd *f;
+
+	*out = NULL;
+	if (fd < 0)
+		return 0;
+	f = sim_fd_get(fd);
+	if (!f || f->kind != SIM_FD_EVENT || !f->evq->comp || f->evq->uv != uv)
+		return -EBADF;
+	*out = f->evq;
+	return 0;
+}
+
+/* Create from a write request; resp: the core response (cq_handle, cqe). */
+static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
+		    struct ib_uverbs_create_cq_resp *resp, struct sim_cq **cq)
+{
+	int ret;
+
+	if (a->comp_vector >= sim_num_comp_vectors())
+		return -EINVAL; /* before the channel is looked up */
+	ret = lookup_channel(w->uv, channel, &a->channel);
+	if (ret)
+		return ret;
+	a->uin = w->uhw_in;
+	a->uin_len = w->uhw_in_len;
+	a->uout_len = w->uhw_out_len;
+	a->uout = calloc(1, a->uout_len ? a->uout_len : 1);
+	if (!a->uout)
+		return -ENOMEM;
+	ret = cq_create(w->uv, a, cq);
+	if (!ret) {
+		resp->cq_handle = (*cq)->obj.handle;
+		resp->cqe = (*cq)->cqe;
+		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
+	}
+	free(a->uout);
+	return ret;
+}
+
+static int w_create_cq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_create_cq *req = w->in;
+	struct cq_args a = {
+		.user_handle = req->user_handle,
+		.cqe = req->cqe,
+		.comp_vector = req->comp_vector,
+	};
+	struct ib_uverbs_create_cq_resp r = {};
+	struct sim_cq *cq = NULL;
+	int ret = w_create(w, &a, req->comp_channel, &r, &cq);
+
+	if (!ret)
+		ret = sim_wc_out(w, &r, sizeof(r));
+	if (ret && cq)
+		sim_obj_destroy(w->uv, &cq->obj);
+	return ret;
+}
+
+static int w_ex_create_cq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_ex_create_cq *req = w->in;
+	struct cq_args a = {
+		.user_handle = req->user_handle,
+		.cqe = req->cqe,
+		.comp_vector = req->comp_vector,
+		.flags = req->flags,
+	};
+	struct ib_uverbs_ex_create_cq_resp r = {};
+	struct sim_cq *cq = NULL;
+	int ret;
+
+	if (req->comp_mask || req->reserved)
+		return -EINVAL;
+	ret = w_create(w, &a, req->comp_channel, &r.base, &cq);
+	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);
+	if (!ret)
+		ret = sim_wc_out(w, &r, sizeof(r));
+	if (ret && cq)
+		sim_obj_destroy(w->uv, &cq->obj);
+	return ret;
+}
+
+static struct sim_cq *w_cq(struct sim_wcall *w, uint32_t handle, int *err)
+{
+	return sim_cq(sim_obj_get(w->uv, handle, &sim_type_cq, err));
+}
+
+static int w_destroy_cq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_destroy_cq *req = w->in;
+	struct ib_uverbs_destroy_cq_resp r;
+	struct sim_cq *cq;
+	int ret;
+
+	cq = w_cq(w, req->cq_handle, &ret);
+	if (!cq)
+		return ret;
+	ret = cq_destroy_resp(w->uv, cq, &r);
+	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
+}
+
+static int w_resize_cq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_resize_cq *req = w->in;
+	const struct sim_driver_ops *d = sim_driver();
+	struct ib_uverbs_resize_cq_resp r = {};
+	struct sim_cq *cq;
+	void *out;
+	int ret;
+
+	cq = w_cq(w, req->cq_handle, &ret);
+	if (!cq)
+		return ret;
+	/* both drivers: 1..max_cqe */
+	if (req->cqe < 1 || req->cqe > d->rules->max_cqe)
+		return -EINVAL;
+	out = calloc(1, w->uhw_out_len ? w->uhw_out_len : 1);
+	if (!out)
+		return -ENOMEM;
+	if (d->resize_cq)
+		ret = d->resize_cq(w->uv, cq, req->cqe, w->uhw_in,
+				   w->uhw_in_len, out, w->uhw_out_len);
+	else
+		cq->cqe = req->cqe;
+	r.cqe = cq->cqe;
+	if (!ret)
+		ret = sim_wc_out(w, &r, sizeof(r));
+	if (!ret)
+		ret = sim_wc_uhw_out(w, out, w->uhw_out_len);
+	free(out);
+	return ret;
+}
+
+/* The kernel ignores what the driver says: 0 for any live CQ. */
+static int w_req_notify_cq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_req_notify_cq *req = w->in;
+	int ret;
+
+	return w_cq(w, req->cq_handle, &ret) ? 0 : ret;
+}
+
+static const struct sim_wcmd cq_wcmds[] = {
+	{IB_USER_VERBS_CMD_CREATE_CQ, "CREATE_CQ",
+	 sizeof(struct ib_uverbs_create_cq),
+	 sizeof(struct ib_uverbs_create_cq_resp), 1, 1, w_create_cq},
+	{IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ,
+	 "EX_CREATE_CQ", sizeof(struct ib_uverbs_ex_create_cq),
+	 sizeof(struct ib_uverbs_ex_create_cq_resp), 0, 1, w_ex_create_cq},
+	{IB_USER_VERBS_CMD_RESIZE_CQ, "RESIZE_CQ",
+	 sizeof(struct ib_uverbs_resize_cq),
+	 sizeof(struct ib_uverbs_resize_cq_resp), 1, 1, w_resize_cq},
+	{IB_USER_VERBS_CMD_DESTROY_CQ, "DESTROY_CQ",
+	 sizeof(struct ib_uverbs_destroy_cq),
+	 sizeof(struct ib_uverbs_destroy_cq_resp), 1, 1, w_destroy_cq},
+	{IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, "REQ_NOTIFY_CQ",
+	 sizeof(struct ib_uverbs_req_notify_cq), 0, 0, 1, w_req_notify_cq},
+};
+
+const struct sim_obj_type sim_type_cq = {
+	.name = "CQ",
+	.uapi_id = UVERBS_OBJECT_CQ,
+	.size = sizeof(struct sim_cq),
+	.order = SIM_ORDER_QUEUES,
+	.destroy = cq_destroy,
+	.methods = cq_methods,
+	.nmethods = ARRAY_SIZE(cq_methods),
+	.wcmds = cq_wcmds,
+	.nwcmds = ARRAY_SIZE(cq_wcmds),
+};
+SIM_OBJ_TYPE(sim_type_cq);

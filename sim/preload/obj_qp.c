@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * UVERBS_OBJECT_QP: create (ioctl QP_CREATE, write CREATE_QP and
+ * EX_CREATE_QP), query (write), destroy (both). Modify is qp_modify.c.
+ * RC, UC and UD QPs are modelled; XRC, RAW_PACKET and driver QPs are not
+ * (EOPNOTSUPP once the uverbs checks passed). QP numbers are unique per
+ * device across every process of the world (sim_shared).
+ */
+#include "uapi.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* uverbs' accepted create flags (ioctl FLAGS / EX_CREATE_QP) */
+#define SIM_QP_IOCTL_FLAGS                                                     \
+	(IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK |                        \
+	 IB_UVERBS_QP_CREATE_SCATTER_FCS |                                     \
+	 IB_UVERBS_QP_CREATE_CVLAN_STRIPPING |                                 \
+	 IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING |                           \
+	 IB_UVERBS_QP_CREATE_SQ_SIG_ALL)
+#define SIM_QP_CREATE_SOURCE_QPN (1u << 10)
+#define SIM_QP_WRITE_FLAGS                                                     \
+	((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 8) |           \
+	 (1u << 9) | SIM_QP_CREATE_SOURCE_QPN | (1u << 11))
+
+struct qp_args {
+	uint64_t user_handle;
+	uint32_t type, create_flags;
+	uint8_t sq_sig_all;
+	struct sim_pd *pd;
+	struct sim_cq *send_cq, *recv_cq;
+	struct sim_srq *srq;
+	struct sim_qp_cap cap;
+	struct sim_evq *async;
+	const void *uin;
+	size_t uin_len;
+	void *uout;
+	size_t uout_len;
+};
+
+static uint32_t alloc_qpn(void)
+{
+	uint32_t n;
+
+	sim_shared_lock(sim.sh);
+	n = sim.sh->next_qpn++;
+	sim_shared_unlock(sim.sh);
+	return (sim_driver()->rules->qpn_base + n) & 0xffffff;
+}
+
+static void hold(struct sim_obj *o)
+{
+	if (o)
+		o->usecnt++;
+}
+
+static void release(struct sim_obj *o)
+{
+	if (o)
+		o->usecnt--;
+}
+
+/* The uAPI's QP types (enum ib_uverbs_qp_type). */
+static int qp_type_known(uint32_t type)
+{
+	switch (type) {
+	case IB_UVERBS_QPT_RC:
+	case IB_UVERBS_QPT_UC:
+	case IB_UVERBS_QPT_UD:
+	case IB_UVERBS_QPT_RAW_PACKET:
+	case IB_UVERBS_QPT_XRC_INI:
+	case IB_UVERBS_QPT_XRC_TGT:
+	case IB_UVERBS_QPT_DRIVER:
+		return 1;
+	}
+	return 0;
+}
+
+static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
+		     struct sim_qp **out)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	struct sim_qp *qp;
+	int ret;
+
+	if (!qp_type_known(a->type))
+		return -EINVAL;
+	if (a->type < SIM_QPT_RC || a->type > SIM_QPT_UD)
+		return -EOPNOTSUPP; /* XRC, RAW_PACKET, DRIVER: not modelled */
+	if (a->create_flags & ~d->rules->qp_create_flags)
+		return -EOPNOTSUPP;
+	if (!a->send_cq || !a->recv_cq)
+		return -EINVAL;
+	if (!a->srq && a->cap.max_recv_wr > d->rules->max_qp_wr)
+		return -EINVAL; /* both drivers size the RQ against this */
+	qp = sim_qp(sim_obj_new(uv, &sim_type_qp));
+	if (!qp)
+		return -ENOMEM;
+	qp->qp_type = (uint8_t)a->type;
+	qp->sq_sig_all = a->sq_sig_all;
+	qp->create_flags = a->create_flags;
+	qp->user_handle = a->user_handle;
+	qp->pd = a->pd;
+	qp->send_cq = a->send_cq;
+	qp->recv_cq = a->recv_cq;
+	qp->srq = a->srq;
+	qp->async = a->async;
+	qp->attr.qp_state = SIM_QPS_RESET;
+	qp->attr.cap = a->cap;
+	qp->qpn = alloc_qpn();
+	hold(&qp->pd->obj);
+	hold(&qp->send_cq->obj);
+	hold(&qp->recv_cq->obj);
+	hold(qp->srq ? &qp->srq->obj : NULL);
+	if (qp->async)
+		sim_evq_get(qp->async);
+	ret = d->create_qp ? d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
+					  a->uout_len)
+			   : 0;
+	if (ret) {
+		sim_obj_destroy(uv, &qp->obj);
+		return ret;
+	}
+	qp->obj.live = 1;
+	*out = qp;
+	return 0;
+}
+
+static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	struct sim_qp *qp = sim_qp(o);
+	struct sim_evq *q = qp->async ? qp->async : uv->async;
+
+	if (o->live && d->destroy_qp)
+		d->destroy_qp(uv, qp);
+	release(&qp->pd->obj);
+	release(&qp->send_cq->obj);
+	release(&qp->recv_cq->obj);
+	release(qp->srq ? &qp->srq->obj : NULL);
+	if (q)
+		sim_evq_purge(q, o);
+	if (qp->async)
+		sim_evq_put(qp->async);
+}
+
+static int qp_destroy_resp(struct sim_uvfile *uv, struct sim_qp *qp,
+			   struct ib_uverbs_destroy_qp_resp *r)
+{
+	r->events_reported = qp->events_reported;
+	return sim_obj_destroy(uv, &qp->obj);
+}
+
+static void cap_to_user(const struct sim_qp_cap *c, struct ib_uverbs_qp_cap *u)
+{
+	u->max_send_wr = c->max_send_wr;
+	u->max_recv_wr = c->max_recv_wr;
+	u->max_send_sge = c->max_send_sge;
+	u->max_recv_sge = c->max_recv_sge;
+	u->max_inline_data = c->max_inline_data;
+}
+
+/* ---- ioctl ---- */
+
+/* The type rules of the ioctl handler, before any object is made. */
+static int ioctl_type_check(struct sim_call *c, uint64_t type)
+{
+	switch (type) {
+	case IB_UVERBS_QPT_XRC_TGT:
+		/* no XRCD object is modelled: its lookup fails */
+		if (sim_attr(c, UVERBS_ATTR_CREATE_QP_PD_HANDLE) ||
+		    sim_attr(c, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE) ||
+		    sim_attr(c, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE))
+			return -EINVAL;
+		return -ENOENT;
+	case IB_UVERBS_QPT_RAW_PACKET:
+		return sim_has_cap(CAP_NET_RAW) ? 0 : -EPERM;
+	}
+	return qp_type_known((uint32_t)type) ? 0 : -EINVAL;
+}
+
+static int ioctl_args(struct sim_call *c, struct qp_args *a)
+{
+	struct ib_uverbs_qp_cap cap;
+	uint64_t flags = sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_FLAGS, 0);
+	int ret;
+
+	a->type = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_TYPE, 0);
+	ret = ioctl_type_check(c,
+			       sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_TYPE, 0));
+	if (ret)
+		return ret;
+	a->pd = sim_pd(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_PD_HANDLE));
+	if (!a->pd)
+		return -ENOENT; /* uverbs_attr_get_obj of an absent attr */
+	a->send_cq =
+		sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE));
+	a->recv_cq =
+		sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE));
+	a->srq = sim_srq(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE));
+	if (a->srq && a->srq->srq_type == IB_UVERBS_SRQT_XRC)
+		return -EINVAL;
+	if (flags & ~(uint64_t)SIM_QP_IOCTL_FLAGS)
+		return -EINVAL;
+	a->sq_sig_all = !!(flags & IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
+	a->create_flags =
+		(uint32_t)(flags & ~(uint64_t)IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
+	if (sim_attr(c, UVERBS_ATTR_CREATE_QP_SOURCE_QPN)) {
+		if (!sim_has_cap(CAP_NET_RAW))
+			return -EPERM;
+		a->create_flags |= SIM_QP_CREATE_SOURCE_QPN;
+	}
+	sim_attr_copy_in(c, UVERBS_ATTR_CREATE_QP_CAP, &cap, sizeof(cap));
+	a->cap = (struct sim_qp_cap){cap.max_send_wr, cap.max_recv_wr,
+				     cap.max_send_sge, cap.max_recv_sge,
+				     cap.max_inline_data};
+	a->user_handle = sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0);
+	a->async = sim_attr_evq(c, UVERBS_ATTR_CREATE_QP_EVENT_FD);
+	return 0;
+}
+
+static int qp_create_ioctl(struct sim_call *c)
+{
+	struct ib_uverbs_qp_cap cap;
+	struct qp_args a = {};
+	struct sim_qp *qp = NULL;
+	int ret;
+
+	ret = ioctl_args(c, &a);
+	if (ret)
+		return ret;
+	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
+	if (ret)
+		return ret;
+	ret = qp_create(c->uv, &a, &qp);
+	if (!ret) {
+		cap_to_user(&qp->attr.cap, &cap);
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_QP_RESP_CAP, &cap,
+					sizeof(cap));
+	}
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+					&qp->qpn, sizeof(qp->qpn));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
+					a.uout_len);
+	free(a.uout);
+	if (ret && qp)
+		sim_obj_destroy(c->uv, &qp->obj);
+	if (ret)
+		return ret;
+	sim_attr_set_new(c, UVERBS_ATTR_CREATE_QP_HANDLE, qp->obj.handle);
+	snprintf(c->note, sizeof(c->note), "handle=%u qpn=%#x type=%u",
+		 qp->obj.handle, qp->qpn, qp->qp_type);
+	return 0;
+}
+
+static int qp_destroy_ioctl(struct sim_call *c)
+{
+	struct sim_qp *qp =
+		sim_qp(sim_attr_obj(c, UVERBS_ATTR_DESTROY_QP_HANDLE));
+	struct ib_uverbs_destroy_qp_resp r;
+	int ret = qp_destroy_resp(c->uv, qp, &r);
+
+	return ret ? ret
+		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_QP_RESP, &r,
+				       sizeof(r));
+}
+
+static const struct sim_attr_spec qp_create_attrs[] = {
+	A_IDR(UVERBS_ATTR_CREATE_QP_HANDLE, sim_type_qp, SA_NEW),
+	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_PD_HANDLE, sim_type_pd, SA_READ),
+	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, sim_type_srq, SA_READ),
+	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, sim_type_cq, SA_READ),
+	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, sim_type_cq, SA_READ),
+	A_U64(UVERBS_ATTR_CREATE_QP_USER_HANDLE, 1),
+	A_IN_STRUCT(UVERBS_ATTR_CREATE_QP_CAP, sizeof(struct ib_uverbs_qp_cap),
+		    sizeof(struct ib_uverbs_qp_cap), 1),
+	A_CONST(UVERBS_ATTR_CREATE_QP_TYPE, 1),
+	A_FLAGS(UVERBS_ATTR_CREATE_QP_FLAGS, 0),
+	A_U32(UVERBS_ATTR_CREATE_QP_SOURCE_QPN, 0),
+	A_FD_READ(UVERBS_ATTR_CREATE_QP_EVENT_FD, 0),
+	A_OUT_STRUCT(UVERBS_ATTR_CREATE_QP_RESP_CAP,
+		     sizeof(struct ib_uverbs_qp_cap),
+		     sizeof(struct ib_uverbs_qp_cap), 1),
+	A_OUT(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, 4, 4, 1),
+	A_UHW_IN,
+	A_UHW_OUT,
+};
+
+static const struct sim_attr_spec qp_destroy_attrs[] = {
+	A_IDR(UVERBS_ATTR_DESTROY_QP_HANDLE, sim_type_qp, SA_DESTROY),
+	A_OUT(UVERBS_ATTR_DESTROY_QP_RESP,
+	      sizeof(struct ib_uverbs_destroy_qp_resp),
+	      sizeof(struct ib_uverbs_destroy_qp_resp), 1),
+};
+
+#define QP_M(m, n, f, a)                                                       \
+	SIM_METHOD(UVERBS_OBJECT_QP, "QP", m, n, f, a, SIM_M_NEEDS_CTX)
+
+static const struct sim_method qp_methods[] = {
+	QP_M(UVERBS_METHOD_QP_CREATE, "QP_CREATE", qp_create_ioctl,
+	     qp_create_attrs),
+	QP_M(UVERBS_METHOD_QP_DESTROY, "QP_DESTROY", qp_destroy_ioctl,
+	     qp_destroy_attrs),
+};
+
+/* ---- write() ---- */
+
+/* The objects of a write create, in the kernel's lookup order. */
+static int w_objects(struct sim_wcall *w, const struct ib_uverbs_create_qp *q,
+		     struct qp_args *a)
+{
+	if (q->qp_type == IB_UVERBS_QPT_RAW_PACKET && !sim_has_cap(CAP_NET_RAW))
+		return -EPERM;
+	if (q->qp_type == IB_UVERBS_QPT_XRC_TGT)
+		return -EINVAL; /* no XRCD to look up */
+	int err;
+
+	if (q->is_srq) {
+		a->srq = sim_srq(
+			sim_obj_get(w->uv, q->srq_handle, &sim_type_srq, &err));
+		if (!a->srq)
+			return err;
+		if (a->srq->srq_type == IB_UVERBS_SRQT_XRC)
+			return -EINVAL;
+	}
+	if (q->recv_cq_handle != q->send_cq_handle) {
+		a->recv_cq = sim_cq(sim_obj_get(w->uv, q->recv_cq_handle,
+						&sim_type_cq, &err));
+		if (!a->recv_cq)
+			return err;
+	}
+	a->send_cq = sim_cq(
+		sim_obj_get(w->uv, q->send_cq_handle, &sim_type_cq, &err));
+	if (!a->send_cq)
+		return err;
+	if (!a->recv_cq)
+		a->recv_cq = a->send_cq;
+	a->pd = sim_pd(sim_obj_get(w->uv, q->pd_handle, &sim_type_pd, &err));
+	if (!a->pd)
+		return err;
+	a->user_handle = q->user_handle;
+	a->type = q->qp_type;
+	a->sq_sig_all = !!q->sq_sig_all;
+	a->cap = (struct sim_qp_cap){q->max_send_wr, q->max_recv_wr,
+				     q->max_send_sge, q->max_recv_sge,
+				     q->max_inline_data};
+	if (a->type == IB_UVERBS_QPT_XRC_INI)
+		a->cap.max_recv_wr = a->cap.max_recv_sge = 0;
+	return 0;
+}
+
+static int w_create(struct sim_wcall *w, struct qp_args *a,
+		    struct ib_uverbs_create_qp_resp *r, struct sim_qp **qp)
+{
+	struct ib_uverbs_qp_cap cap;
+	int ret;
+
+	a->uin = w->uhw_in;
+	a->uin_len = w->uhw_in_len;
+	a->uout_len = w->uhw_out_len;
+	a->uout = calloc(1, a->uout_len ? a->uout_len : 1);
+	if (!a->uout)
+		return -ENOMEM;
+	ret = qp_create(w->uv, a, qp);
+	if (!ret) {
+		r->qp_handle = (*qp)->obj.handle;
+		r->qpn = (*qp)->qpn;
+		cap_to_user(&(*qp)->attr.cap, &cap);
+		memcpy(&r->max_send_wr, &cap, sizeof(cap));
+		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
+	}
+	free(a->uout);
+	return ret;
+}
+
+static int w_create_qp(struct sim_wcall *w)
+{
+	struct ib_uverbs_create_qp_resp r = {};
+	struct sim_qp *qp = NULL;
+	struct qp_args a = {};
+	int ret;
+
+	ret = w_objects(w, w->in, &a);
+	if (!ret)
+		ret = w_create(w, &a, &r, &qp);
+	if (!ret)
+		ret = sim_wc_out(w, &r, sizeof(r));
+	if (ret && qp)
+		sim_obj_destroy(w->uv, &qp->obj);
+	return ret;
+}
+
+static int w_ex_create_qp(struct sim_wcall *w)
+{
+	struct ib_uverbs_ex_create_qp_resp r = {};
+	struct ib_uverbs_ex_create_qp xr, *x = &xr;
+	struct ib_uverbs_create_qp q = {};
+	struct sim_qp *qp = NULL;
+	struct qp_args a = {};
+	int ret = sim_wc_in(w, &xr, sizeof(xr));
+
+	if (ret)
+		return ret;
+	if (x->comp_mask & ~(uint32_t)IB_UVERBS_CREATE_QP_SUP_COMP_MASK ||
+	    x->reserved)
+		return -EINVAL;
+	if (x->comp_mask & IB_UVERBS_CREATE_QP_MASK_IND_TABLE)
+		return -EINVAL; /* no RWQ indirection table is modelled */
+	/* the ex request is the legacy one without 'response' */
+	memcpy(&q.user_handle, &x->user_handle,
+	       offsetof(struct ib_uverbs_ex_create_qp, comp_mask));
+	ret = w_objects(w, &q, &a);
+	if (!ret && (x->create_flags & ~(uint32_t)SIM_QP_WRITE_FLAGS))
+		ret = -EINVAL;
+	if (!ret && (x->create_flags & SIM_QP_CREATE_SOURCE_QPN) &&
+	    !sim_has_cap(CAP_NET_RAW))
+		ret = -EPERM;
+	a.create_flags = x->create_flags;
+	if (!ret)
+		ret = w_create(w, &a, &r.base, &qp);
+	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);
+	if (!ret)
+		ret = sim_wc_out(w, &r, sizeof(r));
+	if (ret && qp)
+		sim_obj_destroy(w->uv, &qp->obj);
+	return ret;
+}
+
+static int w_destroy_qp(struct sim_wcall *w)
+{
+	const struct ib_uverbs_destroy_qp *req = w->in;
+	struct ib_uverbs_destroy_qp_resp r;
+	struct sim_qp *qp;
+	int ret;
+
+	qp = sim_qp(sim_obj_get(w->uv, req->qp_handle, &sim_type_qp, &ret));
+	if (!qp)
+		return ret;
+	ret = qp_destroy_resp(w->uv, qp, &r);
+	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
+}
+
+static void dest_to_user(const struct sim_ah_attr *a,
+			 struct ib_uverbs_qp_dest *d)
+{
+	memcpy(d->dgid, a->dgid, sizeof(d->dgid));
+	d->flow_label = a->flow_label;
+	d->dlid = a->dlid;
+	d->sgid_index = a->sgid_index;
+	d->hop_limit = a->hop_limit;
+	d->traffic_class = a->traffic_class;
+	d->sl = a->sl;
+	d->src_path_bits = a->src_path_bits;
+	d->static_rate = a->static_rate;
+	d->is_global = a->is_global;
+	d->port_num = a->port_num;
+}
+
+static int w_query_qp(struct sim_wcall *w)
+{
+	const struct ib_uverbs_query_qp *req = w->in;
+	struct ib_uverbs_query_qp_resp r = {};
+	struct sim_qp *qp;
+	const struct sim_qp_attr *at;
+	int err;
+
+	qp = sim_qp(sim_obj_get(w->uv, req->qp_handle, &sim_type_qp, &err));
+	if (!qp)
+		return err;
+	at = &qp->attr;
+	dest_to_user(&at->ah, &r.dest);
+	dest_to_user(&at->alt_ah, &r.alt_dest);
+	r.max_send_wr = at->cap.max_send_wr;
+	r.max_recv_wr = at->cap.max_recv_wr;
+	r.max_send_sge = at->cap.max_send_sge;
+	r.max_recv_sge = at->cap.max_recv_sge;
+	r.max_inline_data = at->cap.max_inline_data;
+	r.qkey = at->qkey;
+	r.rq_psn = at->rq_psn;
+	r.sq_psn = at->sq_psn;
+	r.dest_qp_num = at->dest_qp_num;
+	r.qp_access_flags = at->qp_access_flags;
+	r.pkey_index = at->pkey_index;
+	r.alt_pkey_index = at->alt_pkey_index;
+	r.qp_state = at->qp_state;
+	r.cur_qp_state = at->qp_state;
+	r.path_mtu = at->path_mtu;
+	r.path_mig_state = at->path_mig_state;
+	r.max_rd_atomic = at->max_rd_atomic;
+	r.max_dest_rd_atomic = at->max_dest_rd_atomic;
+	r.min_rnr_timer = at->min_rnr_timer;
+	r.port_num = at->port_num;
+	r.timeout = at->timeout;
+	r.retry_cnt = at->retry_cnt;
+	r.rnr_retry = at->rnr_retry;
+	r.alt_port_num = at->alt_port_num;
+	r.alt_timeout = at->alt_timeout;
+	r.sq_sig_all = qp->sq_sig_all;
+	return sim_wc_out(w, &r, sizeof(r));
+}
+
+static const struct sim_wcmd qp_wcmds[] = {
+	{IB_USER_VERBS_CMD_CREATE_QP, "CREATE_QP",
+	 sizeof(struct ib_uverbs_create_qp),
+	 sizeof(struct ib_uverbs_create_qp_resp), 1, 1, w_create_qp},
+	{IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP,
+	 "EX_CREATE_QP", offsetof(struct ib_uverbs_ex_create_qp, create_flags),
+	 sizeof(struct ib_uverbs_ex_create_qp_resp), 0, 1, w_ex_create_qp},
+	{IB_USER_VERBS_CMD_QUERY_QP, "QUERY_QP",
+	 sizeof(struct ib_uverbs_query_qp),
+	 sizeof(struct ib_uverbs_query_qp_resp), 1, 1, w_query_qp},
+	{IB_USER_VERBS_CMD_MODIFY_QP, "MODIFY_QP",
+	 sizeof(struct ib_uverbs_modify_qp), 0, 0, 1, sim_w_modify_qp},
+	{IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_QP,
+	 "EX_MODIFY_QP", sizeof(struct ib_uverbs_modify_qp),
+	 sizeof(struct ib_uverbs_ex_modify_qp_resp), 0, 1, sim_w_ex_modify_qp},
+	{IB_USER_VERBS_CMD_DESTROY_QP, "DESTROY_QP",
+	 sizeof(struct ib_uverbs_destroy_qp),
+	 sizeof(struct ib_uverbs_destroy_qp_resp), 1, 1, w_destroy_qp},
+};
+
+const struct sim_obj_type sim_type_qp = {
+	.name = "QP",
+	.uapi_id = UVERBS_OBJECT_QP,
+	.size = sizeof(struct sim_qp),
+	.order = SIM_ORDER_USERS,
+	.destroy = qp_destroy,
+	.methods = qp_methods,
+	.nmethods = ARRAY_SIZE(qp_methods),
+	.wcmds = qp_wcmds,
+	.nwcmds = ARRAY_SIZE(qp_wcmds),
+};
+SIM_OBJ_TYPE(sim_type_qp);

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * UVERBS_OBJECT_SRQ: create (ioctl SRQ_CREATE, write CREATE_SRQ and
+ * CREATE_XSRQ), modify and query (write), destroy (both; EBUSY while a QP
+ * uses it). Basic SRQs are modelled; XRC and tag-matching SRQs are not.
+ * The limit event (SRQ_LIMIT_REACHED) is raised by whoever consumes the
+ * WQEs: the driver's engine calls sim_async_event and clears srq->limit.
+ */
+#include "uapi.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SIM_SRQ_MAX_WR 1u
+#define SIM_SRQ_LIMIT  2u
+
+struct srq_args {
+	uint64_t user_handle;
+	uint32_t type, max_wr, max_sge, limit;
+	struct sim_pd *pd;
+	struct sim_evq *async;
+	const void *uin;
+	size_t uin_len;
+	void *uout;
+	size_t uout_len;
+};
+
+static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
+		      struct sim_srq **out)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	static uint32_t next_srqn;
+	struct sim_srq *srq;
+	int ret;
+
+	if (a->type != IB_UVERBS_SRQT_BASIC)
+		return -EOPNOTSUPP;
+	if (a->max_wr > d->rules->max_srq_wr ||
+	    a->max_sge > d->rules->max_srq_sge)
+		return -EINVAL;
+	srq = sim_srq(sim_obj_new(uv, &sim_type_srq));
+	if (!srq)
+		return -ENOMEM;
+	srq->srq_type = (uint8_t)a->type;
+	srq->user_handle = a->user_handle;
+	srq->pd = a->pd;
+	srq->max_wr = a->max_wr;
+	srq->max_sge = a->max_sge;
+	srq->limit = a->limit;
+	srq->srqn = next_srqn++;
+	srq->async = a->async;
+	srq->pd->obj.usecnt++;
+	if (srq->async)
+		sim_evq_get(srq->async);
+	ret = d->create_srq ? d->create_srq(uv, srq, a->uin, a->uin_len,
+					    a->uout, a->uout_len)
+			    : 0;
+	if (ret) {
+		sim_obj_destroy(uv, &srq->obj);
+		return ret;
+	}
+	srq->obj.live = 1;
+	*out = srq;
+	return 0;
+}
+
+static void srq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
+{
+	const struct sim_driver_ops *d = sim_driver();
+	struct sim_srq *srq = sim_srq(o);
+	struct sim_evq *q = srq->async ? srq->async : uv->async;
+
+	if (o->live && d->destroy_srq)
+		d->destroy_srq(uv, srq);
+	srq->pd->obj.usecnt--;
+	if (q)
+		sim_evq_purge(q, o);
+	if (srq->async)
+		sim_evq_put(srq->async);
+}
+
+static int srq_destroy_resp(struct sim_uvfile *uv, struct sim_srq *srq,
+			    struct ib_uverbs_destroy_srq_resp *r)
+{
+	r->events_reported = srq->events_reported;
+	return sim_obj_destroy(uv, &srq->obj);
+}
+
+/* ---- ioctl ---- */
+
+static int srq_create_ioctl(struct sim_call *c)
+{
+	struct srq_args a = {
+		.user_handle =
+			sim_attr_u64(c, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, 0),
+		.type = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_SRQ_TYPE,
+					       0),
+		.max_wr = (uint32_t)sim_attr_u64(
+			c, UVERBS_ATTR_CREATE_SRQ_MAX_WR, 0),
+		.max_sge = (uint32_t)sim_attr_u64(
+			c, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, 0),
+		.limit = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_SRQ_LIMIT,
+						0),
+		.pd = sim_pd(sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE)),
+		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_SRQ_EVENT_FD),
+	};
+	struct sim_srq *srq = NULL;
+	int ret;
+
+	switch (a.type) {
+	case IB_UVERBS_SRQT_BASIC:
+		break;
+	case IB_UVERBS_SRQT_XRC:
+		return -ENOENT; /* no XRCD object to name */
+	case IB_UVERBS_SRQT_TM:
+		if (!sim_attr(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE))
+			return -ENOENT;
+		break;
+	default:
+		return -EINVAL;
+	}
+	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
+	if (ret)
+		return ret;
+	ret = srq_create(c->uv, &a, &srq);
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+					&srq->max_wr, sizeof(srq->max_wr));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+					&srq->max_sge, sizeof(srq->max_sge));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
+					a.uout_len);
+	free(a.uout);
+	if (ret && srq)
+		sim_obj_destroy(c->uv, &srq->obj);
+	if (ret)
+		return ret;
+	sim_attr_set_new(c, UVERBS_ATTR_CREATE_SRQ_HANDLE, srq->obj.handle);
+	snprintf(c->note, sizeof(c->note), "handle=%u max_wr=%u",
+		 srq->obj.handle, srq->max_wr);
+	return 0;
+}
+
+static int srq_destroy_ioctl(struct sim_call *c)
+{
+	struct sim_srq *srq =
+		sim_srq(sim_attr_obj(c, UVERBS_ATTR_DESTROY_SRQ_HANDLE));
+	struct ib_uverbs_destroy_srq_resp r;
+	int ret = srq_destroy_resp(c->uv, srq, &r);
+
+	return ret ? ret
+		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_SRQ_RESP, &r,
+				       sizeof(r));
+}
+
+static const struct sim_attr_spec srq_create_attrs[] = {
+	A_IDR(UVERBS_ATTR_CREATE_SRQ_HANDLE, sim_type_srq, SA_NEW),
+	A_IDR(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, sim_type_pd, SA_READ),
+	A_IDR_OPT(UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE, sim_type_cq, SA_READ),
+	A_U64(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, 1),
+	A_U32(UVERBS_ATTR_CREATE_SRQ_MAX_WR, 1),
+	A_U32(UVERBS_ATTR_CREATE_SRQ_MAX_SGE, 1),
+	A_U32(UVERBS_ATTR_CREATE_SRQ_LIMIT, 1),
+	A_U32(UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, 0),
+	A_CONST(UVERBS_ATTR_CREATE_SRQ_TYPE, 1),
+	A_FD_READ(UVERBS_ATTR_CREATE_SRQ_EVENT_FD, 0),
+	A_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, 4, 4, 1),
+	A_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, 4, 4, 1),
+	A_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM, 4, 4, 0),
+	A_UHW_IN,
+	A_UHW_OUT,
+};
+
+static const struct sim_attr_spec srq_destroy_attrs[] = {
+	A_IDR(UVERBS_ATTR_DESTROY_SRQ_HANDLE, sim_type_srq, SA_DESTROY),
+	A_OUT(UVERBS_ATTR_DESTROY_SRQ_RESP,
+	      sizeof(struct ib_uverbs_destroy_srq_resp),
+	      sizeof(struct ib_uverbs_destroy_srq_resp), 1),
+};
+
+#define SRQ_M(m, n, f, a)                                                      \
+	SIM_METHOD(UVERBS_OBJECT_SRQ, "SRQ", m, n, f, a, SIM_M_NEEDS_CTX)
+
+static const struct sim_method srq_methods[] = {
+	SRQ_M(UVERBS_METHOD_SRQ_CREATE, "SRQ_CREATE", srq_create_ioctl,
+	      srq_create_attrs),
+	SRQ_M(UVERBS_METHOD_SRQ_DESTROY, "SRQ_DESTROY", srq_destroy_ioctl,
+	      srq_destroy_attrs),
+};
+
+/* ---- write() ---- */
+
+static struct sim_srq *w_srq(struct sim_wcall *w, uint32_t handle, int *err)
+{
+	return sim_srq(sim_obj_get(w->uv, handle, &sim_type_srq, err));
+}
+
+/* CREATE_SRQ is CREATE_XSRQ of a basic SRQ. */
+static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
+{
+	struct ib_uverbs_create_srq_resp r = {};
+	struct sim_srq *srq = NULL;
+	struct srq_args a = {
+		.user_handle = x->user_handle,
+		.type = x->srq_type,
+		.max_wr = x->max_wr,
+		.max_sge = x->max_sge,
+		.limit = x->srq_limit,
+		.uin = w->uhw_in,
+		.uin_len = w->uhw_in_len,
+		.uout_len = w->uhw_out_len,
+	};
+	int err, ret;
+
+	if (x->srq_type == IB_UVERBS_SRQT_XRC)
+		return -EINVAL; /* no XRCD to look up */
+	if (x->srq_type == IB_UVERBS_SRQT_TM &&
+	    !sim_obj_get(w->uv, x->cq_handle, &sim_type_cq, &err))
+		return err;
+	a.pd = sim_pd(sim_obj_get(w->uv, x->pd_handle, &sim_type_pd, &err));
+	if (!a.pd)
+		return err;
+	a.uout = calloc(1, a.uout_len ? a.uout_len : 1);
+	if (!a.uout)
+		return -ENOMEM;
+	ret = srq_create(w->uv, &a, &srq);
+	if (!ret) {
+		r.srq_handle = srq->obj.handle;
+		r.max_wr = srq->max_wr;
+		r.max_sge = srq->max_sge;
+		ret = sim_wc_out(w, &r, sizeof(r));
+	}
+	if (!ret)
+		ret = sim_wc_uhw_out(w, a.uout, a.uout_len);
+	free(a.uout);
+	if (ret && srq)
+		sim_obj_destroy(w->uv, &srq->obj);
+	return ret;
+}
+
+static int w_create_srq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_create_srq *req = w->in;
+	struct ib_uverbs_create_xsrq x = {
+		.user_handle = req->user_handle,
+		.srq_type = IB_UVERBS_SRQT_BASIC,
+		.pd_handle = req->pd_handle,
+		.max_wr = req->max_wr,
+		.max_sge = req->max_sge,
+		.srq_limit = req->srq_limit,
+	};
+
+	return w_create(w, &x);
+}
+
+static int w_create_xsrq(struct sim_wcall *w)
+{
+	return w_create(w, w->in);
+}
+
+static int w_modify_srq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_modify_srq *req = w->in;
+	const struct sim_driver_ops *d = sim_driver();
+	int ret;
+	struct sim_srq *srq = w_srq(w, req->srq_handle, &ret);
+	uint32_t max_wr = srq ? srq->max_wr : 0;
+
+	if (!srq)
+		return ret;
+	if (req->attr_mask & SIM_SRQ_MAX_WR) {
+		if (!d->rules->srq_resize)
+			return -EINVAL; /* mlx5: SRQs do not resize */
+		if (!req->max_wr || req->max_wr > d->rules->max_srq_wr ||
+		    req->max_wr < srq->limit)
+			return -EINVAL;
+		max_wr = req->max_wr;
+	}
+	/* the limit must fit the (new) queue */
+	if ((req->attr_mask & SIM_SRQ_LIMIT) && req->srq_limit > max_wr)
+		return -EINVAL;
+	ret = d->modify_srq
+		      ? d->modify_srq(w->uv, srq, req->max_wr, req->srq_limit,
+				      req->attr_mask, w->uhw_in, w->uhw_in_len)
+		      : 0;
+	if (ret)
+		return ret;
+	if (req->attr_mask & SIM_SRQ_MAX_WR && !d->modify_srq)
+		srq->max_wr = max_wr;
+	if (req->attr_mask & SIM_SRQ_LIMIT)
+		srq->limit = req->srq_limit;
+	return 0;
+}
+
+static int w_query_srq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_query_srq *req = w->in;
+	struct ib_uverbs_query_srq_resp r = {};
+	int ret;
+	struct sim_srq *srq = w_srq(w, req->srq_handle, &ret);
+
+	if (!srq)
+		return ret;
+	r.max_wr = srq->max_wr;
+	r.max_sge = srq->max_sge;
+	r.srq_limit = srq->limit;
+	return sim_wc_out(w, &r, sizeof(r));
+}
+
+static int w_destroy_srq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_destroy_srq *req = w->in;
+	struct ib_uverbs_destroy_srq_resp r;
+	struct sim_srq *srq;
+	int ret;
+
+	srq = w_srq(w, req->srq_handle, &ret);
+	if (!srq)
+		return ret;
+	ret = srq_destroy_resp(w->uv, srq, &r);
+	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
+}
+
+static const struct sim_wcmd srq_wcmds[] = {
+	{IB_USER_VERBS_CMD_CREATE_SRQ, "CREATE_SRQ",
+	 sizeof(struct ib_uverbs_create_srq),
+	 sizeof(struct ib_uverbs_create_srq_resp), 1, 1, w_create_srq},
+	{IB_USER_VERBS_CMD_CREATE_XSRQ, "CREATE_XSRQ",
+	 sizeof(struct ib_uverbs_create_xsrq),
+	 sizeof(struct ib_uverbs_create_srq_resp), 1, 1, w_create_xsrq},
+	{IB_USER_VERBS_CMD_MODIFY_SRQ, "MODIFY_SRQ",
+	 sizeof(struct ib_uverbs_modify_srq), 0, 0, 1, w_modify_srq},
+	{IB_USER_VERBS_CMD_QUERY_SRQ, "QUERY_SRQ",
+	 sizeof(struct ib_uverbs_query_srq),
+	 sizeof(struct ib_uverbs_query_srq_resp), 1, 1, w_query_srq},
+	{IB_USER_VERBS_CMD_DESTROY_SRQ, "DESTROY_SRQ",
+	 sizeof(struct ib_uverbs_destroy_srq),
+	 sizeof(struct ib_uverbs_destroy_srq_resp), 1, 1, w_destroy_srq},
+};
+
+const struct sim_obj_type sim_type_srq = {
+	.name = "SRQ",
+	.uapi_id = UVERBS_OBJECT_SRQ,
+	.size = sizeof(struct sim_srq),
+	.order = SIM_ORDER_SRQ,
+	.destroy = srq_destroy,
+	.methods = srq_methods,
+	.nmethods = ARRAY_SIZE(srq_methods),
+	.wcmds = srq_wcmds,
+	.nwcmds = ARRAY_SIZE(srq_wcmds),
+};
+SIM_OBJ_TYPE(sim_type_srq);

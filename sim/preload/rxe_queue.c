@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rxe queue buffers (struct rxe_queue_buf): what the kernel's
+ * rxe_queue_init allocates and rxe_mmap hands out. The "kernel" copy is a
+ * shared anonymous mapping; userspace mmap()s the offset the create
+ * response gave (once, length up to the entry's size) and gets a second
+ * mapping of the same pages (mremap of size 0), so both see one ring.
+ */
+#include "rxe.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#define RXE_QUEUE_HDR 384 /* offsetof(struct rxe_queue_buf, data) */
+
+static struct rxe_sim_queue *queues;
+/* the kernel's per-device offset counter; starts at ALIGN(PAGE, SHMLBA) */
+static uint64_t next_offset[SIM_MAX_DEVICES];
+
+static uint32_t pow2_at_least(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v && p)
+		p <<= 1;
+	return p;
+}
+
+static uint32_t ilog2(uint32_t v)
+{
+	uint32_t l = 0;
+
+	while (v >>= 1)
+		l++;
+	return l;
+}
+
+struct rxe_sim_queue *rxe_queue_new(struct sim_uvfile *uv, uint32_t nelem,
+				    uint32_t elem_size, struct mminfo *mi)
+{
+	uint64_t page = sim.sh->cfg.page_size;
+	uint32_t slot = pow2_at_least(elem_size < 64 ? 64 : elem_size);
+	uint32_t slots = pow2_at_least(nelem + 1);
+	struct rxe_sim_queue *q;
+	struct rxe_queue_buf *b;
+	uint64_t bytes;
+
+	if (!slots || !slot)
+		return NULL;
+	bytes = RXE_QUEUE_HDR + (uint64_t)slots * slot;
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return NULL;
+	q->size = (uint32_t)((bytes + page - 1) & ~(page - 1));
+	q->kbuf = real.mmap(NULL, q->size, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (q->kbuf == MAP_FAILED) {
+		free(q);
+		return NULL;
+	}
+	b = q->kbuf;
+	b->log2_elem_size = ilog2(slot);
+	b->index_mask = slots - 1;
+	q->usable = slots - 1;
+	if (!next_offset[uv->dev])
+		next_offset[uv->dev] = page;
+	q->offset = next_offset[uv->dev];
+	next_offset[uv->dev] += q->size;
+	q->uv = uv;
+	q->pending = 1;
+	q->next = queues;
+	queues = q;
+	mi->offset = q->offset;
+	mi->size = q->size;
+	mi->pad = 0;
+	return q;
+}
+
+void rxe_queue_free(struct rxe_sim_queue *q)
+{
+	struct rxe_sim_queue **p;
+
+	if (!q)
+		return;
+	for (p = &queues; *p; p = &(*p)->next) {
+		if (*p == q) {
+			*p = q->next;
+			break;
+		}
+	}
+	/* a user mapping keeps the pages, as the vma keeps the kernel's */
+	real.munmap(q->kbuf, q->size);
+	free(q);
+}
+
+void *rxe_queue_mmap(struct sim_uvfile *uv, void *addr, size_t len, int flags,
+		     uint64_t offset)
+{
+	struct rxe_sim_queue *q;
+	void *p;
+
+	for (q = queues; q; q = q->next)
+		if (q->uv == uv && q->pending && q->offset == offset)
+			break;
+	if (!q || len > q->size) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	if (flags & MAP_FIXED)
+		p = mremap(q->kbuf, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED,
+			   addr);
+	else
+		p = mremap(q->kbuf, 0, len, MREMAP_MAYMOVE);
+	if (p != MAP_FAILED)
+		q->pending = 0; /* an entry maps once */
+	return p;
+}

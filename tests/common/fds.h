@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* What a test counts to prove that nothing leaked. */
+#ifndef RDMA_TEST_FDS_H
+#define RDMA_TEST_FDS_H
+
+/*
+ * Number of open fds of this process. Aborts when /proc/self/fd cannot be
+ * read: a count that always fails would compare equal and prove nothing.
+ */
+int count_fds(void);
+
+#endif /* RDMA_TEST_FDS_H */
