@@ -153,6 +153,8 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 			    const struct mlx5_qp_sizes *sz, uint32_t *bfi,
 			    uint32_t dv_flags)
 {
+	/* Room for every core attribute: PD, SRQ, both CQs, caps, UHW... */
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 4);
 	struct mlx5_ib_create_qp req = {};
 	struct mlx5_ib_create_qp_resp resp = {};
 	struct ibv_udata udata = { .in = &req, .in_len = sizeof(req),
@@ -171,7 +173,7 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 		req.bfreg_index = qp->bf->page_id;
 	}
 	err = ibv_cmd_create_qp_ex(&ctx->ibv_ctx.context, &qp->verbs_qp, attr,
-				   &udata, NULL);
+				   &udata, cmd);
 	*bfi = resp.bfreg_index;
 	return err;
 }
