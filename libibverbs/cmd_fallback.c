@@ -75,30 +75,3 @@ int verbs_execute_or_fallback(struct ibv_context *ctx, unsigned int op_idx,
 	}
 	return VERBS_USE_WRITE;
 }
-
-int verbs_execute_ioctl_only(struct ibv_context *ctx, struct uverbs_cmd *cmd)
-{
-	int ret = uverbs_cmd_execute(ctx, cmd);
-
-	if (ret == EPROTONOSUPPORT || ret == ENOTTY) {
-		errno = EOPNOTSUPP;
-		return EOPNOTSUPP;
-	}
-	return ret;
-}
-
-void uverbs_cmd_add_udata(struct uverbs_cmd *cmd, const struct ibv_udata *udata)
-{
-	if (!udata)
-		return;
-	if (udata->in_len) {
-		cmd->uhw_in_idx = cmd->num_attrs;
-		uverbs_attr_in_ptr(cmd, UVERBS_ATTR_UHW_IN, udata->in,
-				   udata->in_len);
-	}
-	if (udata->out_len) {
-		cmd->uhw_out_idx = cmd->num_attrs;
-		uverbs_attr_out_ptr(cmd, UVERBS_ATTR_UHW_OUT, udata->out,
-				    udata->out_len);
-	}
-}

@@ -28,6 +28,8 @@ int verbs_cmd_destroy_resp(struct ibv_context *ctx, unsigned int op_idx,
 	struct destroy_counted_req req = {.handle = handle};
 	int ret;
 
+	if (resp_len)
+		memset(resp, 0, resp_len);
 	uverbs_attr_in_obj(cmd, 0, handle);
 	if (resp_len)
 		uverbs_attr_out_ptr(cmd, 1, resp, resp_len);
@@ -65,7 +67,8 @@ void verbs_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
 		       const uint32_t *completed, uint32_t reported)
 {
 	pthread_mutex_lock(mutex);
-	while (*completed != reported)
+	/* Wrap-safe "completed < reported": over-acking must not hang. */
+	while ((int32_t)(reported - *completed) > 0)
 		pthread_cond_wait(cond, mutex);
 	pthread_mutex_unlock(mutex);
 }

@@ -191,7 +191,8 @@ static int post_list(struct ibv_context *ctx, uint32_t command,
 			fill_send_wr((void *)k, cur, (enum ibv_qp_type)type);
 		else
 			fill_recv_wr((void *)k, cur);
-		memcpy(sge, wr_sges(s, cur), (size_t)n * sizeof(*sge));
+		if (n)
+			memcpy(sge, wr_sges(s, cur), (size_t)n * sizeof(*sge));
 		sge += n;
 	}
 	ret = verbs_write_cmd(ctx, command, buf, len, &resp, sizeof(resp),

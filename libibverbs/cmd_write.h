@@ -36,16 +36,22 @@ int verbs_execute_or_fallback(struct ibv_context *ctx, unsigned int op_idx,
  * without any ioctl (EPROTONOSUPPORT, ENOTTY) yields EOPNOTSUPP; other
  * results pass through. 0 or a positive errno (errno set).
  */
-int verbs_execute_ioctl_only(struct ibv_context *ctx, struct uverbs_cmd *cmd);
+static inline int verbs_execute_ioctl_only(struct ibv_context *ctx,
+					   struct uverbs_cmd *cmd)
+{
+	int ret = uverbs_cmd_execute(ctx, cmd);
+
+	if (ret == EPROTONOSUPPORT || ret == ENOTTY) {
+		errno = EOPNOTSUPP;
+		return EOPNOTSUPP;
+	}
+	return ret;
+}
 
 /* Mark op @op_idx (or all ops, for ENOTTY) after @err; true if marked. */
 bool verbs_note_unsupported(struct ibv_context *ctx, unsigned int op_idx,
 			    int err);
 bool verbs_is_unsupported(struct ibv_context *ctx, unsigned int op_idx);
-
-/* UHW_IN/UHW_OUT of @udata onto @cmd, remembering their slots. */
-void uverbs_cmd_add_udata(struct uverbs_cmd *cmd,
-			  const struct ibv_udata *udata);
 
 /*
  * Destroy the object @handle: (@object, @method) with the handle as attr

@@ -465,7 +465,12 @@ int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t mmap_offset);
  * write() path), @cmd its driver attributes (may be NULL). On success the
  * object's generic fields are set and the kernel's granted sizes written
  * back (cq->cqe; attr->cap of a QP; attr->attr.max_wr/max_sge of an SRQ).
- * Destroy helpers treat EIO (a disassociated device) as success.
+ * A CQ created on a channel holds a reference on it (refcnt) until
+ * ibv_cmd_destroy_cq() succeeds; ibv_create_cq() sets cq_context itself.
+ * Destroy helpers treat EIO (a disassociated device) as success, and
+ * otherwise block until the application has acknowledged every event the
+ * kernel reports it handed out for the object (ibv_ack_cq_events(),
+ * ibv_ack_async_event()).
  */
 int ibv_cmd_create_cq(struct ibv_context *ctx, int cqe,
 		      struct ibv_comp_channel *channel, int comp_vector,

@@ -2,6 +2,7 @@
 /* Address handles, including building one that answers a completion. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "ibverbs.h"
@@ -37,41 +38,72 @@ static void ipv4_mapped_gid(union ibv_gid *gid, const uint8_t *ipv4)
 	memcpy(&gid->raw[12], ipv4, 4);
 }
 
+/* What the 40 bytes in front of a received UD payload say. */
+struct grh_view {
+	union ibv_gid remote;
+	union ibv_gid local;
+	uint32_t flow_label;
+	uint8_t traffic_class;
+	enum ibv_gid_type gid_type;
+};
+
+#define IPPROTO_UDP_NUM 17
+
 /*
- * The 40 bytes in front of a received UD payload hold an IB GRH or, on
- * RoCE v2, an IPv6 header (same layout), or 20 unused bytes followed by
- * an IPv4 header. Extract the sender's and our own GID from either.
+ * An IB GRH or, on RoCE, an IPv6 header (same layout; RoCE v2 when the
+ * next header is UDP), or 20 unused bytes and then an IPv4 header (RoCE
+ * v2): version 6 in the first nibble decides, then an option-less IPv4
+ * header (0x45) at byte 20.
  */
-static void grh_gids(const struct ibv_grh *grh, union ibv_gid *remote,
-		     union ibv_gid *local)
+static int parse_grh(const struct ibv_grh *grh, bool ethernet,
+		     struct grh_view *v)
 {
 	const uint8_t *ipv4 = (const uint8_t *)grh + 20;
+	uint32_t vtf = ntohl(grh->version_tclass_flow);
 
-	if ((ipv4[0] >> 4) == 4) {
-		ipv4_mapped_gid(remote, ipv4 + 12);
-		ipv4_mapped_gid(local, ipv4 + 16);
-		return;
+	if (vtf >> 28 == 6) {
+		v->remote = grh->sgid;
+		v->local = grh->dgid;
+		v->flow_label = vtf & 0xfffff;
+		v->traffic_class = (vtf >> 20) & 0xff;
+		v->gid_type = !ethernet ? IBV_GID_TYPE_IB :
+			      grh->next_hdr == IPPROTO_UDP_NUM ?
+						  IBV_GID_TYPE_ROCE_V2 :
+						  IBV_GID_TYPE_ROCE_V1;
+		return 0;
 	}
-	*remote = grh->sgid;
-	*local = grh->dgid;
+	if (!ethernet || ipv4[0] != 0x45)
+		return EINVAL;
+	ipv4_mapped_gid(&v->remote, ipv4 + 12);
+	ipv4_mapped_gid(&v->local, ipv4 + 16);
+	v->flow_label = 0;
+	v->traffic_class = ipv4[1];
+	v->gid_type = IBV_GID_TYPE_ROCE_V2;
+	return 0;
 }
 
-/* The index of @gid in the port's table, or -1. */
+/* The index of @gid with @type in the port's table, or -1. */
 static int find_gid_index(struct ibv_context *context, uint8_t port_num,
-			  const union ibv_gid *gid)
+			  int table_len, const union ibv_gid *gid,
+			  enum ibv_gid_type type)
 {
-	struct ibv_port_attr port;
-	union ibv_gid cur;
+	struct ibv_gid_entry entry;
 	int i;
 
-	if (ibv_query_port(context, port_num, &port))
-		return -1;
-	for (i = 0; i < port.gid_tbl_len; i++) {
-		if (ibv_query_gid(context, port_num, i, &cur))
+	for (i = 0; i < table_len; i++) {
+		if (_ibv_query_gid_ex(context, port_num, (uint32_t)i, &entry,
+				      0, sizeof(entry)))
 			continue;
-		if (!memcmp(&cur, gid, sizeof(cur)))
+		if (entry.gid_type == type &&
+		    !memcmp(&entry.gid, gid, sizeof(*gid)))
 			return i;
 	}
+	return -1;
+}
+
+static int fail_minus_one(int err)
+{
+	errno = err;
 	return -1;
 }
 
@@ -79,30 +111,41 @@ int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 			struct ibv_wc *wc, struct ibv_grh *grh,
 			struct ibv_ah_attr *ah_attr)
 {
-	union ibv_gid local;
-	uint32_t flow_class;
-	int index;
+	bool has_grh = wc && (wc->wc_flags & IBV_WC_GRH);
+	struct ibv_port_attr port;
+	struct grh_view v;
+	bool ethernet;
+	int index, ret;
+
+	if (!context || !wc || !ah_attr || (has_grh && !grh))
+		return fail_minus_one(EINVAL);
+	ret = ibv_query_port(context, port_num, &port);
+	if (ret)
+		return fail_minus_one(ret);
+	ethernet = port.link_layer == IBV_LINK_LAYER_ETHERNET;
 
 	memset(ah_attr, 0, sizeof(*ah_attr));
 	ah_attr->port_num = port_num;
 	ah_attr->dlid = wc->slid;
 	ah_attr->sl = wc->sl;
 	ah_attr->src_path_bits = wc->dlid_path_bits;
-	if (!(wc->wc_flags & IBV_WC_GRH))
-		return 0;
+	if (!has_grh)
+		/* RoCE has no LIDs: an answer needs the GIDs. */
+		return ethernet ? fail_minus_one(EINVAL) : 0;
 
+	ret = parse_grh(grh, ethernet, &v);
+	if (ret)
+		return fail_minus_one(ret);
+	index = find_gid_index(context, port_num, port.gid_tbl_len, &v.local,
+			       v.gid_type);
+	if (index < 0)
+		return fail_minus_one(ENOENT);
 	ah_attr->is_global = 1;
-	grh_gids(grh, &ah_attr->grh.dgid, &local);
-	index = find_gid_index(context, port_num, &local);
-	if (index < 0) {
-		errno = ENOENT;
-		return -1;
-	}
+	ah_attr->grh.dgid = v.remote;
 	ah_attr->grh.sgid_index = (uint8_t)index;
-	flow_class = ntohl(grh->version_tclass_flow);
-	ah_attr->grh.flow_label = flow_class & 0xFFFFF;
-	ah_attr->grh.hop_limit = 0xFF;
-	ah_attr->grh.traffic_class = (flow_class >> 20) & 0xFF;
+	ah_attr->grh.flow_label = v.flow_label;
+	ah_attr->grh.hop_limit = 0xff;
+	ah_attr->grh.traffic_class = v.traffic_class;
 	return 0;
 }
 

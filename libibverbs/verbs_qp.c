@@ -72,24 +72,30 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
-	if (!ece || ece->comp_mask)
-		return EINVAL;
+	if (!qp || !ece || ece->comp_mask)
+		return verbs_einval();
 	return get_ops(qp->context)->set_ece(qp, ece);
 }
 
 int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
+	if (!qp || !ece)
+		return verbs_einval();
 	return get_ops(qp->context)->query_ece(qp, ece);
 }
 
 int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 		     uint16_t lid)
 {
+	if (!qp || !gid)
+		return verbs_einval();
 	return get_ops(qp->context)->attach_mcast(qp, gid, lid);
 }
 
 int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 		     uint16_t lid)
 {
+	if (!qp || !gid)
+		return verbs_einval();
 	return get_ops(qp->context)->detach_mcast(qp, gid, lid);
 }

@@ -168,7 +168,7 @@ static void mlx5_free_context(struct ibv_context *ibctx)
 	mlx5_release_all_dms(ctx);
 	mlx5_dp_cleanup(ctx);
 	mlx5_unmap_context_pages(ctx);
-	pthread_mutex_destroy(&ctx->dm_lock);
+	pthread_spin_destroy(&ctx->dm_lock);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 }
@@ -252,13 +252,13 @@ static struct mlx5_context *new_context(struct ibv_device *ibdev,
 	if (!ctx)
 		return NULL;
 	ctx->page_size = to_mdev(ibdev)->page_size;
-	pthread_mutex_init(&ctx->dm_lock, NULL);
+	pthread_spin_init(&ctx->dm_lock, PTHREAD_PROCESS_PRIVATE);
 	return ctx;
 }
 
 static void *context_failed(struct mlx5_context *ctx, int err)
 {
-	pthread_mutex_destroy(&ctx->dm_lock);
+	pthread_spin_destroy(&ctx->dm_lock);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 	errno = err;

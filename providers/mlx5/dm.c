@@ -74,26 +74,26 @@ static int alloc_dm_cmd(struct mlx5_context *ctx,
 
 static void track_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
 {
-	pthread_mutex_lock(&ctx->dm_lock);
+	pthread_spin_lock(&ctx->dm_lock);
 	dm->prev = NULL;
 	dm->next = ctx->dm_list;
 	if (dm->next)
 		dm->next->prev = dm;
 	ctx->dm_list = dm;
-	pthread_mutex_unlock(&ctx->dm_lock);
+	pthread_spin_unlock(&ctx->dm_lock);
 }
 
 /* Unmap and forget @dm; the kernel object is the caller's business. */
 static void release_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
 {
-	pthread_mutex_lock(&ctx->dm_lock);
+	pthread_spin_lock(&ctx->dm_lock);
 	if (dm->prev)
 		dm->prev->next = dm->next;
 	else
 		ctx->dm_list = dm->next;
 	if (dm->next)
 		dm->next->prev = dm->prev;
-	pthread_mutex_unlock(&ctx->dm_lock);
+	pthread_spin_unlock(&ctx->dm_lock);
 	mlx5_unmap(&dm->memic_map);
 	free(dm);
 }
@@ -148,11 +148,11 @@ static struct ibv_dm *alloc_dm(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
-	dm = calloc(1, sizeof(*dm));
+	/* malloc and one struct store: cheaper than calloc's memset */
+	dm = malloc(sizeof(*dm));
 	if (!dm)
 		return NULL;
-	dm->type = type;
-	dm->length = attr->length;
+	*dm = (struct mlx5_dm){.type = type, .length = attr->length};
 
 	err = alloc_dm_cmd(ctx, attr, dm, &start_offset, &page_index);
 	if (err)

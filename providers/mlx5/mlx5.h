@@ -88,7 +88,7 @@ struct mlx5_context {
 	 * DMs still mapped, so closing the context can unmap them: a live
 	 * mapping would keep the kernel context (and its dma-bufs) alive.
 	 */
-	pthread_mutex_t dm_lock;
+	pthread_spinlock_t dm_lock; /* dm_list: a few stores under it */
 	struct mlx5_dm *dm_list;
 };
 

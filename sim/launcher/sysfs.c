@@ -80,7 +80,7 @@ static void gid_string(char *buf, size_t len, const struct sim_device_model *m,
 }
 
 static int write_port(const char *ib, const struct sim_device_model *m,
-		      uint64_t guid)
+		      uint64_t guid, unsigned int dev)
 {
 	char gid[64];
 	unsigned int i;
@@ -90,7 +90,8 @@ static int write_port(const char *ib, const struct sim_device_model *m,
 	ret |= put(ib, "ports/1/phys_state", "5: LinkUp");
 	ret |= put(ib, "ports/1/link_layer", "%s", m->link_layer);
 	ret |= put(ib, "ports/1/rate", "%s", m->rate);
-	ret |= put(ib, "ports/1/lid", "0x%x", m->gid_is_roce ? 0 : 1);
+	/* device N is LID N+1: the fabric routes IB packets by DLID */
+	ret |= put(ib, "ports/1/lid", "0x%x", m->gid_is_roce ? 0 : dev + 1);
 	ret |= put(ib, "ports/1/sm_lid", "0x%x", m->gid_is_roce ? 0 : 1);
 	ret |= put(ib, "ports/1/lid_mask_count", "0");
 	ret |= put(ib, "ports/1/sm_sl", "0");
@@ -152,7 +153,7 @@ static int write_device(const char *dir, const struct sim_device_model *m,
 	snprintf(rel, sizeof(rel), "device/infiniband_verbs/uverbs%u/ibdev",
 		 idx);
 	ret |= put(ib, rel, "%s%u", m->ibdev_prefix, idx);
-	ret |= write_port(ib, m, guid);
+	ret |= write_port(ib, m, guid, idx);
 	ret |= put(uv, "ibdev", "%s%u", m->ibdev_prefix, idx);
 	ret |= put(uv, "dev", "%u:%u", SIM_UVERBS_MAJOR, minor);
 	ret |= put(uv, "abi_version", "%u", m->uverbs_abi);

@@ -45,6 +45,30 @@ static inline struct sim_uar *sim_uar(struct sim_obj *o)
 	return o ? sim_container_of(o, struct sim_uar, obj) : NULL;
 }
 
+/* CQ, QP and SRQ user-hardware data and engine state (mlx5_queues.c) */
+int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *cq,
+		       const void *in, size_t in_len, void *out,
+		       size_t out_len);
+int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *cq, uint32_t cqe,
+		       const void *in, size_t in_len, void *out,
+		       size_t out_len);
+void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *cq);
+int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
+		       const void *in, size_t in_len, void *out,
+		       size_t out_len);
+int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *qp,
+		       const struct sim_qp_attr *attr, uint32_t mask,
+		       const void *in, size_t in_len, void *out,
+		       size_t out_len);
+void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *qp);
+int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *srq,
+			const void *in, size_t in_len, void *out,
+			size_t out_len);
+int mlx5_sim_modify_srq(struct sim_uvfile *uv, struct sim_srq *srq,
+			uint32_t max_wr, uint32_t limit, uint32_t mask,
+			const void *in, size_t in_len);
+void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *srq);
+
 extern const struct sim_method mlx5_sim_methods[];
 extern const unsigned int mlx5_sim_nmethods;
 extern const struct sim_method_ext mlx5_sim_ext[];

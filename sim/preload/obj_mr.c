@@ -44,9 +44,12 @@ struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
 	mr->pd = pd;
 	mr->dm = dm;
 	mr->backing = dm ? SIM_MR_DM : SIM_MR_USER;
-	/* keys are device-wide: index from the world's counter, key byte 0 */
+	/* keys are device-wide: index from the world's counter, key byte 0;
+	 * 0x100 is no key (mlx5's receive SGE list terminator) */
 	sim_shared_lock(sim.sh);
-	mr->lkey = (uint32_t)(sim.sh->next_id++ << 8);
+	do
+		mr->lkey = (uint32_t)(sim.sh->next_id++ << 8);
+	while (mr->lkey == 0x100 || !mr->lkey);
 	sim_shared_unlock(sim.sh);
 	mr->rkey = mr->lkey;
 	pd->obj.usecnt++;

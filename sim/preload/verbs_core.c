@@ -93,7 +93,7 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	p->max_msg_sz = 1 << 30;
 	p->gid_tbl_len = sim.model->gid_tbl_len;
 	p->pkey_tbl_len = SIM_NUM_PKEYS;
-	p->lid = eth ? 0 : 1;
+	p->lid = eth ? 0 : (uint16_t)(dev + 1); /* fabric routes by DLID */
 	p->sm_lid = eth ? 0 : 1;
 	p->state = 4;	/* ACTIVE */
 	p->max_mtu = 5; /* 4096 */

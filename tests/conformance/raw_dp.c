@@ -9,6 +9,14 @@
 
 #include "conf.h"
 
+/*
+ * The kernel's structs end in a flexible driver_data[]; the driver's part
+ * is laid right after the core struct, exactly where the kernel reads it.
+ */
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+#endif
+
 int raw_create_cq(int fd, int cqe, int comp_vector, int channel,
 		  size_t resp_len, uint32_t *handle, uint32_t *granted)
 {

@@ -182,3 +182,39 @@ void mock_context_free(struct verbs_context *vctx)
 	verbs_uninit_context(vctx);
 	free(vctx);
 }
+
+void mock_expect_write_hdr(unsigned int call, uint32_t command,
+			   uint16_t in_words, uint16_t out_words)
+{
+	assert_true(call < mock_num_calls);
+	assert_int_equal(mock_calls[call].kind, MOCK_WRITE);
+	assert_int_equal(mock_u32_at(call, 0), command);
+	assert_int_equal(mock_u32_at(call, 4),
+			 in_words | (uint32_t)out_words << 16);
+}
+
+uint32_t mock_u32_at(unsigned int call, size_t off)
+{
+	uint32_t v;
+
+	assert_true(off + sizeof(v) <= mock_calls[call].len);
+	memcpy(&v, mock_calls[call].bytes + off, sizeof(v));
+	return v;
+}
+
+uint64_t mock_u64_at(unsigned int call, size_t off)
+{
+	uint64_t v;
+
+	assert_true(off + sizeof(v) <= mock_calls[call].len);
+	memcpy(&v, mock_calls[call].bytes + off, sizeof(v));
+	return v;
+}
+
+void *mock_write_response(const void *buf)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)buf + 8, sizeof(v));
+	return (void *)(uintptr_t)v;
+}

@@ -65,4 +65,23 @@ void mock_expect_attr(unsigned int call, unsigned int i, uint16_t id,
 void mock_expect_hdr(unsigned int call, uint16_t object, uint16_t method,
 		     uint16_t num_attrs, uint32_t driver_id);
 
+/* Little-endian helpers to spell expected byte images. */
+#define U16(v) (uint8_t)(v), (uint8_t)((v) >> 8)
+#define U32(v) U16(v), U16((v) >> 16)
+#define U64(v) U32(v), U32((uint64_t)(v) >> 32)
+/* struct ib_uverbs_ioctl_hdr and struct ib_uverbs_attr, byte by byte. */
+#define HDR(len, object, method, num_attrs, driver_id)                         \
+	U16(len), U16(object), U16(method), U16(num_attrs), U64(0),            \
+		U32(driver_id), U32(0)
+#define ATTR(id, len, flags, data)                                             \
+	U16(id), U16(len), U16(flags), U16(0), U64(data)
+
+/* A recorded write(): its ib_uverbs_cmd_hdr, then bytes at an offset. */
+void mock_expect_write_hdr(unsigned int call, uint32_t command,
+			   uint16_t in_words, uint16_t out_words);
+uint32_t mock_u32_at(unsigned int call, size_t off);
+uint64_t mock_u64_at(unsigned int call, size_t off);
+/* The response pointer of a write() being handled (both header kinds). */
+void *mock_write_response(const void *buf);
+
 #endif /* RDMA_DM_TEST_MOCK_KERNEL_H */

@@ -141,6 +141,25 @@ static void test_duplicate_ids_rejected(void **state)
 	assert_int_equal(mock_num_calls, 0);
 }
 
+/* The id bitmap only narrows the search: every pair is still compared. */
+static void test_duplicate_ids_exact(void **state)
+{
+	static const uint16_t ids[] = {1, 0x1001, 2, 0x1000, 3, 0x1002, 2};
+	DECLARE_UVERBS_CMD(dup, UVERBS_OBJECT_DEVICE, 0, 7);
+	DECLARE_UVERBS_CMD(alias, UVERBS_OBJECT_DEVICE, 0, 2);
+	size_t i;
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		uverbs_attr_in_u32(dup, ids[i], 0);
+	assert_int_equal(uverbs_cmd_execute(&vctx->context, dup), EINVAL);
+	assert_int_equal(mock_num_calls, 0);
+	/* 0 and 64 share a bit but are different ids: the kernel is asked. */
+	uverbs_attr_in_u32(alias, 0, 0);
+	uverbs_attr_in_u32(alias, 64, 0);
+	assert_int_equal(uverbs_cmd_execute(&vctx->context, alias), 0);
+	assert_int_equal(mock_num_calls, 1);
+}
+
 static void test_header_is_filled(void **state)
 {
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, 0);
@@ -227,6 +246,7 @@ int main(void)
 		T(test_fd_minus_one_is_omitted),
 		T(test_attribute_overflow),
 		T(test_duplicate_ids_rejected),
+		T(test_duplicate_ids_exact),
 		T(test_header_is_filled),
 		T(test_outputs_read_back),
 		T(test_kernel_error_is_positive_errno),

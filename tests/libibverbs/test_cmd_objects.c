@@ -29,17 +29,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Little-endian helpers to spell expected byte images. */
-#define U16(v) (uint8_t)(v), (uint8_t)((v) >> 8)
-#define U32(v) U16(v), U16((v) >> 16)
-#define U64(v) U32(v), U32((uint64_t)(v) >> 32)
-/* struct ib_uverbs_ioctl_hdr and struct ib_uverbs_attr, byte by byte. */
-#define HDR(len, object, method, num_attrs, driver_id)                         \
-	U16(len), U16(object), U16(method), U16(num_attrs), U64(0),            \
-		U32(driver_id), U32(0)
-#define ATTR(id, len, flags, data)                                             \
-	U16(id), U16(len), U16(flags), U16(0), U64(data)
-
 static int answer_dm_alloc(struct ib_uverbs_ioctl_hdr *hdr)
 {
 	mock_find(hdr, UVERBS_ATTR_ALLOC_DM_HANDLE)->data = 0x55;

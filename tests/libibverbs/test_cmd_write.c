@@ -55,20 +55,8 @@ static uint64_t u64_at(const uint8_t *buf, size_t off)
 	return v;
 }
 
-/* Both header kinds keep the response pointer at byte 8. */
-static void *response_of(const void *buf)
-{
-	return (void *)(uintptr_t)u64_at(buf, 8);
-}
-
-static void expect_write_hdr(unsigned int call, uint32_t command,
-			     uint16_t in_words, uint16_t out_words)
-{
-	assert_int_equal(mock_calls[call].kind, MOCK_WRITE);
-	assert_int_equal(u32_at(mock_calls[call].bytes, 0), command);
-	assert_int_equal(u32_at(mock_calls[call].bytes, 4),
-			 in_words | (uint32_t)out_words << 16);
-}
+#define response_of mock_write_response
+#define expect_write_hdr mock_expect_write_hdr
 
 /* ALLOC_PD answers pd_handle 0x31 and 4 driver bytes. */
 static int answer_alloc_pd(const void *buf, size_t len)

@@ -90,8 +90,7 @@ int stat(const char *path, struct stat *st)
 
 static int fail(const char *what, unsigned int got, unsigned int want)
 {
-	fprintf(stderr, "test_incremental: %s: %u, want %u\n", what, got,
-		want);
+	fprintf(stderr, "test_incremental: %s: %u, want %u\n", what, got, want);
 	return 1;
 }
 

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The simulated ConnectX: the engine that executes what libmlx5 posts.
+ *
+ * Each process runs its own engine over its own queues (buffers and
+ * doorbell records live in its memory, as user queues do on hardware).
+ * Work is noticed through the doorbell records (the SQ/RQ/SRQ counters and
+ * the CQ arm word), by the engine thread and by the application's own
+ * poll/post calls (hca_hooks.c). Packets between QPs travel over one
+ * AF_UNIX datagram socket per process (hca_fabric.c); a QP is reachable
+ * at <dir>/q<dev>.<qpn>, a symlink to its process's socket.
+ *
+ * All engine state is protected by sim_lock.
+ */
+#ifndef RDMA_SIM_HCA_H
+#define RDMA_SIM_HCA_H
+
+#include <stdint.h>
+
+#include "mlx5.h"
+
+/* mlx5 WQE opcodes (ctrl segment byte 3) */
+enum {
+	HCA_WQE_NOP = 0x00,
+	HCA_WQE_SEND_INVAL = 0x01,
+	HCA_WQE_RDMA_WRITE = 0x08,
+	HCA_WQE_RDMA_WRITE_IMM = 0x09,
+	HCA_WQE_SEND = 0x0a,
+	HCA_WQE_SEND_IMM = 0x0b,
+	HCA_WQE_TSO = 0x0e,
+	HCA_WQE_RDMA_READ = 0x10,
+	HCA_WQE_ATOMIC_CS = 0x11,
+	HCA_WQE_ATOMIC_FA = 0x12,
+	HCA_WQE_UMR = 0x25,
+};
+
+/* mlx5 CQE opcodes (op_own >> 4) */
+enum {
+	HCA_CQE_REQ = 0,
+	HCA_CQE_RESP_WR_IMM = 1,
+	HCA_CQE_RESP_SEND = 2,
+	HCA_CQE_RESP_SEND_IMM = 3,
+	HCA_CQE_RESP_SEND_INV = 4,
+	HCA_CQE_REQ_ERR = 13,
+	HCA_CQE_RESP_ERR = 14,
+	HCA_CQE_INVALID = 15,
+};
+
+/* mlx5 error CQE syndromes */
+enum {
+	HCA_SYND_OK = 0,
+	HCA_SYND_LOC_LEN = 0x01,
+	HCA_SYND_LOC_QP_OP = 0x02,
+	HCA_SYND_LOC_PROT = 0x04,
+	HCA_SYND_FLUSH = 0x05,
+	HCA_SYND_BAD_RESP = 0x10,
+	HCA_SYND_LOC_ACCESS = 0x11,
+	HCA_SYND_REM_INV_REQ = 0x12,
+	HCA_SYND_REM_ACCESS = 0x13,
+	HCA_SYND_REM_OP = 0x14,
+	HCA_SYND_RETRY_EXC = 0x15,
+	HCA_SYND_RNR_RETRY_EXC = 0x16,
+};
+
+/* IB QP states and types as the verbs uAPI numbers them */
+enum {
+	HCA_QPS_RESET,
+	HCA_QPS_INIT,
+	HCA_QPS_RTR,
+	HCA_QPS_RTS,
+	HCA_QPS_SQD,
+	HCA_QPS_SQE,
+	HCA_QPS_ERR,
+};
+enum { HCA_QPT_RC = 2, HCA_QPT_UC = 3, HCA_QPT_UD = 4 };
+
+/* remote access bits (IB_ACCESS_*) */
+enum {
+	HCA_ACC_LOCAL_WRITE = 1,
+	HCA_ACC_REMOTE_WRITE = 2,
+	HCA_ACC_REMOTE_READ = 4,
+	HCA_ACC_REMOTE_ATOMIC = 8,
+};
+
+#define HCA_CQ_ARM_IDLE 0x0f000000u /* arm word no real doorbell writes */
+#define HCA_MAX_SGE	32
+#define HCA_SEG_MAX	65536 /* payload bytes per RC/UC packet */
+
+struct hca_cq {
+	struct hca_cq *next;
+	struct sim_obj *obj;
+	struct sim_uvfile *uv;
+	uint32_t cqn;
+	uint32_t ncqe; /* power of two */
+	uint32_t cqe_size;
+	uint8_t *buf;
+	volatile uint32_t *dbrec; /* [0] set_ci, [1] arm (big-endian) */
+	uint32_t pi;		  /* CQEs written */
+	uint8_t overrun;
+	uint8_t solicited_pending; /* SE or error CQE since the last event */
+};
+
+struct hca_srq {
+	struct hca_srq *next;
+	struct sim_obj *obj;
+	struct sim_uvfile *uv;
+	uint32_t srqn;
+	uint32_t wqe_cnt, wqe_shift, max_gs;
+	uint8_t *buf;
+	volatile uint32_t *dbrec;
+	uint16_t consumed; /* WQEs taken (compared with the doorbell) */
+	uint16_t head;	   /* next WQE index on the free list */
+	uint32_t limit;	   /* armed limit, 0 = not armed */
+	uint32_t uidx;
+};
+
+struct hca_sge {
+	uint64_t addr;
+	uint32_t len, key;
+};
+
+/* A send WQE decoded when it was taken from the ring. */
+struct hca_swqe {
+	uint8_t opcode, signaled, solicited, fence;
+	uint16_t wqe_idx; /* the ctrl segment's index: wqe_counter */
+	uint32_t imm;	  /* raw (big-endian) immediate / rkey */
+	uint64_t raddr;
+	uint32_t rkey;
+	uint64_t swap_add, compare;
+	uint32_t len; /* message bytes */
+	uint32_t nsge;
+	uint8_t inl; /* data is in inline_buf */
+	struct hca_sge sge[HCA_MAX_SGE];
+	uint8_t *inline_buf;
+	/* UD address */
+	uint32_t dqpn, qkey;
+	uint16_t dlid;
+	uint8_t sl, grh;
+	uint8_t dgid[16];
+	/* transport progress */
+	uint32_t psn_first, npkts;
+	uint32_t sent; /* packets handed to the fabric */
+	uint8_t acked, failed;
+	uint64_t deadline; /* retransmission / RNR timer, ns */
+};
+
+/* A READ or atomic response waiting for room on the wire. */
+struct hca_rresp {
+	uint8_t op;
+	uint16_t dst_dev;
+	uint32_t dst_qpn, psn, len, sent;
+	uint8_t *src;
+	uint64_t orig;
+};
+#define HCA_RRESP 16 /* max_qp_rd_atom */
+
+struct hca_qp {
+	struct hca_qp *next;
+	struct sim_obj *obj;
+	struct sim_uvfile *uv;
+	unsigned int dev;
+	uint32_t qpn, type, state, uidx;
+	struct sim_pd *pd;
+	uint8_t sig_all;
+	struct hca_cq *scq, *rcq;
+	struct hca_srq *srq;
+	uint8_t *buf;
+	volatile uint32_t *dbrec; /* [0] recv counter, [1] send counter */
+	uint32_t sq_wqe_cnt, rq_wqe_cnt, rq_wqe_shift;
+	uint8_t *sq_start;
+	/* attributes from modify */
+	uint32_t dest_qpn, dlid_dev, qkey, path_mtu;
+	uint32_t sq_psn, rq_psn;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, access;
+	/* requester */
+	uint16_t sq_taken;	/* BBs decoded from the ring */
+	struct hca_swqe *ring;	/* outstanding WQEs, by slot */
+	uint32_t ring_size;	/* power of two */
+	uint32_t head, tail;	/* WQEs taken / completed */
+	uint32_t npsn;		/* next PSN to send */
+	uint32_t retries, rnr_retries;
+	/* responder */
+	uint16_t rq_consumed;
+	uint32_t epsn;
+	uint32_t ack_psn; /* psn to acknowledge, valid when ack_pending */
+	uint8_t ack_pending;
+	uint8_t in_msg; /* a multi-packet message is being received */
+	uint8_t msg_op;
+	uint32_t msg_off, msg_wqe, msg_synd;
+	struct hca_sge msg_sge[HCA_MAX_SGE];
+	uint32_t msg_nsge;
+	uint64_t msg_raddr;
+	uint32_t msg_rkey;
+	struct hca_rresp rr[HCA_RRESP];
+	uint32_t rr_head, rr_tail;
+	uint32_t acked_psn; /* highest ACK seen, for WQEs after a READ */
+	uint8_t have_ack;
+};
+
+/* ---- engine (hca_engine.c) ---- */
+extern struct hca_cq *hca_cqs;
+extern struct hca_qp *hca_qps;
+extern struct hca_srq *hca_srqs;
+/* One pass over doorbells, timers and arrived packets; 1 if it did work.
+ * Needs sim_lock. */
+int hca_step(void);
+/* Start the engine thread (once per process). */
+void hca_engine_start(void);
+uint64_t hca_now(void);
+struct hca_qp *hca_qp_by_qpn(unsigned int dev, uint32_t qpn);
+/* Move a QP to ERR: flush what it holds, raise the async event. */
+void hca_qp_to_err(struct hca_qp *qp);
+void hca_qp_reset(struct hca_qp *qp);
+/* Set the QP's state here and in the core object. */
+void hca_qp_set_state(struct hca_qp *qp, uint32_t state);
+/* hca_now() of the last pass the application ran itself. */
+extern uint64_t hca_app_drove;
+
+/* ---- CQEs (hca_cqe.c) ---- */
+struct hca_cqe_info {
+	uint8_t opcode; /* HCA_CQE_* */
+	uint8_t syndrome, vendor;
+	uint8_t wqe_opcode;
+	uint16_t wqe_counter;
+	uint32_t qpn, uidx, byte_cnt, imm;
+	uint32_t src_qp;
+	uint16_t slid;
+	uint8_t sl, grh, solicited;
+};
+/* Write one CQE (owner bit last) and fire the armed event. */
+void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
+/* Fire the completion event of an armed CQ if it is due. */
+void hca_cq_check_arm(struct hca_cq *cq);
+
+/* ---- memory (hca_mem.c) ---- */
+/* Translate [va, va+len) under key to a local pointer after the checks
+ * (PD, access bits, bounds, revoked dma-buf); NULL and *synd on failure. */
+void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
+	      uint32_t need, int remote, uint8_t *synd);
+
+/* ---- fabric (hca_fabric.c) ---- */
+enum {
+	HCA_PKT_SEND = 1,
+	HCA_PKT_WRITE,
+	HCA_PKT_READ_REQ,
+	HCA_PKT_READ_RESP,
+	HCA_PKT_CS,
+	HCA_PKT_FA,
+	HCA_PKT_ATOMIC_RESP,
+	HCA_PKT_ACK,
+	HCA_PKT_NAK,
+};
+enum {
+	HCA_PF_FIRST = 1,
+	HCA_PF_LAST = 2,
+	HCA_PF_IMM = 4,
+	HCA_PF_INV = 8,
+	HCA_PF_SE = 16,
+	HCA_PF_GRH = 32,
+};
+/* NAK codes (the AETH syndrome classes) */
+enum { HCA_NAK_RNR = 1, HCA_NAK_SEQ, HCA_NAK_INV_REQ, HCA_NAK_ACCESS,
+       HCA_NAK_OP };
+
+struct hca_pkt {
+	uint8_t op, flags, nak, sl;
+	uint16_t src_dev, dst_dev;
+	uint32_t src_qpn, dst_qpn;
+	uint32_t psn;	   /* packet sequence number (RC/UC) */
+	uint32_t imm;	   /* raw immediate or invalidated rkey */
+	uint32_t rkey;	   /* WRITE/READ/atomics */
+	uint64_t raddr;	   /* this packet's first remote byte */
+	uint32_t len;	   /* payload bytes in this packet */
+	uint32_t msg_len;  /* READ request: bytes asked for */
+	uint64_t atom[2];  /* swap_add, compare / original value */
+	uint32_t qkey;	   /* UD */
+	uint16_t slid;
+	uint8_t rnr_timer;
+	uint8_t pad;
+	uint8_t sgid[16], dgid[16]; /* UD with GRH */
+};
+
+/* Bind this process's socket (once). 0 or -errno. */
+int hca_fabric_open(void);
+/* Make (dev, qpn) reachable / unreachable. */
+int hca_fabric_attach(unsigned int dev, uint32_t qpn);
+void hca_fabric_detach(unsigned int dev, uint32_t qpn);
+/* Send a packet with payload from iov; 0, -EAGAIN (try again later) or
+ * -EHOSTUNREACH (no such QP: the packet is lost). */
+struct iovec;
+int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
+		    int iovcnt);
+/* Socket fd the engine thread waits on. */
+extern int hca_fabric_fd;
+/* Receive and handle queued packets (at most max); number handled. */
+int hca_fabric_poll(int max);
+
+/* ---- transport (hca_req.c / hca_resp.c) ---- */
+int hca_sq_process(struct hca_qp *qp);
+void hca_req_timers(struct hca_qp *qp, uint64_t now);
+void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p,
+		   const void *payload);
+/* Handle a request packet; payload can be read with hca_fabric_take(). */
+void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p);
+/* Copy the current packet's payload (after its header) into dst iov. */
+int hca_fabric_take(const struct iovec *iov, int iovcnt);
+/* Send queued responses and the pending ACK; 1 if it sent something. */
+int hca_resp_flush(struct hca_qp *qp);
+void hca_req_flush(struct hca_qp *qp);
+/* Take the next receive WQE (RQ or SRQ): 0 and its SGEs, -ENOENT none. */
+int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
+		 uint32_t *wqe_counter);
+/* Complete a taken receive WQE. */
+void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
+		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
+
+/* ---- trace (hca_trace.c) ---- */
+void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
+void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
+
+#endif

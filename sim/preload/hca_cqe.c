@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mlx5 CQEs: 64-byte struct mlx5_cqe64 (the second half of a 128-byte
+ * entry), written field by field and published by the op_own byte last,
+ * whose owner bit flips on every pass over the ring. The arm word of the
+ * doorbell record holds what libmlx5's last arm wrote; the HCA replaces it
+ * with HCA_CQ_ARM_IDLE (a value no arm can have) when the event fires, so
+ * "armed" is "the word is not idle".
+ */
+#include "hca.h"
+
+#include <endian.h>
+#include <string.h>
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	v = htobe16(v);
+	memcpy(p, &v, 2);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	v = htobe32(v);
+	memcpy(p, &v, 4);
+}
+
+static int is_error(uint8_t op)
+{
+	return op == HCA_CQE_REQ_ERR || op == HCA_CQE_RESP_ERR;
+}
+
+void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
+{
+	uint32_t set_ci = be32toh(cq->dbrec[0]) & 0xffffff;
+	uint8_t *e;
+
+	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe) {
+		if (!cq->overrun && cq->obj)
+			sim_async_event(NULL, 1 /* IB_EVENT_CQ_ERR */, cq->obj);
+		cq->overrun = 1;
+		return;
+	}
+	e = cq->buf + (size_t)(cq->pi & (cq->ncqe - 1)) * cq->cqe_size;
+	if (cq->cqe_size == 128)
+		e += 64;
+	memset(e, 0, 63);
+	if (is_error(ci->opcode)) {
+		e[54] = ci->vendor;
+		e[55] = ci->syndrome;
+	} else {
+		put16(e + 22, ci->slid);
+		put32(e + 24, (ci->src_qp & 0xffffff) |
+				      ((uint32_t)(ci->sl & 0xf) << 24) |
+				      (ci->grh ? 2u << 28 : 0));
+		memcpy(e + 36, &ci->imm, 4); /* raw, as libmlx5 reads it */
+		put32(e + 44, ci->byte_cnt);
+	}
+	put32(e + 32, ci->uidx & 0xffffff);
+	put32(e + 56, ((uint32_t)ci->wqe_opcode << 24) | (ci->qpn & 0xffffff));
+	put16(e + 60, ci->wqe_counter);
+	__atomic_store_n(&e[63],
+			 (uint8_t)(ci->opcode << 4 | (ci->solicited ? 2 : 0) |
+				   ((cq->pi & cq->ncqe) ? 1 : 0)),
+			 __ATOMIC_RELEASE);
+	cq->pi++;
+	if (ci->solicited || is_error(ci->opcode))
+		cq->solicited_pending = 1;
+	hca_trace_cqe(cq, ci);
+	hca_cq_check_arm(cq);
+}
+
+void hca_cq_check_arm(struct hca_cq *cq)
+{
+	uint32_t raw = __atomic_load_n(&cq->dbrec[1], __ATOMIC_ACQUIRE);
+	uint32_t v = be32toh(raw), idle = htobe32(HCA_CQ_ARM_IDLE);
+	int sol = !!(v & (1u << 24));
+
+	if (raw == idle)
+		return;
+	/* NEXT: any CQE beyond the consumer index the arm carried */
+	if (((cq->pi - v) & 0xffffff) == 0)
+		return;
+	if (sol && !cq->solicited_pending)
+		return;
+	if (!__atomic_compare_exchange_n(&cq->dbrec[1], &raw, idle, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return; /* re-armed meanwhile: look again next pass */
+	cq->solicited_pending = 0;
+	if (cq->obj)
+		sim_cq_comp_event(sim_cq(cq->obj));
+}

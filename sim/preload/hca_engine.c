@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The engine loop. One pass (hca_step) takes arrived packets, new send
+ * WQEs, due timers, queued responses and pending arms. The engine thread
+ * runs passes while there is work, spins (yielding) for a millisecond
+ * after the last work, then sleeps on the fabric socket with a timeout
+ * that grows to 10 ms, so an idle process costs ~100 short wake-ups a
+ * second. When the application itself polls or posts (hca_hooks.c), it
+ * runs the passes and the thread stays asleep.
+ */
+#include "hca.h"
+
+#include <endian.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <time.h>
+
+struct hca_cq *hca_cqs;
+struct hca_qp *hca_qps;
+struct hca_srq *hca_srqs;
+
+static pthread_t engine_thread;
+static pid_t engine_pid;
+uint64_t hca_app_drove; /* hca_now() of the last application-driven pass */
+
+uint64_t hca_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct hca_qp *hca_qp_by_qpn(unsigned int dev, uint32_t qpn)
+{
+	struct hca_qp *qp;
+
+	for (qp = hca_qps; qp; qp = qp->next)
+		if (qp->qpn == qpn && qp->dev == dev)
+			return qp;
+	return NULL;
+}
+
+/* Receive WQEs of a QP in ERR complete as flushed. */
+static int rq_flush(struct hca_qp *qp)
+{
+	struct hca_sge sge[HCA_MAX_SGE];
+	uint32_t n, wc;
+	int did = 0;
+
+	if (qp->srq)
+		return 0;
+	while (!hca_recv_wqe(qp, sge, &n, &wc)) {
+		hca_recv_complete(qp, wc, NULL, 0, HCA_SYND_FLUSH);
+		did = 1;
+	}
+	return did;
+}
+
+void hca_qp_to_err(struct hca_qp *qp)
+{
+	if (qp->state == HCA_QPS_ERR)
+		return;
+	hca_qp_set_state(qp, HCA_QPS_ERR);
+	qp->in_msg = 0;
+	qp->rr_head = qp->rr_tail = 0;
+	qp->ack_pending = 0;
+	hca_req_flush(qp);
+	rq_flush(qp);
+	if (qp->srq)
+		sim_async_event(qp->uv, 16 /* QP_LAST_WQE_REACHED */, qp->obj);
+}
+
+void hca_qp_reset(struct hca_qp *qp)
+{
+	qp->sq_taken = 0;
+	qp->head = qp->tail = 0;
+	qp->rq_consumed = 0;
+	qp->in_msg = 0;
+	qp->rr_head = qp->rr_tail = 0;
+	qp->ack_pending = 0;
+	qp->have_ack = 0;
+	qp->retries = qp->rnr_retries = 0;
+}
+
+int hca_step(void)
+{
+	uint64_t now = hca_now();
+	struct hca_qp *qp;
+	struct hca_cq *cq;
+	int did;
+
+	did = hca_fabric_poll(64) > 0;
+	for (qp = hca_qps; qp; qp = qp->next) {
+		if (qp->state == HCA_QPS_ERR)
+			did |= rq_flush(qp);
+		did |= hca_sq_process(qp);
+		hca_req_timers(qp, now);
+		did |= hca_resp_flush(qp);
+	}
+	for (cq = hca_cqs; cq; cq = cq->next)
+		hca_cq_check_arm(cq);
+	return did;
+}
+
+static void *engine_main(void *arg)
+{
+	uint64_t last = hca_now(), now, idle;
+	struct pollfd pfd = {.events = POLLIN};
+	sigset_t all;
+	int did;
+
+	(void)arg;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (;;) {
+		pthread_mutex_lock(&sim_lock);
+		did = hca_step();
+		pfd.fd = hca_fabric_fd;
+		pthread_mutex_unlock(&sim_lock);
+		now = hca_now();
+		if (did)
+			last = now;
+		idle = now - last;
+		if (now - __atomic_load_n(&hca_app_drove, __ATOMIC_RELAXED) <
+		    1000000) {
+			/* the application is driving: stay out of its way */
+			poll(NULL, 0, 1);
+			continue;
+		}
+		if (idle < 1000000) {
+			sched_yield();
+			continue;
+		}
+		poll(&pfd, pfd.fd >= 0 ? 1 : 0, idle < 50000000 ? 1 : 10);
+	}
+	return NULL;
+}
+
+void hca_engine_start(void)
+{
+	pthread_attr_t a;
+
+	if (engine_pid == getpid())
+		return;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	if (!pthread_create(&engine_thread, &a, engine_main, NULL))
+		engine_pid = getpid();
+	pthread_attr_destroy(&a);
+}

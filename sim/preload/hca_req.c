@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The requester: takes send WQEs from the ring up to the SQ doorbell
+ * counter, decodes their segments, sends them as packets, and completes
+ * them: UC/UD once sent, RC when acknowledged (ACK, READ response, atomic
+ * response). RC keeps the IB rules: in-order PSNs, go-back-N on RNR NAK
+ * after min_rnr_timer (rnr_retry times, 7 = forever) and on the local ACK
+ * timeout (4.096 us << timeout, retry_cnt times), then RNR_RETRY_EXC /
+ * RETRY_EXC_ERR and the QP goes to ERR.
+ */
+#include "hca.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#define PSN_MASK 0xffffff
+
+static uint32_t be32_at(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return be32toh(v);
+}
+
+static uint64_t be64_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return be64toh(v);
+}
+
+static int psn_le(uint32_t a, uint32_t b)
+{
+	return ((b - a) & PSN_MASK) < 0x800000;
+}
+
+/* Cursor over a WQE's 16-byte units, wrapping at the end of the ring. */
+struct seg_cur {
+	uint8_t *p, *start, *end;
+};
+
+static uint8_t *seg_next(struct seg_cur *c)
+{
+	uint8_t *p = c->p;
+
+	c->p += 16;
+	if (c->p >= c->end)
+		c->p = c->start;
+	return p;
+}
+
+static int is_read_like(uint8_t op)
+{
+	return op == HCA_WQE_RDMA_READ || op == HCA_WQE_ATOMIC_CS ||
+	       op == HCA_WQE_ATOMIC_FA;
+}
+
+static uint8_t *inline_buf(struct hca_swqe *w)
+{
+	if (!w->inline_buf)
+		w->inline_buf = malloc(1024);
+	return w->inline_buf;
+}
+
+/* Decode the WQE at c into w; 0, or a syndrome for a malformed WQE. */
+static uint8_t decode(struct hca_qp *qp, struct seg_cur *c,
+		      struct hca_swqe *w, uint32_t *bbs)
+{
+	uint8_t *ctrl = seg_next(c), *s;
+	uint32_t v0 = be32_at(ctrl), ds = ctrl[7] & 0x3f, used = 1, bc, n;
+	uint8_t *ib;
+
+	memset(w, 0, offsetof(struct hca_swqe, inline_buf));
+	w->opcode = (uint8_t)v0;
+	w->wqe_idx = (uint16_t)(v0 >> 8);
+	w->signaled = !!(ctrl[11] & 0x08);
+	w->solicited = !!(ctrl[11] & 0x02);
+	w->fence = !!(ctrl[11] & 0x80);
+	memcpy(&w->imm, ctrl + 12, 4);
+	*bbs = (ds * 16 + 63) / 64;
+	if (!ds)
+		*bbs = 1;
+	if (qp->type == HCA_QPT_UD) {
+		s = seg_next(c);
+		w->qkey = be32_at(s);
+		w->dqpn = be32_at(s + 8) & 0xffffff;
+		w->sl = s[12] & 0xf;
+		w->dlid = (uint16_t)(s[14] << 8 | s[15]);
+		s = seg_next(c);
+		w->grh = !!(be32_at(s + 12) & (1u << 30));
+		s = seg_next(c);
+		memcpy(w->dgid, s, 16);
+		used += 3;
+	} else if (w->opcode == HCA_WQE_RDMA_WRITE ||
+		   w->opcode == HCA_WQE_RDMA_WRITE_IMM ||
+		   is_read_like(w->opcode)) {
+		s = seg_next(c);
+		w->raddr = be64_at(s);
+		w->rkey = be32_at(s + 8);
+		used++;
+		if (w->opcode != HCA_WQE_RDMA_READ &&
+		    w->opcode != HCA_WQE_RDMA_WRITE &&
+		    w->opcode != HCA_WQE_RDMA_WRITE_IMM) {
+			s = seg_next(c);
+			w->swap_add = be64_at(s);
+			w->compare = be64_at(s + 8);
+			used++;
+		}
+	} else if (w->opcode == HCA_WQE_UMR) {
+		return HCA_SYND_LOC_QP_OP; /* memory windows are not modelled */
+	}
+	while (used < ds) {
+		s = seg_next(c);
+		used++;
+		bc = be32_at(s);
+		if (bc & 0x80000000u) {
+			bc &= 0x7fffffff;
+			ib = inline_buf(w);
+			if (!ib || bc > 1024)
+				return HCA_SYND_LOC_LEN;
+			/* data starts 4 bytes in and may wrap */
+			n = bc < 12 ? bc : 12;
+			memcpy(ib, s + 4, n);
+			while (n < bc) {
+				s = seg_next(c);
+				used++;
+				memcpy(ib + n, s, bc - n < 16 ? bc - n : 16);
+				n += bc - n < 16 ? bc - n : 16;
+			}
+			w->inl = 1;
+			w->len = bc;
+			continue;
+		}
+		if (w->nsge == HCA_MAX_SGE)
+			return HCA_SYND_LOC_LEN;
+		w->sge[w->nsge].len = bc;
+		w->sge[w->nsge].key = be32_at(s + 4);
+		w->sge[w->nsge].addr = be64_at(s + 8);
+		w->len += bc;
+		w->nsge++;
+	}
+	return 0;
+}
+
+static void req_complete(struct hca_qp *qp, struct hca_swqe *w, uint8_t synd)
+{
+	struct hca_cqe_info ci = {
+		.opcode = synd ? HCA_CQE_REQ_ERR : HCA_CQE_REQ,
+		.syndrome = synd,
+		.wqe_opcode = w->opcode,
+		.wqe_counter = w->wqe_idx,
+		.qpn = qp->qpn,
+		.uidx = qp->uidx,
+	};
+
+	if (w->opcode == HCA_WQE_RDMA_READ)
+		ci.byte_cnt = w->len;
+	else if (w->opcode == HCA_WQE_ATOMIC_CS ||
+		 w->opcode == HCA_WQE_ATOMIC_FA)
+		ci.byte_cnt = 8;
+	if ((synd || w->signaled) && qp->scq)
+		hca_cqe_write(qp->scq, &ci);
+}
+
+/* Retire the oldest WQE. */
+static void req_retire(struct hca_qp *qp, uint8_t synd)
+{
+	struct hca_swqe *w = &qp->ring[qp->tail & (qp->ring_size - 1)];
+
+	req_complete(qp, w, synd);
+	qp->tail++;
+	qp->retries = 0;
+	qp->rnr_retries = 0;
+}
+
+/* Error on the oldest WQE: its CQE, then ERR (which flushes the rest). */
+static void req_fail(struct hca_qp *qp, uint8_t synd)
+{
+	if (qp->tail != qp->head)
+		req_retire(qp, synd);
+	hca_qp_to_err(qp);
+}
+
+void hca_req_flush(struct hca_qp *qp)
+{
+	while (qp->tail != qp->head)
+		req_retire(qp, HCA_SYND_FLUSH);
+}
+
+/* Take new WQEs from the ring (never more than the ring can track). */
+static void take_wqes(struct hca_qp *qp)
+{
+	uint16_t db = (uint16_t)be32toh(__atomic_load_n(&qp->dbrec[1],
+							__ATOMIC_ACQUIRE));
+	struct seg_cur c = {.start = qp->sq_start,
+			    .end = qp->sq_start + qp->sq_wqe_cnt * 64};
+	struct hca_swqe *w;
+	uint32_t bbs;
+	uint8_t synd;
+
+	while (qp->sq_taken != db && qp->head - qp->tail < qp->ring_size) {
+		c.p = qp->sq_start +
+		      (size_t)(qp->sq_taken & (qp->sq_wqe_cnt - 1)) * 64;
+		w = &qp->ring[qp->head & (qp->ring_size - 1)];
+		synd = decode(qp, &c, w, &bbs);
+		qp->sq_taken = (uint16_t)(qp->sq_taken + bbs);
+		w->npkts = 1;
+		if (!is_read_like(w->opcode) && w->len > HCA_SEG_MAX)
+			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
+		else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
+			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
+		w->sent = 0;
+		w->deadline = 0;
+		w->psn_first = qp->npsn;
+		qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
+		w->failed = synd;
+		qp->head++;
+		hca_trace_wqe(qp, w);
+		if (qp->state == HCA_QPS_ERR)
+			w->failed = HCA_SYND_FLUSH;
+	}
+}
+
+/* The iovec of bytes [off, off+len) of the message. */
+static int gather(struct hca_qp *qp, struct hca_swqe *w, uint32_t off,
+		  uint32_t len, struct iovec *iov, uint8_t *synd)
+{
+	uint32_t i, skip = off, take;
+	int n = 0;
+	void *p;
+
+	if (w->inl) {
+		iov[0].iov_base = w->inline_buf + off;
+		iov[0].iov_len = len;
+		return len ? 1 : 0;
+	}
+	for (i = 0; i < w->nsge && len; i++) {
+		if (skip >= w->sge[i].len) {
+			skip -= w->sge[i].len;
+			continue;
+		}
+		take = w->sge[i].len - skip;
+		if (take > len)
+			take = len;
+		p = hca_mem(qp, w->sge[i].key, w->sge[i].addr + skip,
+			    take, 0, 0, synd);
+		if (!p)
+			return -1;
+		iov[n].iov_base = p;
+		iov[n].iov_len = take;
+		n++;
+		len -= take;
+		skip = 0;
+	}
+	return n;
+}
+
+static void fill_common(struct hca_qp *qp, struct hca_pkt *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->src_dev = (uint16_t)qp->dev;
+	p->src_qpn = qp->qpn;
+	p->slid = (uint16_t)(qp->dev + 1);
+}
+
+static const uint8_t pkt_op[256] = {
+	[HCA_WQE_SEND] = HCA_PKT_SEND,
+	[HCA_WQE_SEND_IMM] = HCA_PKT_SEND,
+	[HCA_WQE_SEND_INVAL] = HCA_PKT_SEND,
+	[HCA_WQE_RDMA_WRITE] = HCA_PKT_WRITE,
+	[HCA_WQE_RDMA_WRITE_IMM] = HCA_PKT_WRITE,
+	[HCA_WQE_RDMA_READ] = HCA_PKT_READ_REQ,
+	[HCA_WQE_ATOMIC_CS] = HCA_PKT_CS,
+	[HCA_WQE_ATOMIC_FA] = HCA_PKT_FA,
+};
+
+/* Send packet k of w; 0, -EAGAIN, or a syndrome (> 0). */
+static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
+{
+	struct iovec iov[HCA_MAX_SGE];
+	uint32_t off = k * HCA_SEG_MAX, len;
+	struct hca_pkt p;
+	uint8_t synd = 0;
+	int n = 0, ret;
+
+	fill_common(qp, &p);
+	p.op = pkt_op[w->opcode];
+	if (!p.op)
+		return HCA_SYND_LOC_QP_OP;
+	p.psn = (w->psn_first + k) & PSN_MASK;
+	p.rkey = w->rkey;
+	p.raddr = w->raddr + off;
+	p.msg_len = w->len;
+	p.atom[0] = w->swap_add;
+	p.atom[1] = w->compare;
+	if (qp->type == HCA_QPT_UD) {
+		p.dst_dev = (uint16_t)(w->dlid ? w->dlid - 1u : qp->dev);
+		p.dst_qpn = w->dqpn;
+		/* a Q_Key with the high bit set means "use the QP's own" */
+		p.qkey = (w->qkey & 0x80000000u) ? qp->qkey : w->qkey;
+		p.sl = w->sl;
+		if (w->grh) {
+			p.flags |= HCA_PF_GRH;
+			memcpy(p.dgid, w->dgid, 16);
+		}
+	} else {
+		p.dst_dev = (uint16_t)qp->dlid_dev;
+		p.dst_qpn = qp->dest_qpn;
+	}
+	if (k == 0)
+		p.flags |= HCA_PF_FIRST;
+	if (k + 1 == w->npkts)
+		p.flags |= HCA_PF_LAST;
+	if (w->opcode == HCA_WQE_SEND_IMM || w->opcode == HCA_WQE_RDMA_WRITE_IMM)
+		p.flags |= HCA_PF_IMM;
+	if (w->opcode == HCA_WQE_SEND_INVAL)
+		p.flags |= HCA_PF_INV;
+	if (w->solicited)
+		p.flags |= HCA_PF_SE;
+	p.imm = w->imm;
+	if (p.op == HCA_PKT_SEND || p.op == HCA_PKT_WRITE) {
+		len = w->len - off < HCA_SEG_MAX ? w->len - off : HCA_SEG_MAX;
+		if (w->len == 0)
+			len = 0;
+		p.len = len;
+		n = gather(qp, w, off, len, iov, &synd);
+		if (n < 0)
+			return synd;
+	}
+	ret = hca_fabric_send(&p, iov, n);
+	if (ret == -EAGAIN)
+		return ret;
+	return 0; /* delivered, or lost at a QP that is not there */
+}
+
+static uint64_t rc_timeout_ns(const struct hca_qp *qp)
+{
+	if (!qp->timeout)
+		return 0; /* infinite */
+	return 4096ull << (qp->timeout < 31 ? qp->timeout : 31);
+}
+
+/* The RNR timer codes of IB (min_rnr_timer), in microseconds. */
+static const uint32_t rnr_us[32] = {
+	655360, 10,    20,    30,    40,    60,    80,    120,
+	160,	240,   320,   480,   640,   960,   1280,  1920,
+	2560,	3840,  5120,  7680,  10240, 15360, 20480, 30720,
+	40960,	61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+static int transmit(struct hca_qp *qp)
+{
+	uint32_t i, k, outstanding_reads = 0;
+	struct hca_swqe *w;
+	int did = 0, ret;
+
+	for (i = qp->tail; i != qp->head; i++) {
+		w = &qp->ring[i & (qp->ring_size - 1)];
+		if (w->failed) {
+			if (i != qp->tail)
+				break; /* completes in order */
+			req_fail(qp, w->failed);
+			return 1;
+		}
+		if (w->fence && outstanding_reads)
+			break;
+		if (w->deadline && w->sent == 0 && i == qp->tail)
+			break; /* RNR wait */
+		for (k = w->sent; k < w->npkts; k = w->sent) {
+			ret = send_one(qp, w, k);
+			if (ret == -EAGAIN)
+				return did;
+			if (ret > 0) {
+				w->failed = (uint8_t)ret;
+				return did;
+			}
+			did = 1;
+			/* one READ request asks for all of the response */
+			w->sent = w->opcode == HCA_WQE_RDMA_READ ? w->npkts
+								 : k + 1;
+			if (w->sent == w->npkts && qp->type == HCA_QPT_RC &&
+			    rc_timeout_ns(qp))
+				w->deadline = hca_now() + rc_timeout_ns(qp);
+		}
+		if (is_read_like(w->opcode))
+			outstanding_reads++;
+	}
+	/* UC and UD are done once on the wire */
+	while (qp->type != HCA_QPT_RC && qp->tail != qp->head &&
+	       qp->ring[qp->tail & (qp->ring_size - 1)].sent)
+		req_retire(qp, 0);
+	return did;
+}
+
+int hca_sq_process(struct hca_qp *qp)
+{
+	uint32_t before = qp->head;
+
+	if (!qp->ring || qp->state < HCA_QPS_RTS)
+		return 0;
+	take_wqes(qp);
+	if (qp->state == HCA_QPS_ERR) {
+		hca_req_flush(qp);
+		return before != qp->head;
+	}
+	return transmit(qp) || before != qp->head;
+}
+
+/* Send everything again from psn on (go-back-N). */
+static void rewind_to(struct hca_qp *qp, uint32_t psn)
+{
+	struct hca_swqe *w;
+	uint32_t i;
+
+	for (i = qp->tail; i != qp->head; i++) {
+		w = &qp->ring[i & (qp->ring_size - 1)];
+		if (!w->sent)
+			break;
+		if (psn_le(w->psn_first + w->npkts, psn))
+			continue;
+		w->sent = psn_le(psn, w->psn_first) ? 0 : psn - w->psn_first;
+		if (w->opcode == HCA_WQE_RDMA_READ)
+			w->sent = 0;
+		w->deadline = 0;
+	}
+}
+
+void hca_req_timers(struct hca_qp *qp, uint64_t now)
+{
+	struct hca_swqe *w;
+
+	if (qp->type != HCA_QPT_RC || qp->tail == qp->head ||
+	    qp->state != HCA_QPS_RTS)
+		return;
+	w = &qp->ring[qp->tail & (qp->ring_size - 1)];
+	if (!w->deadline || now < w->deadline)
+		return;
+	if (w->sent == 0) { /* the RNR wait is over */
+		w->deadline = 0;
+		return;
+	}
+	if (qp->retries++ >= qp->retry_cnt) {
+		req_fail(qp, HCA_SYND_RETRY_EXC);
+		return;
+	}
+	rewind_to(qp, w->psn_first);
+}
+
+/* READ response / atomic response data into the WQE's SGEs. */
+static uint8_t scatter_resp(struct hca_qp *qp, struct hca_swqe *w,
+			    const struct hca_pkt *p)
+{
+	struct iovec iov[HCA_MAX_SGE];
+	uint32_t off = (p->psn - w->psn_first) & PSN_MASK;
+	uint8_t synd = 0;
+	int n, i;
+	uint32_t skip, take, len = p->len;
+	void *dst;
+
+	off *= HCA_SEG_MAX;
+	if (p->op == HCA_PKT_ATOMIC_RESP) {
+		off = 0;
+		len = 8;
+	}
+	for (n = 0, i = 0, skip = off; i < (int)w->nsge && len; i++) {
+		if (skip >= w->sge[i].len) {
+			skip -= w->sge[i].len;
+			continue;
+		}
+		take = w->sge[i].len - skip < len ? w->sge[i].len - skip : len;
+		dst = hca_mem(qp, w->sge[i].key, w->sge[i].addr + skip,
+			      take, HCA_ACC_LOCAL_WRITE, 0, &synd);
+		if (!dst)
+			return synd;
+		iov[n].iov_base = dst;
+		iov[n++].iov_len = take;
+		len -= take;
+		skip = 0;
+	}
+	if (len)
+		return HCA_SYND_LOC_LEN;
+	if (p->op == HCA_PKT_ATOMIC_RESP) {
+		memcpy(iov[0].iov_base, &p->atom[0],
+		       iov[0].iov_len < 8 ? iov[0].iov_len : 8);
+		return 0;
+	}
+	return hca_fabric_take(iov, n) ? HCA_SYND_LOC_PROT : 0;
+}
+
+/* All WQEs whose packets are at or before psn are acknowledged. */
+static void ack_upto(struct hca_qp *qp, uint32_t psn)
+{
+	struct hca_swqe *w;
+
+	while (qp->tail != qp->head) {
+		w = &qp->ring[qp->tail & (qp->ring_size - 1)];
+		if (!w->sent || is_read_like(w->opcode) ||
+		    !psn_le((w->psn_first + w->npkts - 1) & PSN_MASK, psn))
+			break;
+		req_retire(qp, 0);
+	}
+}
+
+static struct hca_swqe *wqe_of_psn(struct hca_qp *qp, uint32_t psn)
+{
+	struct hca_swqe *w;
+	uint32_t i;
+
+	for (i = qp->tail; i != qp->head; i++) {
+		w = &qp->ring[i & (qp->ring_size - 1)];
+		if (psn_le(w->psn_first, psn) &&
+		    !psn_le(w->psn_first + w->npkts, psn))
+			return w;
+	}
+	return NULL;
+}
+
+static const uint8_t nak_synd[] = {
+	[HCA_NAK_INV_REQ] = HCA_SYND_REM_INV_REQ,
+	[HCA_NAK_ACCESS] = HCA_SYND_REM_ACCESS,
+	[HCA_NAK_OP] = HCA_SYND_REM_OP,
+};
+
+void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p,
+		   const void *payload)
+{
+	struct hca_swqe *w;
+	uint8_t synd;
+
+	(void)payload;
+	if (qp->type != HCA_QPT_RC || qp->state != HCA_QPS_RTS)
+		return;
+	if (p->op == HCA_PKT_ACK) {
+		ack_upto(qp, p->psn);
+		return;
+	}
+	w = wqe_of_psn(qp, p->psn);
+	if (!w)
+		return; /* duplicate or stale */
+	if (p->op == HCA_PKT_NAK) {
+		ack_upto(qp, (p->psn - 1) & PSN_MASK);
+		if (w != &qp->ring[qp->tail & (qp->ring_size - 1)])
+			return;
+		if (p->nak == HCA_NAK_RNR) {
+			if (qp->rnr_retry != 7 &&
+			    qp->rnr_retries++ >= qp->rnr_retry) {
+				req_fail(qp, HCA_SYND_RNR_RETRY_EXC);
+				return;
+			}
+			rewind_to(qp, p->psn);
+			w->deadline = hca_now() +
+				      rnr_us[p->rnr_timer & 31] * 1000ull;
+			return;
+		}
+		if (p->nak == HCA_NAK_SEQ) {
+			rewind_to(qp, p->psn);
+			return;
+		}
+		req_fail(qp, nak_synd[p->nak < sizeof(nak_synd) ? p->nak : 0]
+				     ?: HCA_SYND_REM_OP);
+		return;
+	}
+	/* READ or atomic response: earlier WQEs are implicitly acked */
+	ack_upto(qp, (w->psn_first - 1) & PSN_MASK);
+	if (w != &qp->ring[qp->tail & (qp->ring_size - 1)])
+		return;
+	synd = scatter_resp(qp, w, p);
+	if (synd) {
+		req_fail(qp, synd);
+		return;
+	}
+	if (p->flags & HCA_PF_LAST)
+		req_retire(qp, 0);
+}

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The responder: receive WQEs (RQ and SRQ) taken up to their doorbell
+ * counters, packets scattered straight from the socket into registered
+ * memory, RDMA WRITE/READ/atomics checked against the rkey's MR, and the
+ * RC answers: cumulative ACKs, RNR NAK (no receive posted, min_rnr_timer),
+ * NAKs for access/invalid-request/operational errors (the responder QP
+ * then goes to ERR, as IB's class J/K errors do).
+ */
+#include "hca.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#define PSN_MASK 0xffffff
+#define MLX5_INVALID_LKEY 0x100
+
+static uint32_t be32_at(const volatile void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, (const void *)p, 4);
+	return be32toh(v);
+}
+
+static uint32_t read_sges(const uint8_t *p, uint32_t max,
+			  struct hca_sge *sge)
+{
+	uint32_t n, i;
+	uint64_t a;
+
+	for (n = 0, i = 0; i < max && n < HCA_MAX_SGE; i++, p += 16) {
+		if (be32_at(p + 4) == MLX5_INVALID_LKEY)
+			break;
+		memcpy(&a, p + 8, 8);
+		sge[n].len = be32_at(p);
+		sge[n].key = be32_at(p + 4);
+		sge[n].addr = be64toh(a);
+		n++;
+	}
+	return n;
+}
+
+int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
+		 uint32_t *wqe_counter)
+{
+	struct hca_srq *srq = qp->srq;
+	uint16_t db, avail;
+	uint8_t *w;
+
+	if (srq) {
+		db = (uint16_t)be32toh(__atomic_load_n(&srq->dbrec[0],
+						       __ATOMIC_ACQUIRE));
+		if (db == srq->consumed)
+			return -ENOENT;
+		w = srq->buf + ((size_t)srq->head << srq->wqe_shift);
+		*wqe_counter = srq->head;
+		*nsge = read_sges(w + 16, srq->max_gs, sge);
+		srq->head = (uint16_t)(w[2] << 8 | w[3]);
+		srq->consumed++;
+		avail = (uint16_t)(db - srq->consumed);
+		if (srq->limit && avail < srq->limit) {
+			srq->limit = 0; /* one event per arming */
+			sim_async_event(srq->uv, 15 /* SRQ_LIMIT_REACHED */,
+					srq->obj);
+		}
+		return 0;
+	}
+	if (!qp->rq_wqe_cnt)
+		return -ENOENT;
+	db = (uint16_t)be32toh(__atomic_load_n(&qp->dbrec[0],
+					       __ATOMIC_ACQUIRE));
+	if (db == qp->rq_consumed)
+		return -ENOENT;
+	w = qp->buf + ((size_t)(qp->rq_consumed & (qp->rq_wqe_cnt - 1))
+		       << qp->rq_wqe_shift);
+	*wqe_counter = qp->rq_consumed++;
+	*nsge = read_sges(w, (1u << qp->rq_wqe_shift) / 16, sge);
+	return 0;
+}
+
+void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
+		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd)
+{
+	struct hca_cqe_info ci = {
+		.wqe_counter = (uint16_t)wqe_counter,
+		.qpn = qp->qpn,
+		.uidx = qp->uidx,
+		.byte_cnt = bytes,
+		.syndrome = synd,
+	};
+
+	if (synd) {
+		ci.opcode = HCA_CQE_RESP_ERR;
+	} else if (p->op == HCA_PKT_WRITE) {
+		ci.opcode = HCA_CQE_RESP_WR_IMM;
+	} else if (p->flags & HCA_PF_IMM) {
+		ci.opcode = HCA_CQE_RESP_SEND_IMM;
+	} else if (p->flags & HCA_PF_INV) {
+		ci.opcode = HCA_CQE_RESP_SEND_INV;
+	} else {
+		ci.opcode = HCA_CQE_RESP_SEND;
+	}
+	if (!synd && p) {
+		ci.imm = p->imm; /* raw: immediate or BE32 invalidated rkey */
+		ci.src_qp = p->src_qpn;
+		ci.slid = p->slid;
+		ci.sl = p->sl;
+		ci.grh = !!(p->flags & HCA_PF_GRH);
+		ci.solicited = !!(p->flags & HCA_PF_SE);
+	}
+	if (qp->rcq)
+		hca_cqe_write(qp->rcq, &ci);
+}
+
+/* iovec over [off, off+len) of the SGE list, for writing. */
+static int scatter_iov(struct hca_qp *qp, const struct hca_sge *sge,
+		       uint32_t nsge, uint32_t off, uint32_t len,
+		       struct iovec *iov, uint8_t *synd)
+{
+	uint32_t i, take;
+	int n = 0;
+	void *p;
+
+	for (i = 0; i < nsge && len; i++) {
+		if (off >= sge[i].len) {
+			off -= sge[i].len;
+			continue;
+		}
+		take = sge[i].len - off < len ? sge[i].len - off : len;
+		p = hca_mem(qp, sge[i].key, sge[i].addr + off, take,
+			    HCA_ACC_LOCAL_WRITE, 0, synd);
+		if (!p)
+			return -1;
+		iov[n].iov_base = p;
+		iov[n++].iov_len = take;
+		len -= take;
+		off = 0;
+	}
+	if (len) {
+		*synd = HCA_SYND_LOC_LEN;
+		return -1;
+	}
+	return n;
+}
+
+static void answer(struct hca_qp *qp, const struct hca_pkt *req, uint8_t op,
+		   uint8_t nak, uint32_t psn)
+{
+	struct hca_pkt a;
+
+	memset(&a, 0, sizeof(a));
+	a.op = op;
+	a.nak = nak;
+	a.psn = psn;
+	a.src_dev = (uint16_t)qp->dev;
+	a.src_qpn = qp->qpn;
+	a.dst_dev = req->src_dev;
+	a.dst_qpn = req->src_qpn;
+	a.rnr_timer = qp->min_rnr_timer;
+	hca_fabric_send(&a, NULL, 0);
+}
+
+/* A responder error of class J/K: NAK (RC), then ERR. */
+static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p,
+		       uint8_t nak, uint32_t event)
+{
+	if (qp->type == HCA_QPT_RC)
+		answer(qp, p, HCA_PKT_NAK, nak, p->psn);
+	if (event)
+		sim_async_event(qp->uv, event, qp->obj);
+	hca_qp_to_err(qp);
+}
+
+static void write_grh(struct hca_qp *qp, const struct hca_pkt *p,
+		      const struct iovec *iov, int n)
+{
+	uint8_t grh[40] = {0x60}, *d;
+	uint32_t i, k, off = 0;
+	uint16_t plen = htobe16((uint16_t)(p->len + 8 + 8));
+
+	if (!(p->flags & HCA_PF_GRH))
+		return;
+	memcpy(grh + 4, &plen, 2);
+	grh[6] = 0x1b; /* next header: BTH */
+	grh[7] = 64;
+	memcpy(grh + 8, p->sgid, 16);
+	memcpy(grh + 24, p->dgid, 16);
+	(void)qp;
+	for (i = 0; i < (uint32_t)n && off < 40; i++) {
+		d = iov[i].iov_base;
+		for (k = 0; k < iov[i].iov_len && off < 40; k++)
+			d[k] = grh[off++];
+	}
+}
+
+static void ud_input(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	struct hca_sge sge[HCA_MAX_SGE];
+	struct iovec iov[HCA_MAX_SGE], grh[HCA_MAX_SGE];
+	uint32_t nsge, wc;
+	uint8_t synd = 0;
+	int n, g;
+
+	if (p->qkey != qp->qkey || p->len > 4096)
+		return; /* dropped, as a port drops a bad Q_Key */
+	if (hca_recv_wqe(qp, sge, &nsge, &wc))
+		return; /* no receive posted: UD drops */
+	g = scatter_iov(qp, sge, nsge, 0, 40, grh, &synd);
+	n = g < 0 ? -1 : scatter_iov(qp, sge, nsge, 40, p->len, iov, &synd);
+	if (n < 0) {
+		hca_recv_complete(qp, wc, p, 0, synd);
+		hca_qp_to_err(qp);
+		return;
+	}
+	write_grh(qp, p, grh, g);
+	hca_fabric_take(iov, n);
+	hca_recv_complete(qp, wc, p, p->len + 40, 0);
+}
+
+static int queue_reply(struct hca_qp *qp, const struct hca_pkt *p,
+		       uint8_t *src, uint64_t orig)
+{
+	struct hca_rresp *r;
+
+	if (qp->rr_head - qp->rr_tail >= HCA_RRESP)
+		return -1;
+	r = &qp->rr[qp->rr_head++ % HCA_RRESP];
+	r->op = p->op == HCA_PKT_READ_REQ ? HCA_PKT_READ_RESP
+					  : HCA_PKT_ATOMIC_RESP;
+	r->dst_dev = p->src_dev;
+	r->dst_qpn = p->src_qpn;
+	r->psn = p->psn;
+	r->src = src;
+	r->len = p->op == HCA_PKT_READ_REQ ? p->msg_len : 0;
+	r->sent = 0;
+	r->orig = orig;
+	return 0;
+}
+
+static uint64_t do_atomic(const struct hca_pkt *p, void *dst)
+{
+	uint64_t *a = dst, old;
+
+	if (p->op == HCA_PKT_FA)
+		return __atomic_fetch_add(a, p->atom[0], __ATOMIC_SEQ_CST);
+	old = p->atom[1];
+	__atomic_compare_exchange_n(a, &old, p->atom[0], 0, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return old;
+}
+
+static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	int atomic = p->op != HCA_PKT_READ_REQ;
+	uint32_t need = atomic ? HCA_ACC_REMOTE_ATOMIC : HCA_ACC_REMOTE_READ;
+	uint64_t len = atomic ? 8 : p->msg_len, orig = 0;
+	uint8_t synd, *src = NULL;
+
+	if (!(qp->access & need) ||
+	    (len && !(src = hca_mem(qp, p->rkey, p->raddr, len, need, 1,
+				    &synd))) ||
+	    (atomic && (p->raddr & 7))) {
+		resp_fatal(qp, p, HCA_NAK_ACCESS, 3 /* QP_ACCESS_ERR */);
+		return;
+	}
+	if (atomic)
+		orig = do_atomic(p, src);
+	if (queue_reply(qp, p, src, orig))
+		return; /* too many outstanding: the requester retries */
+	qp->epsn = (p->psn + (atomic ? 1 : (p->msg_len + HCA_SEG_MAX - 1) /
+						    HCA_SEG_MAX ?: 1)) &
+		   PSN_MASK;
+}
+
+/* SEND and WRITE packets (RC and UC). */
+static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	struct iovec iov[HCA_MAX_SGE];
+	int write = p->op == HCA_PKT_WRITE, n;
+	uint8_t synd = 0;
+	void *dst;
+
+	if (p->flags & HCA_PF_FIRST) {
+		qp->in_msg = 1;
+		qp->msg_off = 0;
+		if (!write && hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge,
+					   &qp->msg_wqe)) {
+			qp->in_msg = 0;
+			if (qp->type == HCA_QPT_RC)
+				answer(qp, p, HCA_PKT_NAK, HCA_NAK_RNR, p->psn);
+			return; /* UC: the message is dropped */
+		}
+		if (write && (!(qp->access & HCA_ACC_REMOTE_WRITE) ||
+			      (p->msg_len &&
+			       !hca_mem(qp, p->rkey, p->raddr, p->msg_len,
+					HCA_ACC_REMOTE_WRITE, 1, &synd)))) {
+			qp->in_msg = 0;
+			resp_fatal(qp, p, HCA_NAK_ACCESS, 3);
+			return;
+		}
+	}
+	if (!qp->in_msg)
+		return; /* UC: rest of a dropped message */
+	if (write) {
+		dst = p->len ? hca_mem(qp, p->rkey, p->raddr, p->len,
+				       HCA_ACC_REMOTE_WRITE, 1, &synd)
+			     : NULL;
+		iov[0].iov_base = dst;
+		iov[0].iov_len = p->len;
+		n = dst ? 1 : 0;
+	} else {
+		n = scatter_iov(qp, qp->msg_sge, qp->msg_nsge, qp->msg_off,
+				p->len, iov, &synd);
+		if (n < 0) {
+			hca_recv_complete(qp, qp->msg_wqe, p, 0, synd);
+			resp_fatal(qp, p,
+				   synd == HCA_SYND_LOC_LEN ? HCA_NAK_INV_REQ
+							    : HCA_NAK_OP,
+				   0);
+			return;
+		}
+	}
+	if (n)
+		hca_fabric_take(iov, n);
+	qp->msg_off += p->len;
+	qp->epsn = (p->psn + 1) & PSN_MASK;
+	qp->ack_psn = p->psn;
+	qp->ack_pending = qp->type == HCA_QPT_RC;
+	if (!(p->flags & HCA_PF_LAST))
+		return;
+	qp->in_msg = 0;
+	if (!write) {
+		hca_recv_complete(qp, qp->msg_wqe, p, qp->msg_off, 0);
+	} else if (p->flags & HCA_PF_IMM) {
+		if (hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge,
+				 &qp->msg_wqe)) {
+			/* the data landed; the immediate needs a receive */
+			qp->ack_pending = 0;
+			qp->epsn = p->psn;
+			if (qp->type == HCA_QPT_RC)
+				answer(qp, p, HCA_PKT_NAK, HCA_NAK_RNR, p->psn);
+			return;
+		}
+		hca_recv_complete(qp, qp->msg_wqe, p, p->msg_len, 0);
+	}
+}
+
+void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	if (qp->state < HCA_QPS_RTR || qp->state > HCA_QPS_SQE)
+		return; /* RESET/INIT/ERR drop what arrives */
+	if (qp->type == HCA_QPT_UD) {
+		ud_input(qp, p);
+		return;
+	}
+	if (p->src_qpn != qp->dest_qpn)
+		return;
+	if (qp->type == HCA_QPT_RC && p->psn != qp->epsn) {
+		/* duplicate: answer again; ahead (after a NAK): drop */
+		if (((qp->epsn - p->psn) & PSN_MASK) < 0x800000 &&
+		    p->op != HCA_PKT_READ_REQ && p->op != HCA_PKT_CS &&
+		    p->op != HCA_PKT_FA) {
+			qp->ack_psn = (qp->epsn - 1) & PSN_MASK;
+			qp->ack_pending = 1;
+		}
+		return;
+	}
+	switch (p->op) {
+	case HCA_PKT_SEND:
+	case HCA_PKT_WRITE:
+		rc_send_write(qp, p);
+		break;
+	case HCA_PKT_READ_REQ:
+	case HCA_PKT_CS:
+	case HCA_PKT_FA:
+		if (qp->type == HCA_QPT_RC) {
+			rc_read_atomic(qp, p);
+			break;
+		}
+		/* fallthrough */
+	default:
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, 2 /* QP_REQ_ERR */);
+	}
+}
+
+/* Send queued READ/atomic responses, then one cumulative ACK. */
+int hca_resp_flush(struct hca_qp *qp)
+{
+	struct hca_rresp *r;
+	struct hca_pkt a;
+	struct iovec iov;
+	uint32_t chunk;
+	int did = 0;
+
+	while (qp->rr_tail != qp->rr_head) {
+		r = &qp->rr[qp->rr_tail % HCA_RRESP];
+		memset(&a, 0, sizeof(a));
+		a.op = r->op;
+		a.src_dev = (uint16_t)qp->dev;
+		a.src_qpn = qp->qpn;
+		a.dst_dev = r->dst_dev;
+		a.dst_qpn = r->dst_qpn;
+		a.atom[0] = r->orig;
+		chunk = r->len - r->sent < HCA_SEG_MAX ? r->len - r->sent
+						       : HCA_SEG_MAX;
+		a.psn = (r->psn + r->sent / HCA_SEG_MAX) & PSN_MASK;
+		a.len = chunk;
+		if (r->sent + chunk == r->len)
+			a.flags = HCA_PF_LAST;
+		iov.iov_base = r->src + r->sent;
+		iov.iov_len = chunk;
+		if (hca_fabric_send(&a, &iov, chunk ? 1 : 0) == -EAGAIN)
+			return did;
+		did = 1;
+		r->sent += chunk;
+		if (r->sent == r->len)
+			qp->rr_tail++;
+	}
+	if (qp->ack_pending) {
+		memset(&a, 0, sizeof(a));
+		a.op = HCA_PKT_ACK;
+		a.psn = qp->ack_psn;
+		a.src_dev = (uint16_t)qp->dev;
+		a.src_qpn = qp->qpn;
+		a.dst_dev = (uint16_t)qp->dlid_dev;
+		a.dst_qpn = qp->dest_qpn;
+		if (hca_fabric_send(&a, NULL, 0) != -EAGAIN) {
+			qp->ack_pending = 0;
+			did = 1;
+		}
+	}
+	return did;
+}

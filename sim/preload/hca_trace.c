@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* --trace lines for the data path: each WQE taken and each CQE written. */
+#include "hca.h"
+
+static const char *const wqe_names[256] = {
+	[HCA_WQE_NOP] = "NOP",
+	[HCA_WQE_SEND_INVAL] = "SEND_INV",
+	[HCA_WQE_RDMA_WRITE] = "RDMA_WRITE",
+	[HCA_WQE_RDMA_WRITE_IMM] = "RDMA_WRITE_IMM",
+	[HCA_WQE_SEND] = "SEND",
+	[HCA_WQE_SEND_IMM] = "SEND_IMM",
+	[HCA_WQE_TSO] = "TSO",
+	[HCA_WQE_RDMA_READ] = "RDMA_READ",
+	[HCA_WQE_ATOMIC_CS] = "ATOMIC_CS",
+	[HCA_WQE_ATOMIC_FA] = "ATOMIC_FA",
+	[HCA_WQE_UMR] = "UMR",
+};
+
+static const char *const cqe_names[16] = {
+	[HCA_CQE_REQ] = "REQ",
+	[HCA_CQE_RESP_WR_IMM] = "RESP_WR_IMM",
+	[HCA_CQE_RESP_SEND] = "RESP_SEND",
+	[HCA_CQE_RESP_SEND_IMM] = "RESP_SEND_IMM",
+	[HCA_CQE_RESP_SEND_INV] = "RESP_SEND_INV",
+	[HCA_CQE_REQ_ERR] = "REQ_ERR",
+	[HCA_CQE_RESP_ERR] = "RESP_ERR",
+};
+
+static const char *const synd_names[0x17] = {
+	[HCA_SYND_OK] = "ok",
+	[HCA_SYND_LOC_LEN] = "LOCAL_LENGTH_ERR",
+	[HCA_SYND_LOC_QP_OP] = "LOCAL_QP_OP_ERR",
+	[HCA_SYND_LOC_PROT] = "LOCAL_PROT_ERR",
+	[HCA_SYND_FLUSH] = "WR_FLUSH_ERR",
+	[HCA_SYND_BAD_RESP] = "BAD_RESP_ERR",
+	[HCA_SYND_LOC_ACCESS] = "LOCAL_ACCESS_ERR",
+	[HCA_SYND_REM_INV_REQ] = "REMOTE_INVAL_REQ_ERR",
+	[HCA_SYND_REM_ACCESS] = "REMOTE_ACCESS_ERR",
+	[HCA_SYND_REM_OP] = "REMOTE_OP_ERR",
+	[HCA_SYND_RETRY_EXC] = "TRANSPORT_RETRY_EXC_ERR",
+	[HCA_SYND_RNR_RETRY_EXC] = "RNR_RETRY_EXC_ERR",
+};
+
+static const char *name_or(const char *n)
+{
+	return n ? n : "?";
+}
+
+void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)
+{
+	if (!sim_tracing())
+		return;
+	sim_trace("wqe qp %#x %s idx %u len %u%s%s%s", qp->qpn,
+		  name_or(wqe_names[w->opcode]), w->wqe_idx, w->len,
+		  w->inl ? " inline" : "", w->signaled ? " signaled" : "",
+		  w->failed ? " malformed" : "");
+}
+
+void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci)
+{
+	if (!sim_tracing())
+		return;
+	sim_trace("cqe cq %#x qp %#x %s idx %u len %u status %s", cq->cqn,
+		  ci->qpn, name_or(cqe_names[ci->opcode & 15]), ci->wqe_counter,
+		  ci->byte_cnt,
+		  name_or(ci->syndrome < sizeof(synd_names) / sizeof(char *)
+				  ? synd_names[ci->syndrome]
+				  : NULL));
+}

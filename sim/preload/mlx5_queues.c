@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mlx5 user-hardware data of CQ, QP and SRQ creation, checked as mlx5_ib
+ * checks it (sizes, flags, reserved fields, UAR mode, user index), and the
+ * hand-over of the user's rings and doorbell records to the engine.
+ */
+#include "hca.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MLX5_SIM_LOG_MAX_CQ_SZ 22
+#define MLX5_SIM_LOG_MAX_QP_SZ 15
+#define MLX5_SIM_CQ_FLAGS                                                      \
+	(MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD |                                \
+	 MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX |                              \
+	 MLX5_IB_CREATE_CQ_FLAGS_REAL_TIME_TS)
+#define MLX5_SIM_QP_FLAGS                                                      \
+	(MLX5_QP_FLAG_SIGNATURE | MLX5_QP_FLAG_SCATTER_CQE |                   \
+	 MLX5_QP_FLAG_BFREG_INDEX | MLX5_QP_FLAG_ALLOW_SCATTER_CQE |           \
+	 MLX5_QP_FLAG_UAR_PAGE_INDEX)
+
+static int is_pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static uint32_t roundup_pow2(uint32_t v)
+{
+	uint32_t r = 1;
+
+	while (r < v)
+		r <<= 1;
+	return r;
+}
+
+/* The kernel pins user rings: an unmapped range fails as pinning does. */
+static int check_user(uint64_t addr, uint64_t len)
+{
+	uint8_t b;
+
+	if (!addr || sim_copy_from_user(&b, (void *)(uintptr_t)addr, 1) ||
+	    sim_copy_from_user(&b, (void *)(uintptr_t)(addr + len - 1), 1))
+		return -EFAULT;
+	return 0;
+}
+
+static int nonzero(const void *p, size_t from, size_t to)
+{
+	const uint8_t *b = p;
+
+	for (; from < to; from++)
+		if (b[from])
+			return 1;
+	return 0;
+}
+
+static uint32_t new_number(void)
+{
+	uint32_t n;
+
+	sim_shared_lock(sim.sh);
+	n = (uint32_t)(sim.sh->next_id++ & 0xffffff);
+	sim_shared_unlock(sim.sh);
+	return n ? n : 1;
+}
+
+int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
+			  const void *in, size_t in_len, void *out,
+			  size_t out_len)
+{
+	struct mlx5_ib_create_cq req = {};
+	struct mlx5_ib_create_cq_resp resp = {};
+	uint32_t entries = gcq->cqe;
+	struct hca_cq *cq;
+
+	if (entries > 1u << MLX5_SIM_LOG_MAX_CQ_SZ)
+		return -EINVAL;
+	entries = roundup_pow2(entries + 1);
+	if (entries > 1u << MLX5_SIM_LOG_MAX_CQ_SZ)
+		return -EINVAL;
+	if (in_len < offsetof(struct mlx5_ib_create_cq, flags))
+		return -EINVAL;
+	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
+	if ((req.flags & ~MLX5_SIM_CQ_FLAGS) ||
+	    (req.cqe_size != 64 && req.cqe_size != 128) || req.reserved0 ||
+	    req.reserved1)
+		return -EINVAL;
+	if (uv->uar_dyn && !(req.flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
+		return -EINVAL;
+	if (req.cqe_comp_en ||
+	    (req.flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD))
+		return -EOPNOTSUPP; /* no CQE compression, no padding */
+	if (check_user(req.buf_addr, (uint64_t)entries * req.cqe_size) ||
+	    check_user(req.db_addr, 8))
+		return -EFAULT;
+	cq = calloc(1, sizeof(*cq));
+	if (!cq)
+		return -ENOMEM;
+	cq->obj = &gcq->obj;
+	cq->uv = uv;
+	cq->cqn = new_number();
+	cq->ncqe = entries;
+	cq->cqe_size = req.cqe_size;
+	cq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
+	cq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
+	/* no arm yet: a value no arm doorbell can carry */
+	cq->dbrec[1] = htobe32(HCA_CQ_ARM_IDLE);
+	gcq->cqe = entries - 1;
+	gcq->obj.drv = cq;
+	cq->next = hca_cqs;
+	hca_cqs = cq;
+	resp.cqn = cq->cqn;
+	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
+	return 0;
+}
+
+void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *gcq)
+{
+	struct hca_cq *cq = gcq->obj.drv, **p;
+
+	(void)uv;
+	for (p = &hca_cqs; *p; p = &(*p)->next)
+		if (*p == cq) {
+			*p = cq->next;
+			break;
+		}
+	free(cq);
+	gcq->obj.drv = NULL;
+}
+
+int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
+			  uint32_t cqe, const void *in, size_t in_len,
+			  void *out, size_t out_len)
+{
+	(void)uv, (void)gcq, (void)cqe, (void)in, (void)in_len, (void)out;
+	(void)out_len;
+	return -EOPNOTSUPP; /* the RESIZE_CQ CQE hand-over is not modelled */
+}
+
+static struct hca_cq *hcq(struct sim_cq *c)
+{
+	return c ? c->obj.drv : NULL;
+}
+
+static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
+		    const struct mlx5_ib_create_qp *req, size_t in_len)
+{
+	uint32_t cqe_v1 = ((const struct mlx5_ib_alloc_ucontext_resp *)
+				   uv->ctx_resp)->cqe_version;
+	int no_rq = gqp->srq || !gqp->attr.cap.max_recv_wr;
+
+	if (in_len < offsetof(struct mlx5_ib_create_qp, ece_options))
+		return -EINVAL;
+	if (req->flags & ~MLX5_SIM_QP_FLAGS)
+		return -EINVAL;
+	if ((req->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX) &&
+	    (req->flags & MLX5_QP_FLAG_BFREG_INDEX))
+		return -EINVAL;
+	if (uv->uar_dyn && !(req->flags & (MLX5_QP_FLAG_UAR_PAGE_INDEX |
+					   MLX5_QP_FLAG_BFREG_INDEX)))
+		return -EINVAL;
+	if (cqe_v1 ? req->uidx >= 0xffffff : req->uidx != 0xffffff)
+		return -EINVAL;
+	if (gqp->attr.cap.max_recv_wr > 1u << MLX5_SIM_LOG_MAX_QP_SZ)
+		return -EINVAL;
+	if (no_rq ? (req->rq_wqe_count || req->rq_wqe_shift)
+		  : (!is_pow2(req->rq_wqe_count) || req->rq_wqe_shift < 4 ||
+		     req->rq_wqe_shift > 9 ||
+		     req->rq_wqe_count < gqp->attr.cap.max_recv_wr))
+		return -EINVAL;
+	if (req->sq_wqe_count && (!is_pow2(req->sq_wqe_count) ||
+				  req->sq_wqe_count >
+					  1u << MLX5_SIM_LOG_MAX_QP_SZ))
+		return -EINVAL;
+	return 0;
+}
+
+int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
+			  const void *in, size_t in_len, void *out,
+			  size_t out_len)
+{
+	struct mlx5_ib_create_qp req = {};
+	struct mlx5_ib_create_qp_resp resp = {};
+	uint64_t rq_bytes, len;
+	struct hca_qp *qp;
+	int ret;
+
+	if (gqp->qp_type != HCA_QPT_RC && gqp->qp_type != HCA_QPT_UC &&
+	    gqp->qp_type != HCA_QPT_UD)
+		return -EOPNOTSUPP;
+	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
+	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
+	    nonzero(in, offsetof(struct mlx5_ib_create_qp, reserved), in_len))
+		return -EINVAL;
+	ret = qp_udata(uv, gqp, &req, in_len);
+	if (ret)
+		return ret;
+	rq_bytes = (uint64_t)req.rq_wqe_count << req.rq_wqe_shift;
+	len = rq_bytes + ((uint64_t)req.sq_wqe_count << 6);
+	if ((len && check_user(req.buf_addr, len)) ||
+	    check_user(req.db_addr, 8))
+		return -EFAULT;
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return -ENOMEM;
+	qp->ring_size = req.sq_wqe_count;
+	if (qp->ring_size) {
+		qp->ring = calloc(qp->ring_size, sizeof(*qp->ring));
+		if (!qp->ring) {
+			free(qp);
+			return -ENOMEM;
+		}
+	}
+	ret = hca_fabric_attach(uv->dev, gqp->qpn);
+	if (ret) {
+		free(qp->ring);
+		free(qp);
+		return ret;
+	}
+	qp->obj = &gqp->obj;
+	qp->uv = uv;
+	qp->dev = uv->dev;
+	qp->qpn = gqp->qpn;
+	qp->type = gqp->qp_type;
+	qp->uidx = req.uidx;
+	qp->pd = gqp->pd;
+	qp->scq = hcq(gqp->send_cq);
+	qp->rcq = hcq(gqp->recv_cq);
+	qp->srq = gqp->srq ? gqp->srq->obj.drv : NULL;
+	qp->buf = (uint8_t *)(uintptr_t)req.buf_addr;
+	qp->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
+	qp->rq_wqe_cnt = req.rq_wqe_count;
+	qp->rq_wqe_shift = req.rq_wqe_shift;
+	qp->sq_wqe_cnt = req.sq_wqe_count;
+	qp->sq_start = qp->buf + rq_bytes;
+	gqp->obj.drv = qp;
+	qp->next = hca_qps;
+	hca_qps = qp;
+	/* static UARs: a medium (shared) bfreg; dynamic: the user's page */
+	resp.bfreg_index = uv->uar_dyn ? 0xffffffffu : 1;
+	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
+	hca_engine_start();
+	return 0;
+}
+
+void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *gqp)
+{
+	struct hca_qp *qp = gqp->obj.drv, **p;
+	uint32_t i;
+
+	(void)uv;
+	if (!qp)
+		return;
+	hca_fabric_detach(qp->dev, qp->qpn);
+	for (p = &hca_qps; *p; p = &(*p)->next)
+		if (*p == qp) {
+			*p = qp->next;
+			break;
+		}
+	for (i = 0; i < qp->ring_size; i++)
+		free(qp->ring[i].inline_buf);
+	free(qp->ring);
+	free(qp);
+	gqp->obj.drv = NULL;
+}
+
+void hca_qp_set_state(struct hca_qp *qp, uint32_t state)
+{
+	qp->state = state;
+	if (qp->obj)
+		sim_qp(qp->obj)->attr.qp_state = (uint8_t)state;
+}
+
+/* IB_QP_* attribute mask bits the engine cares about */
+enum {
+	M_STATE = 1 << 0,
+	M_ACCESS = 1 << 3,
+	M_QKEY = 1 << 6,
+	M_AV = 1 << 7,
+	M_PATH_MTU = 1 << 8,
+	M_TIMEOUT = 1 << 9,
+	M_RETRY = 1 << 10,
+	M_RNR_RETRY = 1 << 11,
+	M_RQ_PSN = 1 << 12,
+	M_MIN_RNR = 1 << 15,
+	M_SQ_PSN = 1 << 16,
+	M_DEST_QPN = 1 << 20,
+};
+
+int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
+			  const struct sim_qp_attr *a, uint32_t mask,
+			  const void *in, size_t in_len, void *out,
+			  size_t out_len)
+{
+	struct hca_qp *qp = gqp->obj.drv;
+
+	(void)uv, (void)in, (void)in_len, (void)out, (void)out_len;
+	if (!qp)
+		return 0;
+	if (mask & M_ACCESS)
+		qp->access = a->qp_access_flags;
+	if (mask & M_QKEY)
+		qp->qkey = a->qkey;
+	if (mask & M_AV)
+		qp->dlid_dev = a->ah.dlid ? a->ah.dlid - 1u : qp->dev;
+	if (mask & M_PATH_MTU)
+		qp->path_mtu = a->path_mtu;
+	if (mask & M_TIMEOUT)
+		qp->timeout = a->timeout;
+	if (mask & M_RETRY)
+		qp->retry_cnt = a->retry_cnt;
+	if (mask & M_RNR_RETRY)
+		qp->rnr_retry = a->rnr_retry;
+	if (mask & M_MIN_RNR)
+		qp->min_rnr_timer = a->min_rnr_timer;
+	if (mask & M_RQ_PSN)
+		qp->epsn = a->rq_psn & 0xffffff;
+	if (mask & M_SQ_PSN)
+		qp->npsn = a->sq_psn & 0xffffff;
+	if (mask & M_DEST_QPN)
+		qp->dest_qpn = a->dest_qp_num;
+	if (!(mask & M_STATE))
+		return 0;
+	if (a->qp_state == HCA_QPS_RESET)
+		hca_qp_reset(qp);
+	if (a->qp_state == HCA_QPS_ERR)
+		hca_qp_to_err(qp);
+	qp->state = a->qp_state;
+	return 0;
+}
+
+int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
+			   const void *in, size_t in_len, void *out,
+			   size_t out_len)
+{
+	struct mlx5_ib_create_srq req = {};
+	struct mlx5_ib_create_srq_resp resp = {};
+	uint32_t max = roundup_pow2(gsrq->max_wr + 1), size;
+	struct hca_srq *srq;
+
+	if (in_len < offsetof(struct mlx5_ib_create_srq, uidx))
+		return -EINVAL;
+	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
+	if (req.reserved0 || req.reserved1 ||
+	    (in_len > sizeof(req) && nonzero(in, sizeof(req), in_len)))
+		return -EINVAL;
+	if (gsrq->max_wr >= 1u << MLX5_SIM_LOG_MAX_QP_SZ ||
+	    gsrq->max_sge > 512 / 16)
+		return -EINVAL;
+	size = 16 + 16 * gsrq->max_sge;
+	size = roundup_pow2(size < 32 ? 32 : size);
+	if (check_user(req.buf_addr, (uint64_t)max * size) ||
+	    check_user(req.db_addr, 4))
+		return -EFAULT;
+	srq = calloc(1, sizeof(*srq));
+	if (!srq)
+		return -ENOMEM;
+	srq->obj = &gsrq->obj;
+	srq->uv = uv;
+	if (!gsrq->srqn)
+		gsrq->srqn = new_number();
+	srq->srqn = gsrq->srqn;
+	srq->wqe_cnt = max;
+	srq->wqe_shift = (uint32_t)__builtin_ctz(size);
+	srq->max_gs = (size - 16) / 16;
+	srq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
+	srq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
+	srq->limit = gsrq->limit;
+	gsrq->obj.drv = srq;
+	srq->next = hca_srqs;
+	hca_srqs = srq;
+	resp.srqn = srq->srqn;
+	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
+	return 0;
+}
+
+int mlx5_sim_modify_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
+			   uint32_t max_wr, uint32_t limit, uint32_t mask,
+			   const void *in, size_t in_len)
+{
+	struct hca_srq *srq = gsrq->obj.drv;
+
+	(void)uv, (void)max_wr, (void)in, (void)in_len;
+	if (mask & 1)
+		return -EINVAL; /* mlx5 SRQs do not resize */
+	if ((mask & 2) && srq) {
+		if (limit >= srq->wqe_cnt)
+			return -EINVAL;
+		srq->limit = limit;
+	}
+	return 0;
+}
+
+void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *gsrq)
+{
+	struct hca_srq *srq = gsrq->obj.drv, **p;
+
+	(void)uv;
+	for (p = &hca_srqs; *p; p = &(*p)->next)
+		if (*p == srq) {
+			*p = srq->next;
+			break;
+		}
+	free(srq);
+	gsrq->obj.drv = NULL;
+}

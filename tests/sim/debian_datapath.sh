@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Debian's unmodified data-path programs (ibverbs-utils pingpongs, perftest
+# 4.5) on Debian's own libibverbs + libmlx5, server and client as two
+# processes under ONE rdma-sim. The result lines must be there, not just a
+# zero exit status.
+# Usage: debian_datapath.sh SIM DEVICES PORT PROGRAM [ARGS...]
+#   DEVICES 1: both on mlx5_0; 2: server on mlx5_0, client on mlx5_1.
+SIM=$1
+NDEV=$2
+PORT=$3
+shift 3
+PROG=$1
+shift
+command -v "$PROG" >/dev/null 2>&1 || { echo "SKIP: no $PROG"; exit 77; }
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+cdev=mlx5_0
+[ "$NDEV" = 2 ] && cdev=mlx5_1
+cat >"$w/run" <<EOF
+#!/bin/sh
+"$PROG" -d mlx5_0 -p $PORT $* >"$w/s" 2>&1 &
+spid=\$!
+# the server listens once its devices are open
+i=0
+while [ \$i -lt 100 ] && ! grep -q . "$w/s" 2>/dev/null; do
+	if command -v ss >/dev/null && ss -ltn 2>/dev/null | grep -q ":$PORT "; then
+		break
+	fi
+	sleep 0.05
+	i=\$((i + 1))
+done
+sleep 0.3
+"$PROG" -d $cdev -p $PORT $* localhost >"$w/c" 2>&1
+c=\$?
+wait \$spid
+s=\$?
+echo "\$c \$s" >"$w/rc"
+EOF
+chmod +x "$w/run"
+env -u LD_LIBRARY_PATH timeout 60 "$SIM" --devices "$NDEV" -- "$w/run"
+echo "--- server"; cat "$w/s"
+echo "--- client"; cat "$w/c"
+read -r c s <"$w/rc" 2>/dev/null || { echo "FAIL: did not finish"; exit 1; }
+[ "$c" = 0 ] && [ "$s" = 0 ] || { echo "FAIL: exit client $c server $s"; exit 1; }
+case $PROG in
+ibv_*)
+	# "<bytes> bytes in <t> seconds = <r> Mbit/sec" and "<n> iters in ..."
+	for f in "$w/s" "$w/c"; do
+		grep -Eq '^[0-9]+ bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec' "$f" &&
+			grep -Eq '^[0-9]+ iters in [0-9.]+ seconds = [0-9.]+ usec/iter' "$f" ||
+			{ echo "FAIL: no result lines in $f"; exit 1; }
+	done ;;
+*_bw)
+	# the row under "#bytes #iterations BW peak BW average MsgRate"
+	grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' "$w/c" ||
+		{ echo "FAIL: no bandwidth row"; exit 1; } ;;
+*_lat)
+	# the row under "#bytes #iterations t_min t_max t_typical ..."
+	grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' "$w/c" ||
+		{ echo "FAIL: no latency row"; exit 1; } ;;
+esac
+echo "ok: $PROG $* on $NDEV device(s)"
