@@ -249,14 +249,17 @@ static void open_link(struct session *s, size_t size)
 	const char *what;
 	int err;
 
-	step_begin(r, "connect an RC QP pair from %s to the importer",
-		   ibv_get_device_name(s->ctx->device));
+	step_begin(r, "connect an RC QP pair to the importer");
 	err = rdma_link_open(&s->link, s->ctx, s->importer, s->importer_pd,
 			     size, &what);
 	s->have_link = !err;
-	if (step_end(r, !err, "%s", err ? explain_errno(what, err) : ""))
-		printf("     (QP 0x%x -> QP 0x%x)\n", s->link.qp->qp_num,
-		       s->link.tqp->qp_num);
+	if (err)
+		step_end(r, false, "%s", explain_errno(what, err));
+	else
+		step_end(r, true, "QP 0x%x on %s -> QP 0x%x",
+			 s->link.qp->qp_num,
+			 ibv_get_device_name(s->ctx->device),
+			 s->link.tqp->qp_num);
 }
 
 static const char *xfer_error(int err)
@@ -278,13 +281,15 @@ static void rdma_round_trip(struct session *s, struct ibv_dm *dm,
 	int err;
 
 	fill_pattern(s->link.host, len, round + 100);
-	step_begin(r, "RDMA WRITE %zu bytes from a host buffer into the "
-		      "dma-buf (rkey 0x%x)", len, mr->rkey);
+	step_begin(r, "RDMA WRITE %zu bytes into the dma-buf", len);
 	err = rdma_link_xfer(&s->link, true, len, mr->rkey, 0);
-	if (!step_end(r, !err, "%s", err ? xfer_error(err) : ""))
+	if (err) {
+		step_end(r, false, "%s", xfer_error(err));
 		return;
+	}
+	step_end(r, true, "from a host buffer, rkey 0x%x", mr->rkey);
 
-	step_begin(r, "verify them in device memory (ibv_memcpy_from_dm)");
+	step_begin(r, "check them in device memory");
 	memset(s->readback, 0, len);
 	err = ibv_memcpy_from_dm(s->readback, dm, 0, len);
 	if (err)
@@ -296,7 +301,7 @@ static void rdma_round_trip(struct session *s, struct ibv_dm *dm,
 
 	memcpy(s->readback, s->link.host, len);
 	memset(s->link.host, 0, len);
-	step_begin(r, "RDMA READ them back into the host buffer");
+	step_begin(r, "RDMA READ them back and compare");
 	err = rdma_link_xfer(&s->link, false, len, mr->rkey, 0);
 	if (err)
 		step_end(r, false, "%s", xfer_error(err));

@@ -216,3 +216,18 @@ int ep_recv(struct rdma_ep *ep, void *addr, uint32_t len, uint32_t lkey,
 
 	return ibv_post_recv(ep->qp, &wr, &bad);
 }
+
+void sim_warm_up(struct ibv_device *dev)
+{
+	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct ibv_context *ctx = ibv_open_device(dev);
+	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	struct rdma_ep ep;
+
+	if (pd && !ep_open(&ep, ctx, pd, &o))
+		ep_close(&ep);
+	if (pd)
+		ibv_dealloc_pd(pd);
+	if (ctx)
+		ibv_close_device(ctx);
+}

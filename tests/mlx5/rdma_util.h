@@ -60,4 +60,11 @@ int ep_atomic(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,
 int ep_recv(struct rdma_ep *ep, void *addr, uint32_t len, uint32_t lkey,
 	    uint64_t wr_id);
 
+/*
+ * Create and destroy one QP on @dev, so that rdma-sim's fabric socket
+ * (opened at a process's first QP, kept for its life) exists before a
+ * test counts fds.
+ */
+void sim_warm_up(struct ibv_device *dev);
+
 #endif /* MLX5_RDMA_TEST_UTIL_H */
