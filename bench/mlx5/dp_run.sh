@@ -4,7 +4,9 @@
 # WQE (signaled / unsignaled, ibv_post_send / ibv_wr_*) and per polled CQE,
 # rdma-dm's libmlx5 against Debian's libmlx5 44, both on rdma-sim. The
 # same mlx5_dp_bench binary runs both: Debian's libraries come first on
-# LD_LIBRARY_PATH for the second column. Prints a markdown table.
+# LD_LIBRARY_PATH for the second column. rdma-sim runs its engine inside
+# the wrapped post/poll calls; dp_ir.py leaves the simulator's own
+# instructions out. Prints a markdown table.
 #
 # usage: bench/mlx5/dp_run.sh [BUILD_DIR] [N]
 set -eu
@@ -17,7 +19,9 @@ debian_lib=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-command -v valgrind >/dev/null || { echo "need valgrind"; exit 1; }
+for tool in valgrind python3; do
+	command -v $tool >/dev/null || { echo "need $tool"; exit 1; }
+done
 [ -e "$debian_lib/libmlx5.so.1" ] || { echo "need Debian's ibverbs-providers"; exit 1; }
 
 # ir STACK MODE FUNCTION: instructions per call of FUNCTION
@@ -32,7 +36,7 @@ ir() {
 			--callgrind-out-file="$out" --toggle-collect="$3" \
 			"$bench" "$2" "$n" >/dev/null 2>&1
 	fi || { echo "n/a"; return; }
-	awk -v n="$n" '/^(summary|totals):/ { t = $2 } END { printf "%.0f", t / n }' "$out"
+	python3 "$here/dp_ir.py" "$out" "$n"
 }
 
 echo "## mlx5 data path, instructions per operation (callgrind, N=$n, rdma-sim)"

@@ -79,26 +79,30 @@ struct mlx5_bf {
 	unsigned int buf_size; /* 0: doorbell only, never BlueFlame */
 	uint32_t page_id;      /* UAR page given to the kernel */
 	pthread_spinlock_t lock;
-	bool need_lock;
+	bool need_lock;	       /* shared by several QPs */
+	bool in_use;	       /* a dedicated register taken by a QP */
+};
+
+/* A BlueFlame UAR object: two registers, each dedicated to one QP. */
+struct mlx5_bf_uar {
+	struct mlx5_bf_uar *next;
+	uint32_t handle;
+	struct mlx5_mapping map;
+	struct mlx5_bf bfs[2];
 };
 
 #define MLX5_BF_OFFSET 0x800
-#define MLX5_NUM_DYN_BFS 2 /* BlueFlame registers of one BF UAR */
 
 struct mlx5_dp_context {
 	pthread_mutex_t dbrec_lock;
 	struct mlx5_dbrec_page *dbrec_pages;
 	struct mlx5_rsc_table rsc;
 	struct mlx5_rsc_table srq_rsc; /* cqe_version 0: SRQ numbers */
-	/* The BF UAR shared by the context's QPs (or the NC one). */
+	/* BF UARs handed out register by register, or the shared NC one. */
 	pthread_mutex_t uar_lock;
-	bool uar_tried;
-	bool have_bf_uar;
-	uint32_t bf_uar_handle;
-	struct mlx5_mapping bf_map;
-	struct mlx5_bf bfs[MLX5_NUM_DYN_BFS];
+	struct mlx5_bf_uar *bf_uars;
+	bool bf_refused; /* the kernel gave no BF UAR: stop asking */
 	struct mlx5_bf nc_bf;
-	unsigned int next_bf;
 	bool shut_up_bf;
 	bool prefer_bf;
 	bool scatter_to_cqe;
@@ -114,6 +118,8 @@ int mlx5_dp_init(struct mlx5_context *ctx);
 void mlx5_dp_cleanup(struct mlx5_context *ctx);
 /* The register a new QP rings, and the UAR page id the kernel is told. */
 struct mlx5_bf *mlx5_pick_bf(struct mlx5_context *ctx);
+/* Give a QP's register back (a dedicated one becomes free again). */
+void mlx5_release_bf(struct mlx5_context *ctx, struct mlx5_bf *bf);
 void mlx5_uar_cleanup(struct mlx5_context *ctx);
 /* CQ arm doorbell page (NC UAR base). */
 uint8_t *mlx5_cq_uar(struct mlx5_context *ctx);

@@ -41,7 +41,7 @@ static inline void mlx5_set_dbrec(__be32 *db, uint32_t val)
 /*
  * BlueFlame: copy @bytes (a multiple of 64) of WQE from @src into the
  * register, wrapping the source from @end to @start (the SQ ring), 64 bytes
- * at a time as eight 64-bit stores.
+ * at a time as eight 64-bit stores (unrolled: this is per WQE).
  */
 static inline void mlx5_bf_copy(uint8_t *reg, const uint8_t *src,
 				unsigned int bytes, const uint8_t *start,
@@ -49,13 +49,21 @@ static inline void mlx5_bf_copy(uint8_t *reg, const uint8_t *src,
 {
 	volatile uint64_t *dst = (volatile uint64_t *)reg;
 	const uint64_t *s;
-	unsigned int i;
 
-	while (bytes) {
+	for (;;) {
 		s = (const uint64_t *)src;
-		for (i = 0; i < 8; i++)
-			*dst++ = s[i];
+		dst[0] = s[0];
+		dst[1] = s[1];
+		dst[2] = s[2];
+		dst[3] = s[3];
+		dst[4] = s[4];
+		dst[5] = s[5];
+		dst[6] = s[6];
+		dst[7] = s[7];
 		bytes -= 64;
+		if (!bytes)
+			return;
+		dst += 8;
 		src += 64;
 		if (src == end)
 			src = start;

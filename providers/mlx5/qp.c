@@ -72,6 +72,8 @@ static int init_wq(struct mlx5_wq *wq, unsigned int cnt, bool heads)
 
 static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
 {
+	if (qp->bf)
+		mlx5_release_bf(ctx, qp->bf);
 	if (qp->has_uidx)
 		mlx5_rsc_clear(&ctx->dp->rsc, qp->rsc.rsn);
 	mlx5_free_buf(&qp->buf);

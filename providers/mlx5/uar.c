@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The registers QPs ring. Dynamic-UAR contexts (every modern kernel)
- * allocate one BlueFlame UAR object at the first QP and share its two BF
- * registers round robin; without it (allocation refused, MLX5_SHUT_UP_BF)
- * QPs ring the context's non-cached UAR with plain 64-bit doorbells. Legacy
- * static-UAR contexts use the bfreg the kernel picked per QP.
+ * The registers QPs ring. Dynamic-UAR contexts (every modern kernel) give
+ * each QP a BlueFlame register of its own, allocating a BF UAR object (two
+ * registers) when none is free, so posting takes no register lock; a
+ * register freed by a destroyed QP is reused, the UARs live until the
+ * context closes. Without BF UARs (refused, MLX5_SHUT_UP_BF, no
+ * write-combining) QPs share the context's non-cached UAR with plain
+ * 64-bit doorbells under a lock. Legacy static-UAR contexts use the bfreg
+ * the kernel picked per QP.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,21 +27,43 @@ static void init_bf(struct mlx5_bf *bf, uint8_t *reg, unsigned int size,
 	pthread_spin_init(&bf->lock, PTHREAD_PROCESS_PRIVATE);
 }
 
-static void alloc_bf_uar(struct mlx5_context *ctx)
+static struct mlx5_bf_uar *alloc_bf_uar(struct mlx5_context *ctx)
 {
 	struct mlx5_dp_context *dp = ctx->dp;
+	struct mlx5_bf_uar *u = calloc(1, sizeof(*u));
 	uint32_t page_id = 0;
 	unsigned int i;
 
+	if (!u)
+		return NULL;
 	if (mlx5_uar_obj_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF,
-			       &dp->bf_uar_handle, &dp->bf_map, &page_id))
-		return;
-	dp->have_bf_uar = true;
-	for (i = 0; i < MLX5_NUM_DYN_BFS; i++)
-		init_bf(&dp->bfs[i],
-			(uint8_t *)dp->bf_map.addr + MLX5_BF_OFFSET +
+			       &u->handle, &u->map, &page_id)) {
+		free(u);
+		dp->bf_refused = true;
+		return NULL;
+	}
+	for (i = 0; i < 2; i++) {
+		init_bf(&u->bfs[i],
+			(uint8_t *)u->map.addr + MLX5_BF_OFFSET +
 				i * ctx->bf_reg_size,
-			ctx->bf_reg_size / 2, page_id, dp->single_threaded);
+			ctx->bf_reg_size / 2, page_id, true);
+		u->bfs[i].need_lock = false;
+	}
+	u->next = dp->bf_uars;
+	dp->bf_uars = u;
+	return u;
+}
+
+static struct mlx5_bf *free_dedicated_bf(struct mlx5_dp_context *dp)
+{
+	struct mlx5_bf_uar *u;
+	unsigned int i;
+
+	for (u = dp->bf_uars; u; u = u->next)
+		for (i = 0; i < 2; i++)
+			if (!u->bfs[i].in_use)
+				return &u->bfs[i];
+	return NULL;
 }
 
 uint8_t *mlx5_cq_uar(struct mlx5_context *ctx)
@@ -50,46 +75,57 @@ uint8_t *mlx5_cq_uar(struct mlx5_context *ctx)
 	return NULL;
 }
 
-/* Legacy static bfreg index -> its register (4 per 4 KiB UAR). */
-static struct mlx5_bf *static_bf(struct mlx5_context *ctx)
-{
-	struct mlx5_dp_context *dp = ctx->dp;
-
-	/* Per-QP register: rebound after create from the kernel's answer. */
-	return &dp->nc_bf;
-}
-
 struct mlx5_bf *mlx5_pick_bf(struct mlx5_context *ctx)
 {
 	struct mlx5_dp_context *dp = ctx->dp;
-	struct mlx5_bf *bf;
+	struct mlx5_bf *bf = NULL;
+	struct mlx5_bf_uar *u;
 
 	if (ctx->tot_bfregs)
-		return static_bf(ctx);
+		return &dp->nc_bf; /* rebound after create (static bfregs) */
 	pthread_mutex_lock(&dp->uar_lock);
-	if (!dp->uar_tried && !dp->shut_up_bf && ctx->bf_reg_size)
-		alloc_bf_uar(ctx);
-	dp->uar_tried = true;
-	if (dp->bf_map.addr) {
-		bf = &dp->bfs[dp->next_bf++ % MLX5_NUM_DYN_BFS];
-	} else if (ctx->nc_uar.addr) {
+	if (!dp->shut_up_bf && ctx->bf_reg_size) {
+		bf = free_dedicated_bf(dp);
+		if (!bf && !dp->bf_refused) {
+			u = alloc_bf_uar(ctx);
+			bf = u ? &u->bfs[0] : NULL;
+		}
+		if (bf)
+			bf->in_use = true;
+	}
+	if (!bf && ctx->nc_uar.addr)
 		bf = &dp->nc_bf;
-	} else {
-		bf = NULL;
+	pthread_mutex_unlock(&dp->uar_lock);
+	if (!bf)
 		errno = EOPNOTSUPP;
+	return bf;
+}
+
+void mlx5_release_bf(struct mlx5_context *ctx, struct mlx5_bf *bf)
+{
+	struct mlx5_dp_context *dp = ctx->dp;
+
+	pthread_mutex_lock(&dp->uar_lock);
+	if (bf->in_use) {
+		bf->in_use = false;
+		bf->offset = 0;
 	}
 	pthread_mutex_unlock(&dp->uar_lock);
-	return bf;
 }
 
 void mlx5_uar_cleanup(struct mlx5_context *ctx)
 {
 	struct mlx5_dp_context *dp = ctx->dp;
+	struct mlx5_bf_uar *u;
 
-	mlx5_unmap(&dp->bf_map);
-	if (dp->have_bf_uar)
-		mlx5_uar_obj_destroy(ctx, dp->bf_uar_handle);
-	dp->have_bf_uar = false;
+	while ((u = dp->bf_uars)) {
+		dp->bf_uars = u->next;
+		mlx5_unmap(&u->map);
+		mlx5_uar_obj_destroy(ctx, u->handle);
+		pthread_spin_destroy(&u->bfs[0].lock);
+		pthread_spin_destroy(&u->bfs[1].lock);
+		free(u);
+	}
 }
 
 static bool env_is(const char *name, const char *val)

@@ -79,12 +79,13 @@ static inline void mlx5_set_ctrl(struct mlx5_wqe_ctrl_seg *ctrl,
 				 uint32_t qpn, unsigned int ds, uint8_t fm,
 				 __be32 imm)
 {
-	ctrl->opmod_idx_opcode = htobe32((cur_post & 0xffff) << 8 | opcode);
-	ctrl->qpn_ds = htobe32(qpn << 8 | ds);
-	ctrl->signature = 0;
-	ctrl->dci_stream_channel_id = 0;
-	ctrl->fm_ce_se = fm;
-	ctrl->imm = imm;
+	/* Two 8-byte stores: signature and DCI stream id stay 0. */
+	uint64_t w0 = (uint64_t)htobe32((cur_post & 0xffff) << 8 | opcode) |
+		      (uint64_t)htobe32(qpn << 8 | ds) << 32;
+	uint64_t w1 = (uint64_t)fm << 24 | (uint64_t)imm << 32;
+
+	memcpy(ctrl, &w0, sizeof(w0));
+	memcpy((uint8_t *)ctrl + 8, &w1, sizeof(w1));
 }
 
 /* Copy inline data across the ring end; returns the bytes written. */

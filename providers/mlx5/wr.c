@@ -31,7 +31,10 @@ static void wr_start(struct ibv_qp_ex *qpx)
 }
 
 /* Open a WQE; its segments are written by the caller and the setters. */
-static void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm)
+/* Inlined into every builder and setter: this is the per-WR path. */
+#define WR_INLINE static inline __attribute__((always_inline))
+
+WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm)
 {
 	struct ibv_qp_ex *qpx = &qp->verbs_qp.qp_ex;
 	unsigned int idx;
@@ -68,7 +71,7 @@ static void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm)
 }
 
 /* One setter done; after the last, the WQE takes its size and slot. */
-static void setter_done(struct mlx5_qp *qp)
+WR_INLINE void setter_done(struct mlx5_qp *qp)
 {
 	if (--qp->wr.setters)
 		return;
@@ -93,7 +96,7 @@ static void wr_send_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
 	open_wqe(to_mqpx(qpx), MLX5_OPCODE_SEND_INVAL, htobe32(rkey));
 }
 
-static void open_rdma(struct ibv_qp_ex *qpx, uint8_t opcode, uint32_t rkey,
+WR_INLINE void open_rdma(struct ibv_qp_ex *qpx, uint8_t opcode, uint32_t rkey,
 		      uint64_t raddr, __be32 imm)
 {
 	struct mlx5_qp *qp = to_mqpx(qpx);
@@ -156,14 +159,14 @@ static void wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
 	open_atomic(qpx, MLX5_OPCODE_ATOMIC_FA, rkey, raddr, add, 0);
 }
 
-static bool is_atomic(uint8_t opcode)
+WR_INLINE bool is_atomic(uint8_t opcode)
 {
 	return opcode == MLX5_OPCODE_ATOMIC_CS ||
 	       opcode == MLX5_OPCODE_ATOMIC_FA;
 }
 
 /* A setter may run only on an open WQE that still wants it. */
-static bool can_set(struct mlx5_qp *qp)
+WR_INLINE bool can_set(struct mlx5_qp *qp)
 {
 	if (qp->wr.err)
 		return false;
@@ -201,12 +204,23 @@ static void wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num,
 	setter_done(qp);
 }
 
+/* The common one-SGE case, without the list loop. */
 static void wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 		       uint32_t length)
 {
-	struct ibv_sge sge = { .addr = addr, .length = length, .lkey = lkey };
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	struct mlx5_wqe_data_seg *seg;
 
-	wr_set_sge_list(qpx, 1, &sge);
+	if (!can_set(qp))
+		return;
+	if (length) {
+		seg = mlx5_sq_wrap(qp, qp->wr.seg);
+		mlx5_set_data(seg, is_atomic(qp->wr.opcode) ? 8 : length, lkey,
+			      addr);
+		qp->wr.seg = seg + 1;
+		qp->wr.size++;
+	}
+	setter_done(qp);
 }
 
 static void wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num,
