@@ -14,6 +14,7 @@
 
 #include "device.h"
 #include "ibverbs.h"
+#include "verbs_internal.h"
 
 /* Provider context done: add what the library itself needs. */
 static int finish_context(struct verbs_device *vdev, struct ibv_context *ctx)
@@ -59,14 +60,20 @@ err_close:
 
 struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
+	if (!device)
+		return verbs_null_einval();
 	return verbs_open_device(device, NULL);
 }
 
 int ibv_close_device(struct ibv_context *ctx)
 {
-	struct verbs_device *vdev = verbs_get_device(ctx->device);
-	int cmd_fd = ctx->cmd_fd;
+	struct verbs_device *vdev;
+	int cmd_fd;
 
+	if (verbs_null_arg(ctx))
+		return -1;
+	vdev = verbs_get_device(ctx->device);
+	cmd_fd = ctx->cmd_fd;
 	get_ops(ctx)->free_context(ctx);
 	close(cmd_fd);
 	verbs_device_put(vdev);

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "log.h"
 #include "provider.h"
+#include "verbs_internal.h"
 
 static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct verbs_device *devices;
@@ -323,7 +324,7 @@ void ibv_free_device_list(struct ibv_device **list)
 {
 	struct ibv_device **dev;
 
-	if (!list)
+	if (verbs_null_arg(list))
 		return;
 	for (dev = list; *dev; dev++)
 		verbs_device_put(verbs_get_device(*dev));
@@ -332,20 +333,28 @@ void ibv_free_device_list(struct ibv_device **list)
 
 const char *ibv_get_device_name(struct ibv_device *device)
 {
+	if (!device)
+		return verbs_null_einval();
 	return device->name;
 }
 
 __be64 ibv_get_device_guid(struct ibv_device *device)
 {
-	struct verbs_sysfs_dev *sysfs = verbs_get_device(device)->sysfs;
+	struct verbs_sysfs_dev *sysfs;
 
+	if (verbs_null_arg(device))
+		return 0;
+	sysfs = verbs_get_device(device)->sysfs;
 	return htobe64(sysfs->have_node_guid ? sysfs->node_guid : 0);
 }
 
 int ibv_get_device_index(struct ibv_device *device)
 {
-	struct verbs_sysfs_dev *sysfs = verbs_get_device(device)->sysfs;
+	struct verbs_sysfs_dev *sysfs;
 
+	if (verbs_null_arg(device))
+		return -1;
+	sysfs = verbs_get_device(device)->sysfs;
 	return sysfs->ibdev_idx == VERBS_IBDEV_IDX_UNKNOWN
 		       ? -1
 		       : (int)sysfs->ibdev_idx;

@@ -12,6 +12,7 @@
 #include "cmd_write.h"
 #include "gid.h"
 #include "sysfs.h"
+#include "verbs_internal.h"
 
 static struct verbs_sysfs_dev *sysfs_of(struct ibv_context *ctx)
 {
@@ -67,6 +68,8 @@ int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num,
 {
 	int ret;
 
+	if (!context || !entry)
+		return verbs_einval();
 	if (flags || entry_size < sizeof(*entry))
 		return EINVAL;
 	ret = verbs_cmd_query_gid_entry(context, port_num, gid_index, entry);
@@ -161,6 +164,8 @@ ssize_t _ibv_query_gid_table(struct ibv_context *context,
 {
 	ssize_t ret;
 
+	if (verbs_null_arg(context))
+		return -EINVAL;
 	if (flags || entry_size < sizeof(*entries))
 		return -EINVAL;
 	ret = verbs_cmd_query_gid_table(context, entries, max_entries,
@@ -177,6 +182,8 @@ int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index,
 	char text[16], *end;
 	unsigned long value;
 
+	if (verbs_null_arg(context) || verbs_null_arg(pkey))
+		return -1;
 	if (index < 0 || ibv_read_ibdev_sysfs_file(
 				 text, sizeof(text), sysfs_of(context),
 				 "ports/%u/pkeys/%d", port_num, index) <= 0) {

@@ -89,6 +89,10 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 {
 	char path[PATH_MAX];
 
+	if (!dir || !file || !buf) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (!verbs_path_join(path, sizeof(path), dir, file))
 		return -1;
 	return read_path(AT_FDCWD, path, buf, size);

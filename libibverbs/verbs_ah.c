@@ -175,8 +175,8 @@ int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
 {
 	const uint8_t *g;
 
-	if (!attr || !eth_mac || !attr->is_global)
-		return EINVAL;
+	if (!context || !attr || !eth_mac || !attr->is_global)
+		return verbs_einval();
 	g = attr->grh.dgid.raw;
 	if (g[0] == 0xff) {
 		eth_mac[0] = 0x33;

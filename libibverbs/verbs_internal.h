@@ -4,6 +4,7 @@
 #define RDMA_DM_VERBS_INTERNAL_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,19 @@ static inline int verbs_set_errno(int ret)
 	if (ret)
 		errno = ret;
 	return ret;
+}
+
+/*
+ * True, with errno EINVAL, when an exported verb is handed a NULL object
+ * pointer, for the entry points whose failure value is neither NULL nor
+ * an errno (-1, void, a mask): they return it instead of dereferencing.
+ */
+static inline bool verbs_null_arg(const void *obj)
+{
+	if (obj)
+		return false;
+	errno = EINVAL;
+	return true;
 }
 
 #endif /* RDMA_DM_VERBS_INTERNAL_H */

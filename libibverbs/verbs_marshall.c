@@ -4,9 +4,13 @@
 
 #include <infiniband/marshall.h>
 
+#include "verbs_internal.h"
+
 void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
 				struct ib_uverbs_ah_attr *src)
 {
+	if (verbs_null_arg(dst) || verbs_null_arg(src))
+		return;
 	memcpy(dst->grh.dgid.raw, src->grh.dgid, sizeof(dst->grh.dgid));
 	dst->grh.flow_label = src->grh.flow_label;
 	dst->grh.sgid_index = src->grh.sgid_index;
@@ -24,6 +28,8 @@ void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
 void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
 				struct ib_uverbs_qp_attr *src)
 {
+	if (verbs_null_arg(dst) || verbs_null_arg(src))
+		return;
 	dst->qp_state = (enum ibv_qp_state)src->qp_state;
 	dst->cur_qp_state = (enum ibv_qp_state)src->cur_qp_state;
 	dst->path_mtu = (enum ibv_mtu)src->path_mtu;
@@ -74,6 +80,8 @@ void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
 void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
 				 struct ib_user_path_rec *src)
 {
+	if (verbs_null_arg(dst) || verbs_null_arg(src))
+		return;
 	memcpy(dst->dgid.raw, src->dgid, sizeof(dst->dgid));
 	memcpy(dst->sgid.raw, src->sgid, sizeof(dst->sgid));
 	PATH_REC_SCALARS(COPY_MEMBER)
@@ -82,6 +90,8 @@ void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
 void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
 			       struct ibv_sa_path_rec *src)
 {
+	if (verbs_null_arg(dst) || verbs_null_arg(src))
+		return;
 	memcpy(dst->dgid, src->dgid.raw, sizeof(src->dgid));
 	memcpy(dst->sgid, src->sgid.raw, sizeof(src->sgid));
 	PATH_REC_SCALARS(COPY_MEMBER)

@@ -15,21 +15,29 @@
 
 struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
 {
+	if (!context)
+		return verbs_null_einval();
 	return get_ops(context)->alloc_pd(context);
 }
 
 int ibv_dealloc_pd(struct ibv_pd *pd)
 {
+	if (!pd)
+		return verbs_einval();
 	return get_ops(pd->context)->dealloc_pd(pd);
 }
 
 struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)
 {
+	if (!context)
+		return verbs_null_einval();
 	return get_ops(context)->import_pd(context, pd_handle);
 }
 
 void ibv_unimport_pd(struct ibv_pd *pd)
 {
+	if (verbs_null_arg(pd))
+		return;
 	get_ops(pd->context)->unimport_pd(pd);
 }
 
@@ -48,6 +56,8 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 	bool odp = access & IBV_ACCESS_ON_DEMAND;
 	struct ibv_mr *mr;
 
+	if (!pd)
+		return verbs_null_einval();
 	/* Old kernels reject unknown bits; optional ones may be dropped. */
 	if (!(get_priv(pd->context)->core_support &
 	      IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
@@ -84,6 +94,8 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 {
 	struct ibv_mr *mr;
 
+	if (!pd)
+		return verbs_null_einval();
 	mr = get_ops(pd->context)->reg_dmabuf_mr(pd, offset, length, iova, fd,
 						 access);
 	if (mr)
@@ -115,7 +127,8 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 	bool by_addr, by_fd;
 	uint64_t iova, offset;
 
-	if (!pd || !a || (a->comp_mask & ~(uint64_t)REG_MR_EX_KNOWN_MASK))
+	if (verbs_null_arg(pd) || verbs_null_arg(a) ||
+	    (a->comp_mask & ~(uint64_t)REG_MR_EX_KNOWN_MASK))
 		return fail_mr(EINVAL);
 	by_addr = a->comp_mask & IBV_REG_MR_MASK_ADDR;
 	by_fd = a->comp_mask & IBV_REG_MR_MASK_FD;
@@ -161,10 +174,14 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 		 size_t length, int access)
 {
 	bool new_range = flags & IBV_REREG_MR_CHANGE_TRANSLATION;
-	void *old_addr = mr->addr;
-	size_t old_length = mr->length;
+	void *old_addr;
+	size_t old_length;
 	int ret;
 
+	if (verbs_null_arg(mr))
+		return IBV_REREG_MR_ERR_INPUT;
+	old_addr = mr->addr;
+	old_length = mr->length;
 	if (!rereg_input_ok(mr, flags, pd, addr, length)) {
 		errno = EINVAL;
 		return IBV_REREG_MR_ERR_INPUT;
@@ -196,13 +213,19 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 
 int ibv_dereg_mr(struct ibv_mr *mr)
 {
-	struct verbs_mr *vmr = verbs_get_mr(mr);
-	bool forked_range = vmr->mr_type == IBV_MR_TYPE_MR &&
-			    !(vmr->access & IBV_ACCESS_ON_DEMAND);
-	void *addr = mr->addr;
-	size_t length = mr->length;
+	struct verbs_mr *vmr;
+	bool forked_range;
+	void *addr;
+	size_t length;
 	int ret;
 
+	if (!mr)
+		return verbs_einval();
+	vmr = verbs_get_mr(mr);
+	forked_range = vmr->mr_type == IBV_MR_TYPE_MR &&
+		       !(vmr->access & IBV_ACCESS_ON_DEMAND);
+	addr = mr->addr;
+	length = mr->length;
 	ret = get_ops(mr->context)->dereg_mr(vmr);
 	if (!ret && forked_range)
 		ibv_dofork_range(addr, length);
@@ -211,11 +234,15 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 
 struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
 {
+	if (!pd)
+		return verbs_null_einval();
 	return get_ops(pd->context)->import_mr(pd, mr_handle);
 }
 
 void ibv_unimport_mr(struct ibv_mr *mr)
 {
+	if (verbs_null_arg(mr))
+		return;
 	get_ops(mr->context)->unimport_mr(mr);
 }
 
@@ -224,10 +251,8 @@ struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context,
 {
 	struct verbs_context *vctx;
 
-	if (!context || !attr) {
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!context || !attr)
+		return verbs_null_einval();
 	vctx = verbs_get_ctx_op(context, alloc_dmah);
 	if (!vctx) {
 		errno = EOPNOTSUPP;
@@ -241,7 +266,7 @@ int ibv_dealloc_dmah(struct ibv_dmah *dmah)
 	struct verbs_context *vctx;
 
 	if (!dmah)
-		return EINVAL;
+		return verbs_einval();
 	vctx = verbs_get_ctx_op(dmah->context, dealloc_dmah);
 	if (!vctx)
 		return EOPNOTSUPP;

@@ -18,6 +18,8 @@
 int ibv_query_device(struct ibv_context *context,
 		     struct ibv_device_attr *device_attr)
 {
+	if (!context || !device_attr)
+		return verbs_einval();
 	/* orig_attr is the first member: the provider fills only that. */
 	return get_ops(context)->query_device_ex(
 		context, NULL, (struct ibv_device_attr_ex *)device_attr,
@@ -46,6 +48,8 @@ int verbs_query_port_sized(struct ibv_context *context, uint8_t port_num,
 int ibv_query_port(struct ibv_context *context, uint8_t port_num,
 		   struct _compat_ibv_port_attr *port_attr)
 {
+	if (!context || !port_attr)
+		return verbs_einval();
 	return verbs_query_port_sized(context, port_num,
 				      (struct ibv_port_attr *)port_attr,
 				      COMPAT_PORT_ATTR_LEN);
@@ -101,7 +105,9 @@ int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num,
 	struct ibv_port_attr attr;
 	int ret;
 
-	if (!context || !port_speed || port_num > UINT8_MAX)
+	if (!context || !port_speed)
+		return verbs_einval();
+	if (port_num > UINT8_MAX)
 		return EINVAL;
 	ret = verbs_query_port_sized(context, (uint8_t)port_num, &attr,
 				     sizeof(attr));

@@ -1032,7 +1032,20 @@ static inline int ibv_modify_qp_rate_limit(struct ibv_qp *qp,
 	return vctx->modify_qp_rate_limit(qp, attr);
 }
 
-/* Whether data of opcode @op lands in order: 1 yes, 0 no/unknown. */
+enum ibv_query_qp_data_in_order_flags {
+	IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS = 1 << 0,
+};
+
+enum ibv_query_qp_data_in_order_caps {
+	IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG = 1 << 0,
+	IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES = 1 << 1,
+};
+
+/*
+ * Whether data of opcode @op lands in order: 1 yes, 0 no/unknown; with
+ * IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS in @flags, the
+ * enum ibv_query_qp_data_in_order_caps bits that hold instead.
+ */
 int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
 			       uint32_t flags);
 

@@ -315,6 +315,10 @@ struct verbs_context *mlx5_import_context(struct ibv_device *ibdev,
 struct ibv_context *mlx5dv_open_device(struct ibv_device *device,
 				       struct mlx5dv_context_attr *attr)
 {
+	if (!device) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!mlx5dv_is_supported(device)) {
 		errno = EOPNOTSUPP;
 		return NULL;

@@ -83,5 +83,9 @@ bool mlx5_is_mlx5_context(struct ibv_context *ibctx)
 
 bool mlx5dv_is_supported(struct ibv_device *device)
 {
-	return device && verbs_get_device(device)->ops == &mlx5_dev_ops;
+	if (!device) {
+		errno = EINVAL;
+		return false;
+	}
+	return verbs_get_device(device)->ops == &mlx5_dev_ops;
 }

@@ -188,6 +188,10 @@ struct ibv_dm *mlx5dv_alloc_dm(struct ibv_context *ibctx,
 			       struct ibv_alloc_dm_attr *dm_attr,
 			       struct mlx5dv_alloc_dm_attr *mlx5_dm_attr)
 {
+	if (!ibctx) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!mlx5_is_mlx5_context(ibctx)) {
 		errno = EOPNOTSUPP;
 		return NULL;

@@ -28,6 +28,10 @@ void *mlx5dv_dm_map_op_addr(struct ibv_dm *ibdm, uint8_t op)
 	void *addr;
 	int err;
 
+	if (!ibdm) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!is_mlx5_dm(ibdm)) {
 		errno = EOPNOTSUPP;
 		return NULL;
@@ -147,8 +151,10 @@ int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
 	int err = 0;
 
-	if (!obj)
+	if (!obj) {
+		errno = EINVAL;
 		return EINVAL;
+	}
 	if (obj_type & ~supported_objs)
 		return EOPNOTSUPP;
 	if (obj_type & MLX5DV_OBJ_QP)

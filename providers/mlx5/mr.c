@@ -69,7 +69,11 @@ struct ibv_mr *mlx5dv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 				    size_t length, uint64_t iova, int fd,
 				    int access, int mlx5_access)
 {
-	if (!pd || !mlx5_is_mlx5_context(pd->context)) {
+	if (!pd) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!mlx5_is_mlx5_context(pd->context)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}

@@ -61,10 +61,12 @@ int mlx5dv_query_device(struct ibv_context *ibctx,
 {
 	struct mlx5_context *ctx;
 
+	if (!ibctx || !attrs_out) {
+		errno = EINVAL;
+		return EINVAL;
+	}
 	if (!mlx5_is_mlx5_context(ibctx))
 		return EOPNOTSUPP;
-	if (!attrs_out)
-		return EINVAL;
 	ctx = to_mctx(ibctx);
 	attrs_out->version = 0;
 	attrs_out->flags = 0;

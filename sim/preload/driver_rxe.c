@@ -13,12 +13,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define RXE_CQE_SIZE	   128 /* sizeof(struct rxe_cqe), rounded */
-#define RXE_SEND_WQE_SIZE  sizeof(struct rxe_send_wqe)
-#define RXE_RECV_WQE_SIZE  sizeof(struct rxe_recv_wqe)
-#define RXE_MAX_INLINE	   512
-#define RXE_MIN_SRQ_INDEX  0x20001
-#define RXE_MIN_AH_INDEX   1
+#define RXE_CQE_SIZE	  128 /* sizeof(struct rxe_cqe), rounded */
+#define RXE_SEND_WQE_SIZE sizeof(struct rxe_send_wqe)
+#define RXE_RECV_WQE_SIZE sizeof(struct rxe_recv_wqe)
+#define RXE_MAX_INLINE	  512
+#define RXE_MIN_SRQ_INDEX 0x20001
+#define RXE_MIN_AH_INDEX  1
 
 static int rxe_alloc_ucontext(struct sim_uvfile *uv, const void *in,
 			      size_t in_len, void *out, size_t out_len)
@@ -56,9 +56,9 @@ static int rxe_create_cq(struct sim_uvfile *uv, struct sim_cq *cq,
 	return 0;
 }
 
-static int rxe_resize_cq(struct sim_uvfile *uv, struct sim_cq *cq,
-			 uint32_t cqe, const void *in, size_t in_len,
-			 void *out, size_t out_len)
+static int rxe_resize_cq(struct sim_uvfile *uv, struct sim_cq *cq, uint32_t cqe,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len)
 {
 	struct rxe_resize_cq_resp r = {};
 	struct rxe_sim_queue *q;

@@ -194,7 +194,7 @@ void sim_async_event(struct sim_uvfile *uv, uint32_t event_type,
 		     struct sim_obj *obj)
 {
 	struct ib_uverbs_async_event_desc d = {.event_type = event_type};
-	struct sim_evq *q = uv->async;
+	struct sim_evq *q = (uv ? uv : obj->uv)->async;
 	uint32_t *reported = NULL;
 
 	if (obj->type == &sim_type_cq) {

@@ -285,15 +285,17 @@ int hca_fabric_open(void);
 /* Make (dev, qpn) reachable / unreachable. */
 int hca_fabric_attach(unsigned int dev, uint32_t qpn);
 void hca_fabric_detach(unsigned int dev, uint32_t qpn);
-/* Send a packet with payload from iov; 0, -EAGAIN (try again later) or
- * -EHOSTUNREACH (no such QP: the packet is lost). */
+/* Send a packet with payload from iov; 0, -EAGAIN (no room: try again
+ * later) or -EHOSTUNREACH (no such QP or process: the packet is lost). */
 struct iovec;
 int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		    int iovcnt);
-/* Socket fd the engine thread waits on. */
-extern int hca_fabric_fd;
-/* Receive and handle queued packets (at most max); number handled. */
+/* Handle up to max arrived packets; the number handled. */
 int hca_fabric_poll(int max);
+/* Copy the payload of the packet being handled into iov. 0. */
+int hca_fabric_take(const struct iovec *iov, int iovcnt);
+/* Sleep up to ms unless packets are waiting; a sender wakes us. */
+void hca_fabric_wait(int ms);
 
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);
@@ -302,8 +304,6 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p,
 		   const void *payload);
 /* Handle a request packet; payload can be read with hca_fabric_take(). */
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p);
-/* Copy the current packet's payload (after its header) into dst iov. */
-int hca_fabric_take(const struct iovec *iov, int iovcnt);
 /* Send queued responses and the pending ACK; 1 if it sent something. */
 int hca_resp_flush(struct hca_qp *qp);
 void hca_req_flush(struct hca_qp *qp);

@@ -36,7 +36,7 @@ void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
 
 	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe) {
 		if (!cq->overrun && cq->obj)
-			sim_async_event(NULL, 1 /* IB_EVENT_CQ_ERR */, cq->obj);
+			sim_async_event(NULL, SIM_EVENT_CQ_ERR, cq->obj);
 		cq->overrun = 1;
 		return;
 	}

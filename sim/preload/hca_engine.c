@@ -108,7 +108,6 @@ int hca_step(void)
 static void *engine_main(void *arg)
 {
 	uint64_t last = hca_now(), now, idle;
-	struct pollfd pfd = {.events = POLLIN};
 	sigset_t all;
 	int did;
 
@@ -118,7 +117,6 @@ static void *engine_main(void *arg)
 	for (;;) {
 		pthread_mutex_lock(&sim_lock);
 		did = hca_step();
-		pfd.fd = hca_fabric_fd;
 		pthread_mutex_unlock(&sim_lock);
 		now = hca_now();
 		if (did)
@@ -134,7 +132,7 @@ static void *engine_main(void *arg)
 			sched_yield();
 			continue;
 		}
-		poll(&pfd, pfd.fd >= 0 ? 1 : 0, idle < 50000000 ? 1 : 10);
+		hca_fabric_wait(idle < 50000000 ? 1 : 10);
 	}
 	return NULL;
 }

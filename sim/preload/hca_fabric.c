@@ -1,52 +1,140 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The wire between simulated ports: one AF_UNIX datagram socket per
- * process at <dir>/p<pid>; every QP of the process is reachable at
- * <dir>/q<dev>.<qpn>, a relative symlink to it. Datagrams between two
- * sockets keep their order and are never dropped by the kernel, so loss
- * only happens where IB loses packets too: at a QP that does not exist
- * (ENOENT, ECONNREFUSED once its process is gone).
+ * The wire between simulated ports. Every process that has QPs owns a
+ * receive ring, <dir>/r<pid>: a file of packets that senders append to
+ * (under the ring's robust process-shared mutex) and only the owner's
+ * engine reads, copying payloads into its own registered memory. A QP is
+ * reachable at <dir>/q<dev>.<qpn>, a symlink naming its process ("p<pid>",
+ * the owner's AF_UNIX datagram socket). The socket carries no data: a
+ * sender pokes it only when the owner's engine said it is going to sleep.
+ * Packets from one sender to one ring keep their order and are not
+ * dropped; they are lost, as on IB, only at a QP that does not exist or
+ * a process that is gone.
  */
 #include "hca.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#define RING_BYTES (8u << 20) /* power of two */
+#define REC_PAD	   1u	      /* skip to the start of the ring */
+
+struct ring_hdr {
+	pthread_mutex_t lock;
+	uint64_t head;	   /* bytes published (producers, under lock) */
+	uint64_t tail;	   /* bytes consumed (the owner) */
+	uint32_t sleeping; /* the owner waits on its socket */
+	uint32_t ready;
+};
+
+#define RING_DATA 4096 /* header page, then the bytes */
+
+/* A record: its length (8-aligned, header included), then the packet. */
+struct ring_rec {
+	uint32_t len;
+	uint32_t flags;
+};
+
+struct ring_map {
+	struct ring_map *next;
+	pid_t pid;
+	struct ring_hdr *h;
+};
+
 int hca_fabric_fd = -1;
 static pid_t fabric_pid;
+static struct ring_hdr *own;
+static struct ring_map *peers;
+/* Which process owns a QP, remembered (QP numbers are never reused). */
+#define OWNER_CACHE 256
+static struct {
+	uint32_t dev_qpn;
+	pid_t pid;
+} owners[OWNER_CACHE];
 
-static int fabric_path(struct sockaddr_un *a, const char *name)
+static int dir_path(char *buf, size_t len, const char *fmt, unsigned int a,
+		    unsigned int b)
 {
+	char name[40];
 	int n;
 
-	memset(a, 0, sizeof(*a));
-	a->sun_family = AF_UNIX;
-	n = snprintf(a->sun_path, sizeof(a->sun_path), "%s/%s", sim.dir,
-		     name);
-	return n < 0 || n >= (int)sizeof(a->sun_path) ? -ENAMETOOLONG : 0;
+	snprintf(name, sizeof(name), fmt, a, b);
+	n = snprintf(buf, len, "%s/%s", sim.dir, name);
+	return n < 0 || n >= (int)len ? -ENAMETOOLONG : 0;
+}
+
+static struct ring_hdr *map_ring(pid_t pid, int create)
+{
+	char path[SIM_PATH_LEN + 48];
+	struct ring_hdr *h;
+	int fd;
+
+	if (dir_path(path, sizeof(path), "r%u", (unsigned int)pid, 0))
+		return NULL;
+	fd = real.open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+	if (fd < 0)
+		return NULL;
+	if (create && ftruncate(fd, RING_DATA + RING_BYTES)) {
+		real.close(fd);
+		return NULL;
+	}
+	h = real.mmap(NULL, RING_DATA + RING_BYTES, PROT_READ | PROT_WRITE,
+		      MAP_SHARED, fd, 0);
+	real.close(fd);
+	return h == MAP_FAILED ? NULL : h;
+}
+
+static int atfork_done;
+
+/* A fork child has its own engine: the parent's ring is not its own. */
+static void forked(void)
+{
+	own = NULL;
+}
+
+static int open_ring(void)
+{
+	pthread_mutexattr_t a;
+
+	own = map_ring(getpid(), 1);
+	if (!own)
+		return -ENOMEM;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&own->lock, &a);
+	pthread_mutexattr_destroy(&a);
+	__atomic_store_n(&own->ready, 1, __ATOMIC_RELEASE);
+	return 0;
 }
 
 int hca_fabric_open(void)
 {
-	struct sockaddr_un a;
-	char name[32];
-	int fd, sz = 4 << 20, ret;
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	int fd, ret;
 
-	if (hca_fabric_fd >= 0 && fabric_pid == getpid())
+	if (own)
 		return 0;
 	if (hca_fabric_fd >= 0)
 		sim_internal_fd_close(&hca_fabric_fd); /* inherited over fork */
-	snprintf(name, sizeof(name), "p%d", (int)getpid());
-	ret = fabric_path(&a, name);
+	own = NULL;
+	peers = NULL; /* a fork child's copies of the parent's mappings */
+	memset(owners, 0, sizeof(owners));
+	ret = dir_path(a.sun_path, sizeof(a.sun_path), "p%u",
+		       (unsigned int)getpid(), 0);
 	if (ret)
 		return ret;
-	fd = real.socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			 0);
+	fd = real.socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	unlink(a.sun_path);
@@ -55,115 +143,216 @@ int hca_fabric_open(void)
 		real.close(fd);
 		return ret;
 	}
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 	hca_fabric_fd = fd;
 	ret = sim_internal_fd_add(&hca_fabric_fd);
+	if (!ret)
+		ret = open_ring();
 	if (ret)
 		return ret;
 	fabric_pid = getpid();
+	if (!atfork_done) {
+		pthread_atfork(NULL, NULL, forked);
+		atfork_done = 1;
+	}
 	return 0;
-}
-
-static void qp_name(char *buf, size_t len, unsigned int dev, uint32_t qpn)
-{
-	snprintf(buf, len, "q%u.%u", dev, qpn);
 }
 
 int hca_fabric_attach(unsigned int dev, uint32_t qpn)
 {
-	struct sockaddr_un a;
-	char name[32], target[32];
+	char path[SIM_PATH_LEN + 48], target[32];
 	int ret = hca_fabric_open();
 
 	if (ret)
 		return ret;
-	qp_name(name, sizeof(name), dev, qpn);
-	ret = fabric_path(&a, name);
+	ret = dir_path(path, sizeof(path), "q%u.%u", dev, qpn);
 	if (ret)
 		return ret;
-	snprintf(target, sizeof(target), "p%d", (int)getpid());
-	unlink(a.sun_path); /* a QPN reused after its process died */
-	return symlink(target, a.sun_path) ? -errno : 0;
+	snprintf(target, sizeof(target), "p%u", (unsigned int)getpid());
+	unlink(path); /* a number left by a process that died */
+	return symlink(target, path) ? -errno : 0;
 }
 
 void hca_fabric_detach(unsigned int dev, uint32_t qpn)
 {
-	struct sockaddr_un a;
-	char name[32];
+	char path[SIM_PATH_LEN + 48];
 
-	qp_name(name, sizeof(name), dev, qpn);
-	if (!fabric_path(&a, name))
-		unlink(a.sun_path);
+	if (!dir_path(path, sizeof(path), "q%u.%u", dev, qpn))
+		unlink(path);
+}
+
+/* The process owning (dev, qpn), or 0. */
+static pid_t owner_of(unsigned int dev, uint32_t qpn)
+{
+	char path[SIM_PATH_LEN + 48], t[32];
+	ssize_t n;
+
+	if (dir_path(path, sizeof(path), "q%u.%u", dev, qpn))
+		return 0;
+	n = readlink(path, t, sizeof(t) - 1);
+	if (n < 2 || t[0] != 'p')
+		return 0;
+	t[n] = 0;
+	return (pid_t)atoi(t + 1);
+}
+
+static struct ring_hdr *peer_ring(pid_t pid)
+{
+	struct ring_map *m;
+
+	if (pid == fabric_pid)
+		return own;
+	for (m = peers; m; m = m->next)
+		if (m->pid == pid)
+			return m->h;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->h = map_ring(pid, 0);
+	if (!m->h || !__atomic_load_n(&m->h->ready, __ATOMIC_ACQUIRE)) {
+		free(m);
+		return NULL;
+	}
+	m->pid = pid;
+	m->next = peers;
+	peers = m;
+	return m->h;
+}
+
+static void poke(pid_t pid)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	char b = 0;
+
+	if (!dir_path(a.sun_path, sizeof(a.sun_path), "p%u", (unsigned int)pid,
+		      0))
+		sendto(hca_fabric_fd, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL,
+		       (struct sockaddr *)&a, sizeof(a));
+}
+
+static int ring_lock(struct ring_hdr *h)
+{
+	int ret = pthread_mutex_lock(&h->lock);
+
+	if (ret == EOWNERDEAD) /* a sender died inside: nothing half-made */
+		ret = pthread_mutex_consistent(&h->lock);
+	return ret;
+}
+
+static uint8_t *ring_at(struct ring_hdr *h, uint64_t pos)
+{
+	return (uint8_t *)h + RING_DATA + (pos & (RING_BYTES - 1));
+}
+
+static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
+		   int iovcnt)
+{
+	size_t len = sizeof(struct ring_rec) + sizeof(*p), room, off;
+	struct ring_hdr *h;
+	struct ring_rec *r;
+	uint64_t head;
+	uint8_t *d;
+	int i;
+
+	if (!pid || hca_fabric_open())
+		return -EHOSTUNREACH;
+	h = peer_ring(pid);
+	if (!h)
+		return -EHOSTUNREACH;
+	for (i = 0; i < iovcnt; i++)
+		len += iov[i].iov_len;
+	len = (len + 7) & ~(size_t)7;
+	if (ring_lock(h))
+		return -EAGAIN;
+	head = h->head;
+	room = RING_BYTES - (head & (RING_BYTES - 1));
+	if (room < len) /* records never wrap: pad to the start */
+		len += room;
+	if (head + len - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >
+	    RING_BYTES) {
+		pthread_mutex_unlock(&h->lock);
+		return kill(pid, 0) && errno == ESRCH ? -EHOSTUNREACH : -EAGAIN;
+	}
+	if (room < len) {
+		r = (struct ring_rec *)ring_at(h, head);
+		r->len = (uint32_t)room;
+		r->flags = REC_PAD;
+		head += room;
+		len -= room;
+	}
+	r = (struct ring_rec *)ring_at(h, head);
+	r->len = (uint32_t)len;
+	r->flags = 0;
+	d = (uint8_t *)(r + 1);
+	memcpy(d, p, sizeof(*p));
+	for (off = sizeof(*p), i = 0; i < iovcnt; i++) {
+		memcpy(d + off, iov[i].iov_base, iov[i].iov_len);
+		off += iov[i].iov_len;
+	}
+	__atomic_store_n(&h->head, head + len, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&h->lock);
+	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST))
+		poke(pid);
+	return 0;
 }
 
 int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		    int iovcnt)
 {
-	struct iovec v[HCA_MAX_SGE + 1];
-	struct sockaddr_un a;
-	struct msghdr m = {};
-	char name[32];
-	int i;
+	uint32_t key = (uint32_t)p->dst_dev << 24 | p->dst_qpn;
+	unsigned int slot = (p->dst_qpn ^ p->dst_dev * 131u) % OWNER_CACHE;
+	int ret;
 
-	if (hca_fabric_open())
-		return -EAGAIN;
-	qp_name(name, sizeof(name), p->dst_dev, p->dst_qpn);
-	if (fabric_path(&a, name))
-		return -EHOSTUNREACH;
-	v[0].iov_base = (void *)p;
-	v[0].iov_len = sizeof(*p);
-	for (i = 0; i < iovcnt && i < HCA_MAX_SGE; i++)
-		v[i + 1] = iov[i];
-	m.msg_name = &a;
-	m.msg_namelen = sizeof(a);
-	m.msg_iov = v;
-	m.msg_iovlen = (size_t)i + 1;
-	if (sendmsg(hca_fabric_fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
-		return 0;
-	if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR)
-		return -EAGAIN;
-	return -EHOSTUNREACH;
+	if (owners[slot].dev_qpn != key || !owners[slot].pid) {
+		owners[slot].pid = owner_of(p->dst_dev, p->dst_qpn);
+		owners[slot].dev_qpn = key;
+	}
+	ret = send_to(owners[slot].pid, p, iov, iovcnt);
+	if (ret == -EHOSTUNREACH)
+		owners[slot].pid = 0; /* look again next time */
+	return ret;
 }
 
-static int taken; /* the current datagram was consumed by a handler */
+static const uint8_t *cur_payload; /* the packet being handled */
+static uint32_t cur_len;
 
 int hca_fabric_take(const struct iovec *iov, int iovcnt)
 {
-	struct iovec v[HCA_MAX_SGE + 1];
-	struct hca_pkt hdr;
-	struct msghdr m = {};
-	ssize_t n;
+	uint32_t off = 0;
+	size_t n;
 	int i;
 
-	v[0].iov_base = &hdr;
-	v[0].iov_len = sizeof(hdr);
-	for (i = 0; i < iovcnt && i < HCA_MAX_SGE; i++)
-		v[i + 1] = iov[i];
-	m.msg_iov = v;
-	m.msg_iovlen = (size_t)i + 1;
-	n = recvmsg(hca_fabric_fd, &m, MSG_DONTWAIT);
-	taken = 1;
-	return n < 0 ? -errno : 0;
+	for (i = 0; i < iovcnt && off < cur_len; i++) {
+		n = iov[i].iov_len < cur_len - off ? iov[i].iov_len
+						   : cur_len - off;
+		memcpy(iov[i].iov_base, cur_payload + off, n);
+		off += (uint32_t)n;
+	}
+	return 0;
 }
 
 int hca_fabric_poll(int max)
 {
+	const struct ring_rec *r;
 	struct hca_pkt p;
 	struct hca_qp *qp;
+	uint64_t tail;
 	int done = 0;
-	ssize_t n;
 
-	if (hca_fabric_fd < 0 || fabric_pid != getpid())
+	if (!own)
 		return 0;
-	while (done < max) {
-		n = recv(hca_fabric_fd, &p, sizeof(p), MSG_PEEK | MSG_DONTWAIT);
-		if (n < 0)
-			break;
-		taken = 0;
+	tail = own->tail;
+	while (done < max &&
+	       tail != __atomic_load_n(&own->head, __ATOMIC_ACQUIRE)) {
+		r = (const struct ring_rec *)ring_at(own, tail);
+		if (r->flags & REC_PAD) {
+			tail += r->len;
+			continue;
+		}
+		memcpy(&p, r + 1, sizeof(p));
+		cur_payload = (const uint8_t *)(r + 1) + sizeof(p);
+		cur_len = p.len;
 		done++;
-		qp = n == sizeof(p) ? hca_qp_by_qpn(p.dst_dev, p.dst_qpn)
-				    : NULL;
+		qp = hca_qp_by_qpn(p.dst_dev, p.dst_qpn);
 		if (qp) {
 			if (p.op == HCA_PKT_ACK || p.op == HCA_PKT_NAK ||
 			    p.op == HCA_PKT_READ_RESP ||
@@ -172,8 +361,26 @@ int hca_fabric_poll(int max)
 			else
 				hca_resp_input(qp, &p);
 		}
-		if (!taken)
-			recv(hca_fabric_fd, &p, sizeof(p), MSG_DONTWAIT);
+		tail += r->len;
+		__atomic_store_n(&own->tail, tail, __ATOMIC_RELEASE);
 	}
 	return done;
+}
+
+void hca_fabric_wait(int ms)
+{
+	struct pollfd pfd = {.fd = hca_fabric_fd, .events = POLLIN};
+	char b[64];
+
+	if (!own || hca_fabric_fd < 0) {
+		poll(NULL, 0, ms);
+		return;
+	}
+	__atomic_store_n(&own->sleeping, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&own->head, __ATOMIC_SEQ_CST) ==
+	    __atomic_load_n(&own->tail, __ATOMIC_RELAXED))
+		poll(&pfd, 1, ms);
+	__atomic_store_n(&own->sleeping, 0, __ATOMIC_SEQ_CST);
+	while (recv(hca_fabric_fd, b, sizeof(b), MSG_DONTWAIT) > 0)
+		;
 }

@@ -52,8 +52,9 @@ struct sim_obj {
 	struct sim_obj *next;
 	const struct sim_obj_type *type;
 	uint32_t handle;
-	uint32_t usecnt; /* objects that depend on this one */
-	uint8_t live;	 /* the driver's create hook succeeded */
+	uint32_t usecnt;       /* objects that depend on this one */
+	uint8_t live;	       /* the driver's create hook succeeded */
+	struct sim_uvfile *uv; /* the context that owns it */
 	void *drv; /* the driver's private state; the core never uses it */
 };
 
@@ -172,8 +173,8 @@ enum sim_qp_state {
 enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
 
 /* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
-int sim_qp_transition_ok(unsigned int cur, unsigned int next,
-			 unsigned int type, uint32_t mask);
+int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
+			 uint32_t mask);
 
 /* An address vector, from a QP's AV/ALT_PATH or an AH (host order). */
 struct sim_ah_attr {

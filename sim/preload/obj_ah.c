@@ -6,6 +6,7 @@
 #include "uapi.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,7 @@ static int w_create_ah(struct sim_wcall *w)
 			   : 0;
 	ah->obj.live = !ret;
 	r.ah_handle = ah->obj.handle;
+	snprintf(w->note, sizeof(w->note), "handle=%u", r.ah_handle);
 	if (!ret)
 		ret = sim_wc_out(w, &r, sizeof(r));
 	if (!ret)

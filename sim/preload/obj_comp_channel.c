@@ -6,6 +6,8 @@
  */
 #include "uapi.h"
 
+#include <stdio.h>
+
 static int w_create_comp_channel(struct sim_wcall *w)
 {
 	struct ib_uverbs_create_comp_channel_resp r = {};
@@ -14,6 +16,7 @@ static int w_create_comp_channel(struct sim_wcall *w)
 	if (fd < 0)
 		return fd;
 	r.fd = (uint32_t)fd;
+	snprintf(w->note, sizeof(w->note), "fd=%d", fd);
 	ret = sim_wc_out(w, &r, sizeof(r));
 	if (ret)
 		sim_evq_discard(w->uv, fd);

@@ -102,17 +102,17 @@ static int cq_create_ioctl(struct sim_call *c)
 		.cqe = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_CQ_CQE, 0),
 		.comp_vector = (uint32_t)sim_attr_u64(
 			c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0),
-		.flags = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_CQ_FLAGS,
-						0),
 		.channel = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL),
 		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_EVENT_FD),
 	};
 	struct sim_cq *cq = NULL;
+	uint64_t flags;
 	int ret;
 
-	if (sim_attr_u64(c, UVERBS_ATTR_CREATE_CQ_FLAGS, 0) &
-	    ~(uint64_t)SIM_CQ_FLAGS)
-		return -EINVAL; /* FLAGS_IN: unknown bits */
+	if (sim_attr_flags(c, UVERBS_ATTR_CREATE_CQ_FLAGS, SIM_CQ_FLAGS,
+			   &flags))
+		return -EINVAL; /* FLAGS_IN: length or unknown bits */
+	a.flags = (uint32_t)flags;
 	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
 	if (ret)
 		return ret;
@@ -215,6 +215,8 @@ static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
 	if (!ret) {
 		resp->cq_handle = (*cq)->obj.handle;
 		resp->cqe = (*cq)->cqe;
+		snprintf(w->note, sizeof(w->note), "handle=%u cqe=%u",
+			 resp->cq_handle, resp->cqe);
 		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
 	}
 	free(a->uout);

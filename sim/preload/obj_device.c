@@ -26,11 +26,14 @@ static int invoke_write(struct sim_call *c)
 		w.uhw_out = (void *)(uintptr_t)a->data;
 		w.uhw_out_len = a->len;
 	}
+	int ret;
+
 	if (cmd > UINT32_MAX)
 		return -EINVAL;
-	snprintf(c->note, sizeof(c->note), "cmd=%#llx",
-		 (unsigned long long)cmd);
-	return sim_invoke_write(c->uv, (uint32_t)cmd, &w);
+	ret = sim_invoke_write(c->uv, (uint32_t)cmd, &w);
+	snprintf(c->note, sizeof(c->note), "cmd=%#llx %s",
+		 (unsigned long long)cmd, w.note);
+	return ret;
 }
 
 static int query_port(struct sim_call *c)

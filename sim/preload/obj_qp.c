@@ -185,7 +185,7 @@ static int ioctl_type_check(struct sim_call *c, uint64_t type)
 static int ioctl_args(struct sim_call *c, struct qp_args *a)
 {
 	struct ib_uverbs_qp_cap cap;
-	uint64_t flags = sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_FLAGS, 0);
+	uint64_t flags;
 	int ret;
 
 	a->type = (uint32_t)sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_TYPE, 0);
@@ -203,7 +203,8 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 	a->srq = sim_srq(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE));
 	if (a->srq && a->srq->srq_type == IB_UVERBS_SRQT_XRC)
 		return -EINVAL;
-	if (flags & ~(uint64_t)SIM_QP_IOCTL_FLAGS)
+	if (sim_attr_flags(c, UVERBS_ATTR_CREATE_QP_FLAGS, SIM_QP_IOCTL_FLAGS,
+			   &flags))
 		return -EINVAL;
 	a->sq_sig_all = !!(flags & IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
 	a->create_flags =
@@ -370,6 +371,8 @@ static int w_create(struct sim_wcall *w, struct qp_args *a,
 	if (!ret) {
 		r->qp_handle = (*qp)->obj.handle;
 		r->qpn = (*qp)->qpn;
+		snprintf(w->note, sizeof(w->note), "handle=%u qpn=%#x type=%u",
+			 r->qp_handle, r->qpn, (*qp)->qp_type);
 		cap_to_user(&(*qp)->attr.cap, &cap);
 		memcpy(&r->max_send_wr, &cap, sizeof(cap));
 		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);

@@ -231,6 +231,8 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		r.srq_handle = srq->obj.handle;
 		r.max_wr = srq->max_wr;
 		r.max_sge = srq->max_sge;
+		snprintf(w->note, sizeof(w->note), "handle=%u max_wr=%u",
+			 r.srq_handle, r.max_wr);
 		ret = sim_wc_out(w, &r, sizeof(r));
 	}
 	if (!ret)

@@ -11,12 +11,11 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <stdio.h>
 #include <string.h>
 
 #define SIM_QP_SET_QKEY 0x80000000u /* privileged Q_Keys */
 #define SIM_MTU_4096	5
-
-enum { EV_SQ_DRAINED = 5, EV_QP_LAST_WQE_REACHED = 16 };
 
 static int port_valid(uint8_t port)
 {
@@ -158,9 +157,9 @@ static void state_events(struct sim_uvfile *uv, struct sim_qp *qp,
 	/* nothing is outstanding in the model: draining ends at once */
 	if (n->qp_state == SIM_QPS_SQD &&
 	    (r->sqd_event_always || n->en_sqd_async_notify))
-		sim_async_event(uv, EV_SQ_DRAINED, &qp->obj);
+		sim_async_event(uv, SIM_EVENT_SQ_DRAINED, &qp->obj);
 	if (n->qp_state == SIM_QPS_ERR && qp->srq && r->last_wqe_on_err)
-		sim_async_event(uv, EV_QP_LAST_WQE_REACHED, &qp->obj);
+		sim_async_event(uv, SIM_EVENT_QP_LAST_WQE_REACHED, &qp->obj);
 }
 
 static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
@@ -195,6 +194,8 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	if (ret)
 		return ret;
 	old = qp->attr.qp_state;
+	snprintf(w->note, sizeof(w->note), "handle=%u mask=%#x state %u->%u",
+		 qp->obj.handle, mask, old, n.qp_state);
 	qp->attr = n;
 	state_events(w->uv, qp, old, &n);
 	return 0;

@@ -12,13 +12,16 @@ struct transition {
 };
 
 #define ST(s) SIM_QPS_##s
-#define M(b) SIM_QP_##b
+#define M(b)  SIM_QP_##b
 
 /* rows that need nothing and allow nothing (to RESET and to ERR) */
-#define BARE {.valid = 1}
+#define BARE                                                                   \
+	{                                                                      \
+		.valid = 1                                                     \
+	}
 
 #define RCUC_INIT_OPT (M(PKEY_INDEX) | M(PORT) | M(ACCESS_FLAGS))
-#define UD_INIT_OPT (M(PKEY_INDEX) | M(PORT) | M(QKEY))
+#define UD_INIT_OPT   (M(PKEY_INDEX) | M(PORT) | M(QKEY))
 #define RC_RTS_OPT                                                             \
 	(M(CUR_STATE) | M(ALT_PATH) | M(ACCESS_FLAGS) | M(MIN_RNR_TIMER) |     \
 	 M(PATH_MIG_STATE))
@@ -27,82 +30,100 @@ struct transition {
 #define UD_RTS_OPT (M(CUR_STATE) | M(QKEY))
 
 static const struct transition table[7][7] = {
-	[ST(RESET)] = {
-		[ST(RESET)] = BARE,
-		[ST(INIT)] = {.valid = 1,
-			      .req = {RCUC_INIT_OPT, RCUC_INIT_OPT,
-				      UD_INIT_OPT}},
-	},
-	[ST(INIT)] = {
-		[ST(RESET)] = BARE,
-		[ST(ERR)] = BARE,
-		[ST(INIT)] = {.valid = 1,
-			      .opt = {RCUC_INIT_OPT, RCUC_INIT_OPT,
-				      UD_INIT_OPT}},
-		[ST(RTR)] = {.valid = 1,
-			     .req = {M(AV) | M(PATH_MTU) | M(DEST_QPN) |
-					     M(RQ_PSN) | M(MAX_DEST_RD_ATOMIC) |
-					     M(MIN_RNR_TIMER),
-				     M(AV) | M(PATH_MTU) | M(DEST_QPN) |
-					     M(RQ_PSN),
-				     0},
-			     .opt = {M(ALT_PATH) | M(ACCESS_FLAGS) |
-					     M(PKEY_INDEX),
-				     M(ALT_PATH) | M(ACCESS_FLAGS) |
-					     M(PKEY_INDEX),
-				     M(PKEY_INDEX) | M(QKEY)}},
-	},
-	[ST(RTR)] = {
-		[ST(RESET)] = BARE,
-		[ST(ERR)] = BARE,
-		[ST(RTS)] = {.valid = 1,
-			     .req = {M(TIMEOUT) | M(RETRY_CNT) | M(RNR_RETRY) |
-					     M(SQ_PSN) | M(MAX_QP_RD_ATOMIC),
-				     M(SQ_PSN), M(SQ_PSN)},
-			     .opt = {RC_RTS_OPT, UC_RTS_OPT, UD_RTS_OPT}},
-	},
-	[ST(RTS)] = {
-		[ST(RESET)] = BARE,
-		[ST(ERR)] = BARE,
-		[ST(RTS)] = {.valid = 1,
-			     .opt = {RC_RTS_OPT, UC_RTS_OPT, UD_RTS_OPT}},
-		[ST(SQD)] = {.valid = 1,
-			     .opt = {M(EN_SQD_ASYNC_NOTIFY),
-				     M(EN_SQD_ASYNC_NOTIFY),
-				     M(EN_SQD_ASYNC_NOTIFY)}},
-	},
-	[ST(SQD)] = {
-		[ST(RESET)] = BARE,
-		[ST(ERR)] = BARE,
-		[ST(RTS)] = {.valid = 1,
-			     .opt = {RC_RTS_OPT, UC_RTS_OPT, UD_RTS_OPT}},
-		[ST(SQD)] = {.valid = 1,
-			     .opt = {M(PORT) | M(AV) | M(TIMEOUT) |
-					     M(RETRY_CNT) | M(RNR_RETRY) |
-					     M(MAX_QP_RD_ATOMIC) |
-					     M(MAX_DEST_RD_ATOMIC) |
+	[ST(RESET)] =
+		{
+			[ST(RESET)] = BARE,
+			[ST(INIT)] = {.valid = 1,
+				      .req = {RCUC_INIT_OPT, RCUC_INIT_OPT,
+					      UD_INIT_OPT}},
+		},
+	[ST(INIT)] =
+		{
+			[ST(RESET)] = BARE,
+			[ST(ERR)] = BARE,
+			[ST(INIT)] = {.valid = 1,
+				      .opt = {RCUC_INIT_OPT, RCUC_INIT_OPT,
+					      UD_INIT_OPT}},
+			[ST(RTR)] = {.valid = 1,
+				     .req = {M(AV) | M(PATH_MTU) | M(DEST_QPN) |
+						     M(RQ_PSN) |
+						     M(MAX_DEST_RD_ATOMIC) |
+						     M(MIN_RNR_TIMER),
+					     M(AV) | M(PATH_MTU) | M(DEST_QPN) |
+						     M(RQ_PSN),
+					     0},
+				     .opt = {M(ALT_PATH) | M(ACCESS_FLAGS) |
+						     M(PKEY_INDEX),
 					     M(ALT_PATH) | M(ACCESS_FLAGS) |
-					     M(PKEY_INDEX) | M(MIN_RNR_TIMER) |
-					     M(PATH_MIG_STATE),
-				     M(AV) | M(ALT_PATH) | M(ACCESS_FLAGS) |
-					     M(PKEY_INDEX) | M(PATH_MIG_STATE),
-				     M(PKEY_INDEX) | M(QKEY)}},
-	},
-	[ST(SQE)] = {
-		[ST(RESET)] = BARE,
-		[ST(ERR)] = BARE,
-		[ST(RTS)] = {.valid = 1,
-			     .opt = {0, M(CUR_STATE) | M(ACCESS_FLAGS),
-				     M(CUR_STATE) | M(QKEY)}},
-	},
-	[ST(ERR)] = {
-		[ST(RESET)] = BARE,
-		[ST(ERR)] = BARE,
-	},
+						     M(PKEY_INDEX),
+					     M(PKEY_INDEX) | M(QKEY)}},
+		},
+	[ST(RTR)] =
+		{
+			[ST(RESET)] = BARE,
+			[ST(ERR)] = BARE,
+			[ST(RTS)] = {.valid = 1,
+				     .req = {M(TIMEOUT) | M(RETRY_CNT) |
+						     M(RNR_RETRY) |
+						     M(SQ_PSN) | M(MAX_QP_RD_ATOMIC),
+					     M(SQ_PSN), M(SQ_PSN)},
+				     .opt =
+					     {RC_RTS_OPT,
+					      UC_RTS_OPT, UD_RTS_OPT}},
+		},
+	[ST(RTS)] =
+		{
+			[ST(RESET)] = BARE,
+			[ST(ERR)] = BARE,
+			[ST(RTS)] = {.valid = 1,
+				     .opt = {RC_RTS_OPT, UC_RTS_OPT,
+					     UD_RTS_OPT}},
+			[ST(SQD)] = {.valid = 1,
+				     .opt = {M(EN_SQD_ASYNC_NOTIFY),
+					     M(EN_SQD_ASYNC_NOTIFY),
+					     M(EN_SQD_ASYNC_NOTIFY)}},
+		},
+	[ST(SQD)] =
+		{
+			[ST(RESET)] = BARE,
+			[ST(ERR)] = BARE,
+			[ST(RTS)] = {.valid = 1,
+				     .opt = {RC_RTS_OPT, UC_RTS_OPT,
+					     UD_RTS_OPT}},
+			[ST(SQD)] = {.valid = 1,
+				     .opt = {M(PORT) |
+						     M(AV) | M(TIMEOUT) | M(RETRY_CNT) |
+						     M(RNR_RETRY) |
+						     M(MAX_QP_RD_ATOMIC) |
+						     M(MAX_DEST_RD_ATOMIC) |
+						     M(ALT_PATH) |
+						     M(ACCESS_FLAGS) |
+						     M(PKEY_INDEX) |
+						     M(MIN_RNR_TIMER) |
+						     M(PATH_MIG_STATE),
+					     M(AV) | M(ALT_PATH) |
+						     M(ACCESS_FLAGS) |
+						     M(PKEY_INDEX) |
+						     M(PATH_MIG_STATE),
+					     M(PKEY_INDEX) | M(QKEY)}},
+		},
+	[ST(SQE)] =
+		{
+			[ST(RESET)] = BARE,
+			[ST(ERR)] = BARE,
+			[ST(RTS)] = {.valid = 1,
+				     .opt = {0, M(CUR_STATE) | M(ACCESS_FLAGS),
+					     M(CUR_STATE) | M(QKEY)}},
+		},
+	[ST(ERR)] =
+		{
+			[ST(RESET)] = BARE,
+			[ST(ERR)] = BARE,
+		},
 };
 
-int sim_qp_transition_ok(unsigned int cur, unsigned int next,
-			 unsigned int type, uint32_t mask)
+int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
+			 uint32_t mask)
 {
 	const struct transition *t;
 	unsigned int k;

@@ -264,9 +264,22 @@ const struct sim_driver_ops *sim_driver_at(unsigned int i);
  * fd becomes readable (poll/epoll/read). The driver decides when a CQ is
  * armed (mlx5: arm doorbell; rxe: REQ_NOTIFY_CQ). Needs sim_lock. */
 void sim_cq_comp_event(struct sim_cq *cq);
-/* Queue an async event (IB_EVENT_* number) for obj (a CQ, QP or SRQ: its
- * user handle is the element) on its event file, by default the owning
- * context's async fd. Needs sim_lock. */
+/* Async event numbers (enum ib_event_type; the same in ibv_event_type). */
+enum sim_event_type {
+	SIM_EVENT_CQ_ERR = 0,
+	SIM_EVENT_QP_FATAL = 1,
+	SIM_EVENT_QP_REQ_ERR = 2,
+	SIM_EVENT_QP_ACCESS_ERR = 3,
+	SIM_EVENT_COMM_EST = 4,
+	SIM_EVENT_SQ_DRAINED = 5,
+	SIM_EVENT_SRQ_ERR = 14,
+	SIM_EVENT_SRQ_LIMIT_REACHED = 15,
+	SIM_EVENT_QP_LAST_WQE_REACHED = 16,
+};
+/* Queue an async event (enum sim_event_type) for obj (a CQ, QP or SRQ:
+ * its user handle is the element) on its event file, by default the
+ * owning context's async fd; uv may be NULL (obj's own context). Needs
+ * sim_lock. */
 void sim_async_event(struct sim_uvfile *uv, uint32_t event_type,
 		     struct sim_obj *obj);
 /* A live MR of this process on device dev with this lkey or rkey (NULL if
@@ -297,6 +310,7 @@ struct sim_wcall {
 	size_t uhw_in_len;
 	void *uhw_out;
 	size_t uhw_out_len;
+	char note[96]; /* the handler's words for the trace */
 };
 int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
 /* The core response: min(len, buffer) bytes, the rest of it zeroed. */

@@ -201,6 +201,7 @@ struct sim_obj *sim_obj_new(struct sim_uvfile *uv, const struct sim_obj_type *t)
 		h++;
 	o->handle = h;
 	o->type = t;
+	o->uv = uv;
 	o->next = uv->objs;
 	uv->objs = o;
 	return o;

@@ -198,7 +198,7 @@ ssize_t sim_write_cmd(struct sim_uvfile *uv, const void *buf, size_t count)
 		ret = run_wcmd(c, &w);
 out:
 	free(k);
-	sim_trace("write %s len %zu -> %s", c ? c->name : "?", count,
-		  ret ? strerrorname_np(-ret) : "ok");
+	sim_trace("write %s len %zu -> %s %s", c ? c->name : "?", count,
+		  ret ? strerrorname_np(-ret) : "ok", w.note);
 	return ret ? ret : (ssize_t)count;
 }

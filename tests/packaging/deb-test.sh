@@ -60,8 +60,6 @@ check_contents()
 	done >"$work/files"
 	stage "package contents (files and links)"
 	cat "$work/files"
-	installed_components "$work/files" $components
-	components=" ${found_components[*]} "
 	check_file_lists "$work/files" deb "$libdir" $components
 	# One dpkg -S for all paths; "pkg[, pkg]: path" lines for owned ones.
 	owners=$(awk '{ print $2 }' "$work/files" | xargs dpkg -S 2>/dev/null |

@@ -53,11 +53,11 @@ ibv_*)
 	done ;;
 *_bw)
 	# the row under "#bytes #iterations BW peak BW average MsgRate"
-	grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' "$w/c" ||
+	grep -Eq '^[[:space:]]*[0-9]+([[:space:]]+[0-9.]+){4}' "$w/c" ||
 		{ echo "FAIL: no bandwidth row"; exit 1; } ;;
 *_lat)
 	# the row under "#bytes #iterations t_min t_max t_typical ..."
-	grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' "$w/c" ||
+	grep -Eq '^[[:space:]]*[0-9]+([[:space:]]+[0-9.]+){8}' "$w/c" ||
 		{ echo "FAIL: no latency row"; exit 1; } ;;
 esac
 echo "ok: $PROG $* on $NDEV device(s)"

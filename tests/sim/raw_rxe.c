@@ -3,7 +3,35 @@
 #include "raw.h"
 
 #include <errno.h>
+#include <rdma/rdma_user_rxe.h>
 #include <unistd.h>
+
+/* CQ_CREATE with its FLAGS attribute as given; 0 or the errno. */
+static int create_cq(int fd, uint16_t flags_len, uint64_t flags)
+{
+	struct rxe_create_cq_resp resp;
+	struct raw_ioctl c;
+	uint32_t cqe, h;
+
+	raw_init(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	raw_attr(&c, UVERBS_ATTR_CREATE_CQ_HANDLE, 0, 0);
+	raw_attr(&c, UVERBS_ATTR_CREATE_CQ_CQE, 4, 16);
+	raw_attr(&c, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 8, 0x1234);
+	raw_attr(&c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4, 0);
+	raw_ptr(&c, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &cqe);
+	raw_ptr(&c, UVERBS_ATTR_UHW_OUT, &resp);
+	raw_attr(&c, UVERBS_ATTR_CREATE_CQ_FLAGS, flags_len, flags);
+	return raw_call_new(fd, &c, &h);
+}
+
+/* CREATE_CQ_FLAGS is a flags attribute: 4 or 8 bytes, known bits only. */
+static void check_cq_flags(int fd)
+{
+	EXPECT_ERR(create_cq(fd, 4, 0), 0);
+	EXPECT_ERR(create_cq(fd, 8, 0), 0);
+	EXPECT_ERR(create_cq(fd, 6, 0), EINVAL);
+	EXPECT_ERR(create_cq(fd, 8, 1ULL << 40), EINVAL);
+}
 
 int raw_check_rxe(void)
 {
@@ -31,6 +59,7 @@ int raw_check_rxe(void)
 	EXPECT_ERR(raw_call(fd, &c), EPROTONOSUPPORT);
 	raw_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
 	EXPECT_ERR(raw_call(fd, &c), EPROTONOSUPPORT);
+	check_cq_flags(fd);
 	close(fd);
 	if (raw_failures)
 		fprintf(stderr, "sim_raw --rxe: %d failure(s)\n", raw_failures);

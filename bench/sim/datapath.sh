@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Usage: bench/sim/datapath.sh [BUILD_DIR]   (run it under nice)
+# The simulated HCA against baselines measured in the same run:
+#  - ib_write_bw 64 KiB BW average vs one thread's memcpy of 64 KiB
+#    between two fixed buffers (target >= 25 %);
+#  - ib_send_lat 2 B median (t_typical) vs a two-process pipe ping-pong
+#    median (target <= 3x);
+#  - idle cost: CPU of a process holding a QP with nothing posted;
+#  - instructions per posted WQE in the requester (callgrind).
+# Debian's perftest and ibverbs-utils, server and client under one sim.
+set -e
+B=${1:-build}
+SIM="$B/bin/rdma-sim"
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+pair() { # PORT PROGRAM ARGS... -> client output in $w/c
+	port=$1
+	shift
+	cat >"$w/run" <<EOF
+#!/bin/sh
+$* -p $port >"$w/s" 2>&1 &
+sleep 1
+$* -p $port localhost >"$w/c" 2>&1
+wait
+EOF
+	chmod +x "$w/run"
+	env -u LD_LIBRARY_PATH "$SIM" -- "$w/run"
+}
+
+mc=$("$B/bin/dp_baseline" memcpy 65536 2 | awk '{print $3}')
+pair 18601 ib_write_bw -d mlx5_0 -s 65536 -n 20000
+bw=$(awk '$1 == 65536 {print $4}' "$w/c")
+echo "ib_write_bw 64 KiB: $bw MB/s; memcpy 64 KiB: $mc MB/s;" \
+	"ratio $(echo "$bw $mc" | awk '{printf "%.1f %%", 100 * $1 / $2}')"
+
+pp=$("$B/bin/dp_baseline" pipe 20000 | awk '{print $4}')
+pair 18602 ib_send_lat -d mlx5_0 -s 2 -n 20000
+lat=$(awk '$1 == 2 {print $5}' "$w/c")
+echo "ib_send_lat 2 B median: $lat us; pipe ping-pong median: $pp us;" \
+	"ratio $(echo "$lat $pp" | awk '{printf "%.2fx", $1 / $2}')"
+
+# idle: a pingpong server has its QP and waits in accept() for 5 s
+cat >"$w/idle" <<EOF
+#!/bin/sh
+ibv_rc_pingpong -d mlx5_0 -p 18603 >/dev/null 2>&1 &
+pid=\$!
+sleep 1
+a=\$(awk '{print \$14 + \$15}' /proc/\$pid/stat)
+sleep 5
+b=\$(awk '{print \$14 + \$15}' /proc/\$pid/stat)
+kill \$pid
+echo "\$a \$b \$(getconf CLK_TCK)" >"$w/idle.out"
+EOF
+chmod +x "$w/idle"
+env -u LD_LIBRARY_PATH "$SIM" -- "$w/idle" || true
+read -r a b hz <"$w/idle.out"
+echo "idle process with a QP: $(echo "$a $b $hz" |
+	awk '{printf "%.2f %% of a core", 100 * ($2 - $1) / $3 / 5}')"
+
+if command -v valgrind >/dev/null; then
+	out="$w/cg"
+	cat >"$w/cgrun" <<EOF
+#!/bin/sh
+ibv_rc_pingpong -d mlx5_0 -p 18604 -n 2000 >/dev/null 2>&1 &
+sleep 1
+valgrind --tool=callgrind -q --callgrind-out-file=$out \
+	--toggle-collect=hca_sq_process \
+	ibv_rc_pingpong -d mlx5_0 -p 18604 -n 2000 localhost >/dev/null 2>&1
+wait
+EOF
+	chmod +x "$w/cgrun"
+	env -u LD_LIBRARY_PATH "$SIM" -- "$w/cgrun"
+	ir=$(callgrind_annotate "$out" 2>/dev/null |
+		awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+	echo "requester (hca_sq_process): $ir instructions for 2000 WQEs," \
+		"$(echo "$ir" | awk '{printf "%d", $1 / 2000}') per WQE" \
+		"(empty passes included)"
+fi

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * sim_verbs: the data-path uverbs objects (completion channel, CQ, QP,
+ * SRQ, AH) of rdma-sim by hand-built ioctls and writes, under either
+ * driver model. Creates carry the driver data the real provider would
+ * send (mlx5: rings and doorbell records; rxe: room for its responses).
+ */
+#ifndef RDMA_SIM_VERBS_H
+#define RDMA_SIM_VERBS_H
+
+#include "raw.h"
+
+#include <rdma/ib_user_verbs.h>
+
+/* the driver the test runs against */
+extern int v_rxe;
+
+/* A context on uverbs0 for the driver (mlx5: static UARs, cqe v1). */
+int v_open(void);
+
+/* Driver data of one create (rings stay mapped: the objects use them). */
+struct v_udata {
+	uint8_t in[96];
+	size_t in_len;
+	uint8_t out[64];
+	size_t out_len;
+	void *buf, *db;
+};
+void v_cq_udata(struct v_udata *u, uint32_t cqe);
+void v_qp_udata(struct v_udata *u, uint32_t max_recv_wr, int has_rq);
+void v_srq_udata(struct v_udata *u, uint32_t max_wr, uint32_t max_sge);
+
+/* Append the driver data as UHW_IN (when any) and UHW_OUT. */
+void v_add_uhw(struct raw_ioctl *c, struct v_udata *u);
+/* A context with a PD and a 64-entry CQ; -1 (reported) on failure. */
+int v_env(uint32_t *pd, uint32_t *cq);
+
+/* write(CREATE_CQ); channel -1 for none. 0 or the errno. */
+int v_create_cq(int fd, uint32_t cqe, uint32_t vector, int channel,
+		uint32_t *handle, uint32_t *cqe_out);
+/* ioctl CQ_CREATE with optional channel/event fds (-1: absent). */
+int v_create_cq_ioctl(int fd, uint32_t cqe, uint32_t vector, int channel,
+		      int event_fd, uint32_t flags, uint32_t *handle);
+/* write(DESTROY_CQ), with the response's counters. */
+int v_destroy_cq(int fd, uint32_t handle,
+		 struct ib_uverbs_destroy_cq_resp *resp);
+int v_create_channel(int fd, int *channel);
+
+struct v_qp_req {
+	uint32_t pd, send_cq, recv_cq, srq; /* srq ~0: none */
+	uint8_t type;
+	struct ib_uverbs_qp_cap cap;
+	int event_fd; /* ioctl create only; -1: the context's default */
+};
+void v_qp_req_init(struct v_qp_req *r, uint32_t pd, uint32_t cq, uint8_t type);
+/* write(CREATE_QP) / ioctl QP_CREATE: 0 or the errno. */
+int v_create_qp(int fd, const struct v_qp_req *r, uint32_t *handle,
+		uint32_t *qpn);
+int v_create_qp_ioctl(int fd, const struct v_qp_req *r, uint64_t flags,
+		      uint32_t *handle, uint32_t *qpn);
+int v_destroy_qp(int fd, uint32_t handle, uint32_t *events_reported);
+
+/* write(MODIFY_QP) of the attributes in mask, from a valid template
+ * (v_modify_base) with the given state. */
+void v_modify_base(struct ib_uverbs_modify_qp *m, uint32_t qp, uint8_t state,
+		   uint32_t mask);
+int v_modify(int fd, const struct ib_uverbs_modify_qp *m);
+/* QP to RESET->INIT->RTR->RTS->SQD or ERR by valid minimal steps. */
+int v_drive(int fd, uint32_t qp, uint8_t type, uint8_t state);
+int v_query_state(int fd, uint32_t qp, uint8_t *state);
+
+int v_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
+		 uint32_t *handle);
+int v_destroy_srq(int fd, uint32_t handle);
+int v_modify_srq(int fd, uint32_t handle, uint32_t mask, uint32_t max_wr,
+		 uint32_t limit);
+
+void v_check_cq(void);
+void v_check_qp(void);
+void v_check_states(void);
+void v_check_srq_ah(void);
+void v_check_events(void);
+void v_check_leaks(void);
+
+#endif

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Every exported, non-inline entry point of libibverbs and libmlx5 called
+ * with NULL for its object pointer: no crash, a failure return and errno
+ * EINVAL. The case table is checked against the version scripts, so a new
+ * public symbol fails this test until it has a case here (or is listed as
+ * taking no object pointer).
+ *
+ * usage: verbs_api_null_args LIBIBVERBS_MAP LIBMLX5_MAP
+ * Each call runs in a child process, so a crash is a failed row, not the
+ * end of the test.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <infiniband/marshall.h>
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include "sysfs.h"
+
+/* verbs.h maps some names to inline dispatchers: call the symbols. */
+#undef ibv_reg_mr
+#undef ibv_reg_mr_iova
+#undef ibv_query_port
+
+/* What the entry point returns on failure. */
+enum fail_kind {
+	RET_NULL,	/* a NULL pointer */
+	RET_MINUS1,	/* -1 */
+	RET_EINVAL,	/* the errno value itself (verbs returning errnos) */
+	RET_NEG_EINVAL, /* -EINVAL (verbs returning negative errnos) */
+	RET_ZERO,	/* 0: a boolean, mask or GUID that cannot say more */
+	RET_NONE,	/* void: must return */
+	/* Entry points that support nothing: EOPNOTSUPP for any argument. */
+	UNSUP_NULL,  /* NULL, errno EOPNOTSUPP */
+	UNSUP_ERRNO, /* returns EOPNOTSUPP */
+};
+
+/*
+ * libmlx5 exports these for binaries built against rdma-core's libmlx5
+ * (providers/mlx5/dv_unsupported.c); mlx5dv.h does not declare them.
+ */
+struct mlx5dv_mkey;
+struct mlx5dv_mkey_init_attr;
+struct mlx5dv_crypto_login_attr;
+struct mlx5dv_dek;
+struct mlx5dv_dek_init_attr;
+struct mlx5dv_qp_init_attr;
+struct mlx5dv_qp_ex;
+struct mlx5dv_mkey *mlx5dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
+int mlx5dv_destroy_mkey(struct mlx5dv_mkey *mkey);
+int mlx5dv_crypto_login(struct ibv_context *context,
+			struct mlx5dv_crypto_login_attr *login_attr);
+struct mlx5dv_dek *mlx5dv_dek_create(struct ibv_context *context,
+				     struct mlx5dv_dek_init_attr *init_attr);
+int mlx5dv_dek_destroy(struct mlx5dv_dek *dek);
+int mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in,
+			    size_t inlen, void *out, size_t outlen);
+struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
+				struct ibv_qp_init_attr_ex *qp_attr,
+				struct mlx5dv_qp_init_attr *mlx5_qp_attr);
+struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
+
+/*
+ * X(symbol, how it fails, the call with NULL). Each call is an expression
+ * of integer or pointer type; void calls are written (call, 0).
+ */
+#define NULL_CASES(X)                                                          \
+	X(ibv_copy_path_rec_from_kern, RET_NONE,                               \
+	  (ibv_copy_path_rec_from_kern(NULL, NULL), 0))                        \
+	X(ibv_copy_path_rec_to_kern, RET_NONE,                                 \
+	  (ibv_copy_path_rec_to_kern(NULL, NULL), 0))                          \
+	X(ibv_copy_qp_attr_from_kern, RET_NONE,                                \
+	  (ibv_copy_qp_attr_from_kern(NULL, NULL), 0))                         \
+	X(ibv_copy_ah_attr_from_kern, RET_NONE,                                \
+	  (ibv_copy_ah_attr_from_kern(NULL, NULL), 0))                         \
+	X(ibv_create_comp_channel, RET_NULL, ibv_create_comp_channel(NULL))    \
+	X(ibv_destroy_comp_channel, RET_EINVAL,                                \
+	  ibv_destroy_comp_channel(NULL))                                      \
+	X(ibv_read_sysfs_file, RET_MINUS1,                                     \
+	  ibv_read_sysfs_file(NULL, NULL, NULL, 0))                            \
+	X(ibv_ack_async_event, RET_NONE, (ibv_ack_async_event(NULL), 0))       \
+	X(ibv_ack_cq_events, RET_NONE, (ibv_ack_cq_events(NULL, 1), 0))        \
+	X(ibv_alloc_pd, RET_NULL, ibv_alloc_pd(NULL))                          \
+	X(ibv_attach_mcast, RET_EINVAL, ibv_attach_mcast(NULL, NULL, 0))       \
+	X(ibv_close_device, RET_MINUS1, ibv_close_device(NULL))                \
+	X(ibv_create_ah, RET_NULL, ibv_create_ah(NULL, NULL))                  \
+	X(ibv_create_ah_from_wc, RET_NULL,                                     \
+	  ibv_create_ah_from_wc(NULL, NULL, NULL, 1))                          \
+	X(ibv_create_cq, RET_NULL, ibv_create_cq(NULL, 1, NULL, NULL, 0))      \
+	X(ibv_create_qp, RET_NULL, ibv_create_qp(NULL, NULL))                  \
+	X(ibv_create_srq, RET_NULL, ibv_create_srq(NULL, NULL))                \
+	X(ibv_dealloc_pd, RET_EINVAL, ibv_dealloc_pd(NULL))                    \
+	X(ibv_dereg_mr, RET_EINVAL, ibv_dereg_mr(NULL))                        \
+	X(ibv_destroy_ah, RET_EINVAL, ibv_destroy_ah(NULL))                    \
+	X(ibv_destroy_cq, RET_EINVAL, ibv_destroy_cq(NULL))                    \
+	X(ibv_destroy_qp, RET_EINVAL, ibv_destroy_qp(NULL))                    \
+	X(ibv_destroy_srq, RET_EINVAL, ibv_destroy_srq(NULL))                  \
+	X(ibv_detach_mcast, RET_EINVAL, ibv_detach_mcast(NULL, NULL, 0))       \
+	X(ibv_free_device_list, RET_NONE, (ibv_free_device_list(NULL), 0))     \
+	X(ibv_get_async_event, RET_MINUS1, ibv_get_async_event(NULL, NULL))    \
+	X(ibv_get_cq_event, RET_MINUS1, ibv_get_cq_event(NULL, NULL, NULL))    \
+	X(ibv_get_device_guid, RET_ZERO, ibv_get_device_guid(NULL))            \
+	X(ibv_get_device_name, RET_NULL, ibv_get_device_name(NULL))            \
+	X(ibv_init_ah_from_wc, RET_MINUS1,                                     \
+	  ibv_init_ah_from_wc(NULL, 1, NULL, NULL, NULL))                      \
+	X(ibv_modify_qp, RET_EINVAL, ibv_modify_qp(NULL, NULL, 0))             \
+	X(ibv_modify_srq, RET_EINVAL, ibv_modify_srq(NULL, NULL, 0))           \
+	X(ibv_open_device, RET_NULL, ibv_open_device(NULL))                    \
+	X(ibv_query_device, RET_EINVAL, ibv_query_device(NULL, NULL))          \
+	X(ibv_query_gid, RET_MINUS1, ibv_query_gid(NULL, 1, 0, NULL))          \
+	X(ibv_query_pkey, RET_MINUS1, ibv_query_pkey(NULL, 1, 0, NULL))        \
+	X(ibv_query_port, RET_EINVAL, ibv_query_port(NULL, 1, NULL))           \
+	X(ibv_query_qp, RET_EINVAL, ibv_query_qp(NULL, NULL, 0, NULL))         \
+	X(ibv_query_srq, RET_EINVAL, ibv_query_srq(NULL, NULL))                \
+	X(ibv_reg_mr, RET_NULL, ibv_reg_mr(NULL, NULL, 0, 0))                  \
+	X(ibv_rereg_mr, RET_MINUS1,                                            \
+	  ibv_rereg_mr(NULL, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0, 0))    \
+	X(ibv_resize_cq, RET_EINVAL, ibv_resize_cq(NULL, 1))                   \
+	X(ibv_resolve_eth_l2_from_gid, RET_EINVAL,                             \
+	  ibv_resolve_eth_l2_from_gid(NULL, NULL, NULL, NULL))                 \
+	X(ibv_get_pkey_index, RET_MINUS1, ibv_get_pkey_index(NULL, 1, 0))      \
+	X(ibv_qp_to_qp_ex, RET_NULL, ibv_qp_to_qp_ex(NULL))                    \
+	X(ibv_reg_mr_iova, RET_NULL, ibv_reg_mr_iova(NULL, NULL, 0, 0, 0))     \
+	X(ibv_reg_mr_iova2, RET_NULL, ibv_reg_mr_iova2(NULL, NULL, 0, 0, 0))   \
+	X(ibv_get_device_index, RET_MINUS1, ibv_get_device_index(NULL))        \
+	X(ibv_import_mr, RET_NULL, ibv_import_mr(NULL, 0))                     \
+	X(ibv_import_pd, RET_NULL, ibv_import_pd(NULL, 0))                     \
+	X(ibv_query_ece, RET_EINVAL, ibv_query_ece(NULL, NULL))                \
+	X(ibv_set_ece, RET_EINVAL, ibv_set_ece(NULL, NULL))                    \
+	X(ibv_unimport_mr, RET_NONE, (ibv_unimport_mr(NULL), 0))               \
+	X(ibv_unimport_pd, RET_NONE, (ibv_unimport_pd(NULL), 0))               \
+	X(_ibv_query_gid_ex, RET_EINVAL,                                       \
+	  _ibv_query_gid_ex(NULL, 1, 0, NULL, 0,                               \
+			    sizeof(struct ibv_gid_entry)))                     \
+	X(_ibv_query_gid_table, RET_NEG_EINVAL,                                \
+	  _ibv_query_gid_table(NULL, NULL, 1, 0,                               \
+			       sizeof(struct ibv_gid_entry)))                  \
+	X(ibv_reg_dmabuf_mr, RET_NULL,                                         \
+	  ibv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0))                             \
+	X(ibv_import_dm, RET_NULL, ibv_import_dm(NULL, 0))                     \
+	X(ibv_unimport_dm, RET_NONE, (ibv_unimport_dm(NULL), 0))               \
+	X(ibv_query_qp_data_in_order, RET_ZERO,                                \
+	  ibv_query_qp_data_in_order(NULL, IBV_WR_SEND, 0))                    \
+	X(ibv_alloc_dmah, RET_NULL, ibv_alloc_dmah(NULL, NULL))                \
+	X(ibv_dealloc_dmah, RET_EINVAL, ibv_dealloc_dmah(NULL))                \
+	X(ibv_reg_mr_ex, RET_NULL, ibv_reg_mr_ex(NULL, NULL))                  \
+	X(ibv_dm_export_dmabuf_fd, RET_MINUS1, ibv_dm_export_dmabuf_fd(NULL))  \
+	X(ibv_query_port_speed, RET_EINVAL,                                    \
+	  ibv_query_port_speed(NULL, 1, NULL))                                 \
+	X(mlx5dv_query_device, RET_EINVAL, mlx5dv_query_device(NULL, NULL))    \
+	X(mlx5dv_init_obj, RET_EINVAL, mlx5dv_init_obj(NULL, 0))               \
+	X(mlx5dv_open_device, RET_NULL, mlx5dv_open_device(NULL, NULL))        \
+	X(mlx5dv_is_supported, RET_ZERO, mlx5dv_is_supported(NULL))            \
+	X(mlx5dv_alloc_dm, RET_NULL, mlx5dv_alloc_dm(NULL, NULL, NULL))        \
+	X(mlx5dv_dm_map_op_addr, RET_NULL, mlx5dv_dm_map_op_addr(NULL, 0))     \
+	X(mlx5dv_reg_dmabuf_mr, RET_NULL,                                      \
+	  mlx5dv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0, 0))                       \
+	X(mlx5dv_create_qp, UNSUP_NULL, mlx5dv_create_qp(NULL, NULL, NULL))    \
+	X(mlx5dv_qp_ex_from_ibv_qp_ex, UNSUP_NULL,                             \
+	  mlx5dv_qp_ex_from_ibv_qp_ex(NULL))                                   \
+	X(mlx5dv_devx_general_cmd, UNSUP_ERRNO,                                \
+	  mlx5dv_devx_general_cmd(NULL, NULL, 0, NULL, 0))                     \
+	X(mlx5dv_create_mkey, UNSUP_NULL, mlx5dv_create_mkey(NULL))            \
+	X(mlx5dv_destroy_mkey, UNSUP_ERRNO, mlx5dv_destroy_mkey(NULL))         \
+	X(mlx5dv_crypto_login, UNSUP_ERRNO, mlx5dv_crypto_login(NULL, NULL))   \
+	X(mlx5dv_dek_create, UNSUP_NULL, mlx5dv_dek_create(NULL, NULL))        \
+	X(mlx5dv_dek_destroy, UNSUP_ERRNO, mlx5dv_dek_destroy(NULL))
+
+/* Public symbols that take no object pointer, and why. */
+static const char *const no_object[] = {
+	"ibv_get_sysfs_path", /* no argument */
+	"ibv_rate_to_mult",   /* enum in, number out */
+	"mult_to_ibv_rate",	   "ibv_rate_to_mbps",
+	"mbps_to_ibv_rate",	   "ibv_event_type_str",
+	"ibv_node_type_str",	   "ibv_port_state_str",
+	"ibv_wc_status_str",	   "ibv_fork_init",
+	"ibv_is_fork_initialized", /* no argument */
+	"ibv_get_device_list",	   /* the count pointer may be NULL */
+	"ibv_dofork_range",	   /* a memory range, not an object */
+	"ibv_dontfork_range",	   "ibv_import_device", /* an fd */
+	"ibv_register_driver", /* obsolete, ignored (compat_1_1.c) */
+};
+
+#define THUNK(sym, kind, call)                                                 \
+	static long null_##sym(void)                                           \
+	{                                                                      \
+		return (long)(call);                                           \
+	}
+NULL_CASES(THUNK)
+
+struct null_case {
+	const char *sym;
+	int kind;
+	long (*call)(void);
+};
+
+#define ENTRY(sym, kind, call) {#sym, kind, null_##sym},
+static const struct null_case cases[] = {NULL_CASES(ENTRY)};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool result_ok(int kind, long ret)
+{
+	switch (kind) {
+	case RET_NULL:
+	case RET_ZERO:
+	case RET_NONE:
+		return ret == 0;
+	case RET_MINUS1:
+		return ret == -1;
+	case RET_EINVAL:
+		return ret == EINVAL;
+	case RET_NEG_EINVAL:
+		return ret == -EINVAL;
+	case UNSUP_NULL:
+		return ret == 0;
+	case UNSUP_ERRNO:
+		return ret == EOPNOTSUPP;
+	}
+	return false;
+}
+
+/* errno after the call; 0: not looked at (the result is the errno). */
+static int expected_errno(int kind)
+{
+	if (kind == UNSUP_ERRNO)
+		return 0;
+	return kind == UNSUP_NULL ? EOPNOTSUPP : EINVAL;
+}
+
+/* Run one case in a child: 0 if it failed cleanly with EINVAL. */
+static int run_case(const struct null_case *c)
+{
+	int status;
+	pid_t pid;
+	long ret;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		errno = 0;
+		ret = c->call();
+		if (!result_ok(c->kind, ret)) {
+			printf("FAIL %s(NULL): returned %ld\n", c->sym, ret);
+			fflush(stdout);
+			_exit(1);
+		}
+		if (expected_errno(c->kind) &&
+		    errno != expected_errno(c->kind)) {
+			printf("FAIL %s(NULL): errno %s, want %s\n", c->sym,
+			       strerrorname_np(errno),
+			       strerrorname_np(expected_errno(c->kind)));
+			fflush(stdout);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return 1;
+	if (WIFSIGNALED(status)) {
+		printf("FAIL %s(NULL): killed by %s\n", c->sym,
+		       sigabbrev_np(WTERMSIG(status)));
+		return 1;
+	}
+	return WEXITSTATUS(status) != 0;
+}
+
+static bool known(const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		if (!strcmp(cases[i].sym, sym))
+			return true;
+	for (i = 0; i < ARRAY_SIZE(no_object); i++)
+		if (!strcmp(no_object[i], sym))
+			return true;
+	return false;
+}
+
+/*
+ * Every global name of a public node of the version script @path must
+ * have a case; the provider-interface nodes (*PRIVATE*) are not public.
+ * Returns the number of names without one, or -1 if nothing was read.
+ */
+static int check_map(const char *path)
+{
+	char line[256], name[128];
+	bool public_node = false;
+	int missing = 0, seen = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %127[A-Za-z0-9_.@] {", name) == 1 &&
+		    strchr(line, '{')) {
+			public_node = !strstr(name, "PRIVATE");
+			continue;
+		}
+		if (!public_node ||
+		    sscanf(line, " %127[A-Za-z0-9_];", name) != 1 ||
+		    !strchr(line, ';') || strchr(line, ':'))
+			continue;
+		seen++;
+		if (!known(name)) {
+			printf("FAIL %s (%s): public symbol without a NULL "
+			       "case\n",
+			       name, path);
+			missing++;
+		}
+	}
+	fclose(f);
+	return seen ? missing : -1;
+}
+
+int main(int argc, char **argv)
+{
+	int failed = 0, i, ret;
+	size_t n;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s LIBIBVERBS_MAP LIBMLX5_MAP\n",
+			argv[0]);
+		return 2;
+	}
+	for (i = 1; i < argc; i++) {
+		ret = check_map(argv[i]);
+		if (ret < 0) {
+			printf("FAIL %s: no symbols read\n", argv[i]);
+			return 1;
+		}
+		failed += ret;
+	}
+	for (n = 0; n < ARRAY_SIZE(cases); n++)
+		failed += run_case(&cases[n]);
+	printf("%zu entry points called with NULL, %d failure(s)\n",
+	       ARRAY_SIZE(cases), failed);
+	return failed != 0;
+}
