@@ -82,7 +82,8 @@ static int create_cq(struct ibv_context *ctx, const struct cq_request *req,
 	struct cq_answer ans;
 	int ret;
 
-	if (req->cqe < 0 || req->comp_vector < 0) {
+	if (req->cqe < 0 || req->comp_vector < 0 ||
+	    !VERBS_IN_CTX(req->channel, ctx)) {
 		errno = EINVAL;
 		return EINVAL;
 	}

@@ -89,7 +89,7 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset,
 	 * whatever DM has its number here. A DM has no process address:
 	 * only zero-based MRs make sense.
 	 */
-	if (dm->dm.context != pd->context ||
+	if (!VERBS_IN_CTX(&dm->dm, pd->context) ||
 	    !(access & IBV_ACCESS_ZERO_BASED)) {
 		errno = EINVAL;
 		return EINVAL;

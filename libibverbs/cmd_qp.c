@@ -34,7 +34,8 @@ static bool has_ind_table(const struct ibv_qp_init_attr_ex *attr)
 }
 
 /* The request rules of the command layer, before any syscall. */
-static int check_qp_attr(const struct ibv_qp_init_attr_ex *attr)
+static int check_qp_attr(const struct ibv_context *ctx,
+			 const struct ibv_qp_init_attr_ex *attr)
 {
 	if ((attr->comp_mask & ~(uint32_t)QP_INIT_ATTR_KNOWN) ||
 	    (create_flags(attr) & ~(uint32_t)QP_CREATE_FLAGS_KNOWN))
@@ -44,6 +45,11 @@ static int check_qp_attr(const struct ibv_qp_init_attr_ex *attr)
 		return attr->comp_mask & IBV_QP_INIT_ATTR_XRCD ? EOPNOTSUPP :
 								 EINVAL;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
+		return EINVAL;
+	if (!VERBS_IN_CTX(attr->pd, ctx) || !VERBS_IN_CTX(attr->send_cq, ctx) ||
+	    !VERBS_IN_CTX(attr->recv_cq, ctx) ||
+	    !VERBS_IN_CTX(attr->srq, ctx) ||
+	    (has_ind_table(attr) && !VERBS_IN_CTX(attr->rwq_ind_tbl, ctx)))
 		return EINVAL;
 	if (has_ind_table(attr) &&
 	    (!attr->rwq_ind_tbl || attr->cap.max_recv_wr ||
@@ -201,7 +207,7 @@ int ibv_cmd_create_qp_ex(struct ibv_context *ctx, struct verbs_qp *qp,
 	struct ib_uverbs_attr *handle;
 	int ret;
 
-	ret = check_qp_attr(attr);
+	ret = check_qp_attr(ctx, attr);
 	if (ret) {
 		errno = ret;
 		return ret;

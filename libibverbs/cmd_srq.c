@@ -16,20 +16,22 @@ static enum ibv_srq_type srq_type_of(const struct ibv_srq_init_attr_ex *attr)
 							  IBV_SRQT_BASIC;
 }
 
-static int check_srq_attr(const struct ibv_srq_init_attr_ex *attr)
+static int check_srq_attr(const struct ibv_context *ctx,
+			  const struct ibv_srq_init_attr_ex *attr)
 {
 	const uint32_t tm = IBV_SRQ_INIT_ATTR_CQ | IBV_SRQ_INIT_ATTR_TM;
 
 	if (attr->comp_mask >= IBV_SRQ_INIT_ATTR_RESERVED)
 		return EOPNOTSUPP;
-	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd)
+	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd ||
+	    !VERBS_IN_CTX(attr->pd, ctx))
 		return EINVAL;
 	switch (srq_type_of(attr)) {
 	case IBV_SRQT_BASIC:
 		return 0;
 	case IBV_SRQT_TM:
 		if ((attr->comp_mask & tm) != tm || !attr->cq ||
-		    !attr->tm_cap.max_num_tags)
+		    !VERBS_IN_CTX(attr->cq, ctx) || !attr->tm_cap.max_num_tags)
 			return EINVAL;
 		return 0;
 	case IBV_SRQT_XRC:
@@ -84,7 +86,7 @@ int ibv_cmd_create_srq_ex(struct ibv_context *ctx, struct verbs_srq *vsrq,
 	struct ib_uverbs_attr *handle;
 	int ret;
 
-	ret = check_srq_attr(attr);
+	ret = check_srq_attr(ctx, attr);
 	if (ret) {
 		errno = ret;
 		return ret;

@@ -18,6 +18,13 @@
 #define VERBS_OP_IDX(member)                                                   \
 	(offsetof(struct verbs_context_ops, member) / sizeof(void *))
 
+/*
+ * An optional object (NULL: none) given to a command of context @ctx must
+ * belong to @ctx: kernel handles are numbered per context, so an object of
+ * another context would name whatever object has its number in this one.
+ */
+#define VERBS_IN_CTX(obj, ctx) (!(obj) || (obj)->context == (ctx))
+
 /* Returned by verbs_execute_or_fallback(): issue the write() form now. */
 #define VERBS_USE_WRITE (-1)
 

@@ -258,8 +258,13 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	return ret;
 }
 
-ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
-		 struct sockaddr *from, socklen_t *fromlen)
+/*
+ * recv() and recvfrom() share this body: a wrapper calling the other one
+ * cannot be built with _FORTIFY_SOURCE and -fno-semantic-interposition
+ * (glibc's always_inline recvfrom would inline our own definition).
+ */
+static ssize_t recv_one(int fd, void *buf, size_t len, int flags,
+			struct sockaddr *from, socklen_t *fromlen)
 {
 	struct iovec iov = {.iov_base = buf, .iov_len = len};
 	struct msghdr m = {.msg_name = from,
@@ -273,7 +278,13 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
 	return ret;
 }
 
+ssize_t recvfrom(int fd, void *buf, size_t len, int flags,
+		 struct sockaddr *from, socklen_t *fromlen)
+{
+	return recv_one(fd, buf, len, flags, from, fromlen);
+}
+
 ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
-	return recvfrom(fd, buf, len, flags, NULL, NULL);
+	return recv_one(fd, buf, len, flags, NULL, NULL);
 }

@@ -86,12 +86,11 @@ def build_depends():
 
 
 def find_program_names():
-    for root, _, files in os.walk(src):
-        if "/build" in root[len(src):] or "/.git" in root:
+    for f in tree_files():
+        if os.path.basename(f) != "CMakeLists.txt":
             continue
-        if "CMakeLists.txt" not in files:
-            continue
-        text = open(os.path.join(root, "CMakeLists.txt")).read()
+        root = os.path.dirname(f) or "."
+        text = open(os.path.join(src, f)).read()
         for m in re.finditer(r"find_program\(\s*\w+\s+([^)]*)\)", text):
             words = m.group(1).replace("NAMES", " ").split()
             for w in words:
@@ -105,9 +104,22 @@ COMMAND_POS = re.compile(
     r"\btimeout\s+(?:--\S+\s+)*\d+\S*|!)\s*([A-Za-z_][\w.+-]*)")
 
 
+def tree_files():
+    """The source tree's files (no git: a tarball tree has no .git)."""
+    for root, dirs, files in os.walk(src):
+        top = os.path.samefile(root, src)
+        # Build trees sit at the top (build/, build-*, obj-*).
+        dirs[:] = [d for d in dirs if d != ".git" and not (
+            top and (d == "build" or d.startswith(("build-", "obj-"))))]
+        for name in files:
+            yield os.path.relpath(os.path.join(root, name), src)
+
+
 def script_commands():
-    files = run("git", "-C", src, "ls-files", "*.sh", "build.sh",
-                "debian/rules").split()
+    files = [f for f in tree_files()
+             if f.endswith(".sh") or f == "debian/rules"]
+    if len(files) < 10:
+        failures.append(f"only {len(files)} scripts found under {src}")
     for f in files:
         # The guest scripts run in the VM's busybox initramfs.
         if f.startswith("tests/vm/guest-"):

@@ -12,14 +12,15 @@
 struct qp_case {
 	const char *name;
 	int expected;
-	size_t off;	/* field of ib_uverbs_create_qp to set, or 0 */
-	size_t size;	/* 1 or 4 */
+	size_t off;  /* field of ib_uverbs_create_qp to set, or 0 */
+	size_t size; /* 1 or 4 */
 	uint32_t value;
 	size_t resp_len; /* 0 = full */
 };
 
-#define F(field) offsetof(struct ib_uverbs_create_qp, field), \
-	sizeof(((struct ib_uverbs_create_qp *)0)->field)
+#define F(field)                                                               \
+	offsetof(struct ib_uverbs_create_qp, field),                           \
+		sizeof(((struct ib_uverbs_create_qp *)0)->field)
 
 static const struct qp_case cases[] = {
 	{"qp.create.rc", 0, F(qp_type), IB_UVERBS_QPT_RC, 0},

@@ -24,24 +24,27 @@ struct transition {
 	int opt[T_N];
 };
 
-#define RC_RTR_REQ                                                            \
-	(IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |      \
+#define RC_RTR_REQ                                                             \
+	(IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |       \
 	 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)
-#define UC_RTR_REQ                                                            \
+#define UC_RTR_REQ                                                             \
 	(IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN)
-#define RC_RTS_REQ                                                            \
-	(IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |               \
+#define RC_RTS_REQ                                                             \
+	(IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |                \
 	 IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)
-#define INIT_REQ (IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS)
+#define INIT_REQ    (IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS)
 #define UD_INIT_REQ (IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY)
-#define RTS_OPT_UC                                                            \
-	(IBV_QP_CUR_STATE | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS |           \
+#define RTS_OPT_UC                                                             \
+	(IBV_QP_CUR_STATE | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS |            \
 	 IBV_QP_PATH_MIG_STATE)
 #define RTS_OPT_RC (RTS_OPT_UC | IBV_QP_MIN_RNR_TIMER)
-#define UD_OPT (IBV_QP_CUR_STATE | IBV_QP_QKEY)
-#define RTR_OPT (IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX)
+#define UD_OPT	   (IBV_QP_CUR_STATE | IBV_QP_QKEY)
+#define RTR_OPT	   (IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX)
 
-#define TR(n, c, x, ...) {.name = (n), .cur = (c), .next = (x), __VA_ARGS__}
+#define TR(n, c, x, ...)                                                       \
+	{                                                                      \
+		.name = (n), .cur = (c), .next = (x), __VA_ARGS__              \
+	}
 #define TSTATE(n, c, x) TR(n, c, x, .req = {0}, .opt = {0})
 
 /* The kernel's qp_state_table, the rows a QP can be driven to here. */
@@ -95,12 +98,19 @@ static const struct {
 	int bit;
 	const char *name;
 } bit_names[] = {
-	{IBV_QP_ACCESS_FLAGS, "access_flags"}, {IBV_QP_PKEY_INDEX, "pkey_index"},
-	{IBV_QP_PORT, "port"}, {IBV_QP_QKEY, "qkey"}, {IBV_QP_AV, "av"},
-	{IBV_QP_PATH_MTU, "path_mtu"}, {IBV_QP_TIMEOUT, "timeout"},
-	{IBV_QP_RETRY_CNT, "retry_cnt"}, {IBV_QP_RNR_RETRY, "rnr_retry"},
-	{IBV_QP_RQ_PSN, "rq_psn"}, {IBV_QP_MAX_QP_RD_ATOMIC, "max_rd_atomic"},
-	{IBV_QP_MIN_RNR_TIMER, "min_rnr_timer"}, {IBV_QP_SQ_PSN, "sq_psn"},
+	{IBV_QP_ACCESS_FLAGS, "access_flags"},
+	{IBV_QP_PKEY_INDEX, "pkey_index"},
+	{IBV_QP_PORT, "port"},
+	{IBV_QP_QKEY, "qkey"},
+	{IBV_QP_AV, "av"},
+	{IBV_QP_PATH_MTU, "path_mtu"},
+	{IBV_QP_TIMEOUT, "timeout"},
+	{IBV_QP_RETRY_CNT, "retry_cnt"},
+	{IBV_QP_RNR_RETRY, "rnr_retry"},
+	{IBV_QP_RQ_PSN, "rq_psn"},
+	{IBV_QP_MAX_QP_RD_ATOMIC, "max_rd_atomic"},
+	{IBV_QP_MIN_RNR_TIMER, "min_rnr_timer"},
+	{IBV_QP_SQ_PSN, "sq_psn"},
 	{IBV_QP_MAX_DEST_RD_ATOMIC, "max_dest_rd_atomic"},
 	{IBV_QP_DEST_QPN, "dest_qpn"},
 };
@@ -189,8 +199,8 @@ static int qp_in_state(int t, enum ibv_qp_state state, uint32_t *h,
 	return err;
 }
 
-static void row(int t, const struct transition *tr, const char *what,
-		int mask, int expected)
+static void row(int t, const struct transition *tr, const char *what, int mask,
+		int expected)
 {
 	char name[96];
 	uint32_t h = 0, qpn = 0;
@@ -244,8 +254,7 @@ void check_qp_states(void)
 		for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 			transition_rows(t, &table[i]);
 		for (i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++)
-			row(t, &invalid[i], "state_only", IBV_QP_STATE,
-			    EINVAL);
+			row(t, &invalid[i], "state_only", IBV_QP_STATE, EINVAL);
 	}
 	/* Bits beyond the standard set on the legacy command. */
 	row(T_RC, &table[0], "rate_limit_bit", IBV_QP_STATE | IBV_QP_RATE_LIMIT,

@@ -56,7 +56,8 @@ static void check_srq(uint32_t pd, uint32_t cq)
 		    raw_destroy_srq(conf_fd, r.srq_handle));
 	if (!err)
 		raw_destroy_qp(conf_fd, q.qp_handle);
-	conf_expect("srq.destroy.ok", 0, raw_destroy_srq(conf_fd, r.srq_handle));
+	conf_expect("srq.destroy.ok", 0,
+		    raw_destroy_srq(conf_fd, r.srq_handle));
 
 	srq_row("srq.create.max_wr_0", EINVAL, pd, 0, 1, 0);
 	srq_row("srq.create.max_wr_over", EINVAL, pd, (1 << 20) + 1, 1, 0);
@@ -110,7 +111,8 @@ void check_srq_ah(void)
 {
 	uint32_t pd = 0, cq = 0;
 
-	conf_print_header("SRQ and AH: limits, modify, destroy in use, RoCE AV");
+	conf_print_header(
+		"SRQ and AH: limits, modify, destroy in use, RoCE AV");
 	raw_alloc_pd(conf_fd, &pd);
 	raw_create_cq(conf_fd, 64, 0, -1, 0, &cq, NULL);
 	check_srq(pd, cq);

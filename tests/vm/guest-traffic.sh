@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Traffic on rxe0 inside the lane VM, server and client over loopback on
-# the RoCE v2 GID of dummy0's IPv4 address: Debian's unmodified pingpongs
-# on Debian's libibverbs (the reference). Sourced by tests.sh: uses step_end and $BUILD_DIR, and
+# the RoCE v2 GID of dummy0's IPv4 address: our data-path checks, Debian's
+# unmodified pingpongs on Debian's libibverbs (the reference) and on ours,
+# then perftest built against rdma-dm. Sourced by tests.sh: uses step_end and $BUILD_DIR, and
 # prints "LANE-STEP <name> rc=<n>" per run plus the result lines.
 ours=$BUILD_DIR/lib
 out=/tmp/traffic
@@ -45,10 +46,10 @@ wait_listen() {
 	return 1
 }
 
-# pair NAME PATTERN LIBDIR PROGRAM ARGS...: server and client of PROGRAM
-# on port 18515; both must exit 0 and the client (and, for pingpongs, the
-# server) must print a line matching PATTERN.
-pair() {
+# run_pair NAME PATTERN LIBDIR PROGRAM ARGS...: server and client of
+# PROGRAM on port 18515; both must exit 0 and the client must print a line
+# matching PATTERN. Returns 0 or why not.
+run_pair() {
 	name=$1 pattern=$2 lib=$3
 	shift 3
 	s=$out/$name.server c=$out/$name.client
@@ -70,14 +71,60 @@ pair() {
 		echo "--- $name server:"
 		cat "$s"
 	fi
-	step_end "$name" $r
+	return $r
+}
+
+pair() {
+	run_pair "$@"
+	step_end "$1" $?
 }
 
 [ -n "$GID" ] || { step_end roce-v2-gid 1; return; }
+
+# Our own data-path checks (tests/vm/datapath) on this GID.
+for prog in $PROGRAMS; do
+	case $prog in
+	*/rxe-datapath)
+		timeout 120 "$prog" "$GID"
+		step_end datapath $?
+		;;
+	esac
+done
 
 # ibverbs-utils 44: four transports, short runs (TCG is slow).
 for t in rc uc ud srq; do
 	args="-d rxe0 -g $GID -n 20"
 	[ $t = ud ] && args="$args -s 512"
 	pair pingpong-$t-debian "iters in" "" ibv_${t}_pingpong $args
+	pair pingpong-$t-ours "iters in" "$ours" ibv_${t}_pingpong $args
+done
+
+# perftest 4.5 (PERFTEST_KIND: "source" = built by tests/perftest against
+# rdma-dm, RPATH to ours; "debian-binary" = Debian's package, on ours through
+# LD_LIBRARY_PATH). The client's result table has a data line starting with
+# the message size and the iteration count.
+pt=$PERFTEST_BIN
+if [ ! -x "$pt/ib_write_bw" ]; then
+	echo "LANE-SKIP perftest: no programs ($PERFTEST_KIND)"
+	return
+fi
+echo "LANE-INFO perftest: $PERFTEST_KIND from $pt on $ours"
+table='^ *[0-9]+ +[0-9]+ +[0-9.]+'
+for t in "write_bw -s 65536 -n 200" "read_bw -s 65536 -n 200" \
+	"send_bw -s 65536 -n 200" "atomic_bw -n 200" "write_lat -n 200" \
+	"send_lat -n 200" "send_bw -c UD -s 512 -n 200"; do
+	set -- $t
+	name=perftest-$1$(echo "$*" | grep -q 'UD' && echo -ud)
+	prog=$pt/ib_$1
+	shift
+	# perftest times itself with the TSC, which it calibrates first; under
+	# TCG that calibration can miss its r^2 bar ("Can't produce a report").
+	# That is about the emulated clock, not the data path: retry the pair.
+	for try in 1 2 3; do
+		run_pair "$name" "$table" "$ours" $prog -d rxe0 -x $GID "$@"
+		r=$?
+		grep -q "Correlation coefficient" "$out/$name.client" || break
+		echo "LANE-INFO $name: perftest clock calibration failed (try $try)"
+	done
+	step_end "$name" $r
 done

@@ -156,14 +156,16 @@ for d in lib etc; do
 	done < <(find "$build/$d" \( -type f -o -type l \) ! -name '*.a' \
 		-print0)
 done
-# perftest built against this tree (tests/perftest), when it was built.
-for f in "$build"/perftest/bin/ib_*; do
+# perftest (env PERFTEST_BIN, set by run-lane.sh), kept at its host path.
+for f in "${PERFTEST_BIN:-/nonexistent}"/ib_*; do
 	[ -x "$f" ] && wanted+=("$f")
 done
 copy_with_libs "${wanted[@]}"
 {
 	printf 'KVER=%q\nBUILD_DIR=%q\n' "$KVER" "$build"
 	printf 'PROGRAMS=%q\n' "${programs[*]}"
+	printf 'PERFTEST_BIN=%q\nPERFTEST_KIND=%q\n' \
+		"${PERFTEST_BIN:-/nonexistent}" "${PERFTEST_KIND:-none}"
 } > "$root/etc/lane.conf"
 cp "$here/guest-tests.sh" "$root/lane/tests.sh"
 cp "$here/guest-traffic.sh" "$root/lane/traffic.sh"

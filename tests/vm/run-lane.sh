@@ -30,6 +30,16 @@ command -v qemu-system-x86_64 > /dev/null ||
 # shellcheck source=/dev/null
 . "$dir/kernel.env"
 initrd=$dir/initramfs.cpio
+# perftest: the programs tests/perftest built from source against this
+# tree, else Debian's binary package run on our libibverbs; none if the
+# package cannot be fetched either (the guest then says LANE-SKIP).
+if [ -x "$build/perftest/bin/ib_write_bw" ]; then
+	export PERFTEST_BIN=$build/perftest/bin PERFTEST_KIND=source
+elif PERFTEST_BIN=$("$here/fetch-perftest-deb.sh" "$cache"); then
+	export PERFTEST_BIN PERFTEST_KIND=debian-binary
+else
+	export PERFTEST_BIN=/nonexistent PERFTEST_KIND=none
+fi
 "$here/make-initramfs.sh" "$dir/kernel.env" "$build" "$initrd" "$@" ||
 	fail "initramfs build"
 
