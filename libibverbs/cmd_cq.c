@@ -100,11 +100,13 @@ static int create_cq(struct ibv_context *ctx, const struct cq_request *req,
 				   req->flags);
 	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &ans.cqe,
 			    sizeof(ans.cqe));
-	/* Kernels before the per-object event fd ignore it. */
-	verbs_attr_event_fd(cmd, ctx, UVERBS_ATTR_CREATE_CQ_EVENT_FD, false);
+	/* Kernels before the per-object event fd ignore it, unless the
+	 * context is imported: its CQs must report to its own fd. */
+	verbs_attr_event_fd(cmd, ctx, UVERBS_ATTR_CREATE_CQ_EVENT_FD,
+			    get_priv(ctx)->imported);
 	uverbs_cmd_add_udata(cmd, udata);
 
-	ret = verbs_execute_or_fallback(ctx, VERBS_OP_IDX(create_cq), cmd);
+	ret = verbs_execute_create(ctx, VERBS_OP_IDX(create_cq), cmd);
 	if (ret == VERBS_USE_WRITE)
 		ret = create_cq_write(ctx, req, vcq, udata, &ans);
 	else if (!ret)

@@ -82,3 +82,11 @@ void verbs_attr_event_fd(struct uverbs_cmd *cmd, struct ibv_context *ctx,
 	if (!mandatory)
 		uverbs_attr_optional(attr);
 }
+
+int verbs_execute_create(struct ibv_context *ctx, unsigned int op_idx,
+			 struct uverbs_cmd *cmd)
+{
+	if (get_priv(ctx)->imported)
+		return verbs_execute_ioctl_only(ctx, cmd);
+	return verbs_execute_or_fallback(ctx, op_idx, cmd);
+}

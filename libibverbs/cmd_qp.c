@@ -228,7 +228,7 @@ int ibv_cmd_create_qp_ex(struct ibv_context *ctx, struct verbs_qp *qp,
 			    sizeof(resp.qpn));
 	uverbs_cmd_add_udata(cmd, udata);
 
-	ret = verbs_execute_or_fallback(ctx, VERBS_OP_IDX(create_qp_ex), cmd);
+	ret = verbs_execute_create(ctx, VERBS_OP_IDX(create_qp_ex), cmd);
 	if (ret == VERBS_USE_WRITE) {
 		ret = create_qp_write(ctx, qp, attr, udata, &resp);
 		if (!ret)

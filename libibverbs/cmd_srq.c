@@ -117,7 +117,7 @@ int ibv_cmd_create_srq_ex(struct ibv_context *ctx, struct verbs_srq *vsrq,
 			    &resp.max_sge, sizeof(resp.max_sge));
 	uverbs_cmd_add_udata(cmd, udata);
 
-	ret = verbs_execute_or_fallback(ctx, VERBS_OP_IDX(create_srq_ex), cmd);
+	ret = verbs_execute_create(ctx, VERBS_OP_IDX(create_srq_ex), cmd);
 	if (ret == VERBS_USE_WRITE)
 		ret = create_srq_write(ctx, vsrq, attr, udata, &resp);
 	else if (!ret)

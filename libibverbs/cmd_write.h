@@ -100,8 +100,19 @@ void verbs_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
 void verbs_init_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
 		       uint32_t *completed);
 
-/* The context's async event fd as an optional EVENT_FD attribute. */
+/*
+ * The context's async event fd as the EVENT_FD attribute of a create
+ * (@mandatory: kernels without it must refuse rather than ignore it).
+ */
 void verbs_attr_event_fd(struct uverbs_cmd *cmd, struct ibv_context *ctx,
 			 uint16_t attr_id, bool mandatory);
+
+/*
+ * Run a create that has a legacy form: verbs_execute_or_fallback(), but an
+ * imported context never falls back (its EVENT_FD would be lost):
+ * EOPNOTSUPP where the ioctl is missing.
+ */
+int verbs_execute_create(struct ibv_context *ctx, unsigned int op_idx,
+			 struct uverbs_cmd *cmd);
 
 #endif /* RDMA_DM_CMD_WRITE_H */

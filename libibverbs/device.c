@@ -116,8 +116,10 @@ struct ibv_context *ibv_import_device(int cmd_fd)
 	}
 	/* On failure the caller keeps @cmd_fd; on success the context. */
 	vctx = vdev->ops->import_context(dev, cmd_fd);
-	if (vctx && !finish_context(vdev, &vctx->context))
+	if (vctx && !finish_context(vdev, &vctx->context)) {
 		ctx = &vctx->context;
+		get_priv(ctx)->imported = true;
+	}
 out:
 	ibv_free_device_list(list);
 	return ctx;

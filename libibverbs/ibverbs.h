@@ -30,6 +30,11 @@ struct verbs_ex_private {
 	uint32_t driver_id;
 	/* The kernel has UVERBS_METHOD_INVOKE_WRITE: tunnel write commands. */
 	bool use_ioctl_write;
+	/*
+	 * Made by ibv_import_device(): objects must name this context's own
+	 * async event fd, which only the ioctl form of a create can carry.
+	 */
+	bool imported;
 };
 
 static inline struct verbs_ex_private *get_priv(struct ibv_context *ctx)

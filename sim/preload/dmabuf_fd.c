@@ -7,6 +7,8 @@
  * not set on dma-buf files), a shared writable mapping is EACCES and any
  * other mapping EINVAL (no CPU mapping of device memory), lseek knows only
  * offset 0 from SEEK_SET/SEEK_END, and DMA_BUF_IOCTL_SYNC/SET_NAME work.
+ * The positioned and vector I/O interposers also answer for uverbs files
+ * (streams without a read method), which the sim backs with /dev/null.
  */
 #include "sim.h"
 
@@ -64,13 +66,19 @@ int sim_dmabuf_ioctl(unsigned long req, void *arg)
 	return -ENOTTY;
 }
 
-/* errno for an I/O call of this kind on fd, or 0 to pass it to libc. */
-static int io_errno(int fd, int dmabuf_errno)
+/*
+ * errno for an I/O call on fd, or 0 to pass it to libc. uverbs files are
+ * streams (stream_open: no pread/pwrite) without a read method, where the
+ * sim's /dev/null would quietly succeed.
+ */
+static int io_errno(int fd, int dmabuf_errno, int uverbs_errno)
 {
 	uint8_t kind = sim_fd_kind(fd);
 
 	if (kind == SIM_FD_DMABUF)
 		return dmabuf_errno;
+	if (kind == SIM_FD_UVERBS)
+		return uverbs_errno;
 	return kind == SIM_FD_INTERNAL ? EBADF : 0;
 }
 
@@ -79,9 +87,9 @@ static int io_errno(int fd, int dmabuf_errno)
 	if (!next)                                                             \
 	*(void **)&next = dlsym_next(#name)
 
-#define IO_CHECK(fd, e)                                                        \
+#define IO_CHECK(fd, e, uv)                                                    \
 	do {                                                                   \
-		int err_ = io_errno(fd, e);                                    \
+		int err_ = io_errno(fd, e, uv);                                \
 		if (err_) {                                                    \
 			errno = err_;                                          \
 			return -1;                                             \
@@ -91,7 +99,7 @@ static int io_errno(int fd, int dmabuf_errno)
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
 	NEXT(pread);
-	IO_CHECK(fd, ESPIPE);
+	IO_CHECK(fd, ESPIPE, ESPIPE);
 	return next(fd, buf, len, off);
 }
 
@@ -101,7 +109,7 @@ ssize_t pread64(int fd, void *buf, size_t len, off_t off)
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	NEXT(pwrite);
-	IO_CHECK(fd, ESPIPE);
+	IO_CHECK(fd, ESPIPE, ESPIPE);
 	return next(fd, buf, len, off);
 }
 
@@ -111,21 +119,21 @@ ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 ssize_t readv(int fd, const struct iovec *iov, int n)
 {
 	NEXT(readv);
-	IO_CHECK(fd, EINVAL);
+	IO_CHECK(fd, EINVAL, EINVAL);
 	return next(fd, iov, n);
 }
 
 ssize_t writev(int fd, const struct iovec *iov, int n)
 {
 	NEXT(writev);
-	IO_CHECK(fd, EBADF);
+	IO_CHECK(fd, EBADF, 0);
 	return next(fd, iov, n);
 }
 
 ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)
 {
 	NEXT(preadv);
-	IO_CHECK(fd, ESPIPE);
+	IO_CHECK(fd, ESPIPE, ESPIPE);
 	return next(fd, iov, n, off);
 }
 
@@ -135,7 +143,7 @@ ssize_t preadv64(int fd, const struct iovec *iov, int n, off_t off)
 ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
 {
 	NEXT(pwritev);
-	IO_CHECK(fd, ESPIPE);
+	IO_CHECK(fd, ESPIPE, ESPIPE);
 	return next(fd, iov, n, off);
 }
 

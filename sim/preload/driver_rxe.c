@@ -209,6 +209,34 @@ static void rxe_destroy_srq(struct sim_uvfile *uv, struct sim_srq *srq)
 	rxe_queue_free(srq->obj.drv);
 }
 
+/* User QPs: the kernel only kicks its requester (the rings carry the
+ * WQEs), once the requester runs (RTS and after). */
+static int rxe_post_send(struct sim_uvfile *uv, struct sim_qp *qp,
+			 uint32_t wr_count, uint32_t *bad)
+{
+	if (qp->attr.qp_state < SIM_QPS_RTS) {
+		*bad = wr_count ? 1 : 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rxe_post_recv(struct sim_uvfile *uv, struct sim_qp *qp,
+			 uint32_t wr_count, uint32_t *bad)
+{
+	if (qp->attr.qp_state < SIM_QPS_INIT || qp->srq) {
+		*bad = wr_count ? 1 : 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rxe_post_srq_recv(struct sim_uvfile *uv, struct sim_srq *srq,
+			     uint32_t wr_count, uint32_t *bad)
+{
+	return 0;
+}
+
 /* ah_num only when the response has room for it */
 static int rxe_create_ah(struct sim_uvfile *uv, struct sim_ah *ah,
 			 const void *in, size_t in_len, void *out,
@@ -253,6 +281,9 @@ const struct sim_driver_ops sim_rxe_ops = {
 	.modify_srq = rxe_modify_srq,
 	.destroy_srq = rxe_destroy_srq,
 	.create_ah = rxe_create_ah,
+	.post_send = rxe_post_send,
+	.post_recv = rxe_post_recv,
+	.post_srq_recv = rxe_post_srq_recv,
 	.alloc_ucontext = rxe_alloc_ucontext,
 	.mmap = rxe_mmap,
 };

@@ -391,6 +391,40 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	__attribute__((alias("mmap")));
 
+/*
+ * mremap of a sim mapping: the kernel's device mappings (VM_DONTEXPAND)
+ * can move but not grow (EFAULT); a moved one keeps holding its context.
+ */
+void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *fixed = NULL, *p;
+	int known;
+	va_list ap;
+
+	sim_real_init();
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		fixed = va_arg(ap, void *);
+		va_end(ap);
+	}
+	if (!sim.active)
+		return real.mremap(old, old_len, new_len, flags, fixed);
+	pthread_mutex_lock(&sim_lock);
+	known = sim_map_known(old, old_len);
+	pthread_mutex_unlock(&sim_lock);
+	if (known && new_len > old_len) {
+		errno = EFAULT;
+		return MAP_FAILED;
+	}
+	p = real.mremap(old, old_len, new_len, flags, fixed);
+	if (p != MAP_FAILED && known) {
+		pthread_mutex_lock(&sim_lock);
+		sim_mremap_note(old, old_len, p, new_len);
+		pthread_mutex_unlock(&sim_lock);
+	}
+	return p;
+}
+
 int munmap(void *addr, size_t len)
 {
 	int ret;

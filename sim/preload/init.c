@@ -30,6 +30,7 @@ void sim_real_init(void)
 	RESOLVE(pwrite);
 	RESOLVE(mmap);
 	RESOLVE(munmap);
+	RESOLVE(mremap);
 	RESOLVE(dup);
 	RESOLVE(dup2);
 	RESOLVE(dup3);

@@ -48,6 +48,19 @@ static const struct sim_method *find_method(uint16_t obj, uint16_t method)
 			  : NULL;
 }
 
+/* A method declaring more attributes than c->a[] holds is a sim bug. */
+static void add_spec(struct sim_call *c, const struct sim_attr_spec *s)
+{
+	if (c->n == SIM_MAX_CALL_ATTRS) {
+		fprintf(stderr,
+			"librdmasim: %s.%s declares more than %d "
+			"attributes\n",
+			c->m->obj_name, c->m->name, SIM_MAX_CALL_ATTRS);
+		abort();
+	}
+	c->a[c->n++].spec = s;
+}
+
 /* The method's own attrs, then any driver attrs, into c->a[]. */
 static void load_specs(struct sim_call *c)
 {
@@ -57,12 +70,12 @@ static void load_specs(struct sim_call *c)
 
 	c->n = 0;
 	for (i = 0; i < m->nattrs; i++)
-		c->a[c->n++].spec = &m->attrs[i];
+		add_spec(c, &m->attrs[i]);
 	for (i = 0; d->ext && i < *d->next; i++) {
 		if (d->ext[i].obj != m->obj || d->ext[i].method != m->method)
 			continue;
 		for (j = 0; j < d->ext[i].nattrs; j++)
-			c->a[c->n++].spec = &d->ext[i].attrs[j];
+			add_spec(c, &d->ext[i].attrs[j]);
 	}
 }
 

@@ -94,18 +94,62 @@ static void map_release(struct sim_map *m)
 	sim_uvfile_put(m->uv);
 }
 
+/* No page of the mapping is mapped any more (mincore: ENOMEM). */
+static int all_gone(const struct sim_map *m)
+{
+	size_t page = sim.sh->cfg.page_size, off;
+	unsigned char v;
+
+	for (off = 0; off < m->len; off += page)
+		if (!mincore((void *)(m->addr + off), page, &v) ||
+		    errno != ENOMEM)
+			return 0;
+	return 1;
+}
+
+/*
+ * After munmap of [addr, addr+len): a mapping is gone when the range
+ * covered it, or covered a part and the rest was unmapped before, as the
+ * kernel releases the file only with the last piece of its vma.
+ */
 void sim_munmap_note(void *addr, size_t len)
 {
 	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
 	struct sim_map **p = &maps, *m;
 
 	while ((m = *p)) {
-		if (m->addr >= lo && m->addr + m->len <= hi) {
+		if (m->addr < hi && lo < m->addr + m->len &&
+		    ((m->addr >= lo && m->addr + m->len <= hi) ||
+		     all_gone(m))) {
 			*p = m->next;
 			map_release(m);
 			free(m);
 			continue;
 		}
 		p = &m->next;
+	}
+}
+
+int sim_map_known(void *addr, size_t len)
+{
+	struct sim_map *m;
+
+	for (m = maps; m; m = m->next)
+		if (m->addr == (uintptr_t)addr && m->len == len)
+			return 1;
+	return 0;
+}
+
+/* mremap moved or resized a mapping: follow it. Needs sim_lock. */
+void sim_mremap_note(void *old, size_t old_len, void *new, size_t new_len)
+{
+	struct sim_map *m;
+
+	for (m = maps; m; m = m->next) {
+		if (m->addr == (uintptr_t)old && m->len == old_len) {
+			m->addr = (uintptr_t) new;
+			m->len = new_len;
+			return;
+		}
 	}
 }

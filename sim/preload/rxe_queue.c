@@ -108,10 +108,10 @@ void *rxe_queue_mmap(struct sim_uvfile *uv, void *addr, size_t len, int flags,
 		return MAP_FAILED;
 	}
 	if (flags & MAP_FIXED)
-		p = mremap(q->kbuf, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED,
-			   addr);
+		p = real.mremap(q->kbuf, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED,
+				addr);
 	else
-		p = mremap(q->kbuf, 0, len, MREMAP_MAYMOVE);
+		p = real.mremap(q->kbuf, 0, len, MREMAP_MAYMOVE);
 	if (p != MAP_FAILED)
 		q->pending = 0; /* an entry maps once */
 	return p;

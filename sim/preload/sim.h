@@ -43,6 +43,7 @@ struct sim_real {
 	ssize_t (*pwrite)(int, const void *, size_t, off_t);
 	void *(*mmap)(void *, size_t, int, int, int, off_t);
 	int (*munmap)(void *, size_t);
+	void *(*mremap)(void *, size_t, size_t, int, ...);
 	int (*dup)(int);
 	int (*dup2)(int, int);
 	int (*dup3)(int, int, int);
@@ -300,6 +301,9 @@ void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags);
 void *sim_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 	       int flags, off_t off);
 void sim_munmap_note(void *addr, size_t len);
+/* addr/len is a whole mapping of a uverbs fd (needs sim_lock) */
+int sim_map_known(void *addr, size_t len);
+void sim_mremap_note(void *old, size_t old_len, void *new, size_t new_len);
 
 /* RDMA netlink (netlink.c): answer a request; bytes consumed or -errno */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len);

@@ -86,7 +86,7 @@ struct sim_attr_spec {
 #define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
 #define A_UHW_OUT   A_OUT(UVERBS_ATTR_UHW_OUT, 0, SIM_NO_MAX, 0)
 
-#define SIM_MAX_CALL_ATTRS 16
+#define SIM_MAX_CALL_ATTRS 32 /* declared per method, core + driver */
 
 struct sim_call_attr {
 	const struct sim_attr_spec *spec;
@@ -245,6 +245,14 @@ struct sim_driver_ops {
 			 const void *in, size_t in_len, void *out,
 			 size_t out_len);
 	void (*destroy_ah)(struct sim_uvfile *uv, struct sim_ah *ah);
+	/* POST_SEND / POST_RECV / POST_SRQ_RECV by write() after uverbs'
+	 * checks (NULL: EOPNOTSUPP); on error *bad is the 1-based WR. */
+	int (*post_send)(struct sim_uvfile *uv, struct sim_qp *qp,
+			 uint32_t wr_count, uint32_t *bad);
+	int (*post_recv)(struct sim_uvfile *uv, struct sim_qp *qp,
+			 uint32_t wr_count, uint32_t *bad);
+	int (*post_srq_recv)(struct sim_uvfile *uv, struct sim_srq *srq,
+			     uint32_t wr_count, uint32_t *bad);
 	const struct sim_verbs_rules *rules;
 	const struct sim_method *methods;
 	const unsigned int *nmethods;
@@ -320,6 +328,10 @@ int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len);
 /* An ex request of any length: shorter is zero-extended, longer must
  * have a zero tail (else -EOPNOTSUPP). */
 int sim_wc_in(struct sim_wcall *w, void *dst, size_t len);
+/* POST_SEND / POST_RECV / POST_SRQ_RECV (qp_post.c) */
+int sim_w_post_send(struct sim_wcall *w);
+int sim_w_post_recv(struct sim_wcall *w);
+int sim_w_post_srq_recv(struct sim_wcall *w);
 /* MODIFY_QP / EX_MODIFY_QP (qp_modify.c) */
 int sim_w_modify_qp(struct sim_wcall *w);
 int sim_w_ex_modify_qp(struct sim_wcall *w);

@@ -142,7 +142,6 @@ static int parse_plain(const struct sim_wcmd *c, const uint8_t *buf,
 {
 	const struct ib_uverbs_cmd_hdr *h = (const void *)buf;
 	size_t in = count - sizeof(*h), out = (size_t)h->out_words * 4;
-	uint64_t resp = 0;
 
 	if ((size_t)h->in_words * 4 != count)
 		return -EINVAL;
@@ -152,13 +151,20 @@ static int parse_plain(const struct sim_wcmd *c, const uint8_t *buf,
 	w->in_len = c->req;
 	w->uhw_in = (const uint8_t *)w->in + c->req;
 	w->uhw_in_len = in - c->req;
+	w->out_len = c->resp;
+	w->uhw_out_len = out - c->resp;
+	return 0;
+}
+
+/* The response pointer leads a plain request; read once the body is in. */
+static void plain_response(const struct sim_wcmd *c, struct sim_wcall *w)
+{
+	uint64_t resp = 0;
+
 	if (c->has_resp_ptr)
 		memcpy(&resp, w->in, sizeof(resp));
 	w->out = (void *)(uintptr_t)resp;
-	w->out_len = c->resp;
 	w->uhw_out = w->out ? (uint8_t *)w->out + c->resp : NULL;
-	w->uhw_out_len = out - c->resp;
-	return 0;
 }
 
 #define SIM_WRITE_MAX (1u << 20)
@@ -169,6 +175,7 @@ ssize_t sim_write_cmd(struct sim_uvfile *uv, const void *buf, size_t count)
 	const struct sim_wcmd *c = NULL;
 	struct ib_uverbs_cmd_hdr h;
 	uint8_t *k = NULL;
+	size_t hlen;
 	int ret;
 
 	if (count < sizeof(h)) {
@@ -182,15 +189,23 @@ ssize_t sim_write_cmd(struct sim_uvfile *uv, const void *buf, size_t count)
 	c = find_wcmd(h.command, &ret);
 	if (!c)
 		goto out;
+	hlen = sizeof(h) +
+	       ((c->cmd & EX) ? sizeof(struct ib_uverbs_ex_cmd_hdr) : 0);
 	k = count <= SIM_WRITE_MAX ? malloc(count) : NULL;
-	if (!k) {
-		ret = count <= SIM_WRITE_MAX ? -ENOMEM : -EINVAL;
+	if (count < hlen || !k) {
+		ret = count < hlen || count > SIM_WRITE_MAX ? -EINVAL : -ENOMEM;
 		goto out;
 	}
-	ret = sim_copy_from_user(k, buf, count);
+	/* as verify_hdr: the headers are checked before the body is read */
+	ret = sim_copy_from_user(k, buf, hlen);
 	if (!ret)
 		ret = (c->cmd & EX) ? parse_ex(k, count, &w)
 				    : parse_plain(c, k, count, &w);
+	if (!ret)
+		ret = sim_copy_from_user(k + hlen, (const uint8_t *)buf + hlen,
+					 count - hlen);
+	if (!ret && !(c->cmd & EX))
+		plain_response(c, &w);
 	/* ex responses may be shorter than ours: the kernel copies a part */
 	if (!ret && (c->cmd & EX) && w.in_len < c->req)
 		ret = -ENOSPC;

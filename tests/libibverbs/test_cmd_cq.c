@@ -294,6 +294,48 @@ static void test_driver_attr_blocks_fallback(void **state)
 	mock_expect_attr(0, 0, 0x1002, 4, 1, 3);
 }
 
+/*
+ * An imported context's objects must report to its own async fd, which
+ * only the ioctls carry: EVENT_FD is mandatory and nothing falls back.
+ */
+static void test_imported_context_never_falls_back(void **state)
+{
+	struct ibv_pd pd = {.context = &vctx->context, .handle = 1};
+	struct ibv_cq scq = {.context = &vctx->context, .handle = 2};
+	struct ibv_qp_init_attr_ex qattr = {
+		.send_cq = &scq,
+		.recv_cq = &scq,
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = &pd,
+	};
+	struct ibv_srq_init_attr_ex sattr = {
+		.comp_mask = IBV_SRQ_INIT_ATTR_PD,
+		.pd = &pd,
+	};
+	struct verbs_srq srq;
+	struct verbs_qp qp;
+	struct verbs_cq cq;
+
+	get_priv(&vctx->context)->imported = true;
+	mock_ioctl_handler = fail_eprotonosupport;
+	assert_int_equal(
+		ibv_cmd_create_cq(&vctx->context, 1, NULL, 0, &cq, NULL, NULL),
+		EOPNOTSUPP);
+	mock_expect_attr(0, 5, UVERBS_ATTR_CREATE_CQ_EVENT_FD, 0, 1, 7);
+	assert_int_equal(ibv_cmd_create_qp_ex(&vctx->context, &qp, &qattr,
+					      NULL, NULL),
+			 EOPNOTSUPP);
+	assert_int_equal(ibv_cmd_create_srq_ex(&vctx->context, &srq, &sattr,
+					       NULL, NULL),
+			 EOPNOTSUPP);
+	/* Three refused ioctls and no write(). */
+	assert_int_equal(mock_num_calls, 3);
+	assert_int_equal(mock_calls[1].kind, MOCK_IOCTL);
+	assert_int_equal(mock_calls[2].kind, MOCK_IOCTL);
+	get_priv(&vctx->context)->imported = false;
+}
+
 static struct ib_uverbs_destroy_cq_resp destroy_answer;
 
 static int answer_cq_destroy(struct ib_uverbs_ioctl_hdr *hdr)
@@ -548,6 +590,7 @@ int main(void)
 		W(test_create_cq_write_fallback),
 		W(test_create_cq_ex_write_fallback),
 		W(test_driver_attr_blocks_fallback),
+		W(test_imported_context_never_falls_back),
 		W(test_destroy_cq_ioctl_and_write),
 		I(test_destroy_cq_eio_is_success),
 		I(test_destroy_cq_waits_for_acks),

@@ -281,6 +281,18 @@ int main(int argc, char **argv)
 	      "a CQ past max_cqe");
 	e.qp = make_qp(&e, NULL);
 	CHECK(e.qp && !bring_up(&e, e.qp), "QP to RTS: %s", strerror(errno));
+	if (e.qp && e.roce) { /* librxe rings its doorbell with write() */
+		struct ibv_sge sge = {.addr = (uintptr_t)e.buf,
+				      .length = 8,
+				      .lkey = e.mr->lkey};
+		struct ibv_send_wr wr = {.sg_list = &sge,
+					 .num_sge = 1,
+					 .opcode = IBV_WR_SEND},
+				   *bad;
+
+		CHECK(!ibv_post_send(e.qp, &wr, &bad), "post_send: %s",
+		      strerror(errno));
+	}
 	if (e.qp && !e.roce) { /* the rxe model executes no work */
 		check_channel_wakes(&e, 0);
 		check_channel_wakes(&e, 1);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static struct ib_uverbs_query_port_resp_ex port_resp;
@@ -128,6 +129,47 @@ static void check_parse_order(int fd)
 	munmap(p, 2 * page);
 }
 
+/* write(): the headers are checked (verify_hdr) before the body is read. */
+static void check_write_order(int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ib_uverbs_cmd_hdr *h;
+	struct ib_uverbs_ex_cmd_hdr *x;
+	uint8_t *p;
+
+	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT(p != MAP_FAILED, "mmap");
+	if (p == MAP_FAILED)
+		return;
+	mprotect(p + page, page, PROT_NONE);
+	/* plain ALLOC_PD, its body on the unreadable page */
+	h = (void *)(p + page - sizeof(*h));
+	*h = (struct ib_uverbs_cmd_hdr){.command = IB_USER_VERBS_CMD_ALLOC_PD,
+					.in_words = 7,
+					.out_words = 2};
+	EXPECT(write(fd, h, 24) < 0 && errno == EINVAL,
+	       "in_words != count/4 before the body is read: EINVAL");
+	h->in_words = 6;
+	EXPECT(write(fd, h, 24) < 0 && errno == EFAULT, "unreadable body");
+	/* extended: both headers readable, the body not */
+	h = (void *)(p + page - sizeof(*h) - sizeof(*x));
+	x = (void *)(h + 1);
+	*h = (struct ib_uverbs_cmd_hdr){
+		.command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			   IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+		.in_words = 1,
+		.out_words = 1};
+	*x = (struct ib_uverbs_ex_cmd_hdr){.response = (uintptr_t)p,
+					   .cmd_hdr_reserved = 1};
+	EXPECT(write(fd, h, sizeof(*h) + sizeof(*x) + 8) < 0 && errno == EINVAL,
+	       "ex cmd_hdr_reserved before the body is read: EINVAL");
+	x->cmd_hdr_reserved = 0;
+	EXPECT(write(fd, h, sizeof(*h) + sizeof(*x) + 8) < 0 && errno == EFAULT,
+	       "unreadable ex body");
+	munmap(p, 2 * page);
+}
+
 /* An IDR id is an s64: >= 2^32 is simply absent, negative is EINVAL. */
 static int destroy_pd_id(int fd, uint64_t id)
 {
@@ -148,6 +190,19 @@ static void check_idr_range(int fd)
 	EXPECT_ERR(destroy_pd_id(fd, pd), 0);
 }
 
+/* The uverbs file is a stream without read: no positioned or vector reads. */
+static void check_uverbs_file(int fd)
+{
+	char b[8];
+	struct iovec iov = {.iov_base = b, .iov_len = sizeof(b)};
+
+	EXPECT(pread(fd, b, sizeof(b), 0) < 0 && errno == ESPIPE, "pread");
+	EXPECT(pwrite(fd, b, sizeof(b), 0) < 0 && errno == ESPIPE, "pwrite");
+	EXPECT(readv(fd, &iov, 1) < 0 && errno == EINVAL, "readv");
+	EXPECT(read(fd, b, sizeof(b)) < 0 && errno == EINVAL, "read");
+	EXPECT(lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE, "lseek");
+}
+
 void raw_check_header(void)
 {
 	struct raw_ioctl c;
@@ -164,9 +219,11 @@ void raw_check_header(void)
 	EXPECT(fd >= 0, "context");
 	if (fd < 0)
 		return;
+	check_uverbs_file(fd);
 	check_header_rules(fd);
 	check_attr_rules(fd);
 	check_parse_order(fd);
+	check_write_order(fd);
 	check_idr_range(fd);
 	close(fd);
 }

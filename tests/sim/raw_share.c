@@ -278,6 +278,67 @@ static void check_mapping_keeps_context(void)
 	close(dfd);
 }
 
+/* An op-address mapping of the DM's npages pages; NULL on failure. */
+static char *map_op0(int fd, uint32_t h, size_t len)
+{
+	struct raw_ioctl c;
+	uint64_t start;
+	uint16_t op_idx;
+	void *op;
+
+	raw_init(&c, UVERBS_OBJECT_DM, MLX5_IB_METHOD_DM_MAP_OP_ADDR);
+	raw_attr(&c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_HANDLE, 0, h);
+	raw_attr(&c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_REQ_OP, 1, 0);
+	raw_ptr(&c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_RESP_START_OFFSET, &start);
+	raw_ptr(&c, MLX5_IB_ATTR_DM_MAP_OP_ADDR_RESP_PAGE_INDEX, &op_idx);
+	if (raw_call(fd, &c))
+		return NULL;
+	op = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		  raw_dm_offset(op_idx));
+	return op == MAP_FAILED ? NULL : op;
+}
+
+/* The context lives until the last piece of the mapping is unmapped. */
+static void check_partial_munmap(void)
+{
+	uint32_t h;
+	int fd, dfd;
+	char *op;
+
+	EXPECT(!setup(&fd, &h, &dfd, 2 * page), "setup");
+	op = map_op0(fd, h, 2 * page);
+	EXPECT(op, "op mapping");
+	close(fd);
+	munmap(op, page);
+	EXPECT_ERR(peer_sees(dfd, "parent"), 0);
+	munmap(op + page, page);
+	EXPECT_ERR(peer_sees(dfd, "parent"), ENODEV);
+	close(dfd);
+}
+
+/* A moved mapping still holds the context; device mappings do not grow. */
+static void check_mremap(void)
+{
+	uint32_t h;
+	int fd, dfd;
+	char *op, *moved;
+
+	EXPECT(!setup(&fd, &h, &dfd, 64), "setup");
+	op = map_op0(fd, h, page);
+	EXPECT(op, "op mapping");
+	EXPECT(mremap(op, page, 2 * page, MREMAP_MAYMOVE) == MAP_FAILED &&
+		       errno == EFAULT,
+	       "growing a device mapping: want EFAULT");
+	moved = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	moved = mremap(op, page, page, MREMAP_MAYMOVE | MREMAP_FIXED, moved);
+	EXPECT(moved != MAP_FAILED, "mremap");
+	close(fd);
+	EXPECT_ERR(peer_sees(dfd, "parent"), 0);
+	munmap(moved, page);
+	EXPECT_ERR(peer_sees(dfd, "parent"), ENODEV);
+	close(dfd);
+}
+
 void raw_check_share(void)
 {
 	page = (size_t)sysconf(_SC_PAGESIZE);
@@ -291,4 +352,6 @@ void raw_check_share(void)
 	check_exec();
 	check_scm_rights();
 	check_mapping_keeps_context();
+	check_partial_munmap();
+	check_mremap();
 }

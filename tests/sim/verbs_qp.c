@@ -341,6 +341,53 @@ static void check_query(struct qp_env *e)
 	v_destroy_qp(e->fd, qp, NULL);
 }
 
+/* POST_SEND by write(): nwr WRs of opcode with one SGE each. */
+static int post_send(int fd, uint32_t qp, uint32_t nwr, uint32_t opcode,
+		     uint32_t wqe_size, uint32_t sge_count, uint32_t *bad)
+{
+	struct ib_uverbs_post_send_resp r = {9};
+	struct ib_uverbs_send_wr wr = {.num_sge = 1, .opcode = opcode};
+	struct ib_uverbs_post_send c = {.response = (uintptr_t)&r,
+					.qp_handle = qp,
+					.wr_count = nwr,
+					.sge_count = sge_count,
+					.wqe_size = wqe_size};
+	uint8_t body[sizeof(c) + 2 * sizeof(wr) + 2 * 16] = {};
+	size_t len = sizeof(c);
+	uint32_t i;
+	int ret;
+
+	memcpy(body, &c, sizeof(c));
+	for (i = 0; i < nwr && i < 2; i++, len += sizeof(wr))
+		memcpy(body + len, &wr, sizeof(wr));
+	len += (size_t)(sge_count < 2 ? sge_count : 2) * 16;
+	ret = raw_write(fd, IB_USER_VERBS_CMD_POST_SEND, body, len, sizeof(r));
+	*bad = r.bad_wr;
+	return ret;
+}
+
+/* uverbs' checks of the WR arrays, then the driver: rxe's doorbell
+ * (no WRs) works once the QP sends; mlx5 posts in userspace only. */
+static void check_post(struct qp_env *e)
+{
+	const uint32_t sz = sizeof(struct ib_uverbs_send_wr);
+	uint32_t qp = rc_at(e, INIT), bad = 0;
+
+	EXPECT_ERR(post_send(e->fd, qp, 1, 2, sz - 8, 1, &bad), EINVAL);
+	EXPECT_ERR(post_send(e->fd, qp, 2, 2, sz, 1, &bad), EINVAL);
+	EXPECT_ERR(post_send(e->fd, qp, 1, 7, sz, 1, &bad), EINVAL);
+	EXPECT_ERR(post_send(e->fd, qp, 3, 2, sz, 1, &bad), ENOSPC);
+	EXPECT_ERR(post_send(e->fd, 0xdead, 1, 2, sz, 1, &bad), ENOENT);
+	EXPECT_ERR(post_send(e->fd, qp, 0, 2, sz, 0, &bad),
+		   v_rxe ? EINVAL : EOPNOTSUPP);
+	EXPECT_ERR(v_drive(e->fd, qp, RC, RTS), 0);
+	EXPECT_ERR(post_send(e->fd, qp, 0, 2, sz, 0, &bad),
+		   v_rxe ? 0 : EOPNOTSUPP);
+	EXPECT_ERR(post_send(e->fd, qp, 1, 2, sz, 1, &bad),
+		   v_rxe ? 0 : EOPNOTSUPP);
+	v_destroy_qp(e->fd, qp, NULL);
+}
+
 void v_check_qp(void)
 {
 	struct qp_env e;
@@ -355,5 +402,6 @@ void v_check_qp(void)
 	check_modify_gid(&e);
 	check_modify_driver(&e);
 	check_query(&e);
+	check_post(&e);
 	close(e.fd);
 }
