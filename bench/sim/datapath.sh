@@ -30,10 +30,13 @@ EOF
 }
 
 mc=$("$B/bin/dp_baseline" memcpy 65536 2 | awk '{print $3}')
+big=$("$B/bin/dp_baseline" memcpy 67108864 2 | awk '{print $3}')
 pair 18601 ib_write_bw -d mlx5_0 -s 65536 -n 20000
 bw=$(awk '$1 == 65536 {print $4}' "$w/c")
-echo "ib_write_bw 64 KiB: $bw MB/s; memcpy 64 KiB: $mc MB/s;" \
-	"ratio $(echo "$bw $mc" | awk '{printf "%.1f %%", 100 * $1 / $2}')"
+echo "ib_write_bw 64 KiB: $bw MB/s; memcpy 64 KiB (cache-hot): $mc MB/s," \
+	"ratio $(echo "$bw $mc" | awk '{printf "%.1f %%", 100 * $1 / $2}');" \
+	"memcpy 64 MiB: $big MB/s," \
+	"ratio $(echo "$bw $big" | awk '{printf "%.1f %%", 100 * $1 / $2}')"
 
 pp=$("$B/bin/dp_baseline" pipe 20000 | awk '{print $4}')
 pair 18602 ib_send_lat -d mlx5_0 -s 2 -n 20000

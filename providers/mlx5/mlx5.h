@@ -57,6 +57,14 @@ struct mlx5_context {
 	uint16_t num_ports;
 	uint64_t resp_comp_mask;
 	bool devx;
+	/* Queue limits of the alloc_ucontext response (data path sizing). */
+	uint32_t bf_reg_size;
+	uint32_t cache_line_size;
+	uint32_t max_sq_desc_sz;
+	uint32_t max_rq_desc_sz;
+	uint32_t max_send_wqebb;
+	uint32_t max_recv_wr;
+	uint32_t max_srq_recv_wr;
 
 	/* Legacy static UAR pages (only when tot_bfregs != 0). */
 	struct mlx5_mapping *uar_pages;
@@ -66,10 +74,15 @@ struct mlx5_context {
 	/* The singleton non-cached UAR object and its mapping. */
 	struct mlx5_mapping nc_uar;
 	uint32_t nc_uar_handle;
+	uint32_t nc_uar_page_id;
 	bool have_nc_uar;
 
 	uint64_t max_dm_size;
 	uint8_t link_layer[MLX5_MAX_PORTS_NUM];
+	enum ibv_atomic_cap atomic_cap;
+
+	/* Data path: see datapath.h. */
+	struct mlx5_dp_context *dp;
 
 	/*
 	 * DMs still mapped, so closing the context can unmap them: a live
@@ -171,6 +184,11 @@ struct verbs_context *mlx5_import_context(struct ibv_device *ibdev, int cmd_fd);
 int mlx5_map_context_pages(struct mlx5_context *ctx,
 			   const struct mlx5_ib_alloc_ucontext_resp *resp);
 void mlx5_alloc_nc_uar(struct mlx5_context *ctx);
+/* A UAR object of @type (MLX5_IB_UAPI_UAR_ALLOC_TYPE_*), mapped. */
+int mlx5_uar_obj_alloc(struct mlx5_context *ctx, uint64_t type,
+		       uint32_t *handle, struct mlx5_mapping *map,
+		       uint32_t *page_id);
+void mlx5_uar_obj_destroy(struct mlx5_context *ctx, uint32_t handle);
 void mlx5_unmap_context_pages(struct mlx5_context *ctx);
 int mlx5_map(struct mlx5_context *ctx, struct mlx5_mapping *map, size_t length,
 	     int prot, off_t offset);

@@ -97,6 +97,7 @@ struct hca_cq {
 	volatile uint32_t *dbrec; /* [0] set_ci, [1] arm (big-endian) */
 	uint32_t pi;		  /* CQEs written */
 	uint8_t overrun;
+	uint8_t ignore_overrun; /* IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
 	uint8_t solicited_pending; /* SE or error CQE since the last event */
 };
 
@@ -173,11 +174,11 @@ struct hca_qp {
 	uint32_t sq_psn, rq_psn;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, access;
 	/* requester */
-	uint16_t sq_taken;	/* BBs decoded from the ring */
-	struct hca_swqe *ring;	/* outstanding WQEs, by slot */
-	uint32_t ring_size;	/* power of two */
-	uint32_t head, tail;	/* WQEs taken / completed */
-	uint32_t npsn;		/* next PSN to send */
+	uint16_t sq_taken;     /* BBs decoded from the ring */
+	struct hca_swqe *ring; /* outstanding WQEs, by slot */
+	uint32_t ring_size;    /* power of two */
+	uint32_t head, tail;   /* WQEs taken / completed */
+	uint32_t npsn;	       /* next PSN to send */
 	uint32_t retries, rnr_retries;
 	/* responder */
 	uint16_t rq_consumed;
@@ -259,21 +260,26 @@ enum {
 	HCA_PF_GRH = 32,
 };
 /* NAK codes (the AETH syndrome classes) */
-enum { HCA_NAK_RNR = 1, HCA_NAK_SEQ, HCA_NAK_INV_REQ, HCA_NAK_ACCESS,
-       HCA_NAK_OP };
+enum {
+	HCA_NAK_RNR = 1,
+	HCA_NAK_SEQ,
+	HCA_NAK_INV_REQ,
+	HCA_NAK_ACCESS,
+	HCA_NAK_OP
+};
 
 struct hca_pkt {
 	uint8_t op, flags, nak, sl;
 	uint16_t src_dev, dst_dev;
 	uint32_t src_qpn, dst_qpn;
-	uint32_t psn;	   /* packet sequence number (RC/UC) */
-	uint32_t imm;	   /* raw immediate or invalidated rkey */
-	uint32_t rkey;	   /* WRITE/READ/atomics */
-	uint64_t raddr;	   /* this packet's first remote byte */
-	uint32_t len;	   /* payload bytes in this packet */
-	uint32_t msg_len;  /* READ request: bytes asked for */
-	uint64_t atom[2];  /* swap_add, compare / original value */
-	uint32_t qkey;	   /* UD */
+	uint32_t psn;	  /* packet sequence number (RC/UC) */
+	uint32_t imm;	  /* raw immediate or invalidated rkey */
+	uint32_t rkey;	  /* WRITE/READ/atomics */
+	uint64_t raddr;	  /* this packet's first remote byte */
+	uint32_t len;	  /* payload bytes in this packet */
+	uint32_t msg_len; /* READ request: bytes asked for */
+	uint64_t atom[2]; /* swap_add, compare / original value */
+	uint32_t qkey;	  /* UD */
 	uint16_t slid;
 	uint8_t rnr_timer;
 	uint8_t pad;

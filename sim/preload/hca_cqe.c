@@ -34,9 +34,9 @@ void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
 	uint32_t set_ci = be32toh(cq->dbrec[0]) & 0xffffff;
 	uint8_t *e;
 
-	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe) {
+	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe && !cq->ignore_overrun) {
 		if (!cq->overrun && cq->obj)
-			sim_async_event(NULL, SIM_EVENT_CQ_ERR, cq->obj);
+			sim_async_event(cq->uv, SIM_EVENT_CQ_ERR, cq->obj);
 		cq->overrun = 1;
 		return;
 	}

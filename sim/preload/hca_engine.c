@@ -70,7 +70,7 @@ void hca_qp_to_err(struct hca_qp *qp)
 	hca_req_flush(qp);
 	rq_flush(qp);
 	if (qp->srq)
-		sim_async_event(qp->uv, 16 /* QP_LAST_WQE_REACHED */, qp->obj);
+		sim_async_event(qp->uv, SIM_EVENT_QP_LAST_WQE_REACHED, qp->obj);
 }
 
 void hca_qp_reset(struct hca_qp *qp)

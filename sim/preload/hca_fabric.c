@@ -26,7 +26,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define RING_BYTES (8u << 20) /* power of two */
+#define RING_BYTES (1u << 20) /* power of two; small keeps it in cache */
 #define REC_PAD	   1u	      /* skip to the start of the ring */
 
 struct ring_hdr {
@@ -96,10 +96,14 @@ static struct ring_hdr *map_ring(pid_t pid, int create)
 
 static int atfork_done;
 
-/* A fork child has its own engine: the parent's ring is not its own. */
+/* A fork child has its own engine: the parent's ring and queues are not
+ * its own (its inherited objects are snapshots, as the core says). */
 static void forked(void)
 {
 	own = NULL;
+	hca_qps = NULL;
+	hca_cqs = NULL;
+	hca_srqs = NULL;
 }
 
 static int open_ring(void)

@@ -68,8 +68,8 @@ static uint8_t *inline_buf(struct hca_swqe *w)
 }
 
 /* Decode the WQE at c into w; 0, or a syndrome for a malformed WQE. */
-static uint8_t decode(struct hca_qp *qp, struct seg_cur *c,
-		      struct hca_swqe *w, uint32_t *bbs)
+static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
+		      uint32_t *bbs)
 {
 	uint8_t *ctrl = seg_next(c), *s;
 	uint32_t v0 = be32_at(ctrl), ds = ctrl[7] & 0x3f, used = 1, bc, n;
@@ -195,8 +195,8 @@ void hca_req_flush(struct hca_qp *qp)
 /* Take new WQEs from the ring (never more than the ring can track). */
 static void take_wqes(struct hca_qp *qp)
 {
-	uint16_t db = (uint16_t)be32toh(__atomic_load_n(&qp->dbrec[1],
-							__ATOMIC_ACQUIRE));
+	uint16_t db = (uint16_t)be32toh(
+		__atomic_load_n(&qp->dbrec[1], __ATOMIC_ACQUIRE));
 	struct seg_cur c = {.start = qp->sq_start,
 			    .end = qp->sq_start + qp->sq_wqe_cnt * 64};
 	struct hca_swqe *w;
@@ -218,6 +218,8 @@ static void take_wqes(struct hca_qp *qp)
 		w->deadline = 0;
 		w->psn_first = qp->npsn;
 		qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
+		if (!synd && qp->type == HCA_QPT_UD && w->len > 4096)
+			synd = HCA_SYND_LOC_LEN; /* UD: one packet, MTU 4096 */
 		w->failed = synd;
 		qp->head++;
 		hca_trace_wqe(qp, w);
@@ -247,8 +249,8 @@ static int gather(struct hca_qp *qp, struct hca_swqe *w, uint32_t off,
 		take = w->sge[i].len - skip;
 		if (take > len)
 			take = len;
-		p = hca_mem(qp, w->sge[i].key, w->sge[i].addr + skip,
-			    take, 0, 0, synd);
+		p = hca_mem(qp, w->sge[i].key, w->sge[i].addr + skip, take, 0,
+			    0, synd);
 		if (!p)
 			return -1;
 		iov[n].iov_base = p;
@@ -316,7 +318,8 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 		p.flags |= HCA_PF_FIRST;
 	if (k + 1 == w->npkts)
 		p.flags |= HCA_PF_LAST;
-	if (w->opcode == HCA_WQE_SEND_IMM || w->opcode == HCA_WQE_RDMA_WRITE_IMM)
+	if (w->opcode == HCA_WQE_SEND_IMM ||
+	    w->opcode == HCA_WQE_RDMA_WRITE_IMM)
 		p.flags |= HCA_PF_IMM;
 	if (w->opcode == HCA_WQE_SEND_INVAL)
 		p.flags |= HCA_PF_INV;
@@ -347,9 +350,9 @@ static uint64_t rc_timeout_ns(const struct hca_qp *qp)
 
 /* The RNR timer codes of IB (min_rnr_timer), in microseconds. */
 static const uint32_t rnr_us[32] = {
-	655360, 10,    20,    30,    40,    60,    80,    120,
-	160,	240,   320,   480,   640,   960,   1280,  1920,
-	2560,	3840,  5120,  7680,  10240, 15360, 20480, 30720,
+	655360, 10,    20,    30,     40,     60,     80,     120,
+	160,	240,   320,   480,    640,    960,    1280,   1920,
+	2560,	3840,  5120,  7680,   10240,  15360,  20480,  30720,
 	40960,	61440, 81920, 122880, 163840, 245760, 327680, 491520,
 };
 
@@ -473,8 +476,8 @@ static uint8_t scatter_resp(struct hca_qp *qp, struct hca_swqe *w,
 			continue;
 		}
 		take = w->sge[i].len - skip < len ? w->sge[i].len - skip : len;
-		dst = hca_mem(qp, w->sge[i].key, w->sge[i].addr + skip,
-			      take, HCA_ACC_LOCAL_WRITE, 0, &synd);
+		dst = hca_mem(qp, w->sge[i].key, w->sge[i].addr + skip, take,
+			      HCA_ACC_LOCAL_WRITE, 0, &synd);
 		if (!dst)
 			return synd;
 		iov[n].iov_base = dst;
@@ -553,8 +556,8 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p,
 				return;
 			}
 			rewind_to(qp, p->psn);
-			w->deadline = hca_now() +
-				      rnr_us[p->rnr_timer & 31] * 1000ull;
+			w->deadline =
+				hca_now() + rnr_us[p->rnr_timer & 31] * 1000ull;
 			return;
 		}
 		if (p->nak == HCA_NAK_SEQ) {

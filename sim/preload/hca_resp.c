@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#define PSN_MASK 0xffffff
+#define PSN_MASK	  0xffffff
 #define MLX5_INVALID_LKEY 0x100
 
 static uint32_t be32_at(const volatile void *p)
@@ -25,8 +25,7 @@ static uint32_t be32_at(const volatile void *p)
 	return be32toh(v);
 }
 
-static uint32_t read_sges(const uint8_t *p, uint32_t max,
-			  struct hca_sge *sge)
+static uint32_t read_sges(const uint8_t *p, uint32_t max, struct hca_sge *sge)
 {
 	uint32_t n, i;
 	uint64_t a;
@@ -51,8 +50,8 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 	uint8_t *w;
 
 	if (srq) {
-		db = (uint16_t)be32toh(__atomic_load_n(&srq->dbrec[0],
-						       __ATOMIC_ACQUIRE));
+		db = (uint16_t)be32toh(
+			__atomic_load_n(&srq->dbrec[0], __ATOMIC_ACQUIRE));
 		if (db == srq->consumed)
 			return -ENOENT;
 		w = srq->buf + ((size_t)srq->head << srq->wqe_shift);
@@ -62,16 +61,18 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 		srq->consumed++;
 		avail = (uint16_t)(db - srq->consumed);
 		if (srq->limit && avail < srq->limit) {
-			srq->limit = 0; /* one event per arming */
-			sim_async_event(srq->uv, 15 /* SRQ_LIMIT_REACHED */,
+			/* one event per arming; query_srq then reads 0 */
+			srq->limit = 0;
+			sim_srq(srq->obj)->limit = 0;
+			sim_async_event(srq->uv, SIM_EVENT_SRQ_LIMIT_REACHED,
 					srq->obj);
 		}
 		return 0;
 	}
 	if (!qp->rq_wqe_cnt)
 		return -ENOENT;
-	db = (uint16_t)be32toh(__atomic_load_n(&qp->dbrec[0],
-					       __ATOMIC_ACQUIRE));
+	db = (uint16_t)be32toh(
+		__atomic_load_n(&qp->dbrec[0], __ATOMIC_ACQUIRE));
 	if (db == qp->rq_consumed)
 		return -ENOENT;
 	w = qp->buf + ((size_t)(qp->rq_consumed & (qp->rq_wqe_cnt - 1))
@@ -164,8 +165,8 @@ static void answer(struct hca_qp *qp, const struct hca_pkt *req, uint8_t op,
 }
 
 /* A responder error of class J/K: NAK (RC), then ERR. */
-static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p,
-		       uint8_t nak, uint32_t event)
+static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
+		       uint32_t event)
 {
 	if (qp->type == HCA_QPT_RC)
 		answer(qp, p, HCA_PKT_NAK, nak, p->psn);
@@ -220,8 +221,8 @@ static void ud_input(struct hca_qp *qp, const struct hca_pkt *p)
 	hca_recv_complete(qp, wc, p, p->len + 40, 0);
 }
 
-static int queue_reply(struct hca_qp *qp, const struct hca_pkt *p,
-		       uint8_t *src, uint64_t orig)
+static int queue_reply(struct hca_qp *qp, const struct hca_pkt *p, uint8_t *src,
+		       uint64_t orig)
 {
 	struct hca_rresp *r;
 
@@ -260,10 +261,10 @@ static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 	uint8_t synd, *src = NULL;
 
 	if (!(qp->access & need) ||
-	    (len && !(src = hca_mem(qp, p->rkey, p->raddr, len, need, 1,
-				    &synd))) ||
+	    (len &&
+	     !(src = hca_mem(qp, p->rkey, p->raddr, len, need, 1, &synd))) ||
 	    (atomic && (p->raddr & 7))) {
-		resp_fatal(qp, p, HCA_NAK_ACCESS, 3 /* QP_ACCESS_ERR */);
+		resp_fatal(qp, p, HCA_NAK_ACCESS, SIM_EVENT_QP_ACCESS_ERR);
 		return;
 	}
 	if (atomic)
@@ -298,7 +299,8 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			       !hca_mem(qp, p->rkey, p->raddr, p->msg_len,
 					HCA_ACC_REMOTE_WRITE, 1, &synd)))) {
 			qp->in_msg = 0;
-			resp_fatal(qp, p, HCA_NAK_ACCESS, 3);
+			resp_fatal(qp, p, HCA_NAK_ACCESS,
+				   SIM_EVENT_QP_ACCESS_ERR);
 			return;
 		}
 	}
@@ -382,7 +384,7 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 		}
 		/* fallthrough */
 	default:
-		resp_fatal(qp, p, HCA_NAK_INV_REQ, 2 /* QP_REQ_ERR */);
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, SIM_EVENT_QP_REQ_ERR);
 	}
 }
 

@@ -68,8 +68,7 @@ static uint32_t new_number(void)
 }
 
 int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
-			  const void *in, size_t in_len, void *out,
-			  size_t out_len)
+		       const void *in, size_t in_len, void *out, size_t out_len)
 {
 	struct mlx5_ib_create_cq req = {};
 	struct mlx5_ib_create_cq_resp resp = {};
@@ -88,7 +87,8 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	    (req.cqe_size != 64 && req.cqe_size != 128) || req.reserved0 ||
 	    req.reserved1)
 		return -EINVAL;
-	if (uv->uar_dyn && !(req.flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
+	if (uv->uar_dyn &&
+	    !(req.flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
 		return -EINVAL;
 	if (req.cqe_comp_en ||
 	    (req.flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD))
@@ -104,6 +104,7 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	cq->cqn = new_number();
 	cq->ncqe = entries;
 	cq->cqe_size = req.cqe_size;
+	cq->ignore_overrun = !!(gcq->flags & IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
 	cq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
 	cq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
 	/* no arm yet: a value no arm doorbell can carry */
@@ -131,9 +132,8 @@ void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *gcq)
 	gcq->obj.drv = NULL;
 }
 
-int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
-			  uint32_t cqe, const void *in, size_t in_len,
-			  void *out, size_t out_len)
+int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
+		       const void *in, size_t in_len, void *out, size_t out_len)
 {
 	(void)uv, (void)gcq, (void)cqe, (void)in, (void)in_len, (void)out;
 	(void)out_len;
@@ -148,8 +148,9 @@ static struct hca_cq *hcq(struct sim_cq *c)
 static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
 		    const struct mlx5_ib_create_qp *req, size_t in_len)
 {
-	uint32_t cqe_v1 = ((const struct mlx5_ib_alloc_ucontext_resp *)
-				   uv->ctx_resp)->cqe_version;
+	uint32_t cqe_v1 =
+		((const struct mlx5_ib_alloc_ucontext_resp *)uv->ctx_resp)
+			->cqe_version;
 	int no_rq = gqp->srq || !gqp->attr.cap.max_recv_wr;
 
 	if (in_len < offsetof(struct mlx5_ib_create_qp, ece_options))
@@ -171,16 +172,15 @@ static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
 		     req->rq_wqe_shift > 9 ||
 		     req->rq_wqe_count < gqp->attr.cap.max_recv_wr))
 		return -EINVAL;
-	if (req->sq_wqe_count && (!is_pow2(req->sq_wqe_count) ||
-				  req->sq_wqe_count >
-					  1u << MLX5_SIM_LOG_MAX_QP_SZ))
+	if (req->sq_wqe_count &&
+	    (!is_pow2(req->sq_wqe_count) ||
+	     req->sq_wqe_count > 1u << MLX5_SIM_LOG_MAX_QP_SZ))
 		return -EINVAL;
 	return 0;
 }
 
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
-			  const void *in, size_t in_len, void *out,
-			  size_t out_len)
+		       const void *in, size_t in_len, void *out, size_t out_len)
 {
 	struct mlx5_ib_create_qp req = {};
 	struct mlx5_ib_create_qp_resp resp = {};
@@ -254,10 +254,11 @@ void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *gqp)
 	(void)uv;
 	if (!qp)
 		return;
-	hca_fabric_detach(qp->dev, qp->qpn);
 	for (p = &hca_qps; *p; p = &(*p)->next)
 		if (*p == qp) {
 			*p = qp->next;
+			/* not a fork child's copy of the parent's QP */
+			hca_fabric_detach(qp->dev, qp->qpn);
 			break;
 		}
 	for (i = 0; i < qp->ring_size; i++)
@@ -291,9 +292,8 @@ enum {
 };
 
 int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
-			  const struct sim_qp_attr *a, uint32_t mask,
-			  const void *in, size_t in_len, void *out,
-			  size_t out_len)
+		       const struct sim_qp_attr *a, uint32_t mask,
+		       const void *in, size_t in_len, void *out, size_t out_len)
 {
 	struct hca_qp *qp = gqp->obj.drv;
 
@@ -333,8 +333,8 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 }
 
 int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
-			   const void *in, size_t in_len, void *out,
-			   size_t out_len)
+			const void *in, size_t in_len, void *out,
+			size_t out_len)
 {
 	struct mlx5_ib_create_srq req = {};
 	struct mlx5_ib_create_srq_resp resp = {};
@@ -378,8 +378,8 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 }
 
 int mlx5_sim_modify_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
-			   uint32_t max_wr, uint32_t limit, uint32_t mask,
-			   const void *in, size_t in_len)
+			uint32_t max_wr, uint32_t limit, uint32_t mask,
+			const void *in, size_t in_len)
 {
 	struct hca_srq *srq = gsrq->obj.drv;
 

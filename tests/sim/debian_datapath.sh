@@ -12,6 +12,13 @@ PORT=$3
 shift 3
 PROG=$1
 shift
+# Several trees' suites may run at once: spread the port by pid and step
+# over ports that are in use.
+PORT=$((PORT + ($$ % 400) * 32))
+while command -v ss >/dev/null 2>&1 && ss -ltn 2>/dev/null |
+	grep -q ":$PORT "; do
+	PORT=$((PORT + 1))
+done
 command -v "$PROG" >/dev/null 2>&1 || { echo "SKIP: no $PROG"; exit 77; }
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

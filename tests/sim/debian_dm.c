@@ -13,18 +13,7 @@
 #include <unistd.h>
 
 #include "fds.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: ", __func__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "judge.h"
 
 static struct ibv_context *open_mlx5_0(void)
 {

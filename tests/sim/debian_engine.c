@@ -6,11 +6,15 @@
  * completion arrives with its status: remote access (bad rkey, MR without
  * REMOTE_WRITE), local protection (bad lkey), local length at the
  * responder with remote invalid request at the requester, RNR retry
- * exceeded, transport retry exceeded (no peer), then flushes. UD checks
- * the Q_Key and the 40-byte GRH room. Usage: debian_engine
+ * exceeded, transport retry exceeded (no peer), then flushes; the
+ * responder's QP_ACCESS_ERR and an SRQ's SRQ_LIMIT_REACHED arrive on the
+ * async fd. UD checks the Q_Key, the 40-byte GRH room and the MTU.
+ * Usage: debian_engine
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,17 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: ", __func__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "judge.h"
 
 #define BUF 4096
 #define ACC_ALL                                                                \
@@ -68,8 +62,10 @@ static int side_init(struct side *s, enum ibv_qp_type type, int access)
 {
 	struct ibv_qp_init_attr ia = {
 		.qp_type = type,
-		.cap = {.max_send_wr = 16, .max_recv_wr = 16,
-			.max_send_sge = 2, .max_recv_sge = 2,
+		.cap = {.max_send_wr = 16,
+			.max_recv_wr = 16,
+			.max_send_sge = 2,
+			.max_recv_sge = 2,
 			.max_inline_data = 64},
 	};
 
@@ -186,15 +182,17 @@ static int post_send(struct ibv_qp *qp, enum ibv_wr_opcode op, uint64_t wr_id,
 		     void *addr, uint32_t len, uint32_t lkey, uint64_t raddr,
 		     uint32_t rkey)
 {
-	struct ibv_sge sge = {.addr = (uintptr_t)addr, .length = len,
-			      .lkey = lkey};
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)addr, .length = len, .lkey = lkey};
+	struct ibv_send_wr wr =
+				   {
+					   .wr_id = wr_id,
+					   .sg_list = &sge,
+					   .num_sge = 1,
+					   .opcode = op,
+					   .send_flags = IBV_SEND_SIGNALED,
+				   },
+			   *bad;
 
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = rkey;
@@ -206,12 +204,28 @@ static int post_send(struct ibv_qp *qp, enum ibv_wr_opcode op, uint64_t wr_id,
 static int post_recv(struct ibv_qp *qp, uint64_t wr_id, void *addr,
 		     uint32_t len, uint32_t lkey)
 {
-	struct ibv_sge sge = {.addr = (uintptr_t)addr, .length = len,
-			      .lkey = lkey};
-	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge,
-				 .num_sge = 1}, *bad;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)addr, .length = len, .lkey = lkey};
+	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge, .num_sge = 1},
+			   *bad;
 
 	return ibv_post_recv(qp, &wr, &bad);
+}
+
+/* The next async event within 2 s (the async fd made non-blocking). */
+static int async_event(enum ibv_event_type *type, void **obj)
+{
+	struct ibv_async_event ev;
+	struct pollfd p = {.fd = ctx->async_fd, .events = POLLIN};
+	int fl = fcntl(ctx->async_fd, F_GETFL);
+
+	fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK);
+	if (poll(&p, 1, 2000) != 1 || ibv_get_async_event(ctx, &ev))
+		return -1;
+	*type = ev.event_type;
+	*obj = ev.element.qp; /* the union's pointer, whichever it is */
+	ibv_ack_async_event(&ev);
+	return 0;
 }
 
 static void test_good_ops(void)
@@ -240,8 +254,7 @@ static void test_good_ops(void)
 		      (wc.wc_flags & IBV_WC_WITH_IMM) &&
 		      wc.imm_data == htonl(0x12345678u) &&
 		      wc.src_qp == a.qp->qp_num,
-	      "recv wc %d len %u imm %#x", wc.status, wc.byte_len,
-	      wc.imm_data);
+	      "recv wc %d len %u imm %#x", wc.status, wc.byte_len, wc.imm_data);
 	CHECK(!memcmp(b.buf, "hello, hca", 11), "payload");
 	/* RDMA WRITE, then READ it back into another place */
 	memset(a.buf, 0xab, 1000);
@@ -263,7 +276,8 @@ static void test_good_ops(void)
 	/* atomics: fetch-add then compare-and-swap on b.buf+8 */
 	v = 40;
 	memcpy(b.buf + 8, &v, 8);
-	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf + 3000, .length = 8,
+	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf + 3000,
+			       .length = 8,
 			       .lkey = a.mr->lkey};
 	wr.wr_id = 4;
 	wr.sg_list = &sge;
@@ -300,8 +314,8 @@ static void expect_error(struct side *a, int st, const char *what)
 
 	CHECK(poll_one(a->cq, &wc) == st, "%s: status %d, want %d", what,
 	      wc.status, st);
-	CHECK(poll_one(a->cq, &wc) == IBV_WC_WR_FLUSH_ERR, "%s: flush %d",
-	      what, wc.status);
+	CHECK(poll_one(a->cq, &wc) == IBV_WC_WR_FLUSH_ERR, "%s: flush %d", what,
+	      wc.status);
 }
 
 static void test_remote_access(void)
@@ -317,6 +331,14 @@ static void test_remote_access(void)
 	post_send(a.qp, IBV_WR_RDMA_WRITE, 2, a.buf, 64, a.mr->lkey,
 		  (uintptr_t)b.buf, b.mr->rkey);
 	expect_error(&a, IBV_WC_REM_ACCESS_ERR, "bad rkey");
+	{
+		enum ibv_event_type t = 0;
+		void *o = NULL;
+
+		CHECK(!async_event(&t, &o) && t == IBV_EVENT_QP_ACCESS_ERR &&
+			      o == b.qp,
+		      "responder event %d", t);
+	}
 out:
 	side_fini(&a);
 	side_fini(&b);
@@ -491,8 +513,8 @@ static void test_dm(void)
 			  64, dmr->rkey);
 		CHECK(poll_one(a.cq, &wc) == IBV_WC_SUCCESS, "dm write %d",
 		      wc.status);
-		CHECK(!ibv_memcpy_from_dm(out, dm, 64, 256) &&
-			      out[0] == 0x5c && out[255] == 0x5c,
+		CHECK(!ibv_memcpy_from_dm(out, dm, 64, 256) && out[0] == 0x5c &&
+			      out[255] == 0x5c,
 		      "bytes in MEMIC");
 		/* device memory as the gather list of a SEND */
 		post_recv(b.qp, 3, b.buf, 256, b.mr->lkey);
@@ -511,10 +533,76 @@ out:
 	side_fini(&b);
 }
 
+static void test_srq_limit(void)
+{
+	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 16, .max_sge = 1}};
+	struct ibv_qp_init_attr ia = {
+		.qp_type = IBV_QPT_RC,
+		.cap = {.max_send_wr = 8, .max_send_sge = 1}};
+	struct ibv_srq_attr lim = {.srq_limit = 3};
+	struct ibv_recv_wr wr, *bad;
+	enum ibv_event_type t = 0;
+	struct side a, b;
+	struct ibv_sge sge;
+	struct ibv_srq *srq;
+	struct ibv_wc wc;
+	void *o = NULL;
+	int i;
+
+	memset(&b, 0, sizeof(b));
+	if (side_init(&a, IBV_QPT_RC, ACC_ALL)) {
+		CHECK(0, "setup");
+		goto out;
+	}
+	b.buf = aligned_alloc(4096, BUF);
+	b.cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	b.mr = ibv_reg_mr(pd, b.buf, BUF, ACC_ALL);
+	srq = ibv_create_srq(pd, &sa);
+	if (!b.cq || !b.mr || !srq) {
+		CHECK(0, "srq setup");
+		goto out;
+	}
+	ia.send_cq = ia.recv_cq = b.cq;
+	ia.srq = srq;
+	b.qp = ibv_create_qp(pd, &ia);
+	if (!b.qp || connect_rc(a.qp, b.qp->qp_num, 14, 7, 7) ||
+	    connect_rc(b.qp, a.qp->qp_num, 14, 7, 7)) {
+		CHECK(0, "connect");
+		goto out;
+	}
+	sge = (struct ibv_sge){
+		.addr = (uintptr_t)b.buf, .length = 64, .lkey = b.mr->lkey};
+	wr = (struct ibv_recv_wr){.sg_list = &sge, .num_sge = 1};
+	for (i = 0; i < 4; i++) {
+		wr.wr_id = 100 + i;
+		CHECK(!ibv_post_srq_recv(srq, &wr, &bad), "post_srq_recv");
+	}
+	CHECK(!ibv_modify_srq(srq, &lim, IBV_SRQ_LIMIT), "arm the limit");
+	/* 4 -> 3 WQEs: not below the limit yet; 3 -> 2: the event */
+	post_send(a.qp, IBV_WR_SEND, 1, a.buf, 8, a.mr->lkey, 0, 0);
+	CHECK(poll_one(b.cq, &wc) == IBV_WC_SUCCESS && wc.wr_id == 100,
+	      "srq recv %d id %llu", wc.status, (unsigned long long)wc.wr_id);
+	CHECK(async_event(&t, &o), "limit event too early (%d)", t);
+	post_send(a.qp, IBV_WR_SEND, 2, a.buf, 8, a.mr->lkey, 0, 0);
+	CHECK(poll_one(b.cq, &wc) == IBV_WC_SUCCESS && wc.wr_id == 101,
+	      "srq recv %d", wc.status);
+	CHECK(!async_event(&t, &o) && t == IBV_EVENT_SRQ_LIMIT_REACHED &&
+		      o == srq,
+	      "limit event %d", t);
+	CHECK(!ibv_query_srq(srq, &lim) && lim.srq_limit == 0,
+	      "limit after the event %u", lim.srq_limit);
+	ibv_destroy_qp(b.qp);
+	b.qp = NULL;
+	ibv_destroy_srq(srq);
+out:
+	side_fini(&a);
+	side_fini(&b);
+}
+
 static int ud_ready(struct ibv_qp *qp, uint32_t qkey)
 {
-	struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .port_num = 1,
-				.qkey = qkey};
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey};
 
 	if (ibv_modify_qp(qp, &a,
 			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -532,8 +620,8 @@ static void test_ud(void)
 {
 	struct ibv_ah_attr aa = {.dlid = lid, .port_num = 1};
 	struct ibv_send_wr wr = {}, *bad;
+	struct ibv_sge sge, two[2];
 	struct side a, b;
-	struct ibv_sge sge;
 	struct ibv_ah *ah;
 	struct ibv_wc wc;
 
@@ -544,8 +632,8 @@ static void test_ud(void)
 		goto out;
 	}
 	memcpy(a.buf, "datagram", 8);
-	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 8,
-			       .lkey = a.mr->lkey};
+	sge = (struct ibv_sge){
+		.addr = (uintptr_t)a.buf, .length = 8, .lkey = a.mr->lkey};
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = IBV_WR_SEND;
@@ -565,6 +653,14 @@ static void test_ud(void)
 		      wc.src_qp == a.qp->qp_num,
 	      "ud recv %d len %u", wc.status, wc.byte_len);
 	CHECK(!memcmp(b.buf + 40, "datagram", 8), "payload after the GRH");
+	/* 6000 bytes in one datagram: more than the 4096-byte MTU */
+	two[0] = two[1] = sge;
+	two[0].length = two[1].length = 3000;
+	wr.sg_list = two;
+	wr.num_sge = 2;
+	CHECK(!ibv_post_send(a.qp, &wr, &bad), "post");
+	CHECK(poll_one(a.cq, &wc) == IBV_WC_LOC_LEN_ERR,
+	      "ud beyond the MTU: %d", wc.status);
 	ibv_destroy_ah(ah);
 out:
 	side_fini(&a);
@@ -586,6 +682,7 @@ int main(void)
 	test_rnr_then_recv();
 	test_retry_exceeded();
 	test_dm();
+	test_srq_limit();
 	test_ud();
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);

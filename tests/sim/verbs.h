@@ -30,6 +30,10 @@ void v_cq_udata(struct v_udata *u, uint32_t cqe);
 void v_qp_udata(struct v_udata *u, uint32_t max_recv_wr, int has_rq);
 void v_srq_udata(struct v_udata *u, uint32_t max_wr, uint32_t max_sge);
 
+/* write(cmd) of a core request (its first u64 the response pointer) with
+ * u's driver data; the response is core_len bytes then u->out. */
+int v_write_udata(int fd, uint32_t cmd, void *core, size_t core_len,
+		  void *resp, size_t resp_len, struct v_udata *u);
 /* Append the driver data as UHW_IN (when any) and UHW_OUT. */
 void v_add_uhw(struct raw_ioctl *c, struct v_udata *u);
 /* A context with a PD and a 64-entry CQ; -1 (reported) on failure. */
@@ -81,5 +85,6 @@ void v_check_states(void);
 void v_check_srq_ah(void);
 void v_check_events(void);
 void v_check_leaks(void);
+void v_check_mlx5_udata(void);
 
 #endif

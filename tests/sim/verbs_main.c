@@ -23,6 +23,7 @@ int main(int argc, char **argv)
 	v_check_srq_ah();
 	v_check_events();
 	v_check_leaks();
+	v_check_mlx5_udata();
 	if (raw_failures) {
 		fprintf(stderr, "sim_verbs: %d failure(s)\n", raw_failures);
 		return 1;

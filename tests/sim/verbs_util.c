@@ -114,7 +114,7 @@ void v_srq_udata(struct v_udata *u, uint32_t max_wr, uint32_t max_sge)
  * A legacy write with driver data: core request (its first u64 is the
  * response pointer) + u->in; response = core response + u->out.
  */
-static int write_udata(int fd, uint32_t cmd, void *core, size_t core_len,
+int v_write_udata(int fd, uint32_t cmd, void *core, size_t core_len,
 		       void *resp, size_t resp_len, struct v_udata *u)
 {
 	uint8_t body[256], out[256] = {};
@@ -167,7 +167,7 @@ int v_create_cq(int fd, uint32_t cqe, uint32_t vector, int channel,
 	int ret;
 
 	v_cq_udata(&u, cqe);
-	ret = write_udata(fd, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c), &r,
+	ret = v_write_udata(fd, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c), &r,
 			  sizeof(r), &u);
 	if (handle)
 		*handle = r.cq_handle;
@@ -260,7 +260,7 @@ int v_create_qp(int fd, const struct v_qp_req *r, uint32_t *handle,
 	int ret;
 
 	v_qp_udata(&u, r->cap.max_recv_wr, r->srq == ~0u);
-	ret = write_udata(fd, IB_USER_VERBS_CMD_CREATE_QP, &c, sizeof(c), &resp,
+	ret = v_write_udata(fd, IB_USER_VERBS_CMD_CREATE_QP, &c, sizeof(c), &resp,
 			  sizeof(resp), &u);
 	if (handle)
 		*handle = resp.qp_handle;
@@ -375,7 +375,7 @@ int v_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 	int ret;
 
 	v_srq_udata(&u, max_wr, max_sge);
-	ret = write_udata(fd, IB_USER_VERBS_CMD_CREATE_SRQ, &c, sizeof(c), &r,
+	ret = v_write_udata(fd, IB_USER_VERBS_CMD_CREATE_SRQ, &c, sizeof(c), &r,
 			  sizeof(r), &u);
 	*handle = r.srq_handle;
 	return ret;
