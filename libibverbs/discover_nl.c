@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -154,38 +155,143 @@ static int device_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static int chardev_cb(struct nl_msg *msg, void *arg)
-{
-	struct verbs_sysfs_dev *dev = arg;
+/*
+ * GET_CHARDEV for a window of devices goes out in one datagram (the
+ * kernel answers every message of it, each reply a datagram of its own)
+ * and the replies come back through recvmmsg: two kernel calls per window
+ * instead of two per device. The window keeps the replies well inside the
+ * socket's receive buffer, which the kernel would otherwise overrun.
+ */
+#define CHARDEV_WINDOW 32
+#define CHARDEV_REPLY  1024 /* bytes per reply datagram, ample */
+#define CHARDEV_SEQ    0x40000000u
 
-	if (verbs_nl_parse_chardev(nlmsg_hdr(msg), dev))
-		dev->sysfs_name[0] = '\0';
-	return NL_OK;
+/* One attribute at @buf + *len; NLA_ALIGN'ed, pad bytes zeroed. */
+static void put_attr(uint8_t *buf, size_t *len, uint16_t type, const void *data,
+		     uint16_t size)
+{
+	struct nlattr *attr = (struct nlattr *)(buf + *len);
+
+	attr->nla_type = type;
+	attr->nla_len = (uint16_t)(NLA_HDRLEN + size);
+	memcpy(buf + *len + NLA_HDRLEN, data, size);
+	memset(buf + *len + NLA_HDRLEN + size, 0, NLA_ALIGN(size) - size);
+	*len += NLA_ALIGN(attr->nla_len);
 }
 
-static int request_chardev(struct nl_sock *sk, struct verbs_sysfs_dev *dev)
+/*
+ * Append the request for @dev with sequence @seq to @buf, written in
+ * place (a libnl message would be a page allocated per device).
+ */
+static int put_request(uint8_t *buf, size_t *len, size_t cap,
+		       const struct verbs_sysfs_dev *dev, uint32_t seq)
 {
-	struct nl_msg *msg;
-	int ret;
+	struct nlmsghdr *hdr = (struct nlmsghdr *)(buf + *len);
+	size_t start = *len, end = *len + NLMSG_HDRLEN;
 
-	msg = nlmsg_alloc_simple(
-		RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV), 0);
-	if (!msg)
+	if (end + 2 * NLA_HDRLEN + 4 + NLA_ALIGN(sizeof("uverbs")) > cap)
 		return ENOMEM;
-	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, dev->ibdev_idx) ||
-	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs")) {
-		nlmsg_free(msg);
-		return ENOMEM;
-	}
-	ret = nl_send_auto(sk, msg);
-	nlmsg_free(msg);
-	if (ret < 0)
-		return EIO;
-	dev->sysfs_name[0] = '\0';
-	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, chardev_cb, dev);
-	if (nl_recvmsgs_default(sk) < 0 || !dev->sysfs_name[0])
-		return EINVAL;
+	*hdr = (struct nlmsghdr){
+		.nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					       RDMA_NLDEV_CMD_GET_CHARDEV),
+		.nlmsg_flags = NLM_F_REQUEST,
+		.nlmsg_seq = seq,
+	};
+	put_attr(buf, &end, RDMA_NLDEV_ATTR_DEV_INDEX, &dev->ibdev_idx, 4);
+	put_attr(buf, &end, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs",
+		 sizeof("uverbs"));
+	hdr->nlmsg_len = (uint32_t)(end - start);
+	*len = end;
 	return 0;
+}
+
+/* One reply datagram: each message fills the device its seq names. */
+static size_t take_replies(struct verbs_sysfs_list *list, size_t first,
+			   size_t num, uint8_t *buf, size_t len)
+{
+	struct nlmsghdr *hdr = (struct nlmsghdr *)buf;
+	size_t taken = 0, i;
+	ssize_t left = (ssize_t)len;
+
+	for (; NLMSG_OK(hdr, left); hdr = NLMSG_NEXT(hdr, left)) {
+		i = hdr->nlmsg_seq - CHARDEV_SEQ;
+		if (hdr->nlmsg_seq < CHARDEV_SEQ || i < first ||
+		    i >= first + num)
+			continue;
+		taken++;
+		/* An error (old kernel, device gone) leaves sysfs to try. */
+		if (hdr->nlmsg_type == NLMSG_ERROR ||
+		    verbs_nl_parse_chardev(hdr, list->devs[i]))
+			list->devs[i]->sysfs_name[0] = '\0';
+	}
+	return taken;
+}
+
+struct chardev_io {
+	uint8_t req[CHARDEV_WINDOW * 64];
+	uint8_t reply[CHARDEV_WINDOW][CHARDEV_REPLY];
+	struct iovec iov[CHARDEV_WINDOW];
+	struct mmsghdr vec[CHARDEV_WINDOW];
+};
+
+static int chardev_window(int fd, struct chardev_io *io,
+			  struct verbs_sysfs_list *list, size_t first,
+			  size_t num)
+{
+	size_t len = 0, got = 0, i;
+	int n, ret;
+
+	for (i = first; i < first + num; i++) {
+		list->devs[i]->sysfs_name[0] = '\0';
+		ret = put_request(io->req, &len, sizeof(io->req), list->devs[i],
+				  CHARDEV_SEQ + (uint32_t)i);
+		if (ret)
+			return ret;
+	}
+	if (send(fd, io->req, len, 0) != (ssize_t)len)
+		return EIO;
+	while (got < num) {
+		for (i = 0; i < num - got; i++) {
+			io->iov[i] =
+				(struct iovec){io->reply[i], CHARDEV_REPLY};
+			io->vec[i] = (struct mmsghdr){
+				.msg_hdr = {.msg_iov = &io->iov[i],
+					    .msg_iovlen = 1}};
+		}
+		n = recvmmsg(fd, io->vec, (unsigned int)(num - got),
+			     MSG_WAITFORONE, NULL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return EIO;
+		for (i = 0; i < (size_t)n; i++)
+			got += take_replies(list, first, num, io->reply[i],
+					    io->vec[i].msg_len);
+	}
+	return 0;
+}
+
+/* The char device of every listed device; sysfs_name stays "" if none. */
+static int request_chardevs(struct nl_sock *sk, struct verbs_sysfs_list *list)
+{
+	struct chardev_io *io;
+	size_t first, num;
+	int ret = 0;
+
+	if (!list->num)
+		return 0;
+	io = malloc(sizeof(*io));
+	if (!io)
+		return ENOMEM;
+	for (first = 0; !ret && first < list->num; first += num) {
+		num = list->num - first;
+		if (num > CHARDEV_WINDOW)
+			num = CHARDEV_WINDOW;
+		ret = chardev_window(nl_socket_get_fd(sk), io, list, first,
+				     num);
+	}
+	free(io);
+	return ret;
 }
 
 /* An old kernel without GET_CHARDEV: <ibdev>/device/infiniband_verbs/. */
@@ -220,7 +326,6 @@ static int chardev_from_sysfs(const char *sysfs_root,
 }
 
 struct finish {
-	struct nl_sock *sk;
 	const char *root;
 	const struct verbs_known *known;
 	int ibdev_fd; /* <root>/class/infiniband, opened for a new device */
@@ -231,7 +336,7 @@ static int finish_device(struct finish *f, struct verbs_sysfs_dev *dev)
 {
 	char path[PATH_MAX];
 
-	if (request_chardev(f->sk, dev) && chardev_from_sysfs(f->root, dev))
+	if (!dev->sysfs_name[0] && chardev_from_sysfs(f->root, dev))
 		return ENODEV;
 	if (f->known && f->known->has(f->known, dev))
 		return 0;
@@ -289,7 +394,9 @@ int verbs_nl_discover(const char *sysfs_root, struct verbs_sysfs_list *list,
 	if (ret)
 		goto out;
 
-	f.sk = sk;
+	ret = request_chardevs(sk, list);
+	if (ret)
+		goto out;
 	verbs_sysfs_list_filter(list, keep_finished, &f);
 	if (f.ibdev_fd >= 0)
 		close(f.ibdev_fd);

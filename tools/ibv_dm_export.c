@@ -6,8 +6,9 @@
  * allocates DM, writes a pattern and reads it back, exports it as a
  * dma-buf, registers that dma-buf on a second context with
  * ibv_reg_dmabuf_mr(), checks the bytes through a peer device (rdma-sim's,
- * when running under it), and frees everything. Exit 0 only if every step
- * passed.
+ * when running under it), moves data into and out of it with RDMA WRITE and
+ * READ over an RC queue pair from the owner context, and frees everything.
+ * Exit 0 only if every step passed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include <infiniband/verbs.h>
 
 #include "dm_export_peer.h"
+#include "dm_export_rdma.h"
 #include "dm_export_report.h"
 
 struct options {
@@ -35,6 +37,8 @@ struct session {
 	struct ibv_pd *importer_pd;
 	uint8_t *pattern;
 	uint8_t *readback;
+	struct rdma_link link;	/* owner host buffer -> importer's MR */
+	bool have_link;
 };
 
 static void usage(FILE *out, const char *prog)
@@ -239,6 +243,74 @@ static void fill_pattern(uint8_t *p, size_t n, unsigned int round)
 		p[i] = (uint8_t)(i * 7 + round * 13 + 1);
 }
 
+static void open_link(struct session *s, size_t size)
+{
+	struct report *r = &s->rep;
+	const char *what;
+	int err;
+
+	step_begin(r, "connect an RC QP pair to the importer");
+	err = rdma_link_open(&s->link, s->ctx, s->importer, s->importer_pd,
+			     size, &what);
+	s->have_link = !err;
+	if (err)
+		step_end(r, false, "%s", explain_errno(what, err));
+	else
+		step_end(r, true, "QP 0x%x on %s -> QP 0x%x",
+			 s->link.qp->qp_num,
+			 ibv_get_device_name(s->ctx->device),
+			 s->link.tqp->qp_num);
+}
+
+static const char *xfer_error(int err)
+{
+	if (err <= -1000)
+		return ibv_wc_status_str((enum ibv_wc_status)(-err - 1000));
+	return explain_errno("rdma", err);
+}
+
+/*
+ * RDMA WRITE a new pattern from host memory into the dma-buf through the
+ * importer's @mr (addresses from iova 0), check it in device memory from
+ * the owner, and RDMA READ it back.
+ */
+static void rdma_round_trip(struct session *s, struct ibv_dm *dm,
+			    struct ibv_mr *mr, size_t len, unsigned int round)
+{
+	struct report *r = &s->rep;
+	int err;
+
+	fill_pattern(s->link.host, len, round + 100);
+	step_begin(r, "RDMA WRITE %zu bytes into the dma-buf", len);
+	err = rdma_link_xfer(&s->link, true, len, mr->rkey, 0);
+	if (err) {
+		step_end(r, false, "%s", xfer_error(err));
+		return;
+	}
+	step_end(r, true, "from a host buffer, rkey 0x%x", mr->rkey);
+
+	step_begin(r, "check them in device memory");
+	memset(s->readback, 0, len);
+	err = ibv_memcpy_from_dm(s->readback, dm, 0, len);
+	if (err)
+		step_end(r, false, "%s", explain_errno("copy", err));
+	else
+		step_end(r, !memcmp(s->readback, s->link.host, len), "%s",
+			 memcmp(s->readback, s->link.host, len) ?
+				 "bytes differ" : "");
+
+	memcpy(s->readback, s->link.host, len);
+	memset(s->link.host, 0, len);
+	step_begin(r, "RDMA READ them back and compare");
+	err = rdma_link_xfer(&s->link, false, len, mr->rkey, 0);
+	if (err)
+		step_end(r, false, "%s", xfer_error(err));
+	else
+		step_end(r, !memcmp(s->readback, s->link.host, len), "%s",
+			 memcmp(s->readback, s->link.host, len) ?
+				 "bytes differ" : "");
+}
+
 static bool copy_round_trip(struct session *s, struct ibv_dm *dm, size_t len,
 			    unsigned int round)
 {
@@ -289,6 +361,9 @@ static bool import_and_check(struct session *s, struct ibv_dm *dm, int fd,
 		step_skip(r, "%s", why);
 	else
 		step_end(r, ret == 1, "%s", why);
+
+	if (mr && s->have_link)
+		rdma_round_trip(s, dm, mr, len, round);
 
 	if (mr) {
 		step_begin(r, "deregister the imported memory region");
@@ -343,6 +418,11 @@ static void close_session(struct session *s)
 	struct report *r = &s->rep;
 	int err;
 
+	if (s->have_link) {
+		step_begin(r, "destroy the queue pair");
+		rdma_link_close(&s->link);
+		step_end(r, true, "%s", "");
+	}
 	if (s->importer_pd) {
 		step_begin(r, "free the importer's protection domain");
 		err = ibv_dealloc_pd(s->importer_pd);
@@ -403,12 +483,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (open_contexts(&s, owner, choose_importer(list, num, owner)))
+	if (open_contexts(&s, owner, choose_importer(list, num, owner))) {
+		open_link(&s, o.size);
 		for (round = 1; round <= o.count; round++) {
 			if (o.count > 1)
 				printf("--- round %u of %u\n", round, o.count);
 			one_round(&s, o.size, round);
 		}
+	}
 	close_session(&s);
 	ibv_free_device_list(list);
 

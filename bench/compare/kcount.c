@@ -271,6 +271,15 @@ ssize_t recvfrom(int fd, void *b, size_t n, int flags, struct sockaddr *a,
 	return next(fd, b, n, flags, a, l);
 }
 
+int recvmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags,
+	     struct timespec *t)
+{
+	NEXT(recvmmsg);
+
+	count(KC_RECV, 1);
+	return next(fd, v, n, flags, t);
+}
+
 ssize_t recv(int fd, void *b, size_t n, int flags)
 {
 	NEXT(recv);

@@ -16,7 +16,7 @@ enum kc_kind {
 	KC_STAT,  /* stat, fstat, fstatat, lstat, statx, opendir's fstat */
 	KC_SOCK,  /* socket, bind, getsockname, setsockopt, getsockopt */
 	KC_SEND,  /* sendmsg, sendto, send */
-	KC_RECV,  /* recvmsg, recvfrom, recv */
+	KC_RECV,  /* recvmsg, recvmmsg, recvfrom, recv */
 	KC_IOCTL,
 	KC_WRITE,
 	KC_MMAP, /* mmap, munmap */

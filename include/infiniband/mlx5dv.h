@@ -11,9 +11,12 @@
 #ifndef INFINIBAND_MLX5DV_H
 #define INFINIBAND_MLX5DV_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
 
 #include <infiniband/verbs.h>
 
@@ -166,11 +169,157 @@ struct mlx5dv_dm {
 	uint64_t remote_va;	/* SW-ICM device address */
 };
 
-/* Only the DM is supported; the other types are declared for layout. */
-struct mlx5dv_qp;
-struct mlx5dv_cq;
-struct mlx5dv_srq;
-struct mlx5dv_rwq;
+enum mlx5dv_qp_comp_mask {
+	MLX5DV_QP_MASK_UAR_MMAP_OFFSET = 1 << 0,
+	MLX5DV_QP_MASK_RAW_QP_HANDLES = 1 << 1,
+	MLX5DV_QP_MASK_RAW_QP_TIR_ADDR = 1 << 2,
+};
+
+/* A QP's rings as the hardware sees them (post WQEs by hand). */
+struct mlx5dv_qp {
+	__be32 *dbrec;		/* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
+	struct {
+		void *buf;
+		uint32_t wqe_cnt;	/* in 64-byte basic blocks */
+		uint32_t stride;	/* 64 */
+	} sq;
+	struct {
+		void *buf;
+		uint32_t wqe_cnt;
+		uint32_t stride;
+	} rq;
+	struct {
+		void *reg;	/* doorbell / BlueFlame register */
+		uint32_t size;	/* BlueFlame buffer size, 0: doorbell only */
+	} bf;
+	uint64_t comp_mask;	/* in: wanted; out: the valid subset */
+	off_t uar_mmap_offset;
+	uint32_t tirn;
+	uint32_t tisn;
+	uint32_t rqn;
+	uint32_t sqn;
+	uint64_t tir_icm_addr;
+};
+
+struct mlx5dv_cq {
+	void *buf;
+	__be32 *dbrec;		/* [0] consumer index, [1] arm */
+	uint32_t cqe_cnt;
+	uint32_t cqe_size;
+	void *cq_uar;		/* UAR page; the arm doorbell is at +0x20 */
+	uint32_t cqn;
+	uint64_t comp_mask;
+};
+
+enum mlx5dv_srq_comp_mask {
+	MLX5DV_SRQ_MASK_SRQN = 1 << 0,
+};
+
+struct mlx5dv_srq {
+	void *buf;
+	__be32 *dbrec;
+	uint32_t stride;
+	uint32_t head;
+	uint32_t tail;
+	uint64_t comp_mask;
+	uint32_t srqn;
+};
+
+struct mlx5dv_rwq {
+	void *buf;
+	__be32 *dbrec;
+	uint32_t wqe_cnt;
+	uint32_t stride;
+	uint64_t comp_mask;
+};
+
+/* ---------------------------------------------------------------- */
+/* Creating QPs with mlx5 options                                     */
+
+enum mlx5dv_qp_create_flags {
+	MLX5DV_QP_CREATE_TUNNEL_OFFLOADS = 1 << 0,
+	MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_UC = 1 << 1,
+	MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_MC = 1 << 2,
+	MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE = 1 << 3,
+	MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE = 1 << 4,
+	MLX5DV_QP_CREATE_PACKET_BASED_CREDIT_MODE = 1 << 5,
+	MLX5DV_QP_CREATE_SIG_PIPELINING = 1 << 6,
+};
+
+enum mlx5dv_qp_init_attr_mask {
+	MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS = 1 << 0,
+	MLX5DV_QP_INIT_ATTR_MASK_DC = 1 << 1,
+	MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS = 1 << 2,
+	MLX5DV_QP_INIT_ATTR_MASK_DCI_STREAMS = 1 << 3,
+};
+
+enum mlx5dv_dc_type {
+	MLX5DV_DCTYPE_DCT = 1,
+	MLX5DV_DCTYPE_DCI,
+};
+
+struct mlx5dv_dci_streams {
+	uint8_t log_num_concurent;
+	uint8_t log_num_errored;
+};
+
+struct mlx5dv_dc_init_attr {
+	enum mlx5dv_dc_type dc_type;
+	union {
+		uint64_t dct_access_key;
+		struct mlx5dv_dci_streams dci_streams;
+	};
+};
+
+enum mlx5dv_qp_create_send_ops_flags {
+	MLX5DV_QP_EX_WITH_MR_INTERLEAVED = 1 << 0,
+	MLX5DV_QP_EX_WITH_MR_LIST = 1 << 1,
+	MLX5DV_QP_EX_WITH_MKEY_CONFIGURE = 1 << 2,
+	MLX5DV_QP_EX_WITH_RAW_WQE = 1 << 3,
+	MLX5DV_QP_EX_WITH_MEMCPY = 1 << 4,
+};
+
+struct mlx5dv_qp_init_attr {
+	uint64_t comp_mask;	/* enum mlx5dv_qp_init_attr_mask */
+	uint32_t create_flags;	/* enum mlx5dv_qp_create_flags */
+	struct mlx5dv_dc_init_attr dc_init_attr;
+	uint64_t send_ops_flags; /* enum mlx5dv_qp_create_send_ops_flags */
+};
+
+/*
+ * ibv_create_qp_ex() with mlx5 options. Supported: create_flags
+ * MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE and _ALLOW_SCATTER_TO_CQE (both
+ * at once: EINVAL). DC QPs, the mlx5 send ops and the other flags fail
+ * with EOPNOTSUPP. NULL with errno.
+ */
+struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
+				struct ibv_qp_init_attr_ex *qp_attr,
+				struct mlx5dv_qp_init_attr *mlx5_qp_attr);
+
+/*
+ * Not implemented by this library: each fails with EOPNOTSUPP (NULL with
+ * errno for the constructors). Declared so that programs written for
+ * upstream's libmlx5 build and load; their attribute types stay opaque.
+ */
+struct mlx5dv_mkey;
+struct mlx5dv_mkey_init_attr;
+struct mlx5dv_crypto_login_attr;
+struct mlx5dv_dek;
+struct mlx5dv_dek_init_attr;
+struct mlx5dv_qp_ex;
+
+struct mlx5dv_mkey *mlx5dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
+int mlx5dv_destroy_mkey(struct mlx5dv_mkey *mkey);
+int mlx5dv_crypto_login(struct ibv_context *context,
+			struct mlx5dv_crypto_login_attr *login_attr);
+struct mlx5dv_dek *mlx5dv_dek_create(struct ibv_context *context,
+				     struct mlx5dv_dek_init_attr *init_attr);
+int mlx5dv_dek_destroy(struct mlx5dv_dek *dek);
+int mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in,
+			    size_t inlen, void *out, size_t outlen);
+struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
+
+/* Not supported by this library; declared for struct mlx5dv_obj. */
 struct mlx5dv_ah;
 struct mlx5dv_pd;
 
@@ -217,11 +366,13 @@ enum mlx5dv_obj_type {
 
 /*
  * Fill the out member of every object selected in @obj_type (a mask of
- * enum mlx5dv_obj_type). Returns 0, EOPNOTSUPP (a type other than
- * MLX5DV_OBJ_DM, or an object of another provider), or EINVAL (a NULL in
- * or out pointer).
+ * enum mlx5dv_obj_type). Returns 0, EOPNOTSUPP (a type other than QP, CQ,
+ * SRQ and DM, or an object of another provider), or EINVAL (a NULL in or
+ * out pointer).
  */
 int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type);
+
+#include <infiniband/mlx5dv_wqe.h>
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mlx5.h"
+#include "datapath.h"
 
 static bool valid_open_attr(const struct mlx5dv_context_attr *attr)
 {
@@ -87,8 +87,8 @@ static int get_context_sized(struct mlx5_context *ctx,
 			     struct mlx5_ib_alloc_ucontext_resp *resp,
 			     unsigned int num_lens)
 {
-	struct ibv_udata udata = { .in = req, .out = resp,
-				   .out_len = sizeof(*resp) };
+	struct ibv_udata udata = {
+		.in = req, .out = resp, .out_len = sizeof(*resp)};
 	unsigned int i;
 	int err = EINVAL;
 
@@ -112,8 +112,8 @@ static int get_context(struct mlx5_context *ctx,
 		       const struct mlx5dv_context_attr *attr,
 		       struct mlx5_ib_alloc_ucontext_resp *resp)
 {
-	const unsigned int all = sizeof(mlx5_req_lens) /
-				 sizeof(mlx5_req_lens[0]);
+	const unsigned int all =
+		sizeof(mlx5_req_lens) / sizeof(mlx5_req_lens[0]);
 	struct mlx5_ib_alloc_ucontext_req_v2 req = {};
 	bool need_devx = false;
 	int err;
@@ -147,9 +147,17 @@ static int take_response(struct mlx5_context *ctx,
 	ctx->tot_bfregs = resp->tot_bfregs;
 	ctx->num_ports = resp->num_ports;
 	ctx->resp_comp_mask = resp->comp_mask;
+	ctx->bf_reg_size = resp->bf_reg_size;
+	ctx->cache_line_size = resp->cache_line_size ? resp->cache_line_size
+						     : 64;
+	ctx->max_sq_desc_sz = resp->max_sq_desc_sz;
+	ctx->max_rq_desc_sz = resp->max_rq_desc_sz;
+	ctx->max_send_wqebb = resp->max_send_wqebb;
+	ctx->max_recv_wr = resp->max_recv_wr;
+	ctx->max_srq_recv_wr = resp->max_srq_recv_wr;
 	/* Old kernels leave these 0: one page-sized UAR per page. */
-	ctx->num_uars_per_page = resp->num_uars_per_page ?
-					 resp->num_uars_per_page : 1;
+	ctx->num_uars_per_page =
+		resp->num_uars_per_page ? resp->num_uars_per_page : 1;
 	return 0;
 }
 
@@ -158,8 +166,8 @@ static void mlx5_free_context(struct ibv_context *ibctx)
 	struct mlx5_context *ctx = to_mctx(ibctx);
 
 	mlx5_release_all_dms(ctx);
+	mlx5_dp_cleanup(ctx);
 	mlx5_unmap_context_pages(ctx);
-	pthread_spin_destroy(&ctx->dm_lock);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 }
@@ -167,17 +175,39 @@ static void mlx5_free_context(struct ibv_context *ibctx)
 static const struct verbs_context_ops mlx5_ctx_ops = {
 	.alloc_dm = mlx5_alloc_dm,
 	.alloc_pd = mlx5_alloc_pd,
+	.cq_event = mlx5_cq_event,
+	.create_ah = mlx5_create_ah,
+	.create_cq = mlx5_create_cq,
+	.create_cq_ex = mlx5_create_cq_ex,
+	.create_qp = mlx5_create_qp,
+	.create_qp_ex = mlx5_create_qp_ex,
+	.create_srq = mlx5_create_srq,
+	.create_srq_ex = mlx5_create_srq_ex,
 	.dealloc_pd = mlx5_dealloc_pd,
 	.dereg_mr = mlx5_dereg_mr,
+	.destroy_ah = mlx5_destroy_ah,
+	.destroy_cq = mlx5_destroy_cq,
+	.destroy_qp = mlx5_destroy_qp,
+	.destroy_srq = mlx5_destroy_srq,
 	.dm_export_dmabuf_fd = mlx5_dm_export_dmabuf_fd,
 	.free_context = mlx5_free_context,
 	.free_dm = mlx5_free_dm,
 	.import_dm = mlx5_import_dm,
+	.modify_qp = mlx5_modify_qp,
+	.modify_srq = mlx5_modify_srq,
+	.poll_cq = mlx5_poll_cq,
+	.post_recv = mlx5_post_recv,
+	.post_send = mlx5_post_send,
+	.post_srq_recv = mlx5_post_srq_recv,
 	.query_device_ex = mlx5_query_device_ex,
 	.query_port = mlx5_query_port,
+	.query_qp = mlx5_query_qp,
+	.query_srq = mlx5_query_srq,
 	.reg_dm_mr = mlx5_reg_dm_mr,
 	.reg_dmabuf_mr = mlx5_reg_dmabuf_mr,
 	.reg_mr = mlx5_reg_mr,
+	.req_notify_cq = mlx5_arm_cq,
+	.resize_cq = mlx5_resize_cq,
 	.unimport_dm = mlx5_unimport_dm,
 };
 
@@ -202,12 +232,16 @@ static int setup_context(struct mlx5_context *ctx,
 		return err;
 	}
 	mlx5_alloc_nc_uar(ctx);
+	err = mlx5_dp_init(ctx);
+	if (err) {
+		mlx5_unmap_context_pages(ctx);
+		return err;
+	}
 	verbs_set_ops(&ctx->ibv_ctx, &mlx5_ctx_ops);
 	return 0;
 }
 
-static struct mlx5_context *new_context(struct ibv_device *ibdev,
-					int cmd_fd)
+static struct mlx5_context *new_context(struct ibv_device *ibdev, int cmd_fd)
 {
 	struct mlx5_context *ctx;
 
@@ -216,21 +250,20 @@ static struct mlx5_context *new_context(struct ibv_device *ibdev,
 	if (!ctx)
 		return NULL;
 	ctx->page_size = to_mdev(ibdev)->page_size;
-	pthread_spin_init(&ctx->dm_lock, PTHREAD_PROCESS_PRIVATE);
+	ctx->dm_lock = 0;
 	return ctx;
 }
 
 static void *context_failed(struct mlx5_context *ctx, int err)
 {
-	pthread_spin_destroy(&ctx->dm_lock);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 	errno = err;
 	return NULL;
 }
 
-struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
-					 int cmd_fd, void *private_data)
+struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev, int cmd_fd,
+					 void *private_data)
 {
 	/* mlx5dv_open_device()'s options, NULL from ibv_open_device(). */
 	const struct mlx5dv_context_attr *attr = private_data;
@@ -253,8 +286,7 @@ struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
  * the alloc_ucontext response the context was created with. Legacy
  * static-UAR contexts cannot be shared.
  */
-struct verbs_context *mlx5_import_context(struct ibv_device *ibdev,
-					  int cmd_fd)
+struct verbs_context *mlx5_import_context(struct ibv_device *ibdev, int cmd_fd)
 {
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE,
 			   UVERBS_METHOD_QUERY_CONTEXT, 1);

@@ -102,16 +102,45 @@ int mlx5_map_context_pages(struct mlx5_context *ctx,
 	return 0;
 }
 
-static void destroy_nc_uar(struct mlx5_context *ctx)
+/* Destroy a UAR object; closing cmd_fd would destroy it anyway. */
+void mlx5_uar_obj_destroy(struct mlx5_context *ctx, uint32_t handle)
 {
 	DECLARE_UVERBS_CMD(cmd, MLX5_IB_OBJECT_UAR,
 			   MLX5_IB_METHOD_UAR_OBJ_DESTROY, 1);
 
-	uverbs_attr_in_obj(cmd, MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE,
-			   ctx->nc_uar_handle);
-	/* Closing cmd_fd destroys it anyway; nothing to do on failure. */
+	uverbs_attr_in_obj(cmd, MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE, handle);
 	uverbs_cmd_execute(&ctx->ibv_ctx.context, cmd);
-	ctx->have_nc_uar = false;
+}
+
+int mlx5_uar_obj_alloc(struct mlx5_context *ctx, uint64_t type,
+		       uint32_t *handle, struct mlx5_mapping *map,
+		       uint32_t *page_id)
+{
+	DECLARE_UVERBS_CMD(cmd, MLX5_IB_OBJECT_UAR,
+			   MLX5_IB_METHOD_UAR_OBJ_ALLOC, 5);
+	struct ib_uverbs_attr *h;
+	uint64_t mmap_offset = 0;
+	uint32_t mmap_length = 0;
+	int err;
+
+	h = uverbs_attr_new_obj(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
+	uverbs_attr_in_u64(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, type);
+	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET,
+			    &mmap_offset, sizeof(mmap_offset));
+	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
+			    &mmap_length, sizeof(mmap_length));
+	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, page_id,
+			    sizeof(*page_id));
+	err = uverbs_cmd_execute(&ctx->ibv_ctx.context, cmd);
+	if (err)
+		return err;
+	*handle = uverbs_attr_handle(h);
+	err = mmap_length ? mlx5_map(ctx, map, mmap_length, PROT_WRITE,
+				     (off_t)mmap_offset)
+			  : EINVAL;
+	if (err)
+		mlx5_uar_obj_destroy(ctx, *handle);
+	return err;
 }
 
 /*
@@ -120,33 +149,14 @@ static void destroy_nc_uar(struct mlx5_context *ctx)
  */
 void mlx5_alloc_nc_uar(struct mlx5_context *ctx)
 {
-	DECLARE_UVERBS_CMD(cmd, MLX5_IB_OBJECT_UAR,
-			   MLX5_IB_METHOD_UAR_OBJ_ALLOC, 5);
-	struct ib_uverbs_attr *handle;
-	uint64_t mmap_offset = 0;
-	uint32_t mmap_length = 0, page_id = 0;
-
 	/* Legacy static-UAR kernels refuse dynamic UARs. */
 	if (ctx->tot_bfregs)
 		return;
-	handle = uverbs_attr_new_obj(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
-	uverbs_attr_in_u64(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE,
-			   MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC);
-	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET,
-			    &mmap_offset, sizeof(mmap_offset));
-	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
-			    &mmap_length, sizeof(mmap_length));
-	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,
-			    &page_id, sizeof(page_id));
-	if (uverbs_cmd_execute(&ctx->ibv_ctx.context, cmd))
-		return;
-	ctx->nc_uar_handle = uverbs_attr_handle(handle);
-	ctx->have_nc_uar = true;
-
-	if (!mmap_length ||
-	    mlx5_map(ctx, &ctx->nc_uar, mmap_length, PROT_WRITE,
-		     (off_t)mmap_offset))
-		destroy_nc_uar(ctx);
+	ctx->have_nc_uar = !mlx5_uar_obj_alloc(ctx,
+					       MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC,
+					       &ctx->nc_uar_handle,
+					       &ctx->nc_uar,
+					       &ctx->nc_uar_page_id);
 }
 
 void mlx5_unmap_context_pages(struct mlx5_context *ctx)
@@ -155,7 +165,8 @@ void mlx5_unmap_context_pages(struct mlx5_context *ctx)
 
 	mlx5_unmap(&ctx->nc_uar);
 	if (ctx->have_nc_uar)
-		destroy_nc_uar(ctx);
+		mlx5_uar_obj_destroy(ctx, ctx->nc_uar_handle);
+	ctx->have_nc_uar = false;
 	mlx5_unmap(&ctx->clock_info);
 	mlx5_unmap(&ctx->core_clock);
 	for (i = 0; ctx->uar_pages && i < ctx->num_uar_pages; i++)

@@ -74,26 +74,26 @@ static int alloc_dm_cmd(struct mlx5_context *ctx,
 
 static void track_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
 {
-	pthread_spin_lock(&ctx->dm_lock);
+	mlx5_dm_list_lock(ctx);
 	dm->prev = NULL;
 	dm->next = ctx->dm_list;
 	if (dm->next)
 		dm->next->prev = dm;
 	ctx->dm_list = dm;
-	pthread_spin_unlock(&ctx->dm_lock);
+	mlx5_dm_list_unlock(ctx);
 }
 
 /* Unmap and forget @dm; the kernel object is the caller's business. */
 static void release_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
 {
-	pthread_spin_lock(&ctx->dm_lock);
+	mlx5_dm_list_lock(ctx);
 	if (dm->prev)
 		dm->prev->next = dm->next;
 	else
 		ctx->dm_list = dm->next;
 	if (dm->next)
 		dm->next->prev = dm->prev;
-	pthread_spin_unlock(&ctx->dm_lock);
+	mlx5_dm_list_unlock(ctx);
 	mlx5_unmap(&dm->memic_map);
 	free(dm);
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * mlx5dv entry points on DM objects: op-address pages and init_obj.
+ * mlx5dv entry points: DM op-address pages, and init_obj for QP, CQ, SRQ
+ * and DM (the rings, doorbells and registers direct-verbs users post on).
  */
 #include <errno.h>
 #include <sys/mman.h>
 
-#include "mlx5.h"
+#include "datapath.h"
 
 static bool is_mlx5_dm(struct ibv_dm *ibdm)
 {
@@ -81,15 +82,88 @@ static int init_dm_obj(struct ibv_dm *ibdm, struct mlx5dv_dm *out)
 	return 0;
 }
 
+static int init_qp_obj(struct ibv_qp *ibqp, struct mlx5dv_qp *out)
+{
+	struct mlx5_qp *qp;
+
+	if (!ibqp || !out)
+		return EINVAL;
+	if (!mlx5_is_mlx5_context(ibqp->context))
+		return EOPNOTSUPP;
+	qp = to_mqp(ibqp);
+	out->dbrec = qp->db;
+	out->sq.buf = qp->sq_start;
+	out->sq.wqe_cnt = qp->sq.wqe_cnt;
+	out->sq.stride = 1u << qp->sq.wqe_shift;
+	out->rq.buf = (uint8_t *)qp->buf.addr + qp->rq.offset;
+	out->rq.wqe_cnt = qp->rq.wqe_cnt;
+	out->rq.stride = qp->rq.wqe_cnt ? 1u << qp->rq.wqe_shift : 0;
+	out->bf.reg = qp->bf->reg;
+	out->bf.size = qp->bf->buf_size;
+	/* The UAR mmap offset and raw-QP handles are not provided. */
+	out->comp_mask = 0;
+	return 0;
+}
+
+static int init_cq_obj(struct ibv_cq *ibcq, struct mlx5dv_cq *out)
+{
+	struct mlx5_cq *cq;
+
+	if (!ibcq || !out)
+		return EINVAL;
+	if (!mlx5_is_mlx5_context(ibcq->context))
+		return EOPNOTSUPP;
+	cq = to_mcq(ibcq);
+	out->buf = cq->active->addr;
+	out->dbrec = cq->dbrec;
+	out->cqe_cnt = cq->ncqe;
+	out->cqe_size = cq->cqe_sz;
+	out->cq_uar = cq->uar;
+	out->cqn = cq->cqn;
+	out->comp_mask = 0;
+	return 0;
+}
+
+static int init_srq_obj(struct ibv_srq *ibsrq, struct mlx5dv_srq *out)
+{
+	struct mlx5_srq *srq;
+
+	if (!ibsrq || !out)
+		return EINVAL;
+	if (!mlx5_is_mlx5_context(ibsrq->context))
+		return EOPNOTSUPP;
+	srq = to_msrq(ibsrq);
+	out->buf = srq->buf.addr;
+	out->dbrec = srq->db;
+	out->stride = 1u << srq->wqe_shift;
+	out->head = (uint32_t)srq->head;
+	out->tail = (uint32_t)srq->tail;
+	out->comp_mask &= MLX5DV_SRQ_MASK_SRQN;
+	if (out->comp_mask)
+		out->srqn = srq->srqn;
+	return 0;
+}
+
+static const uint64_t supported_objs = MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ |
+				       MLX5DV_OBJ_SRQ | MLX5DV_OBJ_DM;
+
 int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
+	int err = 0;
+
 	if (!obj) {
 		errno = EINVAL;
 		return EINVAL;
 	}
-	if (obj_type & ~(uint64_t)MLX5DV_OBJ_DM)
+	if (obj_type & ~supported_objs)
 		return EOPNOTSUPP;
-	if (obj_type & MLX5DV_OBJ_DM)
-		return init_dm_obj(obj->dm.in, obj->dm.out);
-	return 0;
+	if (obj_type & MLX5DV_OBJ_QP)
+		err = init_qp_obj(obj->qp.in, obj->qp.out);
+	if (!err && (obj_type & MLX5DV_OBJ_CQ))
+		err = init_cq_obj(obj->cq.in, obj->cq.out);
+	if (!err && (obj_type & MLX5DV_OBJ_SRQ))
+		err = init_srq_obj(obj->srq.in, obj->srq.out);
+	if (!err && (obj_type & MLX5DV_OBJ_DM))
+		err = init_dm_obj(obj->dm.in, obj->dm.out);
+	return err;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * mlx5dv entry points this provider does not implement (memory keys,
- * crypto, DEVX general commands, DV QPs). They exist so that programs built
+ * crypto, DEVX general commands, the DC/mlx5 send-op QP view; declared in
+ * mlx5dv.h). They exist so that programs built
  * against rdma-core's libmlx5 — Debian's perftest binds them at load
  * (BIND_NOW) — load and run on this library; each call fails cleanly with
  * EOPNOTSUPP, which those programs treat as "feature absent".
@@ -10,29 +11,6 @@
 #include <stddef.h>
 
 #include "mlx5.h"
-
-/* Only pointers to these cross the API here. */
-struct mlx5dv_mkey;
-struct mlx5dv_mkey_init_attr;
-struct mlx5dv_crypto_login_attr;
-struct mlx5dv_dek;
-struct mlx5dv_dek_init_attr;
-struct mlx5dv_qp_init_attr;
-struct mlx5dv_qp_ex;
-
-struct mlx5dv_mkey *mlx5dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
-int mlx5dv_destroy_mkey(struct mlx5dv_mkey *mkey);
-int mlx5dv_crypto_login(struct ibv_context *context,
-			struct mlx5dv_crypto_login_attr *login_attr);
-struct mlx5dv_dek *mlx5dv_dek_create(struct ibv_context *context,
-				     struct mlx5dv_dek_init_attr *init_attr);
-int mlx5dv_dek_destroy(struct mlx5dv_dek *dek);
-int mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in,
-			    size_t inlen, void *out, size_t outlen);
-struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
-				struct ibv_qp_init_attr_ex *qp_attr,
-				struct mlx5dv_qp_init_attr *mlx5_qp_attr);
-struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
 
 static void *refuse_ptr(void)
 {
@@ -83,16 +61,6 @@ int mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in,
 	(void)out;
 	(void)outlen;
 	return EOPNOTSUPP;
-}
-
-struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
-				struct ibv_qp_init_attr_ex *qp_attr,
-				struct mlx5dv_qp_init_attr *mlx5_qp_attr)
-{
-	(void)context;
-	(void)qp_attr;
-	(void)mlx5_qp_attr;
-	return refuse_ptr();
 }
 
 struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp)

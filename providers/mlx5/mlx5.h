@@ -27,10 +27,10 @@
 
 /* Each UAR page holds two bfregs that are not fast-path. */
 #define MLX5_NON_FP_BFREGS_PER_UAR 2
-#define MLX5_DEF_TOT_BFREGS 16
-#define MLX5_DEF_LOW_LAT_BFREGS 4
-#define MLX5_MAX_BFREGS 512
-#define MLX5_MAX_SHARED_BFREGS 12
+#define MLX5_DEF_TOT_BFREGS	   16
+#define MLX5_DEF_LOW_LAT_BFREGS	   4
+#define MLX5_MAX_BFREGS		   512
+#define MLX5_MAX_SHARED_BFREGS	   12
 /* A UAR is 4 KiB whatever the system page size. */
 #define MLX5_UAR_SIZE 4096
 
@@ -41,7 +41,7 @@ struct mlx5_device {
 
 /* One mmap of the cmd fd, remembered so close can undo it. */
 struct mlx5_mapping {
-	void *addr;		/* NULL when not mapped */
+	void *addr; /* NULL when not mapped */
 	size_t length;
 };
 
@@ -57,6 +57,14 @@ struct mlx5_context {
 	uint16_t num_ports;
 	uint64_t resp_comp_mask;
 	bool devx;
+	/* Queue limits of the alloc_ucontext response (data path sizing). */
+	uint32_t bf_reg_size;
+	uint32_t cache_line_size;
+	uint32_t max_sq_desc_sz;
+	uint32_t max_rq_desc_sz;
+	uint32_t max_send_wqebb;
+	uint32_t max_recv_wr;
+	uint32_t max_srq_recv_wr;
 
 	/* Legacy static UAR pages (only when tot_bfregs != 0). */
 	struct mlx5_mapping *uar_pages;
@@ -66,16 +74,21 @@ struct mlx5_context {
 	/* The singleton non-cached UAR object and its mapping. */
 	struct mlx5_mapping nc_uar;
 	uint32_t nc_uar_handle;
+	uint32_t nc_uar_page_id;
 	bool have_nc_uar;
 
 	uint64_t max_dm_size;
 	uint8_t link_layer[MLX5_MAX_PORTS_NUM];
+	enum ibv_atomic_cap atomic_cap;
+
+	/* Data path: see datapath.h. */
+	struct mlx5_dp_context *dp;
 
 	/*
 	 * DMs still mapped, so closing the context can unmap them: a live
 	 * mapping would keep the kernel context (and its dma-bufs) alive.
 	 */
-	pthread_spinlock_t dm_lock; /* dm_list: a few stores under it */
+	int dm_lock; /* dm_list; mlx5_dm_list_lock() */
 	struct mlx5_dm *dm_list;
 };
 
@@ -93,13 +106,29 @@ struct mlx5_pd {
 struct mlx5_dm {
 	struct verbs_dm verbs_dm;
 	enum mlx5dv_alloc_dm_type type;
-	size_t length;			/* as requested */
-	struct mlx5_mapping memic_map;	/* empty for SW-ICM */
+	size_t length;		       /* as requested */
+	struct mlx5_mapping memic_map; /* empty for SW-ICM */
 	off_t memic_mmap_offset;
-	uint8_t *start;			/* DM offset 0; NULL for SW-ICM */
-	uint64_t remote_va;		/* SW-ICM device address */
-	struct mlx5_dm *prev, *next;	/* the context's dm_list */
+	uint8_t *start;		     /* DM offset 0; NULL for SW-ICM */
+	uint64_t remote_va;	     /* SW-ICM device address */
+	struct mlx5_dm *prev, *next; /* the context's dm_list */
 };
+
+/*
+ * dm_list is held for a few pointer stores: a spin on one word, inline,
+ * since alloc and free each take it once (a libc call costs as much).
+ */
+static inline void mlx5_dm_list_lock(struct mlx5_context *ctx)
+{
+	while (__atomic_exchange_n(&ctx->dm_lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&ctx->dm_lock, __ATOMIC_RELAXED))
+			;
+}
+
+static inline void mlx5_dm_list_unlock(struct mlx5_context *ctx)
+{
+	__atomic_store_n(&ctx->dm_lock, 0, __ATOMIC_RELEASE);
+}
 
 static inline struct mlx5_device *to_mdev(struct ibv_device *ibdev)
 {
@@ -147,18 +176,22 @@ extern const struct verbs_device_ops mlx5_dev_ops;
 bool mlx5_is_mlx5_context(struct ibv_context *ibctx);
 
 /* context.c */
-struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev,
-					 int cmd_fd, void *private_data);
-struct verbs_context *mlx5_import_context(struct ibv_device *ibdev,
-					  int cmd_fd);
+struct verbs_context *mlx5_alloc_context(struct ibv_device *ibdev, int cmd_fd,
+					 void *private_data);
+struct verbs_context *mlx5_import_context(struct ibv_device *ibdev, int cmd_fd);
 
 /* context_pages.c: the mmaps and UAR object made at open. */
 int mlx5_map_context_pages(struct mlx5_context *ctx,
 			   const struct mlx5_ib_alloc_ucontext_resp *resp);
 void mlx5_alloc_nc_uar(struct mlx5_context *ctx);
+/* A UAR object of @type (MLX5_IB_UAPI_UAR_ALLOC_TYPE_*), mapped. */
+int mlx5_uar_obj_alloc(struct mlx5_context *ctx, uint64_t type,
+		       uint32_t *handle, struct mlx5_mapping *map,
+		       uint32_t *page_id);
+void mlx5_uar_obj_destroy(struct mlx5_context *ctx, uint32_t handle);
 void mlx5_unmap_context_pages(struct mlx5_context *ctx);
-int mlx5_map(struct mlx5_context *ctx, struct mlx5_mapping *map,
-	     size_t length, int prot, off_t offset);
+int mlx5_map(struct mlx5_context *ctx, struct mlx5_mapping *map, size_t length,
+	     int prot, off_t offset);
 void mlx5_unmap(struct mlx5_mapping *map);
 
 /* query.c */

@@ -45,6 +45,7 @@ int mlx5_cache_device_caps(struct mlx5_context *ctx)
 	if (err)
 		return err;
 	ctx->max_dm_size = attr.max_dm_size;
+	ctx->atomic_cap = attr.orig_attr.atomic_cap;
 
 	for (port = 1; port <= ctx->num_ports && port <= MLX5_MAX_PORTS_NUM;
 	     port++) {

@@ -142,7 +142,9 @@ DIR *opendir(const char *path)
 	if (!next)
 		*(void **)&next = dlsym_next("opendir");
 	if (sim_tracing() && sim_redirect(path, buf, sizeof(buf)))
-		sim_trace("opendir %s (sysfs enumeration)", path);
+		sim_trace("opendir %s%s", path,
+			  strncmp(path, "/sys/", 5) ? ""
+						    : " (sysfs enumeration)");
 	return next(REDIR(path, buf));
 }
 

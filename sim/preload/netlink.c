@@ -270,6 +270,18 @@ static void answer(struct sim_nlsock *nl, struct nl_out *o,
 			  strerrorname_np(-err));
 }
 
+/* Every byte sent is written first: no need to clear 33 KiB per request. */
+static struct nl_out *nl_out_new(void)
+{
+	struct nl_out *o = malloc(sizeof(*o));
+
+	if (o) {
+		o->len = 0;
+		o->cur = NULL;
+	}
+	return o;
+}
+
 static int queue(struct sim_nlsock *nl, const struct nl_out *o)
 {
 	if (o->len && real.send(nl->peer, o->buf, o->len, MSG_DONTWAIT) < 0)
@@ -277,21 +289,29 @@ static int queue(struct sim_nlsock *nl, const struct nl_out *o)
 	return 0;
 }
 
+/*
+ * Every message of the datagram is answered in turn, each reply queued as
+ * a datagram of its own, as netlink_rcv_skb() and nlmsg_unicast() do.
+ */
 ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len)
 {
 	const struct nlmsghdr *h = buf;
+	ssize_t left = (ssize_t)len;
+	int ret = 0;
 	struct nl_out *o;
-	int ret;
 
 	if (len < NLMSG_HDRLEN || h->nlmsg_len < NLMSG_HDRLEN ||
 	    h->nlmsg_len > len)
 		return -EINVAL;
-	o = calloc(1, sizeof(*o));
+	o = nl_out_new();
 	if (!o)
 		return -ENOMEM;
 	pthread_mutex_lock(&sim_lock);
-	answer(nl, o, h);
-	ret = queue(nl, o);
+	for (; !ret && NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+		o->len = 0;
+		answer(nl, o, h);
+		ret = queue(nl, o);
+	}
 	pthread_mutex_unlock(&sim_lock);
 	free(o);
 	return ret ? ret : (ssize_t)len;
@@ -306,7 +326,7 @@ void sim_netlink_received(struct sim_nlsock *nl, size_t len)
 		nl->max_recvmsg_len =
 			len > NL_DUMP_MAX ? NL_DUMP_MAX : (uint32_t)len;
 	if (nl->dumping) {
-		o = calloc(1, sizeof(*o));
+		o = nl_out_new();
 		if (o) {
 			dump_part(nl, o);
 			queue(nl, o);

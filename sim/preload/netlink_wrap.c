@@ -259,6 +259,36 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 }
 
 /*
+ * recvmmsg on a simulated socket: datagram by datagram through recvmsg()
+ * above, so each gets the kernel's address and a running dump its next
+ * part. MSG_WAITFORONE: only the first may block.
+ */
+int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags,
+	     struct timespec *timeout)
+{
+	static int (*next)(int, struct mmsghdr *, unsigned int, int,
+			   struct timespec *);
+	int one = flags & MSG_WAITFORONE;
+	unsigned int i;
+	ssize_t ret;
+
+	if (!nl_of(fd)) {
+		if (!next)
+			*(void **)&next = dlsym_next("recvmmsg");
+		return next(fd, vec, vlen, flags, timeout);
+	}
+	flags &= ~MSG_WAITFORONE;
+	for (i = 0; i < vlen; i++) {
+		ret = recvmsg(fd, &vec[i].msg_hdr,
+			      i && one ? flags | MSG_DONTWAIT : flags);
+		if (ret < 0)
+			return i ? (int)i : -1;
+		vec[i].msg_len = (unsigned int)ret;
+	}
+	return (int)i;
+}
+
+/*
  * recv() and recvfrom() share this body: a wrapper calling the other one
  * cannot be built with _FORTIFY_SOURCE and -fno-semantic-interposition
  * (glibc's always_inline recvfrom would inline our own definition).

@@ -104,7 +104,8 @@ struct sim_uvfile {
 	uint32_t legacy_uar_pages;
 	uint32_t page_ids;
 	uint8_t uar_dyn; /* lib_caps DYN_UAR: UARs only via UAR_OBJ_ALLOC */
-	uint8_t ctx_resp[128]; /* driver alloc_ucontext response */
+	/* driver alloc_ucontext response, read back as the driver's struct */
+	uint8_t ctx_resp[128] __attribute__((aligned(8)));
 	uint16_t ctx_resp_len;
 	pid_t owner_pid; /* a forked child holds a copy, not the device */
 	struct sim_obj *objs;

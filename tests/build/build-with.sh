@@ -16,7 +16,8 @@ ninja -C "$out" >"$out.log" 2>&1 || { tail -n 60 "$out.log"; exit 1; }
 grep -c 'warning:' "$out.log" >/dev/null && { grep 'warning:' "$out.log"; exit 1; }
 echo "build with $cc: ok ($(grep -c '^\[' "$out.log") steps)"
 [ -n "$labels" ] || exit 0
-ctest --test-dir "$out" -j2 -L "$labels" -LE 'packaging|vm|build' \
+# A per-test timeout, so a hang names its test instead of eating ours.
+ctest --test-dir "$out" -j2 -L "$labels" -LE 'packaging|vm|build' --timeout 300 \
 	--output-on-failure >"$out.ctest.log" 2>&1 ||
 	{ grep -v '^$' "$out.ctest.log" | tail -n 80; exit 1; }
 grep 'tests passed' "$out.ctest.log"

@@ -30,36 +30,34 @@ static void count_open(int flags)
 		file_opens++;
 }
 
+static mode_t mode_arg(int flags, va_list ap)
+{
+	return flags & (O_CREAT | O_TMPFILE) ? va_arg(ap, mode_t) : 0;
+}
+
+/* Both opens count, then go on as openat (rdma-sim interposes it too). */
 int open(const char *path, int flags, ...);
 int open(const char *path, int flags, ...)
 {
-	static int (*next)(const char *, int, ...);
-	mode_t mode = 0;
 	va_list ap;
+	mode_t mode;
 
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (!next)
-		*(void **)&next = dlsym(RTLD_NEXT, "open");
-	count_open(flags);
-	return next(path, flags, mode);
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	return openat(AT_FDCWD, path, flags, mode);
 }
 
 int openat(int dirfd, const char *path, int flags, ...);
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	static int (*next)(int, const char *, int, ...);
-	mode_t mode = 0;
 	va_list ap;
+	mode_t mode;
 
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
 	if (!next)
 		*(void **)&next = dlsym(RTLD_NEXT, "openat");
 	count_open(flags);
@@ -120,16 +118,17 @@ int main(int argc, char **argv)
 	counting = 0;
 	ibv_free_device_list(first);
 	/*
-	 * Per call: the /dev directory and one stat per device (its node);
-	 * sysfs adds the global ABI file (and its class directory, which
-	 * opendir opens inside libc); netlink opens no file at all.
+	 * Per call: one listing of /dev/infiniband (opendir opens it inside
+	 * libc) tells which nodes exist, no stat; sysfs adds the global ABI
+	 * file (and its class directory, also opendir's); netlink opens no
+	 * file at all.
 	 */
-	if (stats != rounds * ndev)
-		bad |= fail("stats", stats, rounds * ndev);
+	if (stats)
+		bad |= fail("stats", stats, 0);
 	if (file_opens != rounds * (sysfs ? 1 : 0))
 		bad |= fail("file opens", file_opens, rounds * !!sysfs);
-	if (dir_opens != rounds)
-		bad |= fail("directory opens", dir_opens, rounds);
+	if (dir_opens)
+		bad |= fail("directory opens", dir_opens, 0);
 	if (!bad)
 		printf("test_incremental: %u devices over %s: %u stats, "
 		       "%u file opens in %u later calls\n",

@@ -173,6 +173,49 @@ static void test_scan_tree(void **state)
 	test_rmtree(root);
 }
 
+/* Many devices: the char-device directory is listed once, same result. */
+static void test_filter_by_listing(void **state)
+{
+	struct verbs_sysfs_list list = {};
+	char *root = test_mkdtemp();
+	char name[32], path[512];
+	unsigned int i;
+
+	for (i = 0; i < 20; i++) {
+		struct verbs_sysfs_dev *dev = verbs_sysfs_dev_new();
+
+		snprintf(dev->sysfs_name, sizeof(dev->sysfs_name), "uverbs%u",
+			 i);
+		assert_int_equal(verbs_sysfs_list_add(&list, dev), 0);
+		/* Every third node is missing; umad nodes sit beside. */
+		snprintf(name, sizeof(name), "dev/%s%u",
+			 i % 3 ? "uverbs" : "umad", i);
+		test_write_file(root, name, "");
+	}
+	snprintf(path, sizeof(path), "%s/dev", root);
+	verbs_filter_missing_cdev(&list, path);
+	assert_int_equal(list.num, 13);
+	for (i = 0; i < list.num; i++) {
+		unsigned int n =
+			(unsigned int)atoi(list.devs[i]->sysfs_name + 6);
+
+		assert_true(n % 3);
+		assert_true(i == 0 ||
+			    n > (unsigned int)atoi(
+					list.devs[i - 1]->sysfs_name + 6));
+	}
+	verbs_sysfs_list_free(&list);
+	/* No directory at all: nothing is usable. */
+	for (i = 0; i < 10; i++)
+		assert_int_equal(
+			verbs_sysfs_list_add(&list, verbs_sysfs_dev_new()), 0);
+	snprintf(path, sizeof(path), "%s/missing", root);
+	verbs_filter_missing_cdev(&list, path);
+	assert_int_equal(list.num, 0);
+	verbs_sysfs_list_free(&list);
+	test_rmtree(root);
+}
+
 static void test_global_abi(void **state)
 {
 	static const struct {
@@ -256,6 +299,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_parse_devnum),
 		cmocka_unit_test(test_parse_guid_and_gid),
 		cmocka_unit_test(test_scan_tree),
+		cmocka_unit_test(test_filter_by_listing),
 		cmocka_unit_test(test_global_abi),
 		cmocka_unit_test(test_sysfs_path_env),
 		cmocka_unit_test(test_read_file),

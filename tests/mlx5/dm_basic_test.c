@@ -296,7 +296,7 @@ static void test_init_obj_errors(void **state)
 	struct mlx5dv_obj obj = { .dm = { .in = dm, .out = &dv } };
 
 	assert_non_null(dm);
-	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_DM | MLX5DV_OBJ_QP),
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_DM | MLX5DV_OBJ_RWQ),
 			 EOPNOTSUPP);
 	/* Nothing asked in comp_mask: nothing extra answered. */
 	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_DM), 0);

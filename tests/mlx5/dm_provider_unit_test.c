@@ -122,7 +122,6 @@ static int setup(void **state)
 		return -1;
 	ctx->page_size = PAGE;
 	ctx->max_dm_size = 1 << 20;
-	pthread_spin_init(&ctx->dm_lock, PTHREAD_PROCESS_PRIVATE);
 	memset(&k, 0, sizeof(k));
 	k.is_mlx5 = true;
 	return 0;
@@ -132,7 +131,6 @@ static int teardown(void **state)
 {
 	/* Nothing may stay tracked once a test freed what it allocated. */
 	assert_null(ctx->dm_list);
-	pthread_spin_destroy(&ctx->dm_lock);
 	free(ctx);
 	return 0;
 }

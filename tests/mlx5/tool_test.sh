@@ -29,6 +29,8 @@ expect() {
 expect 0 "0 failed, 0 skipped" -- "$tool"
 expect 0 "0 failed, 0 skipped" --devices 2 -- "$tool" -n 3 -s 8193
 expect 0 "peer read the" -- "$tool" -d mlx5_0 -s 100
+# RDMA into the dma-buf and back, across devices.
+expect 0 "RDMA READ them back and compare .* ok" --devices 2 -- "$tool" -s 65536
 expect 1 "cannot export device memory as a dma-buf" --no-dmabuf -- "$tool"
 expect 1 "no device has device memory" --no-dm -- "$tool"
 expect 1 "cannot use mlx5_0: it has no device memory" --no-dm -- "$tool" -d mlx5_0

@@ -168,6 +168,73 @@ void raw_check_netlink(void)
 	close(fd);
 }
 
+/* Append GET_CHARDEV of device @index with sequence @seq to @buf. */
+static size_t put_chardev_req(uint8_t *buf, size_t off, uint32_t index,
+			      uint32_t seq)
+{
+	struct nl_req r = {
+		.h = {.nlmsg_len = NLMSG_HDRLEN,
+		      .nlmsg_type = RDMA_NL_GET_TYPE(
+			      RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV),
+		      .nlmsg_flags = NLM_F_REQUEST,
+		      .nlmsg_seq = seq}};
+
+	add_attr(&r, RDMA_NLDEV_ATTR_DEV_INDEX, &index, 4);
+	add_attr(&r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs", 7);
+	memcpy(buf + off, &r, r.h.nlmsg_len);
+	return off + NLMSG_ALIGN(r.h.nlmsg_len);
+}
+
+/*
+ * Three requests in one datagram get three reply datagrams, in order
+ * (netlink_rcv_skb answers each message); recvmmsg with MSG_WAITFORONE
+ * takes what is queued and does not wait for more.
+ */
+static void check_batch(int fd, unsigned int ndev)
+{
+	static const char *const want[] = {"uverbs0", NULL, NULL};
+	uint8_t req[512], reply[8][512];
+	struct mmsghdr vec[8] = {};
+	struct iovec iov[8];
+	char last[32];
+	size_t len = 0;
+	int n, i;
+
+	len = put_chardev_req(req, len, 0, 101);
+	len = put_chardev_req(req, len, ndev - 1, 102);
+	len = put_chardev_req(req, len, ndev + 5, 103);
+	EXPECT(send(fd, req, len, 0) == (ssize_t)len, "batch send");
+	for (i = 0; i < 8; i++) {
+		iov[i] = (struct iovec){reply[i], sizeof(reply[i])};
+		vec[i].msg_hdr.msg_iov = &iov[i];
+		vec[i].msg_hdr.msg_iovlen = 1;
+	}
+	n = recvmmsg(fd, vec, 8, MSG_WAITFORONE, NULL);
+	EXPECT(n == 3, "batch: %d reply datagrams, want 3", n);
+	snprintf(last, sizeof(last), "uverbs%u", ndev - 1);
+	for (i = 0; i < n && i < 3; i++) {
+		struct nlmsghdr *h = (void *)reply[i];
+		struct nlattr *a = (void *)NLMSG_DATA(h);
+		const char *name = "";
+
+		EXPECT(h->nlmsg_seq == 101u + (unsigned int)i,
+		       "reply %d seq %u", i, h->nlmsg_seq);
+		if (i == 2) {
+			EXPECT(h->nlmsg_type == NLMSG_ERROR &&
+				       ((struct nlmsgerr *)NLMSG_DATA(h))
+						       ->error == -EINVAL,
+			       "reply 2: not EINVAL");
+			continue;
+		}
+		for (; (uint8_t *)a < (uint8_t *)h + h->nlmsg_len;
+		     a = (void *)((uint8_t *)a + NLA_ALIGN(a->nla_len)))
+			if (a->nla_type == RDMA_NLDEV_ATTR_CHARDEV_NAME)
+				name = (const char *)(a + 1);
+		EXPECT(!strcmp(name, i ? last : want[0]), "reply %d: '%s'", i,
+		       name);
+	}
+}
+
 /*
  * --devices N: the dump of N devices comes in several datagrams cut at
  * message boundaries, whatever the reader's buffer; a second dump while
@@ -203,6 +270,11 @@ int raw_check_netlink_many(unsigned int ndev)
 		err = ((struct nlmsgerr *)NLMSG_DATA((struct nlmsghdr *)buf))
 			      ->error;
 	EXPECT(err == -EBUSY, "second dump while one runs: %d", err);
+	close(fd);
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+	EXPECT(fd >= 0, "NETLINK_RDMA socket: %s", strerror(errno));
+	if (fd >= 0)
+		check_batch(fd, ndev);
 	close(fd);
 	return raw_failures ? 1 : 0;
 }

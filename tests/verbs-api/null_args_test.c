@@ -162,7 +162,7 @@ struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
 	X(mlx5dv_dm_map_op_addr, RET_NULL, mlx5dv_dm_map_op_addr(NULL, 0))     \
 	X(mlx5dv_reg_dmabuf_mr, RET_NULL,                                      \
 	  mlx5dv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0, 0))                       \
-	X(mlx5dv_create_qp, UNSUP_NULL, mlx5dv_create_qp(NULL, NULL, NULL))    \
+	X(mlx5dv_create_qp, RET_NULL, mlx5dv_create_qp(NULL, NULL, NULL))      \
 	X(mlx5dv_qp_ex_from_ibv_qp_ex, UNSUP_NULL,                             \
 	  mlx5dv_qp_ex_from_ibv_qp_ex(NULL))                                   \
 	X(mlx5dv_devx_general_cmd, UNSUP_ERRNO,                                \

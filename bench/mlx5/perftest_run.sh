@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# perftest on rdma-sim: rdma-dm's libibverbs + libmlx5 against Debian's
+# rdma-core 44, same programs, same simulator, same run. bw rows compare
+# the average bandwidth (and message rate), lat rows the average latency
+# (ratio = Debian / ours, so >= 1.0 means ours is at least as fast).
+#
+# Each side runs REPS times (interleaved, default 3); the median is shown:
+# on a shared machine single runs of a simulator are noisy.
+#
+# usage: bench/mlx5/perftest_run.sh [BUILD_DIR] [NDEV] [REPS]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../../build}" && pwd)
+ndev=${2:-1}
+reps=${3:-3}
+runner="$here/../../tests/perftest/run-perftest.sh"
+sim="$build/bin/rdma-sim"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ -x "$build/perftest/bin/ib_write_bw" ]; then
+	bindir=$build/perftest/bin libpath=
+	what="perftest built from source against rdma-dm"
+else
+	bindir=/usr/bin libpath="$build/lib"
+	what="Debian's perftest 4.5 on rdma-dm's libraries"
+fi
+for i in $(seq "$reps"); do
+	nice "$runner" "$sim" "$ndev" "$bindir" "$libpath" >> "$work/ours" 2>&1
+	nice "$runner" "$sim" "$ndev" /usr/bin >> "$work/debian" 2>&1
+done
+
+echo "## perftest on rdma-sim, $ndev device(s): rdma-dm vs Debian's rdma-core 44"
+echo
+echo "rdma-dm side: $what; median of $reps runs each"
+echo
+echo "| run | rdma-dm | Debian | ratio |"
+echo "|---|---:|---:|---:|"
+# bw lines: bytes iters peak avg(MB/s) msgrate(Mpps); lat lines: bytes
+# iters min max typical avg ... (usec). bw rows compare the message rate.
+metric() { # FILE NAME -> "median unit"
+	awk -v n="$2" '$1 == "ok" && $2 == n {
+		sub(/^[^:]*:/, "")
+		split($0, f, " ")
+		v[++k] = n ~ /_bw/ ? f[5] : f[6]
+	} END {
+		if (!k)
+			exit
+		for (i = 1; i <= k; i++)
+			for (j = i + 1; j <= k; j++)
+				if (v[j] + 0 < v[i] + 0) {
+					t = v[i]; v[i] = v[j]; v[j] = t
+				}
+		printf "%s %s", v[int((k + 1) / 2)], n ~ /_bw/ ? "Mpps" : "us"
+	}' "$1"
+}
+for name in write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat \
+	    send_bw_ud send_lat_ud; do
+	o=$(metric "$work/ours" $name)
+	d=$(metric "$work/debian" $name)
+	r=$(echo "$name ${o%% *} ${d%% *}" | awk '
+		NF == 3 && $2 > 0 && $3 > 0 {
+			if ($1 ~ /_bw/) printf "%.2f", $2 / $3
+			else printf "%.2f", $3 / $2
+			next
+		} { print "n/a" }')
+	echo "| $name | ${o:-FAILED} | ${d:-FAILED} | $r |"
+done
+grep -h '^FAIL' "$work/ours" "$work/debian" | sed 's/^/    /'

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The mlx5 data path: CQs, QPs, SRQs and AHs whose rings live in this
+ * process and are read and written by the HCA. Files by topic: buf.c and
+ * dbrec.c (ring and doorbell-record memory), rsc.c (user index / number
+ * table the CQ poller resolves CQEs with), uar.c (doorbell and BlueFlame
+ * registers), cq.c + cq_poll.c, qp.c + qp_size.c, wqe.c (send WQE
+ * segments), post.c (ibv_post_send/recv), wr.c (ibv_wr_*), srq.c +
+ * srq_post.c, ah.c + av.c.
+ */
+#ifndef MLX5_DATAPATH_H
+#define MLX5_DATAPATH_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlx5.h"
+
+/* Ring memory handed to the kernel (pinned there) and the HCA. */
+struct mlx5_buf {
+	void *addr;
+	size_t length;
+};
+
+int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size);
+void mlx5_free_buf(struct mlx5_buf *buf);
+
+/* ---- doorbell records (dbrec.c) ---- */
+struct mlx5_dbrec_page;
+
+__be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx);
+void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db);
+
+/* ---- resources a CQE names (rsc.c) ---- */
+enum mlx5_rsc_type {
+	MLX5_RSC_QP = 1,
+	MLX5_RSC_SRQ = 2,
+};
+
+struct mlx5_rsc {
+	enum mlx5_rsc_type type;
+	uint32_t rsn; /* the key it is stored under */
+};
+
+#define MLX5_RSC_KEY_BITS 24
+#define MLX5_RSC_CHUNK_SHIFT 12
+#define MLX5_RSC_CHUNKS (1u << (MLX5_RSC_KEY_BITS - MLX5_RSC_CHUNK_SHIFT))
+
+/* A 24-bit key space in lazily allocated chunks (lookups take no lock). */
+struct mlx5_rsc_table {
+	struct mlx5_rsc **chunk[MLX5_RSC_CHUNKS];
+	uint32_t refcnt[MLX5_RSC_CHUNKS];
+	pthread_mutex_t lock;
+};
+
+void mlx5_rsc_table_init(struct mlx5_rsc_table *t);
+void mlx5_rsc_table_cleanup(struct mlx5_rsc_table *t);
+int mlx5_rsc_store(struct mlx5_rsc_table *t, uint32_t key,
+		   struct mlx5_rsc *rsc);
+/* The lowest free key (cqe_version 1 user index), or -1 (ENOMEM). */
+int32_t mlx5_rsc_store_free(struct mlx5_rsc_table *t, struct mlx5_rsc *rsc);
+void mlx5_rsc_clear(struct mlx5_rsc_table *t, uint32_t key);
+
+static inline struct mlx5_rsc *mlx5_rsc_find(struct mlx5_rsc_table *t,
+					     uint32_t key)
+{
+	struct mlx5_rsc **chunk;
+
+	key &= (1u << MLX5_RSC_KEY_BITS) - 1;
+	chunk = t->chunk[key >> MLX5_RSC_CHUNK_SHIFT];
+	return chunk ? chunk[key & ((1u << MLX5_RSC_CHUNK_SHIFT) - 1)] : NULL;
+}
+
+/* ---- doorbell / BlueFlame registers (uar.c) ---- */
+struct mlx5_bf {
+	uint8_t *reg;	     /* register base (both halves) */
+	unsigned int offset; /* current half: 0 or buf_size */
+	unsigned int buf_size; /* 0: doorbell only, never BlueFlame */
+	uint32_t page_id;      /* UAR page given to the kernel */
+	pthread_spinlock_t lock;
+	bool need_lock;	       /* shared by several QPs */
+	bool in_use;	       /* a dedicated register taken by a QP */
+};
+
+/* A BlueFlame UAR object: two registers, each dedicated to one QP. */
+struct mlx5_bf_uar {
+	struct mlx5_bf_uar *next;
+	uint32_t handle;
+	struct mlx5_mapping map;
+	struct mlx5_bf bfs[2];
+};
+
+#define MLX5_BF_OFFSET 0x800
+
+struct mlx5_dp_context {
+	pthread_mutex_t dbrec_lock;
+	struct mlx5_dbrec_page *dbrec_pages;
+	struct mlx5_rsc_table rsc;
+	struct mlx5_rsc_table srq_rsc; /* cqe_version 0: SRQ numbers */
+	/* BF UARs handed out register by register, or the shared NC one. */
+	pthread_mutex_t uar_lock;
+	struct mlx5_bf_uar *bf_uars;
+	bool bf_refused; /* the kernel gave no BF UAR: stop asking */
+	struct mlx5_bf nc_bf;
+	bool shut_up_bf;
+	bool prefer_bf;
+	bool scatter_to_cqe;
+	bool single_threaded;
+};
+
+static inline struct mlx5_dp_context *to_dp(struct ibv_context *ibctx)
+{
+	return to_mctx(ibctx)->dp;
+}
+
+int mlx5_dp_init(struct mlx5_context *ctx);
+void mlx5_dp_cleanup(struct mlx5_context *ctx);
+/* The register a new QP rings, and the UAR page id the kernel is told. */
+struct mlx5_bf *mlx5_pick_bf(struct mlx5_context *ctx);
+/* Give a QP's register back (a dedicated one becomes free again). */
+void mlx5_release_bf(struct mlx5_context *ctx, struct mlx5_bf *bf);
+void mlx5_uar_cleanup(struct mlx5_context *ctx);
+/* CQ arm doorbell page (NC UAR base). */
+uint8_t *mlx5_cq_uar(struct mlx5_context *ctx);
+
+/* ---- CQ (cq.c, cq_poll.c) ---- */
+struct mlx5_qp;
+struct mlx5_srq;
+
+struct mlx5_cq {
+	struct verbs_cq verbs_cq;
+	pthread_spinlock_t lock;
+	bool single_threaded;
+	struct mlx5_buf bufs[2];
+	struct mlx5_buf *active; /* one of bufs */
+	uint32_t ncqe;		 /* entries, a power of two */
+	uint32_t cqe_sz;	 /* 64 or 128 */
+	uint32_t cons_index;
+	uint32_t cqn;
+	__be32 *dbrec;
+	uint32_t arm_sn;
+	uint8_t *uar;
+	uint8_t cqe_version;
+	uint64_t wc_flags;
+	struct mlx5_rsc_table *rsc;
+	/* ibv_cq_ex: the completion being read, between start and end. */
+	struct ibv_wc cur_wc;
+	uint32_t polled_ci; /* cons_index last written to the dbrec */
+};
+
+static inline struct mlx5_cq *to_mcq(struct ibv_cq *ibcq)
+{
+	return (struct mlx5_cq *)ibcq;
+}
+
+static inline struct mlx5_cq *to_mcq_ex(struct ibv_cq_ex *ibcq)
+{
+	return (struct mlx5_cq *)ibcq;
+}
+
+struct ibv_cq *mlx5_create_cq(struct ibv_context *ibctx, int cqe,
+			      struct ibv_comp_channel *channel,
+			      int comp_vector);
+struct ibv_cq_ex *mlx5_create_cq_ex(struct ibv_context *ibctx,
+				    struct ibv_cq_init_attr_ex *attr);
+int mlx5_resize_cq(struct ibv_cq *ibcq, int cqe);
+int mlx5_destroy_cq(struct ibv_cq *ibcq);
+int mlx5_arm_cq(struct ibv_cq *ibcq, int solicited_only);
+void mlx5_cq_event(struct ibv_cq *ibcq);
+int mlx5_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc);
+void mlx5_cq_ex_set_ops(struct mlx5_cq *cq);
+/* Entry @n of the ring if software owns it, else NULL. */
+struct mlx5_cqe64 *mlx5_sw_cqe(struct mlx5_cq *cq, uint32_t n);
+void mlx5_cq_clean(struct mlx5_cq *cq, uint32_t rsn, struct mlx5_srq *srq);
+void mlx5_cq_init_buf(struct mlx5_buf *buf, uint32_t ncqe, uint32_t cqe_sz);
+enum ibv_wc_status mlx5_syndrome_status(uint8_t syndrome);
+
+/* ---- work queues ---- */
+struct mlx5_wq {
+	uint64_t *wrid;
+	unsigned int *wqe_head; /* sq: head value when the WQE was posted */
+	unsigned int wqe_cnt;	/* sq: basic blocks; rq: WQEs */
+	unsigned int max_post;
+	unsigned int head;
+	unsigned int tail;
+	unsigned int cur_post;
+	int max_gs;
+	int qp_state_max_gs; /* -1 while the state forbids posting */
+	unsigned int wqe_shift;
+	unsigned int offset; /* in the QP buffer */
+	pthread_spinlock_t lock;
+};
+
+/* What the ibv_wr_* builders carry between calls of one WR. */
+struct mlx5_wr_state {
+	struct mlx5_wqe_ctrl_seg *ctrl;
+	void *seg;	      /* where the next segment goes */
+	unsigned int size;    /* WQE size so far, 16-byte units */
+	unsigned int nreq;
+	int err;
+	bool inl_wqe;
+	uint8_t setters;      /* UD: address and data both needed */
+	uint8_t fm_cache_saved;
+	unsigned int cur_post_saved;
+	unsigned int head_saved;
+	uint8_t opcode;
+};
+
+struct mlx5_qp {
+	struct verbs_qp verbs_qp;
+	struct mlx5_rsc rsc;
+	struct mlx5_buf buf;
+	uint8_t *sq_start;
+	uint8_t *sq_end;
+	struct mlx5_wq sq;
+	struct mlx5_wq rq;
+	__be32 *db;
+	struct mlx5_bf *bf;
+	enum ibv_qp_type qp_type;
+	uint32_t qpn;
+	uint8_t sq_signal_bits;
+	uint8_t fm_cache;
+	int max_inline_data;
+	bool atomics;
+	bool has_uidx;
+	bool prefer_bf;
+	bool single_threaded;
+	uint64_t send_ops;
+	struct mlx5_wr_state wr;
+};
+
+static inline struct mlx5_qp *to_mqp(struct ibv_qp *ibqp)
+{
+	return (struct mlx5_qp *)ibqp;
+}
+
+/* Sizing results (qp_size.c), separate so they can be unit tested. */
+struct mlx5_qp_sizes {
+	unsigned int sq_wqe_size; /* bytes, multiple of 64 */
+	unsigned int sq_wqe_cnt;  /* basic blocks */
+	unsigned int sq_max_post;
+	int sq_max_gs;
+	int max_inline;
+	unsigned int rq_wqe_shift;
+	unsigned int rq_wqe_cnt;
+	int rq_max_gs;
+	size_t rq_bytes;
+	size_t sq_bytes;
+};
+
+struct mlx5_qp_limits {
+	uint32_t max_sq_desc_sz;
+	uint32_t max_rq_desc_sz;
+	uint32_t max_send_wqebb;
+	uint32_t max_recv_wr;
+};
+
+/* 0 or EINVAL; @ops is the send op set used for the overhead. */
+int mlx5_calc_qp_sizes(const struct mlx5_qp_limits *lim,
+		       enum ibv_qp_type type, uint64_t ops,
+		       const struct ibv_qp_cap *cap, bool has_srq,
+		       struct mlx5_qp_sizes *out);
+uint64_t mlx5_default_send_ops(enum ibv_qp_type type);
+unsigned int mlx5_sq_overhead(enum ibv_qp_type type, uint64_t ops);
+
+struct ibv_qp *mlx5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
+/* @dv_flags: enum mlx5dv_qp_create_flags (scatter-to-CQE only). */
+struct ibv_qp *mlx5_create_qp_dv(struct ibv_context *ibctx,
+				 struct ibv_qp_init_attr_ex *attr,
+				 uint32_t dv_flags);
+struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
+				 struct ibv_qp_init_attr_ex *attr);
+int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
+		   int attr_mask);
+int mlx5_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
+		  int attr_mask, struct ibv_qp_init_attr *init_attr);
+int mlx5_destroy_qp(struct ibv_qp *ibqp);
+int mlx5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		   struct ibv_send_wr **bad_wr);
+int mlx5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		   struct ibv_recv_wr **bad_wr);
+void mlx5_qp_set_wr_ops(struct mlx5_qp *qp);
+void mlx5_qp_set_wr_complete(struct mlx5_qp *qp, bool operational);
+
+/* ---- SRQ (srq.c) ---- */
+struct mlx5_srq {
+	struct verbs_srq verbs_srq;
+	struct mlx5_rsc rsc;
+	struct mlx5_buf buf;
+	pthread_spinlock_t lock;
+	uint64_t *wrid;
+	uint32_t srqn;
+	int max;	   /* WQEs in the ring */
+	int max_gs;
+	unsigned int wqe_shift;
+	int head;
+	int tail;
+	uint16_t counter;
+	__be32 *db;
+	uint8_t *free_map; /* 1: the WQE is on the free list */
+};
+
+static inline struct mlx5_srq *to_msrq(struct ibv_srq *ibsrq)
+{
+	return (struct mlx5_srq *)ibsrq;
+}
+
+struct ibv_srq *mlx5_create_srq(struct ibv_pd *pd,
+				struct ibv_srq_init_attr *attr);
+struct ibv_srq *mlx5_create_srq_ex(struct ibv_context *ibctx,
+				   struct ibv_srq_init_attr_ex *attr);
+int mlx5_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+		    int mask);
+int mlx5_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
+int mlx5_destroy_srq(struct ibv_srq *srq);
+int mlx5_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+		       struct ibv_recv_wr **bad_wr);
+static inline void *mlx5_srq_wqe(struct mlx5_srq *srq, int n)
+{
+	return (uint8_t *)srq->buf.addr + ((size_t)n << srq->wqe_shift);
+}
+
+static inline struct mlx5_wqe_srq_next_seg *mlx5_srq_next(struct mlx5_srq *srq,
+							  int n)
+{
+	return mlx5_srq_wqe(srq, n);
+}
+
+void mlx5_free_srq_wqe(struct mlx5_srq *srq, int idx);
+
+/* ---- AH (ah.c) ---- */
+struct mlx5_ah {
+	struct ibv_ah ibv_ah;
+	struct mlx5_wqe_av av;
+	bool kern_ah;
+};
+
+static inline struct mlx5_ah *to_mah(struct ibv_ah *ibah)
+{
+	return (struct mlx5_ah *)ibah;
+}
+
+struct ibv_ah *mlx5_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+int mlx5_destroy_ah(struct ibv_ah *ah);
+/* Fill @av from @attr (IB or Ethernet port); 0 or errno. */
+int mlx5_fill_av(struct mlx5_wqe_av *av, const struct ibv_ah_attr *attr,
+		 bool eth);
+uint8_t mlx5_rate_code(int ibv_rate);
+
+#endif /* MLX5_DATAPATH_H */

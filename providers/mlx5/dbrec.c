@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Doorbell records: each CQ, QP and SRQ has one, a cache line of its own
+ * inside shared pages, so the kernel pins one page for many queues.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datapath.h"
+
+struct mlx5_dbrec_page {
+	struct mlx5_dbrec_page *next;
+	struct mlx5_buf buf;
+	unsigned int nslots;
+	unsigned int used;
+	uint64_t free[]; /* bit set: slot free */
+};
+
+static struct mlx5_dbrec_page *new_page(struct mlx5_context *ctx)
+{
+	unsigned int nslots = (unsigned int)(ctx->page_size /
+					     ctx->cache_line_size);
+	unsigned int words = (nslots + 63) / 64, i;
+	struct mlx5_dbrec_page *pg;
+
+	pg = calloc(1, sizeof(*pg) + words * sizeof(uint64_t));
+	if (!pg)
+		return NULL;
+	if (mlx5_alloc_buf(&pg->buf, ctx->page_size, ctx->page_size)) {
+		free(pg);
+		return NULL;
+	}
+	pg->nslots = nslots;
+	for (i = 0; i < nslots; i++)
+		pg->free[i / 64] |= 1ull << (i % 64);
+	return pg;
+}
+
+__be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx)
+{
+	struct mlx5_dp_context *dp = ctx->dp;
+	struct mlx5_dbrec_page *pg;
+	__be32 *db = NULL;
+	unsigned int w, bit;
+
+	pthread_mutex_lock(&dp->dbrec_lock);
+	for (pg = dp->dbrec_pages; pg; pg = pg->next)
+		if (pg->used < pg->nslots)
+			break;
+	if (!pg) {
+		pg = new_page(ctx);
+		if (!pg)
+			goto out;
+		pg->next = dp->dbrec_pages;
+		dp->dbrec_pages = pg;
+	}
+	for (w = 0; !pg->free[w]; w++)
+		;
+	bit = (unsigned int)__builtin_ctzll(pg->free[w]);
+	pg->free[w] &= ~(1ull << bit);
+	pg->used++;
+	db = (__be32 *)((uint8_t *)pg->buf.addr +
+			(w * 64 + bit) * ctx->cache_line_size);
+	/* Both words start at 0: the HCA reads them right away. */
+	db[0] = 0;
+	db[1] = 0;
+out:
+	pthread_mutex_unlock(&dp->dbrec_lock);
+	if (!db)
+		errno = ENOMEM;
+	return db;
+}
+
+void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db)
+{
+	struct mlx5_dp_context *dp = ctx->dp;
+	struct mlx5_dbrec_page **pp, *pg;
+	size_t off;
+	unsigned int slot;
+
+	pthread_mutex_lock(&dp->dbrec_lock);
+	for (pp = &dp->dbrec_pages; (pg = *pp); pp = &pg->next) {
+		off = (size_t)((uint8_t *)db - (uint8_t *)pg->buf.addr);
+		if ((uint8_t *)db < (uint8_t *)pg->buf.addr ||
+		    off >= pg->buf.length)
+			continue;
+		slot = (unsigned int)(off / ctx->cache_line_size);
+		pg->free[slot / 64] |= 1ull << (slot % 64);
+		/* An empty page goes back, so a closed context maps none. */
+		if (!--pg->used) {
+			*pp = pg->next;
+			mlx5_free_buf(&pg->buf);
+			free(pg);
+		}
+		break;
+	}
+	pthread_mutex_unlock(&dp->dbrec_lock);
+}

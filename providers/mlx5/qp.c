@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * QP life cycle for RC, UC and UD: one buffer (RQ first, then SQ), a
+ * doorbell record and a doorbell/BlueFlame register, described to the
+ * kernel in struct mlx5_ib_create_qp. Posting is gated on the state as
+ * upstream: receives from INIT, sends from RTS; a reset QP forgets its
+ * queues and its CQEs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datapath.h"
+#include "doorbell.h"
+
+static const uint64_t supported_ops_rc =
+	IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_INV |
+	IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_WRITE |
+	IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |
+	IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
+static const uint64_t supported_ops_uc =
+	IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_INV |
+	IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_WRITE |
+	IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+static const uint64_t supported_ops_ud =
+	IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+
+static const uint32_t supported_comp_mask =
+	IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+
+static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
+{
+	uint64_t supported;
+
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
+		return EINVAL;
+	if (attr->comp_mask & ~supported_comp_mask)
+		return EOPNOTSUPP;
+	switch (attr->qp_type) {
+	case IBV_QPT_RC:
+		supported = supported_ops_rc;
+		break;
+	case IBV_QPT_UC:
+		supported = supported_ops_uc;
+		break;
+	case IBV_QPT_UD:
+		supported = supported_ops_ud;
+		break;
+	default:
+		return EOPNOTSUPP;
+	}
+	*ops = mlx5_default_send_ops(attr->qp_type);
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		if (attr->send_ops_flags & ~supported)
+			return EOPNOTSUPP;
+		*ops = attr->send_ops_flags;
+	}
+	return 0;
+}
+
+static int init_wq(struct mlx5_wq *wq, unsigned int cnt, bool heads)
+{
+	pthread_spin_init(&wq->lock, PTHREAD_PROCESS_PRIVATE);
+	wq->qp_state_max_gs = -1;
+	if (!cnt)
+		return 0;
+	wq->wrid = calloc(cnt, sizeof(*wq->wrid));
+	if (heads)
+		wq->wqe_head = calloc(cnt, sizeof(*wq->wqe_head));
+	return !wq->wrid || (heads && !wq->wqe_head) ? ENOMEM : 0;
+}
+
+static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
+{
+	if (qp->bf)
+		mlx5_release_bf(ctx, qp->bf);
+	if (qp->has_uidx)
+		mlx5_rsc_clear(&ctx->dp->rsc, qp->rsc.rsn);
+	mlx5_free_buf(&qp->buf);
+	if (qp->db)
+		mlx5_free_dbrec(ctx, qp->db);
+	free(qp->sq.wrid);
+	free(qp->sq.wqe_head);
+	free(qp->rq.wrid);
+	pthread_spin_destroy(&qp->sq.lock);
+	pthread_spin_destroy(&qp->rq.lock);
+	free(qp);
+}
+
+static int setup_rings(struct mlx5_context *ctx, struct mlx5_qp *qp,
+		       const struct mlx5_qp_sizes *sz)
+{
+	size_t total = sz->rq_bytes + sz->sq_bytes;
+	int err;
+
+	err = mlx5_alloc_buf(&qp->buf, total ? total : ctx->page_size,
+			     ctx->page_size);
+	if (err)
+		return err;
+	qp->rq.offset = 0;
+	qp->rq.wqe_cnt = sz->rq_wqe_cnt;
+	qp->rq.wqe_shift = sz->rq_wqe_shift;
+	qp->rq.max_post = sz->rq_wqe_cnt;
+	qp->rq.max_gs = sz->rq_max_gs;
+	qp->sq.offset = (unsigned int)sz->rq_bytes;
+	qp->sq.wqe_cnt = sz->sq_wqe_cnt;
+	qp->sq.wqe_shift = MLX5_SEND_WQE_SHIFT;
+	qp->sq.max_post = sz->sq_max_post;
+	qp->sq.max_gs = sz->sq_max_gs;
+	qp->max_inline_data = sz->max_inline;
+	qp->sq_start = (uint8_t *)qp->buf.addr + qp->sq.offset;
+	qp->sq_end = qp->sq_start + (size_t)sz->sq_wqe_cnt * MLX5_SEND_WQE_BB;
+	err = init_wq(&qp->sq, sz->sq_wqe_cnt, true);
+	if (!err)
+		err = init_wq(&qp->rq, sz->rq_wqe_cnt, false);
+	return err;
+}
+
+/* Legacy static UARs: the register of the bfreg the kernel chose. */
+static void bind_static_bf(struct mlx5_context *ctx, struct mlx5_qp *qp,
+			   struct mlx5_bf *bf, uint32_t bfi)
+{
+	unsigned int per_page = ctx->num_uars_per_page * 4;
+	unsigned int page = bfi / per_page, in_page = bfi % per_page;
+
+	if (page >= ctx->num_uar_pages)
+		return;
+	bf->reg = (uint8_t *)ctx->uar_pages[page].addr +
+		  (in_page / 4) * MLX5_UAR_SIZE + MLX5_BF_OFFSET +
+		  (in_page % 4) * ctx->bf_reg_size;
+	bf->buf_size = bfi ? ctx->bf_reg_size / 2 : 0;
+	bf->offset = 0;
+	bf->need_lock = true;
+	pthread_spin_init(&bf->lock, PTHREAD_PROCESS_PRIVATE);
+	qp->bf = bf;
+}
+
+/*
+ * Scatter-to-CQE as upstream: on unless MLX5_SCATTER_TO_CQE=0 or the dv
+ * DISABLE flag; the dv ALLOW flag also lets requester CQEs carry data.
+ */
+static uint32_t scatter_flags(struct mlx5_context *ctx, uint32_t dv_flags)
+{
+	if (dv_flags & MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE)
+		return MLX5_QP_FLAG_ALLOW_SCATTER_CQE |
+		       MLX5_QP_FLAG_SCATTER_CQE;
+	if ((dv_flags & MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE) ||
+	    !ctx->dp->scatter_to_cqe)
+		return 0;
+	return MLX5_QP_FLAG_SCATTER_CQE;
+}
+
+static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
+			    struct ibv_qp_init_attr_ex *attr,
+			    const struct mlx5_qp_sizes *sz, uint32_t *bfi,
+			    uint32_t dv_flags)
+{
+	/* Room for every core attribute: PD, SRQ, both CQs, caps, UHW... */
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 4);
+	struct mlx5_ib_create_qp req = {};
+	struct mlx5_ib_create_qp_resp resp = {};
+	struct ibv_udata udata = { .in = &req, .in_len = sizeof(req),
+				   .out = &resp, .out_len = sizeof(resp) };
+	int err;
+
+	req.buf_addr = (uintptr_t)qp->buf.addr;
+	req.db_addr = (uintptr_t)qp->db;
+	req.sq_wqe_count = sz->sq_wqe_cnt;
+	req.rq_wqe_count = sz->rq_wqe_cnt;
+	req.rq_wqe_shift = sz->rq_wqe_shift;
+	req.uidx = qp->has_uidx ? qp->rsc.rsn : 0xffffff;
+	req.flags = scatter_flags(ctx, dv_flags);
+	if (!ctx->tot_bfregs) {
+		req.flags |= MLX5_QP_FLAG_UAR_PAGE_INDEX;
+		req.bfreg_index = qp->bf->page_id;
+	}
+	err = ibv_cmd_create_qp_ex(&ctx->ibv_ctx.context, &qp->verbs_qp, attr,
+				   &udata, cmd);
+	*bfi = resp.bfreg_index;
+	return err;
+}
+
+static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
+				 struct ibv_qp_init_attr_ex *attr,
+				 uint32_t dv_flags)
+{
+	struct mlx5_context *ctx = to_mctx(ibctx);
+	struct mlx5_qp_limits lim = {
+		.max_sq_desc_sz = ctx->max_sq_desc_sz,
+		.max_rq_desc_sz = ctx->max_rq_desc_sz,
+		.max_send_wqebb = ctx->max_send_wqebb,
+		.max_recv_wr = ctx->max_recv_wr,
+	};
+	struct mlx5_qp_sizes sz;
+	struct mlx5_qp *qp;
+	uint64_t ops;
+	uint32_t bfi = 0;
+	int32_t uidx;
+	int err;
+
+	err = check_attr(attr, &ops);
+	if (!err)
+		err = mlx5_calc_qp_sizes(&lim, attr->qp_type, ops, &attr->cap,
+					 attr->srq != NULL, &sz);
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp) + sizeof(struct mlx5_bf));
+	if (!qp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	qp->qp_type = attr->qp_type;
+	qp->send_ops = ops;
+	qp->atomics = ctx->atomic_cap != IBV_ATOMIC_NONE;
+	qp->prefer_bf = ctx->dp->prefer_bf;
+	qp->single_threaded = ctx->dp->single_threaded;
+	qp->rsc.type = MLX5_RSC_QP;
+	err = setup_rings(ctx, qp, &sz);
+	if (err)
+		goto fail;
+	qp->db = mlx5_alloc_dbrec(ctx);
+	qp->bf = mlx5_pick_bf(ctx);
+	if (!qp->db || !qp->bf) {
+		err = qp->db ? errno : ENOMEM;
+		goto fail;
+	}
+	if (ctx->cqe_version) {
+		uidx = mlx5_rsc_store_free(&ctx->dp->rsc, &qp->rsc);
+		if (uidx < 0) {
+			err = ENOMEM;
+			goto fail;
+		}
+		qp->has_uidx = true;
+	}
+	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi, dv_flags);
+	if (err)
+		goto fail;
+	qp->qpn = qp->verbs_qp.qp.qp_num;
+	if (!ctx->cqe_version) {
+		err = mlx5_rsc_store(&ctx->dp->rsc, qp->qpn, &qp->rsc);
+		if (err) {
+			ibv_cmd_destroy_qp(&qp->verbs_qp.qp);
+			goto fail;
+		}
+		qp->has_uidx = true;
+	}
+	if (ctx->tot_bfregs)
+		bind_static_bf(ctx, qp, (struct mlx5_bf *)(qp + 1), bfi);
+	qp->sq_signal_bits = attr->sq_sig_all ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	/* What this QP can really hold, as upstream reports it. */
+	attr->cap.max_send_wr = sz.sq_max_post;
+	attr->cap.max_inline_data = sz.sq_wqe_cnt ? (uint32_t)sz.max_inline
+						  : 0;
+	attr->cap.max_recv_wr = sz.rq_wqe_cnt;
+	attr->cap.max_recv_sge = sz.rq_wqe_cnt ? (uint32_t)sz.rq_max_gs : 0;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+		mlx5_qp_set_wr_ops(qp);
+	return qp;
+fail:
+	free_qp(ctx, qp);
+	errno = err;
+	return NULL;
+}
+
+struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
+				 struct ibv_qp_init_attr_ex *attr)
+{
+	struct mlx5_qp *qp;
+
+	if (!attr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	qp = create_qp(ibctx, attr, 0);
+	return qp ? &qp->verbs_qp.qp : NULL;
+}
+
+struct ibv_qp *mlx5_create_qp_dv(struct ibv_context *ibctx,
+				 struct ibv_qp_init_attr_ex *attr,
+				 uint32_t dv_flags)
+{
+	struct mlx5_qp *qp = create_qp(ibctx, attr, dv_flags);
+
+	return qp ? &qp->verbs_qp.qp : NULL;
+}
+
+struct ibv_qp *mlx5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
+{
+	struct ibv_qp_init_attr_ex ex = {
+		.qp_context = a->qp_context,
+		.send_cq = a->send_cq,
+		.recv_cq = a->recv_cq,
+		.srq = a->srq,
+		.cap = a->cap,
+		.qp_type = a->qp_type,
+		.sq_sig_all = a->sq_sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = pd,
+	};
+	struct mlx5_qp *qp = create_qp(pd->context, &ex, 0);
+
+	if (!qp)
+		return NULL;
+	a->cap = ex.cap;
+	return &qp->verbs_qp.qp;
+}
+
+/* Forget everything queued: CQEs, indices, doorbell record. */
+static void reset_qp(struct mlx5_qp *qp)
+{
+	struct ibv_qp *ibqp = &qp->verbs_qp.qp;
+	struct mlx5_srq *srq = ibqp->srq ? to_msrq(ibqp->srq) : NULL;
+
+	mlx5_cq_clean(to_mcq(ibqp->recv_cq), qp->rsc.rsn, srq);
+	if (ibqp->send_cq != ibqp->recv_cq)
+		mlx5_cq_clean(to_mcq(ibqp->send_cq), qp->rsc.rsn, NULL);
+	qp->sq.head = qp->sq.tail = qp->sq.cur_post = 0;
+	qp->rq.head = qp->rq.tail = qp->rq.cur_post = 0;
+	qp->fm_cache = 0;
+	qp->db[MLX5_RCV_DBR] = 0;
+	qp->db[MLX5_SND_DBR] = 0;
+	qp->sq.qp_state_max_gs = -1;
+	qp->rq.qp_state_max_gs = -1;
+	if (qp->verbs_qp.comp_mask & VERBS_QP_EX)
+		mlx5_qp_set_wr_complete(qp, false);
+}
+
+int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
+		   int attr_mask)
+{
+	struct mlx5_qp *qp = to_mqp(ibqp);
+	int err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, NULL);
+
+	if (err || !(attr_mask & IBV_QP_STATE))
+		return err;
+	switch (attr->qp_state) {
+	case IBV_QPS_RESET:
+		reset_qp(qp);
+		break;
+	case IBV_QPS_INIT:
+		qp->rq.qp_state_max_gs = qp->rq.max_gs;
+		break;
+	case IBV_QPS_RTS:
+		qp->sq.qp_state_max_gs = qp->sq.max_gs;
+		if (qp->verbs_qp.comp_mask & VERBS_QP_EX)
+			mlx5_qp_set_wr_complete(qp, true);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int mlx5_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
+		  int attr_mask, struct ibv_qp_init_attr *init_attr)
+{
+	struct mlx5_qp *qp = to_mqp(ibqp);
+	int err = ibv_cmd_query_qp(ibqp, attr, attr_mask, init_attr);
+
+	if (err)
+		return err;
+	init_attr->cap.max_send_wr = qp->sq.max_post;
+	init_attr->cap.max_send_sge = qp->sq.wqe_cnt ? (uint32_t)qp->sq.max_gs
+						     : 0;
+	init_attr->cap.max_inline_data =
+		qp->sq.wqe_cnt ? (uint32_t)qp->max_inline_data : 0;
+	init_attr->cap.max_recv_wr = qp->rq.max_post;
+	init_attr->cap.max_recv_sge = qp->rq.wqe_cnt ? (uint32_t)qp->rq.max_gs
+						     : 0;
+	attr->cap = init_attr->cap;
+	return 0;
+}
+
+int mlx5_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct mlx5_context *ctx = to_mctx(ibqp->context);
+	struct mlx5_qp *qp = to_mqp(ibqp);
+	struct mlx5_srq *srq = ibqp->srq ? to_msrq(ibqp->srq) : NULL;
+	int err = ibv_cmd_destroy_qp(ibqp);
+
+	if (err)
+		return err;
+	/* No CQE of a destroyed QP may reach the application. */
+	mlx5_cq_clean(to_mcq(ibqp->recv_cq), qp->rsc.rsn, srq);
+	if (ibqp->send_cq != ibqp->recv_cq)
+		mlx5_cq_clean(to_mcq(ibqp->send_cq), qp->rsc.rsn, NULL);
+	free_qp(ctx, qp);
+	return 0;
+}
+
+static const uint32_t scatter_dv_flags =
+	MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE |
+	MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE;
+
+struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
+				struct ibv_qp_init_attr_ex *qp_attr,
+				struct mlx5dv_qp_init_attr *mlx5_qp_attr)
+{
+	uint32_t flags = 0;
+
+	if (!context || !qp_attr || !mlx5_qp_attr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!mlx5_is_mlx5_context(context) ||
+	    (mlx5_qp_attr->comp_mask &
+	     ~(uint64_t)MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (mlx5_qp_attr->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS)
+		flags = mlx5_qp_attr->create_flags;
+	if (flags & ~scatter_dv_flags) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if ((flags & scatter_dv_flags) == scatter_dv_flags) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return mlx5_create_qp_dv(context, qp_attr, flags);
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Building send WQEs into the SQ ring and ringing the doorbell: shared by
+ * ibv_post_send (post.c) and the ibv_wr_* builders (wr.c). Inline, as this
+ * is the per-WR fast path.
+ */
+#ifndef MLX5_WQE_H
+#define MLX5_WQE_H
+
+#include "datapath.h"
+#include "doorbell.h"
+
+#define MLX5_DS 16 /* WQE size unit */
+
+static inline void *mlx5_sq_wqe(struct mlx5_qp *qp, unsigned int idx)
+{
+	return qp->sq_start + ((size_t)idx << MLX5_SEND_WQE_SHIFT);
+}
+
+/* The next segment position, wrapping from the end of the ring. */
+static inline void *mlx5_sq_wrap(struct mlx5_qp *qp, void *seg)
+{
+	return (uint8_t *)seg == qp->sq_end ? (void *)qp->sq_start : seg;
+}
+
+static inline bool mlx5_sq_full(struct mlx5_qp *qp, unsigned int nreq)
+{
+	return qp->sq.head - *(volatile unsigned int *)&qp->sq.tail + nreq >=
+	       qp->sq.max_post;
+}
+
+static inline void mlx5_set_raddr(struct mlx5_wqe_raddr_seg *seg,
+				  uint64_t raddr, uint32_t rkey)
+{
+	seg->raddr = htobe64(raddr);
+	seg->rkey = htobe32(rkey);
+	seg->reserved = 0;
+}
+
+static inline void mlx5_set_atomic(struct mlx5_wqe_atomic_seg *seg,
+				   uint64_t swap_add, uint64_t compare)
+{
+	seg->swap_add = htobe64(swap_add);
+	seg->compare = htobe64(compare);
+}
+
+static inline void mlx5_set_data(struct mlx5_wqe_data_seg *seg,
+				 uint32_t len, uint32_t lkey, uint64_t addr)
+{
+	seg->byte_count = htobe32(len);
+	seg->lkey = htobe32(lkey);
+	seg->addr = htobe64(addr);
+}
+
+static inline void mlx5_set_ud(struct mlx5_wqe_datagram_seg *seg,
+			       struct ibv_ah *ah, uint32_t remote_qpn,
+			       uint32_t remote_qkey)
+{
+	memcpy(&seg->av, &to_mah(ah)->av, sizeof(seg->av));
+	seg->av.key.qkey.qkey = htobe32(remote_qkey);
+	seg->av.dqp_dct = htobe32(remote_qpn | MLX5_EXTENDED_UD_AV);
+}
+
+static inline uint8_t mlx5_fm_ce_se(struct mlx5_qp *qp, unsigned int flags)
+{
+	uint8_t f = (flags & IBV_SEND_FENCE) ? MLX5_WQE_CTRL_FENCE
+					     : qp->fm_cache;
+
+	qp->fm_cache = 0;
+	if (flags & IBV_SEND_SIGNALED)
+		f |= MLX5_WQE_CTRL_CQ_UPDATE;
+	if (flags & IBV_SEND_SOLICITED)
+		f |= MLX5_WQE_CTRL_SOLICITED;
+	return f | qp->sq_signal_bits;
+}
+
+static inline void mlx5_set_ctrl(struct mlx5_wqe_ctrl_seg *ctrl,
+				 unsigned int cur_post, uint8_t opcode,
+				 uint32_t qpn, unsigned int ds, uint8_t fm,
+				 __be32 imm)
+{
+	/* Two 8-byte stores: signature and DCI stream id stay 0. */
+	uint64_t w0 = (uint64_t)htobe32((cur_post & 0xffff) << 8 | opcode) |
+		      (uint64_t)htobe32(qpn << 8 | ds) << 32;
+	uint64_t w1 = (uint64_t)fm << 24 | (uint64_t)imm << 32;
+
+	memcpy(ctrl, &w0, sizeof(w0));
+	memcpy((uint8_t *)ctrl + 8, &w1, sizeof(w1));
+}
+
+/* Copy inline data across the ring end; returns the bytes written. */
+unsigned int mlx5_copy_inline(struct mlx5_qp *qp, void *dst,
+			      const void *src, size_t len);
+
+/*
+ * Ring the SQ after @nreq WQEs, the last one at @ctrl of @ds units: the
+ * doorbell record first, then either the whole WQE through BlueFlame (a
+ * single WQE, small enough, inline or BF preferred) or its first 8 bytes
+ * as the doorbell.
+ */
+static inline void mlx5_ring_sq(struct mlx5_qp *qp,
+				struct mlx5_wqe_ctrl_seg *ctrl,
+				unsigned int ds, unsigned int nreq, bool inl)
+{
+	struct mlx5_bf *bf = qp->bf;
+	uint64_t first8;
+
+	qp->sq.head += nreq;
+	udma_to_device_barrier();
+	mlx5_set_dbrec(&qp->db[MLX5_SND_DBR], qp->sq.cur_post & 0xffff);
+	if (bf->need_lock)
+		pthread_spin_lock(&bf->lock);
+	mmio_wc_start();
+	if (nreq == 1 && bf->buf_size && (inl || qp->prefer_bf) && ds > 1 &&
+	    ds <= bf->buf_size / MLX5_DS)
+		mlx5_bf_copy(bf->reg + bf->offset, (const uint8_t *)ctrl,
+			     (unsigned int)mlx5_align_up(ds * MLX5_DS, 64),
+			     qp->sq_start, qp->sq_end);
+	else {
+		memcpy(&first8, ctrl, sizeof(first8));
+		mmio_write64_be(bf->reg + bf->offset, first8);
+	}
+	mmio_flush_writes();
+	bf->offset ^= bf->buf_size;
+	if (bf->need_lock)
+		pthread_spin_unlock(&bf->lock);
+}
+
+#endif /* MLX5_WQE_H */

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The ibv_wr_* send API on mlx5: wr_start takes the SQ, each builder
+ * opens a WQE at cur_post, its setters complete it (UD needs an address
+ * and data, in any order), wr_complete rings the doorbell once. The first
+ * error is kept and makes wr_complete drop everything since wr_start.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "wqe.h"
+
+static struct mlx5_qp *to_mqpx(struct ibv_qp_ex *qpx)
+{
+	return (struct mlx5_qp *)qpx;
+}
+
+static void wr_start(struct ibv_qp_ex *qpx)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+
+	if (!qp->single_threaded)
+		pthread_spin_lock(&qp->sq.lock);
+	qp->wr.cur_post_saved = qp->sq.cur_post;
+	qp->wr.fm_cache_saved = qp->fm_cache;
+	qp->wr.nreq = 0;
+	qp->wr.err = 0;
+	qp->wr.inl_wqe = false;
+	qp->wr.ctrl = NULL;
+	qp->wr.setters = 0;
+}
+
+/* Open a WQE; its segments are written by the caller and the setters. */
+/* Inlined into every builder and setter: this is the per-WR path. */
+#define WR_INLINE static inline __attribute__((always_inline))
+
+WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm)
+{
+	struct ibv_qp_ex *qpx = &qp->verbs_qp.qp_ex;
+	unsigned int idx;
+
+	if (qp->wr.err)
+		return NULL;
+	/* The previous WQE must have got its data. */
+	if (qp->wr.ctrl && qp->wr.setters) {
+		qp->wr.err = EINVAL;
+		return NULL;
+	}
+	if (mlx5_sq_full(qp, qp->wr.nreq)) {
+		qp->wr.err = ENOMEM;
+		return NULL;
+	}
+	idx = qp->sq.cur_post & (qp->sq.wqe_cnt - 1);
+	qp->wr.ctrl = mlx5_sq_wqe(qp, idx);
+	mlx5_set_ctrl(qp->wr.ctrl, qp->sq.cur_post, opcode, qp->qpn, 0,
+		      mlx5_fm_ce_se(qp, qpx->wr_flags), imm);
+	qp->wr.opcode = opcode;
+	qp->wr.size = 1;
+	qp->wr.setters = qp->qp_type == IBV_QPT_UD ? 2 : 1;
+	qp->sq.wrid[idx] = qpx->wr_id;
+	qp->sq.wqe_head[idx] = qp->sq.head + qp->wr.nreq;
+	qp->wr.seg = qp->wr.ctrl + 1;
+	if (qp->qp_type == IBV_QPT_UD) {
+		/* The address vector's place, filled by wr_set_ud_addr. */
+		qp->wr.size += sizeof(struct mlx5_wqe_datagram_seg) / MLX5_DS;
+		qp->wr.seg = mlx5_sq_wrap(
+			qp, (uint8_t *)qp->wr.seg +
+				    sizeof(struct mlx5_wqe_datagram_seg));
+	}
+	return qp->wr.seg;
+}
+
+/* One setter done; after the last, the WQE takes its size and slot. */
+WR_INLINE void setter_done(struct mlx5_qp *qp)
+{
+	if (--qp->wr.setters)
+		return;
+	qp->wr.ctrl->qpn_ds = htobe32(qp->qpn << 8 | qp->wr.size);
+	qp->sq.cur_post += (qp->wr.size * MLX5_DS + MLX5_SEND_WQE_BB - 1) /
+			   MLX5_SEND_WQE_BB;
+	qp->wr.nreq++;
+}
+
+static void wr_send(struct ibv_qp_ex *qpx)
+{
+	open_wqe(to_mqpx(qpx), MLX5_OPCODE_SEND, 0);
+}
+
+static void wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
+{
+	open_wqe(to_mqpx(qpx), MLX5_OPCODE_SEND_IMM, imm);
+}
+
+static void wr_send_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
+{
+	open_wqe(to_mqpx(qpx), MLX5_OPCODE_SEND_INVAL, htobe32(rkey));
+}
+
+WR_INLINE void open_rdma(struct ibv_qp_ex *qpx, uint8_t opcode, uint32_t rkey,
+		      uint64_t raddr, __be32 imm)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	struct mlx5_wqe_raddr_seg *seg = open_wqe(qp, opcode, imm);
+
+	if (!seg)
+		return;
+	mlx5_set_raddr(seg, raddr, rkey);
+	qp->wr.seg = seg + 1;
+	qp->wr.size++;
+}
+
+static void wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey,
+			  uint64_t raddr)
+{
+	open_rdma(qpx, MLX5_OPCODE_RDMA_WRITE, rkey, raddr, 0);
+}
+
+static void wr_rdma_write_imm(struct ibv_qp_ex *qpx, uint32_t rkey,
+			      uint64_t raddr, __be32 imm)
+{
+	open_rdma(qpx, MLX5_OPCODE_RDMA_WRITE_IMM, rkey, raddr, imm);
+}
+
+static void wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey,
+			 uint64_t raddr)
+{
+	open_rdma(qpx, MLX5_OPCODE_RDMA_READ, rkey, raddr, 0);
+}
+
+static void open_atomic(struct ibv_qp_ex *qpx, uint8_t opcode,
+			uint32_t rkey, uint64_t raddr, uint64_t swap_add,
+			uint64_t compare)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	struct mlx5_wqe_atomic_seg *aseg;
+
+	if (!qp->atomics && !qp->wr.err) {
+		qp->wr.err = EOPNOTSUPP;
+		return;
+	}
+	open_rdma(qpx, opcode, rkey, raddr, 0);
+	if (qp->wr.err)
+		return;
+	aseg = qp->wr.seg;
+	mlx5_set_atomic(aseg, swap_add, compare);
+	qp->wr.seg = aseg + 1;
+	qp->wr.size++;
+}
+
+static void wr_atomic_cmp_swp(struct ibv_qp_ex *qpx, uint32_t rkey,
+			      uint64_t raddr, uint64_t compare, uint64_t swap)
+{
+	open_atomic(qpx, MLX5_OPCODE_ATOMIC_CS, rkey, raddr, swap, compare);
+}
+
+static void wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
+				uint64_t raddr, uint64_t add)
+{
+	open_atomic(qpx, MLX5_OPCODE_ATOMIC_FA, rkey, raddr, add, 0);
+}
+
+WR_INLINE bool is_atomic(uint8_t opcode)
+{
+	return opcode == MLX5_OPCODE_ATOMIC_CS ||
+	       opcode == MLX5_OPCODE_ATOMIC_FA;
+}
+
+/* A setter may run only on an open WQE that still wants it. */
+WR_INLINE bool can_set(struct mlx5_qp *qp)
+{
+	if (qp->wr.err)
+		return false;
+	if (!qp->wr.ctrl || !qp->wr.setters) {
+		qp->wr.err = EINVAL;
+		return false;
+	}
+	return true;
+}
+
+static void wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num,
+			    const struct ibv_sge *sge)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	struct mlx5_wqe_data_seg *seg;
+	size_t i;
+
+	if (!can_set(qp))
+		return;
+	if (num > (size_t)qp->sq.max_gs) {
+		qp->wr.err = ENOMEM;
+		return;
+	}
+	seg = qp->wr.seg;
+	for (i = 0; i < num; i++) {
+		if (!sge[i].length)
+			continue;
+		seg = mlx5_sq_wrap(qp, seg);
+		mlx5_set_data(seg, is_atomic(qp->wr.opcode) ? 8 : sge[i].length,
+			      sge[i].lkey, sge[i].addr);
+		seg++;
+		qp->wr.size++;
+	}
+	qp->wr.seg = seg;
+	setter_done(qp);
+}
+
+/* The common one-SGE case, without the list loop. */
+static void wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
+		       uint32_t length)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	struct mlx5_wqe_data_seg *seg;
+
+	if (!can_set(qp))
+		return;
+	if (length) {
+		seg = mlx5_sq_wrap(qp, qp->wr.seg);
+		mlx5_set_data(seg, is_atomic(qp->wr.opcode) ? 8 : length, lkey,
+			      addr);
+		qp->wr.seg = seg + 1;
+		qp->wr.size++;
+	}
+	setter_done(qp);
+}
+
+static void wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num,
+				    const struct ibv_data_buf *buf)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	struct mlx5_wqe_inl_data_seg *inl;
+	size_t total = 0, i;
+	uint8_t *dst;
+
+	if (!can_set(qp))
+		return;
+	for (i = 0; i < num; i++)
+		total += buf[i].length;
+	if (total > (size_t)qp->max_inline_data) {
+		qp->wr.err = ENOMEM;
+		return;
+	}
+	if (total) {
+		inl = qp->wr.seg;
+		dst = (uint8_t *)(inl + 1);
+		for (i = 0; i < num; i++) {
+			dst += mlx5_copy_inline(qp, dst, buf[i].addr,
+						buf[i].length);
+			if (dst >= qp->sq_end)
+				dst = qp->sq_start + (dst - qp->sq_end);
+		}
+		inl->byte_count = htobe32((uint32_t)total | MLX5_INLINE_SEG);
+		qp->wr.size += (unsigned int)mlx5_align_up(total + 4, MLX5_DS) /
+			       MLX5_DS;
+		qp->wr.inl_wqe = true;
+	}
+	setter_done(qp);
+}
+
+static void wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
+			       size_t length)
+{
+	struct ibv_data_buf buf = { .addr = addr, .length = length };
+
+	wr_set_inline_data_list(qpx, 1, &buf);
+}
+
+static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
+			   uint32_t remote_qpn, uint32_t remote_qkey)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+
+	if (!can_set(qp))
+		return;
+	mlx5_set_ud((struct mlx5_wqe_datagram_seg *)(qp->wr.ctrl + 1), ah,
+		    remote_qpn, remote_qkey);
+	setter_done(qp);
+}
+
+static void rollback(struct mlx5_qp *qp)
+{
+	qp->sq.cur_post = qp->wr.cur_post_saved;
+	qp->fm_cache = qp->wr.fm_cache_saved;
+}
+
+static void unlock_sq(struct mlx5_qp *qp)
+{
+	if (!qp->single_threaded)
+		pthread_spin_unlock(&qp->sq.lock);
+}
+
+static int wr_complete(struct ibv_qp_ex *qpx)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	int err = qp->wr.err;
+
+	/* A WQE still waiting for a setter is incomplete. */
+	if (!err && qp->wr.ctrl && qp->wr.setters)
+		err = EINVAL;
+	if (err) {
+		rollback(qp);
+	} else if (qp->wr.nreq) {
+		mlx5_ring_sq(qp, qp->wr.ctrl, qp->wr.size, qp->wr.nreq,
+			     qp->wr.inl_wqe);
+	}
+	unlock_sq(qp);
+	return err;
+}
+
+/* Before RTS nothing may be posted: everything is dropped. */
+static int wr_complete_not_ready(struct ibv_qp_ex *qpx)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+
+	rollback(qp);
+	unlock_sq(qp);
+	return EINVAL;
+}
+
+static void wr_abort(struct ibv_qp_ex *qpx)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+
+	rollback(qp);
+	unlock_sq(qp);
+}
+
+void mlx5_qp_set_wr_complete(struct mlx5_qp *qp, bool operational)
+{
+	qp->verbs_qp.qp_ex.wr_complete = operational ? wr_complete
+						     : wr_complete_not_ready;
+}
+
+/* Only the builders the QP was created for (send_ops_flags) are set. */
+void mlx5_qp_set_wr_ops(struct mlx5_qp *qp)
+{
+	struct ibv_qp_ex *x = &qp->verbs_qp.qp_ex;
+	uint64_t ops = qp->send_ops;
+
+	x->wr_start = wr_start;
+	x->wr_abort = wr_abort;
+	mlx5_qp_set_wr_complete(qp, false);
+	x->wr_set_sge = wr_set_sge;
+	x->wr_set_sge_list = wr_set_sge_list;
+	x->wr_set_inline_data = wr_set_inline_data;
+	x->wr_set_inline_data_list = wr_set_inline_data_list;
+	if (qp->qp_type == IBV_QPT_UD)
+		x->wr_set_ud_addr = wr_set_ud_addr;
+	if (ops & IBV_QP_EX_WITH_SEND)
+		x->wr_send = wr_send;
+	if (ops & IBV_QP_EX_WITH_SEND_WITH_IMM)
+		x->wr_send_imm = wr_send_imm;
+	if (ops & IBV_QP_EX_WITH_SEND_WITH_INV)
+		x->wr_send_inv = wr_send_inv;
+	if (ops & IBV_QP_EX_WITH_RDMA_WRITE)
+		x->wr_rdma_write = wr_rdma_write;
+	if (ops & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)
+		x->wr_rdma_write_imm = wr_rdma_write_imm;
+	if (ops & IBV_QP_EX_WITH_RDMA_READ)
+		x->wr_rdma_read = wr_rdma_read;
+	if (ops & IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP)
+		x->wr_atomic_cmp_swp = wr_atomic_cmp_swp;
+	if (ops & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+		x->wr_atomic_fetch_add = wr_atomic_fetch_add;
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "rdma_util.h"
+
+static const uint64_t ops_of[] = {
+	[IBV_QPT_RC] = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+		       IBV_QP_EX_WITH_RDMA_WRITE |
+		       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+		       IBV_QP_EX_WITH_RDMA_READ |
+		       IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+		       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD,
+	[IBV_QPT_UC] = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+		       IBV_QP_EX_WITH_RDMA_WRITE |
+		       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM,
+	[IBV_QPT_UD] = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM,
+};
+
+static int make_cq(struct rdma_ep *ep, const struct ep_opts *o, int cqe)
+{
+	struct ibv_cq_init_attr_ex ca = {
+		.cqe = (uint32_t)cqe,
+		.channel = ep->channel,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+
+	if (o->cq_ex) {
+		ep->cq_ex = ibv_create_cq_ex(ep->ctx, &ca);
+		ep->cq = ep->cq_ex ? ibv_cq_ex_to_cq(ep->cq_ex) : NULL;
+	} else {
+		ep->cq = ibv_create_cq(ep->ctx, cqe, NULL, ep->channel, 0);
+	}
+	return ep->cq ? 0 : errno;
+}
+
+int ep_open(struct rdma_ep *ep, struct ibv_context *ctx, struct ibv_pd *pd,
+	    const struct ep_opts *o)
+{
+	uint32_t depth = o->depth ? o->depth : 16;
+	struct ibv_qp_init_attr_ex qa = {
+		.qp_type = o->type,
+		.sq_sig_all = o->sig_all,
+		.srq = o->srq,
+		.cap = { .max_send_wr = depth, .max_recv_wr = depth,
+			 .max_send_sge = 2, .max_recv_sge = 2,
+			 .max_inline_data = o->max_inline },
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = pd,
+	};
+	struct ibv_port_attr port;
+	int err;
+
+	memset(ep, 0, sizeof(*ep));
+	ep->ctx = ctx;
+	ep->pd = pd;
+	ep->type = o->type;
+	if (o->channel) {
+		ep->channel = ibv_create_comp_channel(ctx);
+		if (!ep->channel)
+			return errno;
+	}
+	err = make_cq(ep, o, (int)depth * 2);
+	if (err)
+		goto fail;
+	qa.send_cq = qa.recv_cq = ep->cq;
+	if (o->qp_ex) {
+		qa.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+		qa.send_ops_flags = ops_of[o->type];
+	}
+	ep->qp = ibv_create_qp_ex(ctx, &qa);
+	if (!ep->qp) {
+		err = errno;
+		goto fail;
+	}
+	if (o->qp_ex)
+		ep->qpx = ibv_qp_to_qp_ex(ep->qp);
+	ep->qpn = ep->qp->qp_num;
+	err = ibv_query_port(ctx, 1, &port);
+	if (err)
+		goto fail;
+	ep->lid = port.lid;
+	return 0;
+fail:
+	ep_close(ep);
+	return err;
+}
+
+int ep_connect(struct rdma_ep *ep, uint16_t lid, uint32_t qpn)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC,
+		.qkey = EP_QKEY,
+	};
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+	int err;
+
+	mask |= ep->type == IBV_QPT_UD ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS;
+	err = ibv_modify_qp(ep->qp, &a, mask);
+	if (err)
+		return err;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	mask = IBV_QP_STATE;
+	if (ep->type != IBV_QPT_UD) {
+		a.path_mtu = IBV_MTU_1024;
+		a.dest_qp_num = qpn;
+		a.rq_psn = EP_PSN;
+		a.ah_attr.dlid = lid;
+		a.ah_attr.port_num = 1;
+		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			IBV_QP_RQ_PSN;
+		if (ep->type == IBV_QPT_RC) {
+			a.max_dest_rd_atomic = 4;
+			a.min_rnr_timer = 1;
+			mask |= IBV_QP_MAX_DEST_RD_ATOMIC |
+				IBV_QP_MIN_RNR_TIMER;
+		}
+	}
+	err = ibv_modify_qp(ep->qp, &a, mask);
+	if (err)
+		return err;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = EP_PSN;
+	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	if (ep->type == IBV_QPT_RC) {
+		a.timeout = 14;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.max_rd_atomic = 4;
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			IBV_QP_MAX_QP_RD_ATOMIC;
+	}
+	return ibv_modify_qp(ep->qp, &a, mask);
+}
+
+void ep_close(struct rdma_ep *ep)
+{
+	if (ep->qp)
+		ibv_destroy_qp(ep->qp);
+	if (ep->cq)
+		ibv_destroy_cq(ep->cq);
+	if (ep->channel)
+		ibv_destroy_comp_channel(ep->channel);
+	ep->qp = NULL;
+	ep->cq = NULL;
+	ep->channel = NULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int ep_poll(struct rdma_ep *ep, struct ibv_wc *wc, int n)
+{
+	double end = now() + 10;
+	int got = 0, r;
+
+	while (got < n && now() < end) {
+		r = ibv_poll_cq(ep->cq, n - got, wc + got);
+		if (r < 0)
+			return got;
+		got += r;
+	}
+	return got;
+}
+
+int ep_post(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,
+	    uint32_t len, uint32_t lkey, uint64_t raddr, uint32_t rkey,
+	    unsigned int flags, uint64_t wr_id)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len,
+			       .lkey = lkey };
+	struct ibv_send_wr wr = { .wr_id = wr_id, .sg_list = &sge,
+				  .num_sge = 1, .opcode = op,
+				  .send_flags = flags }, *bad;
+
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
+	return ibv_post_send(ep->qp, &wr, &bad);
+}
+
+int ep_atomic(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,
+	      uint32_t lkey, uint64_t raddr, uint32_t rkey,
+	      uint64_t compare_add, uint64_t swap, unsigned int flags)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = 8,
+			       .lkey = lkey };
+	struct ibv_send_wr wr = { .wr_id = op, .sg_list = &sge, .num_sge = 1,
+				  .opcode = op, .send_flags = flags }, *bad;
+
+	wr.wr.atomic.remote_addr = raddr;
+	wr.wr.atomic.rkey = rkey;
+	wr.wr.atomic.compare_add = compare_add;
+	wr.wr.atomic.swap = swap;
+	return ibv_post_send(ep->qp, &wr, &bad);
+}
+
+int ep_recv(struct rdma_ep *ep, void *addr, uint32_t len, uint32_t lkey,
+	    uint64_t wr_id)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len,
+			       .lkey = lkey };
+	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(ep->qp, &wr, &bad);
+}
+
+void sim_warm_up(struct ibv_device *dev)
+{
+	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct ibv_context *ctx = ibv_open_device(dev);
+	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	struct rdma_ep ep;
+
+	if (pd && !ep_open(&ep, ctx, pd, &o))
+		ep_close(&ep);
+	if (pd)
+		ibv_dealloc_pd(pd);
+	if (ctx)
+		ibv_close_device(ctx);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * RDMA endpoints for the data-path tests under rdma-sim: a CQ and a QP on
+ * a given PD, brought to RTS against a peer named by LID and QPN (IB link
+ * layer, no GRH, as perftest connects), and a bounded wait for completions.
+ */
+#ifndef MLX5_RDMA_TEST_UTIL_H
+#define MLX5_RDMA_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#define EP_QKEY 0x11111111
+#define EP_PSN 0x123
+
+struct rdma_ep {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *channel; /* NULL unless asked for */
+	struct ibv_cq *cq;
+	struct ibv_cq_ex *cq_ex;	  /* set when created with create_cq_ex */
+	struct ibv_qp *qp;
+	struct ibv_qp_ex *qpx;		  /* set when created with send ops */
+	enum ibv_qp_type type;
+	uint16_t lid;
+	uint32_t qpn;
+};
+
+struct ep_opts {
+	enum ibv_qp_type type;
+	bool cq_ex;	 /* ibv_create_cq_ex */
+	bool qp_ex;	 /* ibv_create_qp_ex with every send op of the type */
+	bool channel;	 /* a completion channel on the CQ */
+	bool sig_all;
+	struct ibv_srq *srq;
+	uint32_t max_inline;
+	uint32_t depth;	 /* send and receive WRs, CQEs: 2 * depth */
+};
+
+/* 0 or an errno; on error nothing is left allocated. */
+int ep_open(struct rdma_ep *ep, struct ibv_context *ctx, struct ibv_pd *pd,
+	    const struct ep_opts *o);
+/* RESET -> INIT -> RTR -> RTS against (@lid, @qpn). 0 or an errno. */
+int ep_connect(struct rdma_ep *ep, uint16_t lid, uint32_t qpn);
+void ep_close(struct rdma_ep *ep);
+
+/* Poll until @n completions arrived or 10 s passed; returns how many. */
+int ep_poll(struct rdma_ep *ep, struct ibv_wc *wc, int n);
+
+/* Post one WR with one SGE; 0 or the post's errno. */
+int ep_post(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,
+	    uint32_t len, uint32_t lkey, uint64_t raddr, uint32_t rkey,
+	    unsigned int flags, uint64_t wr_id);
+/* A CS (@swap used) or FA on 8 bytes at @raddr, result to @addr. */
+int ep_atomic(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,
+	      uint32_t lkey, uint64_t raddr, uint32_t rkey,
+	      uint64_t compare_add, uint64_t swap, unsigned int flags);
+int ep_recv(struct rdma_ep *ep, void *addr, uint32_t len, uint32_t lkey,
+	    uint64_t wr_id);
+
+/*
+ * Create and destroy one QP on @dev, so that rdma-sim's fabric socket
+ * (opened at a process's first QP, kept for its life) exists before a
+ * test counts fds.
+ */
+void sim_warm_up(struct ibv_device *dev);
+
+#endif /* MLX5_RDMA_TEST_UTIL_H */
