@@ -323,5 +323,17 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 /* ---- trace (hca_trace.c) ---- */
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
+/* What the engine did in this process, for --trace (one "hca stats"
+ * line at exit) and for benchmarks: counts, never timings. */
+struct hca_stats {
+	uint64_t app_passes;	/* passes run by the application's verbs */
+	uint64_t thread_passes; /* passes run by the engine thread */
+	uint64_t waits;		/* the engine thread slept on the fabric */
+	uint64_t woken;		/* ... and a sender's poke woke it */
+	uint64_t pokes;		/* pokes sent to a sleeping peer */
+	uint64_t ring_full;	/* sends deferred: the peer's ring was full */
+	uint64_t ack_timeouts;	/* local ACK timer expiries (go-back-N) */
+};
+extern struct hca_stats hca_stats;
 
 #endif

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* --trace lines for the data path: each WQE taken and each CQE written. */
+/* --trace lines for the data path: each WQE taken, each CQE written, and
+ * the engine's counters when the process exits. */
 #include "hca.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static const char *const wqe_names[256] = {
 	[HCA_WQE_NOP] = "NOP",
@@ -66,4 +71,39 @@ void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci)
 		  name_or(ci->syndrome < sizeof(synd_names) / sizeof(char *)
 				  ? synd_names[ci->syndrome]
 				  : NULL));
+}
+
+struct hca_stats hca_stats;
+
+/* At exit: a --trace line, and with RDMA_SIM_HCA_STATS=FILE the same
+ * line appended to FILE (benchmarks read it without tracing every WQE). */
+__attribute__((destructor)) static void hca_trace_stats(void)
+{
+	const struct hca_stats *s = &hca_stats;
+	const char *path = getenv("RDMA_SIM_HCA_STATS");
+	char line[256];
+	int n, fd;
+
+	if (!(s->app_passes | s->thread_passes))
+		return;
+	n = snprintf(line, sizeof(line),
+		     "hca stats passes app %llu thread %llu waits %llu woken "
+		     "%llu pokes %llu ring_full %llu ack_timeouts %llu",
+		     (unsigned long long)s->app_passes,
+		     (unsigned long long)s->thread_passes,
+		     (unsigned long long)s->waits, (unsigned long long)s->woken,
+		     (unsigned long long)s->pokes,
+		     (unsigned long long)s->ring_full,
+		     (unsigned long long)s->ack_timeouts);
+	if (sim_tracing())
+		sim_trace("%s", line);
+	if (!path || n < 0 || n >= (int)sizeof(line) - 1)
+		return;
+	fd = real.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	line[n++] = '\n';
+	if (real.write(fd, line, n) < 0)
+		n = 0;
+	real.close(fd);
 }
