@@ -234,6 +234,9 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 		}
 		qp->has_uidx = true;
 	}
+	/* The kernel hears the inline size the WQEs hold, as from upstream. */
+	if (sz.sq_wqe_cnt)
+		attr->cap.max_inline_data = (uint32_t)sz.max_inline;
 	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi, dv_flags);
 	if (err)
 		goto fail;
