@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -119,6 +120,21 @@ void ep_close(struct rdma_ep *ep)
 	ep->channel = NULL;
 }
 
+int ep_pair(struct rdma_ep *a, struct ibv_pd *pa, const struct ep_opts *oa,
+	    struct rdma_ep *b, struct ibv_pd *pb, const struct ep_opts *ob)
+{
+	int err = ep_open(a, pa->context, pa, oa);
+
+	if (err)
+		return err;
+	err = ep_open(b, pb->context, pb, ob);
+	if (!err)
+		err = ep_connect(a, b->lid, b->qpn);
+	if (!err)
+		err = ep_connect(b, a->lid, a->qpn);
+	return err;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -196,4 +212,42 @@ void sim_warm_up(struct ibv_device *dev)
 		ibv_dealloc_pd(pd);
 	if (ctx)
 		ibv_close_device(ctx);
+}
+
+int host_open(struct rdma_host *h, struct ibv_device *dev, size_t len,
+	      unsigned int access)
+{
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	h->ctx = ibv_open_device(dev);
+	if (!h->ctx)
+		return errno;
+	h->pd = ibv_alloc_pd(h->ctx);
+	h->buf = h->pd ? aligned_alloc(4096, len) : NULL;
+	if (h->buf) {
+		memset(h->buf, 0, len);
+		h->mr = ibv_reg_mr(h->pd, h->buf, len, (int)access);
+	}
+	if (h->mr)
+		return 0;
+	err = errno ? errno : ENOMEM;
+	host_close(h);
+	return err;
+}
+
+static int first_err(int err, int r)
+{
+	return err ? err : r;
+}
+
+int host_close(struct rdma_host *h)
+{
+	int err = h->mr ? ibv_dereg_mr(h->mr) : 0;
+
+	err = first_err(err, h->pd ? ibv_dealloc_pd(h->pd) : 0);
+	err = first_err(err, h->ctx ? ibv_close_device(h->ctx) : 0);
+	free(h->buf);
+	memset(h, 0, sizeof(*h));
+	return err;
 }
