@@ -24,6 +24,7 @@
 
 #include "driver.h"
 #include "fds.h"
+#include "test_util.h"
 
 static struct ibv_device **list;
 static struct ibv_context *ctx;
@@ -187,8 +188,6 @@ static void test_qp(void **state)
 	struct ibv_async_event ev;
 	struct verbs_cq cq;
 	struct verbs_qp qp;
-	pthread_t thread;
-	void *ret;
 
 	create_cq(&cq, 16, NULL);
 	create_qp(&qp, &cq.cq, NULL);
@@ -212,14 +211,7 @@ static void test_qp(void **state)
 
 	/* The CQ is in use; the QP waits for the event's ack. */
 	assert_int_equal(ibv_cmd_destroy_cq(&cq.cq), EBUSY);
-	assert_int_equal(pthread_create(&thread, NULL, destroy_qp_thread,
-					&qp.qp),
-			 0);
-	usleep(50000);
-	assert_int_equal(pthread_tryjoin_np(thread, &ret), EBUSY);
-	ibv_ack_async_event(&ev);
-	assert_int_equal(pthread_join(thread, &ret), 0);
-	assert_null(ret);
+	test_destroy_waits_for_ack(destroy_qp_thread, &qp.qp, &ev);
 	assert_int_equal(ibv_cmd_destroy_cq(&cq.cq), 0);
 }
 
