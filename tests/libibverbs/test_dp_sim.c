@@ -24,6 +24,7 @@
 
 #include "driver.h"
 #include "fds.h"
+#include "skip.h"
 #include "test_util.h"
 
 static struct ibv_device **list;
@@ -46,11 +47,12 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	test_teardown_begin();
 	assert_int_equal(ibv_dealloc_pd(pd), 0);
 	assert_int_equal(ibv_close_device(ctx), 0);
 	ibv_free_device_list(list);
 	assert_int_equal(count_fds(), fds_before);
-	return 0;
+	return test_teardown_end();
 }
 
 static void create_cq(struct verbs_cq *cq, int cqe,
@@ -278,5 +280,6 @@ int main(void)
 		cmocka_unit_test(test_ah),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return test_exit_status(
+		cmocka_run_group_tests(tests, setup, teardown));
 }

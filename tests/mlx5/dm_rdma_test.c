@@ -21,6 +21,7 @@
 
 #include "dm_util.h"
 #include "rdma_util.h"
+#include "skip.h"
 
 #define DM_SZ 16384
 #define HOST_SZ 16384
@@ -61,11 +62,12 @@ static int teardown(void **state)
 {
 	int fds, maps;
 
+	test_teardown_begin();
 	ibv_free_device_list(devs);
 	leak_mark_recount(&mark, &fds, &maps);
 	assert_int_equal(fds, mark.fds);
 	assert_int_equal(maps, mark.maps);
-	return 0;
+	return test_teardown_end();
 }
 
 static void check_dm(struct ibv_dm *dm, uint64_t off, const void *want,
@@ -310,5 +312,6 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		ndev = atoi(argv[1]);
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return test_exit_status(
+		cmocka_run_group_tests(tests, setup, teardown));
 }

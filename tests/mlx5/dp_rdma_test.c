@@ -21,6 +21,7 @@
 
 #include "dm_util.h"
 #include "rdma_util.h"
+#include "skip.h"
 
 #define BUF_SZ 65536
 
@@ -58,13 +59,14 @@ static int group_teardown(void **state)
 {
 	int fds, maps;
 
+	test_teardown_begin();
 	assert_int_equal(host_close(&A), 0);
 	assert_int_equal(host_close(&B), 0);
 	ibv_free_device_list(devs);
 	leak_mark_recount(&mark, &fds, &maps);
 	assert_int_equal(fds, mark.fds);
 	assert_int_equal(maps, mark.maps);
-	return 0;
+	return test_teardown_end();
 }
 
 static void pair(struct rdma_ep *a, struct rdma_ep *b,
@@ -611,5 +613,6 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		ndev = atoi(argv[1]);
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return test_exit_status(
+		cmocka_run_group_tests(tests, group_setup, group_teardown));
 }
