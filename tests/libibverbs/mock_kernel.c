@@ -125,6 +125,15 @@ struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id)
 	return NULL;
 }
 
+uint32_t mock_destroy_events;
+
+int mock_answer_destroy(struct ib_uverbs_ioctl_hdr *hdr)
+{
+	memcpy((void *)(uintptr_t)mock_find(hdr, 1)->data,
+	       &mock_destroy_events, sizeof(mock_destroy_events));
+	return 0;
+}
+
 void mock_expect_attr(unsigned int call, unsigned int i, uint16_t id,
 		      uint16_t len, uint16_t flags, uint64_t data)
 {

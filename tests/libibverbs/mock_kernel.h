@@ -48,6 +48,12 @@ const struct ib_uverbs_ioctl_hdr *mock_hdr(unsigned int call);
 const struct ib_uverbs_attr *mock_attr(unsigned int call, unsigned int i);
 /* The attribute with @id in @hdr (live, during a handler), or NULL. */
 struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id);
+/*
+ * A handler for QP_DESTROY and SRQ_DESTROY: the kernel reports
+ * mock_destroy_events async events in the response (attribute 1).
+ */
+extern uint32_t mock_destroy_events;
+int mock_answer_destroy(struct ib_uverbs_ioctl_hdr *hdr);
 
 /*
  * A context as a provider would get it from verbs_init_and_alloc_context,
