@@ -123,6 +123,7 @@ struct hca_sge {
 /* A send WQE decoded when it was taken from the ring. */
 struct hca_swqe {
 	uint8_t opcode, signaled, solicited, fence;
+	uint8_t ds;	  /* WQE size in 16-byte units (ctrl qpn_ds) */
 	uint16_t wqe_idx; /* the ctrl segment's index: wqe_counter */
 	uint32_t imm;	  /* raw (big-endian) immediate / rkey */
 	uint64_t raddr;

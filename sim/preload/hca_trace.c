@@ -50,8 +50,8 @@ void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)
 {
 	if (!sim_tracing())
 		return;
-	sim_trace("wqe qp %#x %s idx %u len %u%s%s%s", qp->qpn,
-		  name_or(wqe_names[w->opcode]), w->wqe_idx, w->len,
+	sim_trace("wqe qp %#x %s idx %u len %u ds %u%s%s%s", qp->qpn,
+		  name_or(wqe_names[w->opcode]), w->wqe_idx, w->len, w->ds,
 		  w->inl ? " inline" : "", w->signaled ? " signaled" : "",
 		  w->failed ? " malformed" : "");
 }
