@@ -322,6 +322,13 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
 /* ---- trace (hca_trace.c) ---- */
+/* What the engine did in this process; one trace line at exit. */
+struct hca_stats {
+	uint64_t passes, busy_passes, app_passes;
+	uint64_t pkts_out, pkts_in, pokes;
+	uint64_t wqes, cqes;
+};
+extern struct hca_stats hca_stats;
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* The rings libmlx5 asked for, to compare two libraries' sizing. */
