@@ -61,7 +61,19 @@ int mock_answer_destroy(struct ib_uverbs_ioctl_hdr *hdr);
  * call is not kept in mock_calls.
  */
 struct verbs_context *mock_context(uint32_t driver_id, int probe_answer);
-void mock_context_free(struct verbs_context *vctx);
+void mock_context_free(struct verbs_context *c);
+
+/*
+ * The context of a command test, made before each test by one of these
+ * cmocka fixtures on mlx5: mock_setup_ioctl answers the probe ENOSPC (a
+ * kernel that tunnels write commands through ioctl), mock_setup_write
+ * EPROTONOSUPPORT (plain write()). mock_teardown frees it. A file that
+ * needs more calls them from its own fixtures.
+ */
+extern struct verbs_context *vctx;
+int mock_setup_ioctl(void **state);
+int mock_setup_write(void **state);
+int mock_teardown(void **state);
 
 /* Assert one recorded attribute field by field; ~0 data means "any". */
 #define MOCK_ANY UINT64_MAX

@@ -20,7 +20,6 @@
 #include "mock_kernel.h"
 #include "test_util.h"
 
-static struct verbs_context *vctx;
 static struct ibv_pd pd;
 static struct ibv_cq scq, rcq;
 static struct ibv_srq srq;
@@ -36,22 +35,15 @@ static void objects_init(void)
 
 static int setup_ioctl(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
+	mock_setup_ioctl(state);
 	objects_init();
 	return 0;
 }
 
 static int setup_write(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
+	mock_setup_write(state);
 	objects_init();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1;
-	mock_context_free(vctx);
 	return 0;
 }
 
@@ -517,8 +509,8 @@ static void test_destroy_qp(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, teardown)
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, mock_teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_qp_ioctl),
 		I(test_create_qp_ex_send_ops_source_qpn),
 		I(test_create_qp_checks),

@@ -21,7 +21,6 @@
 #include "mock_kernel.h"
 #include "test_util.h"
 
-static struct verbs_context *vctx;
 static struct ibv_pd pd;
 static struct ibv_cq cq;
 
@@ -42,13 +41,6 @@ static int setup_ioctl(void **state)
 static int setup_write(void **state)
 {
 	return setup_common(EPROTONOSUPPORT);
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1;
-	mock_context_free(vctx);
-	return 0;
 }
 
 static void out_u32(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id,
@@ -396,8 +388,8 @@ static void test_destroy_eio_is_success(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, teardown)
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, mock_teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_srq_ioctl),
 		I(test_create_srq_checks),
 		W(test_create_srq_write_fallback),
