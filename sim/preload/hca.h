@@ -323,5 +323,8 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 /* ---- trace (hca_trace.c) ---- */
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
+/* The rings libmlx5 asked for, to compare two libraries' sizing. */
+void hca_trace_rings(const struct hca_qp *qp, const struct sim_qp_cap *cap);
+void hca_trace_cq_ring(const struct hca_cq *cq);
 
 #endif
