@@ -69,9 +69,9 @@ static uint16_t random_sport(void)
 
 void mlx5_av_set_udp_sport(struct mlx5_wqe_av *av, uint32_t flow_label)
 {
-	uint32_t fl = flow_label & 0xfffff;
-
 	/* Same flow label, same port: ECMP keeps a flow on one path. */
-	av->rlid = htobe16(fl ? ibv_flow_label_to_udp_sport(fl) :
-				random_sport());
+	uint32_t fl = flow_label & 0xfffff;
+	uint16_t sport = fl ? ibv_flow_label_to_udp_sport(fl) : random_sport();
+
+	av->rlid = htobe16(sport);
 }
