@@ -96,7 +96,9 @@ static int mlx5_alloc_ucontext(struct sim_uvfile *uv, const void *in,
 		return -EINVAL;
 	if (req.flags & MLX5_IB_ALLOC_UCTX_DEVX)
 		return -EINVAL; /* no DEVX: the device has no user contexts */
-	uv->uar_dyn = !!(req.lib_caps & MLX5_LIB_CAP_DYN_UAR);
+	/* --static-uar: a kernel that does not know the DYN_UAR bit. */
+	uv->uar_dyn = !sim.sh->cfg.static_uar &&
+		      (req.lib_caps & MLX5_LIB_CAP_DYN_UAR);
 	if (uv->uar_dyn) {
 		total = 0;
 	} else if (total > MLX5_SIM_MAX_BFREGS) {
