@@ -40,6 +40,13 @@ extern mock_write_fn mock_write_handler;
 extern struct mock_call mock_calls[MOCK_MAX_CALLS];
 extern unsigned int mock_num_calls;
 
+/* Handlers of a kernel that answers every ioctl (write) with one errno. */
+int mock_fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_enotty(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_einval(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_eio(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_write_eio(const void *buf, size_t len);
+
 /* Forget recorded calls; handlers back to "succeed, write nothing". */
 void mock_reset(void);
 
@@ -61,7 +68,19 @@ int mock_answer_destroy(struct ib_uverbs_ioctl_hdr *hdr);
  * call is not kept in mock_calls.
  */
 struct verbs_context *mock_context(uint32_t driver_id, int probe_answer);
-void mock_context_free(struct verbs_context *vctx);
+void mock_context_free(struct verbs_context *c);
+
+/*
+ * The context of a command test, made before each test by one of these
+ * cmocka fixtures on mlx5: mock_setup_ioctl answers the probe ENOSPC (a
+ * kernel that tunnels write commands through ioctl), mock_setup_write
+ * EPROTONOSUPPORT (plain write()). mock_teardown frees it. A file that
+ * needs more calls them from its own fixtures.
+ */
+extern struct verbs_context *vctx;
+int mock_setup_ioctl(void **state);
+int mock_setup_write(void **state);
+int mock_teardown(void **state);
 
 /* Assert one recorded attribute field by field; ~0 data means "any". */
 #define MOCK_ANY UINT64_MAX

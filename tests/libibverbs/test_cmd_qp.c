@@ -20,7 +20,6 @@
 #include "mock_kernel.h"
 #include "test_util.h"
 
-static struct verbs_context *vctx;
 static struct ibv_pd pd;
 static struct ibv_cq scq, rcq;
 static struct ibv_srq srq;
@@ -36,22 +35,15 @@ static void objects_init(void)
 
 static int setup_ioctl(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
+	mock_setup_ioctl(state);
 	objects_init();
 	return 0;
 }
 
 static int setup_write(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
+	mock_setup_write(state);
 	objects_init();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1;
-	mock_context_free(vctx);
 	return 0;
 }
 
@@ -199,11 +191,6 @@ static void test_create_qp_checks(void **state)
 	assert_int_equal(mock_num_calls, 0);
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
 /* CREATE_QP / EX_CREATE_QP: handle 0x45, qpn 0x321, the granted caps. */
 static int answer_create_qp_write(const void *buf, size_t len)
 {
@@ -230,7 +217,7 @@ static void test_create_qp_write_fallback(void **state)
 	size_t o = 8;
 
 	attr.sq_sig_all = 7;
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_create_qp_write;
 	assert_int_equal(
 		ibv_cmd_create_qp_ex(&vctx->context, &qp, &attr, &udata, NULL),
@@ -267,7 +254,7 @@ static void test_create_qp_ex_write_for_flags(void **state)
 	attr.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	attr.create_flags = IBV_QP_CREATE_SOURCE_QPN;
 	attr.source_qpn = 0x77;
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_create_qp_write;
 	assert_int_equal(
 		ibv_cmd_create_qp_ex(&vctx->context, &qp, &attr, NULL, NULL), 0);
@@ -507,7 +494,7 @@ static void test_destroy_qp(void **state)
 	/* The legacy form, on a fresh QP. */
 	qp.events_completed = 0;
 	mock_reset();
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), 0);
 	/* in: 8 + 16 = 6 words; out: 4 bytes = 1 word */
 	mock_expect_write_hdr(1, IB_USER_VERBS_CMD_DESTROY_QP, 6, 1);
@@ -517,8 +504,8 @@ static void test_destroy_qp(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, teardown)
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, mock_teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_qp_ioctl),
 		I(test_create_qp_ex_send_ops_source_qpn),
 		I(test_create_qp_checks),
