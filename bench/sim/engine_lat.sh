@@ -7,8 +7,9 @@
 # Per run (median of REPS, default 3; ITERS messages, default 2000):
 #  - the perftest figure: lat rows t_avg and t_typical (us), bw rows Mpps;
 #  - the engine's counters of both processes (RDMA_SIM_HCA_STATS), per
-#    message: passes of the engine threads, their wake-ups by a sender,
-#    local ACK timeouts (each one is a go-back-N stall of 4.096 us << 14);
+#    message: passes of the engine threads (not the application's), their
+#    wake-ups by a sender; and the local ACK timeouts of the run (each one
+#    a go-back-N stall of 4.096 us << 14 = 67 ms);
 #  - CPU (user + system) of both processes per message, in us.
 # Then the idle cost of a process holding a QP: CPU and wake-ups in 5 s.
 # Counters are deterministic enough to compare builds on a loaded
@@ -43,7 +44,15 @@ run() {
 			else { fig = $6; typ = $5 }
 		}
 		FILENAME ~ /t$/ { cpu += $1 + $2 }
-		FILENAME ~ /stats$/ { thr += $7; wok += $11; tmo += $17 }
+		FILENAME ~ /stats$/ { # passes P (B with work, A in the ...
+			thr += $3 - $7
+			for (i = 1; i < NF; i++) {
+				if ($i == "woken")
+					wok += $(i + 1)
+				if ($i == "ack-timeouts")
+					tmo += $(i + 1)
+			}
+		}
 		END {
 			printf "%s %s %.1f %.1f %.2f %d\n", fig, typ,
 				cpu * 1e6 / n, thr / n, wok / n, tmo

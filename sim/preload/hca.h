@@ -123,6 +123,7 @@ struct hca_sge {
 /* A send WQE decoded when it was taken from the ring. */
 struct hca_swqe {
 	uint8_t opcode, signaled, solicited, fence;
+	uint8_t ds;	  /* WQE size in 16-byte units (ctrl qpn_ds) */
 	uint16_t wqe_idx; /* the ctrl segment's index: wqe_counter */
 	uint32_t imm;	  /* raw (big-endian) immediate / rkey */
 	uint64_t raddr;
@@ -321,19 +322,23 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
 /* ---- trace (hca_trace.c) ---- */
-void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
-void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
-/* What the engine did in this process, for --trace (one "hca stats"
- * line at exit) and for benchmarks: counts, never timings. */
+/* What the engine did in this process: one line at exit, to --trace and
+ * to $RDMA_SIM_HCA_STATS (benchmarks read it without tracing every WQE).
+ * Counts, never timings; bumped under sim_lock but for the sleeps. */
 struct hca_stats {
-	uint64_t app_passes;	/* passes run by the application's verbs */
-	uint64_t thread_passes; /* passes run by the engine thread */
-	uint64_t waits;		/* the engine thread slept on the fabric */
-	uint64_t woken;		/* ... and a sender's poke woke it */
-	uint64_t pokes;		/* pokes sent to a sleeping peer */
-	uint64_t ring_full;	/* sends deferred: the peer's ring was full */
-	uint64_t ack_timeouts;	/* local ACK timer expiries (go-back-N) */
+	uint64_t passes, busy_passes, app_passes;
+	uint64_t pkts_out, pkts_in, pokes;
+	uint64_t wqes, cqes;
+	uint64_t waits;	       /* the engine thread slept on its ring */
+	uint64_t woken;	       /* ... and a sender woke it */
+	uint64_t ring_full;    /* sends deferred: the peer's ring was full */
+	uint64_t ack_timeouts; /* local ACK timer expiries (go-back-N) */
 };
 extern struct hca_stats hca_stats;
+void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
+void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
+/* The rings libmlx5 asked for, to compare two libraries' sizing. */
+void hca_trace_rings(const struct hca_qp *qp, const struct sim_qp_cap *cap);
+void hca_trace_cq_ring(const struct hca_cq *cq);
 
 #endif

@@ -103,6 +103,8 @@ int hca_step(void)
 	}
 	for (cq = hca_cqs; cq; cq = cq->next)
 		hca_cq_check_arm(cq);
+	hca_stats.passes++;
+	hca_stats.busy_passes += did;
 	return did;
 }
 
@@ -118,7 +120,6 @@ static void *engine_main(void *arg)
 	for (;;) {
 		pthread_mutex_lock(&sim_lock);
 		did = hca_step();
-		hca_stats.thread_passes++;
 		pthread_mutex_unlock(&sim_lock);
 		now = hca_now();
 		if (did)

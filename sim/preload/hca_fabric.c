@@ -293,6 +293,7 @@ int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].dev_qpn = key;
 	}
 	ret = send_to(owners[slot].pid, p, iov, iovcnt);
+	hca_stats.pkts_out++;
 	if (ret == -EHOSTUNREACH)
 		owners[slot].pid = 0; /* look again next time */
 	return ret;
@@ -350,6 +351,7 @@ int hca_fabric_poll(int max)
 		tail += r->len;
 		__atomic_store_n(&own->tail, tail, __ATOMIC_RELEASE);
 	}
+	hca_stats.pkts_in += (uint64_t)done;
 	return done;
 }
 

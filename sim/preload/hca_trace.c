@@ -4,6 +4,7 @@
 #include "hca.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -51,18 +52,24 @@ static const char *name_or(const char *n)
 	return n ? n : "?";
 }
 
+struct hca_stats hca_stats;
+
+#define STATS_LINE 512
+
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)
 {
+	hca_stats.wqes++;
 	if (!sim_tracing())
 		return;
-	sim_trace("wqe qp %#x %s idx %u len %u%s%s%s", qp->qpn,
-		  name_or(wqe_names[w->opcode]), w->wqe_idx, w->len,
+	sim_trace("wqe qp %#x %s idx %u len %u ds %u%s%s%s", qp->qpn,
+		  name_or(wqe_names[w->opcode]), w->wqe_idx, w->len, w->ds,
 		  w->inl ? " inline" : "", w->signaled ? " signaled" : "",
 		  w->failed ? " malformed" : "");
 }
 
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci)
 {
+	hca_stats.cqes++;
 	if (!sim_tracing())
 		return;
 	sim_trace("cqe cq %#x qp %#x %s idx %u len %u status %s", cq->cqn,
@@ -73,37 +80,65 @@ void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci)
 				  : NULL));
 }
 
-struct hca_stats hca_stats;
-
-/* At exit: a --trace line, and with RDMA_SIM_HCA_STATS=FILE the same
- * line appended to FILE (benchmarks read it without tracing every WQE). */
-__attribute__((destructor)) static void hca_trace_stats(void)
+void hca_trace_rings(const struct hca_qp *qp, const struct sim_qp_cap *cap)
 {
-	const struct hca_stats *s = &hca_stats;
-	const char *path = getenv("RDMA_SIM_HCA_STATS");
-	char line[256];
-	int n, fd;
-
-	if (!(s->app_passes | s->thread_passes))
+	if (!sim_tracing())
 		return;
-	n = snprintf(line, sizeof(line),
-		     "hca stats passes app %llu thread %llu waits %llu woken "
-		     "%llu pokes %llu ring_full %llu ack_timeouts %llu",
-		     (unsigned long long)s->app_passes,
-		     (unsigned long long)s->thread_passes,
-		     (unsigned long long)s->waits, (unsigned long long)s->woken,
-		     (unsigned long long)s->pokes,
-		     (unsigned long long)s->ring_full,
-		     (unsigned long long)s->ack_timeouts);
-	if (sim_tracing())
-		sim_trace("%s", line);
-	if (!path || n < 0 || n >= (int)sizeof(line) - 1)
+	sim_trace("rings qp %#x sq %u BB rq %u x %u B cap wr %u/%u sge %u/%u "
+		  "inline %u",
+		  qp->qpn, qp->sq_wqe_cnt, qp->rq_wqe_cnt,
+		  qp->rq_wqe_cnt ? 1u << qp->rq_wqe_shift : 0, cap->max_send_wr,
+		  cap->max_recv_wr, cap->max_send_sge, cap->max_recv_sge,
+		  cap->max_inline_data);
+}
+
+void hca_trace_cq_ring(const struct hca_cq *cq)
+{
+	if (!sim_tracing())
+		return;
+	sim_trace("rings cq %#x %u x %u B", cq->cqn, cq->ncqe, cq->cqe_size);
+}
+
+/* Append line to the file $RDMA_SIM_HCA_STATS names, if set. */
+static void stats_to_file(char *line, int n)
+{
+	const char *path = getenv("RDMA_SIM_HCA_STATS");
+	int fd;
+
+	if (!path || n < 0 || n >= STATS_LINE - 1)
 		return;
 	fd = real.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
 	line[n++] = '\n';
-	if (real.write(fd, line, n) < 0)
+	if (real.write(fd, line, (size_t)n) < 0)
 		n = 0;
 	real.close(fd);
+}
+
+/* At exit, in processes whose engine ran: its work, to compare two runs. */
+__attribute__((destructor)) static void trace_stats(void)
+{
+	char line[STATS_LINE];
+	struct hca_stats s;
+	int n;
+
+	pthread_mutex_lock(&sim_lock); /* the engine thread may still run */
+	s = hca_stats;
+	pthread_mutex_unlock(&sim_lock);
+	if (!s.passes)
+		return;
+	n = snprintf(line, sizeof(line),
+		     "engine passes %" PRIu64 " (%" PRIu64
+		     " with work, %" PRIu64
+		     " in the application's calls) packets out %" PRIu64
+		     " in %" PRIu64 " wake-ups sent %" PRIu64 " wqes %" PRIu64
+		     " cqes %" PRIu64 " sleeps %" PRIu64 " woken %" PRIu64
+		     " ring-full %" PRIu64 " ack-timeouts %" PRIu64,
+		     s.passes, s.busy_passes, s.app_passes, s.pkts_out,
+		     s.pkts_in, s.pokes, s.wqes, s.cqes, s.waits, s.woken,
+		     s.ring_full, s.ack_timeouts);
+	if (sim_tracing())
+		sim_trace("%s", line);
+	stats_to_file(line, n);
 }

@@ -120,6 +120,7 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	cq->next = hca_cqs;
 	hca_cqs = cq;
 	resp.cqn = cq->cqn;
+	hca_trace_cq_ring(cq);
 	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
 	return 0;
 }
@@ -243,6 +244,7 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	qp->sq_wqe_cnt = req.sq_wqe_count;
 	qp->sq_start = qp->buf + rq_bytes;
 	gqp->obj.drv = qp;
+	hca_trace_rings(qp, &gqp->attr.cap);
 	qp->next = hca_qps;
 	hca_qps = qp;
 	/* static UARs: a medium (shared) bfreg; dynamic: the user's page */

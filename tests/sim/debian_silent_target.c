@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "qp_link.h"
 
 #define BUF	  4096
 #define WRITE_OFF 0 /* A writes WRITE_LEN bytes here in B */
@@ -152,56 +153,11 @@ static void close_end(struct end *e)
 	free(e->buf);
 }
 
-/* RESET -> INIT -> RTR -> RTS towards the peer; 0 or an errno. */
-static int connect_rc(struct end *e, const struct peer *p)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC,
-	};
-	int ret;
-
-	ret = ibv_modify_qp(e->qp, &a,
-			    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				    IBV_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = p->qpn;
-	a.rq_psn = 7;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.dlid = p->lid;
-	a.ah_attr.port_num = 1;
-	ret = ibv_modify_qp(e->qp, &a,
-			    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				    IBV_QP_MAX_DEST_RD_ATOMIC |
-				    IBV_QP_MIN_RNR_TIMER);
-	if (ret)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(e->qp, &a,
-			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-				     IBV_QP_MAX_QP_RD_ATOMIC);
-}
-
 /* Both sides: open, swap addresses over the pipes, connect. */
 static int setup(struct end *e, int extended, int rfd, int wfd,
 		 struct peer *other)
 {
+	struct qp_link link;
 	struct peer me;
 	int ret;
 
@@ -213,7 +169,9 @@ static int setup(struct end *e, int extended, int rfd, int wfd,
 			   .rkey = e->mr->rkey};
 	if (put(wfd, &me, sizeof(me)) || get(rfd, other, sizeof(*other)))
 		return -1;
-	ret = connect_rc(e, other);
+	link = qp_link_default(other->qpn);
+	link.dlid = other->lid;
+	ret = qp_link_up(e->qp, &link);
 	CHECK(!ret, "connect: %s", strerror(ret));
 	return ret ? -1 : 0;
 }
