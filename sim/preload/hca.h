@@ -173,6 +173,9 @@ struct hca_qp {
 	uint32_t dest_qpn, dlid_dev, qkey;
 	uint32_t sq_psn, rq_psn;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, access;
+	/* READ/atomic WQEs in flight: at most 1 << log_rd_atom (mlx5's
+	 * log_sra_max: max_rd_atomic rounded down, 0 allows one) */
+	uint8_t log_rd_atom;
 	/* requester */
 	uint16_t sq_taken;     /* BBs decoded from the ring */
 	struct hca_swqe *ring; /* outstanding WQEs, by slot */
@@ -320,5 +323,8 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 /* ---- trace (hca_trace.c) ---- */
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
+/* The rings libmlx5 asked for, to compare two libraries' sizing. */
+void hca_trace_rings(const struct hca_qp *qp, const struct sim_qp_cap *cap);
+void hca_trace_cq_ring(const struct hca_cq *cq);
 
 #endif

@@ -372,6 +372,11 @@ static int transmit(struct hca_qp *qp)
 		}
 		if (w->fence && outstanding_reads)
 			break;
+		/* never more READ/atomic requests in flight than the
+		 * initiator depth (a responder holds no more) */
+		if (is_read_like(w->opcode) &&
+		    outstanding_reads >= 1u << qp->log_rd_atom)
+			break;
 		if (w->deadline && w->sent == 0 && i == qp->tail)
 			break; /* RNR wait */
 		for (k = w->sent; k < w->npkts; k = w->sent) {

@@ -67,3 +67,22 @@ void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci)
 				  ? synd_names[ci->syndrome]
 				  : NULL));
 }
+
+void hca_trace_rings(const struct hca_qp *qp, const struct sim_qp_cap *cap)
+{
+	if (!sim_tracing())
+		return;
+	sim_trace("rings qp %#x sq %u BB rq %u x %u B cap wr %u/%u sge %u/%u "
+		  "inline %u",
+		  qp->qpn, qp->sq_wqe_cnt, qp->rq_wqe_cnt,
+		  qp->rq_wqe_cnt ? 1u << qp->rq_wqe_shift : 0, cap->max_send_wr,
+		  cap->max_recv_wr, cap->max_send_sge, cap->max_recv_sge,
+		  cap->max_inline_data);
+}
+
+void hca_trace_cq_ring(const struct hca_cq *cq)
+{
+	if (!sim_tracing())
+		return;
+	sim_trace("rings cq %#x %u x %u B", cq->cqn, cq->ncqe, cq->cqe_size);
+}

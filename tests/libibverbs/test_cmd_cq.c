@@ -19,27 +19,18 @@
 
 #include "mock_kernel.h"
 
-static struct verbs_context *vctx;
-
 /* Tunnelled write commands (a 6.x kernel) or plain write() (no ioctl). */
 static int setup_ioctl(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
+	mock_setup_ioctl(state);
 	vctx->context.async_fd = 7;
 	return 0;
 }
 
 static int setup_write(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
+	mock_setup_write(state);
 	vctx->context.async_fd = 7;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1; /* not a real fd */
-	mock_context_free(vctx);
 	return 0;
 }
 
@@ -582,8 +573,8 @@ static void test_poll_cq_large_and_failing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, teardown)
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, mock_teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_cq_ioctl),
 		I(test_create_cq_no_channel_no_async_fd),
 		I(test_create_cq_ex_flags_and_checks),

@@ -15,20 +15,6 @@
 
 #include "mock_kernel.h"
 
-static struct verbs_context *vctx;
-
-static int setup(void **state)
-{
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	mock_context_free(vctx);
-	return 0;
-}
-
 static int answer_dm_alloc(struct ib_uverbs_ioctl_hdr *hdr)
 {
 	mock_find(hdr, UVERBS_ATTR_ALLOC_DM_HANDLE)->data = 0x55;
@@ -275,7 +261,7 @@ static void test_async_fd_alloc(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, mock_setup_ioctl, mock_teardown)
 		T(test_dm_alloc_bytes), T(test_dm_alloc_keeps_driver_attrs),
 		T(test_dm_free_bytes),	T(test_dmabuf_alloc_bytes),
 		T(test_dmabuf_errors),	T(test_reg_dm_mr),

@@ -19,8 +19,8 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "mock_kernel.h"
+#include "test_util.h"
 
-static struct verbs_context *vctx;
 static struct ibv_pd pd;
 static struct ibv_cq cq;
 
@@ -41,13 +41,6 @@ static int setup_ioctl(void **state)
 static int setup_write(void **state)
 {
 	return setup_common(EPROTONOSUPPORT);
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1;
-	mock_context_free(vctx);
-	return 0;
 }
 
 static void out_u32(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id,
@@ -257,15 +250,6 @@ static void test_destroy_srq(void **state)
 	assert_int_equal(mock_u32_at(2, 16), 0x69);
 }
 
-static uint32_t srq_events_reported;
-
-static int answer_srq_destroy(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	memcpy((void *)(uintptr_t)mock_find(hdr, 1)->data,
-	       &srq_events_reported, 4);
-	return 0;
-}
-
 static void *destroy_srq_thread(void *arg)
 {
 	return (void *)(intptr_t)ibv_cmd_destroy_srq(arg);
@@ -277,20 +261,12 @@ static void test_destroy_srq_waits_for_ack(void **state)
 	struct ibv_srq srq = {.context = &vctx->context, .handle = 0x6a};
 	struct ibv_async_event ev = {.element.srq = &srq,
 				     .event_type = IBV_EVENT_SRQ_LIMIT_REACHED};
-	pthread_t thread;
-	void *ret;
 
 	pthread_mutex_init(&srq.mutex, NULL);
 	pthread_cond_init(&srq.cond, NULL);
-	srq_events_reported = 1;
-	mock_ioctl_handler = answer_srq_destroy;
-	assert_int_equal(
-		pthread_create(&thread, NULL, destroy_srq_thread, &srq), 0);
-	usleep(50000);
-	assert_int_equal(pthread_tryjoin_np(thread, &ret), EBUSY);
-	ibv_ack_async_event(&ev);
-	assert_int_equal(pthread_join(thread, &ret), 0);
-	assert_null(ret);
+	mock_destroy_events = 1;
+	mock_ioctl_handler = mock_answer_destroy;
+	test_destroy_waits_for_ack(destroy_srq_thread, &srq, &ev);
 	assert_int_equal(srq.events_completed, 1);
 }
 
@@ -412,8 +388,8 @@ static void test_destroy_eio_is_success(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, teardown)
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, mock_teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_srq_ioctl),
 		I(test_create_srq_checks),
 		W(test_create_srq_write_fallback),

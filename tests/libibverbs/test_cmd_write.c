@@ -16,26 +16,17 @@
 
 #include "mock_kernel.h"
 
-static struct verbs_context *vctx;
-
 static int setup_write(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
+	mock_setup_write(state);
 	assert_false(get_priv(&vctx->context)->use_ioctl_write);
 	return 0;
 }
 
 static int setup_tunnel(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
+	mock_setup_ioctl(state);
 	assert_true(get_priv(&vctx->context)->use_ioctl_write);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1;
-	mock_context_free(vctx);
 	return 0;
 }
 
@@ -465,8 +456,8 @@ static void test_invoke_write_probe(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_tunnel, teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_tunnel, mock_teardown)
 		cmocka_unit_test(test_invoke_write_probe),
 		W(test_alloc_pd_write_framing),
 		I(test_alloc_pd_tunnelled),

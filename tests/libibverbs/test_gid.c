@@ -38,7 +38,6 @@ static const char *const tree[][2] = {
 	{"ports/1/pkeys/2", "garbage\n"},
 };
 
-static struct verbs_context *vctx;
 static struct verbs_sysfs_dev sysfs;
 static struct verbs_device vdev = {.sysfs = &sysfs};
 static char *root;
