@@ -351,5 +351,10 @@ int mlx5_destroy_ah(struct ibv_ah *ah);
 int mlx5_fill_av(struct mlx5_wqe_av *av, const struct ibv_ah_attr *attr,
 		 bool eth);
 uint8_t mlx5_rate_code(int ibv_rate);
+/*
+ * RoCE v2: the UDP source port goes where IB has the DLID (rlid): derived
+ * from a non-zero flow label, else random in 0xC000..0xFFFF.
+ */
+void mlx5_av_set_udp_sport(struct mlx5_wqe_av *av, uint32_t flow_label);
 
 #endif /* MLX5_DATAPATH_H */
