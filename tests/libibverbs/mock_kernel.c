@@ -125,6 +125,21 @@ struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id)
 	return NULL;
 }
 
+#define MOCK_FAIL_IOCTL(name, err)                                             \
+	int mock_fail_##name(struct ib_uverbs_ioctl_hdr *hdr)                  \
+	{                                                                      \
+		return err;                                                    \
+	}
+MOCK_FAIL_IOCTL(eprotonosupport, EPROTONOSUPPORT)
+MOCK_FAIL_IOCTL(enotty, ENOTTY)
+MOCK_FAIL_IOCTL(einval, EINVAL)
+MOCK_FAIL_IOCTL(eio, EIO)
+
+int mock_fail_write_eio(const void *buf, size_t len)
+{
+	return EIO;
+}
+
 uint32_t mock_destroy_events;
 
 int mock_answer_destroy(struct ib_uverbs_ioctl_hdr *hdr)

@@ -40,6 +40,13 @@ extern mock_write_fn mock_write_handler;
 extern struct mock_call mock_calls[MOCK_MAX_CALLS];
 extern unsigned int mock_num_calls;
 
+/* Handlers of a kernel that answers every ioctl (write) with one errno. */
+int mock_fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_enotty(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_einval(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_eio(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_write_eio(const void *buf, size_t len);
+
 /* Forget recorded calls; handlers back to "succeed, write nothing". */
 void mock_reset(void);
 

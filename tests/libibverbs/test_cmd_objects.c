@@ -66,11 +66,6 @@ static void test_dm_alloc_keeps_driver_attrs(void **state)
 	mock_expect_attr(0, 4, 2, 4, 1, 0);
 }
 
-static int fail_einval(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EINVAL;
-}
-
 static void test_dm_free_bytes(void **state)
 {
 	const uint8_t expect[] = {
@@ -81,7 +76,7 @@ static void test_dm_free_bytes(void **state)
 
 	assert_int_equal(ibv_cmd_free_dm(&dm), 0);
 	assert_memory_equal(mock_calls[0].bytes, expect, sizeof(expect));
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(ibv_cmd_free_dm(&dm), EINVAL);
 }
 
@@ -109,20 +104,15 @@ static void test_dmabuf_alloc_bytes(void **state)
 	assert_memory_equal(mock_calls[0].bytes, expect, sizeof(expect));
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
 static void test_dmabuf_errors(void **state)
 {
 	/* A kernel without the DMABUF object: "not supported". */
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	errno = 0;
 	assert_int_equal(ibv_cmd_export_dmabuf_fd(&vctx->context, 0), -1);
 	assert_int_equal(errno, EOPNOTSUPP);
 	/* Anything else passes through unchanged. */
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(ibv_cmd_export_dmabuf_fd(&vctx->context, 0), -1);
 	assert_int_equal(errno, EINVAL);
 }
@@ -207,16 +197,11 @@ static void test_reg_dmabuf_mr(void **state)
 	assert_int_equal(mr.access, IBV_ACCESS_REMOTE_READ);
 }
 
-static int fail_enotty(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return ENOTTY;
-}
-
 /* ioctl-only commands: "the kernel lacks it" is EOPNOTSUPP for callers. */
 static void test_missing_method_is_eopnotsupp(void **state)
 {
-	static const mock_ioctl_fn missing[] = {fail_eprotonosupport,
-						fail_enotty};
+	static const mock_ioctl_fn missing[] = {mock_fail_eprotonosupport,
+						mock_fail_enotty};
 	struct ibv_alloc_dm_attr attr = {.length = 64};
 	struct ibv_pd pd = {.context = &vctx->context};
 	struct verbs_dm dm = {.dm.context = &vctx->context};
@@ -240,7 +225,7 @@ static void test_missing_method_is_eopnotsupp(void **state)
 		assert_int_equal(errno, EOPNOTSUPP);
 	}
 	/* Real errors are not rewritten. */
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(ibv_cmd_alloc_dm(&vctx->context, &attr, &dm, NULL),
 			 EINVAL);
 	/* Every attempt reached the "kernel": no op is remembered. */

@@ -191,11 +191,6 @@ static void test_create_qp_checks(void **state)
 	assert_int_equal(mock_num_calls, 0);
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
 /* CREATE_QP / EX_CREATE_QP: handle 0x45, qpn 0x321, the granted caps. */
 static int answer_create_qp_write(const void *buf, size_t len)
 {
@@ -222,7 +217,7 @@ static void test_create_qp_write_fallback(void **state)
 	size_t o = 8;
 
 	attr.sq_sig_all = 7;
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_create_qp_write;
 	assert_int_equal(
 		ibv_cmd_create_qp_ex(&vctx->context, &qp, &attr, &udata, NULL),
@@ -259,7 +254,7 @@ static void test_create_qp_ex_write_for_flags(void **state)
 	attr.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	attr.create_flags = IBV_QP_CREATE_SOURCE_QPN;
 	attr.source_qpn = 0x77;
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_create_qp_write;
 	assert_int_equal(
 		ibv_cmd_create_qp_ex(&vctx->context, &qp, &attr, NULL, NULL), 0);
@@ -499,7 +494,7 @@ static void test_destroy_qp(void **state)
 	/* The legacy form, on a fresh QP. */
 	qp.events_completed = 0;
 	mock_reset();
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), 0);
 	/* in: 8 + 16 = 6 words; out: 4 bytes = 1 word */
 	mock_expect_write_hdr(1, IB_USER_VERBS_CMD_DESTROY_QP, 6, 1);

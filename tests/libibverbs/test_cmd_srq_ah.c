@@ -135,11 +135,6 @@ static void test_create_srq_checks(void **state)
 	assert_int_equal(mock_num_calls, 0);
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
 static int answer_srq_write(const void *buf, size_t len)
 {
 	struct ib_uverbs_create_srq_resp resp = {0x67, 64, 2, 0};
@@ -158,7 +153,7 @@ static void test_create_srq_write_fallback(void **state)
 	struct verbs_srq srq;
 	size_t o = 8;
 
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_srq_write;
 	assert_int_equal(
 		ibv_cmd_create_srq_ex(&vctx->context, &srq, &attr, NULL, NULL),
@@ -244,7 +239,7 @@ static void test_destroy_srq(void **state)
 	mock_expect_hdr(0, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY, 2, 1);
 	mock_expect_attr(0, 0, 0, 0, 1, 0x69);
 	mock_expect_attr(0, 1, 1, 4, 1, MOCK_ANY);
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_destroy_srq(&srq), 0);
 	mock_expect_write_hdr(2, IB_USER_VERBS_CMD_DESTROY_SRQ, 6, 1);
 	assert_int_equal(mock_u32_at(2, 16), 0x69);
@@ -320,26 +315,11 @@ static void test_create_destroy_ah(void **state)
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
 	mock_expect_hdr(1, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY, 1, 1);
 	mock_expect_attr(1, 0, 0, 0, 1, 0x71);
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
 	/* 8 + 4 bytes = 3 words, no response */
 	mock_expect_write_hdr(3, IB_USER_VERBS_CMD_DESTROY_AH, 3, 0);
 	assert_int_equal(mock_u32_at(3, 8), 0x71);
-}
-
-static int fail_eio(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EIO;
-}
-
-static int fail_write_eio(const void *buf, size_t len)
-{
-	return EIO;
-}
-
-static int fail_einval(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EINVAL;
 }
 
 /* Every destroy helper; DM only where it has a path (the ioctl). */
@@ -368,18 +348,18 @@ static int destroy_all(bool with_dm)
 static void test_destroy_eio_is_success(void **state)
 {
 	/* Other errors are errors. */
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(destroy_all(true), EINVAL);
 	assert_int_equal(mock_num_calls, 7);
 	/* EIO on the ioctl path (the only one DM has) ... */
 	mock_reset();
-	mock_ioctl_handler = fail_eio;
+	mock_ioctl_handler = mock_fail_eio;
 	assert_int_equal(destroy_all(true), 0);
 	assert_int_equal(mock_num_calls, 7);
 	/* ... and on the write() path. */
 	mock_reset();
-	mock_ioctl_handler = fail_eprotonosupport;
-	mock_write_handler = fail_write_eio;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
+	mock_write_handler = mock_fail_write_eio;
 	assert_int_equal(destroy_all(false), 0);
 	assert_int_equal(mock_num_calls, 12);
 	assert_int_equal(mock_calls[11].kind, MOCK_WRITE);
