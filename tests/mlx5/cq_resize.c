@@ -34,27 +34,22 @@
 
 #include "fds.h"
 #include "judge.h"
+#include "rdma_util.h"
 
 #define SLOT	 64   /* receive buffer bytes per message */
-#define NSLOT	 64   /* receives posted at most at once */
+#define NSLOT	 64   /* message slots in the buffer */
+#define CHUNK	 32   /* receives posted at most at once (ep depth) */
 #define RING_BIG 4096 /* the grow of the leak cycles: 256 KiB of CQEs */
+#define BUF_SIZE 8192 /* NSLOT receive slots, then the send data */
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
 static struct ibv_mr *mr;
 static uint8_t *buf;
-static uint16_t lid;
 static int max_cqe;
 
-/* The CQ under test (receives of b) and its two faces. */
-struct tcq {
-	struct ibv_cq *cq;
-	struct ibv_cq_ex *cqx; /* NULL: polled with ibv_poll_cq */
-	struct ibv_comp_channel *ch;
-};
-
-static struct ibv_cq *scq; /* sends of a */
-static struct ibv_qp *qa, *qb;
+/* a sends to b; b's CQ (only its receives) is the one under test */
+static struct rdma_ep a, b;
 static uint64_t next_id; /* wr_id of the next message */
 
 static double now(void)
@@ -70,118 +65,56 @@ static uint32_t msg_len(uint64_t id)
 	return 1 + (uint32_t)(id % SLOT);
 }
 
-/* RESET -> INIT -> RTR -> RTS towards dest_qpn on this port. */
-static int connect_rc(struct ibv_qp *qp, uint32_t dest_qpn)
-{
-	struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .port_num = 1};
-
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				  IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dest_qpn;
-	a.rq_psn = 7;
-	a.min_rnr_timer = 1;
-	a.ah_attr.dlid = lid;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				  IBV_QP_MAX_DEST_RD_ATOMIC |
-				  IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = 7;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	return ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-				     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				     IBV_QP_MAX_QP_RD_ATOMIC);
-}
-
-static struct ibv_qp *make_qp(struct ibv_cq *send_cq, struct ibv_cq *recv_cq)
-{
-	struct ibv_qp_init_attr ia = {
-		.send_cq = send_cq,
-		.recv_cq = recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = NSLOT,
-			.max_recv_wr = NSLOT,
-			.max_send_sge = 1,
-			.max_recv_sge = 1},
-	};
-
-	return ibv_create_qp(pd, &ia);
-}
-
 /*
- * n SENDs a -> b, each with its receive posted first; returns once a has
- * all n send completions, so the n receive CQEs are in b's CQ (the
- * responder completes before it acknowledges).
+ * n SENDs a -> b, each with its receive posted first, CHUNK at a time;
+ * returns once a has all n send completions, so the n receive CQEs are in
+ * b's CQ (the responder completes before it acknowledges).
  */
 static int send_n(int n)
 {
-	struct ibv_recv_wr rwr, *rbad;
-	struct ibv_send_wr swr, *sbad;
-	struct ibv_sge rs, ss;
-	struct ibv_wc wc[16];
-	int i, got = 0, k;
-	double end;
+	struct ibv_wc wc[CHUNK];
+	int i, k, done;
 
-	for (i = 0; i < n; i++) {
-		uint64_t id = next_id + i;
-		uint8_t *slot = buf + (id % NSLOT) * SLOT;
+	for (done = 0; done < n; done += k) {
+		k = n - done < CHUNK ? n - done : CHUNK;
+		for (i = 0; i < k; i++) {
+			uint64_t id = next_id + i;
 
-		rs = (struct ibv_sge){(uintptr_t)slot, SLOT, mr->lkey};
-		rwr = (struct ibv_recv_wr){
-			.wr_id = id, .sg_list = &rs, .num_sge = 1};
-		ss = (struct ibv_sge){(uintptr_t)buf + NSLOT * SLOT,
-				      msg_len(id), mr->lkey};
-		swr = (struct ibv_send_wr){.wr_id = id,
-					   .sg_list = &ss,
-					   .num_sge = 1,
-					   .opcode = IBV_WR_SEND,
-					   .send_flags = IBV_SEND_SIGNALED};
-		if (ibv_post_recv(qb, &rwr, &rbad) ||
-		    ibv_post_send(qa, &swr, &sbad))
-			return -1;
-	}
-	for (end = now() + 10; got < n && now() < end; got += k) {
-		k = ibv_poll_cq(scq, 16, wc);
-		if (k < 0)
+			if (ep_recv(&b, buf + (id % NSLOT) * SLOT, SLOT,
+				    mr->lkey, id) ||
+			    ep_post(&a, IBV_WR_SEND, buf + NSLOT * SLOT,
+				    msg_len(id), mr->lkey, 0, 0,
+				    IBV_SEND_SIGNALED, id))
+				return -1;
+		}
+		if (ep_poll(&a, wc, k) != k)
 			return -1;
 		for (i = 0; i < k; i++)
 			if (wc[i].status != IBV_WC_SUCCESS)
 				return -1;
+		next_id += k;
 	}
-	next_id += n;
-	return got == n ? 0 : -1;
+	return 0;
 }
 
 /* One completion of t: 1, 0 when empty, -1 on a poll error. */
-static int poll1(struct tcq *t, struct ibv_wc *wc)
+static int poll1(struct rdma_ep *t, struct ibv_wc *wc)
 {
 	struct ibv_poll_cq_attr pa = {};
 	int ret;
 
-	if (!t->cqx)
+	if (!t->cq_ex)
 		return ibv_poll_cq(t->cq, 1, wc);
-	ret = ibv_start_poll(t->cqx, &pa);
+	ret = ibv_start_poll(t->cq_ex, &pa);
 	if (ret)
 		return ret == ENOENT ? 0 : -1;
 	memset(wc, 0, sizeof(*wc));
-	wc->wr_id = t->cqx->wr_id;
-	wc->status = t->cqx->status;
-	wc->opcode = ibv_wc_read_opcode(t->cqx);
-	wc->byte_len = ibv_wc_read_byte_len(t->cqx);
-	wc->qp_num = ibv_wc_read_qp_num(t->cqx);
-	ibv_end_poll(t->cqx);
+	wc->wr_id = t->cq_ex->wr_id;
+	wc->status = t->cq_ex->status;
+	wc->opcode = ibv_wc_read_opcode(t->cq_ex);
+	wc->byte_len = ibv_wc_read_byte_len(t->cq_ex);
+	wc->qp_num = ibv_wc_read_qp_num(t->cq_ex);
+	ibv_end_poll(t->cq_ex);
 	return 1;
 }
 
@@ -190,7 +123,7 @@ static int poll1(struct tcq *t, struct ibv_wc *wc)
  * order, each once, and (if last) nothing follows them. Returns how many
  * matched.
  */
-static int expect_some(struct tcq *t, uint64_t first, int n, bool last,
+static int expect_some(struct rdma_ep *t, uint64_t first, int n, bool last,
 		       const char *what)
 {
 	struct ibv_wc wc;
@@ -205,8 +138,7 @@ static int expect_some(struct tcq *t, uint64_t first, int n, bool last,
 			continue;
 		if (wc.wr_id == first + i && wc.status == IBV_WC_SUCCESS &&
 		    wc.opcode == IBV_WC_RECV &&
-		    wc.byte_len == msg_len(first + i) &&
-		    wc.qp_num == qb->qp_num)
+		    wc.byte_len == msg_len(first + i) && wc.qp_num == b.qpn)
 			ok++;
 		else
 			CHECK(0,
@@ -224,13 +156,13 @@ static int expect_some(struct tcq *t, uint64_t first, int n, bool last,
 	return ok;
 }
 
-static int expect(struct tcq *t, uint64_t first, int n, const char *what)
+static int expect(struct rdma_ep *t, uint64_t first, int n, const char *what)
 {
 	return expect_some(t, first, n, true, what);
 }
 
 /* Send n and expect them, in chunks of at most chunk. */
-static void traffic(struct tcq *t, int n, int chunk, const char *what)
+static void traffic(struct rdma_ep *t, int n, int chunk, const char *what)
 {
 	while (n > 0) {
 		int k = n < chunk ? n : chunk;
@@ -250,7 +182,7 @@ static bool readable(int fd, int ms)
 }
 
 /* One completion event of t's CQ within 5 s, acknowledged. */
-static bool got_event(struct tcq *t)
+static bool got_event(struct rdma_ep *t)
 {
 	struct ibv_cq *ecq = NULL;
 	void *ectx;
@@ -258,29 +190,30 @@ static bool got_event(struct tcq *t)
 	struct ibv_wc wc;
 
 	/* an empty poll lets the sim's engine run in this thread */
-	while (!readable(t->ch->fd, 1) && now() < end)
-		if (!t->cqx)
+	while (!readable(t->channel->fd, 1) && now() < end)
+		if (!t->cq_ex)
 			ibv_poll_cq(t->cq, 0, &wc);
-	if (!readable(t->ch->fd, 0) || ibv_get_cq_event(t->ch, &ecq, &ectx))
+	if (!readable(t->channel->fd, 0) ||
+	    ibv_get_cq_event(t->channel, &ecq, &ectx))
 		return false;
 	ibv_ack_cq_events(ecq, 1);
 	return ecq == t->cq;
 }
 
-static void pending_across(struct tcq *t)
+static void pending_across(struct rdma_ep *t)
 {
 	uint64_t first = next_id;
 	int err;
 
-	/* grow: 7 of 10 still in the 32-entry ring */
+	/* grow: 7 of 10 still in the 128-entry ring */
 	CHECK(!send_n(10), "grow: sends did not complete");
 	expect_some(t, first, 3, false, "grow: before");
-	err = ibv_resize_cq(t->cq, 100);
-	CHECK(!err && t->cq->cqe == 127, "grow: err %d cqe %d", err,
+	err = ibv_resize_cq(t->cq, 200);
+	CHECK(!err && t->cq->cqe == 255, "grow: err %d cqe %d", err,
 	      t->cq->cqe);
 	expect(t, first + 3, 7, "grow: kept");
-	/* the new ring: 300 more, over two passes of its 128 entries */
-	traffic(t, 300, 50, "grow: after");
+	/* the new ring: 600 more, over two passes of its 256 entries */
+	traffic(t, 600, 30, "grow: after");
 
 	/* shrink to 16 entries with 6 queued */
 	first = next_id;
@@ -307,7 +240,7 @@ static void pending_across(struct tcq *t)
 	traffic(t, 3, 3, "same size: after");
 }
 
-static void events(struct tcq *t)
+static void events(struct rdma_ep *t)
 {
 	int err;
 
@@ -323,38 +256,40 @@ static void events(struct tcq *t)
 	CHECK(!err && t->cq->cqe == 63, "armed grow: err %d cqe %d", err,
 	      t->cq->cqe);
 	expect(t, next_id, 0, "armed grow: empty");
-	CHECK(!readable(t->ch->fd, 20), "an event for the resize itself");
+	CHECK(!readable(t->channel->fd, 20), "an event for the resize itself");
 	CHECK(!send_n(1), "armed: send did not complete");
 	CHECK(got_event(t), "no event for the completion after the resize");
 	expect(t, next_id - 1, 1, "armed: after resize");
 }
 
-/* Raw RESIZE_CQ write: 0 or the errno; *cqe gets the answer's cqe. */
+/* Raw RESIZE_CQ write: 0 or the errno; *got gets the answer's cqe. */
 static int raw_resize(struct ibv_cq *cq, uint32_t cqe,
 		      const struct mlx5_ib_resize_cq *drv, uint32_t *got)
 {
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_resize_cq core;
-		struct mlx5_ib_resize_cq drv;
-	} cmd = {};
 	struct ib_uverbs_resize_cq_resp resp = {};
+	struct ib_uverbs_cmd_hdr hdr = {
+		.command = IB_USER_VERBS_CMD_RESIZE_CQ,
+		.out_words = sizeof(resp) / 4,
+	};
+	struct ib_uverbs_resize_cq core = {
+		.response = (uintptr_t)&resp,
+		.cq_handle = cq->handle,
+		.cqe = cqe,
+	};
+	uint8_t cmd[sizeof(hdr) + sizeof(core) + sizeof(*drv)];
 
-	cmd.hdr.command = IB_USER_VERBS_CMD_RESIZE_CQ;
-	cmd.hdr.in_words = sizeof(cmd) / 4;
-	cmd.hdr.out_words = sizeof(resp) / 4;
-	cmd.core.response = (uintptr_t)&resp;
-	cmd.core.cq_handle = cq->handle;
-	cmd.core.cqe = cqe;
-	cmd.drv = *drv;
-	if (write(cq->context->cmd_fd, &cmd, sizeof(cmd)) != sizeof(cmd))
+	hdr.in_words = sizeof(cmd) / 4;
+	memcpy(cmd, &hdr, sizeof(hdr));
+	memcpy(cmd + sizeof(hdr), &core, sizeof(core));
+	memcpy(cmd + sizeof(hdr) + sizeof(core), drv, sizeof(*drv));
+	if (write(cq->context->cmd_fd, cmd, sizeof(cmd)) != sizeof(cmd))
 		return errno;
 	*got = resp.cqe;
 	return 0;
 }
 
 /* The kernel's (mlx5_ib's) errnos, the library out of the way. */
-static void errors(struct tcq *t)
+static void errors(struct rdma_ep *t)
 {
 	size_t ring = (size_t)128 * 128;
 	uint8_t *ok_buf = mmap(NULL, ring, PROT_READ | PROT_WRITE,
@@ -428,7 +363,7 @@ static long live_kib(void)
 }
 
 /* 10 grows to 4096 entries and shrinks back, one CQE queued each time. */
-static void cycles(struct tcq *t)
+static void cycles(struct rdma_ep *t)
 {
 	int fds = count_fds(), maps = count_maps(), i, bad = 0;
 	long kib = live_kib();
@@ -452,38 +387,25 @@ static void cycles(struct tcq *t)
 
 static int run(bool ex)
 {
-	struct ibv_cq_init_attr_ex ca = {
-		.cqe = 16,
-		.wc_flags = IBV_WC_STANDARD_FLAGS,
-	};
-	struct tcq t = {};
+	struct ep_opts o = {.type = IBV_QPT_RC, .depth = CHUNK};
 
-	t.ch = ibv_create_comp_channel(ctx);
-	if (!t.ch)
+	/* b: 64 CQEs asked (2 x depth), a completion channel */
+	o.cq_ex = ex;
+	o.channel = true;
+	if (ep_open(&b, ctx, pd, &o))
 		return -1;
-	ca.channel = t.ch;
-	if (ex) {
-		t.cqx = ibv_create_cq_ex(ctx, &ca);
-		t.cq = t.cqx ? ibv_cq_ex_to_cq(t.cqx) : NULL;
-	} else {
-		t.cq = ibv_create_cq(ctx, 16, NULL, t.ch, 0);
-	}
-	scq = ibv_create_cq(ctx, 2 * NSLOT, NULL, NULL, 0);
-	if (!t.cq || !scq)
+	o.cq_ex = false;
+	o.channel = false;
+	if (ep_open(&a, ctx, pd, &o) || ep_connect(&a, a.lid, b.qpn) ||
+	    ep_connect(&b, b.lid, a.qpn))
 		return -1;
-	CHECK(t.cq->cqe == 31, "cqe %d at create (16 asked)", t.cq->cqe);
-	qa = make_qp(scq, scq);
-	qb = make_qp(scq, t.cq);
-	if (!qa || !qb || connect_rc(qa, qb->qp_num) ||
-	    connect_rc(qb, qa->qp_num))
-		return -1;
-	pending_across(&t);
-	events(&t);
-	errors(&t);
-	cycles(&t);
-	CHECK(!ibv_destroy_qp(qa) && !ibv_destroy_qp(qb), "destroy QPs");
-	CHECK(!ibv_destroy_cq(t.cq) && !ibv_destroy_cq(scq), "destroy CQs");
-	CHECK(!ibv_destroy_comp_channel(t.ch), "destroy channel");
+	CHECK(b.cq->cqe == 127, "cqe %d at create (64 asked)", b.cq->cqe);
+	pending_across(&b);
+	events(&b);
+	errors(&b);
+	cycles(&b);
+	ep_close(&a);
+	ep_close(&b);
 	return 0;
 }
 
@@ -491,7 +413,6 @@ static int open_dev(void)
 {
 	struct ibv_device **list;
 	struct ibv_device_attr da;
-	struct ibv_port_attr pa;
 	int i, n;
 
 	list = ibv_get_device_list(&n);
@@ -499,14 +420,12 @@ static int open_dev(void)
 		if (!strcmp(ibv_get_device_name(list[i]), "mlx5_0"))
 			ctx = ibv_open_device(list[i]);
 	ibv_free_device_list(list);
-	if (!ctx || ibv_query_port(ctx, 1, &pa) || ibv_query_device(ctx, &da))
+	if (!ctx || ibv_query_device(ctx, &da))
 		return -1;
-	lid = pa.lid;
 	max_cqe = da.max_cqe;
 	pd = ibv_alloc_pd(ctx);
-	buf = aligned_alloc(4096, (NSLOT + 1) * SLOT);
-	mr = pd && buf ? ibv_reg_mr(pd, buf, (NSLOT + 1) * SLOT,
-				    IBV_ACCESS_LOCAL_WRITE)
+	buf = aligned_alloc(4096, BUF_SIZE);
+	mr = pd && buf ? ibv_reg_mr(pd, buf, BUF_SIZE, IBV_ACCESS_LOCAL_WRITE)
 		       : NULL;
 	return mr ? 0 : -1;
 }
