@@ -24,6 +24,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "qp_link.h"
+
 #define DEPTH 256
 #define MSG 64
 
@@ -63,36 +65,13 @@ static struct ibv_qp *make_qp(struct ibv_cq *c, bool ex)
 
 static void to_rts(struct ibv_qp *q, uint32_t dqpn, uint16_t lid)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE };
+	struct qp_link l = qp_link_default(dqpn);
 
-	if (ibv_modify_qp(q, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					 IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		DIE("INIT");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.dlid = lid;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(q, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-					 IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-					 IBV_QP_MAX_DEST_RD_ATOMIC |
-					 IBV_QP_MIN_RNR_TIMER))
-		DIE("RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	if (ibv_modify_qp(q, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-					 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-					 IBV_QP_RNR_RETRY |
-					 IBV_QP_MAX_QP_RD_ATOMIC))
-		DIE("RTS");
+	l.dlid = lid;
+	l.access = IBV_ACCESS_REMOTE_WRITE;
+	l.min_rnr_timer = 1;
+	if (qp_link_up(q, &l))
+		DIE("RESET -> RTS");
 }
 
 static void setup(bool ex)

@@ -62,6 +62,15 @@ enum mlx5dv_context_comp_mask {
 	MLX5DV_CONTEXT_MASK_CLOCK_INFO_UPDATE = 1 << 5,
 	MLX5DV_CONTEXT_MASK_FLOW_ACTION_FLAGS = 1 << 6,
 	MLX5DV_CONTEXT_MASK_DC_ODP_CAPS = 1 << 7,
+	MLX5DV_CONTEXT_MASK_HCA_CORE_CLOCK = 1 << 8,
+	MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS = 1 << 9,
+	MLX5DV_CONTEXT_MASK_SIGNATURE_OFFLOAD = 1 << 10,
+	MLX5DV_CONTEXT_MASK_DCI_STREAMS = 1 << 11,
+	MLX5DV_CONTEXT_MASK_WR_MEMCPY_LENGTH = 1 << 12,
+	MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD = 1 << 13,
+	MLX5DV_CONTEXT_MASK_MAX_DC_RD_ATOM = 1 << 14,
+	MLX5DV_CONTEXT_MASK_REG_C0 = 1 << 15,
+	MLX5DV_CONTEXT_MASK_OOO_RECV_WRS = 1 << 16,
 };
 
 enum mlx5dv_context_flags {
@@ -75,21 +84,187 @@ enum mlx5dv_context_flags {
 	MLX5DV_CONTEXT_FLAGS_REAL_TIME_TS = 1 << 7,
 };
 
+enum mlx5dv_cqe_comp_res_format {
+	MLX5DV_CQE_RES_FORMAT_HASH = 1 << 0,
+	MLX5DV_CQE_RES_FORMAT_CSUM = 1 << 1,
+	MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX = 1 << 2,
+};
+
+struct mlx5dv_cqe_comp_caps {
+	uint32_t max_num;
+	uint32_t supported_format; /* enum mlx5dv_cqe_comp_res_format */
+};
+
+enum mlx5dv_sw_parsing_offloads {
+	MLX5DV_SW_PARSING = 1 << 0,
+	MLX5DV_SW_PARSING_CSUM = 1 << 1,
+	MLX5DV_SW_PARSING_LSO = 1 << 2,
+};
+
+/* supported_qpts members: bit (1 << enum ibv_qp_type) per QP type. */
+struct mlx5dv_sw_parsing_caps {
+	uint32_t sw_parsing_offloads; /* enum mlx5dv_sw_parsing_offloads */
+	uint32_t supported_qpts;
+};
+
+struct mlx5dv_striding_rq_caps {
+	uint32_t min_single_stride_log_num_of_bytes;
+	uint32_t max_single_stride_log_num_of_bytes;
+	uint32_t min_single_wqe_log_num_of_strides;
+	uint32_t max_single_wqe_log_num_of_strides;
+	uint32_t supported_qpts;
+};
+
+struct mlx5dv_dci_streams_caps {
+	uint8_t max_log_num_concurent;
+	uint8_t max_log_num_errored;
+};
+
+enum mlx5dv_tunnel_offloads {
+	MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_VXLAN = 1 << 0,
+	MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_GRE = 1 << 1,
+	MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_GENEVE = 1 << 2,
+	MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_CW_MPLS_OVER_GRE = 1 << 3,
+	MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_CW_MPLS_OVER_UDP = 1 << 4,
+};
+
+enum mlx5dv_flow_action_cap_flags {
+	MLX5DV_FLOW_ACTION_FLAGS_ESP_AES_GCM = 1 << 0,
+	MLX5DV_FLOW_ACTION_FLAGS_ESP_AES_GCM_REQ_METADATA = 1 << 1,
+	MLX5DV_FLOW_ACTION_FLAGS_ESP_AES_GCM_SPI_STEERING = 1 << 2,
+	MLX5DV_FLOW_ACTION_FLAGS_ESP_AES_GCM_FULL_OFFLOAD = 1 << 3,
+	MLX5DV_FLOW_ACTION_FLAGS_ESP_AES_GCM_TX_IV_IS_ESN = 1 << 4,
+};
+
+enum mlx5dv_sig_type {
+	MLX5DV_SIG_TYPE_T10DIF,
+	MLX5DV_SIG_TYPE_CRC,
+};
+
+enum mlx5dv_sig_prot_caps {
+	MLX5DV_SIG_PROT_CAP_T10DIF = 1 << MLX5DV_SIG_TYPE_T10DIF,
+	MLX5DV_SIG_PROT_CAP_CRC = 1 << MLX5DV_SIG_TYPE_CRC,
+};
+
+enum mlx5dv_sig_t10dif_bg_type {
+	MLX5DV_SIG_T10DIF_CRC,
+	MLX5DV_SIG_T10DIF_CSUM,
+};
+
+enum mlx5dv_sig_t10dif_bg_caps {
+	MLX5DV_SIG_T10DIF_BG_CAP_CRC = 1 << MLX5DV_SIG_T10DIF_CRC,
+	MLX5DV_SIG_T10DIF_BG_CAP_CSUM = 1 << MLX5DV_SIG_T10DIF_CSUM,
+};
+
+enum mlx5dv_sig_crc_type {
+	MLX5DV_SIG_CRC_TYPE_CRC32,
+	MLX5DV_SIG_CRC_TYPE_CRC32C,
+	MLX5DV_SIG_CRC_TYPE_CRC64_XP10,
+};
+
+enum mlx5dv_sig_crc_type_caps {
+	MLX5DV_SIG_CRC_TYPE_CAP_CRC32 = 1 << MLX5DV_SIG_CRC_TYPE_CRC32,
+	MLX5DV_SIG_CRC_TYPE_CAP_CRC32C = 1 << MLX5DV_SIG_CRC_TYPE_CRC32C,
+	MLX5DV_SIG_CRC_TYPE_CAP_CRC64_XP10 = 1 << MLX5DV_SIG_CRC_TYPE_CRC64_XP10,
+};
+
+enum mlx5dv_block_size {
+	MLX5DV_BLOCK_SIZE_512,
+	MLX5DV_BLOCK_SIZE_520,
+	MLX5DV_BLOCK_SIZE_4048,
+	MLX5DV_BLOCK_SIZE_4096,
+	MLX5DV_BLOCK_SIZE_4160,
+};
+
+enum mlx5dv_block_size_caps {
+	MLX5DV_BLOCK_SIZE_CAP_512 = 1 << MLX5DV_BLOCK_SIZE_512,
+	MLX5DV_BLOCK_SIZE_CAP_520 = 1 << MLX5DV_BLOCK_SIZE_520,
+	MLX5DV_BLOCK_SIZE_CAP_4048 = 1 << MLX5DV_BLOCK_SIZE_4048,
+	MLX5DV_BLOCK_SIZE_CAP_4096 = 1 << MLX5DV_BLOCK_SIZE_4096,
+	MLX5DV_BLOCK_SIZE_CAP_4160 = 1 << MLX5DV_BLOCK_SIZE_4160,
+};
+
+struct mlx5dv_sig_caps {
+	uint64_t block_size; /* enum mlx5dv_block_size_caps */
+	uint32_t block_prot; /* enum mlx5dv_sig_prot_caps */
+	uint16_t t10dif_bg;  /* enum mlx5dv_sig_t10dif_bg_caps */
+	uint16_t crc_type;   /* enum mlx5dv_sig_crc_type_caps */
+};
+
+enum mlx5dv_crypto_engines_caps {
+	MLX5DV_CRYPTO_ENGINES_CAP_AES_XTS = 1 << 0,
+	MLX5DV_CRYPTO_ENGINES_CAP_AES_XTS_SINGLE_BLOCK = 1 << 1,
+	MLX5DV_CRYPTO_ENGINES_CAP_AES_XTS_MULTI_BLOCK = 1 << 2,
+};
+
+enum mlx5dv_crypto_wrapped_import_method_caps {
+	MLX5DV_CRYPTO_WRAPPED_IMPORT_METHOD_CAP_AES_XTS = 1 << 0,
+};
+
+enum mlx5dv_crypto_caps_flags {
+	MLX5DV_CRYPTO_CAPS_CRYPTO = 1 << 0,
+	MLX5DV_CRYPTO_CAPS_WRAPPED_CRYPTO_OPERATIONAL = 1 << 1,
+	MLX5DV_CRYPTO_CAPS_WRAPPED_CRYPTO_GOING_TO_COMMISSIONING = 1 << 2,
+};
+
+/* failed_selftests != 0: some crypto engine failed its self test. */
+struct mlx5dv_crypto_caps {
+	uint16_t failed_selftests;
+	uint8_t crypto_engines; /* enum mlx5dv_crypto_engines_caps */
+	uint8_t wrapped_import_method;
+	uint8_t log_max_num_deks;
+	uint32_t flags; /* enum mlx5dv_crypto_caps_flags */
+};
+
+struct mlx5dv_ooo_recv_wrs_caps {
+	uint32_t max_rc;
+	uint32_t max_xrc;
+	uint32_t max_dct;
+	uint32_t max_ud;
+	uint32_t max_uc;
+};
+
+struct mlx5dv_reg {
+	uint32_t value;
+	uint32_t mask;
+};
+
 /*
- * The leading, always-present part of upstream's struct mlx5dv_context.
- * Upstream's longer struct may be passed: members past comp_mask are only
- * written when their comp_mask bit is requested AND supported, and this
- * library supports none of them, so it never writes past this prefix.
+ * Upstream's (rdma-core 65) layout. Members after comp_mask are written
+ * only when their MLX5DV_CONTEXT_MASK_* bit is set in comp_mask on input;
+ * on output comp_mask holds the bits whose member is valid, so a caller
+ * compiled against an older, shorter struct is never written past it.
  */
 struct mlx5dv_context {
 	uint8_t version;
 	uint64_t flags;		/* enum mlx5dv_context_flags */
 	uint64_t comp_mask;	/* in: wanted; out: the valid subset */
+	struct mlx5dv_cqe_comp_caps cqe_comp_caps;
+	struct mlx5dv_sw_parsing_caps sw_parsing_caps;
+	struct mlx5dv_striding_rq_caps striding_rq_caps;
+	uint32_t tunnel_offloads_caps; /* enum mlx5dv_tunnel_offloads */
+	uint32_t max_dynamic_bfregs;
+	uint64_t max_clock_info_update_nsec;
+	uint32_t flow_action_flags; /* enum mlx5dv_flow_action_cap_flags */
+	uint32_t dc_odp_caps;	    /* enum ibv_odp_transport_cap_bits */
+	void *hca_core_clock;	    /* the free-running counter, BE64 */
+	uint8_t num_lag_ports;
+	struct mlx5dv_sig_caps sig_caps;
+	struct mlx5dv_dci_streams_caps dci_streams_caps;
+	size_t max_wr_memcpy_length;
+	struct mlx5dv_crypto_caps crypto_caps;
+	uint64_t max_dc_rd_atom;
+	uint64_t max_dc_init_rd_atom;
+	struct mlx5dv_reg reg_c0;
+	struct mlx5dv_ooo_recv_wrs_caps ooo_recv_wrs_caps;
 };
 
 /*
- * Fill @attrs_out for @context. Returns 0, or EOPNOTSUPP for a context of
- * another provider.
+ * Fill @attrs_out for @context: version, flags, and each optional member
+ * whose MLX5DV_CONTEXT_MASK_* bit the caller set in comp_mask and the
+ * device reports (comp_mask comes back as that subset; others are not
+ * written). Returns 0, EINVAL (NULL argument), or EOPNOTSUPP for a
+ * context of another provider.
  */
 int mlx5dv_query_device(struct ibv_context *context,
 			struct mlx5dv_context *attrs_out);

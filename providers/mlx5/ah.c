@@ -2,13 +2,31 @@
 /*
  * UD address handles: the mlx5 address vector is built once here and
  * copied into every UD send WQE. On an IB port the AH never reaches the
- * kernel; on Ethernet the kernel resolves the destination MAC.
+ * kernel; on Ethernet the kernel resolves the destination MAC, and a
+ * RoCE v2 source GID puts the UDP source port in the AV.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datapath.h"
+
+/* The GID type of the source GID says RoCE v1 or v2 (UDP/IP). */
+static int set_roce_v2_sport(struct ibv_context *ibctx,
+			     const struct ibv_ah_attr *attr,
+			     struct mlx5_wqe_av *av)
+{
+	struct ibv_gid_entry entry = {};
+	int err;
+
+	err = _ibv_query_gid_ex(ibctx, attr->port_num, attr->grh.sgid_index,
+				&entry, 0, sizeof(entry));
+	if (err)
+		return err;
+	if (entry.gid_type == IBV_GID_TYPE_ROCE_V2)
+		mlx5_av_set_udp_sport(av, attr->grh.flow_label);
+	return 0;
+}
 
 struct ibv_ah *mlx5_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
@@ -31,6 +49,8 @@ struct ibv_ah *mlx5_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 		return NULL;
 	}
 	err = mlx5_fill_av(&ah->av, attr, eth);
+	if (!err && eth)
+		err = set_roce_v2_sport(pd->context, attr, &ah->av);
 	if (!err && eth) {
 		if (!(ctx->cmds_supp_uhw & MLX5_USER_CMDS_SUPP_UHW_CREATE_AH))
 			err = EOPNOTSUPP;

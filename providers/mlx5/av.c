@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "datapath.h"
 
@@ -47,4 +49,29 @@ int mlx5_fill_av(struct mlx5_wqe_av *av, const struct ibv_ah_attr *attr,
 		memcpy(av->rgid, attr->grh.dgid.raw, sizeof(av->rgid));
 	}
 	return 0;
+}
+
+/* A port in the RoCE v2 source range; getrandom, else a clock mix. */
+static uint16_t random_sport(void)
+{
+	const uint32_t span = IB_ROCE_UDP_ENCAP_VALID_PORT_MAX + 1 -
+			      IB_ROCE_UDP_ENCAP_VALID_PORT_MIN;
+	struct timespec ts;
+	uint32_t r;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = (uint32_t)ts.tv_nsec * 2654435761u;
+		r ^= r >> 16;
+	}
+	return (uint16_t)(IB_ROCE_UDP_ENCAP_VALID_PORT_MIN + r % span);
+}
+
+void mlx5_av_set_udp_sport(struct mlx5_wqe_av *av, uint32_t flow_label)
+{
+	/* Same flow label, same port: ECMP keeps a flow on one path. */
+	uint32_t fl = flow_label & 0xfffff;
+	uint16_t sport = fl ? ibv_flow_label_to_udp_sport(fl) : random_sport();
+
+	av->rlid = htobe16(sport);
 }

@@ -147,6 +147,9 @@ static int take_response(struct mlx5_context *ctx,
 	ctx->tot_bfregs = resp->tot_bfregs;
 	ctx->num_ports = resp->num_ports;
 	ctx->resp_comp_mask = resp->comp_mask;
+	ctx->hca_core_clock_offset = resp->hca_core_clock_offset;
+	ctx->num_dyn_bfregs = resp->num_dyn_bfregs;
+	ctx->flow_action_flags = resp->flow_action_flags;
 	ctx->bf_reg_size = resp->bf_reg_size;
 	ctx->cache_line_size = resp->cache_line_size ? resp->cache_line_size
 						     : 64;

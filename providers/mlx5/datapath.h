@@ -194,17 +194,15 @@ struct mlx5_wq {
 
 /* What the ibv_wr_* builders carry between calls of one WR. */
 struct mlx5_wr_state {
-	struct mlx5_wqe_ctrl_seg *ctrl;
+	struct mlx5_wqe_ctrl_seg *ctrl; /* the WQE opened last */
 	void *seg;	      /* where the next segment goes */
 	unsigned int size;    /* WQE size so far, 16-byte units */
 	unsigned int nreq;
 	int err;
+	uint8_t setters;      /* still wanted by the open WQE (UD: 2) */
 	bool inl_wqe;
-	uint8_t setters;      /* UD: address and data both needed */
-	uint8_t fm_cache_saved;
+	bool len8;	      /* atomic: the local SGE takes 8 bytes */
 	unsigned int cur_post_saved;
-	unsigned int head_saved;
-	uint8_t opcode;
 };
 
 struct mlx5_qp {
@@ -219,8 +217,12 @@ struct mlx5_qp {
 	struct mlx5_bf *bf;
 	enum ibv_qp_type qp_type;
 	uint32_t qpn;
+	__be32 qpn8; /* ctrl qpn_ds without the ds: BE(qpn << 8) */
+	/* ctrl fm_ce_se by send flags & 7 (FENCE, SIGNALED, SOLICITED) */
+	uint8_t fm_ce_se[8];
+	/* largest WQE (16-byte units) for BlueFlame: [0] gather, [1] inline */
+	uint8_t bf_max_ds[2];
 	uint8_t sq_signal_bits;
-	uint8_t fm_cache;
 	int max_inline_data;
 	bool atomics;
 	bool has_uidx;
@@ -281,6 +283,8 @@ int mlx5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 int mlx5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		   struct ibv_recv_wr **bad_wr);
 void mlx5_qp_set_wr_ops(struct mlx5_qp *qp);
+/* qpn8, fm_ce_se[], bf_max_ds[] (once qpn, bf and sq_sig_all are known) */
+void mlx5_qp_init_wqe_consts(struct mlx5_qp *qp);
 void mlx5_qp_set_wr_complete(struct mlx5_qp *qp, bool operational);
 
 /* ---- SRQ (srq.c) ---- */
@@ -347,5 +351,10 @@ int mlx5_destroy_ah(struct ibv_ah *ah);
 int mlx5_fill_av(struct mlx5_wqe_av *av, const struct ibv_ah_attr *attr,
 		 bool eth);
 uint8_t mlx5_rate_code(int ibv_rate);
+/*
+ * RoCE v2: the UDP source port goes where IB has the DLID (rlid): derived
+ * from a non-zero flow label, else random in 0xC000..0xFFFF.
+ */
+void mlx5_av_set_udp_sport(struct mlx5_wqe_av *av, uint32_t flow_label);
 
 #endif /* MLX5_DATAPATH_H */

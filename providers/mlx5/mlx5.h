@@ -45,6 +45,16 @@ struct mlx5_mapping {
 	size_t length;
 };
 
+/* What mlx5dv_query_device reports from EX_QUERY_DEVICE's mlx5 part. */
+struct mlx5_dv_caps {
+	uint64_t flags; /* MLX5DV_CONTEXT_FLAGS_* of the device */
+	struct mlx5dv_cqe_comp_caps cqe_comp;
+	struct mlx5dv_sw_parsing_caps sw_parsing;
+	struct mlx5dv_striding_rq_caps striding_rq;
+	struct mlx5dv_dci_streams_caps dci_streams;
+	uint32_t tunnel_offloads;
+};
+
 struct mlx5_context {
 	struct verbs_context ibv_ctx;
 	size_t page_size;
@@ -56,6 +66,9 @@ struct mlx5_context {
 	uint8_t cmds_supp_uhw;
 	uint16_t num_ports;
 	uint64_t resp_comp_mask;
+	uint64_t hca_core_clock_offset;
+	uint32_t num_dyn_bfregs;
+	uint16_t flow_action_flags;
 	bool devx;
 	/* Queue limits of the alloc_ucontext response (data path sizing). */
 	uint32_t bf_reg_size;
@@ -80,6 +93,7 @@ struct mlx5_context {
 	uint64_t max_dm_size;
 	uint8_t link_layer[MLX5_MAX_PORTS_NUM];
 	enum ibv_atomic_cap atomic_cap;
+	struct mlx5_dv_caps dv_caps; /* refreshed by every device query */
 
 	/* Data path: see datapath.h. */
 	struct mlx5_dp_context *dp;

@@ -165,7 +165,7 @@ static int post_one(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 		post_sges(qp, wr, seg, &ds, atomic);
 	}
 	mlx5_set_ctrl(ctrl, qp->sq.cur_post, mlx5_opcode[wr->opcode],
-		      qp->qpn, ds, mlx5_fm_ce_se(qp, wr->send_flags),
+		      qp->qpn8, ds, mlx5_fm_ce_se(qp, wr->send_flags),
 		      send_imm(wr));
 	qp->sq.wrid[idx] = wr->wr_id;
 	qp->sq.wqe_head[idx] = qp->sq.head + nreq;

@@ -234,6 +234,9 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 		}
 		qp->has_uidx = true;
 	}
+	/* The kernel hears the inline size the WQEs hold, as from upstream. */
+	if (sz.sq_wqe_cnt)
+		attr->cap.max_inline_data = (uint32_t)sz.max_inline;
 	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi, dv_flags);
 	if (err)
 		goto fail;
@@ -249,6 +252,7 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	if (ctx->tot_bfregs)
 		bind_static_bf(ctx, qp, (struct mlx5_bf *)(qp + 1), bfi);
 	qp->sq_signal_bits = attr->sq_sig_all ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	mlx5_qp_init_wqe_consts(qp);
 	/* What this QP can really hold, as upstream reports it. */
 	attr->cap.max_send_wr = sz.sq_max_post;
 	attr->cap.max_inline_data = sz.sq_wqe_cnt ? (uint32_t)sz.max_inline
@@ -318,7 +322,6 @@ static void reset_qp(struct mlx5_qp *qp)
 		mlx5_cq_clean(to_mcq(ibqp->send_cq), qp->rsc.rsn, NULL);
 	qp->sq.head = qp->sq.tail = qp->sq.cur_post = 0;
 	qp->rq.head = qp->rq.tail = qp->rq.cur_post = 0;
-	qp->fm_cache = 0;
 	qp->db[MLX5_RCV_DBR] = 0;
 	qp->db[MLX5_SND_DBR] = 0;
 	qp->sq.qp_state_max_gs = -1;

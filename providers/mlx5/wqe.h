@@ -61,27 +61,22 @@ static inline void mlx5_set_ud(struct mlx5_wqe_datagram_seg *seg,
 	seg->av.dqp_dct = htobe32(remote_qpn | MLX5_EXTENDED_UD_AV);
 }
 
-static inline uint8_t mlx5_fm_ce_se(struct mlx5_qp *qp, unsigned int flags)
+/* The ctrl segment's fence / completion / solicited byte for @flags. */
+static inline uint8_t mlx5_fm_ce_se(const struct mlx5_qp *qp,
+				    unsigned int flags)
 {
-	uint8_t f = (flags & IBV_SEND_FENCE) ? MLX5_WQE_CTRL_FENCE
-					     : qp->fm_cache;
-
-	qp->fm_cache = 0;
-	if (flags & IBV_SEND_SIGNALED)
-		f |= MLX5_WQE_CTRL_CQ_UPDATE;
-	if (flags & IBV_SEND_SOLICITED)
-		f |= MLX5_WQE_CTRL_SOLICITED;
-	return f | qp->sq_signal_bits;
+	return qp->fm_ce_se[flags & (IBV_SEND_FENCE | IBV_SEND_SIGNALED |
+				     IBV_SEND_SOLICITED)];
 }
 
+/* Opcode, index, size and flags: two 8-byte stores (signature 0). */
 static inline void mlx5_set_ctrl(struct mlx5_wqe_ctrl_seg *ctrl,
 				 unsigned int cur_post, uint8_t opcode,
-				 uint32_t qpn, unsigned int ds, uint8_t fm,
+				 __be32 qpn8, unsigned int ds, uint8_t fm,
 				 __be32 imm)
 {
-	/* Two 8-byte stores: signature and DCI stream id stay 0. */
 	uint64_t w0 = (uint64_t)htobe32((cur_post & 0xffff) << 8 | opcode) |
-		      (uint64_t)htobe32(qpn << 8 | ds) << 32;
+		      (uint64_t)(qpn8 | htobe32(ds)) << 32;
 	uint64_t w1 = (uint64_t)fm << 24 | (uint64_t)imm << 32;
 
 	memcpy(ctrl, &w0, sizeof(w0));
@@ -103,6 +98,7 @@ static inline void mlx5_ring_sq(struct mlx5_qp *qp,
 				unsigned int ds, unsigned int nreq, bool inl)
 {
 	struct mlx5_bf *bf = qp->bf;
+	unsigned int off = bf->offset;
 	uint64_t first8;
 
 	qp->sq.head += nreq;
@@ -111,17 +107,16 @@ static inline void mlx5_ring_sq(struct mlx5_qp *qp,
 	if (bf->need_lock)
 		pthread_spin_lock(&bf->lock);
 	mmio_wc_start();
-	if (nreq == 1 && bf->buf_size && (inl || qp->prefer_bf) && ds > 1 &&
-	    ds <= bf->buf_size / MLX5_DS)
-		mlx5_bf_copy(bf->reg + bf->offset, (const uint8_t *)ctrl,
+	if (nreq == 1 && ds > 1 && ds <= qp->bf_max_ds[inl])
+		mlx5_bf_copy(bf->reg + off, (const uint8_t *)ctrl,
 			     (unsigned int)mlx5_align_up(ds * MLX5_DS, 64),
 			     qp->sq_start, qp->sq_end);
 	else {
 		memcpy(&first8, ctrl, sizeof(first8));
-		mmio_write64_be(bf->reg + bf->offset, first8);
+		mmio_write64_be(bf->reg + off, first8);
 	}
 	mmio_flush_writes();
-	bf->offset ^= bf->buf_size;
+	bf->offset = off ^ bf->buf_size;
 	if (bf->need_lock)
 		pthread_spin_unlock(&bf->lock);
 }

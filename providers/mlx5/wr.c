@@ -22,91 +22,118 @@ static void wr_start(struct ibv_qp_ex *qpx)
 	if (!qp->single_threaded)
 		pthread_spin_lock(&qp->sq.lock);
 	qp->wr.cur_post_saved = qp->sq.cur_post;
-	qp->wr.fm_cache_saved = qp->fm_cache;
 	qp->wr.nreq = 0;
 	qp->wr.err = 0;
-	qp->wr.inl_wqe = false;
-	qp->wr.ctrl = NULL;
 	qp->wr.setters = 0;
+	qp->wr.inl_wqe = false;
 }
 
-/* Open a WQE; its segments are written by the caller and the setters. */
 /* Inlined into every builder and setter: this is the per-WR path. */
 #define WR_INLINE static inline __attribute__((always_inline))
+#define wr_unlikely(x) __builtin_expect(!!(x), 0)
 
-WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm)
+/* Keep the first error; a later misuse is EINVAL. */
+WR_INLINE void wr_fail(struct mlx5_qp *qp, int err)
+{
+	if (!qp->wr.err)
+		qp->wr.err = err;
+}
+
+/*
+ * Open a WQE at cur_post: ctrl written (size patched by the last setter),
+ * book-keeping done; returns the place after ctrl, or NULL. Everything is
+ * read before the ring is written, so nothing is loaded twice.
+ */
+WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
+			 bool ud)
 {
 	struct ibv_qp_ex *qpx = &qp->verbs_qp.qp_ex;
-	unsigned int idx;
+	unsigned int cur = qp->sq.cur_post, nreq = qp->wr.nreq;
+	unsigned int head = qp->sq.head, idx;
+	struct mlx5_wqe_ctrl_seg *ctrl;
 
-	if (qp->wr.err)
-		return NULL;
-	/* The previous WQE must have got its data. */
-	if (qp->wr.ctrl && qp->wr.setters) {
-		qp->wr.err = EINVAL;
+	/* An error, or the previous WQE still wants a setter. */
+	if (wr_unlikely(qp->wr.err || qp->wr.setters)) {
+		wr_fail(qp, EINVAL);
 		return NULL;
 	}
-	if (mlx5_sq_full(qp, qp->wr.nreq)) {
+	if (wr_unlikely(mlx5_sq_full(qp, nreq))) {
 		qp->wr.err = ENOMEM;
 		return NULL;
 	}
-	idx = qp->sq.cur_post & (qp->sq.wqe_cnt - 1);
-	qp->wr.ctrl = mlx5_sq_wqe(qp, idx);
-	mlx5_set_ctrl(qp->wr.ctrl, qp->sq.cur_post, opcode, qp->qpn, 0,
-		      mlx5_fm_ce_se(qp, qpx->wr_flags), imm);
-	qp->wr.opcode = opcode;
-	qp->wr.size = 1;
-	qp->wr.setters = qp->qp_type == IBV_QPT_UD ? 2 : 1;
+	idx = cur & (qp->sq.wqe_cnt - 1);
+	ctrl = mlx5_sq_wqe(qp, idx);
+	qp->wr.ctrl = ctrl;
+	qp->wr.size =
+		ud ? 1 + sizeof(struct mlx5_wqe_datagram_seg) / MLX5_DS : 1;
+	qp->wr.setters = ud ? 2 : 1; /* UD: the address too */
+	qp->wr.len8 = false;
 	qp->sq.wrid[idx] = qpx->wr_id;
-	qp->sq.wqe_head[idx] = qp->sq.head + qp->wr.nreq;
-	qp->wr.seg = qp->wr.ctrl + 1;
-	if (qp->qp_type == IBV_QPT_UD) {
-		/* The address vector's place, filled by wr_set_ud_addr. */
-		qp->wr.size += sizeof(struct mlx5_wqe_datagram_seg) / MLX5_DS;
-		qp->wr.seg = mlx5_sq_wrap(
-			qp, (uint8_t *)qp->wr.seg +
-				    sizeof(struct mlx5_wqe_datagram_seg));
-	}
-	return qp->wr.seg;
+	qp->sq.wqe_head[idx] = head + nreq;
+	mlx5_set_ctrl(ctrl, cur, opcode, qp->qpn8, 0,
+		      mlx5_fm_ce_se(qp, qpx->wr_flags), imm);
+	return (uint8_t *)ctrl + sizeof(*ctrl);
 }
 
-/* One setter done; after the last, the WQE takes its size and slot. */
-WR_INLINE void setter_done(struct mlx5_qp *qp)
+/* RC/UC sends: the data follows ctrl. */
+WR_INLINE void open_send(struct ibv_qp_ex *qpx, uint8_t opcode, __be32 imm)
 {
-	if (--qp->wr.setters)
-		return;
-	qp->wr.ctrl->qpn_ds = htobe32(qp->qpn << 8 | qp->wr.size);
-	qp->sq.cur_post += (qp->wr.size * MLX5_DS + MLX5_SEND_WQE_BB - 1) /
-			   MLX5_SEND_WQE_BB;
-	qp->wr.nreq++;
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	void *seg = open_wqe(qp, opcode, imm, false);
+
+	if (seg)
+		qp->wr.seg = seg;
+}
+
+/* UD sends: the address vector's place (wr_set_ud_addr), then data. */
+WR_INLINE void open_send_ud(struct ibv_qp_ex *qpx, uint8_t opcode, __be32 imm)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	void *seg = open_wqe(qp, opcode, imm, true);
+
+	if (seg)
+		qp->wr.seg = mlx5_sq_wrap(
+			qp, (uint8_t *)seg +
+				    sizeof(struct mlx5_wqe_datagram_seg));
 }
 
 static void wr_send(struct ibv_qp_ex *qpx)
 {
-	open_wqe(to_mqpx(qpx), MLX5_OPCODE_SEND, 0);
+	open_send(qpx, MLX5_OPCODE_SEND, 0);
 }
 
 static void wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
 {
-	open_wqe(to_mqpx(qpx), MLX5_OPCODE_SEND_IMM, imm);
+	open_send(qpx, MLX5_OPCODE_SEND_IMM, imm);
 }
 
 static void wr_send_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
 {
-	open_wqe(to_mqpx(qpx), MLX5_OPCODE_SEND_INVAL, htobe32(rkey));
+	open_send(qpx, MLX5_OPCODE_SEND_INVAL, htobe32(rkey));
 }
 
+static void wr_send_ud(struct ibv_qp_ex *qpx)
+{
+	open_send_ud(qpx, MLX5_OPCODE_SEND, 0);
+}
+
+static void wr_send_imm_ud(struct ibv_qp_ex *qpx, __be32 imm)
+{
+	open_send_ud(qpx, MLX5_OPCODE_SEND_IMM, imm);
+}
+
+/* ctrl + raddr fill 32 bytes of the first basic block: no wrap. */
 WR_INLINE void open_rdma(struct ibv_qp_ex *qpx, uint8_t opcode, uint32_t rkey,
-		      uint64_t raddr, __be32 imm)
+			 uint64_t raddr, __be32 imm)
 {
 	struct mlx5_qp *qp = to_mqpx(qpx);
-	struct mlx5_wqe_raddr_seg *seg = open_wqe(qp, opcode, imm);
+	struct mlx5_wqe_raddr_seg *seg = open_wqe(qp, opcode, imm, false);
 
 	if (!seg)
 		return;
 	mlx5_set_raddr(seg, raddr, rkey);
 	qp->wr.seg = seg + 1;
-	qp->wr.size++;
+	qp->wr.size = 2;
 }
 
 static void wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey,
@@ -127,24 +154,28 @@ static void wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey,
 	open_rdma(qpx, MLX5_OPCODE_RDMA_READ, rkey, raddr, 0);
 }
 
-static void open_atomic(struct ibv_qp_ex *qpx, uint8_t opcode,
-			uint32_t rkey, uint64_t raddr, uint64_t swap_add,
-			uint64_t compare)
+/* ctrl + raddr + atomic: 48 bytes, still inside the first basic block. */
+WR_INLINE void open_atomic(struct ibv_qp_ex *qpx, uint8_t opcode,
+			   uint32_t rkey, uint64_t raddr, uint64_t swap_add,
+			   uint64_t compare)
 {
 	struct mlx5_qp *qp = to_mqpx(qpx);
+	struct mlx5_wqe_raddr_seg *seg;
 	struct mlx5_wqe_atomic_seg *aseg;
 
-	if (!qp->atomics && !qp->wr.err) {
-		qp->wr.err = EOPNOTSUPP;
+	if (!qp->atomics) {
+		wr_fail(qp, EOPNOTSUPP);
 		return;
 	}
-	open_rdma(qpx, opcode, rkey, raddr, 0);
-	if (qp->wr.err)
+	seg = open_wqe(qp, opcode, 0, false);
+	if (!seg)
 		return;
-	aseg = qp->wr.seg;
+	mlx5_set_raddr(seg, raddr, rkey);
+	aseg = (struct mlx5_wqe_atomic_seg *)(seg + 1);
 	mlx5_set_atomic(aseg, swap_add, compare);
 	qp->wr.seg = aseg + 1;
-	qp->wr.size++;
+	qp->wr.size = 3;
+	qp->wr.len8 = true;
 }
 
 static void wr_atomic_cmp_swp(struct ibv_qp_ex *qpx, uint32_t rkey,
@@ -159,22 +190,26 @@ static void wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
 	open_atomic(qpx, MLX5_OPCODE_ATOMIC_FA, rkey, raddr, add, 0);
 }
 
-WR_INLINE bool is_atomic(uint8_t opcode)
-{
-	return opcode == MLX5_OPCODE_ATOMIC_CS ||
-	       opcode == MLX5_OPCODE_ATOMIC_FA;
-}
-
 /* A setter may run only on an open WQE that still wants it. */
 WR_INLINE bool can_set(struct mlx5_qp *qp)
 {
-	if (qp->wr.err)
-		return false;
-	if (!qp->wr.ctrl || !qp->wr.setters) {
-		qp->wr.err = EINVAL;
+	if (wr_unlikely(qp->wr.err || !qp->wr.setters)) {
+		wr_fail(qp, EINVAL);
 		return false;
 	}
 	return true;
+}
+
+/* One setter done with the WQE now @size units; the last one closes it. */
+WR_INLINE void setter_done(struct mlx5_qp *qp, unsigned int size)
+{
+	qp->wr.size = size;
+	if (--qp->wr.setters)
+		return;
+	qp->wr.ctrl->qpn_ds = qp->qpn8 | htobe32(size);
+	qp->sq.cur_post += (size * MLX5_DS + MLX5_SEND_WQE_BB - 1) /
+			   MLX5_SEND_WQE_BB;
+	qp->wr.nreq++;
 }
 
 static void wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num,
@@ -182,6 +217,7 @@ static void wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num,
 {
 	struct mlx5_qp *qp = to_mqpx(qpx);
 	struct mlx5_wqe_data_seg *seg;
+	unsigned int size;
 	size_t i;
 
 	if (!can_set(qp))
@@ -191,17 +227,18 @@ static void wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num,
 		return;
 	}
 	seg = qp->wr.seg;
+	size = qp->wr.size;
 	for (i = 0; i < num; i++) {
 		if (!sge[i].length)
 			continue;
 		seg = mlx5_sq_wrap(qp, seg);
-		mlx5_set_data(seg, is_atomic(qp->wr.opcode) ? 8 : sge[i].length,
+		mlx5_set_data(seg, qp->wr.len8 ? 8 : sge[i].length,
 			      sge[i].lkey, sge[i].addr);
 		seg++;
-		qp->wr.size++;
+		size++;
 	}
 	qp->wr.seg = seg;
-	setter_done(qp);
+	setter_done(qp, size);
 }
 
 /* The common one-SGE case, without the list loop. */
@@ -210,17 +247,18 @@ static void wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey, uint64_t addr,
 {
 	struct mlx5_qp *qp = to_mqpx(qpx);
 	struct mlx5_wqe_data_seg *seg;
+	unsigned int size;
 
 	if (!can_set(qp))
 		return;
+	size = qp->wr.size;
 	if (length) {
 		seg = mlx5_sq_wrap(qp, qp->wr.seg);
-		mlx5_set_data(seg, is_atomic(qp->wr.opcode) ? 8 : length, lkey,
-			      addr);
 		qp->wr.seg = seg + 1;
-		qp->wr.size++;
+		mlx5_set_data(seg, qp->wr.len8 ? 8 : length, lkey, addr);
+		size++;
 	}
-	setter_done(qp);
+	setter_done(qp, size);
 }
 
 static void wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num,
@@ -229,6 +267,7 @@ static void wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num,
 	struct mlx5_qp *qp = to_mqpx(qpx);
 	struct mlx5_wqe_inl_data_seg *inl;
 	size_t total = 0, i;
+	unsigned int size;
 	uint8_t *dst;
 
 	if (!can_set(qp))
@@ -239,6 +278,7 @@ static void wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num,
 		qp->wr.err = ENOMEM;
 		return;
 	}
+	size = qp->wr.size;
 	if (total) {
 		inl = qp->wr.seg;
 		dst = (uint8_t *)(inl + 1);
@@ -249,11 +289,11 @@ static void wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num,
 				dst = qp->sq_start + (dst - qp->sq_end);
 		}
 		inl->byte_count = htobe32((uint32_t)total | MLX5_INLINE_SEG);
-		qp->wr.size += (unsigned int)mlx5_align_up(total + 4, MLX5_DS) /
-			       MLX5_DS;
+		size += (unsigned int)mlx5_align_up(total + 4, MLX5_DS) /
+			MLX5_DS;
 		qp->wr.inl_wqe = true;
 	}
-	setter_done(qp);
+	setter_done(qp, size);
 }
 
 static void wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
@@ -273,13 +313,12 @@ static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 		return;
 	mlx5_set_ud((struct mlx5_wqe_datagram_seg *)(qp->wr.ctrl + 1), ah,
 		    remote_qpn, remote_qkey);
-	setter_done(qp);
+	setter_done(qp, qp->wr.size);
 }
 
 static void rollback(struct mlx5_qp *qp)
 {
 	qp->sq.cur_post = qp->wr.cur_post_saved;
-	qp->fm_cache = qp->wr.fm_cache_saved;
 }
 
 static void unlock_sq(struct mlx5_qp *qp)
@@ -294,10 +333,10 @@ static int wr_complete(struct ibv_qp_ex *qpx)
 	int err = qp->wr.err;
 
 	/* A WQE still waiting for a setter is incomplete. */
-	if (!err && qp->wr.ctrl && qp->wr.setters)
-		err = EINVAL;
-	if (err) {
+	if (wr_unlikely(err || qp->wr.setters)) {
 		rollback(qp);
+		if (!err)
+			err = EINVAL;
 	} else if (qp->wr.nreq) {
 		mlx5_ring_sq(qp, qp->wr.ctrl, qp->wr.size, qp->wr.nreq,
 			     qp->wr.inl_wqe);
@@ -343,8 +382,14 @@ void mlx5_qp_set_wr_ops(struct mlx5_qp *qp)
 	x->wr_set_sge_list = wr_set_sge_list;
 	x->wr_set_inline_data = wr_set_inline_data;
 	x->wr_set_inline_data_list = wr_set_inline_data_list;
-	if (qp->qp_type == IBV_QPT_UD)
+	if (qp->qp_type == IBV_QPT_UD) {
 		x->wr_set_ud_addr = wr_set_ud_addr;
+		if (ops & IBV_QP_EX_WITH_SEND)
+			x->wr_send = wr_send_ud;
+		if (ops & IBV_QP_EX_WITH_SEND_WITH_IMM)
+			x->wr_send_imm = wr_send_imm_ud;
+		return; /* UD sends nothing else */
+	}
 	if (ops & IBV_QP_EX_WITH_SEND)
 		x->wr_send = wr_send;
 	if (ops & IBV_QP_EX_WITH_SEND_WITH_IMM)

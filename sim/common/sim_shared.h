@@ -33,6 +33,7 @@ struct sim_config {
 	uint8_t driver;	  /* enum sim_driver_kind */
 	uint8_t no_dmabuf;
 	uint8_t no_netlink;
+	uint8_t static_uar; /* mlx5 kernel without MLX5_LIB_CAP_DYN_UAR */
 	char trace_path[SIM_PATH_LEN];
 };
 

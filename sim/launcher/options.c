@@ -47,6 +47,8 @@ static const char usage[] =
 	"  --no-dm            devices without MEMIC (max_dm_size 0)\n"
 	"  --no-dmabuf        kernel without the DMABUF uverbs object\n"
 	"  --no-netlink       no RDMA netlink (userspace uses sysfs)\n"
+	"  --static-uar       mlx5 kernel without dynamic UARs (before 5.8):\n"
+	"                     static UAR pages from alloc_ucontext\n"
 	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
 	"                     number); repeatable, see sim/README.md\n"
 	"  --list-fail-kinds  print every KIND --fail accepts\n"
@@ -124,6 +126,7 @@ enum {
 	OPT_NO_DM,
 	OPT_NO_DMABUF,
 	OPT_NO_NETLINK,
+	OPT_STATIC_UAR,
 	OPT_FAIL,
 	OPT_TRACE,
 	OPT_DRIVER,
@@ -137,6 +140,7 @@ static const struct option longopts[] = {
 	{"no-dm", no_argument, NULL, OPT_NO_DM},
 	{"no-dmabuf", no_argument, NULL, OPT_NO_DMABUF},
 	{"no-netlink", no_argument, NULL, OPT_NO_NETLINK},
+	{"static-uar", no_argument, NULL, OPT_STATIC_UAR},
 	{"fail", required_argument, NULL, OPT_FAIL},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"driver", required_argument, NULL, OPT_DRIVER},
@@ -205,6 +209,9 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_NO_NETLINK:
 		l->cfg.no_netlink = 1;
+		return 0;
+	case OPT_STATIC_UAR:
+		l->cfg.static_uar = 1;
 		return 0;
 	case OPT_FAIL:
 		return parse_fail(arg, l);

@@ -58,6 +58,7 @@ static void fill_resp(struct sim_uvfile *uv,
 	r->cqe_version = req->max_cqe_version ? 1 : 0;
 	r->cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE |
 			   MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
+	r->clock_info_versions = 1 << MLX5_IB_CLOCK_INFO_V1;
 	r->hca_core_clock_offset = 0;
 	r->log_uar_size = 12;
 	r->num_uars_per_page = 1;
@@ -96,7 +97,9 @@ static int mlx5_alloc_ucontext(struct sim_uvfile *uv, const void *in,
 		return -EINVAL;
 	if (req.flags & MLX5_IB_ALLOC_UCTX_DEVX)
 		return -EINVAL; /* no DEVX: the device has no user contexts */
-	uv->uar_dyn = !!(req.lib_caps & MLX5_LIB_CAP_DYN_UAR);
+	/* --static-uar: a kernel that does not know the DYN_UAR bit. */
+	uv->uar_dyn = !sim.sh->cfg.static_uar &&
+		      (req.lib_caps & MLX5_LIB_CAP_DYN_UAR);
 	if (uv->uar_dyn) {
 		total = 0;
 	} else if (total > MLX5_SIM_MAX_BFREGS) {
@@ -113,15 +116,110 @@ static int mlx5_alloc_ucontext(struct sim_uvfile *uv, const void *in,
 	return (int)n;
 }
 
+#define MLX5_SIM_RAW_QPT (1u << 8) /* IB_QPT_RAW_PACKET */
+
+/*
+ * The mlx5 part of EX_QUERY_DEVICE as mlx5_ib fills it for a ConnectX-6
+ * Dx: log_max_lso_cap 18, RSS (Toeplitz over IPv4/6 addresses, TCP/UDP
+ * ports, inner headers), CQE compression of up to 64 CQEs in every
+ * mini-CQE format, 128-byte CQE compression and padding, packet-based
+ * credits, enhanced MPW (legacy MPW is ConnectX-4 Lx only), software
+ * parsing, striding RQ (strides of 2^6..2^13 bytes, 2^3..2^16 strides:
+ * ext_stride_num_range), stateless offloads of VXLAN, GRE, GENEVE and
+ * MPLS over GRE/UDP, pacing 1 kb/s..100 Gb/s with bursts. No DCI streams
+ * (DC is not modelled). These are capabilities reported; the engine
+ * executes none of the raw-packet ones (see README "Limits").
+ */
+static const struct mlx5_ib_query_device_resp mlx5_sim_dev_caps = {
+	.tso_caps = {.max_tso = 1 << 18, .supported_qpts = MLX5_SIM_RAW_QPT},
+	.rss_caps = {.rx_hash_fields_mask =
+			     MLX5_RX_HASH_SRC_IPV4 | MLX5_RX_HASH_DST_IPV4 |
+			     MLX5_RX_HASH_SRC_IPV6 | MLX5_RX_HASH_DST_IPV6 |
+			     MLX5_RX_HASH_SRC_PORT_TCP |
+			     MLX5_RX_HASH_DST_PORT_TCP |
+			     MLX5_RX_HASH_SRC_PORT_UDP |
+			     MLX5_RX_HASH_DST_PORT_UDP | MLX5_RX_HASH_INNER,
+		     .rx_hash_function = MLX5_RX_HASH_FUNC_TOEPLITZ},
+	.cqe_comp_caps = {.max_num = 64,
+			  .supported_format =
+				  MLX5_IB_CQE_RES_FORMAT_HASH |
+				  MLX5_IB_CQE_RES_FORMAT_CSUM |
+				  MLX5_IB_CQE_RES_FORMAT_CSUM_STRIDX},
+	.packet_pacing_caps = {.qp_rate_limit_min = 1,
+			       .qp_rate_limit_max = 100000000,
+			       .supported_qpts = MLX5_SIM_RAW_QPT,
+			       .cap_flags = MLX5_IB_PP_SUPPORT_BURST},
+	.mlx5_ib_support_multi_pkt_send_wqes = MLX5_IB_SUPPORT_EMPW,
+	.flags = MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_COMP |
+		 MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_PAD |
+		 MLX5_IB_QUERY_DEV_RESP_PACKET_BASED_CREDIT_MODE |
+		 MLX5_IB_QUERY_DEV_RESP_FLAGS_SCAT2CQE_DCT,
+	.sw_parsing_caps = {.sw_parsing_offloads = MLX5_IB_SW_PARSING |
+						   MLX5_IB_SW_PARSING_CSUM |
+						   MLX5_IB_SW_PARSING_LSO,
+			    .supported_qpts = MLX5_SIM_RAW_QPT},
+	.striding_rq_caps = {.min_single_stride_log_num_of_bytes = 6,
+			     .max_single_stride_log_num_of_bytes = 13,
+			     .min_single_wqe_log_num_of_strides = 3,
+			     .max_single_wqe_log_num_of_strides = 16,
+			     .supported_qpts = MLX5_SIM_RAW_QPT},
+	.tunnel_offloads_caps = MLX5_IB_TUNNELED_OFFLOADS_VXLAN |
+				MLX5_IB_TUNNELED_OFFLOADS_GRE |
+				MLX5_IB_TUNNELED_OFFLOADS_GENEVE |
+				MLX5_IB_TUNNELED_OFFLOADS_MPLS_GRE |
+				MLX5_IB_TUNNELED_OFFLOADS_MPLS_UDP,
+};
+
+/* As the kernel: what fits of the response, response_length saying so. */
 static void mlx5_query_device_uhw(struct sim_uvfile *uv, void *out,
 				  size_t out_len)
 {
-	struct mlx5_ib_query_device_resp r = {};
+	struct mlx5_ib_query_device_resp r = mlx5_sim_dev_caps;
 	size_t n = out_len < sizeof(r) ? out_len : sizeof(r);
 
 	r.response_length = (uint32_t)n;
 	if (out)
 		memcpy(out, &r, n);
+}
+
+/*
+ * The clock-info page (V1) as mlx5_core fills it for device_frequency_khz
+ * 156250 (hca_core_clock): shift min(ilog2(156250) + 16,
+ * ilog2(U32_MAX / 10^6 * 156250)) = 29, mult = (10^6 << 29) / 156250
+ * rounded, a 41-bit counter, and overflow_period from overflow_cycles =
+ * min((2^63 - 1) / mult, mask / 3) in ns, divided by 10^9 / HZ (HZ 250)
+ * as the kernel stores it. The counter is not advanced: the time fields
+ * (nsec, cycles, frac) stay 0 and sign even (no update in progress).
+ */
+static const struct mlx5_ib_clock_info mlx5_sim_clock_info = {
+	.mult = 3435973837u,
+	.shift = 29,
+	.mask = (1ULL << 41) - 1,
+	.overflow_period = 4294,
+};
+
+/* Read-only (VM_WRITE or VM_EXEC: EPERM), one page. */
+static void *map_clock_info(void *addr, size_t len, int prot, int flags)
+{
+	void *p;
+
+	if (len != sim.sh->cfg.page_size) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	if (prot & (PROT_WRITE | PROT_EXEC)) {
+		errno = EPERM;
+		return MAP_FAILED;
+	}
+	p = sim_map_anon(addr, len, PROT_READ | PROT_WRITE, flags);
+	if (p == MAP_FAILED)
+		return p;
+	memcpy(p, &mlx5_sim_clock_info, sizeof(mlx5_sim_clock_info));
+	if (mprotect(p, len, prot)) {
+		munmap(p, len);
+		return MAP_FAILED;
+	}
+	return p;
 }
 
 /* Legacy static UAR pages and the read-only core clock page. */
@@ -162,8 +260,7 @@ static void *mlx5_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 		return map_fixed_page(uv, cmd, key & 0xffff, addr, len, prot,
 				      flags);
 	case MLX5_IB_MMAP_CLOCK_INFO:
-		errno = EOPNOTSUPP; /* clock_info_versions is 0 */
-		return MAP_FAILED;
+		return map_clock_info(addr, len, prot, flags);
 	}
 	e = sim_entry_find(uv, key);
 	if (!e)

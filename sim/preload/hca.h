@@ -124,6 +124,7 @@ struct hca_sge {
 /* A send WQE decoded when it was taken from the ring. */
 struct hca_swqe {
 	uint8_t opcode, signaled, solicited, fence;
+	uint8_t ds;	  /* WQE size in 16-byte units (ctrl qpn_ds) */
 	uint16_t wqe_idx; /* the ctrl segment's index: wqe_counter */
 	uint32_t imm;	  /* raw (big-endian) immediate / rkey */
 	uint64_t raddr;
@@ -174,6 +175,9 @@ struct hca_qp {
 	uint32_t dest_qpn, dlid_dev, qkey;
 	uint32_t sq_psn, rq_psn;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, access;
+	/* READ/atomic WQEs in flight: at most 1 << log_rd_atom (mlx5's
+	 * log_sra_max: max_rd_atomic rounded down, 0 allows one) */
+	uint8_t log_rd_atom;
 	/* requester */
 	uint16_t sq_taken;     /* BBs decoded from the ring */
 	struct hca_swqe *ring; /* outstanding WQEs, by slot */
@@ -323,7 +327,17 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
 /* ---- trace (hca_trace.c) ---- */
+/* What the engine did in this process; one trace line at exit. */
+struct hca_stats {
+	uint64_t passes, busy_passes, app_passes;
+	uint64_t pkts_out, pkts_in, pokes;
+	uint64_t wqes, cqes;
+};
+extern struct hca_stats hca_stats;
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
+/* The rings libmlx5 asked for, to compare two libraries' sizing. */
+void hca_trace_rings(const struct hca_qp *qp, const struct sim_qp_cap *cap);
+void hca_trace_cq_ring(const struct hca_cq *cq);
 
 #endif

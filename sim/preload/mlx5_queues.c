@@ -37,6 +37,12 @@ static uint32_t roundup_pow2(uint32_t v)
 	return r;
 }
 
+/* ilog2 as mlx5_ib applies it to max_rd_atomic (0 and 1 give 0) */
+static uint8_t log2_floor(uint32_t v)
+{
+	return v > 1 ? (uint8_t)(31 - __builtin_clz(v)) : 0;
+}
+
 /* The kernel pins user rings: an unmapped range fails as pinning does. */
 static int check_user(uint64_t addr, uint64_t len)
 {
@@ -115,6 +121,7 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	cq->next = hca_cqs;
 	hca_cqs = cq;
 	resp.cqn = cq->cqn;
+	hca_trace_cq_ring(cq);
 	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
 	return 0;
 }
@@ -268,6 +275,7 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	qp->sq_wqe_cnt = req.sq_wqe_count;
 	qp->sq_start = qp->buf + rq_bytes;
 	gqp->obj.drv = qp;
+	hca_trace_rings(qp, &gqp->attr.cap);
 	qp->next = hca_qps;
 	hca_qps = qp;
 	/* static UARs: a medium (shared) bfreg; dynamic: the user's page */
@@ -316,6 +324,7 @@ enum {
 	M_RETRY = 1 << 10,
 	M_RNR_RETRY = 1 << 11,
 	M_RQ_PSN = 1 << 12,
+	M_RD_ATOMIC = 1 << 13,
 	M_MIN_RNR = 1 << 15,
 	M_SQ_PSN = 1 << 16,
 	M_DEST_QPN = 1 << 20,
@@ -344,6 +353,8 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		qp->rnr_retry = a->rnr_retry;
 	if (mask & M_MIN_RNR)
 		qp->min_rnr_timer = a->min_rnr_timer;
+	if (mask & M_RD_ATOMIC)
+		qp->log_rd_atom = log2_floor(a->max_rd_atomic);
 	if (mask & M_RQ_PSN)
 		qp->epsn = a->rq_psn & 0xffffff;
 	if (mask & M_SQ_PSN)

@@ -125,6 +125,30 @@ struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id)
 	return NULL;
 }
 
+#define MOCK_FAIL_IOCTL(name, err)                                             \
+	int mock_fail_##name(struct ib_uverbs_ioctl_hdr *hdr)                  \
+	{                                                                      \
+		return err;                                                    \
+	}
+MOCK_FAIL_IOCTL(eprotonosupport, EPROTONOSUPPORT)
+MOCK_FAIL_IOCTL(enotty, ENOTTY)
+MOCK_FAIL_IOCTL(einval, EINVAL)
+MOCK_FAIL_IOCTL(eio, EIO)
+
+int mock_fail_write_eio(const void *buf, size_t len)
+{
+	return EIO;
+}
+
+uint32_t mock_destroy_events;
+
+int mock_answer_destroy(struct ib_uverbs_ioctl_hdr *hdr)
+{
+	memcpy((void *)(uintptr_t)mock_find(hdr, 1)->data,
+	       &mock_destroy_events, sizeof(mock_destroy_events));
+	return 0;
+}
+
 void mock_expect_attr(unsigned int call, unsigned int i, uint16_t id,
 		      uint16_t len, uint16_t flags, uint64_t data)
 {
@@ -163,24 +187,46 @@ static struct ibv_device mock_device = {.name = "mock0"};
 
 struct verbs_context *mock_context(uint32_t driver_id, int probe_answer)
 {
-	struct verbs_context *vctx;
+	struct verbs_context *c;
 
 	mock_reset();
 	probe_answer_value = probe_answer;
 	mock_ioctl_handler = answer_probe;
 	/* fd 1000: never a real file, so nothing real is ever touched. */
-	vctx = _verbs_init_and_alloc_context(&mock_device, 1000, sizeof(*vctx),
+	c = _verbs_init_and_alloc_context(&mock_device, 1000, sizeof(*vctx),
 					     0, driver_id);
-	assert_non_null(vctx);
+	assert_non_null(c);
 	assert_int_equal(mock_num_calls, 1);
 	mock_reset();
-	return vctx;
+	return c;
 }
 
-void mock_context_free(struct verbs_context *vctx)
+void mock_context_free(struct verbs_context *c)
 {
-	verbs_uninit_context(vctx);
-	free(vctx);
+	verbs_uninit_context(c);
+	free(c);
+}
+
+struct verbs_context *vctx;
+
+int mock_setup_ioctl(void **state)
+{
+	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
+	return 0;
+}
+
+int mock_setup_write(void **state)
+{
+	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
+	return 0;
+}
+
+int mock_teardown(void **state)
+{
+	vctx->context.async_fd = -1; /* a test's stand-in, not a real fd */
+	mock_context_free(vctx);
+	vctx = NULL;
+	return 0;
 }
 
 void mock_expect_write_hdr(unsigned int call, uint32_t command,

@@ -40,6 +40,13 @@ extern mock_write_fn mock_write_handler;
 extern struct mock_call mock_calls[MOCK_MAX_CALLS];
 extern unsigned int mock_num_calls;
 
+/* Handlers of a kernel that answers every ioctl (write) with one errno. */
+int mock_fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_enotty(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_einval(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_eio(struct ib_uverbs_ioctl_hdr *hdr);
+int mock_fail_write_eio(const void *buf, size_t len);
+
 /* Forget recorded calls; handlers back to "succeed, write nothing". */
 void mock_reset(void);
 
@@ -48,6 +55,12 @@ const struct ib_uverbs_ioctl_hdr *mock_hdr(unsigned int call);
 const struct ib_uverbs_attr *mock_attr(unsigned int call, unsigned int i);
 /* The attribute with @id in @hdr (live, during a handler), or NULL. */
 struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id);
+/*
+ * A handler for QP_DESTROY and SRQ_DESTROY: the kernel reports
+ * mock_destroy_events async events in the response (attribute 1).
+ */
+extern uint32_t mock_destroy_events;
+int mock_answer_destroy(struct ib_uverbs_ioctl_hdr *hdr);
 
 /*
  * A context as a provider would get it from verbs_init_and_alloc_context,
@@ -55,7 +68,19 @@ struct ib_uverbs_attr *mock_find(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id);
  * call is not kept in mock_calls.
  */
 struct verbs_context *mock_context(uint32_t driver_id, int probe_answer);
-void mock_context_free(struct verbs_context *vctx);
+void mock_context_free(struct verbs_context *c);
+
+/*
+ * The context of a command test, made before each test by one of these
+ * cmocka fixtures on mlx5: mock_setup_ioctl answers the probe ENOSPC (a
+ * kernel that tunnels write commands through ioctl), mock_setup_write
+ * EPROTONOSUPPORT (plain write()). mock_teardown frees it. A file that
+ * needs more calls them from its own fixtures.
+ */
+extern struct verbs_context *vctx;
+int mock_setup_ioctl(void **state);
+int mock_setup_write(void **state);
+int mock_teardown(void **state);
 
 /* Assert one recorded attribute field by field; ~0 data means "any". */
 #define MOCK_ANY UINT64_MAX

@@ -15,20 +15,6 @@
 
 #include "mock_kernel.h"
 
-static struct verbs_context *vctx;
-
-static int setup(void **state)
-{
-	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	mock_context_free(vctx);
-	return 0;
-}
-
 static void test_inline_up_to_8_bytes(void **state)
 {
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE, 0, 2);
@@ -238,7 +224,7 @@ static void test_pick_rejects_other_method(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, mock_setup_write, mock_teardown)
 		T(test_inline_up_to_8_bytes),
 		T(test_short_inline_is_zero_padded),
 		T(test_out_ptr_never_inline),

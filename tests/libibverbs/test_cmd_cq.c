@@ -19,27 +19,18 @@
 
 #include "mock_kernel.h"
 
-static struct verbs_context *vctx;
-
 /* Tunnelled write commands (a 6.x kernel) or plain write() (no ioctl). */
 static int setup_ioctl(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
+	mock_setup_ioctl(state);
 	vctx->context.async_fd = 7;
 	return 0;
 }
 
 static int setup_write(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
+	mock_setup_write(state);
 	vctx->context.async_fd = 7;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1; /* not a real fd */
-	mock_context_free(vctx);
 	return 0;
 }
 
@@ -157,16 +148,6 @@ static void test_create_cq_ex_flags_and_checks(void **state)
 	assert_int_equal(mock_num_calls, 0);
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
-static int fail_enotty(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return ENOTTY;
-}
-
 /* The response bytes a write() being handled may fill (header says). */
 static size_t response_len(const void *buf)
 {
@@ -209,7 +190,7 @@ static void test_create_cq_write_fallback(void **state)
 	struct verbs_cq cq;
 	size_t o = 8; /* after struct ib_uverbs_cmd_hdr */
 
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_create_cq_write;
 	assert_int_equal(ibv_cmd_create_cq(&vctx->context, 20, &channel, 3,
 					   &cq, &udata, NULL),
@@ -252,7 +233,7 @@ static void test_create_cq_ex_write_fallback(void **state)
 	size_t o = 24; /* after the command and extended headers */
 
 	/* No ioctl framework at all (ENOTTY): the extended write. */
-	mock_ioctl_handler = fail_enotty;
+	mock_ioctl_handler = mock_fail_enotty;
 	mock_write_handler = answer_create_cq_write;
 	assert_int_equal(ibv_cmd_create_cq_ex(&vctx->context, &attr,
 					      IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION,
@@ -286,7 +267,7 @@ static void test_driver_attr_blocks_fallback(void **state)
 	uint32_t uar = 3;
 
 	uverbs_attr_in_ptr(cmd, 0x1002, &uar, sizeof(uar));
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(
 		ibv_cmd_create_cq(&vctx->context, 2, NULL, 0, &cq, NULL, cmd),
 		EOPNOTSUPP);
@@ -318,7 +299,7 @@ static void test_imported_context_never_falls_back(void **state)
 	struct verbs_cq cq;
 
 	get_priv(&vctx->context)->imported = true;
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(
 		ibv_cmd_create_cq(&vctx->context, 1, NULL, 0, &cq, NULL, NULL),
 		EOPNOTSUPP);
@@ -361,18 +342,13 @@ static void test_destroy_cq_ioctl_and_write(void **state)
 	mock_expect_attr(0, 1, 1, 8, 1, MOCK_ANY);
 
 	mock_reset();
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), 0);
 	/* in: 8 + 16 = 6 words; out: 8 bytes = 2 words */
 	mock_expect_write_hdr(1, IB_USER_VERBS_CMD_DESTROY_CQ, 6, 2);
 	assert_int_not_equal(mock_u64_at(1, 8), 0);
 	assert_int_equal(mock_u32_at(1, 16), 0x51);
 	assert_int_equal(mock_u32_at(1, 20), 0);
-}
-
-static int fail_eio(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EIO;
 }
 
 static int fail_ebusy(struct ib_uverbs_ioctl_hdr *hdr)
@@ -392,7 +368,7 @@ static void test_destroy_cq_eio_is_success(void **state)
 	mock_ioctl_handler = fail_ebusy;
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), EBUSY);
 	assert_int_equal(channel.refcnt, 1);
-	mock_ioctl_handler = fail_eio;
+	mock_ioctl_handler = mock_fail_eio;
 	errno = 0;
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), 0);
 	assert_int_equal(channel.refcnt, 0);
@@ -553,11 +529,6 @@ static void test_poll_cq(void **state)
 	assert_int_equal(mock_num_calls, 2);
 }
 
-static int fail_write_eio(const void *buf, size_t len)
-{
-	return EIO;
-}
-
 static void test_poll_cq_large_and_failing(void **state)
 {
 	struct ibv_cq cq = {.context = &vctx->context, .handle = 0x64};
@@ -572,7 +543,7 @@ static void test_poll_cq_large_and_failing(void **state)
 	assert_int_equal(mock_u32_at(1, 20), 1500 - 1024);
 
 	mock_reset();
-	mock_write_handler = fail_write_eio;
+	mock_write_handler = mock_fail_write_eio;
 	errno = 0;
 	assert_int_equal(ibv_cmd_poll_cq(&cq, 1, wc), -1);
 	assert_int_equal(errno, EIO);
@@ -582,8 +553,8 @@ static void test_poll_cq_large_and_failing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, teardown)
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, mock_teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_cq_ioctl),
 		I(test_create_cq_no_channel_no_async_fd),
 		I(test_create_cq_ex_flags_and_checks),

@@ -15,20 +15,6 @@
 
 #include "mock_kernel.h"
 
-static struct verbs_context *vctx;
-
-static int setup(void **state)
-{
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	mock_context_free(vctx);
-	return 0;
-}
-
 static int answer_dm_alloc(struct ib_uverbs_ioctl_hdr *hdr)
 {
 	mock_find(hdr, UVERBS_ATTR_ALLOC_DM_HANDLE)->data = 0x55;
@@ -80,11 +66,6 @@ static void test_dm_alloc_keeps_driver_attrs(void **state)
 	mock_expect_attr(0, 4, 2, 4, 1, 0);
 }
 
-static int fail_einval(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EINVAL;
-}
-
 static void test_dm_free_bytes(void **state)
 {
 	const uint8_t expect[] = {
@@ -95,7 +76,7 @@ static void test_dm_free_bytes(void **state)
 
 	assert_int_equal(ibv_cmd_free_dm(&dm), 0);
 	assert_memory_equal(mock_calls[0].bytes, expect, sizeof(expect));
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(ibv_cmd_free_dm(&dm), EINVAL);
 }
 
@@ -123,20 +104,15 @@ static void test_dmabuf_alloc_bytes(void **state)
 	assert_memory_equal(mock_calls[0].bytes, expect, sizeof(expect));
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
 static void test_dmabuf_errors(void **state)
 {
 	/* A kernel without the DMABUF object: "not supported". */
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	errno = 0;
 	assert_int_equal(ibv_cmd_export_dmabuf_fd(&vctx->context, 0), -1);
 	assert_int_equal(errno, EOPNOTSUPP);
 	/* Anything else passes through unchanged. */
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(ibv_cmd_export_dmabuf_fd(&vctx->context, 0), -1);
 	assert_int_equal(errno, EINVAL);
 }
@@ -221,16 +197,11 @@ static void test_reg_dmabuf_mr(void **state)
 	assert_int_equal(mr.access, IBV_ACCESS_REMOTE_READ);
 }
 
-static int fail_enotty(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return ENOTTY;
-}
-
 /* ioctl-only commands: "the kernel lacks it" is EOPNOTSUPP for callers. */
 static void test_missing_method_is_eopnotsupp(void **state)
 {
-	static const mock_ioctl_fn missing[] = {fail_eprotonosupport,
-						fail_enotty};
+	static const mock_ioctl_fn missing[] = {mock_fail_eprotonosupport,
+						mock_fail_enotty};
 	struct ibv_alloc_dm_attr attr = {.length = 64};
 	struct ibv_pd pd = {.context = &vctx->context};
 	struct verbs_dm dm = {.dm.context = &vctx->context};
@@ -254,7 +225,7 @@ static void test_missing_method_is_eopnotsupp(void **state)
 		assert_int_equal(errno, EOPNOTSUPP);
 	}
 	/* Real errors are not rewritten. */
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(ibv_cmd_alloc_dm(&vctx->context, &attr, &dm, NULL),
 			 EINVAL);
 	/* Every attempt reached the "kernel": no op is remembered. */
@@ -275,7 +246,7 @@ static void test_async_fd_alloc(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, mock_setup_ioctl, mock_teardown)
 		T(test_dm_alloc_bytes), T(test_dm_alloc_keeps_driver_attrs),
 		T(test_dm_free_bytes),	T(test_dmabuf_alloc_bytes),
 		T(test_dmabuf_errors),	T(test_reg_dm_mr),

@@ -16,17 +16,9 @@
 
 #include "mock_kernel.h"
 
-static struct verbs_context *vctx;
-
 static int setup(void **state)
 {
 	vctx = mock_context(RDMA_DRIVER_RXE, EPROTONOSUPPORT);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	mock_context_free(vctx);
 	return 0;
 }
 
@@ -183,7 +175,7 @@ static void test_post_recv_and_srq_recv(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, mock_teardown)
 		T(test_post_send_rc),
 		T(test_post_send_ud_and_kick),
 		T(test_post_bad_wr),

@@ -18,8 +18,8 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "mock_kernel.h"
+#include "test_util.h"
 
-static struct verbs_context *vctx;
 static struct ibv_pd pd;
 static struct ibv_cq scq, rcq;
 static struct ibv_srq srq;
@@ -35,22 +35,15 @@ static void objects_init(void)
 
 static int setup_ioctl(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
+	mock_setup_ioctl(state);
 	objects_init();
 	return 0;
 }
 
 static int setup_write(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
+	mock_setup_write(state);
 	objects_init();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1;
-	mock_context_free(vctx);
 	return 0;
 }
 
@@ -198,11 +191,6 @@ static void test_create_qp_checks(void **state)
 	assert_int_equal(mock_num_calls, 0);
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
 /* CREATE_QP / EX_CREATE_QP: handle 0x45, qpn 0x321, the granted caps. */
 static int answer_create_qp_write(const void *buf, size_t len)
 {
@@ -229,7 +217,7 @@ static void test_create_qp_write_fallback(void **state)
 	size_t o = 8;
 
 	attr.sq_sig_all = 7;
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_create_qp_write;
 	assert_int_equal(
 		ibv_cmd_create_qp_ex(&vctx->context, &qp, &attr, &udata, NULL),
@@ -266,7 +254,7 @@ static void test_create_qp_ex_write_for_flags(void **state)
 	attr.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	attr.create_flags = IBV_QP_CREATE_SOURCE_QPN;
 	attr.source_qpn = 0x77;
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_create_qp_write;
 	assert_int_equal(
 		ibv_cmd_create_qp_ex(&vctx->context, &qp, &attr, NULL, NULL), 0);
@@ -478,15 +466,6 @@ static void test_query_qp(void **state)
 	assert_int_equal(mock_num_calls, 1);
 }
 
-static uint32_t events_reported;
-
-static int answer_qp_destroy(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	memcpy((void *)(uintptr_t)mock_find(hdr, 1)->data, &events_reported,
-	       4);
-	return 0;
-}
-
 static void *destroy_qp_thread(void *arg)
 {
 	return (void *)(intptr_t)ibv_cmd_destroy_qp(arg);
@@ -497,31 +476,25 @@ static void test_destroy_qp(void **state)
 	struct ibv_qp qp = {.context = &vctx->context, .handle = 0x4a};
 	struct ibv_async_event ev = {.element.qp = &qp,
 				     .event_type = IBV_EVENT_COMM_EST};
-	pthread_t thread;
-	void *ret;
 
 	pthread_mutex_init(&qp.mutex, NULL);
 	pthread_cond_init(&qp.cond, NULL);
-	events_reported = 0;
-	mock_ioctl_handler = answer_qp_destroy;
+	mock_destroy_events = 0;
+	mock_ioctl_handler = mock_answer_destroy;
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), 0);
 	mock_expect_hdr(0, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY, 2, 1);
 	mock_expect_attr(0, 0, 0, 0, 1, 0x4a);
 	mock_expect_attr(0, 1, 1, 4, 1, MOCK_ANY);
 
 	/* One async event reported: destroy returns after its ack. */
-	events_reported = 1;
-	assert_int_equal(pthread_create(&thread, NULL, destroy_qp_thread, &qp),
-			 0);
-	ibv_ack_async_event(&ev);
-	assert_int_equal(pthread_join(thread, &ret), 0);
-	assert_null(ret);
+	mock_destroy_events = 1;
+	test_destroy_waits_for_ack(destroy_qp_thread, &qp, &ev);
 	assert_int_equal(qp.events_completed, 1);
 
 	/* The legacy form, on a fresh QP. */
 	qp.events_completed = 0;
 	mock_reset();
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), 0);
 	/* in: 8 + 16 = 6 words; out: 4 bytes = 1 word */
 	mock_expect_write_hdr(1, IB_USER_VERBS_CMD_DESTROY_QP, 6, 1);
@@ -531,8 +504,8 @@ static void test_destroy_qp(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, teardown)
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, mock_teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_qp_ioctl),
 		I(test_create_qp_ex_send_ops_source_qpn),
 		I(test_create_qp_checks),

@@ -19,8 +19,8 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "mock_kernel.h"
+#include "test_util.h"
 
-static struct verbs_context *vctx;
 static struct ibv_pd pd;
 static struct ibv_cq cq;
 
@@ -41,13 +41,6 @@ static int setup_ioctl(void **state)
 static int setup_write(void **state)
 {
 	return setup_common(EPROTONOSUPPORT);
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1;
-	mock_context_free(vctx);
-	return 0;
 }
 
 static void out_u32(struct ib_uverbs_ioctl_hdr *hdr, uint16_t id,
@@ -142,11 +135,6 @@ static void test_create_srq_checks(void **state)
 	assert_int_equal(mock_num_calls, 0);
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
 static int answer_srq_write(const void *buf, size_t len)
 {
 	struct ib_uverbs_create_srq_resp resp = {0x67, 64, 2, 0};
@@ -165,7 +153,7 @@ static void test_create_srq_write_fallback(void **state)
 	struct verbs_srq srq;
 	size_t o = 8;
 
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_srq_write;
 	assert_int_equal(
 		ibv_cmd_create_srq_ex(&vctx->context, &srq, &attr, NULL, NULL),
@@ -251,19 +239,10 @@ static void test_destroy_srq(void **state)
 	mock_expect_hdr(0, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY, 2, 1);
 	mock_expect_attr(0, 0, 0, 0, 1, 0x69);
 	mock_expect_attr(0, 1, 1, 4, 1, MOCK_ANY);
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_destroy_srq(&srq), 0);
 	mock_expect_write_hdr(2, IB_USER_VERBS_CMD_DESTROY_SRQ, 6, 1);
 	assert_int_equal(mock_u32_at(2, 16), 0x69);
-}
-
-static uint32_t srq_events_reported;
-
-static int answer_srq_destroy(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	memcpy((void *)(uintptr_t)mock_find(hdr, 1)->data,
-	       &srq_events_reported, 4);
-	return 0;
 }
 
 static void *destroy_srq_thread(void *arg)
@@ -277,20 +256,12 @@ static void test_destroy_srq_waits_for_ack(void **state)
 	struct ibv_srq srq = {.context = &vctx->context, .handle = 0x6a};
 	struct ibv_async_event ev = {.element.srq = &srq,
 				     .event_type = IBV_EVENT_SRQ_LIMIT_REACHED};
-	pthread_t thread;
-	void *ret;
 
 	pthread_mutex_init(&srq.mutex, NULL);
 	pthread_cond_init(&srq.cond, NULL);
-	srq_events_reported = 1;
-	mock_ioctl_handler = answer_srq_destroy;
-	assert_int_equal(
-		pthread_create(&thread, NULL, destroy_srq_thread, &srq), 0);
-	usleep(50000);
-	assert_int_equal(pthread_tryjoin_np(thread, &ret), EBUSY);
-	ibv_ack_async_event(&ev);
-	assert_int_equal(pthread_join(thread, &ret), 0);
-	assert_null(ret);
+	mock_destroy_events = 1;
+	mock_ioctl_handler = mock_answer_destroy;
+	test_destroy_waits_for_ack(destroy_srq_thread, &srq, &ev);
 	assert_int_equal(srq.events_completed, 1);
 }
 
@@ -344,26 +315,11 @@ static void test_create_destroy_ah(void **state)
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
 	mock_expect_hdr(1, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY, 1, 1);
 	mock_expect_attr(1, 0, 0, 0, 1, 0x71);
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
 	/* 8 + 4 bytes = 3 words, no response */
 	mock_expect_write_hdr(3, IB_USER_VERBS_CMD_DESTROY_AH, 3, 0);
 	assert_int_equal(mock_u32_at(3, 8), 0x71);
-}
-
-static int fail_eio(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EIO;
-}
-
-static int fail_write_eio(const void *buf, size_t len)
-{
-	return EIO;
-}
-
-static int fail_einval(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EINVAL;
 }
 
 /* Every destroy helper; DM only where it has a path (the ioctl). */
@@ -392,18 +348,18 @@ static int destroy_all(bool with_dm)
 static void test_destroy_eio_is_success(void **state)
 {
 	/* Other errors are errors. */
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(destroy_all(true), EINVAL);
 	assert_int_equal(mock_num_calls, 7);
 	/* EIO on the ioctl path (the only one DM has) ... */
 	mock_reset();
-	mock_ioctl_handler = fail_eio;
+	mock_ioctl_handler = mock_fail_eio;
 	assert_int_equal(destroy_all(true), 0);
 	assert_int_equal(mock_num_calls, 7);
 	/* ... and on the write() path. */
 	mock_reset();
-	mock_ioctl_handler = fail_eprotonosupport;
-	mock_write_handler = fail_write_eio;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
+	mock_write_handler = mock_fail_write_eio;
 	assert_int_equal(destroy_all(false), 0);
 	assert_int_equal(mock_num_calls, 12);
 	assert_int_equal(mock_calls[11].kind, MOCK_WRITE);
@@ -412,8 +368,8 @@ static void test_destroy_eio_is_success(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, teardown)
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_ioctl, mock_teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_srq_ioctl),
 		I(test_create_srq_checks),
 		W(test_create_srq_write_fallback),

@@ -16,26 +16,17 @@
 
 #include "mock_kernel.h"
 
-static struct verbs_context *vctx;
-
 static int setup_write(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, EPROTONOSUPPORT);
+	mock_setup_write(state);
 	assert_false(get_priv(&vctx->context)->use_ioctl_write);
 	return 0;
 }
 
 static int setup_tunnel(void **state)
 {
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
+	mock_setup_ioctl(state);
 	assert_true(get_priv(&vctx->context)->use_ioctl_write);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	vctx->context.async_fd = -1;
-	mock_context_free(vctx);
 	return 0;
 }
 
@@ -243,11 +234,6 @@ static void test_ex_query_device_tunnelled(void **state)
 	mock_expect_attr(0, 2, UVERBS_ATTR_CORE_OUT, 304, 1, MOCK_ANY);
 }
 
-static int fail_enotty(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return ENOTTY;
-}
-
 static int answer_get_context(const void *buf, size_t len)
 {
 	uint32_t resp[4] = {9, 2, 0xfeed, 0xf00d};
@@ -263,7 +249,7 @@ static void test_get_context_ioctl_then_write(void **state)
 	struct ibv_udata udata = {drv_in, 32, drv_out, 8};
 
 	/* The ioctl form: core outputs, then UHW in/out as pointers. */
-	mock_ioctl_handler = fail_enotty;
+	mock_ioctl_handler = mock_fail_enotty;
 	mock_write_handler = answer_get_context;
 	assert_int_equal(ibv_cmd_get_context(vctx, &udata, NULL), 0);
 	mock_expect_hdr(0, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT, 4,
@@ -296,18 +282,13 @@ static void test_get_context_ioctl_then_write(void **state)
 	assert_int_equal(mock_calls[1].kind, MOCK_WRITE);
 }
 
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
-}
-
 static void test_driver_attr_blocks_fallback(void **state)
 {
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT,
 			   1);
 
 	uverbs_attr_in_u32(cmd, 0x1002, 1);
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	errno = 0;
 	assert_int_equal(ibv_cmd_get_context(vctx, NULL, cmd), EOPNOTSUPP);
 	assert_int_equal(errno, EOPNOTSUPP);
@@ -363,7 +344,7 @@ static void test_query_port_write_fallback(void **state)
 {
 	struct ibv_port_attr attr;
 
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = answer_query_port_write;
 	assert_int_equal(ibv_cmd_query_port(&vctx->context, 1, &attr), 0);
 	/* 8 + 16 in, 40 out; port number right after the response */
@@ -387,7 +368,7 @@ static void test_destroy_fallbacks(void **state)
 	struct verbs_mr mr = {
 		.ibv_mr = {.context = &vctx->context, .handle = 0x22}};
 
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), 0);
 	mock_expect_hdr(0, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY, 1, 1);
 	mock_expect_attr(0, 0, 0, 0, 1, 0x21);
@@ -409,7 +390,7 @@ static void test_write_error_passes_through(void **state)
 {
 	struct ibv_pd pd = {.context = &vctx->context, .handle = 1};
 
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	mock_write_handler = fail_write_ebusy;
 	errno = 0;
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), EBUSY);
@@ -465,8 +446,8 @@ static void test_invoke_write_probe(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, teardown)
-#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_tunnel, teardown)
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
+#define I(fn) cmocka_unit_test_setup_teardown(fn, setup_tunnel, mock_teardown)
 		cmocka_unit_test(test_invoke_write_probe),
 		W(test_alloc_pd_write_framing),
 		I(test_alloc_pd_tunnelled),

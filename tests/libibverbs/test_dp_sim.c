@@ -24,6 +24,8 @@
 
 #include "driver.h"
 #include "fds.h"
+#include "skip.h"
+#include "test_util.h"
 
 static struct ibv_device **list;
 static struct ibv_context *ctx;
@@ -45,11 +47,12 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	test_teardown_begin();
 	assert_int_equal(ibv_dealloc_pd(pd), 0);
 	assert_int_equal(ibv_close_device(ctx), 0);
 	ibv_free_device_list(list);
 	assert_int_equal(count_fds(), fds_before);
-	return 0;
+	return test_teardown_end();
 }
 
 static void create_cq(struct verbs_cq *cq, int cqe,
@@ -187,8 +190,6 @@ static void test_qp(void **state)
 	struct ibv_async_event ev;
 	struct verbs_cq cq;
 	struct verbs_qp qp;
-	pthread_t thread;
-	void *ret;
 
 	create_cq(&cq, 16, NULL);
 	create_qp(&qp, &cq.cq, NULL);
@@ -212,14 +213,7 @@ static void test_qp(void **state)
 
 	/* The CQ is in use; the QP waits for the event's ack. */
 	assert_int_equal(ibv_cmd_destroy_cq(&cq.cq), EBUSY);
-	assert_int_equal(pthread_create(&thread, NULL, destroy_qp_thread,
-					&qp.qp),
-			 0);
-	usleep(50000);
-	assert_int_equal(pthread_tryjoin_np(thread, &ret), EBUSY);
-	ibv_ack_async_event(&ev);
-	assert_int_equal(pthread_join(thread, &ret), 0);
-	assert_null(ret);
+	test_destroy_waits_for_ack(destroy_qp_thread, &qp.qp, &ev);
 	assert_int_equal(ibv_cmd_destroy_cq(&cq.cq), 0);
 }
 
@@ -286,5 +280,6 @@ int main(void)
 		cmocka_unit_test(test_ah),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return test_exit_status(
+		cmocka_run_group_tests(tests, setup, teardown));
 }

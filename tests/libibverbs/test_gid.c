@@ -38,7 +38,6 @@ static const char *const tree[][2] = {
 	{"ports/1/pkeys/2", "garbage\n"},
 };
 
-static struct verbs_context *vctx;
 static struct verbs_sysfs_dev sysfs;
 static struct verbs_device vdev = {.sysfs = &sysfs};
 static char *root;
@@ -113,11 +112,6 @@ static int fail_enodata(struct ib_uverbs_ioctl_hdr *hdr)
 	return ENODATA;
 }
 
-static int fail_einval(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EINVAL;
-}
-
 static void test_query_gid_empty_and_bad(void **state)
 {
 	union ibv_gid gid;
@@ -128,16 +122,11 @@ static void test_query_gid_empty_and_bad(void **state)
 	assert_int_equal(ibv_query_gid(&vctx->context, 1, 1, &gid), 0);
 	assert_memory_equal(gid.raw, (uint8_t[16]){0}, 16);
 
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	errno = 0;
 	assert_int_equal(ibv_query_gid(&vctx->context, 1, 99, &gid), -1);
 	assert_int_equal(errno, EINVAL);
 	assert_int_equal(ibv_query_gid(&vctx->context, 1, -1, &gid), -1);
-}
-
-static int fail_eprotonosupport(struct ib_uverbs_ioctl_hdr *hdr)
-{
-	return EPROTONOSUPPORT;
 }
 
 static void test_entry_sysfs_fallback(void **state)
@@ -145,7 +134,7 @@ static void test_entry_sysfs_fallback(void **state)
 	struct ibv_gid_entry entry;
 	union ibv_gid gid;
 
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	assert_int_equal(ibv_query_gid_ex(&vctx->context, 1, 0, &entry, 0), 0);
 	assert_memory_equal(entry.gid.raw, gid_a, 16);
 	assert_int_equal(entry.port_num, 1);
@@ -194,7 +183,7 @@ static void test_table_ioctl(void **state)
 	mock_expect_attr(0, 3, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8,
 			 1, MOCK_ANY);
 
-	mock_ioctl_handler = fail_einval;
+	mock_ioctl_handler = mock_fail_einval;
 	assert_int_equal(ibv_query_gid_table(&vctx->context, entries, 4, 0),
 			 -EINVAL);
 	assert_int_equal(ibv_query_gid_table(&vctx->context, entries, 4, 2),
@@ -205,7 +194,7 @@ static void test_table_sysfs_fallback(void **state)
 {
 	struct ibv_gid_entry entries[3];
 
-	mock_ioctl_handler = fail_eprotonosupport;
+	mock_ioctl_handler = mock_fail_eprotonosupport;
 	/* Port 1: slots 0 and 2 (1 is empty); port 2: slot 0. */
 	assert_int_equal(ibv_query_gid_table(&vctx->context, entries, 3, 0), 3);
 	assert_int_equal(entries[0].port_num, 1);

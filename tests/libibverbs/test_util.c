@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* Temporary trees, fd counting and stderr capture for the unit tests. */
+/*
+ * Temporary trees, fd counting, stderr capture and the destroy-waits-for-
+ * its-events check for the unit tests.
+ */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,4 +98,18 @@ char *test_capture_stderr(void (*fn)(void *arg), void *arg)
 	assert_true(len >= 0);
 	close(tmp);
 	return text;
+}
+
+void test_destroy_waits_for_ack(void *(*destroy)(void *), void *obj,
+				struct ibv_async_event *ev)
+{
+	pthread_t thread;
+	void *ret;
+
+	assert_int_equal(pthread_create(&thread, NULL, destroy, obj), 0);
+	usleep(50000);
+	assert_int_equal(pthread_tryjoin_np(thread, &ret), EBUSY);
+	ibv_ack_async_event(ev);
+	assert_int_equal(pthread_join(thread, &ret), 0);
+	assert_null(ret);
 }

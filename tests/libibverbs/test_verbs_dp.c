@@ -20,20 +20,6 @@
 #include "mock_kernel.h"
 #include "test_util.h"
 
-static struct verbs_context *vctx;
-
-static int setup(void **state)
-{
-	vctx = mock_context(RDMA_DRIVER_MLX5, ENOSPC);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	mock_context_free(vctx);
-	return 0;
-}
-
 /* A provider with no data-path op: every verb fails cleanly. */
 static void test_default_ops(void **state)
 {
@@ -387,7 +373,7 @@ static void test_register_driver_compat(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, mock_setup_ioctl, mock_teardown)
 		T(test_default_ops),
 		T(test_null_objects),
 		T(test_qp_to_qp_ex),

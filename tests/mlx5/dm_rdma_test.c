@@ -21,41 +21,22 @@
 
 #include "dm_util.h"
 #include "rdma_util.h"
+#include "skip.h"
 
 #define DM_SZ 16384
 #define HOST_SZ 16384
 
 static int ndev = 1;
 static struct ibv_device **devs;
-static int fds_before, maps_before;
-static char *maps_text;
+static struct leak_mark mark;
 
-struct host {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	uint8_t *buf;
-	struct ibv_mr *mr;
-};
-
-static void host_open(struct host *h, struct ibv_device *dev)
+static void open_host(struct rdma_host *h, struct ibv_device *dev)
 {
-	h->ctx = ibv_open_device(dev);
-	assert_non_null(h->ctx);
-	h->pd = ibv_alloc_pd(h->ctx);
-	assert_non_null(h->pd);
-	h->buf = calloc(1, HOST_SZ);
-	h->mr = ibv_reg_mr(h->pd, h->buf, HOST_SZ,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ);
-	assert_non_null(h->mr);
-}
-
-static void host_close(struct host *h)
-{
-	assert_int_equal(ibv_dereg_mr(h->mr), 0);
-	assert_int_equal(ibv_dealloc_pd(h->pd), 0);
-	assert_int_equal(ibv_close_device(h->ctx), 0);
-	free(h->buf);
+	assert_int_equal(host_open(h, dev, HOST_SZ,
+				   IBV_ACCESS_LOCAL_WRITE |
+					   IBV_ACCESS_REMOTE_WRITE |
+					   IBV_ACCESS_REMOTE_READ),
+			 0);
 }
 
 static void test_dm_mr(void **state);
@@ -73,21 +54,20 @@ static int setup(void **state)
 	 * round first, then the baseline.
 	 */
 	test_dm_mr(state);
-	fds_before = count_fds();
-	maps_before = count_maps();
-	maps_text = read_maps();
+	leak_mark_take(&mark);
 	return 0;
 }
 
 static int teardown(void **state)
 {
+	int fds, maps;
+
+	test_teardown_begin();
 	ibv_free_device_list(devs);
-	assert_int_equal(count_fds(), fds_before);
-	if (count_maps() != maps_before)
-		print_new_maps(maps_text);
-	free(maps_text);
-	assert_int_equal(count_maps(), maps_before);
-	return 0;
+	leak_mark_recount(&mark, &fds, &maps);
+	assert_int_equal(fds, mark.fds);
+	assert_int_equal(maps, mark.maps);
+	return test_teardown_end();
 }
 
 static void check_dm(struct ibv_dm *dm, uint64_t off, const void *want,
@@ -109,20 +89,17 @@ static void wc_ok(struct rdma_ep *ep)
 }
 
 /*
- * @mr (addresses from 0) on @tctx/@tpd covers the DM; the initiator @h
- * is a host buffer on another context.
+ * @mr (addresses from 0) on @tpd covers the DM; the initiator @h is a
+ * host buffer on another context.
  */
-static void exercise(struct ibv_dm *dm, struct ibv_context *tctx,
-		     struct ibv_pd *tpd, struct ibv_mr *mr, struct host *h)
+static void exercise(struct ibv_dm *dm, struct ibv_pd *tpd, struct ibv_mr *mr,
+		     struct rdma_host *h)
 {
 	struct ep_opts o = { .type = IBV_QPT_RC };
 	uint64_t v = 40, *res = (uint64_t *)(h->buf + 8192);
 	struct rdma_ep i, t;
 
-	assert_int_equal(ep_open(&i, h->ctx, h->pd, &o), 0);
-	assert_int_equal(ep_open(&t, tctx, tpd, &o), 0);
-	assert_int_equal(ep_connect(&i, t.lid, t.qpn), 0);
-	assert_int_equal(ep_connect(&t, i.lid, i.qpn), 0);
+	assert_int_equal(ep_pair(&i, h->pd, &o, &t, tpd, &o), 0);
 
 	/* WRITE into the DM, READ it back. */
 	fill_pattern(h->buf, 2048, 21);
@@ -186,7 +163,7 @@ static void test_dm_mr(void **state)
 	struct ibv_pd *pd;
 	struct ibv_dm *dm;
 	struct ibv_mr *mr;
-	struct host h;
+	struct rdma_host h;
 
 	owner = ibv_open_device(devs[0]);
 	assert_non_null(owner);
@@ -199,9 +176,9 @@ static void test_dm_mr(void **state)
 				   IBV_ACCESS_REMOTE_READ |
 				   IBV_ACCESS_REMOTE_ATOMIC);
 	assert_non_null(mr);
-	host_open(&h, devs[ndev - 1]);
-	exercise(dm, owner, pd, mr, &h);
-	host_close(&h);
+	open_host(&h, devs[ndev - 1]);
+	exercise(dm, pd, mr, &h);
+	assert_int_equal(host_close(&h), 0);
 	assert_int_equal(ibv_dereg_mr(mr), 0);
 	assert_int_equal(ibv_free_dm(dm), 0);
 	assert_int_equal(ibv_dealloc_pd(pd), 0);
@@ -253,12 +230,12 @@ static void import_close(struct import *im)
 static void test_dmabuf_mr(void **state)
 {
 	struct import im;
-	struct host h;
+	struct rdma_host h;
 
 	import_open(&im);
-	host_open(&h, devs[0]);
-	exercise(im.dm, im.ictx, im.ipd, im.mr, &h);
-	host_close(&h);
+	open_host(&h, devs[0]);
+	exercise(im.dm, im.ipd, im.mr, &h);
+	assert_int_equal(host_close(&h), 0);
 	import_close(&im);
 }
 
@@ -271,14 +248,11 @@ static void test_revoked(void **state)
 	struct rdma_ep i, t;
 	struct import im;
 	struct ibv_wc wc;
-	struct host h;
+	struct rdma_host h;
 
 	import_open(&im);
-	host_open(&h, devs[0]);
-	assert_int_equal(ep_open(&i, h.ctx, h.pd, &o), 0);
-	assert_int_equal(ep_open(&t, im.ictx, im.ipd, &o), 0);
-	assert_int_equal(ep_connect(&i, t.lid, t.qpn), 0);
-	assert_int_equal(ep_connect(&t, i.lid, i.qpn), 0);
+	open_host(&h, devs[0]);
+	assert_int_equal(ep_pair(&i, h.pd, &o, &t, im.ipd, &o), 0);
 	assert_int_equal(ibv_free_dm(im.dm), 0);
 	im.dm = NULL;
 	/* A new DM may reuse the memory: it must stay untouched. */
@@ -296,7 +270,7 @@ static void test_revoked(void **state)
 	ep_close(&i);
 	ep_close(&t);
 	assert_int_equal(ibv_free_dm(fresh), 0);
-	host_close(&h);
+	assert_int_equal(host_close(&h), 0);
 	import_close(&im);
 }
 
@@ -307,14 +281,11 @@ static void test_revoked_by_close(void **state)
 	struct rdma_ep i, t;
 	struct import im;
 	struct ibv_wc wc;
-	struct host h;
+	struct rdma_host h;
 
 	import_open(&im);
-	host_open(&h, devs[0]);
-	assert_int_equal(ep_open(&i, h.ctx, h.pd, &o), 0);
-	assert_int_equal(ep_open(&t, im.ictx, im.ipd, &o), 0);
-	assert_int_equal(ep_connect(&i, t.lid, t.qpn), 0);
-	assert_int_equal(ep_connect(&t, i.lid, i.qpn), 0);
+	open_host(&h, devs[0]);
+	assert_int_equal(ep_pair(&i, h.pd, &o, &t, im.ipd, &o), 0);
 	assert_int_equal(ibv_close_device(im.owner), 0);
 	assert_int_equal(ep_post(&i, IBV_WR_RDMA_READ, h.buf, 256, h.mr->lkey,
 				 0, im.mr->rkey, IBV_SEND_SIGNALED, 10),
@@ -324,7 +295,7 @@ static void test_revoked_by_close(void **state)
 	assert_int_equal(wc.wr_id, 10);
 	ep_close(&i);
 	ep_close(&t);
-	host_close(&h);
+	assert_int_equal(host_close(&h), 0);
 	assert_int_equal(ibv_dereg_mr(im.mr), 0);
 	assert_int_equal(ibv_dealloc_pd(im.ipd), 0);
 	assert_int_equal(ibv_close_device(im.ictx), 0);
@@ -341,5 +312,6 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		ndev = atoi(argv[1]);
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return test_exit_status(
+		cmocka_run_group_tests(tests, setup, teardown));
 }

@@ -91,6 +91,23 @@ void print_new_maps(const char *before)
 	free(now);
 }
 
+void leak_mark_take(struct leak_mark *m)
+{
+	m->fds = count_fds();
+	m->maps = count_maps();
+	m->maps_text = read_maps();
+}
+
+void leak_mark_recount(struct leak_mark *m, int *fds, int *maps)
+{
+	*fds = count_fds();
+	*maps = count_maps();
+	if (*maps != m->maps)
+		print_new_maps(m->maps_text);
+	free(m->maps_text);
+	m->maps_text = NULL;
+}
+
 int count_shared_maps(void)
 {
 	FILE *f = fopen("/proc/self/maps", "r");

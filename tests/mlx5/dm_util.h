@@ -34,6 +34,20 @@ char *read_maps(void);
 /* Print the lines of /proc/self/maps that are not in @before. */
 void print_new_maps(const char *before);
 
+/* The process's fds and mappings at one point, to compare with later. */
+struct leak_mark {
+	int fds;
+	int maps;
+	char *maps_text;
+};
+
+void leak_mark_take(struct leak_mark *m);
+/*
+ * Count again into @fds and @maps; when the mappings differ from @m,
+ * print the new ones. Frees @m's text.
+ */
+void leak_mark_recount(struct leak_mark *m, int *fds, int *maps);
+
 void fill_pattern(uint8_t *buf, size_t len, unsigned int seed);
 
 /* True if this process has both CAP_SYS_RAWIO and CAP_NET_RAW. */

@@ -24,6 +24,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "qp_link.h"
+
 #define MSG 4096
 #define ITERS 1000
 #define DEPTH 128
@@ -81,43 +83,16 @@ static struct ibv_qp *make_qp(struct ibv_context *ctx, struct ibv_pd *pd,
 	return ibv_create_qp_ex(ctx, &a);
 }
 
+/* perftest's RC set-up: remote write only, LID routed (no GRH). */
 static void connect_qp(struct ibv_qp *qp, const struct wire *peer)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
+	struct qp_link l = qp_link_default(peer->qpn);
+	int err;
 
-	CHECK(!ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					     IBV_QP_PORT |
-					     IBV_QP_ACCESS_FLAGS),
-	      "INIT");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = peer->qpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.dlid = peer->lid; /* LID routed, no GRH */
-	a.ah_attr.port_num = 1;
-	CHECK(!ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				     IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				     IBV_QP_MAX_DEST_RD_ATOMIC |
-				     IBV_QP_MIN_RNR_TIMER),
-	      "RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	CHECK(!ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
-				     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				     IBV_QP_MAX_QP_RD_ATOMIC),
-	      "RTS");
+	l.dlid = peer->lid;
+	l.access = IBV_ACCESS_REMOTE_WRITE;
+	err = qp_link_up(qp, &l);
+	CHECK(!err, "RESET -> RTS: %s", strerror(err));
 }
 
 static void me(struct ibv_context *ctx, struct ibv_qp *qp, struct wire *w)

@@ -48,6 +48,7 @@ void fx_init(struct dp_fixture *fx, enum ibv_qp_type type,
 	fx->bf.reg = fx->reg;
 	fx->bf.buf_size = bf_size;
 	qp->bf = &fx->bf;
+	mlx5_qp_init_wqe_consts(qp);
 	qp->rsc.type = MLX5_RSC_QP;
 	mlx5_rsc_store(&fx->rsc, FX_UIDX, &qp->rsc);
 	fx->qp = qp;

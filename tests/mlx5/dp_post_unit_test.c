@@ -86,6 +86,7 @@ static void test_flags(void **state)
 		fx_init(&fx, IBV_QPT_RC, 8, 0, 0);
 		fx_rts(&fx);
 		fx.qp->sq_signal_bits = cases[i].sig_bits;
+		mlx5_qp_init_wqe_consts(fx.qp);
 		wr.send_flags = cases[i].flags;
 		assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &wr, &bad),
 				 0);
@@ -370,6 +371,149 @@ static void test_wr_api_same_bytes(void **state)
 	fx_cleanup(&b);
 }
 
+/* Builds @n WQEs with ibv_wr_* as @wr describes them (one batch). */
+static int wr_batch(struct mlx5_qp *qp, const struct ibv_send_wr *wr)
+{
+	struct ibv_qp_ex *qpx = &qp->verbs_qp.qp_ex;
+	const struct ibv_sge *sge;
+
+	qpx->wr_start(qpx);
+	for (; wr; wr = wr->next) {
+		qpx->wr_id = wr->wr_id;
+		qpx->wr_flags = wr->send_flags;
+		switch (wr->opcode) {
+		case IBV_WR_SEND:
+			qpx->wr_send(qpx);
+			break;
+		case IBV_WR_SEND_WITH_IMM:
+			qpx->wr_send_imm(qpx, wr->imm_data);
+			break;
+		case IBV_WR_RDMA_WRITE_WITH_IMM:
+			qpx->wr_rdma_write_imm(qpx, wr->wr.rdma.rkey,
+					       wr->wr.rdma.remote_addr,
+					       wr->imm_data);
+			break;
+		case IBV_WR_RDMA_READ:
+			qpx->wr_rdma_read(qpx, wr->wr.rdma.rkey,
+					  wr->wr.rdma.remote_addr);
+			break;
+		case IBV_WR_ATOMIC_CMP_AND_SWP:
+			qpx->wr_atomic_cmp_swp(qpx, wr->wr.atomic.rkey,
+					       wr->wr.atomic.remote_addr,
+					       wr->wr.atomic.compare_add,
+					       wr->wr.atomic.swap);
+			break;
+		default:
+			qpx->wr_atomic_fetch_add(qpx, wr->wr.atomic.rkey,
+						 wr->wr.atomic.remote_addr,
+						 wr->wr.atomic.compare_add);
+			break;
+		}
+		sge = wr->sg_list;
+		if (wr->send_flags & IBV_SEND_INLINE)
+			qpx->wr_set_inline_data(qpx,
+						(void *)(uintptr_t)sge->addr,
+						sge->length);
+		else if (wr->num_sge == 1)
+			qpx->wr_set_sge(qpx, sge->lkey, sge->addr,
+					sge->length);
+		else
+			qpx->wr_set_sge_list(qpx, (size_t)wr->num_sge, sge);
+	}
+	return qpx->wr_complete(qpx);
+}
+
+/*
+ * Every RC opcode and flag through both APIs: the same ring bytes, the
+ * same doorbell record and register writes; a batch rings once, a single
+ * inline WQE goes through BlueFlame. Misuse of the builders is EINVAL.
+ */
+static void test_wr_api_every_opcode(void **state)
+{
+	static char msg[24] = "twenty-four inline bytes";
+	struct ibv_sge two[2] = { { 0x1000, 8, 3 }, { 0x2000, 16, 4 } };
+	struct ibv_sge inl = { (uintptr_t)msg, sizeof(msg), 0 };
+	struct ibv_send_wr w[6] = {}, *bad;
+	struct dp_fixture a, b;
+	struct ibv_qp_ex *qpx;
+	int i;
+
+	w[0] = (struct ibv_send_wr){ .wr_id = 1, .sg_list = two, .num_sge = 2,
+				     .opcode = IBV_WR_SEND_WITH_IMM,
+				     .imm_data = htobe32(0xabcd),
+				     .send_flags = IBV_SEND_SOLICITED };
+	w[1] = (struct ibv_send_wr){ .wr_id = 2, .sg_list = two, .num_sge = 1,
+				     .opcode = IBV_WR_RDMA_READ,
+				     .send_flags = IBV_SEND_SIGNALED };
+	w[1].wr.rdma.remote_addr = 0x9000;
+	w[1].wr.rdma.rkey = 0x99;
+	/* 16 bytes given, 8 taken: the atomic result */
+	w[2] = (struct ibv_send_wr){ .wr_id = 3, .sg_list = &two[1],
+				     .num_sge = 1,
+				     .opcode = IBV_WR_ATOMIC_CMP_AND_SWP,
+				     .send_flags = IBV_SEND_FENCE };
+	w[2].wr.atomic.remote_addr = 0x100;
+	w[2].wr.atomic.rkey = 5;
+	w[2].wr.atomic.compare_add = 11;
+	w[2].wr.atomic.swap = 22;
+	w[3] = w[2];
+	w[3].wr_id = 4;
+	w[3].opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	w[3].send_flags = IBV_SEND_SIGNALED | IBV_SEND_FENCE;
+	w[4] = (struct ibv_send_wr){ .wr_id = 5, .sg_list = &inl, .num_sge = 1,
+				     .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
+				     .imm_data = htobe32(7),
+				     .send_flags = IBV_SEND_INLINE };
+	w[4].wr.rdma.remote_addr = 0x5000;
+	w[4].wr.rdma.rkey = 0x55;
+	for (i = 0; i < 4; i++)
+		w[i].next = &w[i + 1];
+
+	fx_init(&a, IBV_QPT_RC, 16, 0, 256);
+	fx_init(&b, IBV_QPT_RC, 16, 0, 256);
+	fx_rts(&a);
+	fx_rts(&b);
+	mlx5_qp_set_wr_ops(b.qp);
+	mlx5_qp_set_wr_complete(b.qp, true);
+	assert_int_equal(mlx5_post_send(&a.qp->verbs_qp.qp, w, &bad), 0);
+	assert_int_equal(wr_batch(b.qp, w), 0);
+	assert_int_equal(a.qp->sq.cur_post, 5);
+	assert_int_equal(b.qp->sq.cur_post, 5);
+	assert_memory_equal(a.qp->sq_start, b.qp->sq_start, 16 * 64);
+	assert_memory_equal(a.qp_db, b.qp_db, sizeof(a.qp_db));
+	assert_memory_equal(a.reg, b.reg, sizeof(a.reg));
+	check_ctrl(wqe(&b, 3), 3, MLX5_OPCODE_ATOMIC_FA, 4,
+		   MLX5_WQE_CTRL_FENCE | MLX5_WQE_CTRL_CQ_UPDATE);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(b.qp->sq.wrid[i], i + 1);
+	/* a batch rings the doorbell: 8 bytes; every ring flips the half */
+	assert_memory_equal(b.reg, wqe(&b, 4), 8);
+	assert_int_equal(b.bf.offset, 256);
+
+	/* One inline WQE: whole through BlueFlame, into the second half. */
+	w[4].next = NULL;
+	assert_int_equal(mlx5_post_send(&a.qp->verbs_qp.qp, &w[4], &bad), 0);
+	assert_int_equal(wr_batch(b.qp, &w[4]), 0);
+	assert_memory_equal(a.qp->sq_start, b.qp->sq_start, 16 * 64);
+	assert_memory_equal(a.reg, b.reg, sizeof(a.reg));
+	assert_memory_equal(b.reg + 256, wqe(&b, 5), 64);
+	assert_int_equal(b.bf.offset, 0);
+
+	/* A builder while the last WQE still wants its data: EINVAL. */
+	qpx = &b.qp->verbs_qp.qp_ex;
+	qpx->wr_start(qpx);
+	qpx->wr_send(qpx);
+	qpx->wr_send(qpx);
+	assert_int_equal(qpx->wr_complete(qpx), EINVAL);
+	/* A setter without a builder: EINVAL; nothing was posted. */
+	qpx->wr_start(qpx);
+	qpx->wr_set_sge(qpx, 1, 2, 3);
+	assert_int_equal(qpx->wr_complete(qpx), EINVAL);
+	assert_int_equal(b.qp->sq.cur_post, 6);
+	fx_cleanup(&a);
+	fx_cleanup(&b);
+}
+
 /* UD needs address and data, in any order. */
 static void test_wr_ud(void **state)
 {
@@ -524,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_post_recv),
 		cmocka_unit_test(test_wr_api_same_bytes),
+		cmocka_unit_test(test_wr_api_every_opcode),
 		cmocka_unit_test(test_wr_ud),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_av),

@@ -21,43 +21,22 @@
 
 #include "dm_util.h"
 #include "rdma_util.h"
+#include "skip.h"
 
 #define BUF_SZ 65536
 
-struct side {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	uint8_t *buf;
-	struct ibv_mr *mr;
-};
-
 static struct ibv_device **devs;
-static struct side A, B;
-static int fds_before, maps_before;
-static char *maps_text;
+static struct rdma_host A, B;
+static struct leak_mark mark;
 
-static void open_side(struct side *s, struct ibv_device *dev)
+static void open_side(struct rdma_host *s, struct ibv_device *dev)
 {
-	s->ctx = ibv_open_device(dev);
-	assert_non_null(s->ctx);
-	s->pd = ibv_alloc_pd(s->ctx);
-	assert_non_null(s->pd);
-	s->buf = aligned_alloc(4096, BUF_SZ);
-	assert_non_null(s->buf);
-	memset(s->buf, 0, BUF_SZ);
-	s->mr = ibv_reg_mr(s->pd, s->buf, BUF_SZ,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC);
-	assert_non_null(s->mr);
-}
-
-static void close_side(struct side *s)
-{
-	assert_int_equal(ibv_dereg_mr(s->mr), 0);
-	assert_int_equal(ibv_dealloc_pd(s->pd), 0);
-	assert_int_equal(ibv_close_device(s->ctx), 0);
-	free(s->buf);
+	assert_int_equal(host_open(s, dev, BUF_SZ,
+				   IBV_ACCESS_LOCAL_WRITE |
+					   IBV_ACCESS_REMOTE_WRITE |
+					   IBV_ACCESS_REMOTE_READ |
+					   IBV_ACCESS_REMOTE_ATOMIC),
+			 0);
 }
 
 static int ndev = 1;
@@ -70,9 +49,7 @@ static int group_setup(void **state)
 	if (!devs || n < ndev)
 		return -1;
 	sim_warm_up(devs[0]);
-	fds_before = count_fds();
-	maps_before = count_maps();
-	maps_text = read_maps();
+	leak_mark_take(&mark);
 	open_side(&A, devs[0]);
 	open_side(&B, devs[ndev - 1]);
 	return 0;
@@ -80,24 +57,22 @@ static int group_setup(void **state)
 
 static int group_teardown(void **state)
 {
-	close_side(&A);
-	close_side(&B);
+	int fds, maps;
+
+	test_teardown_begin();
+	assert_int_equal(host_close(&A), 0);
+	assert_int_equal(host_close(&B), 0);
 	ibv_free_device_list(devs);
-	assert_int_equal(count_fds(), fds_before);
-	if (count_maps() != maps_before)
-		print_new_maps(maps_text);
-	free(maps_text);
-	assert_int_equal(count_maps(), maps_before);
-	return 0;
+	leak_mark_recount(&mark, &fds, &maps);
+	assert_int_equal(fds, mark.fds);
+	assert_int_equal(maps, mark.maps);
+	return test_teardown_end();
 }
 
 static void pair(struct rdma_ep *a, struct rdma_ep *b,
 		 const struct ep_opts *oa, const struct ep_opts *ob)
 {
-	assert_int_equal(ep_open(a, A.ctx, A.pd, oa), 0);
-	assert_int_equal(ep_open(b, B.ctx, B.pd, ob), 0);
-	assert_int_equal(ep_connect(a, b->lid, b->qpn), 0);
-	assert_int_equal(ep_connect(b, a->lid, a->qpn), 0);
+	assert_int_equal(ep_pair(a, A.pd, oa, b, B.pd, ob), 0);
 }
 
 static void one_wc(struct rdma_ep *ep, struct ibv_wc *wc,
@@ -638,5 +613,6 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		ndev = atoi(argv[1]);
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return test_exit_status(
+		cmocka_run_group_tests(tests, group_setup, group_teardown));
 }

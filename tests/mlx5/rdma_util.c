@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "qp_link.h"
 #include "rdma_util.h"
 
 static const uint64_t ops_of[] = {
@@ -89,60 +91,20 @@ fail:
 
 int ep_connect(struct rdma_ep *ep, uint16_t lid, uint32_t qpn)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC,
-		.qkey = EP_QKEY,
-	};
-	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
-	int err;
+	struct qp_link l = qp_link_default(qpn);
 
-	mask |= ep->type == IBV_QPT_UD ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS;
-	err = ibv_modify_qp(ep->qp, &a, mask);
-	if (err)
-		return err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	mask = IBV_QP_STATE;
-	if (ep->type != IBV_QPT_UD) {
-		a.path_mtu = IBV_MTU_1024;
-		a.dest_qp_num = qpn;
-		a.rq_psn = EP_PSN;
-		a.ah_attr.dlid = lid;
-		a.ah_attr.port_num = 1;
-		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			IBV_QP_RQ_PSN;
-		if (ep->type == IBV_QPT_RC) {
-			a.max_dest_rd_atomic = 4;
-			a.min_rnr_timer = 1;
-			mask |= IBV_QP_MAX_DEST_RD_ATOMIC |
-				IBV_QP_MIN_RNR_TIMER;
-		}
-	}
-	err = ibv_modify_qp(ep->qp, &a, mask);
-	if (err)
-		return err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = EP_PSN;
-	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
-	if (ep->type == IBV_QPT_RC) {
-		/*
-		 * ~1 s per try: under valgrind the in-process engine runs
-		 * tens of times slower, and 67 ms (14) ran out of retries.
-		 * No test here measures the timeout itself.
-		 */
-		a.timeout = 18;
-		a.retry_cnt = 7;
-		a.rnr_retry = 7;
-		a.max_rd_atomic = 4;
-		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			IBV_QP_MAX_QP_RD_ATOMIC;
-	}
-	return ibv_modify_qp(ep->qp, &a, mask);
+	l.dlid = lid;
+	l.psn = EP_PSN;
+	l.qkey = EP_QKEY;
+	l.rd_atomic = 4;
+	l.min_rnr_timer = 1;
+	/*
+	 * ~1 s per try: under valgrind the in-process engine runs tens of
+	 * times slower, and 67 ms (14) ran out of retries. No test here
+	 * measures the timeout itself.
+	 */
+	l.timeout = 18;
+	return qp_link_up(ep->qp, &l);
 }
 
 void ep_close(struct rdma_ep *ep)
@@ -156,6 +118,21 @@ void ep_close(struct rdma_ep *ep)
 	ep->qp = NULL;
 	ep->cq = NULL;
 	ep->channel = NULL;
+}
+
+int ep_pair(struct rdma_ep *a, struct ibv_pd *pa, const struct ep_opts *oa,
+	    struct rdma_ep *b, struct ibv_pd *pb, const struct ep_opts *ob)
+{
+	int err = ep_open(a, pa->context, pa, oa);
+
+	if (err)
+		return err;
+	err = ep_open(b, pb->context, pb, ob);
+	if (!err)
+		err = ep_connect(a, b->lid, b->qpn);
+	if (!err)
+		err = ep_connect(b, a->lid, a->qpn);
+	return err;
 }
 
 static double now(void)
@@ -235,4 +212,42 @@ void sim_warm_up(struct ibv_device *dev)
 		ibv_dealloc_pd(pd);
 	if (ctx)
 		ibv_close_device(ctx);
+}
+
+int host_open(struct rdma_host *h, struct ibv_device *dev, size_t len,
+	      unsigned int access)
+{
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	h->ctx = ibv_open_device(dev);
+	if (!h->ctx)
+		return errno;
+	h->pd = ibv_alloc_pd(h->ctx);
+	h->buf = h->pd ? aligned_alloc(4096, len) : NULL;
+	if (h->buf) {
+		memset(h->buf, 0, len);
+		h->mr = ibv_reg_mr(h->pd, h->buf, len, (int)access);
+	}
+	if (h->mr)
+		return 0;
+	err = errno ? errno : ENOMEM;
+	host_close(h);
+	return err;
+}
+
+static int first_err(int err, int r)
+{
+	return err ? err : r;
+}
+
+int host_close(struct rdma_host *h)
+{
+	int err = h->mr ? ibv_dereg_mr(h->mr) : 0;
+
+	err = first_err(err, h->pd ? ibv_dealloc_pd(h->pd) : 0);
+	err = first_err(err, h->ctx ? ibv_close_device(h->ctx) : 0);
+	free(h->buf);
+	memset(h, 0, sizeof(*h));
+	return err;
 }

@@ -8,6 +8,7 @@
 #define MLX5_RDMA_TEST_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
@@ -46,6 +47,13 @@ int ep_open(struct rdma_ep *ep, struct ibv_context *ctx, struct ibv_pd *pd,
 int ep_connect(struct rdma_ep *ep, uint16_t lid, uint32_t qpn);
 void ep_close(struct rdma_ep *ep);
 
+/*
+ * ep_open @a on @pa (its context) and @b on @pb, then connect each to the
+ * other. 0 or the first errno.
+ */
+int ep_pair(struct rdma_ep *a, struct ibv_pd *pa, const struct ep_opts *oa,
+	    struct rdma_ep *b, struct ibv_pd *pb, const struct ep_opts *ob);
+
 /* Poll until @n completions arrived or 10 s passed; returns how many. */
 int ep_poll(struct rdma_ep *ep, struct ibv_wc *wc, int n);
 
@@ -59,6 +67,23 @@ int ep_atomic(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,
 	      uint64_t compare_add, uint64_t swap, unsigned int flags);
 int ep_recv(struct rdma_ep *ep, void *addr, uint32_t len, uint32_t lkey,
 	    uint64_t wr_id);
+
+/* One side's memory: a context, a PD and a zeroed buffer registered on it. */
+struct rdma_host {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	uint8_t *buf;
+	struct ibv_mr *mr;
+};
+
+/*
+ * Open @dev, allocate a PD and @len page-aligned bytes registered with
+ * @access. 0 or an errno; on error nothing is left allocated.
+ */
+int host_open(struct rdma_host *h, struct ibv_device *dev, size_t len,
+	      unsigned int access);
+/* Release all of @h; 0 or the first errno (the rest is released too). */
+int host_close(struct rdma_host *h);
 
 /*
  * Create and destroy one QP on @dev, so that rdma-sim's fabric socket

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "qp_link.h"
 
 #define BUF 4096
 #define ACC_ALL                                                                \
@@ -96,44 +97,17 @@ static void side_fini(struct side *s)
 static int connect_rc(struct ibv_qp *qp, uint32_t dest_qpn, uint8_t timeout,
 		      uint8_t retry, uint8_t rnr_retry)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC,
-	};
+	struct qp_link l = qp_link_default(dest_qpn);
 
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				  IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_4096;
-	a.dest_qp_num = dest_qpn;
-	a.rq_psn = 100;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1; /* 0.01 ms */
-	a.ah_attr.dlid = lid;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				  IBV_QP_MAX_DEST_RD_ATOMIC |
-				  IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = timeout;
-	a.retry_cnt = retry;
-	a.rnr_retry = rnr_retry;
-	a.sq_psn = 100;
-	a.max_rd_atomic = 4;
-	return ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-				     IBV_QP_MAX_QP_RD_ATOMIC);
+	l.dlid = lid;
+	l.mtu = IBV_MTU_4096;
+	l.psn = 100;
+	l.rd_atomic = 4;
+	l.min_rnr_timer = 1; /* 0.01 ms */
+	l.timeout = timeout;
+	l.retry_cnt = retry;
+	l.rnr_retry = rnr_retry;
+	return qp_link_up(qp, &l);
 }
 
 static int pair(struct side *a, struct side *b, uint8_t rnr_retry)

@@ -16,17 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: ", __func__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+#include "judge.h"
+#include "qp_link.h"
 
 struct env {
 	struct ibv_context *ctx;
@@ -64,51 +55,20 @@ static int readable(int fd, int ms)
 /* RESET -> INIT -> RTR -> RTS, connected to itself (loopback). */
 static int bring_up(struct env *e, struct ibv_qp *qp)
 {
+	struct qp_link l = qp_link_default(qp->qp_num);
 	struct ibv_port_attr port;
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
-	int ret;
+	union ibv_gid gid;
 
 	if (ibv_query_port(e->ctx, 1, &port))
 		return -1;
-	ret = ibv_modify_qp(qp, &a,
-			    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				    IBV_QP_ACCESS_FLAGS);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = qp->qp_num;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.dlid = port.lid;
+	l.dlid = port.lid;
 	if (e->roce) {
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.hop_limit = 1;
-		ibv_query_gid(e->ctx, 1, 0, &a.ah_attr.grh.dgid);
+		ibv_query_gid(e->ctx, 1, 0, &gid);
+		l.dgid = &gid;
+		l.hop_limit = 1;
 	}
-	if (!ret)
-		ret = ibv_modify_qp(qp, &a,
-				    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-					    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-					    IBV_QP_MAX_DEST_RD_ATOMIC |
-					    IBV_QP_MIN_RNR_TIMER);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	if (!ret)
-		ret = ibv_modify_qp(qp, &a,
-				    IBV_QP_STATE | IBV_QP_TIMEOUT |
-					    IBV_QP_RETRY_CNT |
-					    IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-					    IBV_QP_MAX_QP_RD_ATOMIC);
-	return ret;
+	l.access = IBV_ACCESS_REMOTE_WRITE;
+	return qp_link_up(qp, &l);
 }
 
 static struct ibv_qp *make_qp(struct env *e, struct ibv_srq *srq)

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "dp.h"
+#include "qp_link.h"
 
 static int failures;
 
@@ -97,63 +98,15 @@ void dp_end_destroy(struct dp_end *e)
 /* RESET -> INIT -> RTR -> RTS towards @dest_qpn on our own GID. */
 static int bring_up(struct ibv_qp *qp, uint32_t dest_qpn)
 {
-	bool ud = qp->qp_type == IBV_QPT_UD;
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC,
-		.qkey = 0x11111111,
-	};
-	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
-	int err;
+	struct qp_link l = qp_link_default(dest_qpn);
 
-	mask |= ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS;
-	if (qp->qp_type == IBV_QPT_UC)
-		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-	err = ibv_modify_qp(qp, &a, mask);
-	if (err)
-		return err;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	mask = IBV_QP_STATE;
-	if (!ud) {
-		a.path_mtu = IBV_MTU_1024;
-		a.dest_qp_num = dest_qpn;
-		a.rq_psn = DP_PSN;
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.dgid = dp.gid;
-		a.ah_attr.grh.sgid_index = (uint8_t)dp.gid_index;
-		a.ah_attr.grh.hop_limit = 64;
-		a.ah_attr.port_num = 1;
-		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			IBV_QP_RQ_PSN;
-		if (qp->qp_type == IBV_QPT_RC) {
-			a.max_dest_rd_atomic = 4;
-			a.min_rnr_timer = 1;
-			mask |= IBV_QP_MAX_DEST_RD_ATOMIC |
-				IBV_QP_MIN_RNR_TIMER;
-		}
-	}
-	err = ibv_modify_qp(qp, &a, mask);
-	if (err)
-		return err;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = DP_PSN;
-	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
-	if (qp->qp_type == IBV_QPT_RC) {
-		a.timeout = 14;
-		a.retry_cnt = 7;
-		a.rnr_retry = 7;
-		a.max_rd_atomic = 4;
-		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			IBV_QP_MAX_QP_RD_ATOMIC;
-	}
-	return ibv_modify_qp(qp, &a, mask);
+	l.dgid = &dp.gid;
+	l.sgid_index = (uint8_t)dp.gid_index;
+	l.psn = DP_PSN;
+	l.qkey = 0x11111111;
+	l.rd_atomic = 4;
+	l.min_rnr_timer = 1;
+	return qp_link_up(qp, &l);
 }
 
 int dp_connect(struct dp_end *a, struct dp_end *b)

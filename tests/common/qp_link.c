@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#include "qp_link.h"
+
+struct qp_link qp_link_default(uint32_t dest_qpn)
+{
+	return (struct qp_link){
+		.dest_qpn = dest_qpn,
+		.hop_limit = 64,
+		.access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			  IBV_ACCESS_REMOTE_ATOMIC,
+		.mtu = IBV_MTU_1024,
+		.rd_atomic = 1,
+		.min_rnr_timer = 12,
+		.timeout = 14,
+		.retry_cnt = 7,
+		.rnr_retry = 7,
+	};
+}
+
+static int to_init(struct ibv_qp *qp, const struct qp_link *l)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qkey = l->qkey,
+		.qp_access_flags = l->access,
+	};
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+
+	/* UC has neither RDMA READ nor atomics to allow. */
+	if (qp->qp_type == IBV_QPT_UC)
+		a.qp_access_flags &= IBV_ACCESS_REMOTE_WRITE;
+	mask |= qp->qp_type == IBV_QPT_UD ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS;
+	return ibv_modify_qp(qp, &a, mask);
+}
+
+static int to_rtr(struct ibv_qp *qp, const struct qp_link *l)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
+	int mask = IBV_QP_STATE;
+
+	if (qp->qp_type == IBV_QPT_UD)
+		return ibv_modify_qp(qp, &a, mask);
+	a.path_mtu = l->mtu;
+	a.dest_qp_num = l->dest_qpn;
+	a.rq_psn = l->psn;
+	a.ah_attr.dlid = l->dlid;
+	a.ah_attr.port_num = 1;
+	if (l->dgid) {
+		a.ah_attr.is_global = 1;
+		a.ah_attr.grh.dgid = *l->dgid;
+		a.ah_attr.grh.sgid_index = l->sgid_index;
+		a.ah_attr.grh.hop_limit = l->hop_limit;
+	}
+	mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+	if (qp->qp_type == IBV_QPT_RC) {
+		a.max_dest_rd_atomic = l->rd_atomic;
+		a.min_rnr_timer = l->min_rnr_timer;
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	}
+	return ibv_modify_qp(qp, &a, mask);
+}
+
+static int to_rts(struct ibv_qp *qp, const struct qp_link *l)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTS,
+		.sq_psn = l->psn,
+	};
+	int mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+
+	if (qp->qp_type == IBV_QPT_RC) {
+		a.timeout = l->timeout;
+		a.retry_cnt = l->retry_cnt;
+		a.rnr_retry = l->rnr_retry;
+		a.max_rd_atomic = l->rd_atomic;
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			IBV_QP_MAX_QP_RD_ATOMIC;
+	}
+	return ibv_modify_qp(qp, &a, mask);
+}
+
+int qp_link_up(struct ibv_qp *qp, const struct qp_link *l)
+{
+	static int (*const step[])(struct ibv_qp *, const struct qp_link *) = {
+		to_init, to_rtr, to_rts,
+	};
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < sizeof(step) / sizeof(step[0]); i++)
+		err = step[i](qp, l);
+	return err;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * One QP walked RESET -> INIT -> RTR -> RTS towards its peer: the set-up
+ * every data-path test and benchmark does. What differs from one to the
+ * next (the address, MTU, PSN, retry budget) is a field of struct qp_link;
+ * qp_link_default() fills the common values and the caller changes the
+ * few it needs. Public verbs only, so programs built against Debian's
+ * libibverbs use it too.
+ */
+#ifndef RDMA_TEST_QP_LINK_H
+#define RDMA_TEST_QP_LINK_H
+
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+struct qp_link {
+	uint32_t dest_qpn;
+	uint16_t dlid;		   /* the peer's LID (IB link layer) */
+	const union ibv_gid *dgid; /* non-NULL: a GRH to this GID (RoCE) */
+	uint8_t sgid_index;	   /* with dgid */
+	uint8_t hop_limit;	   /* with dgid */
+	unsigned int access;	   /* INIT's qp_access_flags (UC: write only) */
+	enum ibv_mtu mtu;	   /* connected QPs */
+	uint32_t psn;		   /* sq_psn and rq_psn */
+	uint32_t qkey;		   /* UD */
+	uint8_t rd_atomic;	   /* RC: max_rd_atomic = max_dest_rd_atomic */
+	uint8_t min_rnr_timer;	   /* RC, IB encoding (12: 0.64 ms) */
+	uint8_t timeout;	   /* RC, 4.096 us << timeout */
+	uint8_t retry_cnt;	   /* RC */
+	uint8_t rnr_retry;	   /* RC, 7: for ever */
+};
+
+/*
+ * Towards @dest_qpn: remote write, read and atomic access, MTU 1024,
+ * PSN 0, one read/atomic in flight, RNR timer 12, timeout 14 (67 ms),
+ * 7 retries of each kind, hop limit 64; no address (set dlid or dgid).
+ */
+struct qp_link qp_link_default(uint32_t dest_qpn);
+
+/*
+ * Move @qp (in RESET; any type of RC, UC, UD) to RTS along @l: each
+ * transition carries only the attributes its QP type takes. 0, or the
+ * errno of the first ibv_modify_qp that failed (the QP stays in the
+ * state before it).
+ */
+int qp_link_up(struct ibv_qp *qp, const struct qp_link *l);
+
+#endif /* RDMA_TEST_QP_LINK_H */
