@@ -322,11 +322,17 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
 /* ---- trace (hca_trace.c) ---- */
-/* What the engine did in this process; one trace line at exit. */
+/* What the engine did in this process: one line at exit, to --trace and
+ * to $RDMA_SIM_HCA_STATS (benchmarks read it without tracing every WQE).
+ * Counts, never timings; bumped under sim_lock but for the sleeps. */
 struct hca_stats {
 	uint64_t passes, busy_passes, app_passes;
 	uint64_t pkts_out, pkts_in, pokes;
 	uint64_t wqes, cqes;
+	uint64_t waits;	       /* the engine thread slept on its ring */
+	uint64_t woken;	       /* ... and a sender woke it */
+	uint64_t ring_full;    /* sends deferred: the peer's ring was full */
+	uint64_t ack_timeouts; /* local ACK timer expiries (go-back-N) */
 };
 extern struct hca_stats hca_stats;
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
