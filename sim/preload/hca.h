@@ -123,6 +123,7 @@ struct hca_sge {
 /* A send WQE decoded when it was taken from the ring. */
 struct hca_swqe {
 	uint8_t opcode, signaled, solicited, fence;
+	uint8_t ds;	  /* WQE size in 16-byte units (ctrl qpn_ds) */
 	uint16_t wqe_idx; /* the ctrl segment's index: wqe_counter */
 	uint32_t imm;	  /* raw (big-endian) immediate / rkey */
 	uint64_t raddr;
@@ -321,6 +322,13 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
 /* ---- trace (hca_trace.c) ---- */
+/* What the engine did in this process; one trace line at exit. */
+struct hca_stats {
+	uint64_t passes, busy_passes, app_passes;
+	uint64_t pkts_out, pkts_in, pokes;
+	uint64_t wqes, cqes;
+};
+extern struct hca_stats hca_stats;
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* The rings libmlx5 asked for, to compare two libraries' sizing. */

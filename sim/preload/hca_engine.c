@@ -101,6 +101,8 @@ int hca_step(void)
 	}
 	for (cq = hca_cqs; cq; cq = cq->next)
 		hca_cq_check_arm(cq);
+	hca_stats.passes++;
+	hca_stats.busy_passes += did;
 	return did;
 }
 

@@ -227,6 +227,7 @@ static void poke(pid_t pid)
 	struct sockaddr_un a = {.sun_family = AF_UNIX};
 	char b = 0;
 
+	hca_stats.pokes++;
 	if (!dir_path(a.sun_path, sizeof(a.sun_path), "p%u", (unsigned int)pid,
 		      0))
 		sendto(hca_fabric_fd, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL,
@@ -311,6 +312,7 @@ int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].dev_qpn = key;
 	}
 	ret = send_to(owners[slot].pid, p, iov, iovcnt);
+	hca_stats.pkts_out++;
 	if (ret == -EHOSTUNREACH)
 		owners[slot].pid = 0; /* look again next time */
 	return ret;
@@ -368,6 +370,7 @@ int hca_fabric_poll(int max)
 		tail += r->len;
 		__atomic_store_n(&own->tail, tail, __ATOMIC_RELEASE);
 	}
+	hca_stats.pkts_in += (uint64_t)done;
 	return done;
 }
 

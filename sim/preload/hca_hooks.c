@@ -40,6 +40,7 @@ static void drive(void)
 	if (pthread_mutex_trylock(&sim_lock))
 		return;
 	hca_step();
+	hca_stats.app_passes++;
 	pthread_mutex_unlock(&sim_lock);
 	__atomic_store_n(&hca_app_drove, hca_now(), __ATOMIC_RELAXED);
 }

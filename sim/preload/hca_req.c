@@ -78,6 +78,7 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 	memset(w, 0, offsetof(struct hca_swqe, inline_buf));
 	w->opcode = (uint8_t)v0;
 	w->wqe_idx = (uint16_t)(v0 >> 8);
+	w->ds = (uint8_t)ds;
 	w->signaled = !!(ctrl[11] & 0x08);
 	w->solicited = !!(ctrl[11] & 0x02);
 	w->fence = !!(ctrl[11] & 0x80);

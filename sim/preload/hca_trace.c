@@ -2,6 +2,8 @@
 /* --trace lines for the data path: each WQE taken and each CQE written. */
 #include "hca.h"
 
+#include <inttypes.h>
+
 static const char *const wqe_names[256] = {
 	[HCA_WQE_NOP] = "NOP",
 	[HCA_WQE_SEND_INVAL] = "SEND_INV",
@@ -46,18 +48,22 @@ static const char *name_or(const char *n)
 	return n ? n : "?";
 }
 
+struct hca_stats hca_stats;
+
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)
 {
+	hca_stats.wqes++;
 	if (!sim_tracing())
 		return;
-	sim_trace("wqe qp %#x %s idx %u len %u%s%s%s", qp->qpn,
-		  name_or(wqe_names[w->opcode]), w->wqe_idx, w->len,
+	sim_trace("wqe qp %#x %s idx %u len %u ds %u%s%s%s", qp->qpn,
+		  name_or(wqe_names[w->opcode]), w->wqe_idx, w->len, w->ds,
 		  w->inl ? " inline" : "", w->signaled ? " signaled" : "",
 		  w->failed ? " malformed" : "");
 }
 
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci)
 {
+	hca_stats.cqes++;
 	if (!sim_tracing())
 		return;
 	sim_trace("cqe cq %#x qp %#x %s idx %u len %u status %s", cq->cqn,
@@ -85,4 +91,24 @@ void hca_trace_cq_ring(const struct hca_cq *cq)
 	if (!sim_tracing())
 		return;
 	sim_trace("rings cq %#x %u x %u B", cq->cqn, cq->ncqe, cq->cqe_size);
+}
+
+/* At exit, in processes whose engine ran: its work, to compare two runs. */
+__attribute__((destructor)) static void trace_stats(void)
+{
+	struct hca_stats s;
+
+	if (!sim_tracing())
+		return;
+	pthread_mutex_lock(&sim_lock); /* the engine thread may still run */
+	s = hca_stats;
+	pthread_mutex_unlock(&sim_lock);
+	if (!s.passes)
+		return;
+	sim_trace("engine passes %" PRIu64 " (%" PRIu64 " with work, %" PRIu64
+		  " in the application's calls) packets out %" PRIu64
+		  " in %" PRIu64 " wake-ups sent %" PRIu64 " wqes %" PRIu64
+		  " cqes %" PRIu64,
+		  s.passes, s.busy_passes, s.app_passes, s.pkts_out, s.pkts_in,
+		  s.pokes, s.wqes, s.cqes);
 }
