@@ -70,17 +70,17 @@ int raw_modify_qp(int fd, const struct ib_uverbs_modify_qp *m)
 int raw_modify_srq(int fd, uint32_t handle, uint32_t mask, uint32_t max_wr,
 		   uint32_t limit, bool with_udata)
 {
+	struct ib_uverbs_modify_srq core = {.srq_handle = handle,
+					    .attr_mask = mask,
+					    .max_wr = max_wr,
+					    .srq_limit = limit};
 	struct mminfo mi = {};
-	struct {
-		struct ib_uverbs_modify_srq core;
-		struct rxe_modify_srq_cmd drv;
-	} cmd = {
-		.core = {.srq_handle = handle, .attr_mask = mask,
-			 .max_wr = max_wr, .srq_limit = limit},
-		.drv = {.mmap_info_addr = (uintptr_t)&mi},
-	};
+	struct rxe_modify_srq_cmd drv = {.mmap_info_addr = (uintptr_t)&mi};
+	uint8_t body[sizeof(core) + sizeof(drv)];
 
 	/* rxe reads where to put the new ring's mminfo; mlx5 takes none. */
-	return raw_write(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &cmd,
-			 with_udata ? sizeof(cmd) : sizeof(cmd.core), 0);
+	memcpy(body, &core, sizeof(core));
+	memcpy(body + sizeof(core), &drv, sizeof(drv));
+	return raw_write(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, body,
+			 with_udata ? sizeof(body) : sizeof(core), 0);
 }
