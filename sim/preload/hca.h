@@ -325,7 +325,7 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 /* What the engine did in this process; one trace line at exit. */
 struct hca_stats {
 	uint64_t passes, busy_passes, app_passes;
-	uint64_t pkts_out, pkts_in, pokes;
+	uint64_t pkts_out, pkts_in, ring_full, pokes;
 	uint64_t wqes, cqes;
 };
 extern struct hca_stats hca_stats;

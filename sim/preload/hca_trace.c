@@ -107,8 +107,8 @@ __attribute__((destructor)) static void trace_stats(void)
 		return;
 	sim_trace("engine passes %" PRIu64 " (%" PRIu64 " with work, %" PRIu64
 		  " in the application's calls) packets out %" PRIu64
-		  " in %" PRIu64 " wake-ups sent %" PRIu64 " wqes %" PRIu64
-		  " cqes %" PRIu64,
+		  " in %" PRIu64 " (peer ring full %" PRIu64 ") wake-ups sent %"
+		  PRIu64 " wqes %" PRIu64 " cqes %" PRIu64,
 		  s.passes, s.busy_passes, s.app_passes, s.pkts_out, s.pkts_in,
-		  s.pokes, s.wqes, s.cqes);
+		  s.ring_full, s.pokes, s.wqes, s.cqes);
 }
