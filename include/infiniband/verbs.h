@@ -1034,6 +1034,8 @@ static inline int ibv_modify_qp_rate_limit(struct ibv_qp *qp,
 
 enum ibv_query_qp_data_in_order_flags {
 	IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS = 1 << 0,
+	/* the device's own ordering, whatever the CPU's memory model */
+	IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY = 1 << 1,
 };
 
 enum ibv_query_qp_data_in_order_caps {

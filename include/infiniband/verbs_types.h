@@ -352,6 +352,7 @@ enum ibv_port_cap_flags2 {
 	IBV_PORT_LINK_WIDTH_2X_SUP = 1 << 4,
 	IBV_PORT_LINK_SPEED_HDR_SUP = 1 << 5,
 	IBV_PORT_LINK_SPEED_NDR_SUP = 1 << 10,
+	IBV_PORT_LINK_SPEED_XDR_SUP = 1 << 12,
 };
 
 struct ibv_port_attr {
@@ -1224,6 +1225,12 @@ struct ibv_wq {
 	pthread_cond_t cond;
 	uint32_t events_completed;
 	uint32_t comp_mask;
+};
+
+/* File descriptors a provider receives when a context is opened. */
+struct ibv_fd_arr {
+	int *arr;
+	uint32_t count;
 };
 
 struct ibv_qp {

@@ -58,6 +58,7 @@ static void fill_resp(struct sim_uvfile *uv,
 	r->cqe_version = req->max_cqe_version ? 1 : 0;
 	r->cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE |
 			   MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
+	r->clock_info_versions = 1 << MLX5_IB_CLOCK_INFO_V1;
 	r->hca_core_clock_offset = 0;
 	r->log_uar_size = 12;
 	r->num_uars_per_page = 1;
@@ -181,6 +182,46 @@ static void mlx5_query_device_uhw(struct sim_uvfile *uv, void *out,
 		memcpy(out, &r, n);
 }
 
+/*
+ * The clock-info page (V1) as mlx5_core fills it for device_frequency_khz
+ * 156250 (hca_core_clock): shift min(ilog2(156250) + 16,
+ * ilog2(U32_MAX / 10^6 * 156250)) = 29, mult = (10^6 << 29) / 156250
+ * rounded, a 41-bit counter, and overflow_period from overflow_cycles =
+ * min((2^63 - 1) / mult, mask / 3) in ns, divided by 10^9 / HZ (HZ 250)
+ * as the kernel stores it. The counter is not advanced: the time fields
+ * (nsec, cycles, frac) stay 0 and sign even (no update in progress).
+ */
+static const struct mlx5_ib_clock_info mlx5_sim_clock_info = {
+	.mult = 3435973837u,
+	.shift = 29,
+	.mask = (1ULL << 41) - 1,
+	.overflow_period = 4294,
+};
+
+/* Read-only (VM_WRITE or VM_EXEC: EPERM), one page. */
+static void *map_clock_info(void *addr, size_t len, int prot, int flags)
+{
+	void *p;
+
+	if (len != sim.sh->cfg.page_size) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	if (prot & (PROT_WRITE | PROT_EXEC)) {
+		errno = EPERM;
+		return MAP_FAILED;
+	}
+	p = sim_map_anon(addr, len, PROT_READ | PROT_WRITE, flags);
+	if (p == MAP_FAILED)
+		return p;
+	memcpy(p, &mlx5_sim_clock_info, sizeof(mlx5_sim_clock_info));
+	if (mprotect(p, len, prot)) {
+		munmap(p, len);
+		return MAP_FAILED;
+	}
+	return p;
+}
+
 /* Legacy static UAR pages and the read-only core clock page. */
 static void *map_fixed_page(struct sim_uvfile *uv, uint32_t cmd, uint32_t idx,
 			    void *addr, size_t len, int prot, int flags)
@@ -219,8 +260,7 @@ static void *mlx5_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 		return map_fixed_page(uv, cmd, key & 0xffff, addr, len, prot,
 				      flags);
 	case MLX5_IB_MMAP_CLOCK_INFO:
-		errno = EOPNOTSUPP; /* clock_info_versions is 0 */
-		return MAP_FAILED;
+		return map_clock_info(addr, len, prot, flags);
 	}
 	e = sim_entry_find(uv, key);
 	if (!e)

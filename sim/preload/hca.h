@@ -41,6 +41,7 @@ enum {
 	HCA_CQE_RESP_SEND = 2,
 	HCA_CQE_RESP_SEND_IMM = 3,
 	HCA_CQE_RESP_SEND_INV = 4,
+	HCA_CQE_RESIZE_CQ = 5,
 	HCA_CQE_REQ_ERR = 13,
 	HCA_CQE_RESP_ERR = 14,
 	HCA_CQE_INVALID = 15,
@@ -234,6 +235,10 @@ struct hca_cqe_info {
 void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* Fire the completion event of an armed CQ if it is due. */
 void hca_cq_check_arm(struct hca_cq *cq);
+/* Switch cq to a new ring of ncqe entries at buf: a RESIZE_CQ CQE marks
+ * the switch in the old ring, later CQEs go on at the same count in the
+ * new one. */
+void hca_cq_resize(struct hca_cq *cq, uint8_t *buf, uint32_t ncqe);
 
 /* ---- memory (hca_mem.c) ---- */
 /* Translate [va, va+len) under key to a local pointer after the checks
@@ -322,11 +327,17 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
 /* ---- trace (hca_trace.c) ---- */
-/* What the engine did in this process; one trace line at exit. */
+/* What the engine did in this process: one line at exit, to --trace and
+ * to $RDMA_SIM_HCA_STATS (benchmarks read it without tracing every WQE).
+ * Counts, never timings; bumped under sim_lock but for the sleeps. */
 struct hca_stats {
 	uint64_t passes, busy_passes, app_passes;
-	uint64_t pkts_out, pkts_in, ring_full, pokes;
+	uint64_t pkts_out, pkts_in, pokes;
 	uint64_t wqes, cqes;
+	uint64_t waits;	       /* the engine thread slept on its ring */
+	uint64_t woken;	       /* ... and a sender woke it */
+	uint64_t ring_full;    /* sends deferred: the peer's ring was full */
+	uint64_t ack_timeouts; /* local ACK timer expiries (go-back-N) */
 };
 extern struct hca_stats hca_stats;
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);

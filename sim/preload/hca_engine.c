@@ -3,15 +3,17 @@
  * The engine loop. One pass (hca_step) takes arrived packets, new send
  * WQEs, due timers, queued responses and pending arms. The engine thread
  * runs passes while there is work, spins (yielding) for a millisecond
- * after the last work, then sleeps on the fabric socket with a timeout
- * that grows to 10 ms, so an idle process costs ~100 short wake-ups a
- * second. When the application itself polls or posts (hca_hooks.c), it
- * runs the passes and the thread stays asleep.
+ * after the last work, then sleeps on its ring (hca_fabric_wait) with a
+ * timeout that grows to 10 ms, so an idle process costs ~100 short
+ * wake-ups a second. When the application itself polls or posts
+ * (hca_hooks.c), it runs the passes and the thread sleeps on the ring
+ * too: a packet's arrival wakes it at once (the sender wakes a sleeping
+ * engine), as the application may be waiting for the bytes without
+ * calling anything.
  */
 #include "hca.h"
 
 #include <endian.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -125,8 +127,12 @@ static void *engine_main(void *arg)
 		idle = now - last;
 		if (now - __atomic_load_n(&hca_app_drove, __ATOMIC_RELAXED) <
 		    1000000) {
-			/* the application is driving: stay out of its way */
-			poll(NULL, 0, 1);
+			/*
+			 * The application is driving: stay out of its way,
+			 * but listen. It may be spinning on memory now, with
+			 * no verb call to come until a packet's bytes land.
+			 */
+			hca_fabric_wait(1);
 			continue;
 		}
 		if (idle < 1000000) {

@@ -4,9 +4,9 @@
  * receive ring, <dir>/r<pid>: a file of packets that senders append to
  * (under the ring's robust process-shared mutex) and only the owner's
  * engine reads, copying payloads into its own registered memory. A QP is
- * reachable at <dir>/q<dev>.<qpn>, a symlink naming its process ("p<pid>",
- * the owner's AF_UNIX datagram socket). The socket carries no data: a
- * sender pokes it only when the owner's engine said it is going to sleep.
+ * reachable at <dir>/q<dev>.<qpn>, a symlink naming its process
+ * ("p<pid>"). An owner's engine with nothing to do sleeps on a futex in
+ * its ring's header; a sender wakes it only when it said it sleeps.
  * Packets from one sender to one ring keep their order and are not
  * dropped; they are lost, as on IB, only at a QP that does not exist or
  * a process that is gone.
@@ -15,15 +15,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RING_BYTES (1u << 20) /* power of two; small keeps it in cache */
@@ -51,7 +51,6 @@ struct ring_map {
 	struct ring_hdr *h;
 };
 
-static int hca_fabric_fd = -1;
 static pid_t fabric_pid;
 static struct ring_hdr *own;
 static struct ring_map *peers;
@@ -101,6 +100,7 @@ static int atfork_done;
 static void forked(void)
 {
 	own = NULL;
+	memset(&hca_stats, 0, sizeof(hca_stats));
 	hca_qps = NULL;
 	hca_cqs = NULL;
 	hca_srqs = NULL;
@@ -124,33 +124,13 @@ static int open_ring(void)
 
 int hca_fabric_open(void)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
-	int fd, ret;
+	int ret;
 
 	if (own)
 		return 0;
-	if (hca_fabric_fd >= 0)
-		sim_internal_fd_close(&hca_fabric_fd); /* inherited over fork */
-	own = NULL;
 	peers = NULL; /* a fork child's copies of the parent's mappings */
 	memset(owners, 0, sizeof(owners));
-	ret = dir_path(a.sun_path, sizeof(a.sun_path), "p%u",
-		       (unsigned int)getpid(), 0);
-	if (ret)
-		return ret;
-	fd = real.socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return -errno;
-	unlink(a.sun_path);
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a))) {
-		ret = -errno;
-		real.close(fd);
-		return ret;
-	}
-	hca_fabric_fd = fd;
-	ret = sim_internal_fd_add(&hca_fabric_fd);
-	if (!ret)
-		ret = open_ring();
+	ret = open_ring();
 	if (ret)
 		return ret;
 	fabric_pid = getpid();
@@ -222,16 +202,14 @@ static struct ring_hdr *peer_ring(pid_t pid)
 	return m->h;
 }
 
-static void poke(pid_t pid)
+/* The ring's sleeping word is a futex in the shared file: the first
+ * sender that finds the owner asleep clears it and wakes the owner. */
+static void poke(struct ring_hdr *h)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
-	char b = 0;
-
-	hca_stats.pokes++;
-	if (!dir_path(a.sun_path, sizeof(a.sun_path), "p%u", (unsigned int)pid,
-		      0))
-		sendto(hca_fabric_fd, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL,
-		       (struct sockaddr *)&a, sizeof(a));
+	if (__atomic_exchange_n(&h->sleeping, 0, __ATOMIC_SEQ_CST)) {
+		syscall(SYS_futex, &h->sleeping, FUTEX_WAKE, 1, NULL, NULL, 0);
+		hca_stats.pokes++;
+	}
 }
 
 static int ring_lock(struct ring_hdr *h)
@@ -275,7 +253,10 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	if (head + len - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >
 	    RING_BYTES) {
 		pthread_mutex_unlock(&h->lock);
-		return kill(pid, 0) && errno == ESRCH ? -EHOSTUNREACH : -EAGAIN;
+		if (kill(pid, 0) && errno == ESRCH)
+			return -EHOSTUNREACH;
+		hca_stats.ring_full++;
+		return -EAGAIN;
 	}
 	if (room < len) {
 		r = (struct ring_rec *)ring_at(h, head);
@@ -296,7 +277,7 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	__atomic_store_n(&h->head, head + len, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&h->lock);
 	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST))
-		poke(pid);
+		poke(h);
 	return 0;
 }
 
@@ -312,9 +293,7 @@ int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].dev_qpn = key;
 	}
 	ret = send_to(owners[slot].pid, p, iov, iovcnt);
-	if (ret == -EAGAIN)
-		hca_stats.ring_full++; /* the sender tries again later */
-	else
+	if (ret != -EAGAIN) /* a full ring (ring_full) is tried again */
 		hca_stats.pkts_out++;
 	if (ret == -EHOSTUNREACH)
 		owners[slot].pid = 0; /* look again next time */
@@ -379,18 +358,22 @@ int hca_fabric_poll(int max)
 
 void hca_fabric_wait(int ms)
 {
-	struct pollfd pfd = {.fd = hca_fabric_fd, .events = POLLIN};
-	char b[64];
+	struct timespec ts = {.tv_sec = ms / 1000,
+			      .tv_nsec = (ms % 1000) * 1000000l};
 
-	if (!own || hca_fabric_fd < 0) {
-		poll(NULL, 0, ms);
+	if (!own) {
+		nanosleep(&ts, NULL);
 		return;
 	}
+	/* sleeping before head is read, as a sender publishes head before
+	 * it reads sleeping: one of the two sees the other */
 	__atomic_store_n(&own->sleeping, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&own->head, __ATOMIC_SEQ_CST) ==
-	    __atomic_load_n(&own->tail, __ATOMIC_RELAXED))
-		poll(&pfd, 1, ms);
+	    __atomic_load_n(&own->tail, __ATOMIC_RELAXED)) {
+		hca_stats.waits++;
+		syscall(SYS_futex, &own->sleeping, FUTEX_WAIT, 1, &ts, NULL, 0);
+		if (!__atomic_load_n(&own->sleeping, __ATOMIC_SEQ_CST))
+			hca_stats.woken++;
+	}
 	__atomic_store_n(&own->sleeping, 0, __ATOMIC_SEQ_CST);
-	while (recv(hca_fabric_fd, b, sizeof(b), MSG_DONTWAIT) > 0)
-		;
 }

@@ -6,19 +6,27 @@
  * poll_cq and post_* entry points of contexts opened on a simulated
  * device: the provider's own function runs unchanged, and the engine runs
  * one pass in the caller's thread right after a post and before a poll.
- * Programs that ring doorbells themselves (mlx5dv, ibv_wr_*) are served
- * by those passes and the engine thread.
+ * The extended objects' entry points are function pointers in the object
+ * itself: ibv_wr_complete() of a QP with send_ops_flags (wrapped after
+ * every ibv_modify_qp, as a provider may set it per state) and
+ * ibv_start_poll() of a CQ from ibv_create_cq_ex() (wrapped at creation).
+ * Programs that ring doorbells themselves (mlx5dv) are served by those
+ * passes and the engine thread.
  */
 #include "hca.h"
 
+#include <errno.h>
 #include <infiniband/verbs.h>
 #include <sched.h>
+#include <stdint.h>
 
 #define HOOK_MAX 64
 
 struct hooked {
 	struct ibv_context *ctx;
 	struct ibv_context_ops orig;
+	struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *ctx,
+					  struct ibv_cq_init_attr_ex *attr);
 };
 
 static struct hooked hooked[HOOK_MAX];
@@ -43,6 +51,63 @@ static void drive(void)
 	hca_stats.app_passes++;
 	pthread_mutex_unlock(&sim_lock);
 	__atomic_store_n(&hca_app_drove, hca_now(), __ATOMIC_RELAXED);
+}
+
+/*
+ * The provider's own functions of wrapped extended QPs and CQs, by the
+ * object's address (open addressing; an object created at a destroyed
+ * one's address takes its row over). Written under sim_lock, read
+ * without it: fn before obj, so a reader that sees obj sees fn.
+ */
+#define XHOOK_MAX 4096 /* power of two */
+
+struct xhook {
+	const void *obj;
+	union {
+		int (*wr_complete)(struct ibv_qp_ex *qp);
+		int (*start_poll)(struct ibv_cq_ex *cq,
+				  struct ibv_poll_cq_attr *attr);
+	} fn;
+};
+
+static struct xhook xhooks[XHOOK_MAX];
+
+static struct xhook *xhook_row(const void *obj, int add)
+{
+	unsigned int i, s = (unsigned int)((uintptr_t)obj >> 6) * 2654435761u;
+	struct xhook *x;
+	const void *o;
+
+	for (i = 0; i < XHOOK_MAX; i++) {
+		x = &xhooks[(s + i) & (XHOOK_MAX - 1)];
+		o = __atomic_load_n(&x->obj, __ATOMIC_ACQUIRE);
+		if (o == obj || (!o && add))
+			return x;
+		if (!o)
+			return NULL;
+	}
+	return NULL;
+}
+
+static int hook_wr_complete(struct ibv_qp_ex *qpx)
+{
+	const struct xhook *x = xhook_row(qpx, 0);
+	int ret = x ? x->fn.wr_complete(qpx) : EINVAL;
+
+	drive();
+	return ret;
+}
+
+static int hook_start_poll(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
+{
+	const struct xhook *x = xhook_row(cq, 0);
+	int ret;
+
+	drive();
+	ret = x ? x->fn.start_poll(cq, attr) : EINVAL;
+	if (ret == ENOENT)
+		sched_yield(); /* as an empty poll_cq */
+	return ret;
 }
 
 static int hook_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
@@ -84,13 +149,69 @@ static int hook_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 	return ret;
 }
 
+static struct ibv_cq_ex *hook_create_cq_ex(struct ibv_context *ctx,
+					   struct ibv_cq_init_attr_ex *attr)
+{
+	unsigned int i, n = __atomic_load_n(&nhooked, __ATOMIC_ACQUIRE);
+	struct ibv_cq_ex *cq = NULL;
+	struct xhook *x;
+
+	for (i = 0; i < n && hooked[i].ctx != ctx; i++)
+		;
+	if (i == n) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	cq = hooked[i].create_cq_ex(ctx, attr);
+	if (!cq || !cq->start_poll)
+		return cq;
+	pthread_mutex_lock(&sim_lock);
+	x = xhook_row(cq, 1);
+	if (x) {
+		x->fn.start_poll = cq->start_poll;
+		__atomic_store_n(&x->obj, cq, __ATOMIC_RELEASE);
+		cq->start_poll = hook_start_poll;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return cq;
+}
+
+/* After a modify (the provider may have set wr_complete for the new
+ * state): wrap the QP's current wr_complete if it is not wrapped. */
+static void hook_qp_ex(struct ibv_qp *qp)
+{
+	static struct ibv_qp_ex *(*to_qp_ex)(struct ibv_qp *);
+	struct ibv_qp_ex *qpx;
+	struct xhook *x;
+	int err = errno;
+
+	if (!orig_ops(qp->context))
+		return;
+	if (!to_qp_ex)
+		*(void **)&to_qp_ex = dlsym_next("ibv_qp_to_qp_ex");
+	qpx = to_qp_ex ? to_qp_ex(qp) : NULL;
+	errno = err; /* a QP without the extension is no error */
+	if (!qpx || !qpx->wr_complete || qpx->wr_complete == hook_wr_complete)
+		return;
+	pthread_mutex_lock(&sim_lock);
+	x = xhook_row(qpx, 1);
+	if (x) {
+		x->fn.wr_complete = qpx->wr_complete;
+		__atomic_store_n(&x->obj, qpx, __ATOMIC_RELEASE);
+		qpx->wr_complete = hook_wr_complete;
+	}
+	pthread_mutex_unlock(&sim_lock);
+}
+
 static void hook(struct ibv_context *ctx)
 {
+	struct verbs_context *vctx;
 	struct hooked *h;
 	struct sim_fd *f;
 
 	if (!ctx || !sim.active || sim.sh->cfg.driver != SIM_DRIVER_MLX5)
 		return;
+	vctx = verbs_get_ctx_op(ctx, create_cq_ex);
 	pthread_mutex_lock(&sim_lock);
 	f = sim_fd_get(ctx->cmd_fd);
 	if (!f || f->kind != SIM_FD_UVERBS) {
@@ -112,6 +233,9 @@ static void hook(struct ibv_context *ctx)
 		ctx->ops.post_recv = hook_post_recv;
 		if (ctx->ops.post_srq_recv)
 			ctx->ops.post_srq_recv = hook_post_srq_recv;
+		h->create_cq_ex = vctx ? vctx->create_cq_ex : NULL;
+		if (vctx)
+			vctx->create_cq_ex = hook_create_cq_ex;
 	}
 	pthread_mutex_unlock(&sim_lock);
 }
@@ -128,4 +252,19 @@ struct ibv_context *ibv_open_device(struct ibv_device *dev)
 	ctx = next(dev);
 	hook(ctx);
 	return ctx;
+}
+
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	static int (*next)(struct ibv_qp *, struct ibv_qp_attr *, int);
+	int ret;
+
+	if (!next)
+		*(void **)&next = dlsym_next("ibv_modify_qp");
+	if (!next)
+		return ENOSYS;
+	ret = next(qp, attr, mask);
+	if (!ret && qp)
+		hook_qp_ex(qp);
+	return ret;
 }

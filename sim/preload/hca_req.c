@@ -453,6 +453,7 @@ void hca_req_timers(struct hca_qp *qp, uint64_t now)
 		w->deadline = 0;
 		return;
 	}
+	hca_stats.ack_timeouts++;
 	if (qp->retries++ >= qp->retry_cnt) {
 		req_fail(qp, HCA_SYND_RETRY_EXC);
 		return;

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* --trace lines for the data path: each WQE taken and each CQE written. */
+/* --trace lines for the data path: each WQE taken, each CQE written, and
+ * the engine's counters when the process exits. */
 #include "hca.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static const char *const wqe_names[256] = {
 	[HCA_WQE_NOP] = "NOP",
@@ -24,6 +28,7 @@ static const char *const cqe_names[16] = {
 	[HCA_CQE_RESP_SEND] = "RESP_SEND",
 	[HCA_CQE_RESP_SEND_IMM] = "RESP_SEND_IMM",
 	[HCA_CQE_RESP_SEND_INV] = "RESP_SEND_INV",
+	[HCA_CQE_RESIZE_CQ] = "RESIZE_CQ",
 	[HCA_CQE_REQ_ERR] = "REQ_ERR",
 	[HCA_CQE_RESP_ERR] = "RESP_ERR",
 };
@@ -49,6 +54,8 @@ static const char *name_or(const char *n)
 }
 
 struct hca_stats hca_stats;
+
+#define STATS_LINE 512
 
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)
 {
@@ -93,22 +100,46 @@ void hca_trace_cq_ring(const struct hca_cq *cq)
 	sim_trace("rings cq %#x %u x %u B", cq->cqn, cq->ncqe, cq->cqe_size);
 }
 
+/* Append line to the file $RDMA_SIM_HCA_STATS names, if set. */
+static void stats_to_file(char *line, int n)
+{
+	const char *path = getenv("RDMA_SIM_HCA_STATS");
+	int fd;
+
+	if (!path || n < 0 || n >= STATS_LINE - 1)
+		return;
+	fd = real.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	line[n++] = '\n';
+	if (real.write(fd, line, (size_t)n) < 0)
+		n = 0;
+	real.close(fd);
+}
+
 /* At exit, in processes whose engine ran: its work, to compare two runs. */
 __attribute__((destructor)) static void trace_stats(void)
 {
+	char line[STATS_LINE];
 	struct hca_stats s;
+	int n;
 
-	if (!sim_tracing())
-		return;
 	pthread_mutex_lock(&sim_lock); /* the engine thread may still run */
 	s = hca_stats;
 	pthread_mutex_unlock(&sim_lock);
 	if (!s.passes)
 		return;
-	sim_trace("engine passes %" PRIu64 " (%" PRIu64 " with work, %" PRIu64
-		  " in the application's calls) packets out %" PRIu64
-		  " in %" PRIu64 " (peer ring full %" PRIu64 ") wake-ups sent %"
-		  PRIu64 " wqes %" PRIu64 " cqes %" PRIu64,
-		  s.passes, s.busy_passes, s.app_passes, s.pkts_out, s.pkts_in,
-		  s.ring_full, s.pokes, s.wqes, s.cqes);
+	n = snprintf(line, sizeof(line),
+		     "engine passes %" PRIu64 " (%" PRIu64
+		     " with work, %" PRIu64
+		     " in the application's calls) packets out %" PRIu64
+		     " in %" PRIu64 " wake-ups sent %" PRIu64 " wqes %" PRIu64
+		     " cqes %" PRIu64 " sleeps %" PRIu64 " woken %" PRIu64
+		     " ring-full %" PRIu64 " ack-timeouts %" PRIu64,
+		     s.passes, s.busy_passes, s.app_passes, s.pkts_out,
+		     s.pkts_in, s.pokes, s.wqes, s.cqes, s.waits, s.woken,
+		     s.ring_full, s.ack_timeouts);
+	if (sim_tracing())
+		sim_trace("%s", line);
+	stats_to_file(line, n);
 }

@@ -23,7 +23,8 @@ common=$(echo "$ours" | grep -v '^v65 ')
 # The comparison means something only if the sim's caps got through.
 for want in 'flags 0x79' 'cqe_comp_caps 64 0x7' 'striding_rq_caps 6 13 3 16' \
 	'tunnel_offloads_caps 0x1f' 'tso_caps 262144 0x100' \
-	'hca_core_clock page_offset 0x0 readable' \
+	'hca_core_clock page_offset 0x0 readable' 'comp_mask 0x3dff' \
+	'max_clock_info_update_nsec 4294' \
 	'ask 0x0 -> comp_mask 0x0 untouched 1'; do
 	echo "$deb" | grep -qx "$want.*" || fail "Debian's output lacks '$want'"
 done

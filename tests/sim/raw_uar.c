@@ -25,6 +25,31 @@ static int uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off)
 	return ret;
 }
 
+/* The clock-info page: read-only, one page, the 156.25 MHz clock. */
+static void check_clock_info(int fd, size_t page)
+{
+	const off_t off = (off_t)(MLX5_IB_MMAP_CLOCK_INFO << 8) * (off_t)page;
+	const struct mlx5_ib_clock_info *ci;
+
+	ci = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, off);
+	EXPECT(ci != MAP_FAILED, "clock-info page");
+	if (ci != MAP_FAILED) {
+		EXPECT(ci->mult == 3435973837u && ci->shift == 29 &&
+			       ci->mask == (1ULL << 41) - 1 &&
+			       ci->overflow_period == 4294 && !(ci->sign & 1),
+		       "clock info mult %u shift %u", ci->mult, ci->shift);
+		munmap((void *)ci, page);
+	}
+	EXPECT(mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off) ==
+			       MAP_FAILED &&
+		       errno == EPERM,
+	       "writable clock-info page");
+	EXPECT(mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd, off) ==
+			       MAP_FAILED &&
+		       errno == EINVAL,
+	       "two-page clock-info mapping");
+}
+
 static void check_dynamic(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -59,6 +84,7 @@ static void check_dynamic(void)
 	EXPECT(p != MAP_FAILED, "core clock page");
 	if (p != MAP_FAILED)
 		munmap(p, page);
+	check_clock_info(fd, page);
 	close(fd);
 }
 

@@ -18,11 +18,7 @@ static void resize_cq(void)
 	struct ibv_cq *cq;
 	int i, err, in_order = 0;
 
-	if (!dp_check("resize_cq.setup",
-		      !dp_end_create(&a, IBV_QPT_RC, NULL, 0, 0) &&
-			      !dp_end_create(&b, IBV_QPT_RC, NULL, 0, 0) &&
-			      !dp_connect(&a, &b),
-		      "create/connect failed"))
+	if (!dp_pair("resize_cq.setup", &a, &b, IBV_QPT_RC, NULL, 0))
 		return;
 	cq = a.cq;
 	for (i = 0; i < 3; i++) {
@@ -65,11 +61,7 @@ static void grow_srq(void)
 
 	if (!dp_check("grow_srq.create", srq, "errno %d", errno))
 		return;
-	if (!dp_check("grow_srq.setup",
-		      !dp_end_create(&s, IBV_QPT_RC, NULL, 0, 0) &&
-			      !dp_end_create(&r, IBV_QPT_RC, srq, 0, 0) &&
-			      !dp_connect(&s, &r),
-		      "create/connect failed"))
+	if (!dp_pair("grow_srq.setup", &s, &r, IBV_QPT_RC, srq, 0))
 		return;
 	rsge = (struct ibv_sge){.length = 64, .lkey = r.mr->lkey};
 	rwr = (struct ibv_recv_wr){.sg_list = &rsge, .num_sge = 1};
