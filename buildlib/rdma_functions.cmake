@@ -123,3 +123,18 @@ function(rdma_foreign_leaks_allowed)
 			ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 	endif()
 endfunction()
+
+# add_subdirectory() of every folder below the current one that has a
+# CMakeLists.txt, in name order: tests/ and bench/ take new areas so. A
+# macro, so that each folder sees its caller's scope as it did.
+macro(rdma_add_subdirectories)
+	file(GLOB _rdma_dirs LIST_DIRECTORIES true
+		RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}" "*")
+	list(SORT _rdma_dirs)
+	foreach(_rdma_d ${_rdma_dirs})
+		set(_rdma_f "${CMAKE_CURRENT_SOURCE_DIR}/${_rdma_d}")
+		if(EXISTS "${_rdma_f}/CMakeLists.txt")
+			add_subdirectory(${_rdma_d})
+		endif()
+	endforeach()
+endmacro()

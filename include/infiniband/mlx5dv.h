@@ -31,9 +31,15 @@ enum mlx5dv_context_attr_flags {
 	MLX5DV_CONTEXT_FLAGS_DEVX = 1 << 0,
 };
 
+/* Upstream's way to hand a provider file descriptors; not supported here. */
+enum mlx5dv_context_attr_comp_mask {
+	MLX5DV_CONTEXT_ATTR_MASK_FD_ARRAY = 1 << 0,
+};
+
 struct mlx5dv_context_attr {
 	uint32_t flags;		/* enum mlx5dv_context_attr_flags */
-	uint64_t comp_mask;	/* must be 0 */
+	uint64_t comp_mask;	/* must be 0: fds is never read */
+	struct ibv_fd_arr *fds;
 };
 
 /*
@@ -419,6 +425,8 @@ enum mlx5dv_qp_create_flags {
 	MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE = 1 << 4,
 	MLX5DV_QP_CREATE_PACKET_BASED_CREDIT_MODE = 1 << 5,
 	MLX5DV_QP_CREATE_SIG_PIPELINING = 1 << 6,
+	/* receives consumed out of order (both ends must ask) */
+	MLX5DV_QP_CREATE_OOO_DP = 1 << 7,
 };
 
 enum mlx5dv_qp_init_attr_mask {
@@ -548,6 +556,7 @@ enum mlx5dv_obj_type {
 int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type);
 
 #include <infiniband/mlx5dv_wqe.h>
+#include <infiniband/mlx5dv_offload.h>
 
 #ifdef __cplusplus
 }

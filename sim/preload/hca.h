@@ -41,6 +41,7 @@ enum {
 	HCA_CQE_RESP_SEND = 2,
 	HCA_CQE_RESP_SEND_IMM = 3,
 	HCA_CQE_RESP_SEND_INV = 4,
+	HCA_CQE_RESIZE_CQ = 5,
 	HCA_CQE_REQ_ERR = 13,
 	HCA_CQE_RESP_ERR = 14,
 	HCA_CQE_INVALID = 15,
@@ -234,6 +235,10 @@ struct hca_cqe_info {
 void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* Fire the completion event of an armed CQ if it is due. */
 void hca_cq_check_arm(struct hca_cq *cq);
+/* Switch cq to a new ring of ncqe entries at buf: a RESIZE_CQ CQE marks
+ * the switch in the old ring, later CQEs go on at the same count in the
+ * new one. */
+void hca_cq_resize(struct hca_cq *cq, uint8_t *buf, uint32_t ncqe);
 
 /* ---- memory (hca_mem.c) ---- */
 /* Translate [va, va+len) under key to a local pointer after the checks

@@ -5,7 +5,8 @@
  * whose owner bit flips on every pass over the ring. The arm word of the
  * doorbell record holds what libmlx5's last arm wrote; the HCA replaces it
  * with HCA_CQ_ARM_IDLE (a value no arm can have) when the event fires, so
- * "armed" is "the word is not idle".
+ * "armed" is "the word is not idle". A resize leaves a RESIZE_CQ CQE in
+ * the old ring at the point where the HCA moved to the new one.
  */
 #include "hca.h"
 
@@ -29,7 +30,8 @@ static int is_error(uint8_t op)
 	return op == HCA_CQE_REQ_ERR || op == HCA_CQE_RESP_ERR;
 }
 
-void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
+/* Write the CQE at the producer count; 0 if the CQ overran instead. */
+static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 {
 	uint32_t set_ci = be32toh(cq->dbrec[0]) & 0xffffff;
 	uint8_t *e;
@@ -38,7 +40,7 @@ void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
 		if (!cq->overrun && cq->obj)
 			sim_async_event(cq->uv, SIM_EVENT_CQ_ERR, cq->obj);
 		cq->overrun = 1;
-		return;
+		return 0;
 	}
 	e = cq->buf + (size_t)(cq->pi & (cq->ncqe - 1)) * cq->cqe_size;
 	if (cq->cqe_size == 128)
@@ -63,10 +65,41 @@ void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
 				   ((cq->pi & cq->ncqe) ? 1 : 0)),
 			 __ATOMIC_RELEASE);
 	cq->pi++;
+	hca_trace_cqe(cq, ci);
+	return 1;
+}
+
+void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
+{
+	if (!put_cqe(cq, ci))
+		return;
 	if (ci->solicited || is_error(ci->opcode))
 		cq->solicited_pending = 1;
-	hca_trace_cqe(cq, ci);
 	hca_cq_check_arm(cq);
+}
+
+/*
+ * The RESIZE_CQ CQE takes the next slot of the old ring (the provider
+ * copies what precedes it and consumes it), and the count goes on in the
+ * new ring, so slot and owner bit of every later CQE follow from it. It
+ * is no completion: an arm that had nothing to report before it is moved
+ * past it rather than fired by it.
+ */
+void hca_cq_resize(struct hca_cq *cq, uint8_t *buf, uint32_t ncqe)
+{
+	const struct hca_cqe_info ci = {.opcode = HCA_CQE_RESIZE_CQ};
+	uint32_t raw = __atomic_load_n(&cq->dbrec[1], __ATOMIC_ACQUIRE);
+	uint32_t v = be32toh(raw), moved;
+	int put = put_cqe(cq, &ci); /* a full old ring overruns, as ever */
+
+	cq->buf = buf;
+	cq->ncqe = ncqe;
+	if (!put || raw == htobe32(HCA_CQ_ARM_IDLE) ||
+	    ((cq->pi - 1 - v) & 0xffffff) != 0)
+		return;
+	moved = htobe32((v & 0xff000000) | (cq->pi & 0xffffff));
+	__atomic_compare_exchange_n(&cq->dbrec[1], &raw, moved, 0,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
 void hca_cq_check_arm(struct hca_cq *cq)

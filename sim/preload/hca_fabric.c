@@ -296,7 +296,8 @@ int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].dev_qpn = key;
 	}
 	ret = send_to(owners[slot].pid, p, iov, iovcnt);
-	hca_stats.pkts_out++;
+	if (ret != -EAGAIN) /* a full ring (ring_full) is tried again */
+		hca_stats.pkts_out++;
 	if (ret == -EHOSTUNREACH)
 		owners[slot].pid = 0; /* look again next time */
 	return ret;

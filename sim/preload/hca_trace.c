@@ -28,6 +28,7 @@ static const char *const cqe_names[16] = {
 	[HCA_CQE_RESP_SEND] = "RESP_SEND",
 	[HCA_CQE_RESP_SEND_IMM] = "RESP_SEND_IMM",
 	[HCA_CQE_RESP_SEND_INV] = "RESP_SEND_INV",
+	[HCA_CQE_RESIZE_CQ] = "RESIZE_CQ",
 	[HCA_CQE_REQ_ERR] = "REQ_ERR",
 	[HCA_CQE_RESP_ERR] = "RESP_ERR",
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * mlx5 user-hardware data of CQ, QP and SRQ creation, checked as mlx5_ib
- * checks it (sizes, flags, reserved fields, UAR mode, user index), and the
- * hand-over of the user's rings and doorbell records to the engine.
+ * mlx5 user-hardware data of CQ, QP and SRQ creation and of CQ resize,
+ * checked as mlx5_ib checks it (sizes, flags, reserved fields, UAR mode,
+ * user index), and the hand-over of the user's rings and doorbell records
+ * to the engine.
  */
 #include "hca.h"
 
@@ -139,12 +140,42 @@ void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *gcq)
 	gcq->obj.drv = NULL;
 }
 
+/*
+ * mlx5_ib_resize_cq on a user CQ (the core already refused cqe < 1 and
+ * cqe > max_cqe): the same ring size is a no-op before the udata is read;
+ * then the udata (reserved fields, the new ring pinned for entries *
+ * cqe_size bytes) and the firmware's MODIFY_CQ, which fails with
+ * BAD_SIZE_OUTS_CQES (EINVAL) when the new ring cannot hold the CQEs not
+ * yet consumed. The CQE size stays what it was at create: a request for
+ * another one is EINVAL, as mlx5_ib says for its own CQs.
+ */
 int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
-	(void)uv, (void)gcq, (void)cqe, (void)in, (void)in_len, (void)out;
-	(void)out_len;
-	return -EOPNOTSUPP; /* the RESIZE_CQ CQE hand-over is not modelled */
+	struct hca_cq *cq = gcq->obj.drv;
+	struct mlx5_ib_resize_cq req;
+	uint32_t entries = roundup_pow2(cqe + 1), set_ci;
+
+	(void)uv, (void)out, (void)out_len;
+	if (entries > (1u << MLX5_SIM_LOG_MAX_CQ_SZ) + 1)
+		return -EINVAL;
+	if (entries == gcq->cqe + 1)
+		return 0;
+	if (in_len < sizeof(req))
+		return -EINVAL;
+	memcpy(&req, in, sizeof(req));
+	if (req.reserved0 || req.reserved1 || !req.cqe_size)
+		return -EINVAL;
+	if (check_user(req.buf_addr, (uint64_t)entries * req.cqe_size))
+		return -EFAULT;
+	if (req.cqe_size != cq->cqe_size)
+		return -EINVAL;
+	set_ci = be32toh(cq->dbrec[0]) & 0xffffff;
+	if (((cq->pi - set_ci) & 0xffffff) > entries)
+		return -EINVAL;
+	hca_cq_resize(cq, (uint8_t *)(uintptr_t)req.buf_addr, entries);
+	gcq->cqe = entries - 1;
+	return 0;
 }
 
 static struct hca_cq *hcq(struct sim_cq *c)

@@ -9,4 +9,10 @@
  */
 int count_fds(void);
 
+/*
+ * Mappings of this process but private anonymous ones (device pages, files,
+ * shared memory), or -1 when /proc/self/maps cannot be read.
+ */
+int count_maps(void);
+
 #endif /* RDMA_TEST_FDS_H */

@@ -19,7 +19,7 @@ static void cq_row(const char *name, int expected, int cqe, int vector,
 
 	conf_expect(name, expected, err);
 	if (!err)
-		raw_destroy_cq(conf_fd, h);
+		raw_destroy_cq(conf_fd, h, NULL);
 }
 
 void check_cq(void)
@@ -45,11 +45,11 @@ void check_cq(void)
 	raw_qp_cmd_init(&qcmd, pd, h, IB_UVERBS_QPT_RC);
 	err = raw_create_qp(conf_fd, &qcmd, 0, &qp);
 	conf_expect("cq.qp_on_cq.create", 0, err);
-	conf_expect("cq.destroy.in_use", EBUSY, raw_destroy_cq(conf_fd, h));
+	conf_expect("cq.destroy.in_use", EBUSY, raw_destroy_cq(conf_fd, h, NULL));
 	if (!err)
-		raw_destroy_qp(conf_fd, qp.qp_handle);
-	conf_expect("cq.destroy.ok", 0, raw_destroy_cq(conf_fd, h));
-	conf_expect("cq.destroy.again", ENOENT, raw_destroy_cq(conf_fd, h));
+		raw_destroy_qp(conf_fd, qp.qp_handle, NULL);
+	conf_expect("cq.destroy.ok", 0, raw_destroy_cq(conf_fd, h, NULL));
+	conf_expect("cq.destroy.again", ENOENT, raw_destroy_cq(conf_fd, h, NULL));
 	raw_destroy_pd(conf_fd, pd);
 
 	cq_row("cq.create.cqe_0", EINVAL, 0, 0, -1, 0);

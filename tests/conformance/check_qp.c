@@ -72,7 +72,7 @@ void check_qp(void)
 		err = raw_create_qp(conf_fd, &cmd, cases[i].resp_len, &r);
 		conf_expect(cases[i].name, cases[i].expected, err);
 		if (!err)
-			raw_destroy_qp(conf_fd, r.qp_handle);
+			raw_destroy_qp(conf_fd, r.qp_handle, NULL);
 	}
 
 	/* Granted caps: the SQ slot fits max(sge * 16, inline) bytes. */
@@ -87,9 +87,9 @@ void check_qp(void)
 	conf_expect_u("qp.create.caps.max_inline", 100, r.max_inline_data);
 	conf_expect_u("qp.create.caps.qpn_min_16", 1, r.qpn >= 16);
 	/* Always both rows, so a table where create failed has them too. */
-	conf_expect("qp.destroy.ok", 0, raw_destroy_qp(conf_fd, r.qp_handle));
+	conf_expect("qp.destroy.ok", 0, raw_destroy_qp(conf_fd, r.qp_handle, NULL));
 	conf_expect("qp.destroy.again", ENOENT,
-		    raw_destroy_qp(conf_fd, r.qp_handle));
-	raw_destroy_cq(conf_fd, cq);
+		    raw_destroy_qp(conf_fd, r.qp_handle, NULL));
+	raw_destroy_cq(conf_fd, cq, NULL);
 	raw_destroy_pd(conf_fd, pd);
 }

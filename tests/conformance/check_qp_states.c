@@ -129,26 +129,13 @@ static uint32_t pd_h, cq_h;
 static void modify_cmd(struct ib_uverbs_modify_qp *m, uint32_t qp, uint32_t qpn,
 		       enum ibv_qp_state next, int mask)
 {
-	memset(m, 0, sizeof(*m));
-	m->qp_handle = qp;
-	m->attr_mask = (uint32_t)mask;
-	m->qp_state = next;
-	m->port_num = 1;
-	m->qkey = 0x11111111;
+	raw_modify_qp_init(m, qp, (uint8_t)next, (uint32_t)mask);
 	m->qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-	m->path_mtu = IBV_MTU_1024;
 	m->dest_qp_num = qpn;
-	m->max_dest_rd_atomic = 1;
-	m->min_rnr_timer = 12;
-	m->timeout = 14;
-	m->retry_cnt = 7;
-	m->rnr_retry = 7;
-	m->max_rd_atomic = 1;
 	memcpy(m->dest.dgid, conf_gid0.gid, sizeof(m->dest.dgid));
 	m->dest.sgid_index = 0;
 	m->dest.hop_limit = 64;
 	m->dest.is_global = 1;
-	m->dest.port_num = 1;
 }
 
 static int modify(uint32_t qp, uint32_t qpn, enum ibv_qp_state next, int mask)
@@ -195,7 +182,7 @@ static int qp_in_state(int t, enum ibv_qp_state state, uint32_t *h,
 	if (!err && state == IBV_QPS_ERR)
 		err = modify(*h, *qpn, IBV_QPS_ERR, IBV_QP_STATE);
 	if (err)
-		raw_destroy_qp(conf_fd, *h);
+		raw_destroy_qp(conf_fd, *h, NULL);
 	return err;
 }
 
@@ -215,7 +202,7 @@ static void row(int t, const struct transition *tr, const char *what, int mask,
 		return;
 	}
 	conf_expect(name, expected, modify(h, qpn, tr->next, mask));
-	raw_destroy_qp(conf_fd, h);
+	raw_destroy_qp(conf_fd, h, NULL);
 }
 
 static void transition_rows(int t, const struct transition *tr)
@@ -259,6 +246,6 @@ void check_qp_states(void)
 	/* Bits beyond the standard set on the legacy command. */
 	row(T_RC, &table[0], "rate_limit_bit", IBV_QP_STATE | IBV_QP_RATE_LIMIT,
 	    EOPNOTSUPP);
-	raw_destroy_cq(conf_fd, cq_h);
+	raw_destroy_cq(conf_fd, cq_h, NULL);
 	raw_destroy_pd(conf_fd, pd_h);
 }

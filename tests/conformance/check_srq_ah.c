@@ -55,7 +55,7 @@ static void check_srq(uint32_t pd, uint32_t cq)
 	conf_expect("srq.destroy.in_use", EBUSY,
 		    raw_destroy_srq(conf_fd, r.srq_handle));
 	if (!err)
-		raw_destroy_qp(conf_fd, q.qp_handle);
+		raw_destroy_qp(conf_fd, q.qp_handle, NULL);
 	conf_expect("srq.destroy.ok", 0,
 		    raw_destroy_srq(conf_fd, r.srq_handle));
 
@@ -117,6 +117,6 @@ void check_srq_ah(void)
 	raw_create_cq(conf_fd, 64, 0, -1, 0, &cq, NULL);
 	check_srq(pd, cq);
 	check_ah(pd);
-	raw_destroy_cq(conf_fd, cq);
+	raw_destroy_cq(conf_fd, cq, NULL);
 	raw_destroy_pd(conf_fd, pd);
 }

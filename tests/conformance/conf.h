@@ -17,6 +17,7 @@
 #include <rdma/rdma_user_ioctl.h>
 
 #include "raw_ioctl.h"
+#include "raw_write_dp.h"
 
 #define UVERBS_DEV "/dev/infiniband/uverbs0"
 
@@ -74,26 +75,22 @@ extern uint64_t conf_gid_count;
 /* A one-page dma-buf fd from /dev/udmabuf, or -errno (check_objects.c). */
 int conf_udmabuf_create(void);
 
-/* ---- raw_dp.c: write() forms of CQ, QP, SRQ, AH (rxe driver data) ---- */
+/*
+ * ---- raw_dp.c: write() forms of CQ, QP, SRQ, AH (rxe driver data); the
+ * destroys and modifies are tests/common/raw_write_dp.h's ----
+ */
 
 /* resp_len 0 = core + rxe response; smaller to starve the driver data. */
 int raw_create_cq(int fd, int cqe, int comp_vector, int channel,
 		  size_t resp_len, uint32_t *handle, uint32_t *granted);
 int raw_resize_cq(int fd, uint32_t handle, int cqe);
-int raw_destroy_cq(int fd, uint32_t handle);
 /* An RC/UC/UD create command: 8 WRs and 1 SGE each way, CQ for both. */
 void raw_qp_cmd_init(struct ib_uverbs_create_qp *cmd, uint32_t pd,
 		     uint32_t cq, uint8_t type);
 int raw_create_qp(int fd, struct ib_uverbs_create_qp *cmd, size_t resp_len,
 		  struct ib_uverbs_create_qp_resp *out);
-int raw_modify_qp(int fd, struct ib_uverbs_modify_qp *cmd);
-int raw_destroy_qp(int fd, uint32_t handle);
 int raw_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 		   size_t resp_len, struct ib_uverbs_create_srq_resp *out);
-/* with_udata false: the bare core command (rxe wants its 8 bytes). */
-int raw_modify_srq(int fd, uint32_t handle, uint32_t mask, uint32_t max_wr,
-		   uint32_t limit, bool with_udata);
-int raw_destroy_srq(int fd, uint32_t handle);
 int raw_create_ah(int fd, uint32_t pd, const struct ib_uverbs_ah_attr *attr,
 		  uint32_t *handle, uint32_t *ah_num);
 int raw_destroy_ah(int fd, uint32_t handle);

@@ -57,18 +57,6 @@ int raw_resize_cq(int fd, uint32_t handle, int cqe)
 			 sizeof(resp));
 }
 
-int raw_destroy_cq(int fd, uint32_t handle)
-{
-	struct ib_uverbs_destroy_cq_resp resp = {};
-	struct ib_uverbs_destroy_cq cmd = {
-		.response = (uintptr_t)&resp,
-		.cq_handle = handle,
-	};
-
-	return raw_write(fd, IB_USER_VERBS_CMD_DESTROY_CQ, &cmd, sizeof(cmd),
-			 sizeof(resp));
-}
-
 void raw_qp_cmd_init(struct ib_uverbs_create_qp *cmd, uint32_t pd,
 		     uint32_t cq, uint8_t type)
 {
@@ -100,23 +88,6 @@ int raw_create_qp(int fd, struct ib_uverbs_create_qp *cmd, size_t resp_len,
 	return err;
 }
 
-int raw_modify_qp(int fd, struct ib_uverbs_modify_qp *cmd)
-{
-	return raw_write(fd, IB_USER_VERBS_CMD_MODIFY_QP, cmd, sizeof(*cmd), 0);
-}
-
-int raw_destroy_qp(int fd, uint32_t handle)
-{
-	struct ib_uverbs_destroy_qp_resp resp = {};
-	struct ib_uverbs_destroy_qp cmd = {
-		.response = (uintptr_t)&resp,
-		.qp_handle = handle,
-	};
-
-	return raw_write(fd, IB_USER_VERBS_CMD_DESTROY_QP, &cmd, sizeof(cmd),
-			 sizeof(resp));
-}
-
 int raw_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 		   size_t resp_len, struct ib_uverbs_create_srq_resp *out)
 {
@@ -137,35 +108,6 @@ int raw_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 	if (out)
 		*out = resp.core;
 	return err;
-}
-
-int raw_modify_srq(int fd, uint32_t handle, uint32_t mask, uint32_t max_wr,
-		   uint32_t limit, bool with_udata)
-{
-	struct mminfo mi = {};
-	struct {
-		struct ib_uverbs_modify_srq core;
-		struct rxe_modify_srq_cmd drv;
-	} cmd = {
-		.core = {.srq_handle = handle, .attr_mask = mask,
-			 .max_wr = max_wr, .srq_limit = limit},
-		.drv = {.mmap_info_addr = (uintptr_t)&mi},
-	};
-
-	return raw_write(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &cmd,
-			 with_udata ? sizeof(cmd) : sizeof(cmd.core), 0);
-}
-
-int raw_destroy_srq(int fd, uint32_t handle)
-{
-	struct ib_uverbs_destroy_srq_resp resp = {};
-	struct ib_uverbs_destroy_srq cmd = {
-		.response = (uintptr_t)&resp,
-		.srq_handle = handle,
-	};
-
-	return raw_write(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &cmd, sizeof(cmd),
-			 sizeof(resp));
 }
 
 int raw_create_ah(int fd, uint32_t pd, const struct ib_uverbs_ah_attr *attr,

@@ -239,6 +239,21 @@ static void test_dmabuf_mr(void **state)
 	import_close(&im);
 }
 
+/* One signaled 256-byte @op from @h to the import: an error completion. */
+static void access_fails(struct rdma_ep *i, struct rdma_host *h,
+			 struct import *im, enum ibv_wr_opcode op,
+			 uint64_t wr_id)
+{
+	struct ibv_wc wc;
+
+	assert_int_equal(ep_post(i, op, h->buf, 256, h->mr->lkey, 0,
+				 im->mr->rkey, IBV_SEND_SIGNALED, wr_id),
+			 0);
+	assert_int_equal(ep_poll(i, &wc, 1), 1);
+	assert_int_not_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, wr_id);
+}
+
 /* After ibv_free_dm the importer's MR leads nowhere: error completions. */
 static void test_revoked(void **state)
 {
@@ -247,7 +262,6 @@ static void test_revoked(void **state)
 	struct ibv_dm *fresh;
 	struct rdma_ep i, t;
 	struct import im;
-	struct ibv_wc wc;
 	struct rdma_host h;
 
 	import_open(&im);
@@ -260,12 +274,7 @@ static void test_revoked(void **state)
 	assert_non_null(fresh);
 	assert_int_equal(ibv_memcpy_to_dm(fresh, 0, zero, sizeof(zero)), 0);
 	memset(h.buf, 0xab, 256);
-	assert_int_equal(ep_post(&i, IBV_WR_RDMA_WRITE, h.buf, 256, h.mr->lkey,
-				 0, im.mr->rkey, IBV_SEND_SIGNALED, 9),
-			 0);
-	assert_int_equal(ep_poll(&i, &wc, 1), 1);
-	assert_int_not_equal(wc.status, IBV_WC_SUCCESS);
-	assert_int_equal(wc.wr_id, 9);
+	access_fails(&i, &h, &im, IBV_WR_RDMA_WRITE, 9);
 	check_dm(fresh, 0, zero, sizeof(zero));
 	ep_close(&i);
 	ep_close(&t);
@@ -280,19 +289,13 @@ static void test_revoked_by_close(void **state)
 	struct ep_opts o = { .type = IBV_QPT_RC };
 	struct rdma_ep i, t;
 	struct import im;
-	struct ibv_wc wc;
 	struct rdma_host h;
 
 	import_open(&im);
 	open_host(&h, devs[0]);
 	assert_int_equal(ep_pair(&i, h.pd, &o, &t, im.ipd, &o), 0);
 	assert_int_equal(ibv_close_device(im.owner), 0);
-	assert_int_equal(ep_post(&i, IBV_WR_RDMA_READ, h.buf, 256, h.mr->lkey,
-				 0, im.mr->rkey, IBV_SEND_SIGNALED, 10),
-			 0);
-	assert_int_equal(ep_poll(&i, &wc, 1), 1);
-	assert_int_not_equal(wc.status, IBV_WC_SUCCESS);
-	assert_int_equal(wc.wr_id, 10);
+	access_fails(&i, &h, &im, IBV_WR_RDMA_READ, 10);
 	ep_close(&i);
 	ep_close(&t);
 	assert_int_equal(host_close(&h), 0);

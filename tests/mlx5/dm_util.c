@@ -58,27 +58,6 @@ void dm_env_close(struct dm_env *env)
 	memset(env, 0, sizeof(*env));
 }
 
-/*
- * Private anonymous mappings are left out: malloc (and ASan's allocator)
- * create them at will, and no device mapping is one.
- */
-int count_maps(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512], perms[8];
-	unsigned long inode;
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*s %7s %*s %*s %lu", perms, &inode) != 2 ||
-		    perms[3] != 'p' || inode)
-			n++;
-	fclose(f);
-	return n;
-}
-
 char *read_maps(void)
 {
 	FILE *f = fopen("/proc/self/maps", "r");

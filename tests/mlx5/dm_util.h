@@ -26,8 +26,6 @@ struct dm_env {
 int dm_env_open(struct dm_env *env, int index);
 void dm_env_close(struct dm_env *env);
 
-/* Mappings but private anonymous ones (count_fds: fds.h). */
-int count_maps(void);
 /* Only MAP_SHARED mappings (DM, UAR, device pages; never libc's heap). */
 int count_shared_maps(void);
 

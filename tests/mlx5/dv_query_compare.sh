@@ -3,14 +3,15 @@
 # mlx5dv_query_device on this stack and on Debian's libmlx5 44, both under
 # rdma-sim: every line rdma-core 44 can print must be the same; the
 # rdma-core 65 lines ("v65 ...") exist only here and are checked apart.
-# Usage: dv_query_compare.sh RDMA_SIM OURS_PROGRAM DEBIAN_PROGRAM
+# Usage: dv_query_compare.sh RDMA_SIM OURS_PROGRAM DEBIAN_PROGRAM [SIM_OPT...]
 SIM=$1
 OURS=$2
 DEB=$3
+shift 3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-ours=$("$SIM" -- "$OURS") || fail "ours exited $?"
-deb=$("$SIM" -- "$DEB") || fail "Debian's exited $?"
+ours=$("$SIM" "$@" -- "$OURS") || fail "ours exited $?"
+deb=$("$SIM" "$@" -- "$DEB") || fail "Debian's exited $?"
 common=$(echo "$ours" | grep -v '^v65 ')
 [ "$common" = "$deb" ] || {
 	echo "--- Debian libmlx5 44 / +++ ours" >&2

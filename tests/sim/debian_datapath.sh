@@ -6,6 +6,7 @@
 # zero exit status.
 # Usage: debian_datapath.sh SIM DEVICES PORT PROGRAM [ARGS...]
 #   DEVICES 1: both on mlx5_0; 2: server on mlx5_0, client on mlx5_1.
+#   DP_SIM_OPTS in the environment: more rdma-sim options (--static-uar).
 SIM=$1
 NDEV=$2
 PORT=$3
@@ -45,7 +46,9 @@ s=\$?
 echo "\$c \$s" >"$w/rc"
 EOF
 chmod +x "$w/run"
-env -u LD_LIBRARY_PATH timeout 60 "$SIM" --devices "$NDEV" -- "$w/run"
+# shellcheck disable=SC2086 # DP_SIM_OPTS is a list of options
+env -u LD_LIBRARY_PATH timeout 60 "$SIM" --devices "$NDEV" ${DP_SIM_OPTS:-} \
+	-- "$w/run"
 echo "--- server"; cat "$w/s"
 echo "--- client"; cat "$w/c"
 read -r c s <"$w/rc" 2>/dev/null || { echo "FAIL: did not finish"; exit 1; }

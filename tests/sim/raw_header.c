@@ -93,6 +93,19 @@ static void check_attr_rules(int fd)
 	EXPECT_ERR(raw_call(fd, &c), EINVAL); /* IDR with len */
 }
 
+/* Two pages, the second unreadable (munmap both); NULL on failure. */
+static uint8_t *guarded_page(size_t page)
+{
+	uint8_t *p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	EXPECT(p != MAP_FAILED, "mmap");
+	if (p == MAP_FAILED)
+		return NULL;
+	mprotect(p + page, page, PROT_NONE);
+	return p;
+}
+
 /*
  * The kernel reads the attribute array only after the reserved, driver id
  * and object/method checks: a header whose array sits on an unreadable
@@ -104,12 +117,9 @@ static void check_parse_order(int fd)
 	struct ib_uverbs_ioctl_hdr *h;
 	uint8_t *p;
 
-	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	EXPECT(p != MAP_FAILED, "mmap");
-	if (p == MAP_FAILED)
+	p = guarded_page(page);
+	if (!p)
 		return;
-	mprotect(p + page, page, PROT_NONE);
 	h = (void *)(p + page - sizeof(*h));
 	memset(h, 0, sizeof(*h));
 	h->length = sizeof(*h) + sizeof(struct ib_uverbs_attr);
@@ -137,12 +147,9 @@ static void check_write_order(int fd)
 	struct ib_uverbs_ex_cmd_hdr *x;
 	uint8_t *p;
 
-	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	EXPECT(p != MAP_FAILED, "mmap");
-	if (p == MAP_FAILED)
+	p = guarded_page(page);
+	if (!p)
 		return;
-	mprotect(p + page, page, PROT_NONE);
 	/* plain ALLOC_PD, its body on the unreadable page */
 	h = (void *)(p + page - sizeof(*h));
 	*h = (struct ib_uverbs_cmd_hdr){.command = IB_USER_VERBS_CMD_ALLOC_PD,

@@ -142,17 +142,15 @@ static void stop_holder(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-/* The parent's close and DM_FREE leave the pages to the child's copy. */
-static void check_child_holds_export(void)
+/*
+ * Free DM @h (all of the device's MEMIC) while the holder @pid keeps what
+ * it inherited: no MEMIC is left until the holder goes. Closes @fd.
+ */
+static void expect_held_until_stopped(int fd, uint32_t h, pid_t pid)
 {
-	uint32_t h, h2;
+	uint32_t h2;
 	uint16_t idx;
-	int fd, dfd;
-	pid_t pid;
 
-	EXPECT(!setup(&fd, &h, &dfd, ALL_MEMIC), "setup");
-	pid = start_holder();
-	close(dfd);
 	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, h),
 		   0);
 	EXPECT_ERR(raw_dm_alloc(fd, 64, 0, &h2, &idx), ENOMEM);
@@ -161,10 +159,23 @@ static void check_child_holds_export(void)
 	close(fd);
 }
 
+/* The parent's close and DM_FREE leave the pages to the child's copy. */
+static void check_child_holds_export(void)
+{
+	uint32_t h;
+	int fd, dfd;
+	pid_t pid;
+
+	EXPECT(!setup(&fd, &h, &dfd, ALL_MEMIC), "setup");
+	pid = start_holder();
+	close(dfd);
+	expect_held_until_stopped(fd, h, pid);
+}
+
 /* A mapping inherited over fork keeps its pages from the next owner. */
 static void check_child_holds_mapping(void)
 {
-	uint32_t h, h2;
+	uint32_t h;
 	uint16_t idx;
 	pid_t pid;
 	int fd = raw_open_ctx(NULL);
@@ -176,12 +187,7 @@ static void check_child_holds_mapping(void)
 	EXPECT(p != MAP_FAILED, "map");
 	pid = start_holder();
 	munmap(p, ALL_MEMIC);
-	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, h),
-		   0);
-	EXPECT_ERR(raw_dm_alloc(fd, 64, 0, &h2, &idx), ENOMEM);
-	stop_holder(pid);
-	EXPECT_ERR(raw_dm_alloc(fd, 64, 0, &h2, &idx), 0);
-	close(fd);
+	expect_held_until_stopped(fd, h, pid);
 }
 
 /* The fd survives exec (not O_CLOEXEC) and is still a dma-buf there. */

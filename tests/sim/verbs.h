@@ -9,6 +9,7 @@
 #define RDMA_SIM_VERBS_H
 
 #include "raw.h"
+#include "raw_write_dp.h"
 
 #include <rdma/ib_user_verbs.h>
 
@@ -45,9 +46,6 @@ int v_create_cq(int fd, uint32_t cqe, uint32_t vector, int channel,
 /* ioctl CQ_CREATE with optional channel/event fds (-1: absent). */
 int v_create_cq_ioctl(int fd, uint32_t cqe, uint32_t vector, int channel,
 		      int event_fd, uint32_t flags, uint32_t *handle);
-/* write(DESTROY_CQ), with the response's counters. */
-int v_destroy_cq(int fd, uint32_t handle,
-		 struct ib_uverbs_destroy_cq_resp *resp);
 int v_create_channel(int fd, int *channel);
 
 struct v_qp_req {
@@ -62,22 +60,17 @@ int v_create_qp(int fd, const struct v_qp_req *r, uint32_t *handle,
 		uint32_t *qpn);
 int v_create_qp_ioctl(int fd, const struct v_qp_req *r, uint64_t flags,
 		      uint32_t *handle, uint32_t *qpn);
-int v_destroy_qp(int fd, uint32_t handle, uint32_t *events_reported);
 
-/* write(MODIFY_QP) of the attributes in mask, from a valid template
- * (v_modify_base) with the given state. */
+/* A valid MODIFY_QP template (raw_modify_qp_init, an AV on LID 1, with
+ * a GRH on rxe) of the attributes in mask with the given state. */
 void v_modify_base(struct ib_uverbs_modify_qp *m, uint32_t qp, uint8_t state,
 		   uint32_t mask);
-int v_modify(int fd, const struct ib_uverbs_modify_qp *m);
 /* QP to RESET->INIT->RTR->RTS->SQD or ERR by valid minimal steps. */
 int v_drive(int fd, uint32_t qp, uint8_t type, uint8_t state);
 int v_query_state(int fd, uint32_t qp, uint8_t *state);
 
 int v_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 		 uint32_t *handle);
-int v_destroy_srq(int fd, uint32_t handle);
-int v_modify_srq(int fd, uint32_t handle, uint32_t mask, uint32_t max_wr,
-		 uint32_t limit);
 
 void v_check_cq(void);
 void v_check_qp(void);

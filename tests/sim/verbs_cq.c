@@ -23,19 +23,19 @@ static void check_limits(int fd)
 
 	EXPECT_ERR(v_create_cq(fd, 16, 0, -1, &h, &got), 0);
 	EXPECT(got >= 16, "cqe %u granted for 16", got);
-	EXPECT_ERR(v_destroy_cq(fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, h, NULL), 0);
 	EXPECT_ERR(v_create_cq(fd, max_cqe(), 0, -1, &h, NULL), 0);
-	EXPECT_ERR(v_destroy_cq(fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, h, NULL), 0);
 	EXPECT_ERR(v_create_cq(fd, max_cqe() + 1, 0, -1, &h, NULL), EINVAL);
 	EXPECT_ERR(v_create_cq_ioctl(fd, max_cqe() + 1, 0, -1, -1, 0, &h),
 		   EINVAL);
 	/* rxe_cq_chk_attr refuses cqe 0; mlx5_ib takes it (one entry) */
 	EXPECT_ERR(v_create_cq(fd, 0, 0, -1, &h, NULL), v_rxe ? EINVAL : 0);
 	if (!v_rxe)
-		EXPECT_ERR(v_destroy_cq(fd, h, NULL), 0);
+		EXPECT_ERR(raw_destroy_cq(fd, h, NULL), 0);
 	/* two completion vectors */
 	EXPECT_ERR(v_create_cq(fd, 16, 1, -1, &h, NULL), 0);
-	EXPECT_ERR(v_destroy_cq(fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, h, NULL), 0);
 	EXPECT_ERR(v_create_cq(fd, 16, 2, -1, &h, NULL), EINVAL);
 	EXPECT_ERR(v_create_cq_ioctl(fd, 16, 2, -1, -1, 0, &h), EINVAL);
 }
@@ -56,7 +56,7 @@ static void check_flags(int fd)
 	EXPECT_ERR(
 		raw_destroy(fd, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY, h),
 		EINVAL); /* the mandatory RESP attr is missing */
-	EXPECT_ERR(v_destroy_cq(fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, h, NULL), 0);
 }
 
 /* EX_CREATE_CQ: comp_mask and reserved must be 0. */
@@ -90,9 +90,9 @@ static void check_event_fds(int fd)
 	EXPECT_ERR(v_create_channel(fd, &ch), 0);
 	EXPECT_ERR(v_create_channel(other, &other_ch), 0);
 	EXPECT_ERR(v_create_cq_ioctl(fd, 16, 0, ch, -1, 0, &h), 0);
-	EXPECT_ERR(v_destroy_cq(fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, h, NULL), 0);
 	EXPECT_ERR(v_create_cq(fd, 16, 0, ch, &h, NULL), 0);
-	EXPECT_ERR(v_destroy_cq(fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, h, NULL), 0);
 	EXPECT_ERR(v_create_cq_ioctl(fd, 16, 0, fd, -1, 0, &h), EBADF);
 	EXPECT_ERR(v_create_cq_ioctl(fd, 16, 0, other_ch, -1, 0, &h), EBADF);
 	EXPECT_ERR(v_create_cq_ioctl(fd, 16, 0, -1, ch, 0, &h), EBADF);
@@ -138,7 +138,7 @@ static void check_resize_notify(int fd)
 	EXPECT_ERR(raw_write(fd, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, &n, sizeof(n),
 			     0),
 		   ENOENT);
-	EXPECT_ERR(v_destroy_cq(fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, h, NULL), 0);
 }
 
 static void check_destroy(int fd)
@@ -154,21 +154,21 @@ static void check_destroy(int fd)
 	q.recv_cq = cq2;
 	EXPECT_ERR(v_create_qp(fd, &q, &qp, NULL), 0);
 	/* both CQs, and the PD, are in use */
-	EXPECT_ERR(v_destroy_cq(fd, cq, NULL), EBUSY);
-	EXPECT_ERR(v_destroy_cq(fd, cq2, NULL), EBUSY);
+	EXPECT_ERR(raw_destroy_cq(fd, cq, NULL), EBUSY);
+	EXPECT_ERR(raw_destroy_cq(fd, cq2, NULL), EBUSY);
 	EXPECT_ERR(raw_destroy_pd(fd, pd), EBUSY);
-	EXPECT_ERR(v_destroy_cq(fd, pd, NULL), EINVAL); /* a PD's handle */
-	EXPECT_ERR(v_destroy_qp(fd, qp, NULL), 0);
-	EXPECT_ERR(v_destroy_cq(fd, cq, &r), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, pd, NULL), EINVAL); /* a PD's handle */
+	EXPECT_ERR(raw_destroy_qp(fd, qp, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, cq, &r), 0);
 	EXPECT(!r.comp_events_reported && !r.async_events_reported,
 	       "fresh CQ reported %u/%u events", r.comp_events_reported,
 	       r.async_events_reported);
-	EXPECT_ERR(v_destroy_cq(fd, cq, NULL), ENOENT);
+	EXPECT_ERR(raw_destroy_cq(fd, cq, NULL), ENOENT);
 	EXPECT_ERR(raw_destroy_attr(fd, UVERBS_OBJECT_CQ,
 				    UVERBS_METHOD_CQ_DESTROY,
 				    UVERBS_ATTR_DESTROY_CQ_HANDLE, cq2),
 		   EINVAL); /* RESP is mandatory */
-	EXPECT_ERR(v_destroy_cq(fd, cq2, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, cq2, NULL), 0);
 	EXPECT_ERR(raw_destroy_pd(fd, pd), 0);
 }
 

@@ -73,7 +73,7 @@ static void raise_event(int fd, uint32_t qp, uint8_t to)
 	}
 	EXPECT_ERR(v_drive(fd, qp, RC, RTS), 0);
 	v_modify_base(&m, qp, to, 1);
-	EXPECT_ERR(v_modify(fd, &m), 0);
+	EXPECT_ERR(raw_modify_qp(fd, &m), 0);
 }
 
 static void expect_event(int efd, int ep, uint32_t type)
@@ -115,17 +115,17 @@ static void check_async(int fd, int efd, uint32_t pd, uint32_t cq)
 	EXPECT_ERR(v_create_qp(fd, &r, &qp, NULL), 0);
 	raise_event(fd, qp, to);
 	expect_event(efd, ep, v_rxe ? EV_SQ_DRAINED : EV_LAST_WQE);
-	EXPECT_ERR(v_destroy_qp(fd, qp, &seen), 0);
+	EXPECT_ERR(raw_destroy_qp(fd, qp, &seen), 0);
 	EXPECT(seen == 1, "destroy reports %u events read", seen);
 	/* an unread event goes with its QP */
 	EXPECT_ERR(v_create_qp(fd, &r, &qp, NULL), 0);
 	raise_event(fd, qp, to);
 	EXPECT(readable(efd), "second event not queued");
-	EXPECT_ERR(v_destroy_qp(fd, qp, &seen), 0);
+	EXPECT_ERR(raw_destroy_qp(fd, qp, &seen), 0);
 	EXPECT(seen == 0 && !readable(efd) && epoll_ready(ep) == 0,
 	       "destroy left its unread event (reported %u)", seen);
 	if (srq != ~0u)
-		EXPECT_ERR(v_destroy_srq(fd, srq), 0);
+		EXPECT_ERR(raw_destroy_srq(fd, srq), 0);
 	close(ep);
 }
 
@@ -143,11 +143,11 @@ static void check_sqd_notify(int fd, int dflt, uint32_t pd, uint32_t cq)
 	EXPECT_ERR(v_create_qp_ioctl(fd, &r, 0, &qp, NULL), 0);
 	EXPECT_ERR(v_drive(fd, qp, RC, RTS), 0);
 	v_modify_base(&m, qp, SQD, 1); /* no EN_SQD_ASYNC_NOTIFY */
-	EXPECT_ERR(v_modify(fd, &m), 0);
+	EXPECT_ERR(raw_modify_qp(fd, &m), 0);
 	EXPECT(readable(efd) == v_rxe, "SQ_DRAINED unasked: %d (rxe %d)",
 	       readable(efd), v_rxe);
 	EXPECT(!readable(dflt), "the QP's event went to the default fd");
-	v_destroy_qp(fd, qp, NULL);
+	raw_destroy_qp(fd, qp, NULL);
 	r.event_fd = fd; /* not an event file */
 	EXPECT_ERR(v_create_qp_ioctl(fd, &r, 0, &qp, NULL), EBADF);
 	close(efd);
@@ -166,7 +166,7 @@ static void check_channel(int fd)
 	EXPECT(!readable(ch), "a CQ without completions made it readable");
 	/* the CQ keeps the channel's queue after the fd is closed */
 	close(ch);
-	EXPECT_ERR(v_destroy_cq(fd, cq, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, cq, NULL), 0);
 }
 
 void v_check_events(void)

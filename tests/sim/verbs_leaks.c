@@ -36,7 +36,7 @@ static void check_churn(int fd, uint32_t pd, uint32_t cq)
 			first = h;
 		EXPECT(h == first, "churn %u: handle %u, first %u", i, h,
 		       first);
-		EXPECT_ERR(v_destroy_qp(fd, h, NULL), 0);
+		EXPECT_ERR(raw_destroy_qp(fd, h, NULL), 0);
 	}
 	for (i = 0; i < 5; i++)
 		EXPECT_ERR(v_create_qp(fd, &r, &h, NULL), 0);
@@ -107,7 +107,7 @@ static void check_rxe_rings(int fd)
 		    (off_t)r.drv.mi.offset) == MAP_FAILED &&
 		       errno == EINVAL,
 	       "a ring mapped twice");
-	EXPECT_ERR(v_destroy_cq(fd, r.core.cq_handle, NULL), 0);
+	EXPECT_ERR(raw_destroy_cq(fd, r.core.cq_handle, NULL), 0);
 	/* the mapping outlives the CQ, as a vma keeps the kernel's pages */
 	EXPECT(q->index_mask == 127, "ring unreadable after destroy");
 	munmap(p, r.drv.mi.size);

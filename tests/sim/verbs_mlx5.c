@@ -37,7 +37,7 @@ static int cq_with(int fd, const struct v_udata *base,
 	ret = v_write_udata(fd, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c), &r,
 			    sizeof(r), &u);
 	if (!ret)
-		EXPECT_ERR(v_destroy_cq(fd, r.cq_handle, NULL), 0);
+		EXPECT_ERR(raw_destroy_cq(fd, r.cq_handle, NULL), 0);
 	return ret;
 }
 
@@ -175,7 +175,7 @@ static int qp_with(int fd, uint32_t pd, uint32_t cq, int what)
 	ret = v_write_udata(fd, IB_USER_VERBS_CMD_CREATE_QP, &c, sizeof(c), &r,
 			    sizeof(r), &u);
 	if (!ret)
-		EXPECT_ERR(v_destroy_qp(fd, r.qp_handle, NULL), 0);
+		EXPECT_ERR(raw_destroy_qp(fd, r.qp_handle, NULL), 0);
 	return ret;
 }
 
@@ -228,7 +228,7 @@ static void check_srq_udata(int fd, uint32_t pd)
 	EXPECT_ERR(v_write_udata(fd, IB_USER_VERBS_CMD_CREATE_SRQ, &c,
 				 sizeof(c), &r, sizeof(r), &u),
 		   0);
-	EXPECT_ERR(v_destroy_srq(fd, r.srq_handle), 0);
+	EXPECT_ERR(raw_destroy_srq(fd, r.srq_handle), 0);
 }
 
 void v_check_mlx5_udata(void)

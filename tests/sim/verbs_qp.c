@@ -40,12 +40,12 @@ static void check_create_ioctl(struct qp_env *e)
 	v_qp_req_init(&r, e->pd, e->cq, RC);
 	EXPECT_ERR(v_create_qp_ioctl(e->fd, &r, 0, &h, &qpn), 0);
 	EXPECT(qpn >= 16 && qpn <= 0xffffff, "qpn %#x", qpn);
-	EXPECT_ERR(v_destroy_qp(e->fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_qp(e->fd, h, NULL), 0);
 	/* SQ_SIG_ALL is the one create flag every driver takes */
 	EXPECT_ERR(v_create_qp_ioctl(e->fd, &r, IB_UVERBS_QP_CREATE_SQ_SIG_ALL,
 				     &h, NULL),
 		   0);
-	EXPECT_ERR(v_destroy_qp(e->fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_qp(e->fd, h, NULL), 0);
 	EXPECT_ERR(v_create_qp_ioctl(e->fd, &r, 1, &h, NULL), EINVAL);
 	r.type = 0x42;
 	EXPECT_ERR(v_create_qp_ioctl(e->fd, &r, 0, &h, NULL), EINVAL);
@@ -124,7 +124,7 @@ static void check_qpn_across_processes(struct qp_env *e)
 	waitpid(pid, &status, 0);
 	EXPECT(theirs && theirs != mine, "child's qpn %#x, ours %#x", theirs,
 	       mine);
-	EXPECT_ERR(v_destroy_qp(e->fd, h, NULL), 0);
+	EXPECT_ERR(raw_destroy_qp(e->fd, h, NULL), 0);
 }
 
 static uint32_t rc_at(struct qp_env *e, uint8_t state)
@@ -164,8 +164,8 @@ static int to_init(struct qp_env *e, uint32_t mask, int port, int pkey)
 		m.port_num = (uint8_t)port;
 	if (pkey >= 0)
 		m.pkey_index = (uint16_t)pkey;
-	ret = v_modify(e->fd, &m);
-	v_destroy_qp(e->fd, qp, NULL);
+	ret = raw_modify_qp(e->fd, &m);
+	raw_destroy_qp(e->fd, qp, NULL);
 	return ret;
 }
 
@@ -181,8 +181,8 @@ static int next_step(struct qp_env *e, uint8_t from,
 	v_modify_base(&m, qp, from + 1,
 		      M_STATE | (from == INIT ? M_RTR_RC : M_RTS_RC));
 	f(&m);
-	ret = v_modify(e->fd, &m);
-	v_destroy_qp(e->fd, qp, NULL);
+	ret = raw_modify_qp(e->fd, &m);
+	raw_destroy_qp(e->fd, qp, NULL);
 	return ret;
 }
 
@@ -254,12 +254,12 @@ static void check_modify_uverbs(struct qp_env *e)
 	uint32_t qp = rc_at(e, 0);
 
 	v_modify_base(&m, qp, INIT, M_STATE | M_INIT | (1u << 21));
-	EXPECT_ERR(v_modify(e->fd, &m), EOPNOTSUPP); /* bit 21 */
+	EXPECT_ERR(raw_modify_qp(e->fd, &m), EOPNOTSUPP); /* bit 21 */
 	v_modify_base(&m, 0xdead, INIT, M_STATE | M_INIT);
-	EXPECT_ERR(v_modify(e->fd, &m), ENOENT);
+	EXPECT_ERR(raw_modify_qp(e->fd, &m), ENOENT);
 	v_modify_base(&m, e->pd, INIT, M_STATE | M_INIT);
-	EXPECT_ERR(v_modify(e->fd, &m), EINVAL); /* a PD is not a QP */
-	v_destroy_qp(e->fd, qp, NULL);
+	EXPECT_ERR(raw_modify_qp(e->fd, &m), EINVAL); /* a PD is not a QP */
+	raw_destroy_qp(e->fd, qp, NULL);
 	EXPECT_ERR(to_init(e, M_STATE | M_INIT, 2, -1), EINVAL);
 	EXPECT_ERR(to_init(e, M_STATE | M_INIT, 0, -1), EINVAL);
 	EXPECT_ERR(to_rtr(e, av_port_2), EINVAL);
@@ -267,12 +267,12 @@ static void check_modify_uverbs(struct qp_env *e)
 	/* a privileged Q_Key needs CAP_NET_RAW */
 	qp = rc_at(e, 0);
 	v_modify_base(&m, qp, INIT, M_STATE | M_INIT);
-	EXPECT_ERR(v_modify(e->fd, &m), 0);
+	EXPECT_ERR(raw_modify_qp(e->fd, &m), 0);
 	v_modify_base(&m, qp, INIT, M_STATE | M_QKEY);
 	m.qkey = 0x80000001;
 	/* RC INIT->INIT takes no Q_Key: EINVAL once the privilege passed */
-	EXPECT_ERR(v_modify(e->fd, &m), have_net_raw() ? EINVAL : EPERM);
-	v_destroy_qp(e->fd, qp, NULL);
+	EXPECT_ERR(raw_modify_qp(e->fd, &m), have_net_raw() ? EINVAL : EPERM);
+	raw_destroy_qp(e->fd, qp, NULL);
 }
 
 static void check_modify_gid(struct qp_env *e)
@@ -292,10 +292,10 @@ static void check_cur_state_lie(struct qp_env *e)
 
 	v_modify_base(&m, qp, RTS, M_STATE | M_CUR | M_ACCESS);
 	m.cur_qp_state = RTS;
-	EXPECT_ERR(v_modify(e->fd, &m), v_rxe ? 0 : EINVAL);
+	EXPECT_ERR(raw_modify_qp(e->fd, &m), v_rxe ? 0 : EINVAL);
 	EXPECT_ERR(v_query_state(e->fd, qp, &state), 0);
 	EXPECT(state == (v_rxe ? RTS : RTR), "state %u after the lie", state);
-	v_destroy_qp(e->fd, qp, NULL);
+	raw_destroy_qp(e->fd, qp, NULL);
 }
 
 /* The ranges mlx5_ib and rxe check differently. */
@@ -323,7 +323,7 @@ static void check_query(struct qp_env *e)
 	v_modify_base(&m, qp, RTS, M_STATE | M_RTS_RC);
 	m.sq_psn = 0x1234567;
 	m.timeout = 9;
-	EXPECT_ERR(v_modify(e->fd, &m), 0);
+	EXPECT_ERR(raw_modify_qp(e->fd, &m), 0);
 	q.qp_handle = qp;
 	EXPECT_ERR(raw_write(e->fd, IB_USER_VERBS_CMD_QUERY_QP, &q, sizeof(q),
 			     sizeof(r)),
@@ -338,7 +338,7 @@ static void check_query(struct qp_env *e)
 	EXPECT_ERR(raw_write(e->fd, IB_USER_VERBS_CMD_QUERY_QP, &q, sizeof(q),
 			     sizeof(r)),
 		   ENOENT);
-	v_destroy_qp(e->fd, qp, NULL);
+	raw_destroy_qp(e->fd, qp, NULL);
 }
 
 /* POST_SEND by write(): nwr WRs of opcode with one SGE each. */
@@ -385,7 +385,7 @@ static void check_post(struct qp_env *e)
 		   v_rxe ? 0 : EOPNOTSUPP);
 	EXPECT_ERR(post_send(e->fd, qp, 1, 2, sz, 1, &bad),
 		   v_rxe ? 0 : EOPNOTSUPP);
-	v_destroy_qp(e->fd, qp, NULL);
+	raw_destroy_qp(e->fd, qp, NULL);
 }
 
 void v_check_qp(void)

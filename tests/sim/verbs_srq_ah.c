@@ -59,7 +59,7 @@ static void check_srq(int fd, uint32_t pd, uint32_t cq)
 				    UVERBS_METHOD_SRQ_DESTROY,
 				    UVERBS_ATTR_DESTROY_SRQ_HANDLE, h),
 		   EINVAL); /* RESP is mandatory */
-	EXPECT_ERR(v_destroy_srq(fd, h), 0);
+	EXPECT_ERR(raw_destroy_srq(fd, h), 0);
 	EXPECT_ERR(srq_ioctl(fd, pd, IB_UVERBS_SRQT_XRC, 16, 1, &h, NULL),
 		   ENOENT); /* its XRCD does not exist */
 	EXPECT_ERR(srq_ioctl(fd, pd, IB_UVERBS_SRQT_TM, 16, 1, &h, NULL),
@@ -72,23 +72,23 @@ static void check_srq(int fd, uint32_t pd, uint32_t cq)
 	EXPECT_ERR(srq_ioctl(fd, pd, 0, 16, v_rxe ? 28 : 32, &h, NULL), EINVAL);
 	/* limit, resize, query */
 	EXPECT_ERR(v_create_srq(fd, pd, 16, 1, &h), 0);
-	EXPECT_ERR(v_modify_srq(fd, h, 2, 0, 4), 0);
+	EXPECT_ERR(raw_modify_srq(fd, h, 2, 0, 4, v_rxe), 0);
 	EXPECT_ERR(query_limit(fd, h, &limit, &wr), 0);
 	EXPECT(limit == 4, "limit %u", limit);
-	EXPECT_ERR(v_modify_srq(fd, h, 2, 0, wr + 1), EINVAL);
+	EXPECT_ERR(raw_modify_srq(fd, h, 2, 0, wr + 1, v_rxe), EINVAL);
 	/* rxe grows the ring; mlx5 SRQs do not resize */
-	EXPECT_ERR(v_modify_srq(fd, h, 1, 100, 0), v_rxe ? 0 : EINVAL);
+	EXPECT_ERR(raw_modify_srq(fd, h, 1, 100, 0, v_rxe), v_rxe ? 0 : EINVAL);
 	EXPECT_ERR(query_limit(fd, h, &limit, &wr), 0);
 	EXPECT(wr == (v_rxe ? 127u : got), "max_wr %u after resize", wr);
-	EXPECT_ERR(v_modify_srq(fd, 0xdead, 2, 0, 1), ENOENT);
+	EXPECT_ERR(raw_modify_srq(fd, 0xdead, 2, 0, 1, v_rxe), ENOENT);
 	/* a QP on the SRQ holds it */
 	v_qp_req_init(&q, pd, cq, 2);
 	q.srq = h;
 	EXPECT_ERR(v_create_qp(fd, &q, &qp, NULL), 0);
-	EXPECT_ERR(v_destroy_srq(fd, h), EBUSY);
-	EXPECT_ERR(v_destroy_qp(fd, qp, NULL), 0);
-	EXPECT_ERR(v_destroy_srq(fd, h), 0);
-	EXPECT_ERR(v_destroy_srq(fd, h), ENOENT);
+	EXPECT_ERR(raw_destroy_srq(fd, h), EBUSY);
+	EXPECT_ERR(raw_destroy_qp(fd, qp, NULL), 0);
+	EXPECT_ERR(raw_destroy_srq(fd, h), 0);
+	EXPECT_ERR(raw_destroy_srq(fd, h), ENOENT);
 }
 
 static int create_ah(int fd, uint32_t pd, uint8_t global, uint8_t sgid,

@@ -108,7 +108,7 @@ static int step(int fd, uint32_t qp, uint8_t type, uint8_t from, uint8_t to,
 	(void)type;
 	v_modify_base(&m, qp, to, S_STATE | mask);
 	m.cur_qp_state = from;
-	return v_modify(fd, &m);
+	return raw_modify_qp(fd, &m);
 }
 
 int v_drive(int fd, uint32_t qp, uint8_t type, uint8_t state)
@@ -169,7 +169,7 @@ static void expect_step(struct fixture *f, uint8_t type, uint8_t from,
 	if (!got && !v_query_state(f->fd, qp, &state))
 		EXPECT(state == to, "type %u %u->%u: state now %u", type, from,
 		       to, state);
-	v_destroy_qp(f->fd, qp, NULL);
+	raw_destroy_qp(f->fd, qp, NULL);
 }
 
 /* A bit the row does not allow, taken from other rows' vocabulary. */

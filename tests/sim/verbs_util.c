@@ -202,20 +202,6 @@ int v_create_cq_ioctl(int fd, uint32_t cqe, uint32_t vector, int channel,
 	return raw_call_new(fd, &c, handle);
 }
 
-int v_destroy_cq(int fd, uint32_t handle,
-		 struct ib_uverbs_destroy_cq_resp *resp)
-{
-	struct ib_uverbs_destroy_cq_resp r = {};
-	struct ib_uverbs_destroy_cq c = {.response = (uintptr_t)&r,
-					 .cq_handle = handle};
-	int ret = raw_write(fd, IB_USER_VERBS_CMD_DESTROY_CQ, &c, sizeof(c),
-			    sizeof(r));
-
-	if (resp)
-		*resp = r;
-	return ret;
-}
-
 int v_create_channel(int fd, int *channel)
 {
 	struct ib_uverbs_create_comp_channel_resp r = {};
@@ -303,51 +289,19 @@ int v_create_qp_ioctl(int fd, const struct v_qp_req *r, uint64_t flags,
 	return ret;
 }
 
-int v_destroy_qp(int fd, uint32_t handle, uint32_t *events_reported)
-{
-	struct ib_uverbs_destroy_qp_resp r = {};
-	struct ib_uverbs_destroy_qp c = {.response = (uintptr_t)&r,
-					 .qp_handle = handle};
-	int ret = raw_write(fd, IB_USER_VERBS_CMD_DESTROY_QP, &c, sizeof(c),
-			    sizeof(r));
-
-	if (events_reported)
-		*events_reported = r.events_reported;
-	return ret;
-}
-
 /* Valid values for every attribute; the mask picks what is sent. */
 void v_modify_base(struct ib_uverbs_modify_qp *m, uint32_t qp, uint8_t state,
 		   uint32_t mask)
 {
-	memset(m, 0, sizeof(*m));
-	m->qp_handle = qp;
-	m->attr_mask = mask;
-	m->qp_state = state;
-	m->port_num = 1;
-	m->qkey = 0x11111111;
-	m->dest.port_num = 1;
+	raw_modify_qp_init(m, qp, state, mask);
 	m->dest.dlid = 1;
 	m->dest.is_global = (uint8_t)v_rxe; /* RoCE needs a GRH */
 	m->dest.hop_limit = 1;
 	m->alt_port_num = 1;
 	m->alt_dest.port_num = 1;
 	m->alt_dest.dlid = 1;
-	m->path_mtu = 3;
 	m->dest_qp_num = 0x123;
-	m->max_dest_rd_atomic = 1;
-	m->min_rnr_timer = 12;
-	m->timeout = 14;
-	m->retry_cnt = 7;
-	m->rnr_retry = 7;
-	m->max_rd_atomic = 1;
 	m->en_sqd_async_notify = 1;
-}
-
-int v_modify(int fd, const struct ib_uverbs_modify_qp *m)
-{
-	return raw_write(fd, IB_USER_VERBS_CMD_MODIFY_QP, (void *)m, sizeof(*m),
-			 0);
 }
 
 int v_query_state(int fd, uint32_t qp, uint8_t *state)
@@ -381,30 +335,3 @@ int v_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 	return ret;
 }
 
-int v_destroy_srq(int fd, uint32_t handle)
-{
-	struct ib_uverbs_destroy_srq_resp r = {};
-	struct ib_uverbs_destroy_srq c = {.response = (uintptr_t)&r,
-					  .srq_handle = handle};
-
-	return raw_write(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &c, sizeof(c),
-			 sizeof(r));
-}
-
-int v_modify_srq(int fd, uint32_t handle, uint32_t mask, uint32_t max_wr,
-		 uint32_t limit)
-{
-	struct ib_uverbs_modify_srq core = {.srq_handle = handle,
-					    .attr_mask = mask,
-					    .max_wr = max_wr,
-					    .srq_limit = limit};
-	struct mminfo mi = {};
-	struct rxe_modify_srq_cmd drv = {.mmap_info_addr = (uintptr_t)&mi};
-	uint8_t body[sizeof(core) + sizeof(drv)];
-
-	/* rxe reads where to put the new ring's mminfo; mlx5 takes none */
-	memcpy(body, &core, sizeof(core));
-	memcpy(body + sizeof(core), &drv, sizeof(drv));
-	return raw_write(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, body,
-			 v_rxe ? sizeof(body) : sizeof(core), 0);
-}

@@ -10,6 +10,7 @@ against the same headers prints enum and macro values, member offsets and
 sizes. upstream_names_test.c reads the list.
 
 usage: gen_upstream_list.py [--newer LIST] INCLUDE_DIR HEADER... > list.def
+  A HEADER written +infiniband/verbs.h is included but its names not listed.
   HEADER as included, e.g. infiniband/verbs.h: the declarations of every
   HEADER are listed. A struct whose UP_SIZE the --newer list gives (it grew
   after v44) gets no UP_SIZE line here.
@@ -86,8 +87,8 @@ def main():
 			grown = set(re.findall(r"^UP_SIZE\(([^,]+),", f.read(), re.M))
 		args = args[2:]
 	inc = args[0]
-	headers = args[1:]
-	wanted = tuple("/" + h for h in headers)
+	headers = [h.lstrip("+") for h in args[1:]]
+	wanted = tuple("/" + h for h in args[1:] if not h.startswith("+"))
 	tmp = tempfile.mkdtemp()
 	probe = os.path.join(tmp, "p.c")
 	with open(probe, "w") as f:
@@ -182,9 +183,9 @@ def main():
 		if n in values:
 			out.write(f"UP_VALUE({n}, {values[n]})\n")
 		elif n not in consts:
-			out.write(f"UP_MACRO({n})\n")
+			out.write(f"#ifndef {n}\nUP_NO_MACRO({n})\n#endif\n")
 	for n, a in fmacros:
-		out.write(f"UP_FMACRO({n}, ({a}))\n")
+		out.write(f"#ifndef {n}\nUP_NO_MACRO({n})\n#endif\n")
 	for rec, fields in records:
 		if rec == "struct verbs_context":
 			# It grows downwards: slots sit at fixed distances

@@ -38,8 +38,10 @@ enum fail_kind {
 	RET_ZERO,	/* 0: a boolean, mask or GUID that cannot say more */
 	RET_NONE,	/* void: must return */
 	/* Entry points that support nothing: EOPNOTSUPP for any argument. */
-	UNSUP_NULL,  /* NULL, errno EOPNOTSUPP */
-	UNSUP_ERRNO, /* returns EOPNOTSUPP */
+	UNSUP_NULL,   /* NULL, errno EOPNOTSUPP */
+	UNSUP_ERRNO,  /* returns EOPNOTSUPP */
+	UNSUP_MINUS1, /* -1, errno EOPNOTSUPP */
+	UNSUP_NONE,   /* void: must return; errno not looked at */
 };
 
 /*
@@ -66,6 +68,218 @@ struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
 				struct ibv_qp_init_attr_ex *qp_attr,
 				struct mlx5dv_qp_init_attr *mlx5_qp_attr);
 struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
+
+/* The mlx5dv_offload.h entry points (dv_offload_unsupported.c). */
+#define MLX5DV_OFFLOAD_CASES(X)                                                \
+	X(mlx5dv_create_cq, UNSUP_NULL, mlx5dv_create_cq(NULL, NULL, NULL))    \
+	X(_mlx5dv_mkey_check, UNSUP_ERRNO, _mlx5dv_mkey_check(NULL, NULL, 0))  \
+	X(mlx5dv_qp_cancel_posted_send_wrs, UNSUP_ERRNO,                       \
+	  mlx5dv_qp_cancel_posted_send_wrs(NULL, 0))                           \
+	X(mlx5dv_crypto_login_query_state, UNSUP_ERRNO,                        \
+	  mlx5dv_crypto_login_query_state(NULL, NULL))                         \
+	X(mlx5dv_crypto_logout, UNSUP_ERRNO, mlx5dv_crypto_logout(NULL))       \
+	X(mlx5dv_crypto_login_create, UNSUP_NULL,                              \
+	  mlx5dv_crypto_login_create(NULL, NULL))                              \
+	X(mlx5dv_crypto_login_query, UNSUP_ERRNO,                              \
+	  mlx5dv_crypto_login_query(NULL, NULL))                               \
+	X(mlx5dv_crypto_login_destroy, UNSUP_ERRNO,                            \
+	  mlx5dv_crypto_login_destroy(NULL))                                   \
+	X(mlx5dv_dek_query, UNSUP_ERRNO, mlx5dv_dek_query(NULL, NULL))         \
+	X(mlx5dv_create_flow_matcher, UNSUP_NULL,                              \
+	  mlx5dv_create_flow_matcher(NULL, NULL))                              \
+	X(mlx5dv_destroy_flow_matcher, UNSUP_ERRNO,                            \
+	  mlx5dv_destroy_flow_matcher(NULL))                                   \
+	X(mlx5dv_create_steering_anchor, UNSUP_NULL,                           \
+	  mlx5dv_create_steering_anchor(NULL, NULL))                           \
+	X(mlx5dv_destroy_steering_anchor, UNSUP_ERRNO,                         \
+	  mlx5dv_destroy_steering_anchor(NULL))                                \
+	X(mlx5dv_create_flow, UNSUP_NULL,                                      \
+	  mlx5dv_create_flow(NULL, NULL, 0, NULL))                             \
+	X(mlx5dv_create_flow_action_esp, UNSUP_NULL,                           \
+	  mlx5dv_create_flow_action_esp(NULL, NULL, NULL))                     \
+	X(mlx5dv_create_flow_action_modify_header, UNSUP_NULL,                 \
+	  mlx5dv_create_flow_action_modify_header(NULL, 0, NULL, 0))           \
+	X(mlx5dv_create_flow_action_packet_reformat, UNSUP_NULL,               \
+	  mlx5dv_create_flow_action_packet_reformat(NULL, 0, NULL, 0, 0))      \
+	X(mlx5dv_map_ah_to_qp, UNSUP_ERRNO, mlx5dv_map_ah_to_qp(NULL, 0))      \
+	X(mlx5dv_create_wq, UNSUP_NULL, mlx5dv_create_wq(NULL, NULL, NULL))    \
+	X(mlx5dv_set_context_attr, UNSUP_ERRNO,                                \
+	  mlx5dv_set_context_attr(NULL, 0, NULL))                              \
+	X(mlx5dv_get_clock_info, UNSUP_ERRNO,                                  \
+	  mlx5dv_get_clock_info(NULL, NULL))                                   \
+	X(mlx5dv_get_vfio_device_list, UNSUP_NULL,                             \
+	  mlx5dv_get_vfio_device_list(NULL))                                   \
+	X(mlx5dv_vfio_get_events_fd, UNSUP_MINUS1,                             \
+	  mlx5dv_vfio_get_events_fd(NULL))                                     \
+	X(mlx5dv_vfio_process_events, UNSUP_ERRNO,                             \
+	  mlx5dv_vfio_process_events(NULL))                                    \
+	X(mlx5dv_devx_obj_create, UNSUP_NULL,                                  \
+	  mlx5dv_devx_obj_create(NULL, NULL, 0, NULL, 0))                      \
+	X(mlx5dv_devx_obj_query, UNSUP_ERRNO,                                  \
+	  mlx5dv_devx_obj_query(NULL, NULL, 0, NULL, 0))                       \
+	X(mlx5dv_devx_obj_modify, UNSUP_ERRNO,                                 \
+	  mlx5dv_devx_obj_modify(NULL, NULL, 0, NULL, 0))                      \
+	X(mlx5dv_devx_obj_destroy, UNSUP_ERRNO, mlx5dv_devx_obj_destroy(NULL)) \
+	X(_mlx5dv_query_port, UNSUP_ERRNO,                                     \
+	  _mlx5dv_query_port(NULL, 0, NULL, 0))                                \
+	X(mlx5dv_devx_umem_reg, UNSUP_NULL,                                    \
+	  mlx5dv_devx_umem_reg(NULL, NULL, 0, 0))                              \
+	X(mlx5dv_devx_umem_reg_ex, UNSUP_NULL,                                 \
+	  mlx5dv_devx_umem_reg_ex(NULL, NULL))                                 \
+	X(mlx5dv_devx_umem_dereg, UNSUP_ERRNO, mlx5dv_devx_umem_dereg(NULL))   \
+	X(mlx5dv_devx_alloc_uar, UNSUP_NULL, mlx5dv_devx_alloc_uar(NULL, 0))   \
+	X(mlx5dv_devx_free_uar, UNSUP_NONE, (mlx5dv_devx_free_uar(NULL), 0))   \
+	X(mlx5dv_alloc_var, UNSUP_NULL, mlx5dv_alloc_var(NULL, 0))             \
+	X(mlx5dv_free_var, UNSUP_NONE, (mlx5dv_free_var(NULL), 0))             \
+	X(mlx5dv_devx_query_eqn, UNSUP_ERRNO,                                  \
+	  mlx5dv_devx_query_eqn(NULL, 0, NULL))                                \
+	X(mlx5dv_devx_cq_query, UNSUP_ERRNO,                                   \
+	  mlx5dv_devx_cq_query(NULL, NULL, 0, NULL, 0))                        \
+	X(mlx5dv_devx_cq_modify, UNSUP_ERRNO,                                  \
+	  mlx5dv_devx_cq_modify(NULL, NULL, 0, NULL, 0))                       \
+	X(mlx5dv_devx_qp_query, UNSUP_ERRNO,                                   \
+	  mlx5dv_devx_qp_query(NULL, NULL, 0, NULL, 0))                        \
+	X(mlx5dv_devx_qp_modify, UNSUP_ERRNO,                                  \
+	  mlx5dv_devx_qp_modify(NULL, NULL, 0, NULL, 0))                       \
+	X(mlx5dv_devx_srq_query, UNSUP_ERRNO,                                  \
+	  mlx5dv_devx_srq_query(NULL, NULL, 0, NULL, 0))                       \
+	X(mlx5dv_devx_srq_modify, UNSUP_ERRNO,                                 \
+	  mlx5dv_devx_srq_modify(NULL, NULL, 0, NULL, 0))                      \
+	X(mlx5dv_devx_wq_query, UNSUP_ERRNO,                                   \
+	  mlx5dv_devx_wq_query(NULL, NULL, 0, NULL, 0))                        \
+	X(mlx5dv_devx_wq_modify, UNSUP_ERRNO,                                  \
+	  mlx5dv_devx_wq_modify(NULL, NULL, 0, NULL, 0))                       \
+	X(mlx5dv_devx_ind_tbl_query, UNSUP_ERRNO,                              \
+	  mlx5dv_devx_ind_tbl_query(NULL, NULL, 0, NULL, 0))                   \
+	X(mlx5dv_devx_ind_tbl_modify, UNSUP_ERRNO,                             \
+	  mlx5dv_devx_ind_tbl_modify(NULL, NULL, 0, NULL, 0))                  \
+	X(mlx5dv_devx_create_cmd_comp, UNSUP_NULL,                             \
+	  mlx5dv_devx_create_cmd_comp(NULL))                                   \
+	X(mlx5dv_devx_destroy_cmd_comp, UNSUP_NONE,                            \
+	  (mlx5dv_devx_destroy_cmd_comp(NULL), 0))                             \
+	X(mlx5dv_devx_obj_query_async, UNSUP_ERRNO,                            \
+	  mlx5dv_devx_obj_query_async(NULL, NULL, 0, 0, 0, NULL))              \
+	X(mlx5dv_devx_get_async_cmd_comp, UNSUP_ERRNO,                         \
+	  mlx5dv_devx_get_async_cmd_comp(NULL, NULL, 0))                       \
+	X(mlx5dv_devx_create_event_channel, UNSUP_NULL,                        \
+	  mlx5dv_devx_create_event_channel(NULL, 0))                           \
+	X(mlx5dv_devx_destroy_event_channel, UNSUP_NONE,                       \
+	  (mlx5dv_devx_destroy_event_channel(NULL), 0))                        \
+	X(mlx5dv_devx_subscribe_devx_event, UNSUP_ERRNO,                       \
+	  mlx5dv_devx_subscribe_devx_event(NULL, NULL, 0, NULL, 0))            \
+	X(mlx5dv_devx_subscribe_devx_event_fd, UNSUP_ERRNO,                    \
+	  mlx5dv_devx_subscribe_devx_event_fd(NULL, 0, NULL, 0))               \
+	X(mlx5dv_devx_get_event, UNSUP_MINUS1,                                 \
+	  mlx5dv_devx_get_event(NULL, NULL, 0))                                \
+	X(mlx5dv_dr_domain_create, UNSUP_NULL,                                 \
+	  mlx5dv_dr_domain_create(NULL, 0))                                    \
+	X(mlx5dv_dr_domain_destroy, UNSUP_ERRNO,                               \
+	  mlx5dv_dr_domain_destroy(NULL))                                      \
+	X(mlx5dv_dr_domain_sync, UNSUP_ERRNO, mlx5dv_dr_domain_sync(NULL, 0))  \
+	X(mlx5dv_dr_domain_set_reclaim_device_memory, UNSUP_NONE,              \
+	  (mlx5dv_dr_domain_set_reclaim_device_memory(NULL, 0), 0))            \
+	X(mlx5dv_dr_domain_allow_duplicate_rules, UNSUP_NONE,                  \
+	  (mlx5dv_dr_domain_allow_duplicate_rules(NULL, 0), 0))                \
+	X(mlx5dv_dr_table_create, UNSUP_NULL, mlx5dv_dr_table_create(NULL, 0)) \
+	X(mlx5dv_dr_table_destroy, UNSUP_ERRNO, mlx5dv_dr_table_destroy(NULL)) \
+	X(mlx5dv_dr_matcher_create, UNSUP_NULL,                                \
+	  mlx5dv_dr_matcher_create(NULL, 0, 0, NULL))                          \
+	X(mlx5dv_dr_matcher_destroy, UNSUP_ERRNO,                              \
+	  mlx5dv_dr_matcher_destroy(NULL))                                     \
+	X(mlx5dv_dr_matcher_set_layout, UNSUP_ERRNO,                           \
+	  mlx5dv_dr_matcher_set_layout(NULL, NULL))                            \
+	X(mlx5dv_dr_rule_create, UNSUP_NULL,                                   \
+	  mlx5dv_dr_rule_create(NULL, NULL, 0, NULL))                          \
+	X(mlx5dv_dr_rule_destroy, UNSUP_ERRNO, mlx5dv_dr_rule_destroy(NULL))   \
+	X(mlx5dv_dr_action_create_dest_ibv_qp, UNSUP_NULL,                     \
+	  mlx5dv_dr_action_create_dest_ibv_qp(NULL))                           \
+	X(mlx5dv_dr_action_create_dest_table, UNSUP_NULL,                      \
+	  mlx5dv_dr_action_create_dest_table(NULL))                            \
+	X(mlx5dv_dr_action_create_dest_vport, UNSUP_NULL,                      \
+	  mlx5dv_dr_action_create_dest_vport(NULL, 0))                         \
+	X(mlx5dv_dr_action_create_dest_ib_port, UNSUP_NULL,                    \
+	  mlx5dv_dr_action_create_dest_ib_port(NULL, 0))                       \
+	X(mlx5dv_dr_action_create_dest_devx_tir, UNSUP_NULL,                   \
+	  mlx5dv_dr_action_create_dest_devx_tir(NULL))                         \
+	X(mlx5dv_dr_action_create_dest_array, UNSUP_NULL,                      \
+	  mlx5dv_dr_action_create_dest_array(NULL, 0, NULL))                   \
+	X(mlx5dv_dr_action_create_drop, UNSUP_NULL,                            \
+	  mlx5dv_dr_action_create_drop())                                     \
+	X(mlx5dv_dr_action_create_default_miss, UNSUP_NULL,                    \
+	  mlx5dv_dr_action_create_default_miss())                             \
+	X(mlx5dv_dr_action_create_tag, UNSUP_NULL,                             \
+	  mlx5dv_dr_action_create_tag(0))                                      \
+	X(mlx5dv_dr_action_create_flow_counter, UNSUP_NULL,                    \
+	  mlx5dv_dr_action_create_flow_counter(NULL, 0))                       \
+	X(mlx5dv_dr_action_create_aso, UNSUP_NULL,                             \
+	  mlx5dv_dr_action_create_aso(NULL, NULL, 0, 0, 0))                    \
+	X(mlx5dv_dr_action_modify_aso, UNSUP_ERRNO,                            \
+	  mlx5dv_dr_action_modify_aso(NULL, 0, 0, 0))                          \
+	X(mlx5dv_dr_action_create_packet_reformat, UNSUP_NULL,                 \
+	  mlx5dv_dr_action_create_packet_reformat(NULL, 0, 0, 0, NULL))        \
+	X(mlx5dv_dr_action_create_modify_header, UNSUP_NULL,                   \
+	  mlx5dv_dr_action_create_modify_header(NULL, 0, 0, NULL))             \
+	X(mlx5dv_dr_action_create_flow_meter, UNSUP_NULL,                      \
+	  mlx5dv_dr_action_create_flow_meter(NULL))                            \
+	X(mlx5dv_dr_action_modify_flow_meter, UNSUP_ERRNO,                     \
+	  mlx5dv_dr_action_modify_flow_meter(NULL, NULL, 0))                   \
+	X(mlx5dv_dr_action_create_flow_sampler, UNSUP_NULL,                    \
+	  mlx5dv_dr_action_create_flow_sampler(NULL))                          \
+	X(mlx5dv_dr_action_create_pop_vlan, UNSUP_NULL,                        \
+	  mlx5dv_dr_action_create_pop_vlan())                                 \
+	X(mlx5dv_dr_action_create_push_vlan, UNSUP_NULL,                       \
+	  mlx5dv_dr_action_create_push_vlan(NULL, 0))                          \
+	X(mlx5dv_dr_action_create_dest_root_table, UNSUP_NULL,                 \
+	  mlx5dv_dr_action_create_dest_root_table(NULL, 0))                    \
+	X(mlx5dv_dr_action_destroy, UNSUP_ERRNO,                               \
+	  mlx5dv_dr_action_destroy(NULL))                                      \
+	X(mlx5dv_dump_dr_domain, UNSUP_ERRNO,                                  \
+	  mlx5dv_dump_dr_domain(NULL, NULL))                                   \
+	X(mlx5dv_dump_dr_table, UNSUP_ERRNO, mlx5dv_dump_dr_table(NULL, NULL)) \
+	X(mlx5dv_dump_dr_matcher, UNSUP_ERRNO,                                 \
+	  mlx5dv_dump_dr_matcher(NULL, NULL))                                  \
+	X(mlx5dv_dump_dr_rule, UNSUP_ERRNO, mlx5dv_dump_dr_rule(NULL, NULL))   \
+	X(mlx5dv_pp_alloc, UNSUP_NULL, mlx5dv_pp_alloc(NULL, 0, NULL, 0))      \
+	X(mlx5dv_pp_free, UNSUP_NONE, (mlx5dv_pp_free(NULL), 0))               \
+	X(mlx5dv_query_qp_lag_port, UNSUP_ERRNO,                               \
+	  mlx5dv_query_qp_lag_port(NULL, NULL, NULL))                          \
+	X(mlx5dv_modify_qp_lag_port, UNSUP_ERRNO,                              \
+	  mlx5dv_modify_qp_lag_port(NULL, 0))                                  \
+	X(mlx5dv_modify_qp_udp_sport, UNSUP_ERRNO,                             \
+	  mlx5dv_modify_qp_udp_sport(NULL, 0))                                 \
+	X(mlx5dv_dci_stream_id_reset, UNSUP_ERRNO,                             \
+	  mlx5dv_dci_stream_id_reset(NULL, 0))                                 \
+	X(mlx5dv_sched_node_create, UNSUP_NULL,                                \
+	  mlx5dv_sched_node_create(NULL, NULL))                                \
+	X(mlx5dv_sched_leaf_create, UNSUP_NULL,                                \
+	  mlx5dv_sched_leaf_create(NULL, NULL))                                \
+	X(mlx5dv_sched_node_modify, UNSUP_ERRNO,                               \
+	  mlx5dv_sched_node_modify(NULL, NULL))                                \
+	X(mlx5dv_sched_leaf_modify, UNSUP_ERRNO,                               \
+	  mlx5dv_sched_leaf_modify(NULL, NULL))                                \
+	X(mlx5dv_sched_node_destroy, UNSUP_ERRNO,                              \
+	  mlx5dv_sched_node_destroy(NULL))                                     \
+	X(mlx5dv_sched_leaf_destroy, UNSUP_ERRNO,                              \
+	  mlx5dv_sched_leaf_destroy(NULL))                                     \
+	X(mlx5dv_modify_qp_sched_elem, UNSUP_ERRNO,                            \
+	  mlx5dv_modify_qp_sched_elem(NULL, NULL, NULL))                       \
+	X(mlx5dv_reserved_qpn_alloc, UNSUP_ERRNO,                              \
+	  mlx5dv_reserved_qpn_alloc(NULL, NULL))                               \
+	X(mlx5dv_reserved_qpn_dealloc, UNSUP_ERRNO,                            \
+	  mlx5dv_reserved_qpn_dealloc(NULL, 0))                                \
+	X(mlx5dv_dr_aso_other_domain_link, UNSUP_ERRNO,                        \
+	  mlx5dv_dr_aso_other_domain_link(NULL, NULL, NULL, 0, 0))             \
+	X(mlx5dv_dr_aso_other_domain_unlink, UNSUP_ERRNO,                      \
+	  mlx5dv_dr_aso_other_domain_unlink(NULL, NULL))                       \
+	X(mlx5dv_devx_alloc_msi_vector, UNSUP_NULL,                            \
+	  mlx5dv_devx_alloc_msi_vector(NULL))                                  \
+	X(mlx5dv_devx_free_msi_vector, UNSUP_ERRNO,                            \
+	  mlx5dv_devx_free_msi_vector(NULL))                                   \
+	X(mlx5dv_devx_create_eq, UNSUP_NULL,                                   \
+	  mlx5dv_devx_create_eq(NULL, NULL, 0, NULL, 0))                       \
+	X(mlx5dv_devx_destroy_eq, UNSUP_ERRNO, mlx5dv_devx_destroy_eq(NULL))   \
+	X(mlx5dv_get_data_direct_sysfs_path, UNSUP_ERRNO,                      \
+	  mlx5dv_get_data_direct_sysfs_path(NULL, NULL, 0))
 
 /*
  * X(symbol, how it fails, the call with NULL). Each call is an expression
@@ -171,7 +385,8 @@ struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
 	X(mlx5dv_destroy_mkey, UNSUP_ERRNO, mlx5dv_destroy_mkey(NULL))         \
 	X(mlx5dv_crypto_login, UNSUP_ERRNO, mlx5dv_crypto_login(NULL, NULL))   \
 	X(mlx5dv_dek_create, UNSUP_NULL, mlx5dv_dek_create(NULL, NULL))        \
-	X(mlx5dv_dek_destroy, UNSUP_ERRNO, mlx5dv_dek_destroy(NULL))
+	X(mlx5dv_dek_destroy, UNSUP_ERRNO, mlx5dv_dek_destroy(NULL))           \
+	MLX5DV_OFFLOAD_CASES(X)
 
 /* Public symbols that take no object pointer, and why. */
 static const char *const no_object[] = {
@@ -223,6 +438,10 @@ static bool result_ok(int kind, long ret)
 		return ret == 0;
 	case UNSUP_ERRNO:
 		return ret == EOPNOTSUPP;
+	case UNSUP_MINUS1:
+		return ret == -1;
+	case UNSUP_NONE:
+		return ret == 0;
 	}
 	return false;
 }
@@ -230,9 +449,11 @@ static bool result_ok(int kind, long ret)
 /* errno after the call; 0: not looked at (the result is the errno). */
 static int expected_errno(int kind)
 {
-	if (kind == UNSUP_ERRNO)
+	if (kind == UNSUP_ERRNO || kind == UNSUP_NONE)
 		return 0;
-	return kind == UNSUP_NULL ? EOPNOTSUPP : EINVAL;
+	if (kind == UNSUP_NULL || kind == UNSUP_MINUS1)
+		return EOPNOTSUPP;
+	return EINVAL;
 }
 
 /* Run one case in a child: 0 if it failed cleanly with EINVAL. */

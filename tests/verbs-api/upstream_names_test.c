@@ -26,9 +26,6 @@
 #define UP_ASSERT(e, what) _Static_assert(e, what)
 #endif
 
-#define UP_XSTR(x) #x
-#define UP_STR(x) UP_XSTR(x)
-
 /*
  * A function must be declared already (a first declaration here would be
  * legal C), then it is redeclared with upstream's prototype: a different
@@ -39,14 +36,8 @@
 	UP_ASSERT(sizeof(&(name)) > 0, #name " is declared"); \
 	ret(name) params;
 #define UP_INLINE UP_FUNC
-/* An object-like macro: its expansion differs from its own name. */
-#define UP_MACRO(name) \
-	UP_ASSERT(sizeof(UP_STR(name)) != sizeof(#name), #name " is a macro");
-/* A function-like macro: "name args" expands to something else. */
-#define UP_FMACRO(name, args) \
-	UP_ASSERT(sizeof(UP_STR(name args)) != \
-			  sizeof(#name) + sizeof(#args), \
-		  #name " is a function-like macro");
+/* Macros without an integer value are listed as "#ifndef name". */
+#define UP_NO_MACRO(name) UP_ASSERT(0, #name " is a macro");
 #define UP_VALUE(name, value) \
 	UP_ASSERT((long long)(name) == (long long)(value##LL), \
 		  #name " == " #value);

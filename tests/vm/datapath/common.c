@@ -120,6 +120,16 @@ int dp_connect(struct dp_end *a, struct dp_end *b)
 	return err;
 }
 
+bool dp_pair(const char *name, struct dp_end *a, struct dp_end *b,
+	     enum ibv_qp_type type, struct ibv_srq *b_srq, uint64_t a_ops)
+{
+	return dp_check(name,
+			!dp_end_create(a, type, NULL, a_ops, 0) &&
+				!dp_end_create(b, type, b_srq, 0, 0) &&
+				!dp_connect(a, b),
+			"create/connect failed");
+}
+
 int dp_poll(struct ibv_cq *cq, struct ibv_wc *wc)
 {
 	struct timespec t0, t;

@@ -52,6 +52,13 @@ bool dp_cq_idle(struct ibv_cq *cq);
 int dp_end_create(struct dp_end *e, enum ibv_qp_type type, struct ibv_srq *srq,
 		  uint64_t send_ops, int sig_all);
 int dp_connect(struct dp_end *a, struct dp_end *b);
+/*
+ * Create @a (send ops @a_ops) and @b (on @b_srq if not NULL), both of
+ * @type, and connect them; a "<@name> ok" or FAIL row, true when all
+ * three worked.
+ */
+bool dp_pair(const char *name, struct dp_end *a, struct dp_end *b,
+	     enum ibv_qp_type type, struct ibv_srq *b_srq, uint64_t a_ops);
 void dp_end_destroy(struct dp_end *e);
 
 /* Poll one completion with a 2 s timeout: 1, 0 on timeout, -1 on error. */

@@ -20,11 +20,7 @@ static void bad_rkey(void)
 	struct ibv_wc wc;
 	int i, flushed = 0;
 
-	if (!dp_check("err.setup",
-		      !dp_end_create(&a, IBV_QPT_RC, NULL, 0, 0) &&
-			      !dp_end_create(&b, IBV_QPT_RC, NULL, 0, 0) &&
-			      !dp_connect(&a, &b),
-		      "create/connect failed"))
+	if (!dp_pair("err.setup", &a, &b, IBV_QPT_RC, NULL, 0))
 		return;
 	memset(b.buf, 0xab, 64);
 	dp_wr(&wr, &sge, &a, IBV_WR_RDMA_WRITE, 0, 64, 0);

@@ -163,11 +163,7 @@ void dp_rc_new_api(void)
 	struct dp_end a, b;
 	struct ibv_qp_ex *qx;
 
-	if (!dp_check("qp_ex.setup",
-		      !dp_end_create(&a, IBV_QPT_RC, NULL, OPS, 0) &&
-			      !dp_end_create(&b, IBV_QPT_RC, NULL, 0, 0) &&
-			      !dp_connect(&a, &b),
-		      "create/connect failed"))
+	if (!dp_pair("qp_ex.setup", &a, &b, IBV_QPT_RC, NULL, OPS))
 		return;
 	qx = ibv_qp_to_qp_ex(a.qp);
 	if (dp_check("qp_ex.to_qp_ex", qx != NULL, "NULL"))

@@ -201,11 +201,7 @@ void dp_rc_ops(void)
 {
 	struct dp_end a, b;
 
-	if (!dp_check("rc.setup",
-		      !dp_end_create(&a, IBV_QPT_RC, NULL, 0, 0) &&
-			      !dp_end_create(&b, IBV_QPT_RC, NULL, 0, 0) &&
-			      !dp_connect(&a, &b),
-		      "create/connect failed"))
+	if (!dp_pair("rc.setup", &a, &b, IBV_QPT_RC, NULL, 0))
 		return;
 	write_read(&a, &b);
 	send_imm(&a, &b);

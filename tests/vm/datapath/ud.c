@@ -37,11 +37,7 @@ void dp_ud(void)
 	struct ibv_ah *ah, *ah2;
 	struct ibv_wc wc;
 
-	if (!dp_check("ud.setup",
-		      !dp_end_create(&a, IBV_QPT_UD, NULL, 0, 0) &&
-			      !dp_end_create(&b, IBV_QPT_UD, NULL, 0, 0) &&
-			      !dp_connect(&a, &b),
-		      "create/connect failed"))
+	if (!dp_pair("ud.setup", &a, &b, IBV_QPT_UD, NULL, 0))
 		return;
 	ah = ibv_create_ah(dp.pd, &aa);
 	if (!dp_check("ud.create_ah", ah, "errno %d", errno))
