@@ -45,6 +45,7 @@ run() {
 		}
 		FILENAME ~ /t$/ { cpu += $1 + $2 }
 		FILENAME ~ /stats$/ { # passes P (B with work, A in the ...
+			ns++
 			thr += $3 - $7
 			for (i = 1; i < NF; i++) {
 				if ($i == "woken")
@@ -54,8 +55,11 @@ run() {
 			}
 		}
 		END {
-			printf "%s %s %.1f %.1f %.2f %d\n", fig, typ,
-				cpu * 1e6 / n, thr / n, wok / n, tmo
+			printf "%s %s %.1f ", fig, typ, cpu * 1e6 / n
+			if (ns) # builds before the counters have none
+				printf "%.1f %.2f %d\n", thr / n, wok / n, tmo
+			else
+				print "- - -"
 		}' "$w/c" "$w/st" "$w/ct" "$w/stats"
 }
 
