@@ -6,10 +6,10 @@ usage: dp_ir.py FILE N
 
 rdma-sim wraps post_* and poll_cq and runs one engine pass (hca_step) in
 the caller's thread: that is the simulated HCA's work. This prints the
-collected Ir per operation minus the inclusive cost of every call into
-the engine (hca_step, or drive() when it is not inlined, and the
-sched_yield of an empty poll); the wrappers' own dispatch stays in, the
-same for both libraries.
+collected Ir per operation minus the inclusive cost of every outermost
+call into the engine (hca_step, or drive() when it is not inlined, and
+the sched_yield of an empty poll); the wrappers' own dispatch stays in,
+the same for both libraries.
 """
 import re
 import sys
