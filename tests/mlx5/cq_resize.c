@@ -341,7 +341,8 @@ static void errors(struct rdma_ep *t)
  * KiB of address space in use: all of it but the malloc heap's free
  * space, so that a heap grown by fragmentation (Debian's libmlx5 takes
  * rings from malloc) is no leak while a lost ring, from malloc or mmap,
- * is. -1 under a sanitizer's allocator, whose own leak check covers it.
+ * is. -1 under a sanitizer's or valgrind's allocator (whose own leak
+ * check covers it).
  */
 static long live_kib(void)
 {
@@ -350,7 +351,7 @@ static long live_kib(void)
 	char line[256];
 	long kib = -1;
 
-	if (dlsym(RTLD_DEFAULT, "__asan_init") || !f) {
+	if (dlsym(RTLD_DEFAULT, "__asan_init") || !m.arena || !f) {
 		if (f)
 			fclose(f);
 		return -1;
