@@ -29,7 +29,7 @@ run() {
 	local name=$1 stack=$2 prog=$3 opts=$4 lp=
 	port=$((port + 1))
 	[ "$stack" = rdma-dm ] && lp=$build/lib
-	rm -f "$w/stats"
+	: >"$w/stats"
 	env ${lp:+LD_LIBRARY_PATH=$lp} RDMA_SIM_HCA_STATS="$w/stats" \
 		timeout 300 "$sim" -- bash -c "
 		/usr/bin/time -f '%U %S' -o $w/st /usr/bin/$prog -d mlx5_0 \

@@ -309,6 +309,11 @@ int hca_fabric_poll(int max);
 int hca_fabric_take(const struct iovec *iov, int iovcnt);
 /* Sleep up to ms unless packets are waiting; a sender wakes us. */
 void hca_fabric_wait(int ms);
+/* The application enters (1) or leaves (0) an engine pass: senders do
+ * not wake the engine thread meanwhile. 1 if packets are waiting. */
+int hca_fabric_app_pass(int in);
+/* Wake this process's engine thread if it sleeps. */
+void hca_fabric_wake_self(void);
 
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);

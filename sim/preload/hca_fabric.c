@@ -33,8 +33,9 @@ struct ring_hdr {
 	pthread_mutex_t lock;
 	uint64_t head;	   /* bytes published (producers, under lock) */
 	uint64_t tail;	   /* bytes consumed (the owner) */
-	uint32_t sleeping; /* the owner waits on its socket */
+	uint32_t sleeping; /* the owner's engine thread waits (a futex) */
 	uint32_t ready;
+	uint32_t app_pass; /* the owner's application is in a pass */
 };
 
 #define RING_DATA 4096 /* header page, then the bytes */
@@ -276,7 +277,9 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	}
 	__atomic_store_n(&h->head, head + len, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&h->lock);
-	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST))
+	/* an application in a pass looks again before it leaves */
+	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST) &&
+	    !__atomic_load_n(&h->app_pass, __ATOMIC_SEQ_CST))
 		poke(h);
 	return 0;
 }
@@ -354,6 +357,21 @@ int hca_fabric_poll(int max)
 	}
 	hca_stats.pkts_in += (uint64_t)done;
 	return done;
+}
+
+int hca_fabric_app_pass(int in)
+{
+	if (!own)
+		return 0;
+	__atomic_store_n(&own->app_pass, (uint32_t)in, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&own->head, __ATOMIC_SEQ_CST) !=
+	       __atomic_load_n(&own->tail, __ATOMIC_RELAXED);
+}
+
+void hca_fabric_wake_self(void)
+{
+	if (own)
+		poke(own);
 }
 
 void hca_fabric_wait(int ms)

@@ -42,13 +42,25 @@ static const struct ibv_context_ops *orig_ops(struct ibv_context *ctx)
 	return NULL;
 }
 
-/* One engine pass in this thread, unless another thread is in the sim. */
+/*
+ * One engine pass in this thread, unless another thread is in the sim.
+ * Senders skip waking the engine thread while it runs (the pass would
+ * take their packets); what came too late for it gets one more pass
+ * here, and what is left after that, the thread.
+ */
 static void drive(void)
 {
 	if (pthread_mutex_trylock(&sim_lock))
 		return;
+	hca_fabric_app_pass(1);
 	hca_step();
 	hca_stats.app_passes++;
+	if (hca_fabric_app_pass(0)) {
+		hca_step();
+		hca_stats.app_passes++;
+		if (hca_fabric_app_pass(0))
+			hca_fabric_wake_self();
+	}
 	pthread_mutex_unlock(&sim_lock);
 	__atomic_store_n(&hca_app_drove, hca_now(), __ATOMIC_RELAXED);
 }
@@ -61,13 +73,14 @@ static void drive(void)
  */
 #define XHOOK_MAX 4096 /* power of two */
 
+union xfn {
+	int (*wr_complete)(struct ibv_qp_ex *qp);
+	int (*start_poll)(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr);
+};
+
 struct xhook {
 	const void *obj;
-	union {
-		int (*wr_complete)(struct ibv_qp_ex *qp);
-		int (*start_poll)(struct ibv_cq_ex *cq,
-				  struct ibv_poll_cq_attr *attr);
-	} fn;
+	union xfn fn;
 };
 
 static struct xhook xhooks[XHOOK_MAX];
@@ -87,6 +100,22 @@ static struct xhook *xhook_row(const void *obj, int add)
 			return NULL;
 	}
 	return NULL;
+}
+
+/* Keep fn as obj's own function: 0, or -1 if the table is full (obj then
+ * stays unwrapped, its doorbells wait for the engine thread). */
+static int xhook_keep(const void *obj, union xfn fn)
+{
+	struct xhook *x;
+
+	pthread_mutex_lock(&sim_lock);
+	x = xhook_row(obj, 1);
+	if (x) {
+		x->fn = fn;
+		__atomic_store_n(&x->obj, obj, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return x ? 0 : -1;
 }
 
 static int hook_wr_complete(struct ibv_qp_ex *qpx)
@@ -153,8 +182,7 @@ static struct ibv_cq_ex *hook_create_cq_ex(struct ibv_context *ctx,
 					   struct ibv_cq_init_attr_ex *attr)
 {
 	unsigned int i, n = __atomic_load_n(&nhooked, __ATOMIC_ACQUIRE);
-	struct ibv_cq_ex *cq = NULL;
-	struct xhook *x;
+	struct ibv_cq_ex *cq;
 
 	for (i = 0; i < n && hooked[i].ctx != ctx; i++)
 		;
@@ -163,16 +191,9 @@ static struct ibv_cq_ex *hook_create_cq_ex(struct ibv_context *ctx,
 		return NULL;
 	}
 	cq = hooked[i].create_cq_ex(ctx, attr);
-	if (!cq || !cq->start_poll)
-		return cq;
-	pthread_mutex_lock(&sim_lock);
-	x = xhook_row(cq, 1);
-	if (x) {
-		x->fn.start_poll = cq->start_poll;
-		__atomic_store_n(&x->obj, cq, __ATOMIC_RELEASE);
+	if (cq && cq->start_poll &&
+	    !xhook_keep(cq, (union xfn){.start_poll = cq->start_poll}))
 		cq->start_poll = hook_start_poll;
-	}
-	pthread_mutex_unlock(&sim_lock);
 	return cq;
 }
 
@@ -182,7 +203,6 @@ static void hook_qp_ex(struct ibv_qp *qp)
 {
 	static struct ibv_qp_ex *(*to_qp_ex)(struct ibv_qp *);
 	struct ibv_qp_ex *qpx;
-	struct xhook *x;
 	int err = errno;
 
 	if (!orig_ops(qp->context))
@@ -191,16 +211,9 @@ static void hook_qp_ex(struct ibv_qp *qp)
 		*(void **)&to_qp_ex = dlsym_next("ibv_qp_to_qp_ex");
 	qpx = to_qp_ex ? to_qp_ex(qp) : NULL;
 	errno = err; /* a QP without the extension is no error */
-	if (!qpx || !qpx->wr_complete || qpx->wr_complete == hook_wr_complete)
-		return;
-	pthread_mutex_lock(&sim_lock);
-	x = xhook_row(qpx, 1);
-	if (x) {
-		x->fn.wr_complete = qpx->wr_complete;
-		__atomic_store_n(&x->obj, qpx, __ATOMIC_RELEASE);
+	if (qpx && qpx->wr_complete && qpx->wr_complete != hook_wr_complete &&
+	    !xhook_keep(qpx, (union xfn){.wr_complete = qpx->wr_complete}))
 		qpx->wr_complete = hook_wr_complete;
-	}
-	pthread_mutex_unlock(&sim_lock);
 }
 
 static void hook(struct ibv_context *ctx)
