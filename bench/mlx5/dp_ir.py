@@ -6,10 +6,10 @@ usage: dp_ir.py FILE N
 
 rdma-sim wraps post_* and poll_cq and runs one engine pass (hca_step) in
 the caller's thread: that is the simulated HCA's work. This prints the
-collected Ir per operation minus the inclusive cost of every call into
-the engine (hca_step, or drive() when it is not inlined, and the
-sched_yield of an empty poll); the wrappers' own dispatch stays in, the
-same for both libraries.
+collected Ir per operation minus the inclusive cost of every outermost
+call into the engine (hca_step, or drive() when it is not inlined, and
+the sched_yield of an empty poll); the wrappers' own dispatch stays in,
+the same for both libraries.
 """
 import re
 import sys
@@ -23,6 +23,7 @@ def main():
     total = 0
     engine = 0
     call_fn = None
+    cur_fn = None
     take = False
     with open(path) as f:
         for line in f:
@@ -38,8 +39,11 @@ def main():
                     name = line[len(key) + 1:]
                 if key == "cfn":
                     call_fn = name
+                else:
+                    cur_fn = name
             elif line.startswith("calls="):
-                take = call_fn in ENGINE
+                # only the outermost call: hca_step inside drive() once
+                take = call_fn in ENGINE and cur_fn not in ENGINE
             elif line and (line[0].isdigit() or line[0] in "+-*"):
                 if take:
                     parts = line.split()

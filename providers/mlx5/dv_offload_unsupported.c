@@ -87,8 +87,6 @@ UNSUP_PTR(struct ibv_wq *, mlx5dv_create_wq,
 UNSUP_INT(int, mlx5dv_set_context_attr,
 	  (struct ibv_context * context, enum mlx5dv_set_ctx_attr_type type,
 	   void *attr))
-UNSUP_INT(int, mlx5dv_get_clock_info,
-	  (struct ibv_context * context, struct mlx5dv_clock_info *clock_info))
 UNSUP_PTR(struct ibv_device **, mlx5dv_get_vfio_device_list,
 	  (struct mlx5dv_vfio_context_attr * attr))
 UNSUP_MINUS1(int, mlx5dv_vfio_get_events_fd, (struct ibv_context * ibctx))

@@ -234,3 +234,45 @@ int mlx5dv_query_device(struct ibv_context *ibctx,
 		fill_optional(ctx, attrs_out, attrs_out->comp_mask);
 	return 0;
 }
+
+/* Copies of the clock-info page taken while the kernel rewrote it. */
+#define CLOCK_INFO_RETRIES 10
+
+/*
+ * A consistent snapshot of the clock-info page: the kernel sets the low
+ * bit of sign while it rewrites the page and changes sign after, so a copy
+ * is good when sign was even before and unchanged after. EINVAL without
+ * the page (or a NULL argument), EBUSY if the kernel kept updating it.
+ */
+int mlx5dv_get_clock_info(struct ibv_context *ibctx,
+			  struct mlx5dv_clock_info *out)
+{
+	const struct mlx5_ib_clock_info *ci;
+	unsigned int retry;
+	uint32_t sign;
+
+	if (!ibctx || !out) {
+		errno = EINVAL;
+		return EINVAL;
+	}
+	if (!mlx5_is_mlx5_context(ibctx))
+		return EOPNOTSUPP;
+	ci = to_mctx(ibctx)->clock_info.addr;
+	if (!ci)
+		return EINVAL;
+	for (retry = 0; retry < CLOCK_INFO_RETRIES; retry++) {
+		sign = __atomic_load_n(&ci->sign, __ATOMIC_ACQUIRE);
+		if (sign & MLX5_IB_CLOCK_INFO_KERNEL_UPDATING)
+			continue;
+		out->nsec = ci->nsec;
+		out->last_cycles = ci->cycles;
+		out->frac = ci->frac;
+		out->mult = ci->mult;
+		out->shift = ci->shift;
+		out->mask = ci->mask;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&ci->sign, __ATOMIC_RELAXED) == sign)
+			return 0;
+	}
+	return EBUSY;
+}

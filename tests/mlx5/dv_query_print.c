@@ -131,6 +131,21 @@ static int query_each_bit(struct ibv_context *ctx)
 	return 0;
 }
 
+static void print_clock_info(struct ibv_context *ctx)
+{
+	struct mlx5dv_clock_info ci;
+	int ret;
+
+	memset(&ci, 0, sizeof(ci));
+	ret = mlx5dv_get_clock_info(ctx, &ci);
+	printf("clock_info ret %d nsec %llu cycles %llu frac %llu mult %u "
+	       "shift %u mask 0x%llx\n",
+	       ret, (unsigned long long)ci.nsec,
+	       (unsigned long long)ci.last_cycles,
+	       (unsigned long long)ci.frac, ci.mult, ci.shift,
+	       (unsigned long long)ci.mask);
+}
+
 static int print_attr_ex(struct ibv_context *ctx)
 {
 	struct ibv_device_attr_ex a;
@@ -183,6 +198,7 @@ int main(void)
 	print_ctx("v65 ", &c);
 	print_v65(&c);
 #endif
+	print_clock_info(ctx);
 	if (query_each_bit(ctx) || print_attr_ex(ctx))
 		goto out;
 	ret = 0;

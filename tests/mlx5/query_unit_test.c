@@ -5,7 +5,8 @@
  * copied member by member, the caller's comp_mask decides what is written,
  * the core clock pointer honours the page offset the kernel gave, and a
  * kernel without the mlx5 response (no QUERY_DEVICE in cmds_supp_uhw)
- * leaves every cap empty.
+ * leaves every cap empty; mlx5dv_get_clock_info takes a consistent copy
+ * of the clock-info page or says EBUSY.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -208,12 +209,44 @@ static void test_no_mlx5_response(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+static void test_clock_info(void **state)
+{
+	struct mlx5_ib_clock_info page = {.sign = 2,
+					  .nsec = 1000,
+					  .cycles = 77,
+					  .frac = 5,
+					  .mult = 3,
+					  .shift = 4,
+					  .mask = 0xff};
+	struct mlx5dv_clock_info ci = {};
+
+	setup();
+	/* No clock-info page mapped. */
+	assert_int_equal(mlx5dv_get_clock_info(&ctx.ibv_ctx.context, &ci),
+			 EINVAL);
+	ctx.clock_info.addr = &page;
+	assert_int_equal(mlx5dv_get_clock_info(&ctx.ibv_ctx.context, &ci), 0);
+	assert_int_equal(ci.nsec, 1000);
+	assert_int_equal(ci.last_cycles, 77);
+	assert_int_equal(ci.frac, 5);
+	assert_int_equal(ci.mult, 3);
+	assert_int_equal(ci.shift, 4);
+	assert_int_equal(ci.mask, 0xff);
+	/* 10 cycles ahead: 1000 + (10 * 3 + 5) >> 4 */
+	assert_int_equal(mlx5dv_ts_to_ns(&ci, 87), 1002);
+	/* The kernel in the middle of an update, for good. */
+	page.sign = 3;
+	assert_int_equal(mlx5dv_get_clock_info(&ctx.ibv_ctx.context, &ci),
+			 EBUSY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flags_one_by_one),
 		cmocka_unit_test(test_caps_and_mask),
 		cmocka_unit_test(test_no_mlx5_response),
+		cmocka_unit_test(test_clock_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

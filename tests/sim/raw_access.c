@@ -21,11 +21,23 @@ static void add_flags(struct raw_ioctl *c, uint16_t id, uint16_t len,
 		raw_attr(c, id, len, acc)->flags = 0;
 }
 
+/* Issue the MR registration @c; on success deregister it again. */
+static int reg_then_dereg(int fd, struct raw_ioctl *c)
+{
+	uint32_t mr;
+	int ret = raw_call_new(fd, c, &mr);
+
+	if (!ret)
+		EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_MR,
+				       UVERBS_METHOD_MR_DESTROY, mr),
+			   0);
+	return ret;
+}
+
 static int dmabuf_mr(int fd, uint32_t pd, int dfd, uint16_t len, uint64_t acc)
 {
-	uint32_t lkey, rkey, mr;
+	uint32_t lkey, rkey;
 	struct raw_ioctl c;
-	int ret;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
 	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0);
@@ -37,20 +49,14 @@ static int dmabuf_mr(int fd, uint32_t pd, int dfd, uint16_t len, uint64_t acc)
 	add_flags(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, len, acc);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
-	ret = raw_call_new(fd, &c, &mr);
-	if (!ret)
-		EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_MR,
-				       UVERBS_METHOD_MR_DESTROY, mr),
-			   0);
-	return ret;
+	return reg_then_dereg(fd, &c);
 }
 
 static int dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t mr_len,
 		 uint16_t len, uint64_t acc)
 {
-	uint32_t lkey, rkey, mr;
+	uint32_t lkey, rkey;
 	struct raw_ioctl c;
-	int ret;
 
 	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
 	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_HANDLE, 0, 0);
@@ -61,12 +67,7 @@ static int dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t mr_len,
 	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, dm);
 	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey);
 	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey);
-	ret = raw_call_new(fd, &c, &mr);
-	if (!ret)
-		EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_MR,
-				       UVERBS_METHOD_MR_DESTROY, mr),
-			   0);
-	return ret;
+	return reg_then_dereg(fd, &c);
 }
 
 static void check_dmabuf_access(int fd, uint32_t pd, int dfd)

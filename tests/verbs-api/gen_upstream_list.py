@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Write the list of names a set of public headers declares, as X-macros.
 
-A developer tool, not run by the build: it produced upstream-44.def from
-Debian's rdma-core 44 headers in /usr/include. clang's JSON AST gives the
+A developer tool, not run by the build: it produced upstream-verbs-44.def
+and upstream-mlx5dv-44.def from Debian's rdma-core 44 headers:
+  gen_upstream_list.py --newer upstream-verbs-post44.def /usr/include \
+	infiniband/verbs.h infiniband/tm_types.h infiniband/verbs_api.h
+  gen_upstream_list.py --newer upstream-mlx5dv-post44.def /usr/include \
+	+infiniband/verbs.h infiniband/mlx5dv.h +infiniband/tm_types.h \
+	infiniband/mlx5_api.h clang's JSON AST gives the
 functions, enums, records and typedefs declared in the headers named on the
 command line, `clang -E -dD` gives their macros, and a probe program built
 against the same headers prints enum and macro values, member offsets and

@@ -105,8 +105,6 @@ struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
 	X(mlx5dv_create_wq, UNSUP_NULL, mlx5dv_create_wq(NULL, NULL, NULL))    \
 	X(mlx5dv_set_context_attr, UNSUP_ERRNO,                                \
 	  mlx5dv_set_context_attr(NULL, 0, NULL))                              \
-	X(mlx5dv_get_clock_info, UNSUP_ERRNO,                                  \
-	  mlx5dv_get_clock_info(NULL, NULL))                                   \
 	X(mlx5dv_get_vfio_device_list, UNSUP_NULL,                             \
 	  mlx5dv_get_vfio_device_list(NULL))                                   \
 	X(mlx5dv_vfio_get_events_fd, UNSUP_MINUS1,                             \
@@ -369,6 +367,8 @@ struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
 	X(ibv_query_port_speed, RET_EINVAL,                                    \
 	  ibv_query_port_speed(NULL, 1, NULL))                                 \
 	X(mlx5dv_query_device, RET_EINVAL, mlx5dv_query_device(NULL, NULL))    \
+	X(mlx5dv_get_clock_info, RET_EINVAL,                                  \
+	  mlx5dv_get_clock_info(NULL, NULL))                                   \
 	X(mlx5dv_init_obj, RET_EINVAL, mlx5dv_init_obj(NULL, 0))               \
 	X(mlx5dv_open_device, RET_NULL, mlx5dv_open_device(NULL, NULL))        \
 	X(mlx5dv_is_supported, RET_ZERO, mlx5dv_is_supported(NULL))            \
