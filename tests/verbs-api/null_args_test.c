@@ -44,31 +44,6 @@ enum fail_kind {
 	UNSUP_NONE,   /* void: must return; errno not looked at */
 };
 
-/*
- * libmlx5 exports these for binaries built against rdma-core's libmlx5
- * (providers/mlx5/dv_unsupported.c); mlx5dv.h does not declare them.
- */
-struct mlx5dv_mkey;
-struct mlx5dv_mkey_init_attr;
-struct mlx5dv_crypto_login_attr;
-struct mlx5dv_dek;
-struct mlx5dv_dek_init_attr;
-struct mlx5dv_qp_init_attr;
-struct mlx5dv_qp_ex;
-struct mlx5dv_mkey *mlx5dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
-int mlx5dv_destroy_mkey(struct mlx5dv_mkey *mkey);
-int mlx5dv_crypto_login(struct ibv_context *context,
-			struct mlx5dv_crypto_login_attr *login_attr);
-struct mlx5dv_dek *mlx5dv_dek_create(struct ibv_context *context,
-				     struct mlx5dv_dek_init_attr *init_attr);
-int mlx5dv_dek_destroy(struct mlx5dv_dek *dek);
-int mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in,
-			    size_t inlen, void *out, size_t outlen);
-struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
-				struct ibv_qp_init_attr_ex *qp_attr,
-				struct mlx5dv_qp_init_attr *mlx5_qp_attr);
-struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
-
 /* The mlx5dv_offload.h entry points (dv_offload_unsupported.c). */
 #define MLX5DV_OFFLOAD_CASES(X)                                                \
 	X(mlx5dv_create_cq, UNSUP_NULL, mlx5dv_create_cq(NULL, NULL, NULL))    \
