@@ -8,8 +8,9 @@
  * ("p<pid>"). An owner's engine with nothing to do sleeps on a futex in
  * its ring's header; a sender wakes it only when it said it sleeps.
  * Packets from one sender to one ring keep their order and are not
- * dropped; they are lost, as on IB, only at a QP that does not exist or
- * a process that is gone.
+ * dropped; they are lost, as on IB, at a QP that does not exist or a
+ * process that is gone, and where --fault says (hca_fault.c, applied as
+ * each packet is taken from the ring).
  */
 #include "hca.h"
 
@@ -36,6 +37,7 @@ struct ring_hdr {
 	uint32_t sleeping; /* the owner's engine thread waits (a futex) */
 	uint32_t ready;
 	uint32_t app_pass; /* the owner's application is in a pass */
+	uint64_t done;	   /* tail when the owner's last pass ended */
 };
 
 #define RING_DATA 4096 /* header page, then the bytes */
@@ -228,7 +230,7 @@ static uint8_t *ring_at(struct ring_hdr *h, uint64_t pos)
 }
 
 static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
-		   int iovcnt)
+		   int iovcnt, struct hca_mark *mark)
 {
 	size_t len = sizeof(struct ring_rec) + sizeof(*p), room, off;
 	struct ring_hdr *h;
@@ -277,6 +279,10 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	}
 	__atomic_store_n(&h->head, head + len, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&h->lock);
+	if (mark) {
+		mark->pid = pid;
+		mark->pos = head + len;
+	}
 	/* an application in a pass looks again before it leaves */
 	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST) &&
 	    !__atomic_load_n(&h->app_pass, __ATOMIC_SEQ_CST))
@@ -287,6 +293,12 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		    int iovcnt)
 {
+	return hca_fabric_send_mark(p, iov, iovcnt, NULL);
+}
+
+int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
+			 int iovcnt, struct hca_mark *mark)
+{
 	uint32_t key = (uint32_t)p->dst_dev << 24 | p->dst_qpn;
 	unsigned int slot = (p->dst_qpn ^ p->dst_dev * 131u) % OWNER_CACHE;
 	int ret;
@@ -295,12 +307,47 @@ int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].pid = owner_of(p->dst_dev, p->dst_qpn);
 		owners[slot].dev_qpn = key;
 	}
-	ret = send_to(owners[slot].pid, p, iov, iovcnt);
+	ret = send_to(owners[slot].pid, p, iov, iovcnt, mark);
 	if (ret != -EAGAIN) /* a full ring (ring_full) is tried again */
 		hca_stats.pkts_out++;
-	if (ret == -EHOSTUNREACH)
+	if (ret == -EHOSTUNREACH) {
 		owners[slot].pid = 0; /* look again next time */
+		if (mark)
+			mark->pid = 0;
+	}
 	return ret;
+}
+
+/*
+ * The ACK timer's question: did the receiver's engine get to run since
+ * the packet was put in its ring? A real HCA answers within microseconds
+ * whatever its host's CPUs do; here the answer waits for a process to be
+ * scheduled, and that wait is not network time. A receiver that is gone
+ * had its chance: its packets are lost.
+ */
+int hca_fabric_reached(const struct hca_mark *m)
+{
+	struct ring_hdr *h;
+
+	if (!m->pid)
+		return 1;
+	h = peer_ring(m->pid);
+	if (!h || __atomic_load_n(&h->done, __ATOMIC_ACQUIRE) >= m->pos)
+		return 1;
+	return kill(m->pid, 0) && errno == ESRCH;
+}
+
+int hca_fabric_backlog(void)
+{
+	return own && __atomic_load_n(&own->head, __ATOMIC_ACQUIRE) !=
+			      __atomic_load_n(&own->tail, __ATOMIC_RELAXED);
+}
+
+/* Answers to what the pass took were sent before done moves past it. */
+void hca_fabric_pass_done(void)
+{
+	if (own)
+		__atomic_store_n(&own->done, own->tail, __ATOMIC_RELEASE);
 }
 
 static const uint8_t *cur_payload; /* the packet being handled */
@@ -321,11 +368,26 @@ int hca_fabric_take(const struct iovec *iov, int iovcnt)
 	return 0;
 }
 
+void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
+{
+	struct hca_qp *qp = hca_qp_by_qpn(p->dst_dev, p->dst_qpn);
+
+	cur_payload = payload;
+	cur_len = p->len;
+	if (!qp)
+		return;
+	if (p->op == HCA_PKT_ACK || p->op == HCA_PKT_NAK ||
+	    p->op == HCA_PKT_READ_RESP || p->op == HCA_PKT_ATOMIC_RESP)
+		hca_req_input(qp, p);
+	else
+		hca_resp_input(qp, p);
+}
+
 int hca_fabric_poll(int max)
 {
 	const struct ring_rec *r;
+	const uint8_t *payload;
 	struct hca_pkt p;
-	struct hca_qp *qp;
 	uint64_t tail;
 	int done = 0;
 
@@ -340,18 +402,10 @@ int hca_fabric_poll(int max)
 			continue;
 		}
 		memcpy(&p, r + 1, sizeof(p));
-		cur_payload = (const uint8_t *)(r + 1) + sizeof(p);
-		cur_len = p.len;
+		payload = (const uint8_t *)(r + 1) + sizeof(p);
 		done++;
-		qp = hca_qp_by_qpn(p.dst_dev, p.dst_qpn);
-		if (qp) {
-			if (p.op == HCA_PKT_ACK || p.op == HCA_PKT_NAK ||
-			    p.op == HCA_PKT_READ_RESP ||
-			    p.op == HCA_PKT_ATOMIC_RESP)
-				hca_req_input(qp, &p);
-			else
-				hca_resp_input(qp, &p);
-		}
+		if (!hca_fault_rx(&p, payload))
+			hca_fabric_deliver(&p, payload);
 		tail += r->len;
 		__atomic_store_n(&own->tail, tail, __ATOMIC_RELEASE);
 	}
