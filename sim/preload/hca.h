@@ -150,25 +150,29 @@ struct hca_swqe {
 	uint64_t deadline; /* retransmission / RNR timer, ns */
 };
 
-/*
- * A responder resource: one READ or atomic request, its response waiting
- * for room on the wire and then kept for replay. A duplicate request
- * (the requester retransmitted it) is answered from here: a READ from
- * the same memory again (from the PSN asked for), an atomic with its
- * original result, never executed twice.
- */
+/* A READ or atomic response waiting for room on the wire. */
 struct hca_rresp {
 	uint8_t op;
 	uint16_t dst_dev;
 	uint32_t dst_qpn, psn, len, sent;
-	uint32_t npkts; /* PSNs the request took */
-	uint32_t rkey;
-	uint64_t raddr;
 	uint8_t *src;
 	uint64_t orig;
 };
 #define HCA_RRESP 16 /* max_qp_rd_atom: responses queued at once */
-#define HCA_RKEEP 32 /* resources kept: queued plus answered for replay */
+
+/*
+ * A responder resource: one READ or atomic request executed, kept so that
+ * a duplicate of it (the requester lost part of our answer) is answered
+ * again from here: a READ from the same memory, from the PSN asked for;
+ * an atomic with the value it returned the first time, never executed
+ * twice. The last max_dest_rd_atomic requests are kept.
+ */
+struct hca_rres {
+	uint8_t op; /* the response's HCA_PKT_* */
+	uint32_t psn, npkts, len, rkey;
+	uint64_t raddr, orig;
+};
+#define HCA_RKEEP 16 /* resources kept at most (max_qp_rd_atom) */
 
 /* A packet's place in its receiver's ring (hca_fabric.c): the receiver
  * has had its chance at it once its engine finished a pass past pos. */
@@ -217,9 +221,11 @@ struct hca_qp {
 	uint32_t msg_nsge;
 	uint64_t msg_raddr;
 	uint32_t msg_rkey;
-	struct hca_rresp rr[HCA_RKEEP];
-	uint32_t rr_head, rr_tail; /* resources made / answered */
-	uint8_t dest_rd_atom;	   /* max_dest_rd_atomic: answered ones kept */
+	struct hca_rresp rr[HCA_RRESP];
+	uint32_t rr_head, rr_tail;
+	struct hca_rres res[HCA_RKEEP];
+	uint32_t nres;	      /* resources made */
+	uint8_t dest_rd_atom; /* max_dest_rd_atomic: resources kept */
 	uint8_t nak_pending, nak_code; /* NAK to send (ring was full) */
 	uint8_t seq_nak_sent; /* one PSN sequence NAK per gap */
 	uint32_t nak_psn;

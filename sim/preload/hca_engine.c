@@ -85,6 +85,7 @@ void hca_qp_reset(struct hca_qp *qp)
 	qp->ack_pending = 0;
 	qp->nak_pending = 0;
 	qp->seq_nak_sent = 0;
+	qp->nres = 0;
 	qp->retries = qp->rnr_retries = 0;
 	qp->mark.pid = 0;
 }

@@ -234,72 +234,92 @@ static uint32_t read_pkts(uint32_t len)
 	return len ? (len + HCA_SEG_MAX - 1) / HCA_SEG_MAX : 1;
 }
 
-static void queue_reply(struct hca_qp *qp, const struct hca_pkt *p, uint8_t *src,
-			uint64_t orig)
+/* Queue the answer: op, from psn, len bytes at src (READ) or orig. */
+static void queue_reply(struct hca_qp *qp, const struct hca_pkt *p, uint8_t op,
+			uint32_t psn, uint8_t *src, uint32_t len, uint64_t orig)
 {
-	struct hca_rresp *r = &qp->rr[qp->rr_head++ % HCA_RKEEP];
+	struct hca_rresp *r = &qp->rr[qp->rr_head++ % HCA_RRESP];
 
-	r->op = p->op == HCA_PKT_READ_REQ ? HCA_PKT_READ_RESP
-					  : HCA_PKT_ATOMIC_RESP;
+	r->op = op;
 	r->dst_dev = p->src_dev;
 	r->dst_qpn = p->src_qpn;
-	r->psn = p->psn;
+	r->psn = psn;
 	r->src = src;
-	r->len = p->op == HCA_PKT_READ_REQ ? p->msg_len : 0;
-	r->npkts = p->op == HCA_PKT_READ_REQ ? read_pkts(r->len) : 1;
-	r->rkey = p->rkey;
-	r->raddr = p->raddr;
+	r->len = len;
 	r->sent = 0;
 	r->orig = orig;
 }
 
+/* Remember an executed READ or atomic request as a resource. */
+static void keep_resource(struct hca_qp *qp, const struct hca_pkt *p,
+			  uint64_t orig)
+{
+	struct hca_rres *r = &qp->res[qp->nres++ % HCA_RKEEP];
+
+	r->op = p->op == HCA_PKT_READ_REQ ? HCA_PKT_READ_RESP
+					  : HCA_PKT_ATOMIC_RESP;
+	r->psn = p->psn;
+	r->len = p->op == HCA_PKT_READ_REQ ? p->msg_len : 0;
+	r->npkts = p->op == HCA_PKT_READ_REQ ? read_pkts(r->len) : 1;
+	r->rkey = p->rkey;
+	r->raddr = p->raddr;
+	r->orig = orig;
+}
+
+/* An answer for psn (op) still waits in the queue. */
+static int queued(const struct hca_qp *qp, uint8_t op, uint32_t psn)
+{
+	const struct hca_rresp *r;
+	uint32_t i;
+
+	for (i = qp->rr_tail; i != qp->rr_head; i++) {
+		r = &qp->rr[i % HCA_RRESP];
+		if (r->op == op &&
+		    ((psn - r->psn) & PSN_MASK) < read_pkts(r->len))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * A duplicate READ or atomic request: the requester lost (part of) our
- * answer. Answer it again from the resource that holds it, among the
- * last max_dest_rd_atomic answered ones: a READ from the PSN asked for,
- * an atomic with the value it returned the first time. A request no
- * resource remembers is dropped, as is one whose answer is still queued.
+ * answer. Answer it again from the resource that holds it: a READ from
+ * the PSN asked for, an atomic with the value it returned the first time.
+ * A request no kept resource remembers is dropped, as is one whose answer
+ * is still queued.
  */
 static void replay(struct hca_qp *qp, const struct hca_pkt *p)
 {
-	uint32_t keep = qp->dest_rd_atom ? qp->dest_rd_atom : 1, i, n, off;
+	uint32_t keep = qp->dest_rd_atom ? qp->dest_rd_atom : 1, i, off, len;
 	uint8_t op = p->op == HCA_PKT_READ_REQ ? HCA_PKT_READ_RESP
 					       : HCA_PKT_ATOMIC_RESP;
-	struct hca_rresp *r, *c;
+	struct hca_rres *r;
 	uint8_t synd;
 	void *src;
 
-	if (keep > HCA_RKEEP - HCA_RRESP)
-		keep = HCA_RKEEP - HCA_RRESP;
-	n = qp->rr_head - qp->rr_tail + keep;
-	for (i = 0; i < n && i < qp->rr_head; i++) {
-		r = &qp->rr[(qp->rr_head - 1 - i) % HCA_RKEEP];
+	if (keep > HCA_RKEEP)
+		keep = HCA_RKEEP;
+	for (i = 0; i < keep && i < qp->nres; i++) {
+		r = &qp->res[(qp->nres - 1 - i) % HCA_RKEEP];
 		off = (p->psn - r->psn) & PSN_MASK;
 		if (r->op != op || off >= r->npkts)
 			continue;
-		if (qp->rr_head - 1 - i >= qp->rr_tail ||
+		if (queued(qp, op, p->psn) ||
 		    qp->rr_head - qp->rr_tail >= HCA_RRESP)
 			return; /* answered soon anyway / no room: asked again */
 		hca_stats.duplicates++;
 		if (op == HCA_PKT_ATOMIC_RESP) {
-			queue_reply(qp, p, r->src, r->orig);
+			queue_reply(qp, p, op, p->psn, NULL, 0, r->orig);
 			return;
 		}
 		off *= HCA_SEG_MAX;
-		src = r->len - off ? hca_mem(qp, r->rkey, r->raddr + off,
-					     r->len - off, HCA_ACC_REMOTE_READ,
-					     1, &synd)
-				   : NULL;
-		if (r->len - off && !src)
+		len = r->len - off;
+		src = len ? hca_mem(qp, r->rkey, r->raddr + off, len,
+				    HCA_ACC_REMOTE_READ, 1, &synd)
+			  : NULL;
+		if (len && !src)
 			return; /* the MR is gone: nothing to answer from */
-		c = &qp->rr[qp->rr_head++ % HCA_RKEEP];
-		*c = *r;
-		c->psn = p->psn;
-		c->src = src;
-		c->raddr = r->raddr + off;
-		c->len = r->len - off;
-		c->npkts = read_pkts(c->len);
-		c->sent = 0;
+		queue_reply(qp, p, op, p->psn, src, len, 0);
 		return;
 	}
 }
@@ -334,7 +354,9 @@ static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 		return; /* too many outstanding: the requester asks again */
 	if (atomic)
 		orig = do_atomic(p, src);
-	queue_reply(qp, p, src, orig);
+	keep_resource(qp, p, orig);
+	queue_reply(qp, p, atomic ? HCA_PKT_ATOMIC_RESP : HCA_PKT_READ_RESP,
+		    p->psn, src, atomic ? 0 : p->msg_len, orig);
 	qp->epsn = (p->psn + (atomic ? 1 : read_pkts(p->msg_len))) & PSN_MASK;
 }
 
@@ -498,7 +520,7 @@ int hca_resp_flush(struct hca_qp *qp)
 	    !send_nak(qp, qp->nak_code, qp->nak_psn))
 		return 0;
 	while (qp->rr_tail != qp->rr_head) {
-		r = &qp->rr[qp->rr_tail % HCA_RKEEP];
+		r = &qp->rr[qp->rr_tail % HCA_RRESP];
 		memset(&a, 0, sizeof(a));
 		a.op = r->op;
 		a.src_dev = (uint16_t)qp->dev;
