@@ -3,12 +3,20 @@
  * Traffic that checks every byte, for runs under `rdma-sim --fault`.
  * One process, QP A on mlx5_0 towards QP B on the last device.
  *
- *   rc ROUNDS     RC: each round posts an RDMA WRITE (200 KiB), a READ
+ *   rc ROUNDS [TIMEOUT]
+ *                 RC (local ACK timeout TIMEOUT, default 14): each round
+ *                 posts an RDMA WRITE (200 KiB), a READ
  *                 back of it, a FETCH_ADD and a CMP_SWAP on B's counters
  *                 and a SEND (70 KiB), all in flight together; every
  *                 completion must be a success and every byte right. An
  *                 atomic executed twice (a duplicate not answered from the
  *                 responder's resources) shows in the counters.
+ *   rc2 ROUNDS TIMEOUT
+ *                 RC between two processes (B forked after it opened its
+ *                 device): per round an RDMA WRITE, a READ back of it and
+ *                 a SEND that B checks and answers over a pipe. With a
+ *                 short TIMEOUT on a busy host it is the peer's scheduling
+ *                 the ACK timer must not count.
  *   ud COUNT      UD: COUNT numbered messages to B, with a receive posted
  *                 for each; prints "ud received R of COUNT" (R: what the
  *                 wire delivered, each intact and in order).
@@ -29,7 +37,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "judge.h"
 #include "qp_link.h"
@@ -113,6 +123,8 @@ static int end_open(struct end *e, int which, enum ibv_qp_type type)
 
 static void end_close(struct end *e)
 {
+	if (!e->ctx)
+		return;
 	ibv_destroy_qp(e->qp);
 	ibv_dereg_mr(e->mr);
 	ibv_destroy_cq(e->cq);
@@ -249,17 +261,117 @@ static int rc_round(struct end *a, struct end *b, unsigned int r)
 	return failures ? -1 : 0;
 }
 
-static void run_rc(struct end *a, struct end *b, unsigned int rounds)
+static void run_rc(struct end *a, struct end *b, unsigned int rounds,
+		   uint8_t timeout)
 {
 	unsigned int r;
 
-	if (link_pair(a, b, 0)) {
+	if (link_pair(a, b, timeout)) {
 		CHECK(0, "connect: %s", strerror(errno));
 		return;
 	}
 	for (r = 0; r < rounds && !rc_round(a, b, r); r++)
 		;
 	printf("rc ok: %u rounds\n", r);
+}
+
+struct wire {
+	uint32_t qpn, rkey;
+	uint16_t lid;
+	uint64_t addr;
+};
+
+/* B's side of rc2: each SEND checked, its round number back on a pipe. */
+static int rc2_target(struct end *b, unsigned int rounds, int rd, int wr)
+{
+	struct ibv_wc wc;
+	unsigned int r, i;
+
+	for (r = 0; r < rounds; r++) {
+		if (post_recv(b, S_OFF, SEND_LEN, r) || wait_wc(b->cq, &wc, 1) != 1 ||
+		    wc.status != IBV_WC_SUCCESS || wc.byte_len != SEND_LEN) {
+			CHECK(0, "B: round %u receive", r);
+			return 1;
+		}
+		for (i = 0; i < SEND_LEN; i++)
+			if (b->buf[S_OFF + i] != pattern(r + 1000, i)) {
+				CHECK(0, "B: round %u SEND byte %u", r, i);
+				return 1;
+			}
+		if (write(wr, &r, sizeof(r)) != sizeof(r))
+			return 1;
+	}
+	return read(rd, &r, 1) < 0; /* until A is done */
+}
+
+static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
+{
+	int a2b[2], b2a[2], st;
+	struct ibv_mr rmr = {};
+	struct end b = {}, rb = {.mr = &rmr};
+	struct qp_link l;
+	struct wire me, peer;
+	struct ibv_wc wc[2];
+	unsigned int r, i, got;
+	pid_t pid;
+
+	if (pipe(a2b) || pipe(b2a))
+		return;
+	pid = fork();
+	if (pid == 0) { /* B: a process of its own, with its own device */
+		if (end_open(&b, -1, IBV_QPT_RC))
+			_exit(1);
+		me = (struct wire){b.qp->qp_num, b.mr->rkey, b.lid,
+				   (uintptr_t)b.buf};
+		if (write(b2a[1], &me, sizeof(me)) != sizeof(me) ||
+		    read(a2b[0], &peer, sizeof(peer)) != sizeof(peer))
+			_exit(1);
+		l = qp_link_default(peer.qpn);
+		l.dlid = peer.lid;
+		l.timeout = timeout;
+		if (qp_link_up(b.qp, &l))
+			_exit(1);
+		close(a2b[1]);
+		st = rc2_target(&b, rounds, a2b[0], b2a[1]);
+		end_close(&b);
+		exit(st); /* with the sim's counters line */
+	}
+	me = (struct wire){a->qp->qp_num, a->mr->rkey, a->lid, (uintptr_t)a->buf};
+	if (pid < 0 || read(b2a[0], &peer, sizeof(peer)) != sizeof(peer) ||
+	    write(a2b[1], &me, sizeof(me)) != sizeof(me)) {
+		CHECK(0, "fork or exchange");
+		return;
+	}
+	rb.buf = (uint8_t *)(uintptr_t)peer.addr;
+	rmr.rkey = peer.rkey;
+	l = qp_link_default(peer.qpn);
+	l.dlid = peer.lid;
+	l.timeout = timeout;
+	CHECK(!qp_link_up(a->qp, &l), "connect A");
+	for (r = 0; r < rounds && !failures; r++) {
+		for (i = 0; i < WRITE_LEN; i++)
+			a->buf[W_OFF + i] = pattern(r, i);
+		for (i = 0; i < SEND_LEN; i++)
+			a->buf[S_OFF + i] = pattern(r + 1000, i);
+		memset(a->buf + R_OFF, 0, WRITE_LEN);
+		if (post_one(a, &rb, IBV_WR_RDMA_WRITE, W_OFF, WRITE_LEN, W_OFF,
+			     0, 0) ||
+		    post_one(a, &rb, IBV_WR_RDMA_READ, R_OFF, WRITE_LEN, W_OFF,
+			     0, 0) ||
+		    wait_wc(a->cq, wc, 2) != 2 || check_ok(wc, 2, "A") ||
+		    memcmp(a->buf + R_OFF, a->buf + W_OFF, WRITE_LEN)) {
+			CHECK(0, "round %u: WRITE/READ back", r);
+			break;
+		}
+		if (post_one(a, &rb, IBV_WR_SEND, S_OFF, SEND_LEN, 0, 0, 0) ||
+		    wait_wc(a->cq, wc, 1) != 1 || check_ok(wc, 1, "A SEND") ||
+		    read(b2a[0], &got, sizeof(got)) != sizeof(got) || got != r)
+			CHECK(0, "round %u: SEND not confirmed by B", r);
+	}
+	close(a2b[1]);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	      "B failed");
+	printf("rc2 %s: %u rounds\n", failures ? "FAILED" : "ok", r);
 }
 
 static void run_ud(struct end *a, struct end *b, unsigned int count)
@@ -432,12 +544,15 @@ int main(int argc, char **argv)
 	enum ibv_qp_type t = !strcmp(mode, "ud") ? IBV_QPT_UD : IBV_QPT_RC;
 	struct end a = {}, b = {};
 
-	if (end_open(&a, 0, t) || end_open(&b, -1, t)) {
+	if (end_open(&a, 0, t) ||
+	    (strcmp(mode, "rc2") && end_open(&b, -1, t))) {
 		fprintf(stderr, "FAIL: set-up: %s\n", strerror(errno));
 		return 1;
 	}
 	if (!strcmp(mode, "rc"))
-		run_rc(&a, &b, n);
+		run_rc(&a, &b, n, argc > 3 ? (uint8_t)atoi(argv[3]) : 0);
+	else if (!strcmp(mode, "rc2"))
+		run_rc2(&a, n, argc > 3 ? (uint8_t)atoi(argv[3]) : 14);
 	else if (!strcmp(mode, "ud"))
 		run_ud(&a, &b, n);
 	else if (!strcmp(mode, "flap"))
