@@ -178,6 +178,10 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 {
 	if (qp->type == HCA_QPT_RC)
 		send_nak(qp, nak, p->psn);
+	if (sim_tracing())
+		sim_trace("qp %#x to ERR: responder error (NAK %u) on packet "
+			  "op %u psn %#x from qp %#x",
+			  qp->qpn, nak, p->op, p->psn, p->src_qpn);
 	if (event)
 		sim_async_event(qp->uv, event, qp->obj);
 	hca_qp_to_err(qp);
