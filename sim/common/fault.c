@@ -105,19 +105,11 @@ static int parse_rate(const char *s, uint32_t *ppm)
 	return *ppm ? 0 : -1;
 }
 
-/* Keys each kind takes (bit per key of keys[] below). */
-enum {
-	K_RATE = 1 << 0,
-	K_PACKET = 1 << 1,
-	K_DEV = 1 << 2,
-	K_QP = 1 << 3,
-	K_MS = 1 << 4,
-	K_AT = 1 << 5,
-	K_FOR = 1 << 6,
-	K_TYPE = 1 << 7,
-	K_STATUS = 1 << 8,
-	K_WQE = 1 << 9,
-};
+/* The keys, in the order of keys[] below; a kind's set is a bit mask. */
+enum { K_RATE, K_PACKET, K_DEV, K_QP, K_MS, K_AT, K_FOR, K_TYPE, K_STATUS,
+       K_WQE };
+#define B(k) (1u << (k))
+#define WIRE (B(K_RATE) | B(K_PACKET) | B(K_DEV) | B(K_QP))
 
 static const char *const keys[] = {"rate", "packet", "dev",  "qp",	"ms",
 				   "at",   "for",	 "type", "status", "wqe"};
@@ -125,22 +117,24 @@ static const char *const keys[] = {"rate", "packet", "dev",  "qp",	"ms",
 static const struct {
 	uint32_t allowed, required;
 } kind_keys[SIM_FAULT_KINDS] = {
-	[SIM_FAULT_DROP] = {K_RATE | K_PACKET | K_DEV | K_QP, 0},
-	[SIM_FAULT_DUP] = {K_RATE | K_PACKET | K_DEV | K_QP, 0},
-	[SIM_FAULT_REORDER] = {K_RATE | K_PACKET | K_DEV | K_QP, 0},
-	[SIM_FAULT_DELAY] = {K_RATE | K_PACKET | K_DEV | K_QP | K_MS, 0},
-	[SIM_FAULT_CORRUPT] = {K_RATE | K_PACKET | K_DEV | K_QP, 0},
-	[SIM_FAULT_LINK_FLAP] = {K_DEV | K_AT | K_FOR, K_AT | K_FOR},
-	[SIM_FAULT_EVENT] = {K_DEV | K_QP | K_AT | K_TYPE, K_AT | K_TYPE},
-	[SIM_FAULT_CQE_ERR] = {K_DEV | K_QP | K_WQE | K_STATUS,
-			       K_WQE | K_STATUS},
+	[SIM_FAULT_DROP] = {WIRE, 0},
+	[SIM_FAULT_DUP] = {WIRE, 0},
+	[SIM_FAULT_REORDER] = {WIRE, 0},
+	[SIM_FAULT_DELAY] = {WIRE | B(K_MS), 0},
+	[SIM_FAULT_CORRUPT] = {WIRE, 0},
+	[SIM_FAULT_LINK_FLAP] = {B(K_DEV) | B(K_AT) | B(K_FOR),
+				 B(K_AT) | B(K_FOR)},
+	[SIM_FAULT_EVENT] = {B(K_DEV) | B(K_QP) | B(K_AT) | B(K_TYPE),
+			     B(K_AT) | B(K_TYPE)},
+	[SIM_FAULT_CQE_ERR] = {B(K_DEV) | B(K_QP) | B(K_WQE) | B(K_STATUS),
+			       B(K_WQE) | B(K_STATUS)},
 };
 
 static int set_key(struct sim_fault_rule *r, unsigned int k, const char *v)
 {
 	uint64_t n;
 
-	switch (1u << k) {
+	switch (k) {
 	case K_RATE:
 		return parse_rate(v, &r->rate);
 	case K_TYPE:
@@ -151,9 +145,9 @@ static int set_key(struct sim_fault_rule *r, unsigned int k, const char *v)
 		       ? -1 /* a flush is the result of an error, not one */
 		       : 0;
 	}
-	if (parse_num(v, k == 3 ? 0xffffff : UINT32_MAX, &n))
+	if (parse_num(v, k == K_QP ? 0xffffff : UINT32_MAX, &n))
 		return -1;
-	switch (1u << k) {
+	switch (k) {
 	case K_PACKET:
 		r->packet = n;
 		return n ? 0 : -1;
@@ -199,14 +193,15 @@ int sim_fault_parse(const char *arg, struct sim_fault_rule *r, char *err,
 		return -1;
 	}
 	r->kind = (uint8_t)kind;
-	for (kv = strtok_r(val, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+	for (kv = val ? strtok_r(val, ",", &save) : NULL; kv;
+	     kv = strtok_r(NULL, ",", &save)) {
 		val = strchr(kv, '=');
 		if (val)
 			*val++ = 0;
 		for (k = 0; k < N(keys) && strcmp(keys[k], kv); k++)
 			;
-		if (k == N(keys) || !val || !(kind_keys[kind].allowed & 1u << k) ||
-		    (seen & 1u << k)) {
+		if (k == N(keys) || !val || !(kind_keys[kind].allowed & B(k)) ||
+		    (seen & B(k))) {
 			snprintf(err, errlen, "%s takes no key '%s' here",
 				 kind_names[kind], kv);
 			return -1;
@@ -216,9 +211,10 @@ int sim_fault_parse(const char *arg, struct sim_fault_rule *r, char *err,
 				 kind_names[kind], kv, val);
 			return -1;
 		}
-		seen |= 1u << k;
+		seen |= B(k);
 	}
-	if (SIM_FAULT_ON_WIRE(kind) && !(seen & K_RATE) == !(seen & K_PACKET)) {
+	if (SIM_FAULT_ON_WIRE(kind) &&
+	    !(seen & B(K_RATE)) == !(seen & B(K_PACKET))) {
 		snprintf(err, errlen, "%s wants rate= or packet=",
 			 kind_names[kind]);
 		return -1;
@@ -228,7 +224,7 @@ int sim_fault_parse(const char *arg, struct sim_fault_rule *r, char *err,
 			 kind_names[kind]);
 		return -1;
 	}
-	if (kind == SIM_FAULT_DELAY && !(seen & K_MS))
+	if (kind == SIM_FAULT_DELAY && !(seen & B(K_MS)))
 		r->ms = 10;
 	return 0;
 }
