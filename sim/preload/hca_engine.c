@@ -66,6 +66,9 @@ void hca_qp_to_err(struct hca_qp *qp)
 	if (qp->state == HCA_QPS_ERR)
 		return;
 	hca_qp_set_state(qp, HCA_QPS_ERR);
+	/* a SEND being received holds its receive WQE: it flushes too */
+	if (qp->in_msg && qp->msg_op == HCA_PKT_SEND)
+		hca_recv_complete(qp, qp->msg_wqe, NULL, 0, HCA_SYND_FLUSH);
 	qp->in_msg = 0;
 	qp->rr_head = qp->rr_tail = 0;
 	qp->ack_pending = 0;

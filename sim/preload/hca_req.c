@@ -182,6 +182,9 @@ static void req_retire(struct hca_qp *qp, uint8_t synd)
 /* Error on the oldest WQE: its CQE, then ERR (which flushes the rest). */
 static void req_fail(struct hca_qp *qp, uint8_t synd)
 {
+	if (sim_tracing())
+		sim_trace("qp %#x to ERR: requester error, syndrome %#x",
+			  qp->qpn, synd);
 	if (qp->tail != qp->head)
 		req_retire(qp, synd);
 	hca_qp_to_err(qp);

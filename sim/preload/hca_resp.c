@@ -407,6 +407,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 				p->len, iov, &synd);
 		if (n < 0) {
 			hca_recv_complete(qp, qp->msg_wqe, p, 0, synd);
+			qp->in_msg = 0;
 			resp_fatal(qp, p,
 				   synd == HCA_SYND_LOC_LEN ? HCA_NAK_INV_REQ
 							    : HCA_NAK_OP,

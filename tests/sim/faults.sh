@@ -12,7 +12,7 @@
 #                       seed others (UD: the packets each QP receives
 #                       come in the same order in every run; RC's ACKs
 #                       and retransmissions depend on timing)
-#         flap-ok|flap-exc, event, cqe   (see faults_traffic.c)
+#         flap-ok|flap-exc, event, cqe, midmsg   (see faults_traffic.c)
 #         judge-PROG-KIND-RATE  Debian's PROG (ib_write_bw, ib_send_bw,
 #                       ibv_rc_pingpong) through debian_datapath.sh
 SIM=$1
@@ -102,6 +102,9 @@ cqe)
 		fail "exit status"
 	grep -q '\] fault cqe-error .* wqe 3 status REM_ACCESS_ERR' "$w/trace" ||
 		fail "no cqe-error line" ;;
+midmsg)
+	run "$w/out" --fault drop:packet=2,dev=1 -- "$PROG" midmsg ||
+		fail "exit status" ;;
 judge-*)
 	p=$(echo "$CASE" | cut -d- -f2)
 	kind=$(echo "$CASE" | cut -d- -f3)

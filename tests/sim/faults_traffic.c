@@ -30,6 +30,10 @@
  *                 completes WR_FLUSH_ERR.
  *   cqe           (--fault cqe-error:wqe=3,status=REM_ACCESS_ERR) the 3rd
  *                 SEND completes REM_ACCESS_ERR, the 4th WR_FLUSH_ERR.
+ *   midmsg        (--fault drop:packet=2,dev=1) a two-packet SEND loses
+ *                 its second packet; A (retry_cnt 0) fails RETRY_EXC_ERR;
+ *                 B, moved to ERR while its receive WQE holds half a
+ *                 message, completes that WQE WR_FLUSH_ERR.
  */
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -537,6 +541,32 @@ static void run_cqe(struct end *a, struct end *b)
 	printf("cqe: SEND 3 %s\n", ibv_wc_status_str(want[2]));
 }
 
+static void run_midmsg(struct end *a, struct end *b)
+{
+	struct qp_link la = qp_link_default(b->qp->qp_num);
+	struct qp_link lb = qp_link_default(a->qp->qp_num);
+	struct ibv_qp_attr qa = {.qp_state = IBV_QPS_ERR};
+	struct ibv_wc wc;
+
+	la.dlid = b->lid;
+	lb.dlid = a->lid;
+	la.retry_cnt = 0;
+	la.timeout = 10;
+	if (qp_link_up(a->qp, &la) || qp_link_up(b->qp, &lb) ||
+	    post_recv(b, S_OFF, SEND_LEN, 77) ||
+	    post_one(a, b, IBV_WR_SEND, S_OFF, SEND_LEN, 0, 0, 0)) {
+		CHECK(0, "set-up: %s", strerror(errno));
+		return;
+	}
+	CHECK(wait_wc(a->cq, &wc, 1) == 1 && wc.status == IBV_WC_RETRY_EXC_ERR,
+	      "A's SEND: %s", ibv_wc_status_str(wc.status));
+	CHECK(!ibv_modify_qp(b->qp, &qa, IBV_QP_STATE), "B to ERR");
+	CHECK(wait_wc(b->cq, &wc, 1) == 1 && wc.wr_id == 77 &&
+		      wc.status == IBV_WC_WR_FLUSH_ERR,
+	      "B's receive in use did not flush");
+	printf("midmsg: receive in use flushed\n");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "rc";
@@ -561,6 +591,8 @@ int main(int argc, char **argv)
 		run_event(&a, &b);
 	else if (!strcmp(mode, "cqe"))
 		run_cqe(&a, &b);
+	else if (!strcmp(mode, "midmsg"))
+		run_midmsg(&a, &b);
 	else
 		CHECK(0, "unknown mode %s", mode);
 	end_close(&a);
