@@ -178,7 +178,9 @@ struct hca_rres {
  * has had its chance at it once its engine finished a pass past pos. */
 struct hca_mark {
 	int32_t pid; /* 0: nothing in flight (or the packet was lost) */
+	uint32_t full;	 /* our ring's full count last seen */
 	uint64_t pos;
+	uint64_t passes; /* the receiver's pass count it must reach */
 };
 
 struct hca_qp {
@@ -341,8 +343,9 @@ int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
 			 int iovcnt, struct hca_mark *mark);
 /* Has the receiver had its chance at the packet at m? 1 once its engine
- * finished a pass past it, or it is gone; 0 while it has not run. */
-int hca_fabric_reached(const struct hca_mark *m);
+ * finished a pass past it (and, if our ring was full meanwhile, one more
+ * that began after), or it is gone; 0 while it has not run. */
+int hca_fabric_reached(struct hca_mark *m);
 /* Packets wait in this process's own ring (an answer may be among them). */
 int hca_fabric_backlog(void);
 /* End of an engine pass: what it took from the ring is now handled. */

@@ -38,6 +38,8 @@ struct ring_hdr {
 	uint32_t ready;
 	uint32_t app_pass; /* the owner's application is in a pass */
 	uint64_t done;	   /* tail when the owner's last pass ended */
+	uint64_t passes;   /* passes the owner's engine finished */
+	uint32_t full;	   /* times a sender found the ring full */
 };
 
 #define RING_DATA 4096 /* header page, then the bytes */
@@ -255,6 +257,7 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 		len += room;
 	if (head + len - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >
 	    RING_BYTES) {
+		h->full++;
 		pthread_mutex_unlock(&h->lock);
 		if (kill(pid, 0) && errno == ESRCH)
 			return -EHOSTUNREACH;
@@ -325,16 +328,52 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
  * scheduled, and that wait is not network time. A receiver that is gone
  * had its chance: its packets are lost.
  */
-int hca_fabric_reached(const struct hca_mark *m)
+/* The process is gone: reaped, or dead and not yet reaped (a zombie). */
+static int gone(pid_t pid)
+{
+	char path[40], buf[64], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = real.open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = real.read(fd, buf, sizeof(buf) - 1);
+	real.close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strrchr(buf, ')'); /* "pid (comm) S ..." */
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+int hca_fabric_reached(struct hca_mark *m)
 {
 	struct ring_hdr *h;
+	uint32_t full;
 
 	if (!m->pid)
 		return 1;
 	h = peer_ring(m->pid);
-	if (!h || __atomic_load_n(&h->done, __ATOMIC_ACQUIRE) >= m->pos)
+	if (!h)
 		return 1;
-	return kill(m->pid, 0) && errno == ESRCH;
+	if (gone(m->pid))
+		return 1;
+	if (__atomic_load_n(&h->done, __ATOMIC_ACQUIRE) < m->pos)
+		return 0;
+	/*
+	 * It took our packet, but its answer may have found our ring full
+	 * and wait in it for its next pass: then it has had its chance
+	 * only once it finished a pass that began after we made room.
+	 */
+	full = own ? __atomic_load_n(&own->full, __ATOMIC_ACQUIRE) : 0;
+	if (full != m->full) {
+		m->full = full;
+		m->passes = __atomic_load_n(&h->passes, __ATOMIC_ACQUIRE) + 2;
+		return 0;
+	}
+	return __atomic_load_n(&h->passes, __ATOMIC_ACQUIRE) >= m->passes;
 }
 
 int hca_fabric_backlog(void)
@@ -346,8 +385,10 @@ int hca_fabric_backlog(void)
 /* Answers to what the pass took were sent before done moves past it. */
 void hca_fabric_pass_done(void)
 {
-	if (own)
-		__atomic_store_n(&own->done, own->tail, __ATOMIC_RELEASE);
+	if (!own)
+		return;
+	__atomic_store_n(&own->done, own->tail, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&own->passes, 1, __ATOMIC_RELEASE);
 }
 
 static const uint8_t *cur_payload; /* the packet being handled */

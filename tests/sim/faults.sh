@@ -13,6 +13,8 @@
 #                       come in the same order in every run; RC's ACKs
 #                       and retransmissions depend on timing)
 #         flap-ok|flap-exc, event, cqe, midmsg   (see faults_traffic.c)
+#         gone          a peer process killed (and not reaped) once
+#                       connected: RETRY_EXC_ERR, no endless wait
 #         judge-PROG-KIND-RATE  Debian's PROG (ib_write_bw, ib_send_bw,
 #                       ibv_rc_pingpong) through debian_datapath.sh
 SIM=$1
@@ -102,6 +104,9 @@ cqe)
 		fail "exit status"
 	grep -q '\] fault cqe-error .* wqe 3 status REM_ACCESS_ERR' "$w/trace" ||
 		fail "no cqe-error line" ;;
+gone)
+	run "$w/out" -- "$PROG" rc2 0 10 || fail "exit status"
+	grep -q '^gone: RETRY_EXC_ERR' "$w/out" || fail "no RETRY_EXC_ERR" ;;
 midmsg)
 	run "$w/out" --fault drop:packet=2,dev=1 -- "$PROG" midmsg ||
 		fail "exit status" ;;

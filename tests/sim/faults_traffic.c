@@ -17,6 +17,8 @@
  *                 a SEND that B checks and answers over a pipe. With a
  *                 short TIMEOUT on a busy host it is the peer's scheduling
  *                 the ACK timer must not count.
+ *   rc2 0 TIMEOUT B dies (SIGKILL) once connected and stays unreaped: A's
+ *                 SEND ends in RETRY_EXC_ERR all the same.
  *   ud COUNT      UD: COUNT numbered messages to B, with a receive posted
  *                 for each; prints "ud received R of COUNT" (R: what the
  *                 wire delivered, each intact and in order).
@@ -38,6 +40,7 @@
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,10 +339,13 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 		if (qp_link_up(b.qp, &l))
 			_exit(1);
 		close(a2b[1]);
+		if (!rounds) /* "gone": die without a word, unreaped */
+			kill(getpid(), SIGKILL);
 		st = rc2_target(&b, rounds, a2b[0], b2a[1]);
 		end_close(&b);
 		exit(st); /* with the sim's counters line */
 	}
+	close(b2a[1]); /* B's end: its death is our EOF */
 	me = (struct wire){a->qp->qp_num, a->mr->rkey, a->lid, (uintptr_t)a->buf};
 	if (pid < 0 || read(b2a[0], &peer, sizeof(peer)) != sizeof(peer) ||
 	    write(a2b[1], &me, sizeof(me)) != sizeof(me)) {
@@ -352,6 +358,21 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 	l.dlid = peer.lid;
 	l.timeout = timeout;
 	CHECK(!qp_link_up(a->qp, &l), "connect A");
+	if (!rounds) {
+		/* B is dead (a zombie until we reap it): its ring is still
+		 * there, nobody reads it, and the SEND must run out of
+		 * retries rather than wait for B's engine */
+		while (read(b2a[0], &got, 1) > 0)
+			;
+		CHECK(!post_one(a, &rb, IBV_WR_SEND, S_OFF, 64, 0, 0, 0) &&
+			      wait_wc(a->cq, wc, 1) == 1 &&
+			      wc[0].status == IBV_WC_RETRY_EXC_ERR,
+		      "SEND to a dead peer: %s",
+		      ibv_wc_status_str(wc[0].status));
+		waitpid(pid, &st, 0);
+		printf("gone: RETRY_EXC_ERR\n");
+		return;
+	}
 	for (r = 0; r < rounds && !failures; r++) {
 		for (i = 0; i < WRITE_LEN; i++)
 			a->buf[W_OFF + i] = pattern(r, i);
