@@ -402,7 +402,9 @@ struct hca_stats {
 	uint64_t ring_full;    /* sends deferred: the peer's ring was full */
 	uint64_t ack_timeouts; /* local ACK timer expiries (go-back-N) */
 	uint64_t timer_waits;  /* expiries not counted: the peer had not run */
-	uint64_t retransmits;  /* request packets sent again */
+	uint64_t retransmits;  /* request packets sent again (lost or not
+				* acknowledged in time) */
+	uint64_t rnr_naks;     /* RNR NAKs received (then sent again) */
 	uint64_t seq_naks;     /* PSN sequence NAKs sent (a gap was seen) */
 	uint64_t duplicates;   /* duplicate requests answered again */
 	uint64_t faults;       /* --fault actions taken in this process */

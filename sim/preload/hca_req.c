@@ -481,6 +481,9 @@ void hca_req_timers(struct hca_qp *qp, uint64_t now)
 		return;
 	}
 	hca_stats.ack_timeouts++;
+	if (sim_tracing())
+		sim_trace("qp %#x ACK timeout psn %#x retry %u of %u", qp->qpn,
+			  w->psn_first, qp->retries + 1, qp->retry_cnt);
 	if (qp->retries++ >= qp->retry_cnt) {
 		req_fail(qp, HCA_SYND_RETRY_EXC);
 		return;
@@ -588,11 +591,17 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 				return;
 			}
 			rewind_to(qp, p->psn);
+			/* sent again because the receiver was not ready, not
+			 * because the wire lost it: no retransmission */
+			w->sent_max = w->sent;
+			hca_stats.rnr_naks++;
 			w->deadline =
 				hca_now() + rnr_us[p->rnr_timer & 31] * 1000ull;
 			return;
 		}
 		if (p->nak == HCA_NAK_SEQ) {
+			if (w->deadline && !w->sent)
+				return; /* waiting out an RNR NAK already */
 			/* a transport retry, as a timeout is */
 			if (qp->retries++ >= qp->retry_cnt) {
 				req_fail(qp, HCA_SYND_RETRY_EXC);

@@ -379,6 +379,9 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 		if (!write && hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge,
 					   &qp->msg_wqe)) {
 			qp->in_msg = 0;
+			/* the NAK for this PSN: later packets of the message
+			 * are dropped without another one */
+			qp->seq_nak_sent = 1;
 			if (qp->type == HCA_QPT_RC)
 				send_nak(qp, HCA_NAK_RNR, p->psn);
 			return; /* UC: the message is dropped */
@@ -432,6 +435,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			/* the data landed; the immediate needs a receive */
 			qp->ack_pending = 0;
 			qp->epsn = p->psn;
+			qp->seq_nak_sent = 1;
 			if (qp->type == HCA_QPT_RC)
 				send_nak(qp, HCA_NAK_RNR, p->psn);
 			return;

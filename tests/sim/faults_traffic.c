@@ -336,8 +336,8 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 		l = qp_link_default(peer.qpn);
 		l.dlid = peer.lid;
 		l.timeout = timeout;
-		if (qp_link_up(b.qp, &l))
-			_exit(1);
+		if (qp_link_up(b.qp, &l) || write(b2a[1], "r", 1) != 1)
+			_exit(1); /* ready: A may send (before, it is lost) */
 		close(a2b[1]);
 		if (!rounds) /* "gone": die without a word, unreaped */
 			kill(getpid(), SIGKILL);
@@ -358,6 +358,7 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 	l.dlid = peer.lid;
 	l.timeout = timeout;
 	CHECK(!qp_link_up(a->qp, &l), "connect A");
+	CHECK(read(b2a[0], &got, 1) == 1, "B did not get ready");
 	if (!rounds) {
 		/* B is dead (a zombie until we reap it): its ring is still
 		 * there, nobody reads it, and the SEND must run out of
