@@ -13,29 +13,29 @@ struct name_val {
 };
 
 static const char *const kind_names[SIM_FAULT_KINDS] = {
-	[SIM_FAULT_DROP] = "drop",	    [SIM_FAULT_DUP] = "dup",
-	[SIM_FAULT_REORDER] = "reorder",    [SIM_FAULT_DELAY] = "delay",
-	[SIM_FAULT_CORRUPT] = "corrupt",    [SIM_FAULT_LINK_FLAP] = "link-flap",
-	[SIM_FAULT_EVENT] = "event",	    [SIM_FAULT_CQE_ERR] = "cqe-error",
+	[SIM_FAULT_DROP] = "drop",	 [SIM_FAULT_DUP] = "dup",
+	[SIM_FAULT_REORDER] = "reorder", [SIM_FAULT_DELAY] = "delay",
+	[SIM_FAULT_CORRUPT] = "corrupt", [SIM_FAULT_LINK_FLAP] = "link-flap",
+	[SIM_FAULT_EVENT] = "event",	 [SIM_FAULT_CQE_ERR] = "cqe-error",
 };
 
 /* enum ibv_event_type */
 static const struct name_val events[] = {
-	{"CQ_ERR", 0},	    {"QP_FATAL", 1},	  {"QP_REQ_ERR", 2},
+	{"CQ_ERR", 0},	      {"QP_FATAL", 1},	   {"QP_REQ_ERR", 2},
 	{"QP_ACCESS_ERR", 3}, {"DEVICE_FATAL", 8}, {"PORT_ACTIVE", 9},
-	{"PORT_ERR", 10},     {"LID_CHANGE", 11}, {"PKEY_CHANGE", 12},
-	{"SM_CHANGE", 13},    {"SRQ_ERR", 14},	  {"CLIENT_REREGISTER", 17},
+	{"PORT_ERR", 10},     {"LID_CHANGE", 11},  {"PKEY_CHANGE", 12},
+	{"SM_CHANGE", 13},    {"SRQ_ERR", 14},	   {"CLIENT_REREGISTER", 17},
 	{"GID_CHANGE", 18},
 };
 
 /* ibv_wc_status names, valued as the mlx5 error CQE syndrome */
 static const struct name_val statuses[] = {
-	{"LOC_LEN_ERR", 0x01},	   {"LOC_QP_OP_ERR", 0x02},
-	{"LOC_PROT_ERR", 0x04},	   {"WR_FLUSH_ERR", 0x05},
-	{"MW_BIND_ERR", 0x06},	   {"BAD_RESP_ERR", 0x10},
-	{"LOC_ACCESS_ERR", 0x11},  {"REM_INV_REQ_ERR", 0x12},
-	{"REM_ACCESS_ERR", 0x13},  {"REM_OP_ERR", 0x14},
-	{"RETRY_EXC_ERR", 0x15},   {"RNR_RETRY_EXC_ERR", 0x16},
+	{"LOC_LEN_ERR", 0x01},	  {"LOC_QP_OP_ERR", 0x02},
+	{"LOC_PROT_ERR", 0x04},	  {"WR_FLUSH_ERR", 0x05},
+	{"MW_BIND_ERR", 0x06},	  {"BAD_RESP_ERR", 0x10},
+	{"LOC_ACCESS_ERR", 0x11}, {"REM_INV_REQ_ERR", 0x12},
+	{"REM_ACCESS_ERR", 0x13}, {"REM_OP_ERR", 0x14},
+	{"RETRY_EXC_ERR", 0x15},  {"RNR_RETRY_EXC_ERR", 0x16},
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -106,13 +106,23 @@ static int parse_rate(const char *s, uint32_t *ppm)
 }
 
 /* The keys, in the order of keys[] below; a kind's set is a bit mask. */
-enum { K_RATE, K_PACKET, K_DEV, K_QP, K_MS, K_AT, K_FOR, K_TYPE, K_STATUS,
-       K_WQE };
+enum {
+	K_RATE,
+	K_PACKET,
+	K_DEV,
+	K_QP,
+	K_MS,
+	K_AT,
+	K_FOR,
+	K_TYPE,
+	K_STATUS,
+	K_WQE
+};
 #define B(k) (1u << (k))
 #define WIRE (B(K_RATE) | B(K_PACKET) | B(K_DEV) | B(K_QP))
 
-static const char *const keys[] = {"rate", "packet", "dev",  "qp",	"ms",
-				   "at",   "for",	 "type", "status", "wqe"};
+static const char *const keys[] = {"rate", "packet", "dev",  "qp",     "ms",
+				   "at",   "for",    "type", "status", "wqe"};
 
 static const struct {
 	uint32_t allowed, required;
@@ -141,9 +151,10 @@ static int set_key(struct sim_fault_rule *r, unsigned int k, const char *v)
 		return name_val(events, N(events), v, &r->event);
 	case K_STATUS:
 		return name_val(statuses, N(statuses), v, &r->status) ||
-			       r->status == 0x05
-		       ? -1 /* a flush is the result of an error, not one */
-		       : 0;
+				       r->status == 0x05
+			       ? -1 /* a flush is the result of an error, not
+				       one */
+			       : 0;
 	}
 	if (parse_num(v, k == K_QP ? 0xffffff : UINT32_MAX, &n))
 		return -1;
@@ -215,8 +226,8 @@ int sim_fault_parse(const char *arg, struct sim_fault_rule *r, char *err,
 	}
 	if (SIM_FAULT_ON_WIRE(kind) &&
 	    !(seen & B(K_RATE)) == !(seen & B(K_PACKET))) {
-		snprintf(err, errlen, "%s wants rate= or packet=",
-			 kind_names[kind]);
+		snprintf(err, errlen,
+			 "%s wants rate= or packet=", kind_names[kind]);
 		return -1;
 	}
 	if ((seen & kind_keys[kind].required) != kind_keys[kind].required) {

@@ -2,7 +2,7 @@
 /*
  * --fault rules: what rdma-sim's wire, HCA and kernel do wrong on purpose.
  * The launcher parses them (sim_fault_parse) into the world's shared
- * configuration; every process's engine applies them (preload/
+ * configuration; every process's engine applies them (hw/mlx5/
  * hca_fault.c). Decisions come from --seed and what the receiving QP saw,
  * never from the clock, so a seed replays the same faults.
  */

@@ -149,9 +149,7 @@ int sim_link_is_down(const struct sim_config *cfg, unsigned int dev)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	return sim_fault_link_down(cfg->faults, cfg->nfaults,
-				   now > cfg->start_ns
-					   ? (now - cfg->start_ns) / 1000000
-					   : 0,
-				   dev);
+	return sim_fault_link_down(
+		cfg->faults, cfg->nfaults,
+		now > cfg->start_ns ? (now - cfg->start_ns) / 1000000 : 0, dev);
 }

@@ -148,8 +148,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	l.cfg.start_ns = (uint64_t)now.tv_sec * 1000000000ull +
-			 (uint64_t)now.tv_nsec;
+	l.cfg.start_ns =
+		(uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	ret = sim_shared_create(dir, &l.cfg, l.fail, l.nfail);
 	if (!ret)
 		ret = sim_write_sysfs(dir, &l.cfg);

@@ -55,13 +55,13 @@
 #define SEND_LEN  (70 * 1024)
 #define BUF	  (1024 * 1024)
 /* offsets in each side's buffer */
-#define W_OFF	  0		     /* WRITE target (B), source (A) */
-#define R_OFF	  (256 * 1024)	     /* READ destination (A) */
-#define S_OFF	  (512 * 1024)	     /* SEND source (A), receive (B) */
-#define FA_OFF	  (768 * 1024)	     /* B: fetch-add counter */
-#define CS_OFF	  (FA_OFF + 8)	     /* B: compare-swap counter */
-#define OLD_OFF	  (FA_OFF + 64)	     /* A: atomic results */
-#define LIMIT_NS  (60ull * 1000000000ull)
+#define W_OFF	 0	       /* WRITE target (B), source (A) */
+#define R_OFF	 (256 * 1024)  /* READ destination (A) */
+#define S_OFF	 (512 * 1024)  /* SEND source (A), receive (B) */
+#define FA_OFF	 (768 * 1024)  /* B: fetch-add counter */
+#define CS_OFF	 (FA_OFF + 8)  /* B: compare-swap counter */
+#define OLD_OFF	 (FA_OFF + 64) /* A: atomic results */
+#define LIMIT_NS (60ull * 1000000000ull)
 
 struct end {
 	struct ibv_context *ctx;
@@ -103,8 +103,10 @@ static int end_open(struct end *e, int which, enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = type,
-		.cap = {.max_send_wr = 64, .max_recv_wr = 1024,
-			.max_send_sge = 1, .max_recv_sge = 1},
+		.cap = {.max_send_wr = 64,
+			.max_recv_wr = 1024,
+			.max_send_sge = 1,
+			.max_recv_sge = 1},
 	};
 	struct ibv_port_attr pa;
 
@@ -190,14 +192,17 @@ static int post_one(struct end *a, struct end *b, enum ibv_wr_opcode op,
 		    size_t off, uint32_t len, size_t roff, uint64_t add,
 		    uint64_t swap)
 {
-	struct ibv_send_wr wr = {.wr_id = op, .num_sge = 1, .opcode = op,
+	struct ibv_send_wr wr = {.wr_id = op,
+				 .num_sge = 1,
+				 .opcode = op,
 				 .send_flags = IBV_SEND_SIGNALED},
 			   *bad;
 	struct ibv_sge s;
 
 	sge_of(&s, a, off, len);
 	wr.sg_list = &s;
-	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD || op == IBV_WR_ATOMIC_CMP_AND_SWP) {
+	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+	    op == IBV_WR_ATOMIC_CMP_AND_SWP) {
 		wr.wr.atomic.remote_addr = (uintptr_t)(b->buf + roff);
 		wr.wr.atomic.rkey = b->mr->rkey;
 		wr.wr.atomic.compare_add = add;
@@ -295,7 +300,8 @@ static int rc2_target(struct end *b, unsigned int rounds, int rd, int wr)
 	unsigned int r, i;
 
 	for (r = 0; r < rounds; r++) {
-		if (post_recv(b, S_OFF, SEND_LEN, r) || wait_wc(b->cq, &wc, 1) != 1 ||
+		if (post_recv(b, S_OFF, SEND_LEN, r) ||
+		    wait_wc(b->cq, &wc, 1) != 1 ||
 		    wc.status != IBV_WC_SUCCESS || wc.byte_len != SEND_LEN) {
 			CHECK(0, "B: round %u receive", r);
 			return 1;
@@ -346,7 +352,8 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 		exit(st); /* with the sim's counters line */
 	}
 	close(b2a[1]); /* B's end: its death is our EOF */
-	me = (struct wire){a->qp->qp_num, a->mr->rkey, a->lid, (uintptr_t)a->buf};
+	me = (struct wire){a->qp->qp_num, a->mr->rkey, a->lid,
+			   (uintptr_t)a->buf};
 	if (pid < 0 || read(b2a[0], &peer, sizeof(peer)) != sizeof(peer) ||
 	    write(a2b[1], &me, sizeof(me)) != sizeof(me)) {
 		CHECK(0, "fork or exchange");
@@ -403,7 +410,8 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 static void run_ud(struct end *a, struct end *b, unsigned int count)
 {
 	struct ibv_ah_attr aa = {.dlid = b->lid, .port_num = 1};
-	struct ibv_send_wr wr = {.num_sge = 1, .opcode = IBV_WR_SEND,
+	struct ibv_send_wr wr = {.num_sge = 1,
+				 .opcode = IBV_WR_SEND,
 				 .send_flags = IBV_SEND_SIGNALED},
 			   *bad;
 	struct ibv_wc wc[16];
@@ -432,22 +440,25 @@ static void run_ud(struct end *a, struct end *b, unsigned int count)
 		sge_of(&s, a, 0, 24);
 		wr.sg_list = &s;
 		wr.wr_id = i;
-		if (ibv_post_send(a->qp, &wr, &bad) || wait_wc(a->cq, wc, 1) != 1 ||
-		    check_ok(wc, 1, "UD send"))
+		if (ibv_post_send(a->qp, &wr, &bad) ||
+		    wait_wc(a->cq, wc, 1) != 1 || check_ok(wc, 1, "UD send"))
 			return;
 	}
 	/* what arrives, until 300 ms pass without anything */
 	for (quiet = now_ns() + 300000000ull; now_ns() < quiet;) {
 		n = ibv_poll_cq(b->cq, 16, wc);
 		for (k = 0; k < n; k++) {
-			const uint8_t *p = b->buf + wc[k].wr_id * 64 % (BUF - 64) + 40;
+			const uint8_t *p =
+				b->buf + wc[k].wr_id * 64 % (BUF - 64) + 40;
 			uint32_t seq;
 
 			memcpy(&seq, p, 4);
-			CHECK(wc[k].status == IBV_WC_SUCCESS && wc[k].byte_len == 64,
+			CHECK(wc[k].status == IBV_WC_SUCCESS &&
+				      wc[k].byte_len == 64,
 			      "UD receive: %s, %u bytes",
 			      ibv_wc_status_str(wc[k].status), wc[k].byte_len);
-			CHECK(seq > last && seq <= count && p[4] == (uint8_t)seq &&
+			CHECK(seq > last && seq <= count &&
+				      p[4] == (uint8_t)seq &&
 				      p[23] == (uint8_t)seq,
 			      "UD message %u after %u, or its bytes are wrong",
 			      seq, last);
@@ -468,9 +479,9 @@ static int wait_event(struct ibv_context *ctx, enum ibv_event_type want,
 	struct ibv_async_event ev;
 	int found = 0;
 
-	while (!found && poll(&p, 1, 5000) == 1 && !ibv_get_async_event(ctx, &ev)) {
-		found = ev.event_type == want &&
-			(!qp || ev.element.qp == qp);
+	while (!found && poll(&p, 1, 5000) == 1 &&
+	       !ibv_get_async_event(ctx, &ev)) {
+		found = ev.event_type == want && (!qp || ev.element.qp == qp);
 		ibv_ack_async_event(&ev);
 	}
 	return found;
@@ -557,8 +568,8 @@ static void run_cqe(struct end *a, struct end *b)
 		CHECK(!post_one(a, b, IBV_WR_SEND, S_OFF, 64, 0, 0, 0) &&
 			      wait_wc(a->cq, &wc, 1) == 1 &&
 			      wc.status == want[i],
-		      "SEND %u: %s, want %s", i + 1, ibv_wc_status_str(wc.status),
-		      ibv_wc_status_str(want[i]));
+		      "SEND %u: %s, want %s", i + 1,
+		      ibv_wc_status_str(wc.status), ibv_wc_status_str(want[i]));
 	}
 	printf("cqe: SEND 3 %s\n", ibv_wc_status_str(want[2]));
 }

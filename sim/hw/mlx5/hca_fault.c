@@ -30,15 +30,19 @@ struct held {
 };
 
 static struct held *held_head, **held_tail = &held_head;
-static uint64_t rx_seen;	       /* packets this process took */
+static uint64_t rx_seen;	     /* packets this process took */
 static uint8_t done[SIM_MAX_FAULTS]; /* timed rules: what was applied */
 
 static const char *const pkt_names[] = {
-	[HCA_PKT_SEND] = "SEND",	 [HCA_PKT_WRITE] = "WRITE",
-	[HCA_PKT_READ_REQ] = "READ_REQ", [HCA_PKT_READ_RESP] = "READ_RESP",
-	[HCA_PKT_CS] = "CMP_SWAP",	 [HCA_PKT_FA] = "FETCH_ADD",
+	[HCA_PKT_SEND] = "SEND",
+	[HCA_PKT_WRITE] = "WRITE",
+	[HCA_PKT_READ_REQ] = "READ_REQ",
+	[HCA_PKT_READ_RESP] = "READ_RESP",
+	[HCA_PKT_CS] = "CMP_SWAP",
+	[HCA_PKT_FA] = "FETCH_ADD",
 	[HCA_PKT_ATOMIC_RESP] = "ATOMIC_RESP",
-	[HCA_PKT_ACK] = "ACK",		 [HCA_PKT_NAK] = "NAK",
+	[HCA_PKT_ACK] = "ACK",
+	[HCA_PKT_NAK] = "NAK",
 };
 
 static const struct sim_config *cfg(void)
@@ -67,8 +71,9 @@ static int fires(const struct sim_fault_rule *r, unsigned int i,
 
 	if (r->packet)
 		return n == r->packet;
-	h = mix(cfg()->seed ^ mix((uint64_t)i << 56 ^ (uint64_t)p->dst_dev << 32 ^
-				  p->dst_qpn) ^
+	h = mix(cfg()->seed ^
+		mix((uint64_t)i << 56 ^ (uint64_t)p->dst_dev << 32 ^
+		    p->dst_qpn) ^
 		mix(n));
 	return h % 1000000 < r->rate;
 }
@@ -93,8 +98,8 @@ static void trace_pkt(const char *what, const struct hca_pkt *p, uint64_t n)
 		  p->psn, p->len);
 }
 
-static void hold(const struct hca_pkt *p, const uint8_t *payload,
-		 uint64_t due, uint64_t after_rx)
+static void hold(const struct hca_pkt *p, const uint8_t *payload, uint64_t due,
+		 uint64_t after_rx)
 {
 	struct held *h = malloc(sizeof(*h) + p->len);
 
@@ -197,20 +202,26 @@ static void for_devices(const struct sim_fault_rule *r, uint32_t event,
 			sim_for_each_context(d, fn, &event);
 }
 
-enum { IBV_EVENT_DEVICE_FATAL = 8, IBV_EVENT_PORT_ACTIVE = 9,
-       IBV_EVENT_PORT_ERR = 10 };
+enum {
+	IBV_EVENT_DEVICE_FATAL = 8,
+	IBV_EVENT_PORT_ACTIVE = 9,
+	IBV_EVENT_PORT_ERR = 10
+};
 
 /* The port went down (1) or came back (2): its events, once each. */
 static void link_flap(const struct sim_fault_rule *r, unsigned int i,
 		      uint64_t ms)
 {
-	uint8_t state = ms < r->ms ? 0 : ms < (uint64_t)r->ms + r->for_ms ? 1 : 2;
+	uint8_t state = ms < r->ms			   ? 0
+			: ms < (uint64_t)r->ms + r->for_ms ? 1
+							   : 2;
 
 	if (state <= done[i])
 		return;
 	if (state == 1 || done[i] == 1) {
-		for_devices(r, state == 1 ? IBV_EVENT_PORT_ERR
-					  : IBV_EVENT_PORT_ACTIVE,
+		for_devices(r,
+			    state == 1 ? IBV_EVENT_PORT_ERR
+				       : IBV_EVENT_PORT_ACTIVE,
 			    port_event);
 		if (sim_tracing())
 			sim_trace("fault link-flap port %s at %llu ms",
@@ -247,8 +258,9 @@ static void inject_event(const struct sim_fault_rule *r)
 			if (srq->obj && on_dev(r, srq->uv))
 				sim_async_event(srq->uv, e, srq->obj);
 	} else if (e >= IBV_EVENT_DEVICE_FATAL) {
-		for_devices(r, e, e == IBV_EVENT_DEVICE_FATAL ? device_event
-							      : port_event);
+		for_devices(r, e,
+			    e == IBV_EVENT_DEVICE_FATAL ? device_event
+							: port_event);
 	}
 	if (e != SIM_EVENT_QP_FATAL && e != SIM_EVENT_QP_REQ_ERR &&
 	    e != SIM_EVENT_QP_ACCESS_ERR && e != IBV_EVENT_DEVICE_FATAL)

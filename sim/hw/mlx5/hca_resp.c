@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The responder: receive WQEs (RQ and SRQ) taken up to their doorbell
- * counters, packets scattered straight from the socket into registered
- * memory, RDMA WRITE/READ/atomics checked against the rkey's MR, and the
- * RC answers: cumulative ACKs, RNR NAK (no receive posted, min_rnr_timer),
- * NAKs for access/invalid-request/operational errors (the responder QP
- * then goes to ERR, as IB's class J/K errors do).
+ * counters, packets scattered straight from the receive ring into
+ * registered memory, RDMA WRITE/READ/atomics checked against the rkey's
+ * MR, and the RC answers: cumulative ACKs, RNR NAK (no receive posted,
+ * min_rnr_timer), NAKs for access/invalid-request/operational errors (the
+ * responder QP then goes to ERR, as IB's class J/K errors do).
  */
 #include "hca.h"
 
@@ -171,7 +171,6 @@ static int send_nak(struct hca_qp *qp, uint8_t nak, uint32_t psn)
 	return 0;
 }
 
-
 /* A responder error of class J/K: NAK (RC), then ERR. */
 static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 		       uint32_t event)
@@ -310,7 +309,7 @@ static void replay(struct hca_qp *qp, const struct hca_pkt *p)
 			continue;
 		if (queued(qp, op, p->psn) ||
 		    qp->rr_head - qp->rr_tail >= HCA_RRESP)
-			return; /* answered soon anyway / no room: asked again */
+			return; /* queued already, or no room */
 		hca_stats.duplicates++;
 		if (op == HCA_PKT_ATOMIC_RESP) {
 			queue_reply(qp, p, op, p->psn, NULL, 0, r->orig);
@@ -496,7 +495,7 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 	}
 	if (qp->type == HCA_QPT_UC && p->psn != qp->epsn && qp->in_msg)
 		uc_abort(qp); /* a packet is missing: drop the message */
-	qp->epsn = p->psn; /* UC follows the wire; RC: unchanged */
+	qp->epsn = p->psn;    /* UC follows the wire; RC: unchanged */
 	qp->seq_nak_sent = 0;
 	switch (p->op) {
 	case HCA_PKT_SEND:
@@ -525,8 +524,7 @@ int hca_resp_flush(struct hca_qp *qp)
 	uint32_t chunk;
 	int did = 0;
 
-	if (qp->nak_pending &&
-	    !send_nak(qp, qp->nak_code, qp->nak_psn))
+	if (qp->nak_pending && !send_nak(qp, qp->nak_code, qp->nak_psn))
 		return 0;
 	while (qp->rr_tail != qp->rr_head) {
 		r = &qp->rr[qp->rr_tail % HCA_RRESP];

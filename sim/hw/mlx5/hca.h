@@ -6,9 +6,9 @@
  * doorbell records live in its memory, as user queues do on hardware).
  * Work is noticed through the doorbell records (the SQ/RQ/SRQ counters and
  * the CQ arm word), by the engine thread and by the application's own
- * poll/post calls (hca_hooks.c). Packets between QPs travel over one
- * AF_UNIX datagram socket per process (hca_fabric.c); a QP is reachable
- * at <dir>/q<dev>.<qpn>, a symlink to its process's socket.
+ * poll/post calls (hca_hooks.c). Packets between QPs travel through one
+ * shared-memory receive ring per process (hca_fabric.c); a QP is
+ * reachable at <dir>/q<dev>.<qpn>, a symlink naming its process.
  *
  * All engine state is protected by sim_lock.
  */
@@ -177,8 +177,8 @@ struct hca_rres {
 /* A packet's place in its receiver's ring (hca_fabric.c): the receiver
  * has had its chance at it once its engine finished a pass past pos. */
 struct hca_mark {
-	int32_t pid; /* 0: nothing in flight (or the packet was lost) */
-	uint32_t full;	 /* our ring's full count last seen */
+	int32_t pid;   /* 0: nothing in flight (or the packet was lost) */
+	uint32_t full; /* our ring's full count last seen */
 	uint64_t pos;
 	uint64_t passes; /* the receiver's pass count it must reach */
 };
@@ -226,14 +226,14 @@ struct hca_qp {
 	struct hca_rresp rr[HCA_RRESP];
 	uint32_t rr_head, rr_tail;
 	struct hca_rres res[HCA_RKEEP];
-	uint32_t nres;	      /* resources made */
-	uint8_t dest_rd_atom; /* max_dest_rd_atomic: resources kept */
+	uint32_t nres;		       /* resources made */
+	uint8_t dest_rd_atom;	       /* max_dest_rd_atomic: resources kept */
 	uint8_t nak_pending, nak_code; /* NAK to send (ring was full) */
-	uint8_t seq_nak_sent; /* one PSN sequence NAK per gap */
+	uint8_t seq_nak_sent;	       /* one PSN sequence NAK per gap */
 	uint32_t nak_psn;
 	/* where the last request packet went, for the ACK timer */
 	struct hca_mark mark;
-	uint64_t rx_pkts; /* packets that arrived for this QP (faults) */
+	uint64_t rx_pkts;     /* packets that arrived for this QP (faults) */
 	uint32_t faults_sent; /* --fault cqe-error: send WQEs counted */
 };
 
@@ -329,7 +329,7 @@ struct hca_pkt {
 	uint8_t sgid[16], dgid[16]; /* UD with GRH */
 };
 
-/* Bind this process's socket (once). 0 or -errno. */
+/* Create this process's receive ring (once). 0 or -errno. */
 int hca_fabric_open(void);
 /* Make (dev, qpn) reachable / unreachable. */
 int hca_fabric_attach(unsigned int dev, uint32_t qpn);
