@@ -38,7 +38,7 @@
 	void compat##pabi##_verbs_register_driver_##pabi(const void *ops)      \
 	{                                                                      \
 		(void)ops;                                                     \
-		verbs_lib_warn("libibverbs: ignoring a provider built for "    \
+		verbs_lib_warn("ignoring a provider built for "                \
 			       "rdma-core's private ABI " #pabi                \
 			       " (providers here are lib<name>"                \
 			       VERBS_PROVIDER_SUFFIX ")\n");                   \
