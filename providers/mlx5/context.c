@@ -196,6 +196,8 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.free_context = mlx5_free_context,
 	.free_dm = mlx5_free_dm,
 	.import_dm = mlx5_import_dm,
+	.import_mr = mlx5_import_mr,
+	.import_pd = mlx5_import_pd,
 	.modify_qp = mlx5_modify_qp,
 	.modify_srq = mlx5_modify_srq,
 	.poll_cq = mlx5_poll_cq,
@@ -212,6 +214,8 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.req_notify_cq = mlx5_arm_cq,
 	.resize_cq = mlx5_resize_cq,
 	.unimport_dm = mlx5_unimport_dm,
+	.unimport_mr = mlx5_unimport_mr,
+	.unimport_pd = mlx5_unimport_pd,
 };
 
 /*

@@ -219,6 +219,8 @@ int mlx5_cache_device_caps(struct mlx5_context *ctx);
 /* pd.c */
 struct ibv_pd *mlx5_alloc_pd(struct ibv_context *ibctx);
 int mlx5_dealloc_pd(struct ibv_pd *ibpd);
+struct ibv_pd *mlx5_import_pd(struct ibv_context *ibctx, uint32_t pd_handle);
+void mlx5_unimport_pd(struct ibv_pd *ibpd);
 
 /* mr.c */
 struct ibv_mr *mlx5_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
@@ -230,6 +232,8 @@ struct ibv_mr *mlx5_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
 			      uint64_t dm_offset, size_t length,
 			      unsigned int access);
 int mlx5_dereg_mr(struct verbs_mr *vmr);
+struct ibv_mr *mlx5_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+void mlx5_unimport_mr(struct ibv_mr *ibmr);
 
 /* dm.c */
 struct ibv_dm *mlx5_alloc_dm(struct ibv_context *ibctx,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Protection domains: ALLOC_PD returns the PD number in the mlx5 response.
+ * Protection domains: ALLOC_PD returns the PD number in the mlx5 response;
+ * a PD imported from another context sharing the cmd fd gets it from the
+ * driver's PD_QUERY.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,4 +37,33 @@ int mlx5_dealloc_pd(struct ibv_pd *ibpd)
 		return err;
 	free(to_mpd(ibpd));
 	return 0;
+}
+
+struct ibv_pd *mlx5_import_pd(struct ibv_context *ibctx, uint32_t pd_handle)
+{
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_PD, MLX5_IB_METHOD_PD_QUERY, 2);
+	struct mlx5_pd *pd;
+	int err;
+
+	pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return NULL;
+	uverbs_attr_in_obj(cmd, MLX5_IB_ATTR_QUERY_PD_HANDLE, pd_handle);
+	uverbs_attr_out_ptr(cmd, MLX5_IB_ATTR_QUERY_PD_RESP_PDN, &pd->pdn,
+			    sizeof(pd->pdn));
+	err = uverbs_cmd_execute(ibctx, cmd);
+	if (err) {
+		free(pd);
+		errno = err;
+		return NULL;
+	}
+	pd->ibv_pd.context = ibctx;
+	pd->ibv_pd.handle = pd_handle;
+	return &pd->ibv_pd;
+}
+
+/* Local only: the PD stays the allocating context's. */
+void mlx5_unimport_pd(struct ibv_pd *ibpd)
+{
+	free(to_mpd(ibpd));
 }
