@@ -48,9 +48,19 @@ struct mlx5_rsc {
 #define MLX5_RSC_CHUNKS (1u << (MLX5_RSC_KEY_BITS - MLX5_RSC_CHUNK_SHIFT))
 
 /* A 24-bit key space in lazily allocated chunks (lookups take no lock). */
-struct mlx5_rsc_table {
+struct mlx5_rsc_dir {
 	struct mlx5_rsc **chunk[MLX5_RSC_CHUNKS];
 	uint32_t refcnt[MLX5_RSC_CHUNKS];
+};
+
+/*
+ * The directory (48 KiB) is allocated at the first store: until then @dir
+ * is a shared all-empty one, so a context that never makes a QP or SRQ
+ * neither clears nor walks it, and lookups need no NULL test.
+ */
+struct mlx5_rsc_table {
+	struct mlx5_rsc_dir *dir;
+	unsigned int nchunks; /* chunks allocated */
 	pthread_mutex_t lock;
 };
 
@@ -68,7 +78,7 @@ static inline struct mlx5_rsc *mlx5_rsc_find(struct mlx5_rsc_table *t,
 	struct mlx5_rsc **chunk;
 
 	key &= (1u << MLX5_RSC_KEY_BITS) - 1;
-	chunk = t->chunk[key >> MLX5_RSC_CHUNK_SHIFT];
+	chunk = t->dir->chunk[key >> MLX5_RSC_CHUNK_SHIFT];
 	return chunk ? chunk[key & ((1u << MLX5_RSC_CHUNK_SHIFT) - 1)] : NULL;
 }
 
