@@ -26,13 +26,20 @@ struct ibv_pd *mlx5_alloc_pd(struct ibv_context *ibctx)
 		return NULL;
 	}
 	pd->pdn = resp.pdn;
+	pd->refcount = 1;
 	return &pd->ibv_pd;
 }
 
 int mlx5_dealloc_pd(struct ibv_pd *ibpd)
 {
-	int err = ibv_cmd_dealloc_pd(ibpd);
+	struct mlx5_parent_domain *mparent = to_mparent_domain(ibpd);
+	int err;
 
+	if (mparent)
+		return mlx5_dealloc_parent_domain(mparent);
+	if (__atomic_load_n(&to_mpd(ibpd)->refcount, __ATOMIC_RELAXED) > 1)
+		return EBUSY;
+	err = ibv_cmd_dealloc_pd(ibpd);
 	if (err)
 		return err;
 	free(to_mpd(ibpd));
@@ -59,11 +66,19 @@ struct ibv_pd *mlx5_import_pd(struct ibv_context *ibctx, uint32_t pd_handle)
 	}
 	pd->ibv_pd.context = ibctx;
 	pd->ibv_pd.handle = pd_handle;
+	pd->refcount = 1;
 	return &pd->ibv_pd;
 }
 
-/* Local only: the PD stays the allocating context's. */
+/*
+ * Local only: the PD stays the allocating context's. Not for a parent
+ * domain (ibv_dealloc_pd frees those) nor while a parent domain holds it:
+ * a void verb cannot say so, so it leaves the PD alone.
+ */
 void mlx5_unimport_pd(struct ibv_pd *ibpd)
 {
+	if (to_mparent_domain(ibpd) ||
+	    __atomic_load_n(&to_mpd(ibpd)->refcount, __ATOMIC_RELAXED) > 1)
+		return;
 	free(to_mpd(ibpd));
 }
