@@ -18,7 +18,6 @@
 
 #include <cmocka.h>
 #include <infiniband/mlx5dv.h>
-#include <rdma_sim_peer.h>
 
 #include "dm_util.h"
 #include "fds.h"
@@ -101,22 +100,8 @@ static void *refuse(size_t size, size_t align)
 
 static int setup(void **state)
 {
-	struct rdma_ep warm;
-	const struct ep_opts o = {.type = IBV_QPT_RC, .depth = 4};
-
-	if (!rdma_sim_active()) {
-		print_error("run this under rdma-sim\n");
-		return -1;
-	}
 	page = sysconf(_SC_PAGESIZE);
-	if (dm_env_open(&env, 0))
-		return -1;
-	sim_warm_up(env.ctx->device);
-	/* A QP's BF UAR stays for the context's life: map one now. */
-	if (ep_open(&warm, env.ctx, env.pd, &o))
-		return -1;
-	ep_close(&warm);
-	return 0;
+	return dm_env_open_sim(&env);
 }
 
 static int teardown(void **state)

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <rdma_sim_peer.h>
 
 #include "dm_util.h"
 #include "fds.h"
@@ -28,27 +27,10 @@
 	 IBV_ACCESS_REMOTE_READ)
 
 static struct dm_env env;
-static struct rdma_ep warm;
-static const struct ep_opts warm_opts = {.type = IBV_QPT_RC, .depth = 4};
 
 static int setup(void **state)
 {
-	if (!rdma_sim_active()) {
-		print_error("run this under rdma-sim\n");
-		return -1;
-	}
-	if (dm_env_open(&env, 0)) {
-		print_error("cannot open mlx5_0\n");
-		return -1;
-	}
-	sim_warm_up(env.ctx->device);
-	/* A QP's UAR page stays mapped for its context's life: map it now. */
-	if (ep_open(&warm, env.ctx, env.pd, &warm_opts)) {
-		print_error("cannot create a QP\n");
-		return -1;
-	}
-	ep_close(&warm);
-	return 0;
+	return dm_env_open_sim(&env);
 }
 
 static int teardown(void **state)
