@@ -9,7 +9,8 @@
  *  - MLX_<CQ|QP|SRQ>_ALLOC_TYPE: ANON, HUGE (SysV huge pages), CONTIG
  *    (the kernel's contiguous pages, an mmap of cmd_fd), PREFER_HUGE and
  *    PREFER_CONTIG (falling back to ANON), ALL (HUGE, CONTIG, ANON);
- *  - anonymous memory.
+ *  - anonymous memory, or HUGE under the older HUGE_CQ=y, HUGE_RC=y (per
+ *    QP type) and the like.
  * A HUGE or CONTIG request the system cannot serve fails the creation
  * with its errno (no huge pages: ENOMEM; Linux has no contiguous pages
  * since 4.x: ENOSYS), as upstream.
@@ -129,25 +130,30 @@ static int alloc_contig(struct mlx5_context *ctx, struct mlx5_buf *buf,
 	return err;
 }
 
-/* MLX_<component>_ALLOC_TYPE, case-insensitive; unknown reads as ANON. */
-static enum ring_pref env_pref(const char *component)
+/*
+ * MLX_<component>_ALLOC_TYPE, case-insensitive; unknown reads as the
+ * default, which the legacy variable (e.g. HUGE_CQ=y) makes HUGE.
+ */
+static enum ring_pref env_pref(const struct mlx5_ring_req *req)
 {
+	const char *val, *legacy;
 	char name[64];
-	const char *val;
 	unsigned int i;
 
-	snprintf(name, sizeof(name), "MLX_%s_ALLOC_TYPE", component);
+	snprintf(name, sizeof(name), "MLX_%s_ALLOC_TYPE", req->component);
 	val = getenv(name);
 	for (i = 0; val && i < sizeof(pref_names) / sizeof(pref_names[0]); i++)
 		if (!strcasecmp(val, pref_names[i]))
 			return (enum ring_pref)i;
-	return PREF_ANON;
+	legacy = req->legacy_huge ? getenv(req->legacy_huge) : NULL;
+	return legacy && !strcmp(legacy, "y") ? PREF_HUGE : PREF_ANON;
 }
 
 static int alloc_by_env(struct mlx5_context *ctx, struct mlx5_buf *buf,
-			size_t size, const char *component)
+			size_t size, const struct mlx5_ring_req *req)
 {
-	enum ring_pref pref = component ? env_pref(component) : PREF_ANON;
+	enum ring_pref pref = req->component ? env_pref(req) : PREF_ANON;
+	const char *component = req->component;
 
 	switch (pref) {
 	case PREF_HUGE:
@@ -197,7 +203,7 @@ int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf,
 			return 0;
 		}
 	}
-	return alloc_by_env(ctx, buf, size, req->component);
+	return alloc_by_env(ctx, buf, size, req);
 }
 
 void mlx5_free_buf(struct mlx5_buf *buf)

@@ -42,6 +42,7 @@ static int alloc_ring(struct mlx5_context *ctx, struct mlx5_cq *cq,
 		.resource_type = MLX5DV_RES_TYPE_CQ,
 		.alignment = ctx->page_size,
 		.component = "CQ",
+		.legacy_huge = "HUGE_CQ",
 	};
 	int err = mlx5_alloc_ring(ctx, buf, (size_t)ncqe * cqe_sz, &req);
 

@@ -39,6 +39,7 @@ struct mlx5_ring_req {
 	uint64_t resource_type; /* MLX5DV_RES_TYPE_*, for those */
 	size_t alignment;	/* for those */
 	const char *component;	/* MLX_<component>_ALLOC_TYPE, or NULL */
+	const char *legacy_huge; /* its older form: HUGE_CQ=y and the like */
 };
 
 /* Anonymous, page aligned, zeroed. */

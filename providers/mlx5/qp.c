@@ -117,6 +117,23 @@ static int setup_rings(struct mlx5_context *ctx, struct mlx5_qp *qp,
 	};
 	int err;
 
+	switch (qp->qp_type) {
+	case IBV_QPT_RC:
+		req.legacy_huge = "HUGE_RC";
+		break;
+	case IBV_QPT_UC:
+		req.legacy_huge = "HUGE_UC";
+		break;
+	case IBV_QPT_UD:
+		req.legacy_huge = "HUGE_UD";
+		break;
+	case IBV_QPT_RAW_PACKET:
+		req.legacy_huge = "HUGE_RAW_ETH";
+		break;
+	default:
+		req.legacy_huge = "HUGE_NA";
+		break;
+	}
 	if (!total)
 		total = ctx->page_size;
 	req.alignment = ring_alignment(ctx, sz, total);

@@ -4,8 +4,8 @@
  * rdma-sim (rdma-core's test_mlx5_huge_page): HUGE without huge pages
  * fails the creation with the kernel's errno, PREFER_HUGE falls back;
  * CONTIG fails (the kernel has no contiguous pages: ENOSYS), PREFER_CONTIG
- * and ALL fall back; an unknown value is the default. The object works
- * whatever its memory.
+ * and ALL fall back; an unknown value is the default, which the older
+ * HUGE_CQ=y / HUGE_RC=y make HUGE. The object works whatever its memory.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -51,6 +51,8 @@ static int teardown(void **state)
 enum obj { OBJ_CQ, OBJ_QP, OBJ_SRQ };
 static const char *const env_name[] = {
 	"MLX_CQ_ALLOC_TYPE", "MLX_QP_ALLOC_TYPE", "MLX_SRQ_ALLOC_TYPE"};
+/* The older switch to HUGE (SRQs have none; RC is the QP made here). */
+static const char *const legacy_name[] = {"HUGE_CQ", "HUGE_RC", NULL};
 
 /* Create and destroy one object with @value in its variable: 0 or errno. */
 static int try(enum obj o, const char *value)
@@ -106,6 +108,12 @@ static void check_object(enum obj o)
 	assert_int_equal(try(o, "ALL"), 0);
 	assert_int_equal(try(o, "ANON"), 0);
 	assert_int_equal(try(o, "no-such-type"), 0);
+	if (legacy_name[o]) {
+		setenv(legacy_name[o], "y", 1);
+		assert_int_equal(try(o, "no-such-type"), err);
+		assert_int_equal(try(o, "ANON"), 0); /* the new one wins */
+		unsetenv(legacy_name[o]);
+	}
 	/* Nothing stays mapped or attached. */
 	assert_int_equal(count_maps(), maps);
 }
