@@ -55,13 +55,13 @@
 	X(ibv_free_device_list)                                                \
 	X(ibv_get_device_guid)
 
-#define COMPAT10_DEFINE(name, value)                                        \
+#define COMPAT10_DEFINE(name, value)                                           \
 	COMPAT_REFUSAL(compat10_, name, "IBVERBS_1.0", value)
 
-#define COMPAT10_DEF_PTR(name) COMPAT10_DEFINE(name, 0)
-#define COMPAT10_DEF_ERRNO(name) COMPAT10_DEFINE(name, EOPNOTSUPP)
+#define COMPAT10_DEF_PTR(name)	  COMPAT10_DEFINE(name, 0)
+#define COMPAT10_DEF_ERRNO(name)  COMPAT10_DEFINE(name, EOPNOTSUPP)
 #define COMPAT10_DEF_MINUS1(name) COMPAT10_DEFINE(name, -1)
-#define COMPAT10_DEF_NONE(name) COMPAT10_DEFINE(name, 0)
+#define COMPAT10_DEF_NONE(name)	  COMPAT10_DEFINE(name, 0)
 
 COMPAT10_PTR(COMPAT10_DEF_PTR)
 COMPAT10_ERRNO(COMPAT10_DEF_ERRNO)

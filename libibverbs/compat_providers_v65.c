@@ -119,8 +119,8 @@
 
 #define COMPAT65_DEFINE(name, value)                                           \
 	COMPAT_REFUSAL(compat65_, name, "IBVERBS_PRIVATE_65", value)
-#define COMPAT65_DEF_ERRNO(name) COMPAT65_DEFINE(name, EOPNOTSUPP)
-#define COMPAT65_DEF_PTR(name) COMPAT65_DEFINE(name, 0)
+#define COMPAT65_DEF_ERRNO(name)  COMPAT65_DEFINE(name, EOPNOTSUPP)
+#define COMPAT65_DEF_PTR(name)	  COMPAT65_DEFINE(name, 0)
 #define COMPAT65_DEF_MINUS1(name) COMPAT65_DEFINE(name, -1)
 
 COMPAT65_ERRNO(COMPAT65_DEF_ERRNO)

@@ -28,8 +28,8 @@ static int parse_sys_get(const uint8_t *buf, size_t len)
 	size_t off;
 
 	if (len < NLMSG_HDRLEN || hdr->nlmsg_len > len ||
-	    hdr->nlmsg_type != RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-						RDMA_NLDEV_CMD_SYS_GET))
+	    hdr->nlmsg_type !=
+		    RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET))
 		return -1;
 	for (off = NLMSG_HDRLEN; off + NLA_HDRLEN <= hdr->nlmsg_len;
 	     off += NLA_ALIGN(attr->nla_len)) {

@@ -54,8 +54,8 @@ int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size)
 
 	if (!size)
 		return EINVAL;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
 	if (p == MAP_FAILED)
 		return ENOMEM;
 	madvise(p, len, MADV_DONTFORK);
@@ -177,8 +177,8 @@ static int alloc_by_env(struct mlx5_context *ctx, struct mlx5_buf *buf,
 	return mlx5_alloc_buf(buf, size, ctx->page_size);
 }
 
-int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf,
-		    size_t size, const struct mlx5_ring_req *req)
+int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf, size_t size,
+		    const struct mlx5_ring_req *req)
 {
 	struct mlx5_parent_domain *mparent = mlx5_custom_allocator(req->pd);
 	void *p;

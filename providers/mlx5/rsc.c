@@ -111,7 +111,6 @@ void mlx5_rsc_clear(struct mlx5_rsc_table *t, uint32_t key)
 {
 	unsigned int c = (key >> MLX5_RSC_CHUNK_SHIFT) &
 			 (MLX5_RSC_CHUNKS - 1);
-
 	struct mlx5_rsc_dir *d;
 
 	pthread_mutex_lock(&t->lock);

@@ -49,8 +49,8 @@ static int teardown(void **state)
 }
 
 enum obj { OBJ_CQ, OBJ_QP, OBJ_SRQ };
-static const char *const env_name[] = {
-	"MLX_CQ_ALLOC_TYPE", "MLX_QP_ALLOC_TYPE", "MLX_SRQ_ALLOC_TYPE"};
+static const char *const env_name[] = {"MLX_CQ_ALLOC_TYPE", "MLX_QP_ALLOC_TYPE",
+				       "MLX_SRQ_ALLOC_TYPE"};
 /* The older switch to HUGE (SRQs have none; RC is the QP made here). */
 static const char *const legacy_name[] = {"HUGE_CQ", "HUGE_RC", NULL};
 
@@ -58,9 +58,13 @@ static const char *const legacy_name[] = {"HUGE_CQ", "HUGE_RC", NULL};
 static int try(enum obj o, const char *value)
 {
 	struct ibv_qp_init_attr qa = {
-		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = 4, .max_recv_wr = 4,
-			.max_send_sge = 1, .max_recv_sge = 1},
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = {.max_send_wr = 4,
+			.max_recv_wr = 4,
+			.max_send_sge = 1,
+			.max_recv_sge = 1},
 	};
 	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 4, .max_sge = 1}};
 	int err = 0;

@@ -77,11 +77,11 @@ static void *aligned(size_t size, size_t align)
 {
 	void *p = NULL;
 
-	return posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) :
-							   align,
-			      size) ?
-		       NULL :
-		       p;
+	return posix_memalign(&p,
+			      align < sizeof(void *) ? sizeof(void *) : align,
+			      size)
+		       ? NULL
+		       : p;
 }
 
 static void *use_default(size_t size, size_t align)
@@ -215,8 +215,8 @@ static void test_allocators(void **state)
 		.comp_mask = IBV_SRQ_INIT_ATTR_PD,
 	};
 	struct ep_opts o = {.type = IBV_QPT_RC, .depth = 8};
-	uint8_t *src = aligned_alloc(4096, 4096), *dst = aligned_alloc(4096,
-									4096);
+	uint8_t *src = aligned_alloc(4096, 4096),
+		*dst = aligned_alloc(4096, 4096);
 	struct ibv_mr *smr, *dmr;
 	struct rdma_ep a, b;
 	struct ibv_cq_ex *cq;
@@ -291,7 +291,8 @@ static void test_allocators(void **state)
 /* USE_DEFAULT: asked, then the library's own memory; NULL fails. */
 static void test_use_default_and_refusal(void **state)
 {
-	struct ibv_pd *pd = parent(NULL, IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS);
+	struct ibv_pd *pd =
+		parent(NULL, IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS);
 	struct ibv_cq_ex *cq;
 
 	assert_non_null(pd);

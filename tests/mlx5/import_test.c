@@ -86,8 +86,8 @@ static void test_import_pd_mr(void **state)
 	assert_int_equal(ep_pair(&a, ipd, &o, &b, env.pd, &o), 0);
 	memset(dst, 0, BUF_LEN);
 	fill_pattern(src, BUF_LEN, 7);
-	assert_int_equal(ep_post(&a, IBV_WR_RDMA_WRITE, src, BUF_LEN,
-				 imr->lkey, (uintptr_t)dst, dst_mr->rkey,
+	assert_int_equal(ep_post(&a, IBV_WR_RDMA_WRITE, src, BUF_LEN, imr->lkey,
+				 (uintptr_t)dst, dst_mr->rkey,
 				 IBV_SEND_SIGNALED, 1),
 			 0);
 	assert_int_equal(ep_poll(&a, &wc, 1), 1);
