@@ -137,3 +137,31 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 		IBV_MR_TYPE_DMABUF_MR, access);
 	return 0;
 }
+
+/*
+ * An MR another context sharing this cmd fd registered (ibv_import_mr):
+ * QUERY_MR gives its keys and length. The process address is the
+ * registrant's, so none is asked for (and addr stays NULL).
+ */
+int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
+		     uint32_t mr_handle)
+{
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR, 4);
+	struct mr_result res = {.handle = mr_handle};
+	uint64_t length = 0;
+	int ret;
+
+	uverbs_attr_in_obj(cmd, UVERBS_ATTR_QUERY_MR_HANDLE, mr_handle);
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &res.lkey,
+			    sizeof(res.lkey));
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &res.rkey,
+			    sizeof(res.rkey));
+	uverbs_attr_out_ptr(cmd, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &length,
+			    sizeof(length));
+	ret = verbs_execute_ioctl_only(pd->context, cmd);
+	if (ret)
+		return ret;
+	fill_mr(vmr, pd, NULL, (size_t)length, &res, IBV_MR_TYPE_IMPORTED_MR,
+		0);
+	return 0;
+}

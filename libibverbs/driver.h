@@ -444,6 +444,9 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 			  uint64_t iova, int fd, int access,
 			  struct verbs_mr *vmr, struct uverbs_cmd *cmd);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+/* QUERY_MR (ioctl only): fills @vmr as an imported MR of @pd. */
+int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
+		     uint32_t mr_handle);
 int ibv_cmd_alloc_dm(struct ibv_context *ctx,
 		     const struct ibv_alloc_dm_attr *attr,
 		     struct verbs_dm *dm, struct uverbs_cmd *cmd);

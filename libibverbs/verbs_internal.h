@@ -29,6 +29,9 @@ int verbs_query_port_sized(struct ibv_context *context, uint8_t port_num,
  * 0 or a positive errno (errno set).
  */
 int ibv_dontfork_range(void *base, size_t size);
+
+/* The kernel copies DMA-pinned pages on fork (RDMA netlink SYS_GET). */
+bool verbs_kernel_copies_on_fork(void);
 int ibv_dofork_range(void *base, size_t size);
 
 /*

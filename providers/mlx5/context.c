@@ -177,7 +177,9 @@ static void mlx5_free_context(struct ibv_context *ibctx)
 
 static const struct verbs_context_ops mlx5_ctx_ops = {
 	.alloc_dm = mlx5_alloc_dm,
+	.alloc_parent_domain = mlx5_alloc_parent_domain,
 	.alloc_pd = mlx5_alloc_pd,
+	.alloc_td = mlx5_alloc_td,
 	.cq_event = mlx5_cq_event,
 	.create_ah = mlx5_create_ah,
 	.create_cq = mlx5_create_cq,
@@ -187,6 +189,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.create_srq = mlx5_create_srq,
 	.create_srq_ex = mlx5_create_srq_ex,
 	.dealloc_pd = mlx5_dealloc_pd,
+	.dealloc_td = mlx5_dealloc_td,
 	.dereg_mr = mlx5_dereg_mr,
 	.destroy_ah = mlx5_destroy_ah,
 	.destroy_cq = mlx5_destroy_cq,
@@ -196,6 +199,8 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.free_context = mlx5_free_context,
 	.free_dm = mlx5_free_dm,
 	.import_dm = mlx5_import_dm,
+	.import_mr = mlx5_import_mr,
+	.import_pd = mlx5_import_pd,
 	.modify_qp = mlx5_modify_qp,
 	.modify_srq = mlx5_modify_srq,
 	.poll_cq = mlx5_poll_cq,
@@ -212,6 +217,8 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.req_notify_cq = mlx5_arm_cq,
 	.resize_cq = mlx5_resize_cq,
 	.unimport_dm = mlx5_unimport_dm,
+	.unimport_mr = mlx5_unimport_mr,
+	.unimport_pd = mlx5_unimport_pd,
 };
 
 /*

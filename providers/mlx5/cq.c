@@ -34,10 +34,17 @@ static int cqe_size(uint32_t *sz)
 	return EINVAL;
 }
 
-static int alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf,
-		      uint32_t ncqe, uint32_t cqe_sz)
+static int alloc_ring(struct mlx5_context *ctx, struct mlx5_cq *cq,
+		      struct mlx5_buf *buf, uint32_t ncqe, uint32_t cqe_sz)
 {
-	int err = mlx5_alloc_buf(buf, (size_t)ncqe * cqe_sz, ctx->page_size);
+	struct mlx5_ring_req req = {
+		.pd = cq->parent ? &cq->parent->mpd.ibv_pd : NULL,
+		.resource_type = MLX5DV_RES_TYPE_CQ,
+		.alignment = ctx->page_size,
+		.component = "CQ",
+		.legacy_huge = "HUGE_CQ",
+	};
+	int err = mlx5_alloc_ring(ctx, buf, (size_t)ncqe * cqe_sz, &req);
 
 	if (!err)
 		mlx5_cq_init_buf(buf, ncqe, cqe_sz);
@@ -49,7 +56,9 @@ static void free_cq(struct mlx5_context *ctx, struct mlx5_cq *cq)
 	mlx5_free_buf(&cq->bufs[0]);
 	mlx5_free_buf(&cq->bufs[1]);
 	if (cq->dbrec)
-		mlx5_free_dbrec(ctx, cq->dbrec);
+		mlx5_free_dbrec_pd(ctx, cq->dbrec, cq->dbrec_owner);
+	if (cq->parent)
+		mlx5_put(&cq->parent->mpd.refcount);
 	pthread_spin_destroy(&cq->lock);
 	free(cq);
 }
@@ -69,6 +78,10 @@ static int check_attr(const struct ibv_cq_init_attr_ex *attr)
 		return EINVAL;
 	if (attr->wc_flags & ~supported_wc_flags)
 		return EOPNOTSUPP;
+	/* A CQ can only belong to a parent domain, not to a plain PD. */
+	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) &&
+	    (!attr->parent_domain || !to_mparent_domain(attr->parent_domain)))
+		return EINVAL;
 	return 0;
 }
 
@@ -115,11 +128,21 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 		if (attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN)
 			flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
 	}
-	err = alloc_ring(ctx, &cq->bufs[0], ncqe, sz);
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
+		/* Held while the CQ lives; its thread domain means no lock. */
+		cq->parent = to_mparent_domain(attr->parent_domain);
+		mlx5_get(&cq->parent->mpd.refcount);
+		if (cq->parent->mtd)
+			cq->single_threaded = true;
+	}
+	err = alloc_ring(ctx, cq, &cq->bufs[0], ncqe, sz);
 	if (err)
 		goto fail;
 	cq->active = &cq->bufs[0];
-	cq->dbrec = mlx5_alloc_dbrec(ctx);
+	cq->dbrec = mlx5_alloc_dbrec_pd(ctx,
+					cq->parent ? &cq->parent->mpd.ibv_pd :
+						     NULL,
+					&cq->dbrec_owner);
 	if (!cq->dbrec) {
 		err = ENOMEM;
 		goto fail;
@@ -247,7 +270,7 @@ int mlx5_resize_cq(struct ibv_cq *ibcq, int cqe)
 		return 0;
 	}
 	nbuf = cq->active == &cq->bufs[0] ? &cq->bufs[1] : &cq->bufs[0];
-	err = alloc_ring(ctx, nbuf, nncqe, cq->cqe_sz);
+	err = alloc_ring(ctx, cq, nbuf, nncqe, cq->cqe_sz);
 	if (err)
 		goto out;
 	req.buf_addr = (uintptr_t)nbuf->addr;

@@ -17,19 +17,60 @@
 
 #include "mlx5.h"
 
-/* Ring memory handed to the kernel (pinned there) and the HCA. */
+/* Ring memory handed to the kernel (pinned there) and the HCA (buf.c). */
+enum mlx5_buf_type {
+	MLX5_BUF_ANON,
+	MLX5_BUF_HUGE,
+	MLX5_BUF_CONTIG,
+	MLX5_BUF_CUSTOM, /* from a parent domain's allocator */
+};
+
 struct mlx5_buf {
 	void *addr;
 	size_t length;
+	enum mlx5_buf_type type;
+	struct mlx5_parent_domain *owner; /* MLX5_BUF_CUSTOM */
+	uint64_t resource_type;		  /* MLX5_BUF_CUSTOM */
 };
 
+/* What a ring is for, which decides where its memory comes from. */
+struct mlx5_ring_req {
+	struct ibv_pd *pd;	/* a parent domain's allocators, if any */
+	uint64_t resource_type; /* MLX5DV_RES_TYPE_*, for those */
+	size_t alignment;	/* for those */
+	const char *component;	/* MLX_<component>_ALLOC_TYPE, or NULL */
+	const char *legacy_huge; /* its older form: HUGE_CQ=y and the like */
+};
+
+/* Anonymous, page aligned, zeroed. */
 int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size);
+/* As @req says (see buf.c). 0 or an errno. */
+int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf,
+		    size_t size, const struct mlx5_ring_req *req);
 void mlx5_free_buf(struct mlx5_buf *buf);
+
+/* @pd's parent domain if it has both allocators, else NULL. */
+static inline struct mlx5_parent_domain *
+mlx5_custom_allocator(struct ibv_pd *pd)
+{
+	struct mlx5_parent_domain *mparent = pd ? to_mparent_domain(pd) : NULL;
+
+	return mparent && mparent->alloc && mparent->free ? mparent : NULL;
+}
 
 /* ---- doorbell records (dbrec.c) ---- */
 struct mlx5_dbrec_page;
 
 __be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx);
+/*
+ * From @pd's allocators if it is a parent domain with them (8 bytes; then
+ * *@owner is set and the record goes back with mlx5_free_dbrec_pd), else
+ * mlx5_alloc_dbrec.
+ */
+__be32 *mlx5_alloc_dbrec_pd(struct mlx5_context *ctx, struct ibv_pd *pd,
+			    struct mlx5_parent_domain **owner);
+void mlx5_free_dbrec_pd(struct mlx5_context *ctx, __be32 *db,
+			struct mlx5_parent_domain *owner);
 void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db);
 
 /* ---- resources a CQE names (rsc.c) ---- */
@@ -48,9 +89,19 @@ struct mlx5_rsc {
 #define MLX5_RSC_CHUNKS (1u << (MLX5_RSC_KEY_BITS - MLX5_RSC_CHUNK_SHIFT))
 
 /* A 24-bit key space in lazily allocated chunks (lookups take no lock). */
-struct mlx5_rsc_table {
+struct mlx5_rsc_dir {
 	struct mlx5_rsc **chunk[MLX5_RSC_CHUNKS];
 	uint32_t refcnt[MLX5_RSC_CHUNKS];
+};
+
+/*
+ * The directory (48 KiB) is allocated at the first store: until then @dir
+ * is a shared all-empty one, so a context that never makes a QP or SRQ
+ * neither clears nor walks it, and lookups need no NULL test.
+ */
+struct mlx5_rsc_table {
+	struct mlx5_rsc_dir *dir;
+	unsigned int nchunks; /* chunks allocated */
 	pthread_mutex_t lock;
 };
 
@@ -68,7 +119,7 @@ static inline struct mlx5_rsc *mlx5_rsc_find(struct mlx5_rsc_table *t,
 	struct mlx5_rsc **chunk;
 
 	key &= (1u << MLX5_RSC_KEY_BITS) - 1;
-	chunk = t->chunk[key >> MLX5_RSC_CHUNK_SHIFT];
+	chunk = t->dir->chunk[key >> MLX5_RSC_CHUNK_SHIFT];
 	return chunk ? chunk[key & ((1u << MLX5_RSC_CHUNK_SHIFT) - 1)] : NULL;
 }
 
@@ -139,6 +190,10 @@ struct mlx5_cq {
 	uint32_t cons_index;
 	uint32_t cqn;
 	__be32 *dbrec;
+	/* IBV_CQ_INIT_ATTR_MASK_PD: the parent domain it holds; the owner of
+	 * the doorbell record when that came from its allocator. */
+	struct mlx5_parent_domain *parent;
+	struct mlx5_parent_domain *dbrec_owner;
 	uint32_t arm_sn;
 	uint8_t *uar;
 	uint8_t cqe_version;
@@ -214,7 +269,10 @@ struct mlx5_qp {
 	struct mlx5_wq sq;
 	struct mlx5_wq rq;
 	__be32 *db;
+	struct mlx5_parent_domain *db_owner; /* mlx5_alloc_dbrec_pd */
 	struct mlx5_bf *bf;
+	bool bf_from_td; /* the thread domain's register, not ours */
+	struct mlx5_parent_domain *parent; /* held while the QP lives */
 	enum ibv_qp_type qp_type;
 	uint32_t qpn;
 	__be32 qpn8; /* ctrl qpn_ds without the ds: BE(qpn << 8) */
@@ -302,6 +360,7 @@ struct mlx5_srq {
 	int tail;
 	uint16_t counter;
 	__be32 *db;
+	struct mlx5_parent_domain *db_owner; /* mlx5_alloc_dbrec_pd */
 	uint8_t *free_map; /* 1: the WQE is on the free list */
 };
 

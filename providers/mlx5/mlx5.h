@@ -106,9 +106,37 @@ struct mlx5_context {
 	struct mlx5_dm *dm_list;
 };
 
+/*
+ * A PD, or a parent domain (domain.c): one with @mprotection_domain set,
+ * which is the PD it stands for (its handle and number are that PD's; it
+ * has no kernel object of its own). @refcount counts the PD itself and
+ * whatever holds it: parent domains on a PD, CQs and QPs on a parent
+ * domain. Freeing it while held is EBUSY.
+ */
 struct mlx5_pd {
 	struct ibv_pd ibv_pd;
 	uint32_t pdn;
+	int refcount;
+	struct mlx5_pd *mprotection_domain;
+};
+
+struct mlx5_bf;
+
+/* A thread domain: one doorbell register its QPs share without a lock. */
+struct mlx5_td {
+	struct ibv_td ibv_td;
+	struct mlx5_bf *bf;
+	int refcount;
+};
+
+struct mlx5_parent_domain {
+	struct mlx5_pd mpd;
+	struct mlx5_td *mtd;
+	void *(*alloc)(struct ibv_pd *pd, void *pd_context, size_t size,
+		       size_t alignment, uint64_t resource_type);
+	void (*free)(struct ibv_pd *pd, void *pd_context, void *ptr,
+		     uint64_t resource_type);
+	void *pd_context;
 };
 
 /*
@@ -159,6 +187,25 @@ static inline struct mlx5_context *to_mctx(struct ibv_context *ibctx)
 static inline struct mlx5_pd *to_mpd(struct ibv_pd *ibpd)
 {
 	return (struct mlx5_pd *)ibpd;
+}
+
+/* NULL for a plain PD. */
+static inline struct mlx5_parent_domain *to_mparent_domain(struct ibv_pd *ibpd)
+{
+	struct mlx5_pd *pd = to_mpd(ibpd);
+
+	return pd && pd->mprotection_domain ? (struct mlx5_parent_domain *)pd
+					    : NULL;
+}
+
+static inline void mlx5_get(int *refcount)
+{
+	__atomic_add_fetch(refcount, 1, __ATOMIC_RELAXED);
+}
+
+static inline void mlx5_put(int *refcount)
+{
+	__atomic_sub_fetch(refcount, 1, __ATOMIC_RELAXED);
 }
 
 static inline struct mlx5_dm *to_mdm(struct ibv_dm *ibdm)
@@ -219,6 +266,15 @@ int mlx5_cache_device_caps(struct mlx5_context *ctx);
 /* pd.c */
 struct ibv_pd *mlx5_alloc_pd(struct ibv_context *ibctx);
 int mlx5_dealloc_pd(struct ibv_pd *ibpd);
+struct ibv_pd *mlx5_import_pd(struct ibv_context *ibctx, uint32_t pd_handle);
+struct ibv_pd *
+mlx5_alloc_parent_domain(struct ibv_context *ibctx,
+			 struct ibv_parent_domain_init_attr *attr);
+int mlx5_dealloc_parent_domain(struct mlx5_parent_domain *mparent);
+struct ibv_td *mlx5_alloc_td(struct ibv_context *ibctx,
+			     struct ibv_td_init_attr *attr);
+int mlx5_dealloc_td(struct ibv_td *ibtd);
+void mlx5_unimport_pd(struct ibv_pd *ibpd);
 
 /* mr.c */
 struct ibv_mr *mlx5_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
@@ -230,6 +286,8 @@ struct ibv_mr *mlx5_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
 			      uint64_t dm_offset, size_t length,
 			      unsigned int access);
 int mlx5_dereg_mr(struct verbs_mr *vmr);
+struct ibv_mr *mlx5_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+void mlx5_unimport_mr(struct ibv_mr *ibmr);
 
 /* dm.c */
 struct ibv_dm *mlx5_alloc_dm(struct ibv_context *ibctx,

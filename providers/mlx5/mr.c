@@ -100,6 +100,22 @@ struct ibv_mr *mlx5_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
 					      NULL));
 }
 
+/* An MR of another context sharing the cmd fd: QUERY_MR, nothing mapped. */
+struct ibv_mr *mlx5_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	struct verbs_mr *vmr = calloc(1, sizeof(*vmr));
+
+	if (!vmr)
+		return NULL;
+	return mr_done(vmr, ibv_cmd_query_mr(pd, vmr, mr_handle));
+}
+
+/* Only the local object goes: the MR is the registrant's to deregister. */
+void mlx5_unimport_mr(struct ibv_mr *ibmr)
+{
+	free(verbs_get_mr(ibmr));
+}
+
 int mlx5_dereg_mr(struct verbs_mr *vmr)
 {
 	int err = ibv_cmd_dereg_mr(vmr);

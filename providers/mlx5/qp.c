@@ -72,13 +72,15 @@ static int init_wq(struct mlx5_wq *wq, unsigned int cnt, bool heads)
 
 static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
 {
-	if (qp->bf)
+	if (qp->bf && !qp->bf_from_td)
 		mlx5_release_bf(ctx, qp->bf);
 	if (qp->has_uidx)
 		mlx5_rsc_clear(&ctx->dp->rsc, qp->rsc.rsn);
 	mlx5_free_buf(&qp->buf);
 	if (qp->db)
-		mlx5_free_dbrec(ctx, qp->db);
+		mlx5_free_dbrec_pd(ctx, qp->db, qp->db_owner);
+	if (qp->parent)
+		mlx5_put(&qp->parent->mpd.refcount);
 	free(qp->sq.wrid);
 	free(qp->sq.wqe_head);
 	free(qp->rq.wrid);
@@ -87,14 +89,55 @@ static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
 	free(qp);
 }
 
+/*
+ * What upstream asks a parent domain's allocator for: the larger of the
+ * largest WQE stride and 1/64 of the page-rounded ring's power of two.
+ */
+static size_t ring_alignment(struct mlx5_context *ctx,
+			     const struct mlx5_qp_sizes *sz, size_t total)
+{
+	size_t stride = (size_t)1 << (sz->rq_wqe_shift > MLX5_SEND_WQE_SHIFT ?
+					      sz->rq_wqe_shift :
+					      MLX5_SEND_WQE_SHIFT);
+	size_t len = mlx5_align_up(total, ctx->page_size), pow2 = 1;
+
+	while (pow2 < len)
+		pow2 <<= 1;
+	return pow2 / 64 > stride ? pow2 / 64 : stride;
+}
+
 static int setup_rings(struct mlx5_context *ctx, struct mlx5_qp *qp,
-		       const struct mlx5_qp_sizes *sz)
+		       struct ibv_pd *pd, const struct mlx5_qp_sizes *sz)
 {
 	size_t total = sz->rq_bytes + sz->sq_bytes;
+	struct mlx5_ring_req req = {
+		.pd = pd,
+		.resource_type = MLX5DV_RES_TYPE_QP,
+		.component = "QP",
+	};
 	int err;
 
-	err = mlx5_alloc_buf(&qp->buf, total ? total : ctx->page_size,
-			     ctx->page_size);
+	switch (qp->qp_type) {
+	case IBV_QPT_RC:
+		req.legacy_huge = "HUGE_RC";
+		break;
+	case IBV_QPT_UC:
+		req.legacy_huge = "HUGE_UC";
+		break;
+	case IBV_QPT_UD:
+		req.legacy_huge = "HUGE_UD";
+		break;
+	case IBV_QPT_RAW_PACKET:
+		req.legacy_huge = "HUGE_RAW_ETH";
+		break;
+	default:
+		req.legacy_huge = "HUGE_NA";
+		break;
+	}
+	if (!total)
+		total = ctx->page_size;
+	req.alignment = ring_alignment(ctx, sz, total);
+	err = mlx5_alloc_ring(ctx, &qp->buf, total, &req);
 	if (err)
 		return err;
 	qp->rq.offset = 0;
@@ -217,11 +260,22 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	qp->prefer_bf = ctx->dp->prefer_bf;
 	qp->single_threaded = ctx->dp->single_threaded;
 	qp->rsc.type = MLX5_RSC_QP;
-	err = setup_rings(ctx, qp, &sz);
+	qp->parent = to_mparent_domain(attr->pd);
+	if (qp->parent) {
+		mlx5_get(&qp->parent->mpd.refcount);
+		/* A thread domain's QPs share its register, lock-free. */
+		if (qp->parent->mtd && !ctx->tot_bfregs) {
+			qp->bf = qp->parent->mtd->bf;
+			qp->bf_from_td = true;
+			qp->single_threaded = true;
+		}
+	}
+	err = setup_rings(ctx, qp, attr->pd, &sz);
 	if (err)
 		goto fail;
-	qp->db = mlx5_alloc_dbrec(ctx);
-	qp->bf = mlx5_pick_bf(ctx);
+	qp->db = mlx5_alloc_dbrec_pd(ctx, attr->pd, &qp->db_owner);
+	if (!qp->bf)
+		qp->bf = mlx5_pick_bf(ctx);
 	if (!qp->db || !qp->bf) {
 		err = qp->db ? errno : ENOMEM;
 		goto fail;

@@ -5,7 +5,7 @@
  * life cycles (the helpers called directly, so no provider data path is
  * needed), the QP state table's verdict on a missing attribute, EBUSY on
  * objects still in use, an async event (SQ_DRAINED) that QP destroy waits
- * for, and no fd left behind.
+ * for, no fd left behind, and what rxe lacks (domains, import).
  * Run as: rdma-sim --driver rxe [--fail CQ_CREATE:1:EPROTONOSUPPORT ...]
  * -- test_dp_sim; with a create or destroy ioctl failed as a kernel
  * without it answers, every object must take its legacy write() path.
@@ -271,9 +271,46 @@ static void test_ah(void **state)
 	assert_int_not_equal(ibv_cmd_create_ah(pd, &ah, &attr, &udata), 0);
 }
 
+/*
+ * rxe, as upstream's provider: no thread or parent domains and no PD or
+ * MR import (EOPNOTSUPP from the default ops), while the kernel's
+ * QUERY_MR, a core method, answers for an rxe MR too.
+ */
+static void test_domains_and_import(void **state)
+{
+	struct ibv_parent_domain_init_attr pda = {.pd = pd};
+	struct ibv_td_init_attr tda = {};
+	static char buf[4096];
+	struct verbs_mr qmr = {};
+	struct ibv_mr *mr;
+
+	errno = 0;
+	assert_null(ibv_alloc_td(ctx, &tda));
+	assert_int_equal(errno, EOPNOTSUPP);
+	errno = 0;
+	assert_null(ibv_alloc_parent_domain(ctx, &pda));
+	assert_int_equal(errno, EOPNOTSUPP);
+	errno = 0;
+	assert_null(ibv_import_pd(ctx, pd->handle));
+	assert_int_equal(errno, EOPNOTSUPP);
+
+	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	assert_non_null(mr);
+	errno = 0;
+	assert_null(ibv_import_mr(pd, mr->handle));
+	assert_int_equal(errno, EOPNOTSUPP);
+	assert_int_equal(ibv_cmd_query_mr(pd, &qmr, mr->handle), 0);
+	assert_int_equal(qmr.ibv_mr.lkey, mr->lkey);
+	assert_int_equal(qmr.ibv_mr.rkey, mr->rkey);
+	assert_int_equal(qmr.ibv_mr.length, sizeof(buf));
+	assert_int_equal(ibv_cmd_query_mr(pd, &qmr, mr->handle + 1), ENOENT);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_domains_and_import),
 		cmocka_unit_test(test_cq),
 		cmocka_unit_test(test_qp),
 		cmocka_unit_test(test_srq),

@@ -28,6 +28,7 @@
 #undef ibv_reg_mr
 #undef ibv_reg_mr_iova
 #undef ibv_query_port
+#undef mlx5dv_create_flow
 
 /* What the entry point returns on failure. */
 enum fail_kind {
@@ -70,6 +71,23 @@ enum fail_kind {
 	  mlx5dv_destroy_steering_anchor(NULL))                                \
 	X(mlx5dv_create_flow, UNSUP_NULL,                                      \
 	  mlx5dv_create_flow(NULL, NULL, 0, NULL))                             \
+	X(__mlx5dv_create_flow, UNSUP_NULL,                                    \
+	  __mlx5dv_create_flow(NULL, NULL, 0, NULL, 24))                       \
+	X(mlx5dv_devx_obj_export, UNSUP_ERRNO,                                 \
+	  mlx5dv_devx_obj_export(NULL, NULL))                                  \
+	X(mlx5dv_devx_obj_import, UNSUP_NULL,                                  \
+	  mlx5dv_devx_obj_import(NULL, NULL))                                  \
+	X(mlx5dv_devx_obj_unimport, UNSUP_NONE,                                \
+	  (mlx5dv_devx_obj_unimport(NULL), 0))                                 \
+	X(mlx5dv_devx_umem_export, UNSUP_ERRNO,                                \
+	  mlx5dv_devx_umem_export(NULL, NULL))                                 \
+	X(mlx5dv_devx_umem_import, UNSUP_NULL,                                 \
+	  mlx5dv_devx_umem_import(NULL, NULL))                                 \
+	X(mlx5dv_devx_umem_unimport, UNSUP_NONE,                               \
+	  (mlx5dv_devx_umem_unimport(NULL), 0))                                \
+	X(mlx5dv_var_export, UNSUP_ERRNO, mlx5dv_var_export(NULL, NULL))       \
+	X(mlx5dv_var_import, UNSUP_NULL, mlx5dv_var_import(NULL, NULL))        \
+	X(mlx5dv_var_unimport, UNSUP_NONE, (mlx5dv_var_unimport(NULL), 0))     \
 	X(mlx5dv_create_flow_action_esp, UNSUP_NULL,                           \
 	  mlx5dv_create_flow_action_esp(NULL, NULL, NULL))                     \
 	X(mlx5dv_create_flow_action_modify_header, UNSUP_NULL,                 \
@@ -345,6 +363,8 @@ enum fail_kind {
 	X(mlx5dv_get_clock_info, RET_EINVAL,                                  \
 	  mlx5dv_get_clock_info(NULL, NULL))                                   \
 	X(mlx5dv_init_obj, RET_EINVAL, mlx5dv_init_obj(NULL, 0))               \
+	X(_mlx5dv_get_export_sizes, RET_NONE,                                  \
+	  (_mlx5dv_get_export_sizes(NULL, 12), 0))                             \
 	X(mlx5dv_open_device, RET_NULL, mlx5dv_open_device(NULL, NULL))        \
 	X(mlx5dv_is_supported, RET_ZERO, mlx5dv_is_supported(NULL))            \
 	X(mlx5dv_alloc_dm, RET_NULL, mlx5dv_alloc_dm(NULL, NULL, NULL))        \

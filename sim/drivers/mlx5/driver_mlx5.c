@@ -261,6 +261,10 @@ static void *mlx5_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 				      flags);
 	case MLX5_IB_MMAP_CLOCK_INFO:
 		return map_clock_info(addr, len, prot, flags);
+	case MLX5_IB_MMAP_GET_CONTIGUOUS_PAGES:
+		/* mlx5_ib dropped contiguous pages; it still says so. */
+		errno = ENOSYS;
+		return MAP_FAILED;
 	}
 	e = sim_entry_find(uv, key);
 	if (!e)
