@@ -106,31 +106,19 @@ static int modify_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t entry,
 	return verbs_execute_ioctl_only(comp_cntr->context, cmd);
 }
 
-int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)
-{
-	return modify_comp_cntr(comp_cntr, RDMA_DM_COMP_CNTR_ENTRY_COMP,
-				RDMA_DM_COMP_CNTR_OP_SET, value);
-}
+/* The four modifiers: which count, and set or add. */
+#define COMP_CNTR_MODIFIER(name, entry, op)                                    \
+	int ibv_cmd_##name(struct ibv_comp_cntr *comp_cntr, uint64_t value)    \
+	{                                                                      \
+		return modify_comp_cntr(comp_cntr,                             \
+					RDMA_DM_COMP_CNTR_ENTRY_##entry,       \
+					RDMA_DM_COMP_CNTR_OP_##op, value);     \
+	}
 
-int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr,
-			      uint64_t value)
-{
-	return modify_comp_cntr(comp_cntr, RDMA_DM_COMP_CNTR_ENTRY_ERR,
-				RDMA_DM_COMP_CNTR_OP_SET, value);
-}
-
-int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)
-{
-	return modify_comp_cntr(comp_cntr, RDMA_DM_COMP_CNTR_ENTRY_COMP,
-				RDMA_DM_COMP_CNTR_OP_INC, amount);
-}
-
-int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr,
-			      uint64_t amount)
-{
-	return modify_comp_cntr(comp_cntr, RDMA_DM_COMP_CNTR_ENTRY_ERR,
-				RDMA_DM_COMP_CNTR_OP_INC, amount);
-}
+COMP_CNTR_MODIFIER(set_comp_cntr, COMP, SET)
+COMP_CNTR_MODIFIER(set_err_comp_cntr, ERR, SET)
+COMP_CNTR_MODIFIER(inc_comp_cntr, COMP, INC)
+COMP_CNTR_MODIFIER(inc_err_comp_cntr, ERR, INC)
 
 static int read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t entry,
 			  uint64_t *value)
