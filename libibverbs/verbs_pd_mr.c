@@ -172,9 +172,9 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 		return fail_mr(EINVAL);
 	if (!reg_mr_ex_mask_ok(a.comp_mask))
 		return fail_mr(EINVAL);
-	/* A DMA handle of another context is not this context's handle. */
-	if ((a.comp_mask & IBV_REG_MR_MASK_DMAH) && a.dmah &&
-	    a.dmah->context != pd->context)
+	/* A DMA handle must exist and be this context's. */
+	if ((a.comp_mask & IBV_REG_MR_MASK_DMAH) &&
+	    (!a.dmah || a.dmah->context != pd->context))
 		return fail_mr(EINVAL);
 
 	need_fork = !(a.access & IBV_ACCESS_ON_DEMAND) &&

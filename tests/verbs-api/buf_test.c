@@ -250,6 +250,22 @@ static void test_export_gives_a_new_fd(void **state)
 	assert_int_equal(count_fds(), before - 1);
 }
 
+/* IBV_REG_MR_MASK_DMAH names a handle: NULL is refused, not followed. */
+static void test_dmah_mask_needs_a_handle(void **state)
+{
+	static char mem[64];
+	struct ibv_mr_init_attr a = {
+		.length = sizeof(mem),
+		.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_DMAH,
+		.addr = mem,
+	};
+
+	errno = 0;
+	assert_null(ibv_reg_mr_ex(&pd, &a));
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(last.calls, 0);
+}
+
 static void test_comp_cntr_defaults(void **state)
 {
 	struct ibv_comp_cntr_caps caps;
@@ -289,6 +305,7 @@ int main(void)
 		T(test_buf_mr_refusals),
 		T(test_dmabuf_buf_turns_into_fd_path),
 		T(test_export_gives_a_new_fd),
+		T(test_dmah_mask_needs_a_handle),
 		T(test_comp_cntr_defaults),
 #undef T
 	};
