@@ -52,6 +52,8 @@ static void exercise(uint8_t *p, struct ibv_pd *pd, struct ibv_mr *lo,
 	uint64_t v = 40, *res = (uint64_t *)(h->buf + 8192);
 	struct rdma_ep i, t;
 
+	/* Like malloc()ed memory the buffer starts undefined. */
+	fill_pattern(p, BUF_SZ, 30);
 	assert_int_equal(ep_pair(&i, h->pd, &o, &t, pd, &o), 0);
 
 	/* WRITE into the buffer's low MR, READ it back. */
