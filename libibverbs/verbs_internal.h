@@ -71,4 +71,12 @@ static inline bool verbs_null_arg(const void *obj)
 	return true;
 }
 
+/*
+ * Turn IBV_REG_MR_MASK_BUF in @attr (a private copy) into what backs the
+ * buffer: the address path for ordinary memory, the dma-buf path (fd,
+ * offset in it, iova = the address) for a dma-buf. Nonzero (EINVAL) for
+ * a buffer of another PD or a range outside it.
+ */
+int verbs_mr_attr_from_buf(struct ibv_pd *pd, struct ibv_mr_init_attr *attr);
+
 #endif /* RDMA_DM_VERBS_INTERNAL_H */

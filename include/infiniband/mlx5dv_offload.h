@@ -852,6 +852,13 @@ struct mlx5dv_devx_uar *mlx5dv_devx_alloc_uar(struct ibv_context *context,
 
 void mlx5dv_devx_free_uar(struct mlx5dv_devx_uar *devx_uar);
 
+/*
+ * The UAR page of @devx_uar as a dma-buf (MLX5_1.26), for another device
+ * to ring its doorbells. A new fd, or -1 with errno (EOPNOTSUPP: not an
+ * mlx5 context, or a kernel without dma-buf export).
+ */
+int mlx5dv_devx_uar_export_dmabuf_fd(struct mlx5dv_devx_uar *devx_uar);
+
 struct mlx5dv_var {
 	uint32_t page_id;
 	uint32_t length;

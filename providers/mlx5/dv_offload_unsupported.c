@@ -117,9 +117,6 @@ UNSUP_PTR(struct mlx5dv_devx_umem *, mlx5dv_devx_umem_reg,
 UNSUP_PTR(struct mlx5dv_devx_umem *, mlx5dv_devx_umem_reg_ex,
 	  (struct ibv_context * ctx, struct mlx5dv_devx_umem_in *umem_in))
 UNSUP_INT(int, mlx5dv_devx_umem_dereg, (struct mlx5dv_devx_umem * umem))
-UNSUP_PTR(struct mlx5dv_devx_uar *, mlx5dv_devx_alloc_uar,
-	  (struct ibv_context * context, uint32_t flags))
-UNSUP_VOID(void, mlx5dv_devx_free_uar, (struct mlx5dv_devx_uar * devx_uar))
 UNSUP_PTR(struct mlx5dv_var *, mlx5dv_alloc_var,
 	  (struct ibv_context * context, uint32_t flags))
 UNSUP_VOID(void, mlx5dv_free_var, (struct mlx5dv_var * dv_var))

@@ -43,6 +43,23 @@ struct mlx5_device {
 struct mlx5_mapping {
 	void *addr; /* NULL when not mapped */
 	size_t length;
+	off_t offset; /* the mmap() offset on cmd_fd it came from */
+};
+
+struct mlx5_context;
+
+/*
+ * A UAR page handed out by mlx5dv_devx_alloc_uar(). Dedicated ones own a
+ * UAR object (handle, map) and sit on the context's list until freed or
+ * the context closes; the NC singleton is the context's own page.
+ */
+struct mlx5_devx_uar {
+	struct mlx5dv_devx_uar dv;
+	struct mlx5_context *ctx;
+	uint32_t handle;
+	bool singleton;
+	struct mlx5_mapping map;
+	struct mlx5_devx_uar *prev, *next;
 };
 
 /* What mlx5dv_query_device reports from EX_QUERY_DEVICE's mlx5 part. */
@@ -89,6 +106,10 @@ struct mlx5_context {
 	uint32_t nc_uar_handle;
 	uint32_t nc_uar_page_id;
 	bool have_nc_uar;
+	/* The NC singleton as mlx5dv_devx_alloc_uar() hands it out. */
+	struct mlx5_devx_uar nc_devx_uar;
+	/* Dedicated devx UARs (under dm_lock), released at close. */
+	struct mlx5_devx_uar *devx_uars;
 
 	uint64_t max_dm_size;
 	uint8_t link_layer[MLX5_MAX_PORTS_NUM];
@@ -285,6 +306,7 @@ struct ibv_mr *mlx5_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 struct ibv_mr *mlx5_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
 			      uint64_t dm_offset, size_t length,
 			      unsigned int access);
+struct ibv_mr *mlx5_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *attr);
 int mlx5_dereg_mr(struct verbs_mr *vmr);
 struct ibv_mr *mlx5_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
 void mlx5_unimport_mr(struct ibv_mr *ibmr);
@@ -297,5 +319,19 @@ int mlx5_dm_export_dmabuf_fd(struct ibv_dm *ibdm);
 struct ibv_dm *mlx5_import_dm(struct ibv_context *ibctx, uint32_t handle);
 void mlx5_unimport_dm(struct ibv_dm *ibdm);
 void mlx5_release_all_dms(struct mlx5_context *ctx);
+
+/* devx_uar.c */
+void mlx5_init_nc_devx_uar(struct mlx5_context *ctx);
+void mlx5_release_all_devx_uars(struct mlx5_context *ctx);
+
+/* user_buf.c: ibv_alloc_buf() */
+void *mlx5_alloc_user_buf(struct ibv_pd *pd, size_t size,
+			  struct ibv_buf **buf);
+void mlx5_free_user_buf(struct ibv_buf *buf);
+
+/* dmah.c */
+struct ibv_dmah *mlx5_alloc_dmah(struct ibv_context *ibctx,
+				 struct ibv_dmah_init_attr *attr);
+int mlx5_dealloc_dmah(struct ibv_dmah *dmah);
 
 #endif /* MLX5_PROVIDER_H */

@@ -125,3 +125,25 @@ int mlx5_dereg_mr(struct verbs_mr *vmr)
 	free(vmr);
 	return 0;
 }
+
+/*
+ * The extended registration (REG_MR, with a DMA handle when given). A
+ * kernel without REG_MR still registers a dma-buf without DMA handle
+ * through REG_DMABUF_MR, which every dma-buf capable kernel has.
+ */
+struct ibv_mr *mlx5_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *a)
+{
+	struct verbs_mr *vmr = calloc(1, sizeof(*vmr));
+	int err;
+
+	if (!vmr)
+		return NULL;
+	err = ibv_cmd_reg_mr_ex(pd, vmr, a);
+	if (err == EOPNOTSUPP && (a->comp_mask & IBV_REG_MR_MASK_FD) &&
+	    !(a->comp_mask & IBV_REG_MR_MASK_DMAH)) {
+		free(vmr);
+		return reg_dmabuf(pd, a->fd_offset, a->length, a->iova, a->fd,
+				  a->access, 0);
+	}
+	return mr_done(vmr, err);
+}

@@ -307,6 +307,49 @@ static void test_domains_and_import(void **state)
 	assert_int_equal(ibv_dereg_mr(mr), 0);
 }
 
+/*
+ * rxe keeps libibverbs' defaults for IBVERBS_1.15-1.18: a buffer of
+ * ordinary memory, its MR through the classic REG_MR, no DMA handles and
+ * no completion counters (the kernel's rxe has neither object).
+ */
+static void test_buf_defaults(void **state)
+{
+	struct ibv_comp_cntr_init_attr cc = {0};
+	struct ibv_dmah_init_attr dmah = {
+		.comp_mask = IBV_DMAH_INIT_ATTR_MASK_PH};
+	struct ibv_comp_cntr_caps caps;
+	struct ibv_buf *buf;
+	struct ibv_mr *mr;
+	uint8_t *p;
+
+	p = ibv_alloc_buf(pd, 5000, &buf);
+	assert_non_null(p);
+	memset(p, 0x5a, 5000);
+	mr = ibv_reg_buf_mr(pd, buf, p + 1000, 4000,
+			    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+	assert_non_null(mr);
+	assert_ptr_equal(mr->addr, p + 1000);
+	assert_int_equal(mr->length, 4000);
+	assert_int_not_equal(mr->rkey, 0);
+	/* The default keeps the exact size: one byte more is outside. */
+	errno = 0;
+	assert_null(ibv_reg_buf_mr(pd, buf, p + 1000, 4001, 0));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_int_equal(ibv_export_buf_dmabuf_fd(buf), -1);
+	assert_int_equal(errno, ENODATA);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+	ibv_free_buf(buf);
+
+	errno = 0;
+	assert_null(ibv_alloc_dmah(ctx, &dmah));
+	assert_int_equal(errno, EOPNOTSUPP);
+	assert_int_equal(ibv_query_comp_cntr_caps(ctx, &caps), EOPNOTSUPP);
+	errno = 0;
+	assert_null(ibv_create_comp_cntr(ctx, &cc));
+	assert_int_equal(errno, EOPNOTSUPP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_qp),
 		cmocka_unit_test(test_srq),
 		cmocka_unit_test(test_ah),
+		cmocka_unit_test(test_buf_defaults),
 	};
 
 	return test_exit_status(

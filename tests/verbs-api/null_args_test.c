@@ -118,8 +118,6 @@ enum fail_kind {
 	X(mlx5dv_devx_umem_reg_ex, UNSUP_NULL,                                 \
 	  mlx5dv_devx_umem_reg_ex(NULL, NULL))                                 \
 	X(mlx5dv_devx_umem_dereg, UNSUP_ERRNO, mlx5dv_devx_umem_dereg(NULL))   \
-	X(mlx5dv_devx_alloc_uar, UNSUP_NULL, mlx5dv_devx_alloc_uar(NULL, 0))   \
-	X(mlx5dv_devx_free_uar, UNSUP_NONE, (mlx5dv_devx_free_uar(NULL), 0))   \
 	X(mlx5dv_alloc_var, UNSUP_NULL, mlx5dv_alloc_var(NULL, 0))             \
 	X(mlx5dv_free_var, UNSUP_NONE, (mlx5dv_free_var(NULL), 0))             \
 	X(mlx5dv_devx_query_eqn, UNSUP_ERRNO,                                  \
@@ -359,6 +357,24 @@ enum fail_kind {
 	X(ibv_dm_export_dmabuf_fd, RET_MINUS1, ibv_dm_export_dmabuf_fd(NULL))  \
 	X(ibv_query_port_speed, RET_EINVAL,                                    \
 	  ibv_query_port_speed(NULL, 1, NULL))                                 \
+	X(ibv_alloc_buf, RET_NULL, ibv_alloc_buf(NULL, 4096, NULL))           \
+	X(ibv_free_buf, RET_NONE, (ibv_free_buf(NULL), 0))                     \
+	X(ibv_reg_buf_mr, RET_NULL, ibv_reg_buf_mr(NULL, NULL, NULL, 0, 0))    \
+	X(ibv_export_buf_dmabuf_fd, RET_MINUS1,                                \
+	  ibv_export_buf_dmabuf_fd(NULL))                                      \
+	X(_ibv_query_comp_cntr_caps, RET_EINVAL,                               \
+	  _ibv_query_comp_cntr_caps(NULL, NULL, 16))                           \
+	X(ibv_create_comp_cntr, RET_NULL, ibv_create_comp_cntr(NULL, NULL))    \
+	X(ibv_destroy_comp_cntr, RET_EINVAL, ibv_destroy_comp_cntr(NULL))      \
+	X(ibv_set_comp_cntr, RET_EINVAL, ibv_set_comp_cntr(NULL, 1))           \
+	X(ibv_set_err_comp_cntr, RET_EINVAL, ibv_set_err_comp_cntr(NULL, 1))   \
+	X(ibv_inc_comp_cntr, RET_EINVAL, ibv_inc_comp_cntr(NULL, 1))           \
+	X(ibv_inc_err_comp_cntr, RET_EINVAL, ibv_inc_err_comp_cntr(NULL, 1))   \
+	X(ibv_read_comp_cntr, RET_EINVAL, ibv_read_comp_cntr(NULL, NULL))      \
+	X(ibv_read_err_comp_cntr, RET_EINVAL,                                  \
+	  ibv_read_err_comp_cntr(NULL, NULL))                                  \
+	X(ibv_qp_attach_comp_cntr, RET_EINVAL,                                 \
+	  ibv_qp_attach_comp_cntr(NULL, NULL, NULL))                           \
 	X(mlx5dv_query_device, RET_EINVAL, mlx5dv_query_device(NULL, NULL))    \
 	X(mlx5dv_get_clock_info, RET_EINVAL,                                  \
 	  mlx5dv_get_clock_info(NULL, NULL))                                   \
@@ -368,6 +384,10 @@ enum fail_kind {
 	X(mlx5dv_open_device, RET_NULL, mlx5dv_open_device(NULL, NULL))        \
 	X(mlx5dv_is_supported, RET_ZERO, mlx5dv_is_supported(NULL))            \
 	X(mlx5dv_alloc_dm, RET_NULL, mlx5dv_alloc_dm(NULL, NULL, NULL))        \
+	X(mlx5dv_devx_alloc_uar, RET_NULL, mlx5dv_devx_alloc_uar(NULL, 0))     \
+	X(mlx5dv_devx_free_uar, RET_NONE, (mlx5dv_devx_free_uar(NULL), 0))     \
+	X(mlx5dv_devx_uar_export_dmabuf_fd, RET_MINUS1,                        \
+	  mlx5dv_devx_uar_export_dmabuf_fd(NULL))                              \
 	X(mlx5dv_dm_map_op_addr, RET_NULL, mlx5dv_dm_map_op_addr(NULL, 0))     \
 	X(mlx5dv_reg_dmabuf_mr, RET_NULL,                                      \
 	  mlx5dv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0, 0))                       \
