@@ -25,8 +25,10 @@ static const uint64_t supported_ops_uc =
 static const uint64_t supported_ops_ud =
 	IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
 
+/* Creation flags go to the kernel, which judges them (as upstream). */
 static const uint32_t supported_comp_mask =
-	IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+	IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
 static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
 {
@@ -36,6 +38,11 @@ static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
 		return EINVAL;
 	if (attr->comp_mask & ~supported_comp_mask)
 		return EOPNOTSUPP;
+	/* An underlay QP (a source QPN of its own) is UD only. */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    (attr->create_flags & IBV_QP_CREATE_SOURCE_QPN) &&
+	    attr->qp_type != IBV_QPT_UD)
+		return EINVAL;
 	switch (attr->qp_type) {
 	case IBV_QPT_RC:
 		supported = supported_ops_rc;
