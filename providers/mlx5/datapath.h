@@ -146,7 +146,19 @@ struct mlx5_cq {
 	struct mlx5_rsc_table *rsc;
 	/* ibv_cq_ex: the completion being read, between start and end. */
 	struct ibv_wc cur_wc;
+	struct mlx5_cqe64 *cur_cqe;
 	uint32_t polled_ci; /* cons_index last written to the dbrec */
+	/* Wall-clock stamps converted with the page read at start_poll. */
+	bool clock_update;
+	struct mlx5dv_clock_info last_clock;
+};
+
+/* What mlx5dv_create_cq adds to a CQ's creation (cq_dv.c). */
+struct mlx5_cq_dv {
+	uint32_t cqe_size;
+	uint8_t comp_en;
+	uint8_t comp_format;
+	uint16_t flags; /* MLX5_IB_CREATE_CQ_FLAGS_* */
 };
 
 static inline struct mlx5_cq *to_mcq(struct ibv_cq *ibcq)
@@ -170,6 +182,10 @@ int mlx5_arm_cq(struct ibv_cq *ibcq, int solicited_only);
 void mlx5_cq_event(struct ibv_cq *ibcq);
 int mlx5_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc);
 void mlx5_cq_ex_set_ops(struct mlx5_cq *cq);
+struct mlx5_cq *mlx5_create_cq_common(struct ibv_context *ibctx,
+				      const struct ibv_cq_init_attr_ex *attr,
+				      const struct mlx5_cq_dv *dv);
+int mlx5_env_cqe_size(uint32_t *sz);
 /* Entry @n of the ring if software owns it, else NULL. */
 struct mlx5_cqe64 *mlx5_sw_cqe(struct mlx5_cq *cq, uint32_t n);
 void mlx5_cq_clean(struct mlx5_cq *cq, uint32_t rsn, struct mlx5_srq *srq);
