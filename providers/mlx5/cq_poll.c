@@ -167,6 +167,11 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 	qp->sq.tail = qp->sq.wqe_head[idx] + 1;
 	if (error)
 		return 0;
+	/* What a raw WQE did is the caller's business, not the library's. */
+	if (qp->sq.raw_wqe && qp->sq.raw_wqe[idx]) {
+		wc->opcode = IBV_WC_DRIVER2;
+		return 0;
+	}
 	req_opcode(cqe, wc);
 	data = scatter_data(cqe);
 	if (data && (wc->opcode == IBV_WC_RDMA_READ ||

@@ -352,7 +352,7 @@ enum fail_kind {
 	  mlx5dv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0, 0))                       \
 	X(mlx5dv_create_qp, RET_NULL, mlx5dv_create_qp(NULL, NULL, NULL))      \
 	X(mlx5dv_create_cq, RET_NULL, mlx5dv_create_cq(NULL, NULL, NULL))      \
-	X(mlx5dv_qp_ex_from_ibv_qp_ex, UNSUP_NULL,                             \
+	X(mlx5dv_qp_ex_from_ibv_qp_ex, RET_NULL,                               \
 	  mlx5dv_qp_ex_from_ibv_qp_ex(NULL))                                   \
 	X(mlx5dv_devx_general_cmd, UNSUP_ERRNO,                                \
 	  mlx5dv_devx_general_cmd(NULL, NULL, 0, NULL, 0))                     \
