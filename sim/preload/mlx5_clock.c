@@ -11,6 +11,7 @@
  */
 #include "mlx5.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,22 +32,42 @@ static uint64_t ns_of(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* 156.25 MHz: 5 cycles every 32 ns */
+static uint64_t cycles_at(uint64_t mono_ns)
+{
+	return mono_ns / 32 * 5 & CLOCK_MASK;
+}
+
 uint64_t mlx5_sim_clock_cycles(void)
 {
-	/* 156.25 MHz: 5 cycles every 32 ns */
-	return ns_of(CLOCK_MONOTONIC) / 32 * 5 & CLOCK_MASK;
+	return cycles_at(ns_of(CLOCK_MONOTONIC));
 }
+
+/* Tries at reading both clocks close together (a preemption between). */
+#define PAIR_TRIES 3
 
 void mlx5_sim_clock_info(struct mlx5_ib_clock_info *ci)
 {
-	uint64_t cycles = mlx5_sim_clock_cycles();
+	uint64_t m1, m2, now, gap = UINT64_MAX, mono = 0, wall = 0;
+	int i;
 
+	/* The wall time between two counter readings, the closest pair. */
+	for (i = 0; i < PAIR_TRIES; i++) {
+		m1 = ns_of(CLOCK_MONOTONIC);
+		now = ns_of(CLOCK_REALTIME);
+		m2 = ns_of(CLOCK_MONOTONIC);
+		if (m2 - m1 < gap) {
+			gap = m2 - m1;
+			mono = m1 + gap / 2;
+			wall = now;
+		}
+	}
 	memset(ci, 0, sizeof(*ci));
 	ci->mult = 3435973837u;
 	ci->shift = 29;
 	ci->mask = CLOCK_MASK;
 	ci->overflow_period = 4294;
 	/* sign even: no update in progress */
-	ci->cycles = cycles;
-	ci->nsec = ns_of(CLOCK_REALTIME);
+	ci->cycles = cycles_at(mono);
+	ci->nsec = wall;
 }
