@@ -20,46 +20,28 @@
 
 #include <infiniband/mlx5dv.h>
 
-#include "dm_util.h"
-#include "rdma_util.h"
+#include "host_pair.h"
 #include "skip.h"
 
 #define BUF_SZ 8192
 #define MSG 256
 
-static struct ibv_device **devs;
-static struct rdma_host A, B;
-static struct leak_mark mark;
+static struct host_pair hosts;
+#define A (hosts.a)
+#define B (hosts.b)
 static int ndev = 1;
 
 static int group_setup(void **state)
 {
-	const unsigned int access =
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	int n;
-
-	devs = ibv_get_device_list(&n);
-	if (!devs || n < ndev)
-		return -1;
-	sim_warm_up(devs[0]);
-	leak_mark_take(&mark);
-	if (host_open(&A, devs[0], BUF_SZ, access) ||
-	    host_open(&B, devs[ndev - 1], BUF_SZ, access))
-		return -1;
-	return 0;
+	return host_pair_open(&hosts, ndev, BUF_SZ,
+			      IBV_ACCESS_LOCAL_WRITE |
+				      IBV_ACCESS_REMOTE_WRITE);
 }
 
 static int group_teardown(void **state)
 {
-	int fds, maps;
-
 	test_teardown_begin();
-	assert_int_equal(host_close(&A), 0);
-	assert_int_equal(host_close(&B), 0);
-	ibv_free_device_list(devs);
-	leak_mark_recount(&mark, &fds, &maps);
-	assert_int_equal(fds, mark.fds);
-	assert_int_equal(maps, mark.maps);
+	assert_true(host_pair_close(&hosts));
 	return test_teardown_end();
 }
 
