@@ -6,8 +6,8 @@
  * carry its value; the clock-info page pairs one reading with the wall
  * time of that moment, as mlx5_core's periodic update does, so that
  * mlx5dv_ts_to_ns turns a stamp into the wall time of the completion
- * (within half a counter wrap, ~2 h, of the mapping: the page is not
- * rewritten later as the kernel's timer would).
+ * (within ~34 s of the mapping, where cycles * mult leaves 64 bits: the
+ * page is not rewritten later as the kernel's timer would).
  */
 #include "mlx5.h"
 
