@@ -5,12 +5,12 @@
  * commands, memory keys with signature and crypto, DEKs, the scheduling
  * tree, VFIO contexts, clock info, mlx5 CQ/WQ creation and port queries.
  * Names, values, prototypes and layouts are upstream's so that consumers
- * build unchanged. This provider implements none of it: every exported
- * entry point here fails cleanly (NULL with errno EOPNOTSUPP, or returns
- * EOPNOTSUPP, as upstream's function reports errors), see
- * providers/mlx5/dv_unsupported.c. The inline helpers dispatch through
- * struct mlx5dv_qp_ex, which this provider never hands out.
- * Included by mlx5dv.h.
+ * build unchanged. This provider implements mlx5dv_create_cq, the clock
+ * info and, of the struct mlx5dv_qp_ex builders, wr_raw_wqe; every other
+ * exported entry point here fails cleanly (NULL with errno EOPNOTSUPP, or
+ * returns EOPNOTSUPP, as upstream's function reports errors), see
+ * providers/mlx5/dv_offload_unsupported.c, and the other builders of a
+ * struct mlx5dv_qp_ex stay NULL. Included by mlx5dv.h.
  */
 #ifndef INFINIBAND_MLX5DV_OFFLOAD_H
 #define INFINIBAND_MLX5DV_OFFLOAD_H

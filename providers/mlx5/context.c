@@ -215,6 +215,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.query_device_ex = mlx5_query_device_ex,
 	.query_port = mlx5_query_port,
 	.query_qp = mlx5_query_qp,
+	.query_rt_values = mlx5_query_rt_values,
 	.query_srq = mlx5_query_srq,
 	.reg_dm_mr = mlx5_reg_dm_mr,
 	.reg_dmabuf_mr = mlx5_reg_dmabuf_mr,

@@ -20,18 +20,12 @@ static uint32_t roundup_pow2(uint32_t n)
 }
 
 /* MLX5_CQE_SIZE selects 64 (default) or 128-byte entries. */
-static int cqe_size(uint32_t *sz)
+int mlx5_env_cqe_size(uint32_t *sz)
 {
 	const char *s = getenv("MLX5_CQE_SIZE");
 
-	*sz = 64;
-	if (!s)
-		return 0;
-	if (!strcmp(s, "64") || !strcmp(s, "128")) {
-		*sz = (uint32_t)atoi(s);
-		return 0;
-	}
-	return EINVAL;
+	*sz = s ? (uint32_t)atoi(s) : 64;
+	return *sz == 64 || *sz == 128 ? 0 : EINVAL;
 }
 
 static int alloc_ring(struct mlx5_context *ctx, struct mlx5_cq *cq,
@@ -63,7 +57,13 @@ static void free_cq(struct mlx5_context *ctx, struct mlx5_cq *cq)
 	free(cq);
 }
 
-static const uint64_t supported_wc_flags = IBV_WC_STANDARD_FLAGS;
+#define TS_WC_FLAGS                                                            \
+	(IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |                                 \
+	 IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+
+static const uint64_t supported_wc_flags =
+	IBV_WC_STANDARD_FLAGS | TS_WC_FLAGS | IBV_WC_EX_WITH_CVLAN |
+	IBV_WC_EX_WITH_FLOW_TAG | IBV_WC_EX_WITH_TM_INFO;
 
 static int check_attr(const struct ibv_cq_init_attr_ex *attr)
 {
@@ -85,9 +85,31 @@ static int check_attr(const struct ibv_cq_init_attr_ex *attr)
 	return 0;
 }
 
-static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
-				 const struct ibv_cq_init_attr_ex *attr,
-				 bool ex)
+/*
+ * A wall-clock stamp comes from the HCA when the kernel offers real-time
+ * CQE stamps (and the free-running one is not also wanted); else the
+ * free-running one is converted through the clock-info page.
+ */
+static int wallclock_mode(struct mlx5_context *ctx, struct mlx5_cq *cq,
+			  struct mlx5_ib_create_cq *req)
+{
+	if (!(cq->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK))
+		return 0;
+	if ((ctx->resp_comp_mask &
+	     MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_REAL_TIME_TS) &&
+	    !(cq->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)) {
+		req->flags |= MLX5_IB_CREATE_CQ_FLAGS_REAL_TIME_TS;
+		return 0;
+	}
+	if (!ctx->clock_info.addr)
+		return EOPNOTSUPP;
+	cq->clock_update = true;
+	return 0;
+}
+
+struct mlx5_cq *mlx5_create_cq_common(struct ibv_context *ibctx,
+				      const struct ibv_cq_init_attr_ex *attr,
+				      const struct mlx5_cq_dv *dv)
 {
 	struct mlx5_context *ctx = to_mctx(ibctx);
 	struct mlx5_ib_create_cq req = {};
@@ -99,8 +121,9 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 	int err;
 
 	err = check_attr(attr);
-	if (!err)
-		err = cqe_size(&sz);
+	sz = dv ? dv->cqe_size : 0;
+	if (!err && !sz)
+		err = mlx5_env_cqe_size(&sz);
 	ncqe = roundup_pow2(attr->cqe + 1);
 	if (!err && ncqe > MLX5_MAX_CQ_ENTRIES)
 		err = EINVAL;
@@ -135,6 +158,11 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 		if (cq->parent->mtd)
 			cq->single_threaded = true;
 	}
+	if (attr->wc_flags & TS_WC_FLAGS)
+		flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION;
+	err = wallclock_mode(ctx, cq, &req);
+	if (err)
+		goto fail;
 	err = alloc_ring(ctx, cq, &cq->bufs[0], ncqe, sz);
 	if (err)
 		goto fail;
@@ -152,8 +180,13 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 	req.db_addr = (uintptr_t)cq->dbrec;
 	req.cqe_size = sz;
 	if (ctx->nc_uar.addr) {
-		req.flags = MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
+		req.flags |= MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
 		req.uar_page_index = (uint16_t)ctx->nc_uar_page_id;
+	}
+	if (dv) {
+		req.cqe_comp_en = dv->comp_en;
+		req.cqe_comp_res_format = dv->comp_format;
+		req.flags |= dv->flags;
 	}
 	{
 		struct ibv_cq_init_attr_ex kattr = *attr;
@@ -166,8 +199,6 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 	if (err)
 		goto fail;
 	cq->cqn = resp.cqn;
-	if (ex)
-		mlx5_cq_ex_set_ops(cq);
 	return cq;
 fail:
 	free_cq(ctx, cq);
@@ -191,7 +222,7 @@ struct ibv_cq *mlx5_create_cq(struct ibv_context *ibctx, int cqe,
 		errno = EINVAL;
 		return NULL;
 	}
-	cq = create_cq(ibctx, &attr, false);
+	cq = mlx5_create_cq_common(ibctx, &attr, NULL);
 	return cq ? &cq->verbs_cq.cq : NULL;
 }
 
@@ -204,8 +235,11 @@ struct ibv_cq_ex *mlx5_create_cq_ex(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
-	cq = create_cq(ibctx, attr, true);
-	return cq ? &cq->verbs_cq.cq_ex : NULL;
+	cq = mlx5_create_cq_common(ibctx, attr, NULL);
+	if (!cq)
+		return NULL;
+	mlx5_cq_ex_set_ops(cq);
+	return &cq->verbs_cq.cq_ex;
 }
 
 int mlx5_destroy_cq(struct ibv_cq *ibcq)

@@ -201,7 +201,19 @@ struct mlx5_cq {
 	struct mlx5_rsc_table *rsc;
 	/* ibv_cq_ex: the completion being read, between start and end. */
 	struct ibv_wc cur_wc;
+	struct mlx5_cqe64 *cur_cqe;
 	uint32_t polled_ci; /* cons_index last written to the dbrec */
+	/* Wall-clock stamps converted with the page read at start_poll. */
+	bool clock_update;
+	struct mlx5dv_clock_info last_clock;
+};
+
+/* What mlx5dv_create_cq adds to a CQ's creation (cq_dv.c). */
+struct mlx5_cq_dv {
+	uint32_t cqe_size;
+	uint8_t comp_en;
+	uint8_t comp_format;
+	uint16_t flags; /* MLX5_IB_CREATE_CQ_FLAGS_* */
 };
 
 static inline struct mlx5_cq *to_mcq(struct ibv_cq *ibcq)
@@ -225,6 +237,10 @@ int mlx5_arm_cq(struct ibv_cq *ibcq, int solicited_only);
 void mlx5_cq_event(struct ibv_cq *ibcq);
 int mlx5_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc);
 void mlx5_cq_ex_set_ops(struct mlx5_cq *cq);
+struct mlx5_cq *mlx5_create_cq_common(struct ibv_context *ibctx,
+				      const struct ibv_cq_init_attr_ex *attr,
+				      const struct mlx5_cq_dv *dv);
+int mlx5_env_cqe_size(uint32_t *sz);
 /* Entry @n of the ring if software owns it, else NULL. */
 struct mlx5_cqe64 *mlx5_sw_cqe(struct mlx5_cq *cq, uint32_t n);
 void mlx5_cq_clean(struct mlx5_cq *cq, uint32_t rsn, struct mlx5_srq *srq);
@@ -235,6 +251,7 @@ enum ibv_wc_status mlx5_syndrome_status(uint8_t syndrome);
 struct mlx5_wq {
 	uint64_t *wrid;
 	unsigned int *wqe_head; /* sq: head value when the WQE was posted */
+	uint8_t *raw_wqe;	/* sq with raw WQEs: the slot holds one */
 	unsigned int wqe_cnt;	/* sq: basic blocks; rq: WQEs */
 	unsigned int max_post;
 	unsigned int head;
@@ -287,7 +304,9 @@ struct mlx5_qp {
 	bool prefer_bf;
 	bool single_threaded;
 	uint64_t send_ops;
+	uint64_t dv_send_ops; /* enum mlx5dv_qp_create_send_ops_flags */
 	struct mlx5_wr_state wr;
+	struct mlx5dv_qp_ex dv_qp_ex;
 };
 
 static inline struct mlx5_qp *to_mqp(struct ibv_qp *ibqp)
@@ -325,10 +344,15 @@ uint64_t mlx5_default_send_ops(enum ibv_qp_type type);
 unsigned int mlx5_sq_overhead(enum ibv_qp_type type, uint64_t ops);
 
 struct ibv_qp *mlx5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
-/* @dv_flags: enum mlx5dv_qp_create_flags (scatter-to-CQE only). */
+/* What mlx5dv_create_qp adds to a QP's creation (qp_dv.c checks it). */
+struct mlx5_qp_dv {
+	uint32_t create_flags; /* enum mlx5dv_qp_create_flags */
+	uint64_t send_ops;     /* enum mlx5dv_qp_create_send_ops_flags */
+};
+
 struct ibv_qp *mlx5_create_qp_dv(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr,
-				 uint32_t dv_flags);
+				 const struct mlx5_qp_dv *dv);
 struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr);
 int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
@@ -341,6 +365,7 @@ int mlx5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 int mlx5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		   struct ibv_recv_wr **bad_wr);
 void mlx5_qp_set_wr_ops(struct mlx5_qp *qp);
+void mlx5_qp_set_dv_wr_ops(struct mlx5_qp *qp);
 /* qpn8, fm_ce_se[], bf_max_ds[] (once qpn, bf and sq_sig_all are known) */
 void mlx5_qp_init_wqe_consts(struct mlx5_qp *qp);
 void mlx5_qp_set_wr_complete(struct mlx5_qp *qp, bool operational);

@@ -38,9 +38,6 @@
 	{                                                                      \
 	}
 
-UNSUP_PTR(struct ibv_cq_ex *, mlx5dv_create_cq,
-	  (struct ibv_context * context, struct ibv_cq_init_attr_ex *cq_attr,
-	   struct mlx5dv_cq_init_attr *mlx5_cq_attr))
 UNSUP_INT(int, _mlx5dv_mkey_check,
 	  (struct mlx5dv_mkey * mkey, struct mlx5dv_mkey_err *err_info,
 	   size_t err_info_size))

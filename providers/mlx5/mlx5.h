@@ -283,6 +283,8 @@ int mlx5_query_device_ex(struct ibv_context *ibctx,
 int mlx5_query_port(struct ibv_context *ibctx, uint8_t port,
 		    struct ibv_port_attr *attr);
 int mlx5_cache_device_caps(struct mlx5_context *ctx);
+int mlx5_query_rt_values(struct ibv_context *ibctx,
+			 struct ibv_values_ex *values);
 
 /* pd.c */
 struct ibv_pd *mlx5_alloc_pd(struct ibv_context *ibctx);

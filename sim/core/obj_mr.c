@@ -103,7 +103,8 @@ static int dm_mr_reg(struct sim_call *c)
 		return -EINVAL;
 	if (!(acc & IB_UVERBS_ACCESS_ZERO_BASED) || sim_check_mr_access(acc))
 		return -EINVAL;
-	if (!len || len > dm->length || off > dm->length - len)
+	/* Only the range is checked: a 0-byte MR of a DM is fine. */
+	if (len > dm->length || off > dm->length - len)
 		return -EINVAL;
 	if (dm->alloc >= 0 && (acc & ~(uint64_t)SIM_ACCESS_DM_MEMIC))
 		return -EINVAL;

@@ -47,7 +47,6 @@ enum fail_kind {
 
 /* The mlx5dv_offload.h entry points (dv_offload_unsupported.c). */
 #define MLX5DV_OFFLOAD_CASES(X)                                                \
-	X(mlx5dv_create_cq, UNSUP_NULL, mlx5dv_create_cq(NULL, NULL, NULL))    \
 	X(_mlx5dv_mkey_check, UNSUP_ERRNO, _mlx5dv_mkey_check(NULL, NULL, 0))  \
 	X(mlx5dv_qp_cancel_posted_send_wrs, UNSUP_ERRNO,                       \
 	  mlx5dv_qp_cancel_posted_send_wrs(NULL, 0))                           \
@@ -392,7 +391,8 @@ enum fail_kind {
 	X(mlx5dv_reg_dmabuf_mr, RET_NULL,                                      \
 	  mlx5dv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0, 0))                       \
 	X(mlx5dv_create_qp, RET_NULL, mlx5dv_create_qp(NULL, NULL, NULL))      \
-	X(mlx5dv_qp_ex_from_ibv_qp_ex, UNSUP_NULL,                             \
+	X(mlx5dv_create_cq, RET_NULL, mlx5dv_create_cq(NULL, NULL, NULL))      \
+	X(mlx5dv_qp_ex_from_ibv_qp_ex, RET_NULL,                               \
 	  mlx5dv_qp_ex_from_ibv_qp_ex(NULL))                                   \
 	X(mlx5dv_devx_general_cmd, UNSUP_ERRNO,                                \
 	  mlx5dv_devx_general_cmd(NULL, NULL, 0, NULL, 0))                     \
