@@ -26,6 +26,8 @@ cleanup() {
 	rm -rf "$w"
 }
 trap cleanup EXIT
+# A timeout or ^C must not leave the busy loops spinning.
+trap "exit 1" HUP INT TERM
 fail() { echo "FAIL: $*"; exit 1; }
 
 # the neighbours: two worlds with traffic, a spinning loop per CPU
