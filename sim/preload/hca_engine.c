@@ -84,6 +84,7 @@ void hca_qp_reset(struct hca_qp *qp)
 	qp->rr_head = qp->rr_tail = 0;
 	qp->ack_pending = 0;
 	qp->retries = qp->rnr_retries = 0;
+	qp->cq_overran = 0;
 }
 
 int hca_step(void)
@@ -101,6 +102,7 @@ int hca_step(void)
 		hca_req_timers(qp, now);
 		did |= hca_resp_flush(qp);
 	}
+	did |= hca_cq_overrun_errors();
 	for (cq = hca_cqs; cq; cq = cq->next)
 		hca_cq_check_arm(cq);
 	hca_stats.passes++;
