@@ -7,9 +7,9 @@
  * holds an OFD read lock, so the kernel tells us when the last reference
  * anywhere is gone (close, close loop, exit); then the export is released
  * by whichever process sees it first. Importers (the peer device, dma-buf
- * MRs) hold a reference of their own: a one-page read-only mapping of the
- * file through the fd they were given, which takes no descriptor (a kernel
- * importer's reference takes none of the program's either).
+ * MRs) hold a reference of their own: a private dup of the fd or, when
+ * the program's descriptor table is full (a kernel importer's reference
+ * takes no descriptor), a one-page read-only mapping of the file.
  */
 #include "uapi.h"
 
@@ -197,10 +197,16 @@ struct sim_dmabuf_import *sim_dmabuf_import(int fd, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	imp->hold = real.mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ,
-			      MAP_SHARED, fd, 0);
-	if (imp->hold == MAP_FAILED) {
-		*err = -errno;
+	imp->hold = real.fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (imp->hold < 0 && errno == EMFILE)
+		imp->hold_map = real.mmap(NULL, (size_t)sysconf(_SC_PAGESIZE),
+					  PROT_READ, MAP_SHARED, fd, 0);
+	if (imp->hold >= 0)
+		*err = sim_internal_fd_add(&imp->hold);
+	else
+		*err = imp->hold_map && imp->hold_map != MAP_FAILED ? 0
+								    : -errno;
+	if (*err) {
 		free(imp);
 		return NULL;
 	}
@@ -213,7 +219,9 @@ void sim_dmabuf_release(struct sim_dmabuf_import *imp)
 {
 	if (!imp)
 		return;
-	real.munmap(imp->hold, (size_t)sysconf(_SC_PAGESIZE));
+	if (imp->hold_map)
+		real.munmap(imp->hold_map, (size_t)sysconf(_SC_PAGESIZE));
+	sim_internal_fd_close(&imp->hold);
 	sim_dmabuf_put(imp->db);
 	free(imp);
 }

@@ -144,7 +144,8 @@ struct sim_dmabuf {
 /* An importer's reference: its own hold on the export's open file. */
 struct sim_dmabuf_import {
 	struct sim_dmabuf *db;
-	void *hold; /* a page of the export's file, mapped: its reference */
+	int hold;	/* internal fd: the reference to the export's file */
+	void *hold_map; /* or, at a full fd table, a page of it mapped */
 };
 
 /* An RDMA netlink socket: the user's end of a datagram pair. */
