@@ -234,7 +234,13 @@ static int setup_context(struct mlx5_context *ctx,
 		mlx5_unmap_context_pages(ctx);
 		return err;
 	}
-	mlx5_alloc_nc_uar(ctx);
+	/* Without it and without static pages no CQ could ring: the open
+	 * fails rather than every CQ later. */
+	err = mlx5_alloc_nc_uar(ctx);
+	if (err && !mlx5_cq_uar(ctx)) {
+		mlx5_unmap_context_pages(ctx);
+		return err;
+	}
 	err = mlx5_dp_init(ctx);
 	if (err) {
 		mlx5_unmap_context_pages(ctx);
