@@ -48,8 +48,8 @@ static int open_with_headroom(const char *path, int flags, mode_t mode)
 		return -1;
 	}
 	more = rl;
-	more.rlim_cur = rl.rlim_cur + 16 < rl.rlim_max ? rl.rlim_cur + 16
-						       : rl.rlim_max;
+	more.rlim_cur =
+		rl.rlim_cur + 16 < rl.rlim_max ? rl.rlim_cur + 16 : rl.rlim_max;
 	if (setrlimit(RLIMIT_NOFILE, &more)) {
 		errno = EMFILE;
 		return -1;

@@ -86,30 +86,55 @@ static int failed(const void *obj, const char *verb)
 	return 1;
 }
 
-/*
- * A destroy: a failure is reported, and then the object must still be
- * there for a second destroy. 0, or 1 when that second one failed too.
- */
-static int destroy(int err, const char *verb, int (*again)(void *), void *o)
+static int d_ah(void *o)
 {
-	if (!err)
-		return 0;
-	report(verb, err);
-	if (!again(o))
-		return 0;
-	fprintf(stderr, "FAIL: a second %s failed too\n", verb);
-	return 1;
+	return ibv_destroy_ah(o);
 }
 
-static int d_ah(void *o) { return ibv_destroy_ah(o); }
-static int d_dm(void *o) { return ibv_free_dm(o); }
-static int d_qp(void *o) { return ibv_destroy_qp(o); }
-static int d_srq(void *o) { return ibv_destroy_srq(o); }
-static int d_cq(void *o) { return ibv_destroy_cq(o); }
-static int d_ch(void *o) { return ibv_destroy_comp_channel(o); }
-static int d_mr(void *o) { return ibv_dereg_mr(o); }
-static int d_pd(void *o) { return ibv_dealloc_pd(o); }
-static int d_ctx(void *o) { return ibv_close_device(o); }
+static int d_dm(void *o)
+{
+	return ibv_free_dm(o);
+}
+
+static int d_qp(void *o)
+{
+	return ibv_destroy_qp(o);
+}
+
+static int d_srq(void *o)
+{
+	return ibv_destroy_srq(o);
+}
+
+static int d_cq(void *o)
+{
+	return ibv_destroy_cq(o);
+}
+
+static int d_cqx(void *o)
+{
+	return ibv_destroy_cq(ibv_cq_ex_to_cq(o));
+}
+
+static int d_ch(void *o)
+{
+	return ibv_destroy_comp_channel(o);
+}
+
+static int d_mr(void *o)
+{
+	return ibv_dereg_mr(o);
+}
+
+static int d_pd(void *o)
+{
+	return ibv_dealloc_pd(o);
+}
+
+static int d_ctx(void *o)
+{
+	return ibv_close_device(o);
+}
 
 /* The extended CQ and QP, and the DM with its MR where there is MEMIC. */
 static void build_ex(struct objs *o)
@@ -122,10 +147,10 @@ static void build_ex(struct objs *o)
 			.max_recv_wr = 8,
 			.max_send_sge = 1,
 			.max_recv_sge = 1},
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND |
-				  IBV_QP_EX_WITH_RDMA_WRITE,
+		.comp_mask =
+			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.send_ops_flags =
+			IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE,
 	};
 	struct ibv_alloc_dm_attr da = {.length = 256};
 	struct ibv_device_attr_ex dev = {};
@@ -149,9 +174,9 @@ static void build_ex(struct objs *o)
 	o->dm = ibv_alloc_dm(o->ctx, &da);
 	if (failed(o->dm, "ibv_alloc_dm"))
 		return;
-	o->dm_mr = ibv_reg_dm_mr(o->pd, o->dm, 0, da.length,
-				 IBV_ACCESS_ZERO_BASED |
-					 IBV_ACCESS_LOCAL_WRITE);
+	o->dm_mr =
+		ibv_reg_dm_mr(o->pd, o->dm, 0, da.length,
+			      IBV_ACCESS_ZERO_BASED | IBV_ACCESS_LOCAL_WRITE);
 	failed(o->dm_mr, "ibv_reg_dm_mr");
 }
 
@@ -223,45 +248,46 @@ static void build(struct objs *o, struct ibv_device *dev)
 	build_ex(o);
 }
 
+/*
+ * Every destroy, the reverse of build. A failure is reported, and then the
+ * object must still be there for a second destroy: 1 if that one failed.
+ */
 static int teardown(struct objs *o)
 {
-	int bad = 0;
+	const struct {
+		void *obj;
+		const char *verb;
+		int (*destroy)(void *obj);
+	} steps[] = {
+		{o->dm_mr, "ibv_dereg_mr", d_mr},
+		{o->dm, "ibv_free_dm", d_dm},
+		{o->qpx, "ibv_destroy_qp", d_qp},
+		{o->cqx, "ibv_destroy_cq", d_cqx},
+		{o->ah, "ibv_destroy_ah", d_ah},
+		{o->qp, "ibv_destroy_qp", d_qp},
+		{o->srq, "ibv_destroy_srq", d_srq},
+		{o->cq, "ibv_destroy_cq", d_cq},
+		{o->ch, "ibv_destroy_comp_channel", d_ch},
+		{o->mr, "ibv_dereg_mr", d_mr},
+		{o->pd, "ibv_dealloc_pd", d_pd},
+		{o->ctx, "ibv_close_device", d_ctx},
+	};
+	unsigned int i;
+	int err, bad = 0;
 
-	if (o->dm_mr)
-		bad |= destroy(ibv_dereg_mr(o->dm_mr), "ibv_dereg_mr", d_mr,
-			       o->dm_mr);
-	if (o->dm)
-		bad |= destroy(ibv_free_dm(o->dm), "ibv_free_dm", d_dm, o->dm);
-	if (o->qpx)
-		bad |= destroy(ibv_destroy_qp(o->qpx), "ibv_destroy_qp", d_qp,
-			       o->qpx);
-	if (o->cqx)
-		bad |= destroy(ibv_destroy_cq(ibv_cq_ex_to_cq(o->cqx)),
-			       "ibv_destroy_cq", d_cq, ibv_cq_ex_to_cq(o->cqx));
-	if (o->ah)
-		bad |= destroy(ibv_destroy_ah(o->ah), "ibv_destroy_ah", d_ah,
-			       o->ah);
-	if (o->qp)
-		bad |= destroy(ibv_destroy_qp(o->qp), "ibv_destroy_qp", d_qp,
-			       o->qp);
-	if (o->srq)
-		bad |= destroy(ibv_destroy_srq(o->srq), "ibv_destroy_srq",
-			       d_srq, o->srq);
-	if (o->cq)
-		bad |= destroy(ibv_destroy_cq(o->cq), "ibv_destroy_cq", d_cq,
-			       o->cq);
-	if (o->ch)
-		bad |= destroy(ibv_destroy_comp_channel(o->ch),
-			       "ibv_destroy_comp_channel", d_ch, o->ch);
-	if (o->mr)
-		bad |= destroy(ibv_dereg_mr(o->mr), "ibv_dereg_mr", d_mr,
-			       o->mr);
-	if (o->pd)
-		bad |= destroy(ibv_dealloc_pd(o->pd), "ibv_dealloc_pd", d_pd,
-			       o->pd);
-	if (o->ctx)
-		bad |= destroy(ibv_close_device(o->ctx), "ibv_close_device",
-			       d_ctx, o->ctx);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (!steps[i].obj)
+			continue;
+		err = steps[i].destroy(steps[i].obj);
+		if (!err)
+			continue;
+		report(steps[i].verb, err);
+		if (steps[i].destroy(steps[i].obj)) {
+			fprintf(stderr, "FAIL: a second %s failed too\n",
+				steps[i].verb);
+			bad = 1;
+		}
+	}
 	return bad;
 }
 

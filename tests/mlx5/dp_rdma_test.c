@@ -510,6 +510,30 @@ static void test_resize(void **state)
 	ep_close(&b);
 }
 
+/* Ring the doorbell for WQE 0 written by hand, as libmlx5 would. */
+static void ring_first_wqe(struct mlx5dv_qp *dq)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	dq->dbrec[MLX5_SND_DBR] = htobe32(1);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*(volatile uint64_t *)dq->bf.reg = *(uint64_t *)dq->sq.buf;
+}
+
+/* CQE 0, once the HCA wrote it (10 s at most): nothing polls through the
+ * library, the engine thread serves the CQ. */
+static struct mlx5_cqe64 *first_cqe(struct mlx5dv_cq *dc)
+{
+	struct mlx5_cqe64 *cqe = dc->buf;
+	int spins = 0;
+
+	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
+	       spins++ < 10000) {
+		usleep(1000);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	}
+	return cqe;
+}
+
 /*
  * mlx5dv_init_obj exposes the rings; a WQE written by hand with the
  * mlx5dv.h helpers is executed, and its CQE read by hand.
@@ -525,7 +549,6 @@ static void test_dv_by_hand(void **state)
 	struct mlx5_wqe_raddr_seg *raddr;
 	struct mlx5_cqe64 *cqe;
 	struct rdma_ep a, b;
-	int spins = 0;
 
 	pair(&a, &b, &o, &o);
 	clear();
@@ -551,18 +574,9 @@ static void test_dv_by_hand(void **state)
 	raddr->reserved = 0;
 	mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(raddr + 1), 512,
 			    A.mr->lkey, (uintptr_t)A.buf);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	dq.dbrec[MLX5_SND_DBR] = htobe32(1);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	*(volatile uint64_t *)dq.bf.reg = *(uint64_t *)ctrl;
+	ring_first_wqe(&dq);
 
-	/* Nothing polls through the library: the engine thread serves it. */
-	cqe = (struct mlx5_cqe64 *)dc.buf;
-	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
-	       spins++ < 10000) {
-		usleep(1000);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	}
+	cqe = first_cqe(&dc);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
 	assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
 	assert_int_equal(be16toh(cqe->wqe_counter), 0);
@@ -594,7 +608,6 @@ static void test_dv_ds_zero(void **state)
 	struct mlx5_cqe64 *cqe;
 	struct rdma_ep a, b;
 	struct ibv_wc wc;
-	int spins = 0;
 
 	pair(&a, &b, &o, &o);
 	assert_int_equal(ep_recv(&b, B.buf, 64, B.mr->lkey, 5), 0);
@@ -605,17 +618,9 @@ static void test_dv_ds_zero(void **state)
 	ctrl = dq.sq.buf;
 	mlx5dv_set_ctrl_seg(ctrl, 0, MLX5_OPCODE_SEND, 0, a.qpn,
 			    MLX5_WQE_CTRL_CQ_UPDATE, 0, 0, 0);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	dq.dbrec[MLX5_SND_DBR] = htobe32(1);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	*(volatile uint64_t *)dq.bf.reg = *(uint64_t *)ctrl;
+	ring_first_wqe(&dq);
 
-	cqe = (struct mlx5_cqe64 *)dc.buf;
-	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
-	       spins++ < 10000) {
-		usleep(1000);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	}
+	cqe = first_cqe(&dc);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
 	/* struct mlx5_err_cqe: the syndrome is byte 55 */
 	assert_int_equal(((uint8_t *)cqe)[55],

@@ -28,22 +28,6 @@ struct env {
 	char buf[4096];
 };
 
-static struct ibv_qp *make_qp(struct env *e, struct ibv_cq *scq,
-			      struct ibv_cq *rcq)
-{
-	struct ibv_qp_init_attr a = {
-		.send_cq = scq,
-		.recv_cq = rcq,
-		.qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = NWR,
-			.max_recv_wr = NWR,
-			.max_send_sge = 1,
-			.max_recv_sge = 1},
-	};
-
-	return ibv_create_qp(e->pd, &a);
-}
-
 static int link_to(struct env *e, struct ibv_qp *qp, uint32_t dest)
 {
 	struct qp_link l = qp_link_default(dest);
@@ -87,8 +71,8 @@ static void expect_fatal(struct env *e, struct ibv_cq *cq, struct ibv_qp *qp,
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr attr;
 
-	CHECK(!next_event(e, 5000, &ev) &&
-		      ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == cq,
+	CHECK(!next_event(e, 5000, &ev) && ev.event_type == IBV_EVENT_CQ_ERR &&
+		      ev.element.cq == cq,
 	      "%s: first event %d, want CQ_ERR on the full CQ", side,
 	      ev.event_type);
 	CHECK(!next_event(e, 5000, &ev) &&
@@ -107,7 +91,8 @@ static void expect_fatal(struct env *e, struct ibv_cq *cq, struct ibv_qp *qp,
 static void requester(struct env *e)
 {
 	struct ibv_cq *small = ibv_create_cq(e->ctx, 1, NULL, NULL, 0);
-	struct ibv_qp *qp = small ? make_qp(e, small, e->big) : NULL;
+	struct ibv_qp *qp =
+		small ? qp_link_rc_qp(e->pd, small, e->big, NWR) : NULL;
 
 	CHECK(qp && !link_to(e, qp, qp->qp_num), "requester QP: %s",
 	      strerror(errno));
@@ -123,8 +108,9 @@ static void requester(struct env *e)
 static void responder(struct env *e)
 {
 	struct ibv_cq *small = ibv_create_cq(e->ctx, 1, NULL, NULL, 0);
-	struct ibv_qp *a = make_qp(e, e->big, e->big);
-	struct ibv_qp *b = small ? make_qp(e, e->big, small) : NULL;
+	struct ibv_qp *a = qp_link_rc_qp(e->pd, e->big, e->big, NWR);
+	struct ibv_qp *b =
+		small ? qp_link_rc_qp(e->pd, e->big, small, NWR) : NULL;
 	struct ibv_sge sge = {(uintptr_t)e->buf + 2048, 64, e->mr->lkey};
 	struct ibv_recv_wr rw = {.sg_list = &sge, .num_sge = 1}, *bad;
 	int i;

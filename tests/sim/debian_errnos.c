@@ -42,7 +42,8 @@ static void foreign_channel(struct ibv_context *a, struct ibv_context *b)
 	errno = 0;
 	cq = ibv_create_cq(a, 4, NULL, ch, 0);
 	CHECK(!cq && errno == EBADF,
-	      "create_cq, channel of another context: %p errno %d (%s), want EBADF",
+	      "create_cq, channel of another context: %p errno %d (%s), want "
+	      "EBADF",
 	      (void *)cq, errno, strerror(errno));
 	if (cq)
 		ibv_destroy_cq(cq);
@@ -50,7 +51,8 @@ static void foreign_channel(struct ibv_context *a, struct ibv_context *b)
 	errno = 0;
 	cqx = ibv_create_cq_ex(a, &ax);
 	CHECK(!cqx && errno == EBADF,
-	      "create_cq_ex, channel of another context: %p errno %d (%s), want EBADF",
+	      "create_cq_ex, channel of another context: %p errno %d (%s), "
+	      "want EBADF",
 	      (void *)cqx, errno, strerror(errno));
 	if (cqx)
 		ibv_destroy_cq(ibv_cq_ex_to_cq(cqx));
@@ -105,7 +107,8 @@ static void unknown_qp_type(struct ibv_context *ctx)
 	errno = 0;
 	qp = ibv_create_qp_ex(ctx, &ax);
 	CHECK(!qp && errno == EOPNOTSUPP,
-	      "create_qp_ex type 0x55, send_ops_flags: %p errno %d (%s), want EOPNOTSUPP",
+	      "create_qp_ex type 0x55, send_ops_flags: %p errno %d (%s), want "
+	      "EOPNOTSUPP",
 	      (void *)qp, errno, strerror(errno));
 	if (qp)
 		ibv_destroy_qp(qp);

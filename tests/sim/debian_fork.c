@@ -26,23 +26,15 @@
 
 #define HALF 512
 
-
 /*
  * CQ + RC QP looped to itself and brought to RTS; with @write, one RDMA
  * WRITE of HALF bytes, read back.
  */
-static void loop_qp(struct ibv_context *ctx, struct ibv_pd *pd,
-		    uint16_t lid, int write, const char *who)
+static void loop_qp(struct ibv_context *ctx, struct ibv_pd *pd, uint16_t lid,
+		    int write, const char *who)
 {
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr attr;
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = 4,
-			.max_recv_wr = 4,
-			.max_send_sge = 1,
-			.max_recv_sge = 1},
-	};
 	uint8_t *buf = aligned_alloc(4096, 2 * HALF);
 	struct ibv_cq *cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
 	struct ibv_mr *mr = NULL;
@@ -60,8 +52,7 @@ static void loop_qp(struct ibv_context *ctx, struct ibv_pd *pd,
 		buf[i] = i < HALF ? (uint8_t)(i * 3 + 1) : 0;
 	mr = ibv_reg_mr(pd, buf, 2 * HALF,
 			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	qa.send_cq = qa.recv_cq = cq;
-	qp = ibv_create_qp(pd, &qa);
+	qp = qp_link_rc_qp(pd, cq, cq, 4);
 	CHECK(mr && qp, "%s: reg_mr/create_qp: %s", who, strerror(errno));
 	if (!mr || !qp)
 		goto out;
@@ -86,8 +77,8 @@ static void loop_qp(struct ibv_context *ctx, struct ibv_pd *pd,
 	CHECK(!ibv_post_send(qp, &wr, &bad), "%s: post_send", who);
 	for (i = 0; i < 10000000 && !n; i++)
 		n = ibv_poll_cq(cq, 1, &wc);
-	CHECK(n == 1 && wc.status == IBV_WC_SUCCESS,
-	      "%s: poll %d status %d", who, n, n == 1 ? (int)wc.status : -1);
+	CHECK(n == 1 && wc.status == IBV_WC_SUCCESS, "%s: poll %d status %d",
+	      who, n, n == 1 ? (int)wc.status : -1);
 	CHECK(!memcmp(buf, buf + HALF, HALF), "%s: written bytes differ", who);
 out:
 	if (qp)
@@ -102,13 +93,6 @@ out:
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : "mlx5_0";
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = 4,
-			.max_recv_wr = 4,
-			.max_send_sge = 1,
-			.max_recv_sge = 1},
-	};
 	struct ibv_context *ctx = NULL;
 	struct ibv_device **list;
 	struct ibv_port_attr pa;
@@ -128,8 +112,7 @@ int main(int argc, char **argv)
 		return 1;
 	pd = ibv_alloc_pd(ctx);
 	cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
-	qa.send_cq = qa.recv_cq = cq;
-	qp = pd && cq ? ibv_create_qp(pd, &qa) : NULL;
+	qp = pd && cq ? qp_link_rc_qp(pd, cq, cq, 4) : NULL;
 	CHECK(qp, "parent: pd/cq/qp: %s", strerror(errno));
 	if (!qp)
 		return 1;
@@ -142,8 +125,7 @@ int main(int argc, char **argv)
 	CHECK(pid > 0, "fork: %s", strerror(errno));
 	if (pid > 0) {
 		CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
-		CHECK(WIFEXITED(status) && !WEXITSTATUS(status),
-		      "child: %s %d",
+		CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "child: %s %d",
 		      WIFSIGNALED(status) ? "killed by signal" : "exit",
 		      WIFSIGNALED(status) ? WTERMSIG(status)
 					  : WEXITSTATUS(status));

@@ -29,10 +29,10 @@
 #include "judge.h"
 #include "qp_link.h"
 
-#define LOWERED	 256 /* the soft limit a program lowered to */
-#define DM_LEN	 4096
-#define BUF_LEN	 4096
-#define WR_LEN	 512
+#define LOWERED 256 /* the soft limit a program lowered to */
+#define DM_LEN	4096
+#define BUF_LEN 4096
+#define WR_LEN	512
 
 static int *fillers;
 static int nfill;
@@ -75,32 +75,22 @@ static struct ibv_device *find_dev(struct ibv_device **list, int n)
 /* ibv_dm_export_dmabuf_fd where the library has it (not Debian's 44). */
 typedef int (*export_fn)(struct ibv_dm *dm);
 
-static void rdma_write_self(struct ibv_context *ctx, struct ibv_pd *pd,
-			    struct ibv_cq *cq, uint16_t lid, struct ibv_mr *mr,
-			    uint8_t *buf)
+static void rdma_write_self(struct ibv_pd *pd, struct ibv_cq *cq, uint16_t lid,
+			    struct ibv_mr *mr, uint8_t *buf)
 {
-	struct ibv_qp_init_attr qa = {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = 4,
-			.max_recv_wr = 4,
-			.max_send_sge = 1,
-			.max_recv_sge = 1},
-	};
 	struct ibv_sge sge = {(uintptr_t)buf, WR_LEN, mr->lkey};
 	struct ibv_send_wr wr = {.sg_list = &sge,
 				 .num_sge = 1,
 				 .opcode = IBV_WR_RDMA_WRITE,
 				 .send_flags = IBV_SEND_SIGNALED,
-				 .wr.rdma = {(uintptr_t)buf + WR_LEN, mr->rkey}},
+				 .wr.rdma = {(uintptr_t)buf + WR_LEN,
+					     mr->rkey}},
 			   *bad;
-	struct ibv_qp *qp = ibv_create_qp(pd, &qa);
+	struct ibv_qp *qp = qp_link_rc_qp(pd, cq, cq, 4);
 	struct qp_link l;
 	struct ibv_wc wc;
 	int i, n = 0, ret;
 
-	(void)ctx;
 	CHECK(qp, "create_qp at a full table: %s", strerror(errno));
 	if (!qp)
 		return;
@@ -123,8 +113,8 @@ static void rdma_write_self(struct ibv_context *ctx, struct ibv_pd *pd,
 int main(int argc, char **argv)
 {
 	int at_limit = argc > 1 && !strcmp(argv[1], "--at-limit");
-	export_fn export = (export_fn)dlsym(RTLD_DEFAULT,
-					    "ibv_dm_export_dmabuf_fd");
+	export_fn export =
+		(export_fn)dlsym(RTLD_DEFAULT, "ibv_dm_export_dmabuf_fd");
 	struct ibv_alloc_dm_attr da = {.length = DM_LEN};
 	uint8_t *buf = aligned_alloc(4096, BUF_LEN), in[64], out[64];
 	struct ibv_dm *dm = NULL, *dm0 = NULL;
@@ -162,8 +152,7 @@ int main(int argc, char **argv)
 	low = rl;
 	if (!at_limit) {
 		low.rlim_cur = LOWERED;
-		CHECK(!setrlimit(RLIMIT_NOFILE, &low), "setrlimit %d",
-		      LOWERED);
+		CHECK(!setrlimit(RLIMIT_NOFILE, &low), "setrlimit %d", LOWERED);
 	}
 	err = fill(low.rlim_cur);
 	CHECK(err == EMFILE, "filling the table ended with %s", strerror(err));
@@ -210,7 +199,7 @@ int main(int argc, char **argv)
 	if (cq_ch)
 		CHECK(!ibv_req_notify_cq(cq_ch, 0), "req_notify_cq");
 	if (pd && mr && cq)
-		rdma_write_self(ctx, pd, cq, pa.lid, mr, buf);
+		rdma_write_self(pd, cq, pa.lid, mr, buf);
 	if (dmabuf_mr)
 		CHECK(!ibv_dereg_mr(dmabuf_mr), "dereg dmabuf_mr");
 	if (cq_ch)
