@@ -24,6 +24,7 @@
 #include "judge.h"
 #include "qp_link.h"
 
+#define BUF  4096 /* one page: aligned_alloc wants a multiple */
 #define HALF 512
 
 /*
@@ -35,7 +36,7 @@ static void loop_qp(struct ibv_context *ctx, struct ibv_pd *pd, uint16_t lid,
 {
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr attr;
-	uint8_t *buf = aligned_alloc(4096, 2 * HALF);
+	uint8_t *buf = aligned_alloc(4096, BUF);
 	struct ibv_cq *cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
 	struct ibv_mr *mr = NULL;
 	struct ibv_qp *qp = NULL;
@@ -50,7 +51,7 @@ static void loop_qp(struct ibv_context *ctx, struct ibv_pd *pd, uint16_t lid,
 		goto out;
 	for (i = 0; i < 2 * HALF; i++)
 		buf[i] = i < HALF ? (uint8_t)(i * 3 + 1) : 0;
-	mr = ibv_reg_mr(pd, buf, 2 * HALF,
+	mr = ibv_reg_mr(pd, buf, BUF,
 			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	qp = qp_link_rc_qp(pd, cq, cq, 4);
 	CHECK(mr && qp, "%s: reg_mr/create_qp: %s", who, strerror(errno));
