@@ -17,6 +17,8 @@ DEPS=(
 	libcmocka-dev pandoc mandoc
 	# checks
 	valgrind strace binutils python3
+	# the files the project tracks (tests/packaging/tracked_files.sh)
+	git
 	# upstream userspace that judges rdma-sim (Debian's rdma-core 44)
 	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest python3-pyverbs
 	# DAPL's dtest (tests/sim/busy_world.sh)

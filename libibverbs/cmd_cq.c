@@ -82,10 +82,14 @@ static int create_cq(struct ibv_context *ctx, const struct cq_request *req,
 	struct cq_answer ans;
 	int ret;
 
-	if (req->cqe < 0 || req->comp_vector < 0 ||
-	    !VERBS_IN_CTX(req->channel, ctx)) {
+	if (req->cqe < 0 || req->comp_vector < 0) {
 		errno = EINVAL;
 		return EINVAL;
+	}
+	/* The kernel's answer for an event fd that is not this context's. */
+	if (!VERBS_IN_CTX(req->channel, ctx)) {
+		errno = EBADF;
+		return EBADF;
 	}
 	handle = uverbs_attr_new_obj(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
 	uverbs_attr_in_u32(cmd, UVERBS_ATTR_CREATE_CQ_CQE, (uint32_t)req->cqe);

@@ -130,6 +130,25 @@ static inline struct verbs_qp *verbs_get_qp(struct ibv_qp *qp)
 	return (struct verbs_qp *)qp;
 }
 
+/*
+ * A QP type the uAPI knows. A provider refuses the others with EINVAL, as
+ * the kernel does, and a known type it lacks with EOPNOTSUPP.
+ */
+static inline int verbs_qp_type_known(enum ibv_qp_type type)
+{
+	switch (type) {
+	case IBV_QPT_RC:
+	case IBV_QPT_UC:
+	case IBV_QPT_UD:
+	case IBV_QPT_RAW_PACKET:
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_XRC_RECV:
+	case IBV_QPT_DRIVER:
+		return 1;
+	}
+	return 0;
+}
+
 struct verbs_srq {
 	struct ibv_srq srq;
 	enum ibv_srq_type srq_type;

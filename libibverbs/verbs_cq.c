@@ -67,8 +67,13 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
 {
 	struct ibv_cq *cq;
 
-	if (!context || (channel && channel->context != context))
+	if (!context)
 		return verbs_null_einval();
+	/* Another context's channel: the kernel's EBADF for its fd. */
+	if (channel && channel->context != context) {
+		errno = EBADF;
+		return NULL;
+	}
 	cq = get_ops(context)->create_cq(context, cqe, channel, comp_vector);
 	if (cq)
 		cq->cq_context = cq_context;

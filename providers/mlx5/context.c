@@ -248,7 +248,13 @@ static int setup_context(struct mlx5_context *ctx,
 		mlx5_unmap_context_pages(ctx);
 		return err;
 	}
-	mlx5_alloc_nc_uar(ctx);
+	/* Without it and without static pages no CQ could ring: the open
+	 * fails rather than every CQ later. */
+	err = mlx5_alloc_nc_uar(ctx);
+	if (err && !mlx5_cq_uar(ctx)) {
+		mlx5_unmap_context_pages(ctx);
+		return err;
+	}
 	if (ctx->have_nc_uar)
 		mlx5_init_nc_devx_uar(ctx);
 	err = mlx5_dp_init(ctx);

@@ -146,19 +146,21 @@ int mlx5_uar_obj_alloc(struct mlx5_context *ctx, uint64_t type,
 }
 
 /*
- * The singleton NC UAR (the CQ doorbell page). Optional: an old kernel or a
- * failure leaves the context without it, as upstream does.
+ * The singleton NC UAR (the CQ doorbell page). Optional where the context
+ * has static UAR pages (an old kernel); 0, or the errno of the failure.
  */
-void mlx5_alloc_nc_uar(struct mlx5_context *ctx)
+int mlx5_alloc_nc_uar(struct mlx5_context *ctx)
 {
+	int err;
+
 	/* Legacy static-UAR kernels refuse dynamic UARs. */
 	if (ctx->tot_bfregs)
-		return;
-	ctx->have_nc_uar = !mlx5_uar_obj_alloc(ctx,
-					       MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC,
-					       &ctx->nc_uar_handle,
-					       &ctx->nc_uar,
-					       &ctx->nc_uar_page_id);
+		return 0;
+	err = mlx5_uar_obj_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC,
+				 &ctx->nc_uar_handle, &ctx->nc_uar,
+				 &ctx->nc_uar_page_id);
+	ctx->have_nc_uar = !err;
+	return err;
 }
 
 void mlx5_unmap_context_pages(struct mlx5_context *ctx)

@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mlx5.h"
 
@@ -147,6 +148,7 @@ struct mlx5_bf_uar {
 struct mlx5_dp_context {
 	pthread_mutex_t dbrec_lock;
 	struct mlx5_dbrec_page *dbrec_pages;
+	pid_t dbrec_pid; /* the process whose memory dbrec_pages are */
 	struct mlx5_rsc_table rsc;
 	struct mlx5_rsc_table srq_rsc; /* cqe_version 0: SRQ numbers */
 	/* BF UARs handed out register by register, or the shared NC one. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "datapath.h"
 
@@ -37,6 +38,26 @@ static struct mlx5_dbrec_page *new_page(struct mlx5_context *ctx)
 	return pg;
 }
 
+/*
+ * The pages are MADV_DONTFORK: a forked child has the list but not the
+ * memory. In a child, forget the parent's pages (their metadata only: the
+ * addresses are not mapped here, or are something else now) so that it
+ * takes fresh ones, as it would from a fresh context. Under dbrec_lock.
+ */
+static void own_pages(struct mlx5_dp_context *dp)
+{
+	pid_t self = getpid();
+	struct mlx5_dbrec_page *pg;
+
+	if (dp->dbrec_pid == self)
+		return;
+	while ((pg = dp->dbrec_pages)) {
+		dp->dbrec_pages = pg->next;
+		free(pg);
+	}
+	dp->dbrec_pid = self;
+}
+
 __be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx)
 {
 	struct mlx5_dp_context *dp = ctx->dp;
@@ -45,6 +66,7 @@ __be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx)
 	unsigned int w, bit;
 
 	pthread_mutex_lock(&dp->dbrec_lock);
+	own_pages(dp);
 	for (pg = dp->dbrec_pages; pg; pg = pg->next)
 		if (pg->used < pg->nslots)
 			break;
@@ -80,6 +102,7 @@ void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db)
 	unsigned int slot;
 
 	pthread_mutex_lock(&dp->dbrec_lock);
+	own_pages(dp);
 	for (pp = &dp->dbrec_pages; (pg = *pp); pp = &pg->next) {
 		off = (size_t)((uint8_t *)db - (uint8_t *)pg->buf.addr);
 		if ((uint8_t *)db < (uint8_t *)pg->buf.addr ||

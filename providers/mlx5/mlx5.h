@@ -265,7 +265,7 @@ struct verbs_context *mlx5_import_context(struct ibv_device *ibdev, int cmd_fd);
 /* context_pages.c: the mmaps and UAR object made at open. */
 int mlx5_map_context_pages(struct mlx5_context *ctx,
 			   const struct mlx5_ib_alloc_ucontext_resp *resp);
-void mlx5_alloc_nc_uar(struct mlx5_context *ctx);
+int mlx5_alloc_nc_uar(struct mlx5_context *ctx);
 /* A UAR object of @type (MLX5_IB_UAPI_UAR_ALLOC_TYPE_*), mapped. */
 int mlx5_uar_obj_alloc(struct mlx5_context *ctx, uint64_t type,
 		       uint32_t *handle, struct mlx5_mapping *map,

@@ -54,7 +54,11 @@ static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
 		supported = supported_ops_ud;
 		break;
 	default:
-		return EOPNOTSUPP;
+		/* As libmlx5: the extended QP's ops are judged first. */
+		if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS ||
+		    verbs_qp_type_known(attr->qp_type))
+			return EOPNOTSUPP;
+		return EINVAL;
 	}
 	*ops = mlx5_default_send_ops(attr->qp_type);
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {

@@ -77,6 +77,8 @@ static int open_world(const char *dir)
 	sim_memic_path(path, sizeof(path), dir);
 	sim.memic_fd = real.open(path, O_RDWR | O_CLOEXEC);
 	ret = sim.memic_fd < 0 ? -errno : sim_internal_fd_add(&sim.memic_fd);
+	if (!ret)
+		ret = sim_fd_private_init();
 	if (!ret && sim.sh->cfg.trace_path[0]) {
 		sim.trace_fd = real.open(
 			sim.sh->cfg.trace_path,

@@ -7,7 +7,9 @@
  * holds an OFD read lock, so the kernel tells us when the last reference
  * anywhere is gone (close, close loop, exit); then the export is released
  * by whichever process sees it first. Importers (the peer device, dma-buf
- * MRs) hold a reference of their own: a private dup of the fd.
+ * MRs) hold a reference of their own: a private dup of the fd or, when
+ * the program's descriptor table is full (a kernel importer's reference
+ * takes no descriptor), a one-page read-only mapping of the file.
  */
 #include "uapi.h"
 
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,12 +45,12 @@ static struct flock export_lock(short type)
 static int export_held(const char *path)
 {
 	struct flock l = export_lock(F_WRLCK);
-	int fd = real.open(path, O_RDONLY | O_CLOEXEC), held;
+	int fd = sim_open_private(path, O_RDONLY | O_CLOEXEC, 0), held;
 
 	if (fd < 0)
 		return -1;
 	held = real.fcntl(fd, F_OFD_GETLK, &l) ? 1 : l.l_type != F_UNLCK;
-	real.close(fd);
+	sim_close_private(fd);
 	return held;
 }
 
@@ -195,7 +198,14 @@ struct sim_dmabuf_import *sim_dmabuf_import(int fd, int *err)
 		return NULL;
 	}
 	imp->hold = real.fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	*err = imp->hold < 0 ? -errno : sim_internal_fd_add(&imp->hold);
+	if (imp->hold < 0 && errno == EMFILE)
+		imp->hold_map = real.mmap(NULL, (size_t)sysconf(_SC_PAGESIZE),
+					  PROT_READ, MAP_SHARED, fd, 0);
+	if (imp->hold >= 0)
+		*err = sim_internal_fd_add(&imp->hold);
+	else
+		*err = imp->hold_map && imp->hold_map != MAP_FAILED ? 0
+								    : -errno;
 	if (*err) {
 		free(imp);
 		return NULL;
@@ -209,6 +219,8 @@ void sim_dmabuf_release(struct sim_dmabuf_import *imp)
 {
 	if (!imp)
 		return;
+	if (imp->hold_map)
+		real.munmap(imp->hold_map, (size_t)sysconf(_SC_PAGESIZE));
 	sim_internal_fd_close(&imp->hold);
 	sim_dmabuf_put(imp->db);
 	free(imp);

@@ -144,7 +144,8 @@ struct sim_dmabuf {
 /* An importer's reference: its own hold on the export's open file. */
 struct sim_dmabuf_import {
 	struct sim_dmabuf *db;
-	int hold; /* internal fd */
+	int hold;	/* internal fd: the reference to the export's file */
+	void *hold_map; /* or, at a full fd table, a page of it mapped */
 };
 
 /* An RDMA netlink socket: the user's end of a datagram pair. */
@@ -211,7 +212,7 @@ static inline int sim_fd_tracked(int fd)
 
 /*
  * The sim's private fds (internal_fd.c): MEMIC backing files, the trace,
- * netlink reply queues, importers' holds, engine sockets. Registered ones
+ * netlink reply queues, engine sockets, the reserve of fd_private.c. Registered ones
  * sit at SIM_INTERNAL_FD_BASE or above, are close-on-exec, and the program
  * cannot reach them: close() and dup() on them fail with EBADF, close loops
  * and close_range() step over them, and a dup2()/dup3() onto one first
@@ -224,6 +225,14 @@ int sim_internal_fd_add(int *fdp);
 void sim_internal_fd_close(int *fdp);
 /* The program takes fd (dup2 target): move the sim's fd away. 0 or -errno. */
 int sim_internal_fd_evict(int fd);
+/*
+ * The sim's short-lived opens, which a full descriptor table must not fail
+ * (fd_private.c): open as real.open, close with sim_close_private. Needs
+ * sim_lock.
+ */
+int sim_fd_private_init(void);
+int sim_open_private(const char *path, int flags, mode_t mode);
+void sim_close_private(int fd);
 static inline int sim_fd_internal(int fd)
 {
 	return sim_fd_kind(fd) == SIM_FD_INTERNAL;

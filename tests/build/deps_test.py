@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-"""What a fresh Debian 12 (debootstrap --variant=minbase: only Priority
-required packages) needs that build.sh's DEPS must install.
+"""What a fresh Debian 12 (debootstrap --variant=minbase: the Priority
+required packages and apt) needs that build.sh's DEPS must install.
 
 Checks, against the apt cache of this machine:
   - build-essential is in DEPS (dpkg-buildpackage insists on it),
   - every Build-Depends of debian/control comes with DEPS,
   - every program the CMake files find_program() and every command the
     shell scripts run comes from a DEPS package, its dependencies, or a
-    Priority required package.
+    Priority required package, or apt (see base_system).
 
 usage: deps_test.py SOURCE_DIR
 """
@@ -71,10 +71,14 @@ def owners(paths):
     return found
 
 
-def required_packages():
+def base_system():
+    """What every Debian system has: the Priority required packages, and
+    apt, which debootstrap installs in every variant (minbase too) although
+    its own control file says Priority important: a freshly bootstrapped
+    system's dpkg database has it so, whatever the archive's override."""
     out = run("dpkg-query", "-W", "-f=${Package} ${Priority}\\n")
     return {line.split()[0] for line in out.splitlines()
-            if line.endswith(" required")}
+            if line.endswith(" required")} | {"apt"}
 
 
 def build_depends():
@@ -159,7 +163,7 @@ seen = {}
 for cmd, where in list(find_program_names()) + list(script_commands()):
     seen.setdefault(cmd, where)
 paths = {cmd: shutil.which(cmd) for cmd in seen}
-required = required_packages()
+required = base_system()
 owner = owners(p for p in paths.values() if p)
 for cmd, where in sorted(seen.items()):
     path = paths[cmd]

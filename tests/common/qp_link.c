@@ -17,6 +17,22 @@ struct qp_link qp_link_default(uint32_t dest_qpn)
 	};
 }
 
+struct ibv_qp *qp_link_rc_qp(struct ibv_pd *pd, struct ibv_cq *send_cq,
+			     struct ibv_cq *recv_cq, uint32_t depth)
+{
+	struct ibv_qp_init_attr a = {
+		.send_cq = send_cq,
+		.recv_cq = recv_cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = {.max_send_wr = depth,
+			.max_recv_wr = depth,
+			.max_send_sge = 1,
+			.max_recv_sge = 1},
+	};
+
+	return ibv_create_qp(pd, &a);
+}
+
 static int to_init(struct ibv_qp *qp, const struct qp_link *l)
 {
 	struct ibv_qp_attr a = {

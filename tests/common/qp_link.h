@@ -46,4 +46,8 @@ struct qp_link qp_link_default(uint32_t dest_qpn);
  */
 int qp_link_up(struct ibv_qp *qp, const struct qp_link *l);
 
+/* An RC QP on @pd (in RESET): @depth WRs and one SGE each way. */
+struct ibv_qp *qp_link_rc_qp(struct ibv_pd *pd, struct ibv_cq *send_cq,
+			     struct ibv_cq *recv_cq, uint32_t depth);
+
 #endif /* RDMA_TEST_QP_LINK_H */

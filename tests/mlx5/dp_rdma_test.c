@@ -510,6 +510,30 @@ static void test_resize(void **state)
 	ep_close(&b);
 }
 
+/* Ring the doorbell for WQE 0 written by hand, as libmlx5 would. */
+static void ring_first_wqe(struct mlx5dv_qp *dq)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	dq->dbrec[MLX5_SND_DBR] = htobe32(1);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*(volatile uint64_t *)dq->bf.reg = *(uint64_t *)dq->sq.buf;
+}
+
+/* CQE 0, once the HCA wrote it (10 s at most): nothing polls through the
+ * library, the engine thread serves the CQ. */
+static struct mlx5_cqe64 *first_cqe(struct mlx5dv_cq *dc)
+{
+	struct mlx5_cqe64 *cqe = dc->buf;
+	int spins = 0;
+
+	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
+	       spins++ < 10000) {
+		usleep(1000);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	}
+	return cqe;
+}
+
 /*
  * mlx5dv_init_obj exposes the rings; a WQE written by hand with the
  * mlx5dv.h helpers is executed, and its CQE read by hand.
@@ -525,7 +549,6 @@ static void test_dv_by_hand(void **state)
 	struct mlx5_wqe_raddr_seg *raddr;
 	struct mlx5_cqe64 *cqe;
 	struct rdma_ep a, b;
-	int spins = 0;
 
 	pair(&a, &b, &o, &o);
 	clear();
@@ -551,18 +574,9 @@ static void test_dv_by_hand(void **state)
 	raddr->reserved = 0;
 	mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(raddr + 1), 512,
 			    A.mr->lkey, (uintptr_t)A.buf);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	dq.dbrec[MLX5_SND_DBR] = htobe32(1);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	*(volatile uint64_t *)dq.bf.reg = *(uint64_t *)ctrl;
+	ring_first_wqe(&dq);
 
-	/* Nothing polls through the library: the engine thread serves it. */
-	cqe = (struct mlx5_cqe64 *)dc.buf;
-	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
-	       spins++ < 10000) {
-		usleep(1000);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	}
+	cqe = first_cqe(&dc);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
 	assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
 	assert_int_equal(be16toh(cqe->wqe_counter), 0);
@@ -571,6 +585,53 @@ static void test_dv_by_hand(void **state)
 			 MLX5_OPCODE_RDMA_WRITE);
 	dc.dbrec[0] = htobe32(1);
 	assert_memory_equal(B.buf, A.buf, 512);
+	ep_close(&a);
+	ep_close(&b);
+}
+
+/*
+ * A SEND WQE written by hand with DS count 0 does not even cover its
+ * control segment: the HCA takes it as malformed, a local QP operation
+ * error (its CQE's syndrome), and the QP goes to ERR. It is no zero-length
+ * SEND: the peer's receive stays posted.
+ */
+static void test_dv_ds_zero(void **state)
+{
+	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct mlx5dv_qp dq = {};
+	struct mlx5dv_cq dc = {};
+	struct mlx5dv_obj obj = { .qp = { .in = NULL, .out = &dq },
+				  .cq = { .in = NULL, .out = &dc } };
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	struct mlx5_wqe_ctrl_seg *ctrl;
+	struct mlx5_cqe64 *cqe;
+	struct rdma_ep a, b;
+	struct ibv_wc wc;
+
+	pair(&a, &b, &o, &o);
+	assert_int_equal(ep_recv(&b, B.buf, 64, B.mr->lkey, 5), 0);
+	obj.qp.in = a.qp;
+	obj.cq.in = a.cq;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ),
+			 0);
+	ctrl = dq.sq.buf;
+	mlx5dv_set_ctrl_seg(ctrl, 0, MLX5_OPCODE_SEND, 0, a.qpn,
+			    MLX5_WQE_CTRL_CQ_UPDATE, 0, 0, 0);
+	ring_first_wqe(&dq);
+
+	cqe = first_cqe(&dc);
+	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
+	/* struct mlx5_err_cqe: the syndrome is byte 55 */
+	assert_int_equal(((uint8_t *)cqe)[55],
+			 MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+	assert_int_equal(be16toh(cqe->wqe_counter), 0);
+	assert_int_equal(be32toh(cqe->sop_drop_qpn) & 0xffffff, a.qpn);
+	dc.dbrec[0] = htobe32(1);
+	assert_int_equal(ibv_query_qp(a.qp, &attr, IBV_QP_STATE, &init), 0);
+	assert_int_equal(attr.qp_state, IBV_QPS_ERR);
+	/* Nothing reached the peer: its receive is still there. */
+	assert_int_equal(ibv_poll_cq(b.cq, 1, &wc), 0);
 	ep_close(&a);
 	ep_close(&b);
 }
@@ -604,6 +665,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_dv_by_hand),
+		cmocka_unit_test(test_dv_ds_zero),
 		cmocka_unit_test(test_dv_srq),
 	};
 

@@ -7,8 +7,11 @@
 #  - debian/*.install and *.links are plain lists, not executable filters:
 #    dh_install then fails on any listed file the build did not produce,
 #    so a component that is not built cannot leave an empty package.
+# It judges the files the project tracks (tracked_files.sh), not what a
+# package build left in the tree (debian/tmp, the staging dirs).
 #
 # usage: hygiene.sh SOURCE_DIR
+here=$(cd "$(dirname "$0")" && pwd)
 cd "$1" || exit 1
 bad=0
 fail() {
@@ -16,7 +19,7 @@ fail() {
 	bad=1
 }
 
-for f in $(find debian -type f); do
+for f in $(sh "$here/tracked_files.sh" . debian); do
 	case $f in
 	debian/*.[1-9] | debian/*.manpages)
 		fail "$f: man pages belong in man/ as markdown" ;;

@@ -133,13 +133,13 @@ void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags)
 	int fd, err;
 
 	sim_memic_path(path, sizeof(path), sim.dir);
-	fd = real.open(path, O_RDWR | O_CLOEXEC);
+	fd = sim_open_private(path, O_RDWR | O_CLOEXEC, 0);
 	if (fd < 0)
 		return MAP_FAILED;
 	if (!real.fcntl(fd, F_OFD_SETLK, &l))
 		p = real.mmap(addr, len, prot, flags, fd, l.l_start);
 	err = errno;
-	real.close(fd); /* the mapping keeps the open file and its lock */
+	sim_close_private(fd); /* the mapping keeps the open file and lock */
 	errno = err;
 	return p;
 }

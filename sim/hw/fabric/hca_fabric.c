@@ -85,16 +85,17 @@ static struct ring_hdr *map_ring(pid_t pid, int create)
 
 	if (dir_path(path, sizeof(path), "r%u", (unsigned int)pid, 0))
 		return NULL;
-	fd = real.open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+	fd = sim_open_private(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0),
+			      0600);
 	if (fd < 0)
 		return NULL;
 	if (create && ftruncate(fd, RING_DATA + RING_BYTES)) {
-		real.close(fd);
+		sim_close_private(fd);
 		return NULL;
 	}
 	h = real.mmap(NULL, RING_DATA + RING_BYTES, PROT_READ | PROT_WRITE,
 		      MAP_SHARED, fd, 0);
-	real.close(fd);
+	sim_close_private(fd);
 	return h == MAP_FAILED ? NULL : h;
 }
 

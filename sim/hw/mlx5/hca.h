@@ -191,6 +191,7 @@ struct hca_qp {
 	uint32_t qpn, type, state, uidx;
 	struct sim_pd *pd;
 	uint8_t sig_all;
+	uint8_t cq_overran; /* a CQE of it found its CQ full (hca_cqe.c) */
 	struct hca_cq *scq, *rcq;
 	struct hca_srq *srq;
 	uint8_t *buf;
@@ -269,6 +270,9 @@ struct hca_cqe_info {
 };
 /* Write one CQE (owner bit last) and fire the armed event. */
 void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
+/* The QPs whose CQE found a CQ full take a local catastrophic error:
+ * QP_FATAL and ERR. Once per engine pass; 1 if any did. Needs sim_lock. */
+int hca_cq_overrun_errors(void);
 /* Fire the completion event of an armed CQ if it is due. */
 void hca_cq_check_arm(struct hca_cq *cq);
 /* Switch cq to a new ring of ncqe entries at buf: a RESIZE_CQ CQE marks

@@ -6,7 +6,9 @@
  * doorbell record holds what libmlx5's last arm wrote; the HCA replaces it
  * with HCA_CQ_ARM_IDLE (a value no arm can have) when the event fires, so
  * "armed" is "the word is not idle". A resize leaves a RESIZE_CQ CQE in
- * the old ring at the point where the HCA moved to the new one.
+ * the old ring at the point where the HCA moved to the new one. A CQE
+ * that finds the CQ full is lost: CQ_ERR, and its QP takes a local
+ * catastrophic error (QP_FATAL, ERR).
  */
 #include "hca.h"
 
@@ -77,10 +79,46 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 	return 1;
 }
 
+/*
+ * The QP whose completion found cq full. Its error is taken at the end of
+ * the engine's pass (hca_cq_overrun_errors), not here in the middle of
+ * retiring the WQE or receive that overran.
+ */
+static void mark_overrun(struct hca_cq *cq, uint32_t qpn)
+{
+	struct hca_qp *qp;
+
+	for (qp = hca_qps; qp; qp = qp->next)
+		if (qp->qpn == qpn && (qp->scq == cq || qp->rcq == cq))
+			qp->cq_overran = 1;
+}
+
+int hca_cq_overrun_errors(void)
+{
+	struct hca_qp *qp;
+	int did = 0;
+
+	for (qp = hca_qps; qp; qp = qp->next) {
+		if (!qp->cq_overran)
+			continue;
+		qp->cq_overran = 0;
+		/* A QP already in error (its flushes overran) raises none. */
+		if (qp->state == HCA_QPS_ERR || qp->state == HCA_QPS_RESET)
+			continue;
+		if (qp->obj)
+			sim_async_event(qp->uv, SIM_EVENT_QP_FATAL, qp->obj);
+		hca_qp_to_err(qp);
+		did = 1;
+	}
+	return did;
+}
+
 void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci)
 {
-	if (!put_cqe(cq, ci))
+	if (!put_cqe(cq, ci)) {
+		mark_overrun(cq, ci->qpn);
 		return;
+	}
 	if (ci->solicited || is_error(ci->opcode))
 		cq->solicited_pending = 1;
 	hca_cq_check_arm(cq);

@@ -91,6 +91,7 @@ void hca_qp_reset(struct hca_qp *qp)
 	qp->nres = 0;
 	qp->retries = qp->rnr_retries = 0;
 	qp->mark.pid = 0;
+	qp->cq_overran = 0;
 }
 
 int hca_step(void)
@@ -109,6 +110,7 @@ int hca_step(void)
 		hca_req_timers(qp, now);
 		did |= hca_resp_flush(qp);
 	}
+	did |= hca_cq_overrun_errors();
 	for (cq = hca_cqs; cq; cq = cq->next)
 		hca_cq_check_arm(cq);
 	hca_fabric_pass_done();

@@ -115,6 +115,10 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 	} else if (w->opcode == HCA_WQE_UMR) {
 		return HCA_SYND_LOC_QP_OP; /* memory windows are not modelled */
 	}
+	/* A DS count short of the segments its opcode needs (0: not even
+	 * the control segment) is a malformed WQE. */
+	if (ds < used)
+		return HCA_SYND_LOC_QP_OP;
 	while (used < ds) {
 		s = seg_next(c);
 		used++;
