@@ -290,8 +290,11 @@ ssize_t write(int fd, const void *buf, size_t count)
 			  strerrorname_np(err));
 		return fail_errno(err);
 	}
-	if (kind == SIM_FD_DMABUF)
-		return fail_errno(EBADF); /* a read-only file */
+	if (kind == SIM_FD_DMABUF) /* no write method: EINVAL if writable */
+		return fail_errno((real.fcntl(fd, F_GETFL) & O_ACCMODE) ==
+						  O_RDONLY
+					  ? EBADF
+					  : EINVAL);
 	if (kind != SIM_FD_UVERBS)
 		return fail_errno(EINVAL);
 	pthread_mutex_lock(&sim_lock);
@@ -362,8 +365,16 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		return MAP_FAILED;
 	}
 	err = sim_fail("mmap");
-	if (!err && kind == SIM_FD_DMABUF)
-		err = sim_dmabuf_mmap_errno(prot, flags);
+	if (!err && kind == SIM_FD_DMABUF) {
+		pthread_mutex_lock(&sim_lock);
+		err = fd_kind(fd) == SIM_FD_DMABUF
+			      ? sim_dmabuf_mmap_errno(sim_fds[fd].db, prot,
+						      flags, len, off)
+			      : EBADF;
+		pthread_mutex_unlock(&sim_lock);
+		if (!err)
+			return real.mmap(addr, len, prot, flags, fd, off);
+	}
 	if (!err && kind == SIM_FD_EVENT)
 		err = ENODEV;
 	if (err) {

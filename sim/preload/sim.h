@@ -91,6 +91,7 @@ struct sim_entry {
 	uint8_t op; /* DM_MAP_OP_ADDR op, 0xff for the base mapping */
 	uint32_t npages;
 	int alloc; /* MEMIC slot, -1 for UAR */
+	uint32_t pages; /* UAR: its page file (page_file.c), 0 for none */
 	struct sim_obj *owner;
 };
 
@@ -132,19 +133,30 @@ struct sim_evq {
 	struct sim_event *head, **tail;
 };
 
+/*
+ * What a dma-buf's bytes are: MEMIC pages (a DM export), a device page
+ * file of an mmap entry (a UAR export), or memory of its own (a DMA-buf
+ * heap or GEM buffer: the export's file is the memory).
+ */
+enum sim_dmabuf_kind { SIM_DMABUF_MEMIC, SIM_DMABUF_PAGES, SIM_DMABUF_MEM };
+
 /* An export as this process knows it (dmabuf.c). */
 struct sim_dmabuf {
-	int refs;     /* fd table entries and imports in this process */
-	int alloc;    /* the MEMIC slot whose pages it covers */
-	uint32_t gen; /* that slot's generation */
-	uint32_t seq; /* its number among the slot's exports (names the file) */
+	int refs;      /* fd table entries and imports in this process */
+	uint8_t kind;  /* enum sim_dmabuf_kind */
+	int alloc;     /* MEMIC: the slot whose pages it covers */
+	uint32_t gen;  /* MEMIC: that slot's generation */
+	uint32_t seq;  /* its number among the exports (names the file) */
+	int32_t pid;   /* PAGES/MEM: the process that made the pages */
+	uint32_t id;   /* PAGES/MEM: their page file / buffer number */
 	uint64_t size;
 };
 
 /* An importer's reference: its own hold on the export's open file. */
 struct sim_dmabuf_import {
 	struct sim_dmabuf *db;
-	int hold; /* internal fd */
+	int hold;  /* internal fd */
+	void *map; /* PAGES/MEM: the bytes, mapped on first device access */
 };
 
 /* An RDMA netlink socket: the user's end of a datagram pair. */
@@ -278,19 +290,43 @@ void sim_dmabuf_adopt(int fd);
 /* Take an importer's reference to the dma-buf fd; NULL + *err (-errno). */
 struct sim_dmabuf_import *sim_dmabuf_import(int fd, int *err);
 void sim_dmabuf_release(struct sim_dmabuf_import *imp);
-/* DM_FREE or the context's end revoked it (importers: ENODEV). */
+/* The exporter revoked it: DM_FREE, UAR destroy or the context's end
+ * (importers: ENODEV). */
 int sim_dmabuf_revoked(const struct sim_dmabuf *db);
-/* Byte offset of the buffer in its device's MEMIC file, or -1 if revoked. */
-int64_t sim_dmabuf_memic_offset(const struct sim_dmabuf_import *imp,
-				unsigned int *dev);
+/* The buffer's bytes for the device (HCA), or NULL if revoked. */
+uint8_t *sim_dmabuf_bytes(struct sim_dmabuf_import *imp);
+/* A buffer of its own memory (heap, GEM): new fd (fd_flags O_RDWR and
+ * O_CLOEXEC as asked) or -errno. */
+int sim_dmabuf_new_mem(uint64_t size, int fd_flags);
 /* Release exports of a MEMIC slot nobody holds. Needs the shared lock. */
 void sim_dmabuf_reap_alloc(int alloc);
 
 /* the dma-buf fd's file operations (dmabuf_fd.c): errno / 0 or -errno */
-int sim_dmabuf_mmap_errno(int prot, int flags);
+int sim_dmabuf_mmap_errno(const struct sim_dmabuf *db, int prot, int flags,
+			  size_t len, off_t off);
 int sim_dmabuf_ioctl(unsigned long req, void *arg);
 
+/*
+ * Device page files (page_file.c): pages that are not memory (UAR pages)
+ * but that CPU mappings and dma-buf importers must agree on, a file per
+ * page set named after the process that made it. Removing the file is
+ * what revokes every export of it.
+ */
+/* New page file of npages: its id (never 0), or -errno. */
+int64_t sim_page_file_new(uint32_t npages);
+void sim_page_file_path(char *buf, size_t len, int32_t pid, uint32_t id);
+/* Remove one of this process's page files (revokes its exports). */
+void sim_page_file_remove(uint32_t id);
+/* Map (a MAP_SHARED view of) a page file; MAP_FAILED + errno. */
+void *sim_page_file_map(int32_t pid, uint32_t id, void *addr, size_t len,
+			int prot, int flags);
+/* A store into a UAR doorbell register of process pid's pages: the HCA
+ * takes the new work at once (hca_fabric.c). */
+void sim_doorbell_rung(int32_t pid);
+
 /* MEMIC pages (memic.c) */
+/* The whole MEMIC file (every device) mapped once; NULL if none. */
+uint8_t *sim_memic_base(void);
 /* Reserve npages on dev for a new DM: slot or -ENOMEM. */
 int sim_memic_alloc(unsigned int dev, uint32_t npages);
 /* Free the slot if nothing holds its pages. Needs the shared lock. */

@@ -265,6 +265,9 @@ void sim_entry_remove(struct sim_uvfile *uv, struct sim_entry *e)
 			break;
 		}
 	}
+	/* a fork child's copy never had the pages: only the maker removes */
+	if (e->pages && sim_uvfile_mine(uv))
+		sim_page_file_remove(e->pages);
 	free(e);
 }
 

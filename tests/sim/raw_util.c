@@ -96,3 +96,21 @@ int raw_export(int fd, uint64_t pgoff, int *dmabuf_fd)
 	*dmabuf_fd = ret ? -1 : (int)c.hdr.attrs[0].data;
 	return ret;
 }
+
+int raw_uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off)
+{
+	uint32_t len = 0, page_id;
+	struct raw_ioctl c;
+	int ret;
+
+	raw_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
+	raw_attr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, 0, 0);
+	raw_attr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 8, type);
+	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, off);
+	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &len);
+	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &page_id);
+	ret = raw_call_new(fd, &c, h);
+	EXPECT(ret || len == (uint32_t)sysconf(_SC_PAGESIZE), "UAR length %u",
+	       len);
+	return ret;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * rdma-sim's dma-buf paths of issue 21, by raw uverbs calls: UAR exports,
+ * DMA handles, completion counters, the DMA-buf heap.
+ */
+#ifndef RDMA_SIM_BUFS_H
+#define RDMA_SIM_BUFS_H
+
+#include "raw.h"
+#include "rdma_sim_peer.h"
+
+void bufs_check_uar(void);
+void bufs_check_dmah(void);
+void bufs_check_comp_cntr(void);
+void bufs_check_heap(void);
+
+#endif

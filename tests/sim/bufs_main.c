@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* sim_bufs: the dma-buf paths of rdma-sim (must run under rdma-sim). */
+#include "bufs.h"
+
+#include "fds.h"
+
+#include <string.h>
+
+const char *raw_argv0;
+
+int main(int argc, char **argv)
+{
+	int fds_before, maps_before;
+
+	raw_argv0 = argv[0];
+	raw_driver_id = RDMA_DRIVER_MLX5;
+	if (!rdma_sim_active()) {
+		fprintf(stderr, "sim_bufs: must run under rdma-sim\n");
+		return 1;
+	}
+	fds_before = count_fds();
+	maps_before = count_maps();
+	bufs_check_uar();
+	EXPECT(count_fds() == fds_before, "fds leaked: %d -> %d",
+	       fds_before, count_fds());
+	EXPECT(count_maps() == maps_before, "mappings leaked: %d -> %d",
+	       maps_before, count_maps());
+	if (raw_failures) {
+		fprintf(stderr, "sim_bufs: %d failure(s)\n", raw_failures);
+		return 1;
+	}
+	printf("sim_bufs: all checks passed\n");
+	return 0;
+}
