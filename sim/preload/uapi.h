@@ -81,6 +81,12 @@ struct sim_attr_spec {
 		.id = (i), .name = #i, .kind = SA_PTR_IN, .mandatory = (m),    \
 		.min_len = (lo), .max_len = (sz), .zero_trailing = 1           \
 	}
+/* UVERBS_ATTR_ENUM_IN of n elements without payloads */
+#define A_ENUM(i, n, m)                                                        \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_ENUM_IN, .mandatory = (m),   \
+		.num_elems = (n)                                               \
+	}
 #define A_U32(i, m) A_IN(i, 4, 4, m)
 #define A_U64(i, m) A_IN(i, 8, 8, m)
 #define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
@@ -201,6 +207,9 @@ struct sim_driver_ops {
 					    uint64_t off);
 	int (*alloc_dm)(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 			uint32_t log_align);
+	/* A DMA handle the core checked (obj_dmah.c); NULL: no DMAH
+	 * object. 0 or -errno. */
+	int (*alloc_dmah)(struct sim_dmah *dmah);
 	/*
 	 * Data-path objects, all optional (NULL: the driver does nothing
 	 * extra). Called with sim_lock held, after the core validated the

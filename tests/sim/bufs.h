@@ -10,8 +10,8 @@
 #include "rdma_sim_peer.h"
 
 void bufs_check_uar(void);
-void bufs_check_dmah(void);
-void bufs_check_comp_cntr(void);
+void bufs_check_dmah(void); /* and completion counters */
+void bufs_check_rxe(int fd);
 void bufs_check_heap(void);
 
 #endif
