@@ -256,6 +256,15 @@ int ioctl(int fd, unsigned long req, ...)
 		return ret ? fail_errno(-ret) : 0;
 	}
 	pthread_mutex_lock(&sim_lock);
+	if (fd_kind(fd) == SIM_FD_DEVNODE) {
+		const struct sim_devnode *n = sim_fds[fd].dev->node;
+		long r = n->ioctl(sim_fds[fd].dev, req, arg);
+
+		pthread_mutex_unlock(&sim_lock);
+		sim_trace("ioctl fd %d (%s) cmd %#lx -> %s", fd, n->path, req,
+			  r < 0 ? strerrorname_np((int)-r) : "0");
+		return r < 0 ? fail_errno((int)-r) : (int)r;
+	}
 	if (fd_kind(fd) == SIM_FD_UVERBS)
 		uv = sim_fds[fd].uv;
 	if (!uv || req != RDMA_VERBS_IOCTL) {
@@ -384,6 +393,18 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		return MAP_FAILED;
 	}
 	pthread_mutex_lock(&sim_lock);
+	if (fd_kind(fd) == SIM_FD_DEVNODE) {
+		struct sim_devfile *df = sim_fds[fd].dev;
+
+		errno = ENODEV;
+		ret = df->node->mmap ? df->node->mmap(df, addr, len, prot,
+						      flags, off)
+				     : MAP_FAILED;
+		err = errno;
+		pthread_mutex_unlock(&sim_lock);
+		errno = err;
+		return ret;
+	}
 	if (fd_kind(fd) == SIM_FD_UVERBS)
 		uv = sim_fds[fd].uv;
 	ret = uv ? sim_mmap(uv, addr, len, prot, flags, off) : MAP_FAILED;

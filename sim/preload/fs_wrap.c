@@ -55,10 +55,15 @@ static int do_open(const char *path, int flags, mode_t mode)
 	char buf[PATH_MAX];
 	int idx;
 
+	const struct sim_devnode *n;
+
 	sim_real_init();
 	idx = sim_uverbs_index(path);
 	if (idx >= 0)
 		return open_uverbs(idx, path, flags);
+	n = sim_devnode_lookup(path);
+	if (n)
+		return sim_devnode_open(n, path, flags);
 	return real.open(REDIR(path, buf), flags, mode);
 }
 
@@ -248,12 +253,24 @@ static int stat_path(const char *path, struct stat *st, int nofollow)
 	char buf[PATH_MAX];
 	int idx, ret;
 
+	const struct sim_devnode *n;
+
 	sim_real_init();
 	idx = sim_uverbs_index(path);
 	if (idx >= 0) {
 		ret = real.stat("/dev/null", st);
 		if (!ret)
 			fake_rdev(st, idx);
+		return ret;
+	}
+	n = sim_devnode_lookup(path);
+	if (n && n->present && !n->present()) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (n) {
+		ret = real.stat("/dev/null", st);
+		st->st_rdev = makedev(n->major, n->minor);
 		return ret;
 	}
 	path = REDIR(path, buf);

@@ -182,7 +182,46 @@ enum sim_fd_kind {
 	SIM_FD_DMABUF,
 	SIM_FD_NETLINK,
 	SIM_FD_INTERNAL, /* the sim's own: not in the program's fd table */
+	SIM_FD_DEVNODE,	 /* another simulated device node (devnode.c) */
 };
+
+/*
+ * Device nodes of the simulated world beyond uverbs (a DMA-buf heap, a DRM
+ * render node): each is one struct sim_devnode registered with
+ * SIM_DEVNODE(); an open of its path gives a struct sim_devfile shared by
+ * dup and fork like the kernel's struct file. All hooks run under sim_lock.
+ */
+struct sim_devfile;
+struct sim_devnode {
+	const char *path;
+	unsigned int major, minor;
+	int (*present)(void); /* NULL: always; else 0 means ENOENT */
+	/* set up f->priv; 0 or -errno */
+	int (*open)(struct sim_devfile *f, int flags);
+	/* 0 or more on success, -errno on failure */
+	long (*ioctl)(struct sim_devfile *f, unsigned long req, void *arg);
+	/* NULL: ENODEV; else a mapping or MAP_FAILED with errno */
+	void *(*mmap)(struct sim_devfile *f, void *addr, size_t len, int prot,
+		      int flags, off_t off);
+	void (*release)(struct sim_devfile *f);
+};
+
+struct sim_devfile {
+	int refs;
+	const struct sim_devnode *node;
+	void *priv;
+};
+
+#define SIM_DEVNODE(n)                                                         \
+	static const struct sim_devnode *const sim_devreg_##n                  \
+		__attribute__((used, section("sim_devnodes"))) = &(n)
+
+/* The node at path (present or not), or NULL. */
+const struct sim_devnode *sim_devnode_lookup(const char *path);
+/* open() of a node's path: fd or -1 with errno. */
+int sim_devnode_open(const struct sim_devnode *n, const char *path,
+		     int flags);
+void sim_devfile_put(struct sim_devfile *f);
 
 struct sim_fd {
 	uint8_t kind; /* written under sim_lock, read atomically anywhere */
@@ -191,6 +230,7 @@ struct sim_fd {
 		struct sim_dmabuf *db;
 		struct sim_nlsock *nl;
 		struct sim_evq *evq;
+		struct sim_devfile *dev;
 		int *owner; /* SIM_FD_INTERNAL: where its user keeps the number
 			     */
 		void *any;

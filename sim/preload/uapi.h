@@ -53,7 +53,11 @@ struct sim_attr_spec {
 #define A_CONST(i, m) A_IN(i, 8, 8, m)
 /* UVERBS_ATTR_FLAGS_IN: a u64, or a u32 from older userspace; read with
  * sim_attr_flags() */
-#define A_FLAGS(i, m) A_IN(i, 4, 8, m)
+#define A_FLAGS(i, m)                                                          \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_PTR_IN, .mandatory = (m),    \
+		.min_len = 4, .max_len = 8                                     \
+	}
 #define A_IDR(i, t, acc)                                                       \
 	{                                                                      \
 		.id = (i), .name = #i, .kind = SA_IDR, .access = (acc),        \

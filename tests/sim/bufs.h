@@ -12,6 +12,6 @@
 void bufs_check_uar(void);
 void bufs_check_dmah(void); /* and completion counters */
 void bufs_check_rxe(int fd);
-void bufs_check_heap(void);
+void bufs_check_heap(int cc_guest);
 
 #endif

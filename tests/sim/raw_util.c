@@ -114,3 +114,23 @@ int raw_uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off)
 	       len);
 	return ret;
 }
+
+int raw_reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
+			 uint64_t len, uint32_t *mr)
+{
+	uint32_t lkey, rkey;
+	struct raw_ioctl c;
+
+	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, pd);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, off);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, len);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, off);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, (uint32_t)dfd);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
+		 IB_UVERBS_ACCESS_LOCAL_WRITE);
+	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
+	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
+	return raw_call_new(fd, &c, mr);
+}
