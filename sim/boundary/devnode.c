@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 extern const struct sim_devnode *const __start_sim_devnodes[];
 extern const struct sim_devnode *const __stop_sim_devnodes[];
@@ -76,4 +77,20 @@ fail:
 	sim_trace("open %s flags=%#x -> %s", path, flags, strerrorname_np(err));
 	errno = err;
 	return -1;
+}
+
+int sim_ioctl_in(unsigned long ucmd, unsigned long kcmd, const void *arg,
+		 void *kdata, size_t ksize, size_t *out)
+{
+	size_t in = _IOC_SIZE(ucmd);
+
+	*out = in;
+	if (!(ucmd & kcmd & IOC_IN))
+		in = 0;
+	if (!(ucmd & kcmd & IOC_OUT))
+		*out = 0;
+	if (*out > ksize)
+		*out = ksize;
+	memset(kdata, 0, ksize);
+	return sim_copy_from_user(kdata, arg, in < ksize ? in : ksize);
 }

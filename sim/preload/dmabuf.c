@@ -197,21 +197,87 @@ int sim_dmabuf_export(struct sim_uvfile *uv, struct sim_entry *e)
 	return export_fd(db, fd);
 }
 
-int sim_dmabuf_new_mem(uint64_t size, int fd_flags)
+/* A buffer of its own memory and its first open file (fd_flags). */
+static struct sim_dmabuf *mem_new(uint64_t size, int fd_flags, int *fd)
 {
 	struct sim_dmabuf *db = calloc(1, sizeof(*db));
-	int fd;
 
+	*fd = -ENOMEM;
 	if (!db)
-		return -ENOMEM;
+		return NULL;
 	db->kind = SIM_DMABUF_MEM;
 	db->pid = getpid();
 	db->id = ++last_seq;
 	db->size = size;
 	sim_shared_lock(sim.sh);
-	fd = export_file(db, fd_flags);
+	*fd = export_file(db, fd_flags);
 	sim_shared_unlock(sim.sh);
-	return export_fd(db, fd);
+	return db;
+}
+
+int sim_dmabuf_new_mem(uint64_t size, int fd_flags)
+{
+	int fd;
+	struct sim_dmabuf *db = mem_new(size, fd_flags, &fd);
+
+	return db ? export_fd(db, fd) : fd;
+}
+
+struct sim_dmabuf *sim_dmabuf_mem_hold(uint64_t size, int *hold)
+{
+	struct sim_dmabuf *db = mem_new(size, O_RDWR | O_CLOEXEC, hold);
+
+	if (db && *hold >= 0 && !sim_internal_fd_add(hold)) {
+		db->refs = 1;
+		return db;
+	}
+	if (db && *hold >= 0) {
+		db->refs = 1;
+		sim_dmabuf_put(db); /* nobody holds the new file: gone */
+	} else {
+		free(db);
+	}
+	return NULL;
+}
+
+int sim_dmabuf_open_again(struct sim_dmabuf *db, int fd_flags)
+{
+	struct flock l = export_lock(F_RDLCK);
+	char path[SIM_PATH_LEN + 64];
+	int fd;
+
+	export_path(path, sizeof(path), db);
+	fd = real.open(path, (fd_flags & O_ACCMODE) | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (real.fcntl(fd, F_OFD_SETLK, &l)) {
+		real.close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+int sim_dmabuf_install(struct sim_dmabuf *db, int file, int cloexec)
+{
+	int fd = real.fcntl(file, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+
+	if (fd < 0)
+		return -errno;
+	if (sim_fd_set(fd, SIM_FD_DMABUF, db)) {
+		real.close(fd);
+		return -EMFILE;
+	}
+	return fd;
+}
+
+int sim_dmabuf_same(const struct sim_dmabuf *a, const struct sim_dmabuf *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == SIM_DMABUF_MEMIC)
+		return a->alloc == b->alloc && a->gen == b->gen &&
+		       a->seq == b->seq;
+	return a->pid == b->pid && a->id == b->id && a->seq == b->seq;
 }
 
 /* The export's kind and numbers from its file name; 0 or -1. */
@@ -335,6 +401,38 @@ uint8_t *sim_dmabuf_bytes(struct sim_dmabuf_import *imp)
 	}
 	base = sim_memic_base();
 	return base ? base + sim_memic_pos(a->dev, a->first_page) : NULL;
+}
+
+void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr,
+			 size_t len, int prot, int flags)
+{
+	const struct sim_dmabuf *db = imp->db;
+	void *p;
+	int fd, err;
+
+	if (sim_dmabuf_revoked(db)) {
+		errno = ENODEV;
+		return MAP_FAILED;
+	}
+	if (len > db->size) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	if (db->kind == SIM_DMABUF_MEMIC)
+		return sim_memic_map(db->alloc, addr, len, prot, flags);
+	if (db->kind == SIM_DMABUF_PAGES)
+		return sim_page_file_map(db->pid, db->id, addr, len, prot,
+					 flags);
+	fd = sim_dmabuf_open_again((struct sim_dmabuf *)db, O_RDWR);
+	if (fd < 0) {
+		errno = -fd;
+		return MAP_FAILED;
+	}
+	p = real.mmap(addr, len, prot, flags, fd, 0);
+	err = errno;
+	real.close(fd); /* the mapping keeps the open file */
+	errno = err;
+	return p;
 }
 
 /* ---- peer-device access, used by librdmasim_peer.so via dlsym ---- */

@@ -222,6 +222,14 @@ const struct sim_devnode *sim_devnode_lookup(const char *path);
 int sim_devnode_open(const struct sim_devnode *n, const char *path,
 		     int flags);
 void sim_devfile_put(struct sim_devfile *f);
+/*
+ * The argument of a char-device ioctl as the kernel's dma-heap and DRM
+ * cores copy it: user command ucmd against the kernel's kcmd, in at the
+ * user's size if both say IOC_IN, the rest of kdata (ksize) zeroed; *out
+ * is what to copy back (0 unless both say IOC_OUT). 0 or -EFAULT.
+ */
+int sim_ioctl_in(unsigned long ucmd, unsigned long kcmd, const void *arg,
+		 void *kdata, size_t ksize, size_t *out);
 
 struct sim_fd {
 	uint8_t kind; /* written under sim_lock, read atomically anywhere */
@@ -338,6 +346,20 @@ uint8_t *sim_dmabuf_bytes(struct sim_dmabuf_import *imp);
 /* A buffer of its own memory (heap, GEM): new fd (fd_flags O_RDWR and
  * O_CLOEXEC as asked) or -errno. */
 int sim_dmabuf_new_mem(uint64_t size, int fd_flags);
+/* The same, kept by the sim (a GEM object's memory): the buffer with one
+ * reference, *hold an internal O_RDWR fd of it; NULL on failure. */
+struct sim_dmabuf *sim_dmabuf_mem_hold(uint64_t size, int *hold);
+/* Another open file of a MEM buffer (its dma-buf file as an exporter
+ * makes it, O_RDONLY or O_RDWR): raw fd or -errno. */
+int sim_dmabuf_open_again(struct sim_dmabuf *db, int fd_flags);
+/* A CPU mapping of an imported buffer's bytes (a GPU's view of it); the
+ * mapping holds the pages. MAP_FAILED + errno (ENODEV: revoked). */
+void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr,
+			 size_t len, int prot, int flags);
+/* A program fd for open file @file of db: fd or -errno. */
+int sim_dmabuf_install(struct sim_dmabuf *db, int file, int cloexec);
+/* a and b are the same export (maybe known over exec or a socket). */
+int sim_dmabuf_same(const struct sim_dmabuf *a, const struct sim_dmabuf *b);
 /* Release exports of a MEMIC slot nobody holds. Needs the shared lock. */
 void sim_dmabuf_reap_alloc(int alloc);
 

@@ -13,5 +13,6 @@ void bufs_check_uar(void);
 void bufs_check_dmah(void); /* and completion counters */
 void bufs_check_rxe(int fd);
 void bufs_check_heap(int cc_guest);
+void bufs_check_drm(void);
 
 #endif

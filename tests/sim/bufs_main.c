@@ -42,6 +42,7 @@ int main(int argc, char **argv)
 	bufs_check_uar();
 	bufs_check_dmah();
 	bufs_check_heap(argc > 1 && !strcmp(argv[1], "--cc-guest"));
+	bufs_check_drm();
 	EXPECT(count_fds() == fds_before, "fds leaked: %d -> %d",
 	       fds_before, count_fds());
 	EXPECT(count_maps() == maps_before, "mappings leaked: %d -> %d",

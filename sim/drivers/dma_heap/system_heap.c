@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/dma-heap.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -50,24 +49,18 @@ static long heap_ioctl(struct sim_devfile *f, unsigned long req, void *arg)
 {
 	const unsigned long kcmd = DMA_HEAP_IOCTL_ALLOC;
 	struct dma_heap_allocation_data d;
-	size_t in = _IOC_SIZE(req), out = in;
+	size_t out;
 	long ret;
 
 	(void)f;
 	if (_IOC_NR(req) >= 1)
 		return -EINVAL;
-	if (!(req & kcmd & IOC_IN))
-		in = 0;
-	if (!(req & kcmd & IOC_OUT))
-		out = 0;
-	memset(&d, 0, sizeof(d));
-	if (sim_copy_from_user(&d, arg, in < sizeof(d) ? in : sizeof(d)))
+	if (sim_ioctl_in(req, kcmd, arg, &d, sizeof(d), &out))
 		return -EFAULT;
 	if (req != kcmd)
 		return -ENOTTY;
 	ret = heap_alloc(&d);
-	if (!ret &&
-	    sim_copy_to_user(arg, &d, out < sizeof(d) ? out : sizeof(d)))
+	if (!ret && sim_copy_to_user(arg, &d, out))
 		ret = -EFAULT; /* the kernel leaves the fd installed */
 	return ret;
 }
