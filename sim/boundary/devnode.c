@@ -38,11 +38,10 @@ void sim_devfile_put(struct sim_devfile *f)
 	free(f);
 }
 
-int sim_devnode_open(const struct sim_devnode *n, const char *path,
-		     int flags)
+int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 {
 	struct sim_devfile *f;
-	int fd, err;
+	int fd = -1, err;
 
 	if (n->present && !n->present()) {
 		err = ENOENT;
@@ -67,13 +66,18 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path,
 		sim_devfile_put(f);
 	}
 	pthread_mutex_unlock(&sim_lock);
-	if (err) {
+	if (err)
 		real.close(fd);
-		goto fail;
-	}
-	sim_trace("open %s flags=%#x -> fd %d", path, flags, fd);
-	return fd;
 fail:
+	return sim_open_done(path, flags, err ? -1 : fd, err);
+}
+
+int sim_open_done(const char *path, int flags, int fd, int err)
+{
+	if (fd >= 0) {
+		sim_trace("open %s flags=%#x -> fd %d", path, flags, fd);
+		return fd;
+	}
 	sim_trace("open %s flags=%#x -> %s", path, flags, strerrorname_np(err));
 	errno = err;
 	return -1;

@@ -88,8 +88,7 @@ static const struct sim_attr_spec dmah_free_attrs[] = {
 static const struct sim_method dmah_methods[] = {
 	DMAH(RDMA_DM_METHOD_DMAH_ALLOC, "DMAH_ALLOC", dmah_alloc,
 	     dmah_alloc_attrs),
-	DMAH(RDMA_DM_METHOD_DMAH_FREE, "DMAH_FREE", dmah_free,
-	     dmah_free_attrs),
+	DMAH(RDMA_DM_METHOD_DMAH_FREE, "DMAH_FREE", dmah_free, dmah_free_attrs),
 };
 
 static int dmah_hidden(void)

@@ -83,9 +83,8 @@ static void export_reap(const struct sim_dmabuf *db)
 void sim_dmabuf_reap_alloc(int alloc)
 {
 	struct sim_alloc *a = &sim.sh->allocs[alloc];
-	struct sim_dmabuf db = {.kind = SIM_DMABUF_MEMIC,
-				.alloc = alloc,
-				.gen = a->gen};
+	struct sim_dmabuf db = {
+		.kind = SIM_DMABUF_MEMIC, .alloc = alloc, .gen = a->gen};
 
 	for (db.seq = 0; db.seq < a->export_seq && a->exports; db.seq++)
 		export_reap(&db);
@@ -124,8 +123,9 @@ static int export_file(struct sim_dmabuf *db, int flags)
 	int fd, err;
 
 	export_path(path, sizeof(path), db);
-	fd = real.open(path, (flags & O_ACCMODE) | O_CREAT | O_EXCL |
-				     (flags & O_CLOEXEC),
+	fd = real.open(path,
+		       (flags & O_ACCMODE) | O_CREAT | O_EXCL |
+			       (flags & O_CLOEXEC),
 		       0600);
 	if (fd < 0)
 		return -errno;
@@ -293,7 +293,7 @@ static int parse_name(const char *name, struct sim_dmabuf *db)
 	if (name[0] == 'm') {
 		db->kind = SIM_DMABUF_MEM;
 		return sscanf(name + 1, "%d.%u", &db->pid, &db->id) == 2 ? 0
-									  : -1;
+									 : -1;
 	}
 	db->kind = SIM_DMABUF_MEMIC;
 	if (sscanf(name, "%d-%u-%u", &db->alloc, &db->gen, &db->seq) != 3)
@@ -403,8 +403,8 @@ uint8_t *sim_dmabuf_bytes(struct sim_dmabuf_import *imp)
 	return base ? base + sim_memic_pos(a->dev, a->first_page) : NULL;
 }
 
-void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr,
-			 size_t len, int prot, int flags)
+void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr, size_t len,
+			 int prot, int flags)
 {
 	const struct sim_dmabuf *db = imp->db;
 	void *p;
@@ -492,8 +492,8 @@ static int hits_doorbell(uint64_t off, size_t len)
 }
 
 /* Device access to a PAGES or MEM buffer: through its mapping. */
-static int rw_own_bytes(struct sim_dmabuf_import *imp, uint64_t off,
-			void *buf, size_t len, int write)
+static int rw_own_bytes(struct sim_dmabuf_import *imp, uint64_t off, void *buf,
+			size_t len, int write)
 {
 	uint8_t *p;
 

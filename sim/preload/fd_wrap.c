@@ -397,9 +397,9 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		struct sim_devfile *df = sim_fds[fd].dev;
 
 		errno = ENODEV;
-		ret = df->node->mmap ? df->node->mmap(df, addr, len, prot,
-						      flags, off)
-				     : MAP_FAILED;
+		ret = df->node->mmap
+			      ? df->node->mmap(df, addr, len, prot, flags, off)
+			      : MAP_FAILED;
 		err = errno;
 		pthread_mutex_unlock(&sim_lock);
 		errno = err;

@@ -42,12 +42,9 @@ static int open_uverbs(int idx, const char *path, int flags)
 		goto fail;
 	}
 	pthread_mutex_unlock(&sim_lock);
-	sim_trace("open %s flags=%#x -> fd %d", path, flags, fd);
-	return fd;
+	return sim_open_done(path, flags, fd, 0);
 fail:
-	sim_trace("open %s flags=%#x -> %s", path, flags, strerrorname_np(err));
-	errno = err;
-	return -1;
+	return sim_open_done(path, flags, -1, err);
 }
 
 static int do_open(const char *path, int flags, mode_t mode)

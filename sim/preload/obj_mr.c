@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* UVERBS_OBJECT_MR: user, DM and dma-buf MRs (REG_MR with DMA handles), destroy. */
+/* UVERBS_OBJECT_MR: user, DM and dma-buf MRs (REG_MR with DMA handles),
+ * destroy. */
 #include "uapi.h"
 
 #include <errno.h>

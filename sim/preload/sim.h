@@ -90,7 +90,7 @@ struct sim_entry {
 	uint8_t kind;
 	uint8_t op; /* DM_MAP_OP_ADDR op, 0xff for the base mapping */
 	uint32_t npages;
-	int alloc; /* MEMIC slot, -1 for UAR */
+	int alloc;	/* MEMIC slot, -1 for UAR */
 	uint32_t pages; /* UAR: its page file (page_file.c), 0 for none */
 	struct sim_obj *owner;
 };
@@ -142,13 +142,13 @@ enum sim_dmabuf_kind { SIM_DMABUF_MEMIC, SIM_DMABUF_PAGES, SIM_DMABUF_MEM };
 
 /* An export as this process knows it (dmabuf.c). */
 struct sim_dmabuf {
-	int refs;      /* fd table entries and imports in this process */
-	uint8_t kind;  /* enum sim_dmabuf_kind */
-	int alloc;     /* MEMIC: the slot whose pages it covers */
-	uint32_t gen;  /* MEMIC: that slot's generation */
-	uint32_t seq;  /* its number among the exports (names the file) */
-	int32_t pid;   /* PAGES/MEM: the process that made the pages */
-	uint32_t id;   /* PAGES/MEM: their page file / buffer number */
+	int refs;     /* fd table entries and imports in this process */
+	uint8_t kind; /* enum sim_dmabuf_kind */
+	int alloc;    /* MEMIC: the slot whose pages it covers */
+	uint32_t gen; /* MEMIC: that slot's generation */
+	uint32_t seq; /* its number among the exports (names the file) */
+	int32_t pid;  /* PAGES/MEM: the process that made the pages */
+	uint32_t id;  /* PAGES/MEM: their page file / buffer number */
 	uint64_t size;
 };
 
@@ -219,9 +219,10 @@ struct sim_devfile {
 /* The node at path (present or not), or NULL. */
 const struct sim_devnode *sim_devnode_lookup(const char *path);
 /* open() of a node's path: fd or -1 with errno. */
-int sim_devnode_open(const struct sim_devnode *n, const char *path,
-		     int flags);
+int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags);
 void sim_devfile_put(struct sim_devfile *f);
+/* The end of an intercepted open(): trace it; fd, or -1 with errno err. */
+int sim_open_done(const char *path, int flags, int fd, int err);
 /*
  * The argument of a char-device ioctl as the kernel's dma-heap and DRM
  * cores copy it: user command ucmd against the kernel's kcmd, in at the
@@ -354,8 +355,8 @@ struct sim_dmabuf *sim_dmabuf_mem_hold(uint64_t size, int *hold);
 int sim_dmabuf_open_again(struct sim_dmabuf *db, int fd_flags);
 /* A CPU mapping of an imported buffer's bytes (a GPU's view of it); the
  * mapping holds the pages. MAP_FAILED + errno (ENODEV: revoked). */
-void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr,
-			 size_t len, int prot, int flags);
+void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr, size_t len,
+			 int prot, int flags);
 /* A program fd for open file @file of db: fd or -errno. */
 int sim_dmabuf_install(struct sim_dmabuf *db, int file, int cloexec);
 /* a and b are the same export (maybe known over exec or a socket). */

@@ -169,8 +169,7 @@ static void check_comp_cntr(int fd)
 	uint32_t n = 0;
 	struct raw_ioctl c;
 
-	raw_init(&c, RDMA_DM_OBJECT_COMP_CNTR,
-		 RDMA_DM_METHOD_COMP_CNTR_CREATE);
+	raw_init(&c, RDMA_DM_OBJECT_COMP_CNTR, RDMA_DM_METHOD_COMP_CNTR_CREATE);
 	raw_attr(&c, 0, 0, 0);
 	EXPECT_ERR(raw_call(fd, &c), EPROTONOSUPPORT);
 	raw_init(&c, RDMA_DM_OBJECT_COMP_CNTR, RDMA_DM_METHOD_COMP_CNTR_READ);

@@ -34,9 +34,8 @@ static void check_node(int fd)
 		       major(st.st_rdev) == 226 && minor(st.st_rdev) == 128,
 	       "render node");
 	EXPECT(!ioctl(fd, DRM_IOCTL_VERSION, &v), "DRM_IOCTL_VERSION");
-	EXPECT(v.name_len == 6 && !memcmp(name, "amd", 3) &&
-		       v.date_len == 8 && !strcmp(date, "20150101") &&
-		       v.version_major == 3,
+	EXPECT(v.name_len == 6 && !memcmp(name, "amd", 3) && v.date_len == 8 &&
+		       !strcmp(date, "20150101") && v.version_major == 3,
 	       "version: %zu %.3s", (size_t)v.name_len, name);
 	EXPECT(ioctl(fd, DRM_IOCTL_VERSION, (void *)8) && errno == EFAULT,
 	       "version to a bad pointer");
@@ -250,8 +249,7 @@ static void check_fork(int fd)
 		_exit(!peer || rdma_sim_peer_read(peer, 0, buf, 10) ||
 		      strcmp(buf, "inherited"));
 	}
-	EXPECT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
-		       !WEXITSTATUS(st),
+	EXPECT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	       "child's read of the GEM dma-buf");
 	EXPECT_ERR(gem_close(fd, h), 0);
 	close(d);

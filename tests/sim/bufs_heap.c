@@ -27,8 +27,7 @@ static int heap_alloc(int hfd, uint64_t len, uint32_t fd_flags, int *out)
 
 static void check_errnos(int hfd)
 {
-	struct dma_heap_allocation_data d = {.len = 4096,
-					     .fd_flags = O_RDWR};
+	struct dma_heap_allocation_data d = {.len = 4096, .fd_flags = O_RDWR};
 	int fd = -1;
 
 	EXPECT_ERR(heap_alloc(hfd, 0, O_RDWR, &fd), EINVAL);
@@ -101,8 +100,7 @@ static void check_buffer(int hfd)
 	vfd = raw_open_ctx(NULL);
 	EXPECT_ERR(raw_alloc_pd(vfd, &pd), 0);
 	EXPECT_ERR(raw_reg_dmabuf_mr(vfd, pd, fd, 0, 2 * page, &mr), 0);
-	EXPECT_ERR(raw_reg_dmabuf_mr(vfd, pd, fd, page, 2 * page, &mr),
-		   EINVAL);
+	EXPECT_ERR(raw_reg_dmabuf_mr(vfd, pd, fd, page, 2 * page, &mr), EINVAL);
 	close(vfd);
 	close(fd);
 }

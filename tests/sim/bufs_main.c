@@ -43,8 +43,8 @@ int main(int argc, char **argv)
 	bufs_check_dmah();
 	bufs_check_heap(argc > 1 && !strcmp(argv[1], "--cc-guest"));
 	bufs_check_drm();
-	EXPECT(count_fds() == fds_before, "fds leaked: %d -> %d",
-	       fds_before, count_fds());
+	EXPECT(count_fds() == fds_before, "fds leaked: %d -> %d", fds_before,
+	       count_fds());
 	EXPECT(count_maps() == maps_before, "mappings leaked: %d -> %d",
 	       maps_before, count_maps());
 	if (raw_failures) {

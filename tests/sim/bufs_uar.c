@@ -62,11 +62,11 @@ static void check_shared_page(void)
 			   0);
 		EXPECT(!strcmp(buf, "cpu"), "peer read %s", buf);
 		EXPECT_ERR(rdma_sim_peer_write(peer, 0x20, "gpu", 4) ? errno
-								      : 0,
+								     : 0,
 			   0);
 		EXPECT(!strcmp(p + 0x20, "gpu"), "CPU read %s", p + 0x20);
 		EXPECT_ERR(rdma_sim_peer_read(peer, page - 2, buf, 4) ? errno
-								       : 0,
+								      : 0,
 			   EINVAL);
 	}
 	if (p != MAP_FAILED)

@@ -32,9 +32,10 @@
 #include "raw_ioctl.h"
 #include "rdma_sim_peer.h"
 
-#define LEN   8192
-#define ACC   (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
-	       IBV_ACCESS_REMOTE_READ)
+#define LEN 8192
+#define ACC                                                                    \
+	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                    \
+	 IBV_ACCESS_REMOTE_READ)
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
@@ -47,8 +48,10 @@ static int setup(void)
 {
 	struct ibv_qp_init_attr ia = {
 		.qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = 16, .max_recv_wr = 16,
-			.max_send_sge = 1, .max_recv_sge = 1},
+		.cap = {.max_send_wr = 16,
+			.max_recv_wr = 16,
+			.max_send_sge = 1,
+			.max_recv_sge = 1},
 	};
 	struct ibv_device **list = ibv_get_device_list(NULL);
 	struct ibv_port_attr pa;
@@ -119,15 +122,14 @@ static void check_traffic(const char *what, int dfd, uint8_t *cpu)
 	if (!mr || !cpu)
 		return;
 	memset(host, 'h', 4096);
-	CHECK(rdma(IBV_WR_RDMA_WRITE, 0, 100, mr->rkey, 4096) ==
-		      IBV_WC_SUCCESS,
+	CHECK(rdma(IBV_WR_RDMA_WRITE, 0, 100, mr->rkey, 4096) == IBV_WC_SUCCESS,
 	      "%s: RDMA WRITE", what);
 	CHECK(cpu[99] == 0 && cpu[100] == 'h' && cpu[4195] == 'h' &&
 		      cpu[4196] == 0,
 	      "%s: the bytes written", what);
 	memcpy(cpu + 4096, "from the device", 16);
 	CHECK(rdma(IBV_WR_RDMA_READ, 4096, 4096, mr->rkey, 16) ==
-		      IBV_WC_SUCCESS &&
+			      IBV_WC_SUCCESS &&
 		      !strcmp((char *)host + 4096, "from the device"),
 	      "%s: RDMA READ", what);
 	ibv_dereg_mr(mr);
@@ -139,9 +141,9 @@ static void check_gpu(void)
 	uint32_t h = 0;
 	uint8_t *cpu;
 
-	CHECK(fd >= 0 && !gem_create(fd, LEN, AMDGPU_GEM_DOMAIN_VRAM,
-				     AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED,
-				     &h) &&
+	CHECK(fd >= 0 &&
+		      !gem_create(fd, LEN, AMDGPU_GEM_DOMAIN_VRAM,
+				  AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED, &h) &&
 		      !prime_export(fd, h, DRM_CLOEXEC | DRM_RDWR, &dfd),
 	      "a GEM buffer and its dma-buf");
 	cpu = fd >= 0 ? gem_map(fd, h, LEN) : NULL;
@@ -159,8 +161,7 @@ static void check_heap(void)
 	int fd = open("/dev/dma_heap/system", O_RDWR | O_CLOEXEC);
 	uint8_t *cpu = MAP_FAILED;
 
-	CHECK(fd >= 0 && !ioctl(fd, DMA_HEAP_IOCTL_ALLOC, &d),
-	      "a heap buffer");
+	CHECK(fd >= 0 && !ioctl(fd, DMA_HEAP_IOCTL_ALLOC, &d), "a heap buffer");
 	if (d.fd)
 		cpu = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   (int)d.fd, 0);

@@ -41,7 +41,8 @@ static void check_dynamic(void)
 	void *p;
 
 	EXPECT_ERR(raw_uar_alloc(fd, 7, &h, &off), EOPNOTSUPP);
-	EXPECT_ERR(raw_uar_alloc(fd, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, &h, &off), 0);
+	EXPECT_ERR(raw_uar_alloc(fd, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, &h, &off),
+		   0);
 	p = mmap(NULL, page, PROT_WRITE, MAP_SHARED, fd, (off_t)off);
 	EXPECT(p != MAP_FAILED, "UAR mmap");
 	if (p != MAP_FAILED)

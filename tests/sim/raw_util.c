@@ -115,8 +115,8 @@ int raw_uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off)
 	return ret;
 }
 
-int raw_reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
-			 uint64_t len, uint32_t *mr)
+int raw_reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off, uint64_t len,
+		      uint32_t *mr)
 {
 	uint32_t lkey, rkey;
 	struct raw_ioctl c;

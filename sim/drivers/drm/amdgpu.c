@@ -41,8 +41,8 @@
 
 #define CREATE_FLAGS                                                           \
 	(AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED |                               \
-	 AMDGPU_GEM_CREATE_NO_CPU_ACCESS | AMDGPU_GEM_CREATE_CPU_GTT_USWC |   \
-	 AMDGPU_GEM_CREATE_VRAM_CLEARED | AMDGPU_GEM_CREATE_VM_ALWAYS_VALID | \
+	 AMDGPU_GEM_CREATE_NO_CPU_ACCESS | AMDGPU_GEM_CREATE_CPU_GTT_USWC |    \
+	 AMDGPU_GEM_CREATE_VRAM_CLEARED | AMDGPU_GEM_CREATE_VM_ALWAYS_VALID |  \
 	 AMDGPU_GEM_CREATE_EXPLICIT_SYNC)
 /* memory domains modelled: CPU, GTT, VRAM (not GDS, GWS, OA) */
 #define DOMAINS                                                                \
@@ -53,10 +53,10 @@ struct gem {
 	int refs;	  /* handles in any file of this process */
 	uint64_t size;
 	uint32_t flags;
-	uint64_t node;		/* fake mmap offset, in pages */
-	struct sim_dmabuf *db;	/* own memory, or NULL if imported */
-	int hold;		/* internal O_RDWR fd of the memory */
-	int dmabuf_file;	/* internal fd of its dma-buf file, or -1 */
+	uint64_t node;	       /* fake mmap offset, in pages */
+	struct sim_dmabuf *db; /* own memory, or NULL if imported */
+	int hold;	       /* internal O_RDWR fd of the memory */
+	int dmabuf_file;       /* internal fd of its dma-buf file, or -1 */
 	struct sim_dmabuf_import *imp; /* imported */
 };
 
@@ -255,8 +255,8 @@ static long prime_export(struct drm_file *df, void *arg)
 	} else {
 		if (obj->dmabuf_file < 0) {
 			obj->dmabuf_file = sim_dmabuf_open_again(
-				obj->db, (a->flags & DRM_RDWR) ? O_RDWR
-							       : O_RDONLY);
+				obj->db,
+				(a->flags & DRM_RDWR) ? O_RDWR : O_RDONLY);
 			if (obj->dmabuf_file < 0 ||
 			    sim_internal_fd_add(&obj->dmabuf_file))
 				return obj->dmabuf_file = -1, -ENOMEM;
@@ -331,8 +331,7 @@ struct drm_ioctl_desc {
 
 #define IOCTL(c, f)                                                            \
 	{                                                                      \
-		.cmd = (c), .fn = (f),                                         \
-		.render = 1                                                    \
+		.cmd = (c), .fn = (f), .render = 1                             \
 	}
 
 static const struct drm_ioctl_desc ioctls[] = {
