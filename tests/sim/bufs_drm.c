@@ -245,9 +245,11 @@ static void check_fork(int fd)
 	if (!pid) {
 		struct rdma_sim_peer *peer = rdma_sim_peer_import(d);
 		char buf[16] = "";
+		int bad = !peer || rdma_sim_peer_read(peer, 0, buf, 10) ||
+			  strcmp(buf, "inherited");
 
-		_exit(!peer || rdma_sim_peer_read(peer, 0, buf, 10) ||
-		      strcmp(buf, "inherited"));
+		rdma_sim_peer_release(peer);
+		_exit(bad);
 	}
 	EXPECT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	       "child's read of the GEM dma-buf");

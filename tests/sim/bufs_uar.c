@@ -168,6 +168,7 @@ static void check_fork_and_rights(void)
 	uint32_t h;
 	pid_t pid;
 
+	memset(cbuf, 0, sizeof(cbuf));
 	if (uar_export(&fd, &h, &off, &dfd))
 		return;
 	peer = rdma_sim_peer_import(dfd);
