@@ -316,6 +316,13 @@ int fstat(int fd, struct stat *st)
 	idx = uverbs_dev_of_fd(fd);
 	if (!ret && idx >= 0)
 		fake_rdev(st, idx);
+	if (!ret && sim_fd_kind(fd) == SIM_FD_DEVNODE) {
+		pthread_mutex_lock(&sim_lock);
+		if (sim_fds[fd].kind == SIM_FD_DEVNODE)
+			st->st_rdev = makedev(sim_fds[fd].dev->node->major,
+					      sim_fds[fd].dev->node->minor);
+		pthread_mutex_unlock(&sim_lock);
+	}
 	return ret;
 }
 

@@ -407,4 +407,6 @@ void sim_doorbell_rung(int32_t pid)
 	if (h)
 		poke(h);
 	pthread_mutex_unlock(&sim_lock);
+	sim_trace("doorbell of pid %d rung through a dma-buf%s", pid,
+		  h ? "" : " (no engine there yet)");
 }

@@ -14,5 +14,7 @@ void bufs_check_dmah(void); /* and completion counters */
 void bufs_check_rxe(int fd);
 void bufs_check_heap(int cc_guest);
 void bufs_check_drm(void);
+/* The peer in an exec'd child reads want from dma-buf dfd: 0 if it did. */
+int bufs_exec_reads(int dfd, const char *want);
 
 #endif

@@ -33,6 +33,9 @@ static void check_node(int fd)
 	EXPECT(!stat(RENDER, &st) && S_ISCHR(st.st_mode) &&
 		       major(st.st_rdev) == 226 && minor(st.st_rdev) == 128,
 	       "render node");
+	EXPECT(!fstat(fd, &st) && S_ISCHR(st.st_mode) &&
+		       major(st.st_rdev) == 226 && minor(st.st_rdev) == 128,
+	       "render node fd");
 	EXPECT(!ioctl(fd, DRM_IOCTL_VERSION, &v), "DRM_IOCTL_VERSION");
 	EXPECT(v.name_len == 6 && !memcmp(name, "amd", 3) && v.date_len == 8 &&
 		       !strcmp(date, "20150101") && v.version_major == 3,

@@ -85,6 +85,7 @@ static void check_buffer(int hfd)
 		EXPECT_ERR(rdma_sim_peer_write(peer, 0, "gpu", 4) ? errno : 0,
 			   0);
 		EXPECT(!strcmp(p, "gpu"), "CPU read %s", p);
+		EXPECT_ERR(bufs_exec_reads(fd, "gpu"), 0);
 	}
 	rdma_sim_peer_release(peer);
 	if (p != MAP_FAILED)

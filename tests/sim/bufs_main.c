@@ -4,10 +4,45 @@
 
 #include "fds.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 const char *raw_argv0;
+
+/* --peer-reads FD WANT: an exec'd child reads WANT through the peer. */
+static int peer_reads(const char *fd, const char *want)
+{
+	struct rdma_sim_peer *peer = rdma_sim_peer_import(atoi(fd));
+	char buf[64] = "";
+	int bad;
+
+	bad = !peer || strlen(want) >= sizeof(buf) ||
+	      rdma_sim_peer_read(peer, 0, buf, strlen(want) + 1) ||
+	      strcmp(buf, want);
+	rdma_sim_peer_release(peer);
+	close(atoi(fd));
+	return bad;
+}
+
+int bufs_exec_reads(int dfd, const char *want)
+{
+	int fd = dup(dfd), st = -1; /* without O_CLOEXEC */
+	char arg[16];
+	pid_t pid;
+
+	snprintf(arg, sizeof(arg), "%d", fd);
+	pid = fork();
+	if (!pid) {
+		execl(raw_argv0, "sim_bufs", "--peer-reads", arg, want,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st)
+							    : -1;
+}
 
 /* --rxe: what the soft-RoCE driver lacks. */
 static int check_rxe(void)
@@ -31,6 +66,8 @@ int main(int argc, char **argv)
 
 	raw_argv0 = argv[0];
 	raw_driver_id = RDMA_DRIVER_MLX5;
+	if (argc > 3 && !strcmp(argv[1], "--peer-reads"))
+		return peer_reads(argv[2], argv[3]);
 	if (argc > 1 && !strcmp(argv[1], "--rxe"))
 		return check_rxe();
 	if (!rdma_sim_active()) {

@@ -180,6 +180,7 @@ static void check_fork_and_rights(void)
 	if (!pid)
 		_exit(child_reads(dfd));
 	EXPECT_ERR(wait_child(pid), 0);
+	EXPECT_ERR(bufs_exec_reads(dfd, "fork"), 0);
 	EXPECT_ERR(rdma_sim_peer_read(peer, 8, buf, 4) ? errno : 0, 0);
 	EXPECT(!strcmp(buf, "kid"), "child's store %s", buf);
 	/* a process that only gets the fd over a socket */
