@@ -135,19 +135,19 @@ static void check_traffic(const char *what, int dfd, uint8_t *cpu)
 	ibv_dereg_mr(mr);
 }
 
-static void check_gpu(void)
+/* pyverbs' DmaBuf allocation (VRAM with CPU access, or GTT write-combined):
+ * a GEM object, its PRIME fd, the CPU's mapping through the node. */
+static void check_gpu(const char *what, uint64_t domain, uint64_t flags)
 {
 	int fd = open(RENDER, O_RDWR | O_CLOEXEC), dfd = -1;
 	uint32_t h = 0;
 	uint8_t *cpu;
 
-	CHECK(fd >= 0 &&
-		      !gem_create(fd, LEN, AMDGPU_GEM_DOMAIN_VRAM,
-				  AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED, &h) &&
+	CHECK(fd >= 0 && !gem_create(fd, LEN, domain, flags, &h) &&
 		      !prime_export(fd, h, DRM_CLOEXEC | DRM_RDWR, &dfd),
-	      "a GEM buffer and its dma-buf");
+	      "%s: a GEM buffer and its dma-buf", what);
 	cpu = fd >= 0 ? gem_map(fd, h, LEN) : NULL;
-	check_traffic("GEM", dfd, cpu);
+	check_traffic(what, dfd, cpu);
 	if (cpu)
 		munmap(cpu, LEN);
 	close(dfd);
@@ -268,7 +268,9 @@ int main(void)
 	}
 	/* after the first QP: the engine's thread and ring stay mapped */
 	maps = count_maps();
-	check_gpu();
+	check_gpu("VRAM", AMDGPU_GEM_DOMAIN_VRAM,
+		  AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED);
+	check_gpu("GTT", AMDGPU_GEM_DOMAIN_GTT, AMDGPU_GEM_CREATE_CPU_GTT_USWC);
 	check_heap();
 	check_doorbell();
 	CHECK(count_maps() == maps, "mappings %d -> %d", maps, count_maps());
