@@ -328,4 +328,5 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.next = &mlx5_sim_next,
 	.alloc_pd_uhw = 1,
 	.reg_dmabuf_mr = 1,
+	.reg_mr_method = 1,
 };

@@ -28,7 +28,7 @@ static const struct sim_method *find_in(const struct sim_method *t,
 
 	for (i = 0; i < n; i++)
 		if (t[i].obj == obj && t[i].method == method)
-			return &t[i];
+			return t[i].hidden && t[i].hidden() ? NULL : &t[i];
 	return NULL;
 }
 

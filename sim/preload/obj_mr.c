@@ -296,6 +296,11 @@ static const struct sim_attr_spec reg_dmabuf_mr_attrs[] = {
 	A_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, 4, 1),
 };
 
+static int reg_mr_hidden(void)
+{
+	return !sim_driver()->reg_mr_method;
+}
+
 static const struct sim_attr_spec reg_mr_attrs[] = {
 	A_IDR(RDMA_DM_ATTR_REG_MR_HANDLE, sim_type_mr, SA_NEW),
 	A_IDR(RDMA_DM_ATTR_REG_MR_PD_HANDLE, sim_type_pd, SA_READ),
@@ -323,7 +328,15 @@ static const struct sim_method mr_methods[] = {
 	   mr_destroy_attrs),
 	MR(UVERBS_METHOD_REG_DMABUF_MR, "REG_DMABUF_MR", reg_dmabuf_mr,
 	   reg_dmabuf_mr_attrs),
-	MR(RDMA_DM_METHOD_REG_MR, "REG_MR", reg_mr, reg_mr_attrs),
+	{.obj = UVERBS_OBJECT_MR,
+	 .method = RDMA_DM_METHOD_REG_MR,
+	 .obj_name = "MR",
+	 .name = "REG_MR",
+	 .fn = reg_mr,
+	 .attrs = reg_mr_attrs,
+	 .nattrs = ARRAY_SIZE(reg_mr_attrs),
+	 .flags = SIM_M_NEEDS_CTX,
+	 .hidden = reg_mr_hidden},
 };
 static int w_reg_mr(struct sim_wcall *w)
 {

@@ -131,6 +131,9 @@ struct sim_method {
 	const struct sim_attr_spec *attrs;
 	uint8_t nattrs;
 	uint8_t flags;
+	/* 1: the method does not exist for this driver/kernel (the uapi's
+	 * method "needs fn"): EPROTONOSUPPORT. NULL: always there. */
+	int (*hidden)(void);
 };
 
 /* Driver attributes added to a core method (e.g. mlx5 on DM_ALLOC). */
@@ -273,6 +276,9 @@ struct sim_driver_ops {
 	const unsigned int *next;
 	uint8_t alloc_pd_uhw;  /* ALLOC_PD udata response carries the pdn */
 	uint8_t reg_dmabuf_mr; /* implements reg_user_mr_dmabuf */
+	/* models a kernel with UVERBS_METHOD_REG_MR (after 6.12); rxe stays
+	 * the 6.1/6.12 kernels the VM lane compares it with */
+	uint8_t reg_mr_method;
 };
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;

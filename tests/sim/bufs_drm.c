@@ -165,10 +165,10 @@ static void check_export(int fd)
 static void check_import(int fd)
 {
 	uint32_t dm, uar, h = 0, h2 = 0, self = 0;
-	uint64_t uar_off;
+	uint64_t uar_off, o1 = 0, o2 = 1;
 	uint16_t idx;
-	int vfd = raw_open_ctx(NULL), ddm = -1, duar = -1, gem_fd = -1;
-	char *p, *dmp;
+	int vfd = raw_open_ctx(NULL), ddm = -1, duar = -1, gem_fd = -1, other;
+	char *p, *q, *dmp;
 
 	EXPECT_ERR(prime_import(fd, -1, &h), EBADF);
 	EXPECT_ERR(prime_import(fd, fd, &h), EINVAL);
@@ -222,6 +222,23 @@ static void check_import(int fd)
 	EXPECT_ERR(prime_export(fd, self, DRM_CLOEXEC, &gem_fd), 0);
 	EXPECT_ERR(prime_import(fd, gem_fd, &h), 0);
 	EXPECT(h == self, "self import %u of %u", h, self);
+	/* another file of the device gets a handle to the same object */
+	other = open(RENDER, O_RDWR | O_CLOEXEC);
+	EXPECT_ERR(prime_import(other, gem_fd, &h), 0);
+	p = gem_map(other, h, page);
+	q = gem_map(fd, self, page);
+	if (p && q) {
+		strcpy(q, "shared");
+		EXPECT(!strcmp(p, "shared"), "one object in two files");
+	}
+	EXPECT(p && q && gem_offset(other, h, &o1) == 0 &&
+		       gem_offset(fd, self, &o2) == 0 && o1 == o2,
+	       "the same object's offset");
+	if (p)
+		munmap(p, page);
+	if (q)
+		munmap(q, page);
+	close(other);
 	EXPECT_ERR(gem_close(fd, self), 0);
 	close(gem_fd);
 	close(duar);

@@ -270,18 +270,20 @@ static long prime_export(struct drm_file *df, void *arg)
 	return 0;
 }
 
-/* The object behind a dma-buf: ours, or one this file imported. */
+/* The object behind a dma-buf: the device's own (from any file), or one
+ * this file imported before. */
 static struct gem *known_object(struct drm_file *df,
 				const struct sim_dmabuf *db)
 {
 	struct handle *h;
+	struct gem *obj;
 
-	for (h = df->handles; h; h = h->next) {
-		if (h->obj->db && sim_dmabuf_same(h->obj->db, db))
-			return h->obj;
+	for (obj = objects; obj; obj = obj->next)
+		if (obj->db && sim_dmabuf_same(obj->db, db))
+			return obj;
+	for (h = df->handles; h; h = h->next)
 		if (h->obj->imp && sim_dmabuf_same(h->obj->imp->db, db))
 			return h->obj;
-	}
 	return NULL;
 }
 
@@ -305,6 +307,8 @@ static long prime_import(struct drm_file *df, void *arg)
 		a->handle = h->id;
 		return 0;
 	}
+	if (obj) /* the device's own object, opened in another file */
+		return handle_new(df, obj, &a->handle);
 	imp = sim_dmabuf_import(a->fd, &err);
 	if (!imp)
 		return err;
