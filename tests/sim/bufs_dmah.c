@@ -197,8 +197,12 @@ void bufs_check_dmah(void)
 /* --rxe: the DMAH object does not exist (rxe has no alloc_dmah). */
 void bufs_check_rxe(int fd)
 {
+	struct raw_ioctl c;
 	uint32_t h;
 
 	EXPECT_ERR(dmah_alloc(fd, NO_CPU, NO_TYPE, 0, &h), EPROTONOSUPPORT);
+	/* nor REG_MR (method 5): the kernels the rxe model follows lack it */
+	raw_init(&c, UVERBS_OBJECT_MR, RDMA_DM_METHOD_REG_MR);
+	EXPECT_ERR(raw_call(fd, &c), EPROTONOSUPPORT);
 	check_comp_cntr(fd);
 }

@@ -57,6 +57,7 @@ static int check_rxe(void)
 	EXPECT_ERR(raw_call(fd, &c), 0);
 	bufs_check_rxe(fd);
 	close(fd);
+	printf("sim_bufs --rxe: %d failure(s)\n", raw_failures);
 	return raw_failures ? 1 : 0;
 }
 
