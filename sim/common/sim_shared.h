@@ -50,8 +50,8 @@ struct sim_fail_rule {
  * slot is dev * SIM_MEMIC_MAX_PAGES + first_page. The pages stay reserved
  * while the DM lives, while any CPU mapping of them exists in any process
  * (an OFD read lock on their range of the backing file, held by the
- * mappings' open file), and while an export is open anywhere (preload/
- * memic.c, preload/dmabuf.c).
+ * mappings' open file), and while an export is open anywhere
+ * (drivers/mlx5/memic.c, core/dmabuf.c).
  */
 struct sim_alloc {
 	uint32_t in_use;

@@ -40,7 +40,7 @@ static ssize_t roundtrip(int fd, struct nl_req *r, uint8_t *buf, size_t len)
 	return n;
 }
 
-/* The smallest dump datagram and its cap (sim/preload/netlink.c). */
+/* The smallest dump datagram and its cap (sim/core/netlink.c). */
 #define NL_GOODSIZE 3776
 #define NL_DUMP_MAX 32768
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The responder: receive WQEs (RQ and SRQ) taken up to their doorbell
- * counters, packets scattered straight from the socket into registered
- * memory, RDMA WRITE/READ/atomics checked against the rkey's MR, and the
- * RC answers: cumulative ACKs, RNR NAK (no receive posted, min_rnr_timer),
- * NAKs for access/invalid-request/operational errors (the responder QP
- * then goes to ERR, as IB's class J/K errors do).
+ * counters, packets scattered straight from the receive ring into
+ * registered memory, RDMA WRITE/READ/atomics checked against the rkey's
+ * MR, and the RC answers: cumulative ACKs, RNR NAK (no receive posted,
+ * min_rnr_timer), NAKs for access/invalid-request/operational errors (the
+ * responder QP then goes to ERR, as IB's class J/K errors do).
  */
 #include "hca.h"
 

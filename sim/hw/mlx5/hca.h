@@ -6,9 +6,9 @@
  * doorbell records live in its memory, as user queues do on hardware).
  * Work is noticed through the doorbell records (the SQ/RQ/SRQ counters and
  * the CQ arm word), by the engine thread and by the application's own
- * poll/post calls (hca_hooks.c). Packets between QPs travel over one
- * AF_UNIX datagram socket per process (hca_fabric.c); a QP is reachable
- * at <dir>/q<dev>.<qpn>, a symlink to its process's socket.
+ * poll/post calls (hca_hooks.c). Packets between QPs travel through one
+ * shared-memory receive ring per process (hca_fabric.c); a QP is
+ * reachable at <dir>/q<dev>.<qpn>, a symlink naming its process.
  *
  * All engine state is protected by sim_lock.
  */
@@ -293,7 +293,7 @@ struct hca_pkt {
 	uint8_t sgid[16], dgid[16]; /* UD with GRH */
 };
 
-/* Bind this process's socket (once). 0 or -errno. */
+/* Create this process's receive ring (once). 0 or -errno. */
 int hca_fabric_open(void);
 /* Make (dev, qpn) reachable / unreachable. */
 int hca_fabric_attach(unsigned int dev, uint32_t qpn);
