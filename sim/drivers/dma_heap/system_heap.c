@@ -4,8 +4,8 @@
  * confidential-computing guest (--cc-guest) "system_cc_shared", the heap of
  * memory shared with the host that upstream rdma-core allocates bounce
  * buffers from. DMA_HEAP_IOCTL_ALLOC answers as the kernel's dma-heap core:
- * an ioctl number past the table is EINVAL, a command it does not know
- * ENOTTY, the user's struct is copied in and out at the user's size (EFAULT),
+ * only the ioctl's number counts (past the table: EINVAL), the user's
+ * struct is copied in and out at the user's size and directions (EFAULT),
  * a non-zero fd on input, fd_flags beyond O_CLOEXEC|O_ACCMODE or any heap
  * flag are EINVAL, a length that page-aligns to 0 is EINVAL, one beyond the
  * machine's pages ENOMEM (the system heap's check). The buffer is
@@ -57,9 +57,7 @@ static long heap_ioctl(struct sim_devfile *f, unsigned long req, void *arg)
 		return -EINVAL;
 	if (sim_ioctl_in(req, kcmd, arg, &d, sizeof(d), &out))
 		return -EFAULT;
-	if (req != kcmd)
-		return -ENOTTY;
-	ret = heap_alloc(&d);
+	ret = heap_alloc(&d); /* the table's command, whatever the type */
 	if (!ret && sim_copy_to_user(arg, &d, out))
 		ret = -EFAULT; /* the kernel leaves the fd installed */
 	return ret;

@@ -6,8 +6,9 @@
  * PRIME export) and the peer device see the same bytes; dma-bufs from
  * elsewhere (a DM or UAR export, a heap buffer) import as GEM objects.
  *
- * The DRM core as the kernel's drm_ioctl() answers: an ioctl number past
- * the core or driver table is EINVAL, one that exists but is not allowed
+ * The DRM core as the kernel's drm_ioctl() answers: only the number of an
+ * ioctl counts (not its type byte), one past the core or driver table is
+ * EINVAL, one that exists but is not allowed
  * on a render node EACCES, the argument is copied in and out at the
  * user's size (EFAULT). Core: VERSION, GEM_CLOSE (unknown handle EINVAL),
  * PRIME_HANDLE_TO_FD (flags beyond DRM_CLOEXEC|DRM_RDWR EINVAL, unknown
@@ -36,7 +37,7 @@
 #define RENDER_MINOR	   128
 #define VRAM_BYTES	   (1ULL << 30) /* a 1 GiB board */
 #define FILE_PAGE_OFFSET   0x100000ULL	/* DRM_FILE_PAGE_OFFSET_START */
-#define CORE_IOCTL_COUNT   0xd0		/* past the last core ioctl */
+#define CORE_IOCTL_COUNT   0xcf		/* MODE_GETFB2 (0xce) is the last */
 #define AMDGPU_IOCTL_COUNT 0x17		/* amdgpu's table (6.1) */
 
 #define CREATE_FLAGS                                                           \
@@ -361,11 +362,10 @@ static long drm_ioctl(struct sim_devfile *f, unsigned long req, void *arg)
 	size_t out;
 	long ret;
 
-	if (_IOC_TYPE(req) != DRM_IOCTL_BASE)
-		return -ENOTTY;
-	if (nr >= DRM_COMMAND_BASE + AMDGPU_IOCTL_COUNT ||
-	    (nr < DRM_COMMAND_BASE && nr >= CORE_IOCTL_COUNT))
-		return -EINVAL;
+	if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END
+		    ? nr - DRM_COMMAND_BASE >= AMDGPU_IOCTL_COUNT
+		    : nr >= CORE_IOCTL_COUNT)
+		return -EINVAL; /* past the driver's or the core's table */
 	for (i = 0; i < sizeof(ioctls) / sizeof(ioctls[0]); i++)
 		if (_IOC_NR(ioctls[i].cmd) == nr)
 			d = &ioctls[i];
