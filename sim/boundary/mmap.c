@@ -76,7 +76,7 @@ void *sim_map_entry(struct sim_uvfile *uv, struct sim_entry *e, void *addr,
 		return MAP_FAILED;
 	}
 	if (e->kind != SIM_ENT_MEMIC && e->pages)
-		return sim_page_file_map(getpid(), e->pages, addr, len, prot,
+		return sim_page_file_map(uv->owner_pid, e->pages, addr, len, prot,
 					 flags);
 	if (e->kind != SIM_ENT_MEMIC)
 		return sim_map_anon(addr, len, prot, flags);

@@ -177,8 +177,16 @@ static void check_fork_and_rights(void)
 		goto out;
 	}
 	pid = fork();
-	if (!pid)
+	if (!pid) {
+		/* the inherited context maps the same page as well */
+		char *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       fd, (off_t)off);
+
+		if (p == MAP_FAILED || strcmp(p, "fork"))
+			_exit(30);
+		munmap(p, page);
 		_exit(child_reads(dfd));
+	}
 	EXPECT_ERR(wait_child(pid), 0);
 	EXPECT_ERR(bufs_exec_reads(dfd, "fork"), 0);
 	EXPECT_ERR(rdma_sim_peer_read(peer, 8, buf, 4) ? errno : 0, 0);
