@@ -181,11 +181,12 @@ static void check_fork_and_rights(void)
 		/* the inherited context maps the same page as well */
 		char *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED,
 			       fd, (off_t)off);
+		int bad = p == MAP_FAILED || strcmp(p, "fork");
 
-		if (p == MAP_FAILED || strcmp(p, "fork"))
-			_exit(30);
-		munmap(p, page);
-		_exit(child_reads(dfd));
+		if (p != MAP_FAILED)
+			munmap(p, page);
+		rdma_sim_peer_release(peer); /* the parent's, inherited */
+		_exit(bad ? 30 : child_reads(dfd));
 	}
 	EXPECT_ERR(wait_child(pid), 0);
 	EXPECT_ERR(bufs_exec_reads(dfd, "fork"), 0);
