@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* UVERBS_OBJECT_MR: user, DM and dma-buf MRs (REG_MR with DMA handles),
- * destroy. */
+ * query, destroy. */
 #include "uapi.h"
 
 #include <errno.h>
@@ -106,7 +106,8 @@ static int dm_mr_reg(struct sim_call *c)
 		return -EINVAL;
 	if (!(acc & IB_UVERBS_ACCESS_ZERO_BASED) || sim_check_mr_access(acc))
 		return -EINVAL;
-	if (!len || len > dm->length || off > dm->length - len)
+	/* Only the range is checked: a 0-byte MR of a DM is fine. */
+	if (len > dm->length || off > dm->length - len)
 		return -EINVAL;
 	if (dm->alloc >= 0 && (acc & ~(uint64_t)SIM_ACCESS_DM_MEMIC))
 		return -EINVAL;
@@ -231,7 +232,7 @@ static int reg_mr(struct sim_call *c)
 	int has_fd = sim_attr(c, RDMA_DM_ATTR_REG_MR_FD) != NULL;
 	int has_off = sim_attr(c, RDMA_DM_ATTR_REG_MR_FD_OFFSET) != NULL;
 	int has_addr = sim_attr(c, RDMA_DM_ATTR_REG_MR_ADDR) != NULL;
-	int fd = (int)(uint32_t)sim_attr_u64(c, RDMA_DM_ATTR_REG_MR_FD, 0);
+	int fd = sim_attr_raw_fd(c, RDMA_DM_ATTR_REG_MR_FD);
 	uint64_t page = sim.sh->cfg.page_size, acc;
 	struct sim_mr *mr = NULL;
 	int err;
@@ -265,6 +266,28 @@ static int reg_mr(struct sim_call *c)
 	}
 	return put_keys(c, mr, RDMA_DM_ATTR_REG_MR_RESP_LKEY,
 			RDMA_DM_ATTR_REG_MR_HANDLE);
+}
+
+/* Any MR of the file, as the kernel: keys and length, iova if asked. */
+static int query_mr(struct sim_call *c)
+{
+	struct sim_mr *mr = sim_mr(sim_attr_obj(c, UVERBS_ATTR_QUERY_MR_HANDLE));
+	int ret;
+
+	ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &mr->lkey,
+				sizeof(uint32_t));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_MR_RESP_RKEY,
+					&mr->rkey, sizeof(uint32_t));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_MR_RESP_LENGTH,
+					&mr->length, sizeof(uint64_t));
+	if (!ret) /* optional: absent, nothing is written */
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_MR_RESP_IOVA,
+					&mr->iova, sizeof(uint64_t));
+	snprintf(c->note, sizeof(c->note), "handle=%u lkey=%#x", mr->obj.handle,
+		 mr->lkey);
+	return ret;
 }
 
 static int mr_destroy(struct sim_call *c)
@@ -309,10 +332,18 @@ static const struct sim_attr_spec reg_mr_attrs[] = {
 	A_IN(RDMA_DM_ATTR_REG_MR_ADDR, 8, 8, 0),
 	A_IN(RDMA_DM_ATTR_REG_MR_LENGTH, 8, 8, 1),
 	A_FLAGS(RDMA_DM_ATTR_REG_MR_ACCESS_FLAGS, 0),
-	A_IN(RDMA_DM_ATTR_REG_MR_FD, 4, 4, 0),
+	A_RAW_FD(RDMA_DM_ATTR_REG_MR_FD, 0),
 	A_IN(RDMA_DM_ATTR_REG_MR_FD_OFFSET, 8, 8, 0),
 	A_OUT(RDMA_DM_ATTR_REG_MR_RESP_LKEY, 4, 4, 1),
 	A_OUT(RDMA_DM_ATTR_REG_MR_RESP_RKEY, 4, 4, 1),
+};
+
+static const struct sim_attr_spec query_mr_attrs[] = {
+	A_IDR(UVERBS_ATTR_QUERY_MR_HANDLE, sim_type_mr, SA_READ),
+	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_LKEY, 4, 4, 1),
+	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_RKEY, 4, 4, 1),
+	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_LENGTH, 8, 8, 1),
+	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_IOVA, 8, 8, 0),
 };
 
 static const struct sim_attr_spec mr_destroy_attrs[] = {
@@ -337,6 +368,7 @@ static const struct sim_method mr_methods[] = {
 	 .nattrs = ARRAY_SIZE(reg_mr_attrs),
 	 .flags = SIM_M_NEEDS_CTX,
 	 .hidden = reg_mr_hidden},
+	MR(UVERBS_METHOD_QUERY_MR, "QUERY_MR", query_mr, query_mr_attrs),
 };
 static int w_reg_mr(struct sim_wcall *w)
 {

@@ -15,7 +15,8 @@
 #include <rdma/rdma_dm_uapi.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
-enum sim_attr_kind { SA_PTR_IN, SA_PTR_OUT, SA_IDR, SA_FD, SA_ENUM_IN };
+enum sim_attr_kind { SA_PTR_IN, SA_PTR_OUT, SA_IDR, SA_FD, SA_ENUM_IN,
+		     SA_RAW_FD };
 enum sim_attr_access { SA_READ, SA_WRITE, SA_NEW, SA_DESTROY };
 
 struct sim_attr_spec {
@@ -91,6 +92,11 @@ struct sim_attr_spec {
 		.id = (i), .name = #i, .kind = SA_ENUM_IN, .mandatory = (m),   \
 		.num_elems = (n)                                               \
 	}
+/* UVERBS_ATTR_RAW_FD: len 0, the fd in data (an s64 in int range) */
+#define A_RAW_FD(i, m)                                                         \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_RAW_FD, .mandatory = (m)     \
+	}
 #define A_U32(i, m) A_IN(i, 4, 4, m)
 #define A_U64(i, m) A_IN(i, 8, 8, m)
 #define A_UHW_IN    A_IN(UVERBS_ATTR_UHW_IN, 0, SIM_NO_MAX, 0)
@@ -153,6 +159,8 @@ struct sim_method_ext {
 
 /* ---- accessors for handlers ---- */
 struct sim_call_attr *sim_attr(struct sim_call *c, uint16_t id);
+/* A RAW_FD attribute's fd, or -1 when absent. */
+int sim_attr_raw_fd(struct sim_call *c, uint16_t id);
 /* Scalar input (inline), or dflt when absent. */
 uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt);
 /*

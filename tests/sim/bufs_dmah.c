@@ -45,6 +45,7 @@ struct reg {
 	uint64_t iova, len;
 	uint32_t access;
 	int64_t dmah;
+	uint16_t fd_len; /* 0, as UVERBS_ATTR_RAW_FD wants */
 };
 
 /* REG_MR (method 5); errno, *mr. */
@@ -65,8 +66,9 @@ static int reg_mr(int fd, uint32_t pd, const struct reg *r, uint32_t *mr)
 		raw_attr(&c, RDMA_DM_ATTR_REG_MR_ADDR, 8, (uint64_t)r->addr);
 	raw_attr(&c, RDMA_DM_ATTR_REG_MR_LENGTH, 8, r->len);
 	raw_attr(&c, RDMA_DM_ATTR_REG_MR_ACCESS_FLAGS, 4, r->access);
-	if (r->fd >= 0)
-		raw_attr(&c, RDMA_DM_ATTR_REG_MR_FD, 4, (uint64_t)r->fd);
+	if (r->fd >= 0) /* a raw fd: length 0, the fd in data */
+		raw_attr(&c, RDMA_DM_ATTR_REG_MR_FD, r->fd_len,
+			 (uint64_t)r->fd);
 	if (r->fd_off >= 0)
 		raw_attr(&c, RDMA_DM_ATTR_REG_MR_FD_OFFSET, 8,
 			 (uint64_t)r->fd_off);
@@ -154,6 +156,9 @@ static void check_reg_mr(int fd)
 	r.len = 2 * page; /* beyond the buffer */
 	EXPECT_ERR(reg_mr(fd, pd, &r, &mr2), EINVAL);
 	r.len = page;
+	r.fd_len = 4; /* a raw fd attribute has no length */
+	EXPECT_ERR(reg_mr(fd, pd, &r, &mr2), EINVAL);
+	r.fd_len = 0;
 	EXPECT_ERR(reg_mr(fd, pd, &r, &mr2), 0);
 	EXPECT_ERR(mr_destroy(fd, mr2), 0);
 	EXPECT_ERR(mr_destroy(fd, mr), 0);

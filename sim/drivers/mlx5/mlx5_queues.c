@@ -236,6 +236,8 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	ret = qp_udata(uv, gqp, &req, in_len);
 	if (ret)
 		return ret;
+	/* mlx5_ib reports (QUERY_QP) the RQ it was given, not the request. */
+	gqp->attr.cap.max_recv_wr = req.rq_wqe_count;
 	rq_bytes = (uint64_t)req.rq_wqe_count << req.rq_wqe_shift;
 	len = rq_bytes + ((uint64_t)req.sq_wqe_count << 6);
 	if ((len && check_user(req.buf_addr, len)) ||
