@@ -329,6 +329,7 @@ enum {
 	M_RD_ATOMIC = 1 << 13,
 	M_MIN_RNR = 1 << 15,
 	M_SQ_PSN = 1 << 16,
+	M_DEST_RD_ATOMIC = 1 << 17,
 	M_DEST_QPN = 1 << 20,
 };
 
@@ -357,6 +358,8 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		qp->min_rnr_timer = a->min_rnr_timer;
 	if (mask & M_RD_ATOMIC)
 		qp->log_rd_atom = log2_floor(a->max_rd_atomic);
+	if (mask & M_DEST_RD_ATOMIC)
+		qp->dest_rd_atom = a->max_dest_rd_atomic;
 	if (mask & M_RQ_PSN)
 		qp->epsn = a->rq_psn & 0xffffff;
 	if (mask & M_SQ_PSN)
