@@ -14,6 +14,7 @@ mode=${1:-build}
 DEPS=(
 	# build (build-essential: dpkg-buildpackage refuses to run without it)
 	build-essential cmake ninja-build gcc g++ clang pkg-config libnl-3-dev libnl-route-3-dev
+	libdrm-dev # rdma-sim's render node speaks the DRM/amdgpu uAPI
 	libcmocka-dev pandoc mandoc
 	# checks
 	valgrind strace binutils python3

@@ -4,8 +4,9 @@
  * is opened read-only (F_GETFL says O_RDONLY; write and writev are EBADF),
  * it has no read method (read, readv: EINVAL), it is not positionable for
  * I/O (pread/pwrite and their vector forms: ESPIPE, FMODE_PREAD/PWRITE are
- * not set on dma-buf files), a shared writable mapping is EACCES and any
- * other mapping EINVAL (no CPU mapping of device memory), lseek knows only
+ * not set on dma-buf files), a shared writable mapping of a device export
+ * is EACCES and any other mapping EINVAL (no CPU mapping of device memory;
+ * heap and GEM buffers map within their size), lseek knows only
  * offset 0 from SEEK_SET/SEEK_END, and DMA_BUF_IOCTL_SYNC/SET_NAME work.
  * The positioned and vector I/O interposers also answer for uverbs files
  * (streams without a read method), which the sim backs with /dev/null.
@@ -17,14 +18,23 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 
-int sim_dmabuf_mmap_errno(int prot, int flags)
+int sim_dmabuf_mmap_errno(const struct sim_dmabuf *db, int prot, int flags,
+			  size_t len, off_t off)
 {
+	uint64_t page = sim.sh->cfg.page_size, pages;
 	int type = flags & MAP_TYPE;
 
+	/* only buffers of their own memory (heap, GEM) have CPU mappings;
+	 * their files are opened O_RDWR, the device exports O_RDONLY */
 	if ((type == MAP_SHARED || type == MAP_SHARED_VALIDATE) &&
-	    (prot & PROT_WRITE))
+	    (prot & PROT_WRITE) && db->kind != SIM_DMABUF_MEM)
 		return EACCES; /* a shared writable map of a read-only file */
-	return EINVAL;
+	if (db->kind != SIM_DMABUF_MEM || off < 0 || (uint64_t)off % page)
+		return EINVAL;
+	pages = (len + page - 1) / page;
+	if ((uint64_t)off / page + pages > db->size / page)
+		return EINVAL; /* dma_buf_mmap_internal's range check */
+	return 0;
 }
 
 static int sync_ioctl(const void *arg)

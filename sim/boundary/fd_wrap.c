@@ -256,6 +256,15 @@ int ioctl(int fd, unsigned long req, ...)
 		return ret ? fail_errno(-ret) : 0;
 	}
 	pthread_mutex_lock(&sim_lock);
+	if (fd_kind(fd) == SIM_FD_DEVNODE) {
+		const struct sim_devnode *n = sim_fds[fd].dev->node;
+		long r = n->ioctl(sim_fds[fd].dev, req, arg);
+
+		pthread_mutex_unlock(&sim_lock);
+		sim_trace("ioctl fd %d (%s) cmd %#lx -> %s", fd, n->path, req,
+			  r < 0 ? strerrorname_np((int)-r) : "0");
+		return r < 0 ? fail_errno((int)-r) : (int)r;
+	}
 	if (fd_kind(fd) == SIM_FD_UVERBS)
 		uv = sim_fds[fd].uv;
 	if (!uv || req != RDMA_VERBS_IOCTL) {
@@ -290,8 +299,11 @@ ssize_t write(int fd, const void *buf, size_t count)
 			  strerrorname_np(err));
 		return fail_errno(err);
 	}
-	if (kind == SIM_FD_DMABUF)
-		return fail_errno(EBADF); /* a read-only file */
+	if (kind == SIM_FD_DMABUF) /* no write method: EINVAL if writable */
+		return fail_errno((real.fcntl(fd, F_GETFL) & O_ACCMODE) ==
+						  O_RDONLY
+					  ? EBADF
+					  : EINVAL);
 	if (kind != SIM_FD_UVERBS)
 		return fail_errno(EINVAL);
 	pthread_mutex_lock(&sim_lock);
@@ -362,8 +374,16 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		return MAP_FAILED;
 	}
 	err = sim_fail("mmap");
-	if (!err && kind == SIM_FD_DMABUF)
-		err = sim_dmabuf_mmap_errno(prot, flags);
+	if (!err && kind == SIM_FD_DMABUF) {
+		pthread_mutex_lock(&sim_lock);
+		err = fd_kind(fd) == SIM_FD_DMABUF
+			      ? sim_dmabuf_mmap_errno(sim_fds[fd].db, prot,
+						      flags, len, off)
+			      : EBADF;
+		pthread_mutex_unlock(&sim_lock);
+		if (!err)
+			return real.mmap(addr, len, prot, flags, fd, off);
+	}
 	if (!err && kind == SIM_FD_EVENT)
 		err = ENODEV;
 	if (err) {
@@ -373,6 +393,18 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		return MAP_FAILED;
 	}
 	pthread_mutex_lock(&sim_lock);
+	if (fd_kind(fd) == SIM_FD_DEVNODE) {
+		struct sim_devfile *df = sim_fds[fd].dev;
+
+		errno = ENODEV;
+		ret = df->node->mmap
+			      ? df->node->mmap(df, addr, len, prot, flags, off)
+			      : MAP_FAILED;
+		err = errno;
+		pthread_mutex_unlock(&sim_lock);
+		errno = err;
+		return ret;
+	}
 	if (fd_kind(fd) == SIM_FD_UVERBS)
 		uv = sim_fds[fd].uv;
 	ret = uv ? sim_mmap(uv, addr, len, prot, flags, off) : MAP_FAILED;

@@ -42,12 +42,9 @@ static int open_uverbs(int idx, const char *path, int flags)
 		goto fail;
 	}
 	pthread_mutex_unlock(&sim_lock);
-	sim_trace("open %s flags=%#x -> fd %d", path, flags, fd);
-	return fd;
+	return sim_open_done(path, flags, fd, 0);
 fail:
-	sim_trace("open %s flags=%#x -> %s", path, flags, strerrorname_np(err));
-	errno = err;
-	return -1;
+	return sim_open_done(path, flags, -1, err);
 }
 
 static int do_open(const char *path, int flags, mode_t mode)
@@ -55,10 +52,15 @@ static int do_open(const char *path, int flags, mode_t mode)
 	char buf[PATH_MAX];
 	int idx;
 
+	const struct sim_devnode *n;
+
 	sim_real_init();
 	idx = sim_uverbs_index(path);
 	if (idx >= 0)
 		return open_uverbs(idx, path, flags);
+	n = sim_devnode_lookup(path);
+	if (n)
+		return sim_devnode_open(n, path, flags);
 	return real.open(REDIR(path, buf), flags, mode);
 }
 
@@ -248,12 +250,24 @@ static int stat_path(const char *path, struct stat *st, int nofollow)
 	char buf[PATH_MAX];
 	int idx, ret;
 
+	const struct sim_devnode *n;
+
 	sim_real_init();
 	idx = sim_uverbs_index(path);
 	if (idx >= 0) {
 		ret = real.stat("/dev/null", st);
 		if (!ret)
 			fake_rdev(st, idx);
+		return ret;
+	}
+	n = sim_devnode_lookup(path);
+	if (n && n->present && !n->present()) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (n) {
+		ret = real.stat("/dev/null", st);
+		st->st_rdev = makedev(n->major, n->minor);
 		return ret;
 	}
 	path = REDIR(path, buf);
@@ -302,6 +316,13 @@ int fstat(int fd, struct stat *st)
 	idx = uverbs_dev_of_fd(fd);
 	if (!ret && idx >= 0)
 		fake_rdev(st, idx);
+	if (!ret && sim_fd_kind(fd) == SIM_FD_DEVNODE) {
+		pthread_mutex_lock(&sim_lock);
+		if (sim_fds[fd].kind == SIM_FD_DEVNODE)
+			st->st_rdev = makedev(sim_fds[fd].dev->node->major,
+					      sim_fds[fd].dev->node->minor);
+		pthread_mutex_unlock(&sim_lock);
+	}
 	return ret;
 }
 

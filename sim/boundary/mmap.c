@@ -75,6 +75,9 @@ void *sim_map_entry(struct sim_uvfile *uv, struct sim_entry *e, void *addr,
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
+	if (e->kind != SIM_ENT_MEMIC && e->pages)
+		return sim_page_file_map(uv->owner_pid, e->pages, addr, len, prot,
+					 flags);
 	if (e->kind != SIM_ENT_MEMIC)
 		return sim_map_anon(addr, len, prot, flags);
 	p = sim_memic_map(e->alloc, addr, len, prot, flags);

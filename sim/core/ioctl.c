@@ -28,7 +28,7 @@ static const struct sim_method *find_in(const struct sim_method *t,
 
 	for (i = 0; i < n; i++)
 		if (t[i].obj == obj && t[i].method == method)
-			return &t[i];
+			return t[i].hidden && t[i].hidden() ? NULL : &t[i];
 	return NULL;
 }
 
@@ -186,6 +186,12 @@ static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
 	a->len = u->len;
 	a->data = u->data;
 	switch (a->spec->kind) {
+	case SA_RAW_FD: /* UVERBS_ATTR_RAW_FD: the fd is the s64 data */
+		if (u->attr_data.reserved || u->len ||
+		    (int64_t)u->data < INT32_MIN ||
+		    (int64_t)u->data > INT32_MAX)
+			return -EINVAL;
+		return 0;
 	case SA_IDR:
 	case SA_FD:
 		if (u->attr_data.reserved || u->len)
@@ -390,6 +396,13 @@ struct sim_call_attr *sim_attr(struct sim_call *c, uint16_t id)
 	struct sim_call_attr *a = spec_slot(c, id);
 
 	return a && a->present ? a : NULL;
+}
+
+int sim_attr_raw_fd(struct sim_call *c, uint16_t id)
+{
+	struct sim_call_attr *a = sim_attr(c, id);
+
+	return a ? (int)(int64_t)a->data : -1;
 }
 
 uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt)

@@ -107,10 +107,28 @@ struct sim_mr {
 	uint64_t length;
 	uint64_t iova; /* address the MR is accessed at */
 	uint32_t access;
+	struct sim_dmah *dmah; /* REG_MR with a DMA handle (held) */
 	/* SIM_MR_DMABUF: the MR's own reference to the dma-buf; its bytes
-	 * are at sim_dmabuf_memic_offset() + offset while not revoked */
+	 * are at sim_dmabuf_bytes() + offset while not revoked */
 	struct sim_dmabuf_import *dmabuf;
 };
+
+/* UVERBS_OBJECT_DMAH (obj_dmah.c): TPH hints for an MR's DMA. */
+extern const struct sim_obj_type sim_type_dmah;
+enum { SIM_DMAH_CPU_ID = 1, SIM_DMAH_MEM_TYPE = 2, SIM_DMAH_PH = 4 };
+struct sim_dmah {
+	struct sim_obj obj;
+	uint8_t valid; /* SIM_DMAH_*: the attributes given */
+	uint8_t mem_type;
+	uint8_t ph;
+	uint32_t cpu_id;
+	uint32_t st_index; /* the driver's steering-tag entry */
+};
+
+static inline struct sim_dmah *sim_dmah(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_dmah, obj) : NULL;
+}
 
 static inline struct sim_pd *sim_pd(struct sim_obj *o)
 {

@@ -288,6 +288,9 @@ static int w_ex_query_device(struct sim_wcall *w)
 	r.hca_core_clock = 156250;
 	if (sim.model->has_dm)
 		r.max_dm_size = sim.sh->cfg.dm_size;
+	/* in a CoCo guest DMA must go through shared (bounce) memory */
+	if (sim.sh->cfg.cc_guest)
+		r.device_cap_flags_ex |= RDMA_DM_DEVICE_CC_DMA_BOUNCE;
 	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);
 	if (sim_driver()->query_device_uhw && w->uhw_out_len) {
 		uint8_t drv[256];

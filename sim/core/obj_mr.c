@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* UVERBS_OBJECT_MR: DM MRs, dma-buf MRs, query, destroy. */
+/* UVERBS_OBJECT_MR: user, DM and dma-buf MRs (REG_MR with DMA handles),
+ * query, destroy. */
 #include "uapi.h"
 
 #include <errno.h>
@@ -65,6 +66,8 @@ static void mr_release(struct sim_uvfile *uv, struct sim_obj *o)
 	mr->pd->obj.usecnt--;
 	if (mr->dm)
 		mr->dm->obj.usecnt--;
+	if (mr->dmah)
+		mr->dmah->obj.usecnt--;
 	sim_dmabuf_release(mr->dmabuf);
 }
 
@@ -119,27 +122,16 @@ static int dm_mr_reg(struct sim_call *c)
 			UVERBS_ATTR_REG_DM_MR_HANDLE);
 }
 
-static int reg_dmabuf_mr(struct sim_call *c)
+/* A dma-buf MR over fd's buffer once the access flags passed. */
+static int dmabuf_mr(struct sim_call *c, struct sim_pd *pd, int fd,
+		     uint64_t off, uint64_t len, uint64_t iova, uint64_t acc,
+		     struct sim_mr **out)
 {
-	struct sim_pd *pd =
-		sim_pd(sim_attr_obj(c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE));
-	uint64_t off = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 0);
-	uint64_t len = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 0);
-	uint64_t iova = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 0);
-	uint64_t acc;
-	int fd =
-		(int)(uint32_t)sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);
 	uint64_t page = sim.sh->cfg.page_size;
 	struct sim_dmabuf_import *imp;
 	struct sim_mr *mr;
 	int err;
 
-	if (!sim_driver()->reg_dmabuf_mr)
-		return -EOPNOTSUPP; /* before the fd is even looked at */
-	if (sim_attr_flags(c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
-			   SIM_ACCESS_DMABUF, &acc) ||
-	    sim_check_mr_access(acc))
-		return -EINVAL;
 	if ((off & (page - 1)) != (iova & (page - 1)) || off + len < off ||
 	    iova + len < iova || !len)
 		return -EINVAL;
@@ -164,8 +156,116 @@ static int reg_dmabuf_mr(struct sim_call *c)
 	mr->length = len;
 	mr->iova = iova;
 	mr->access = (uint32_t)acc;
+	*out = mr;
+	return 0;
+}
+
+static int reg_dmabuf_mr(struct sim_call *c)
+{
+	struct sim_pd *pd =
+		sim_pd(sim_attr_obj(c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE));
+	uint64_t off = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 0);
+	uint64_t len = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 0);
+	uint64_t iova = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 0);
+	int fd =
+		(int)(uint32_t)sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);
+	struct sim_mr *mr;
+	uint64_t acc;
+	int err;
+
+	if (!sim_driver()->reg_dmabuf_mr)
+		return -EOPNOTSUPP; /* before the fd is even looked at */
+	if (sim_attr_flags(c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+			   SIM_ACCESS_DMABUF, &acc) ||
+	    sim_check_mr_access(acc))
+		return -EINVAL;
+	err = dmabuf_mr(c, pd, fd, off, len, iova, acc, &mr);
+	if (err)
+		return err;
 	return put_keys(c, mr, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
 			UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+}
+
+/* What REG_MR (write() or ioctl) checks of user memory: 0 or -EINVAL. */
+static int user_mr_check(uint64_t addr, uint64_t len, uint64_t iova,
+			 uint64_t acc)
+{
+	uint64_t page = sim.sh->cfg.page_size;
+
+	if ((addr & (page - 1)) != (iova & (page - 1)) || !len ||
+	    addr + len < addr || sim_check_mr_access(acc))
+		return -EINVAL;
+	return 0;
+}
+
+/* A user-memory MR the checks passed; NULL on ENOMEM. */
+static struct sim_mr *user_mr(struct sim_uvfile *uv, struct sim_pd *pd,
+			      uint64_t addr, uint64_t len, uint64_t iova,
+			      uint64_t acc)
+{
+	struct sim_mr *mr = sim_mr_new(uv, pd, NULL);
+
+	if (!mr)
+		return NULL;
+	mr->addr = addr;
+	mr->length = len;
+	mr->iova = iova;
+	mr->access = (uint32_t)acc;
+	return mr;
+}
+
+/*
+ * UVERBS_METHOD_REG_MR (5, after 6.1): user memory (ADDR) or a dma-buf
+ * (FD + FD_OFFSET), optionally with a DMA handle, in the kernel's order:
+ * which path, then the handle, then the access flags of that path.
+ */
+static int reg_mr(struct sim_call *c)
+{
+	struct sim_pd *pd =
+		sim_pd(sim_attr_obj(c, RDMA_DM_ATTR_REG_MR_PD_HANDLE));
+	struct sim_dmah *dmah =
+		sim_dmah(sim_attr_obj(c, RDMA_DM_ATTR_REG_MR_DMA_HANDLE));
+	uint64_t iova = sim_attr_u64(c, RDMA_DM_ATTR_REG_MR_IOVA, 0);
+	uint64_t len = sim_attr_u64(c, RDMA_DM_ATTR_REG_MR_LENGTH, 0);
+	uint64_t addr = sim_attr_u64(c, RDMA_DM_ATTR_REG_MR_ADDR, 0);
+	uint64_t off = sim_attr_u64(c, RDMA_DM_ATTR_REG_MR_FD_OFFSET, 0);
+	int has_fd = sim_attr(c, RDMA_DM_ATTR_REG_MR_FD) != NULL;
+	int has_off = sim_attr(c, RDMA_DM_ATTR_REG_MR_FD_OFFSET) != NULL;
+	int has_addr = sim_attr(c, RDMA_DM_ATTR_REG_MR_ADDR) != NULL;
+	int fd = sim_attr_raw_fd(c, RDMA_DM_ATTR_REG_MR_FD);
+	uint64_t page = sim.sh->cfg.page_size, acc;
+	struct sim_mr *mr = NULL;
+	int err;
+
+	if (has_fd && !sim_driver()->reg_dmabuf_mr)
+		return -EOPNOTSUPP;
+	if (has_fd ? !has_off || has_addr : !has_addr || has_off)
+		return -EINVAL;
+	if (((has_fd ? off : addr) ^ iova) & (page - 1))
+		return -EINVAL;
+	if (sim_attr_flags(c, RDMA_DM_ATTR_REG_MR_ACCESS_FLAGS,
+			   has_fd ? SIM_ACCESS_DMABUF : SIM_ACCESS_KNOWN,
+			   &acc) ||
+	    sim_check_mr_access(acc))
+		return -EINVAL;
+	/* mlx5: steering tags are not for on-demand paging */
+	if (dmah && (acc & IB_UVERBS_ACCESS_ON_DEMAND))
+		return -EOPNOTSUPP;
+	if (has_fd) {
+		err = dmabuf_mr(c, pd, fd, off, len, iova, acc, &mr);
+	} else {
+		err = user_mr_check(addr, len, iova, acc);
+		mr = err ? NULL : user_mr(c->uv, pd, addr, len, iova, acc);
+		err = err ? err : -ENOMEM;
+	}
+	if (!mr)
+		return err;
+	if (dmah) {
+		mr->dmah = dmah;
+		dmah->obj.usecnt++;
+	}
+	return put_keys(c, mr, RDMA_DM_ATTR_REG_MR_RESP_LKEY,
+			RDMA_DM_ATTR_REG_MR_HANDLE);
 }
 
 /* Any MR of the file, as the kernel: keys and length, iova if asked. */
@@ -219,6 +319,25 @@ static const struct sim_attr_spec reg_dmabuf_mr_attrs[] = {
 	A_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, 4, 1),
 };
 
+static int reg_mr_hidden(void)
+{
+	return !sim_driver()->reg_mr_method;
+}
+
+static const struct sim_attr_spec reg_mr_attrs[] = {
+	A_IDR(RDMA_DM_ATTR_REG_MR_HANDLE, sim_type_mr, SA_NEW),
+	A_IDR(RDMA_DM_ATTR_REG_MR_PD_HANDLE, sim_type_pd, SA_READ),
+	A_IDR_OPT(RDMA_DM_ATTR_REG_MR_DMA_HANDLE, sim_type_dmah, SA_READ),
+	A_IN(RDMA_DM_ATTR_REG_MR_IOVA, 8, 8, 1),
+	A_IN(RDMA_DM_ATTR_REG_MR_ADDR, 8, 8, 0),
+	A_IN(RDMA_DM_ATTR_REG_MR_LENGTH, 8, 8, 1),
+	A_FLAGS(RDMA_DM_ATTR_REG_MR_ACCESS_FLAGS, 0),
+	A_RAW_FD(RDMA_DM_ATTR_REG_MR_FD, 0),
+	A_IN(RDMA_DM_ATTR_REG_MR_FD_OFFSET, 8, 8, 0),
+	A_OUT(RDMA_DM_ATTR_REG_MR_RESP_LKEY, 4, 4, 1),
+	A_OUT(RDMA_DM_ATTR_REG_MR_RESP_RKEY, 4, 4, 1),
+};
+
 static const struct sim_attr_spec query_mr_attrs[] = {
 	A_IDR(UVERBS_ATTR_QUERY_MR_HANDLE, sim_type_mr, SA_READ),
 	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_LKEY, 4, 4, 1),
@@ -240,32 +359,36 @@ static const struct sim_method mr_methods[] = {
 	   mr_destroy_attrs),
 	MR(UVERBS_METHOD_REG_DMABUF_MR, "REG_DMABUF_MR", reg_dmabuf_mr,
 	   reg_dmabuf_mr_attrs),
+	{.obj = UVERBS_OBJECT_MR,
+	 .method = RDMA_DM_METHOD_REG_MR,
+	 .obj_name = "MR",
+	 .name = "REG_MR",
+	 .fn = reg_mr,
+	 .attrs = reg_mr_attrs,
+	 .nattrs = ARRAY_SIZE(reg_mr_attrs),
+	 .flags = SIM_M_NEEDS_CTX,
+	 .hidden = reg_mr_hidden},
 	MR(UVERBS_METHOD_QUERY_MR, "QUERY_MR", query_mr, query_mr_attrs),
 };
 static int w_reg_mr(struct sim_wcall *w)
 {
 	const struct ib_uverbs_reg_mr *req = w->in;
-	uint64_t page = sim.sh->cfg.page_size;
 	struct ib_uverbs_reg_mr_resp r = {};
 	struct sim_obj *pd;
 	struct sim_mr *mr;
 	int err;
 
-	if ((req->start & (page - 1)) != (req->hca_va & (page - 1)) ||
-	    !req->length || req->start + req->length < req->start)
-		return -EINVAL;
-	if (sim_check_mr_access(req->access_flags))
-		return -EINVAL;
+	err = user_mr_check(req->start, req->length, req->hca_va,
+			    req->access_flags);
+	if (err)
+		return err;
 	pd = sim_obj_get(w->uv, req->pd_handle, &sim_type_pd, &err);
 	if (!pd)
 		return err;
-	mr = sim_mr_new(w->uv, sim_pd(pd), NULL);
+	mr = user_mr(w->uv, sim_pd(pd), req->start, req->length, req->hca_va,
+		     req->access_flags);
 	if (!mr)
 		return -ENOMEM;
-	mr->addr = req->start;
-	mr->length = req->length;
-	mr->iova = req->hca_va;
-	mr->access = req->access_flags;
 	r.mr_handle = mr->obj.handle;
 	r.lkey = mr->lkey;
 	r.rkey = mr->rkey;

@@ -90,7 +90,8 @@ struct sim_entry {
 	uint8_t kind;
 	uint8_t op; /* DM_MAP_OP_ADDR op, 0xff for the base mapping */
 	uint32_t npages;
-	int alloc; /* MEMIC slot, -1 for UAR */
+	int alloc;	/* MEMIC slot, -1 for UAR */
+	uint32_t pages; /* UAR: its page file (page_file.c), 0 for none */
 	struct sim_obj *owner;
 };
 
@@ -132,12 +133,22 @@ struct sim_evq {
 	struct sim_event *head, **tail;
 };
 
+/*
+ * What a dma-buf's bytes are: MEMIC pages (a DM export), a device page
+ * file of an mmap entry (a UAR export), or memory of its own (a DMA-buf
+ * heap or GEM buffer: the export's file is the memory).
+ */
+enum sim_dmabuf_kind { SIM_DMABUF_MEMIC, SIM_DMABUF_PAGES, SIM_DMABUF_MEM };
+
 /* An export as this process knows it (dmabuf.c). */
 struct sim_dmabuf {
 	int refs;     /* fd table entries and imports in this process */
-	int alloc;    /* the MEMIC slot whose pages it covers */
-	uint32_t gen; /* that slot's generation */
-	uint32_t seq; /* its number among the slot's exports (names the file) */
+	uint8_t kind; /* enum sim_dmabuf_kind */
+	int alloc;    /* MEMIC: the slot whose pages it covers */
+	uint32_t gen; /* MEMIC: that slot's generation */
+	uint32_t seq; /* its number among the exports (names the file) */
+	int32_t pid;  /* PAGES/MEM: the process that made the pages */
+	uint32_t id;  /* PAGES/MEM: their page file / buffer number */
 	uint64_t size;
 };
 
@@ -146,6 +157,7 @@ struct sim_dmabuf_import {
 	struct sim_dmabuf *db;
 	int hold;	/* internal fd: the reference to the export's file */
 	void *hold_map; /* or, at a full fd table, a page of it mapped */
+	void *map;	/* PAGES/MEM: the bytes, mapped on first device access */
 };
 
 /* An RDMA netlink socket: the user's end of a datagram pair. */
@@ -171,7 +183,55 @@ enum sim_fd_kind {
 	SIM_FD_DMABUF,
 	SIM_FD_NETLINK,
 	SIM_FD_INTERNAL, /* the sim's own: not in the program's fd table */
+	SIM_FD_DEVNODE,	 /* another simulated device node (devnode.c) */
 };
+
+/*
+ * Device nodes of the simulated world beyond uverbs (a DMA-buf heap, a DRM
+ * render node): each is one struct sim_devnode registered with
+ * SIM_DEVNODE(); an open of its path gives a struct sim_devfile shared by
+ * dup and fork like the kernel's struct file. All hooks run under sim_lock.
+ */
+struct sim_devfile;
+struct sim_devnode {
+	const char *path;
+	unsigned int major, minor;
+	int (*present)(void); /* NULL: always; else 0 means ENOENT */
+	/* set up f->priv; 0 or -errno */
+	int (*open)(struct sim_devfile *f, int flags);
+	/* 0 or more on success, -errno on failure */
+	long (*ioctl)(struct sim_devfile *f, unsigned long req, void *arg);
+	/* NULL: ENODEV; else a mapping or MAP_FAILED with errno */
+	void *(*mmap)(struct sim_devfile *f, void *addr, size_t len, int prot,
+		      int flags, off_t off);
+	void (*release)(struct sim_devfile *f);
+};
+
+struct sim_devfile {
+	int refs;
+	const struct sim_devnode *node;
+	void *priv;
+};
+
+#define SIM_DEVNODE(n)                                                         \
+	static const struct sim_devnode *const sim_devreg_##n                  \
+		__attribute__((used, section("sim_devnodes"))) = &(n)
+
+/* The node at path (present or not), or NULL. */
+const struct sim_devnode *sim_devnode_lookup(const char *path);
+/* open() of a node's path: fd or -1 with errno. */
+int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags);
+void sim_devfile_put(struct sim_devfile *f);
+/* The end of an intercepted open(): trace it; fd, or -1 with errno err. */
+int sim_open_done(const char *path, int flags, int fd, int err);
+/*
+ * The argument of a char-device ioctl as the kernel's dma-heap and DRM
+ * cores copy it: user command ucmd against the kernel's kcmd, in at the
+ * user's size if both say IOC_IN, the rest of kdata (ksize) zeroed; *out
+ * is what to copy back (0 unless both say IOC_OUT). 0 or -EFAULT.
+ */
+int sim_ioctl_in(unsigned long ucmd, unsigned long kcmd, const void *arg,
+		 void *kdata, size_t ksize, size_t *out);
 
 struct sim_fd {
 	uint8_t kind; /* written under sim_lock, read atomically anywhere */
@@ -180,6 +240,7 @@ struct sim_fd {
 		struct sim_dmabuf *db;
 		struct sim_nlsock *nl;
 		struct sim_evq *evq;
+		struct sim_devfile *dev;
 		int *owner; /* SIM_FD_INTERNAL: where its user keeps the number
 			     */
 		void *any;
@@ -287,19 +348,57 @@ void sim_dmabuf_adopt(int fd);
 /* Take an importer's reference to the dma-buf fd; NULL + *err (-errno). */
 struct sim_dmabuf_import *sim_dmabuf_import(int fd, int *err);
 void sim_dmabuf_release(struct sim_dmabuf_import *imp);
-/* DM_FREE or the context's end revoked it (importers: ENODEV). */
+/* The exporter revoked it: DM_FREE, UAR destroy or the context's end
+ * (importers: ENODEV). */
 int sim_dmabuf_revoked(const struct sim_dmabuf *db);
-/* Byte offset of the buffer in its device's MEMIC file, or -1 if revoked. */
-int64_t sim_dmabuf_memic_offset(const struct sim_dmabuf_import *imp,
-				unsigned int *dev);
+/* The buffer's bytes for the device (HCA), or NULL if revoked. */
+uint8_t *sim_dmabuf_bytes(struct sim_dmabuf_import *imp);
+/* A buffer of its own memory (heap, GEM): new fd (fd_flags O_RDWR and
+ * O_CLOEXEC as asked) or -errno. */
+int sim_dmabuf_new_mem(uint64_t size, int fd_flags);
+/* The same, kept by the sim (a GEM object's memory): the buffer with one
+ * reference, *hold an internal O_RDWR fd of it; NULL on failure. */
+struct sim_dmabuf *sim_dmabuf_mem_hold(uint64_t size, int *hold);
+/* Another open file of a MEM buffer (its dma-buf file as an exporter
+ * makes it, O_RDONLY or O_RDWR): raw fd or -errno. */
+int sim_dmabuf_open_again(struct sim_dmabuf *db, int fd_flags);
+/* A CPU mapping of an imported buffer's bytes (a GPU's view of it); the
+ * mapping holds the pages. MAP_FAILED + errno (ENODEV: revoked). */
+void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr, size_t len,
+			 int prot, int flags);
+/* A program fd for open file @file of db: fd or -errno. */
+int sim_dmabuf_install(struct sim_dmabuf *db, int file, int cloexec);
+/* a and b are the same export (maybe known over exec or a socket). */
+int sim_dmabuf_same(const struct sim_dmabuf *a, const struct sim_dmabuf *b);
 /* Release exports of a MEMIC slot nobody holds. Needs the shared lock. */
 void sim_dmabuf_reap_alloc(int alloc);
 
 /* the dma-buf fd's file operations (dmabuf_fd.c): errno / 0 or -errno */
-int sim_dmabuf_mmap_errno(int prot, int flags);
+int sim_dmabuf_mmap_errno(const struct sim_dmabuf *db, int prot, int flags,
+			  size_t len, off_t off);
 int sim_dmabuf_ioctl(unsigned long req, void *arg);
 
+/*
+ * Device page files (page_file.c): pages that are not memory (UAR pages)
+ * but that CPU mappings and dma-buf importers must agree on, a file per
+ * page set named after the process that made it. Removing the file is
+ * what revokes every export of it.
+ */
+/* New page file of npages: its id (never 0), or -errno. */
+int64_t sim_page_file_new(uint32_t npages);
+void sim_page_file_path(char *buf, size_t len, int32_t pid, uint32_t id);
+/* Remove one of this process's page files (revokes its exports). */
+void sim_page_file_remove(uint32_t id);
+/* Map (a MAP_SHARED view of) a page file; MAP_FAILED + errno. */
+void *sim_page_file_map(int32_t pid, uint32_t id, void *addr, size_t len,
+			int prot, int flags);
+/* A store into a UAR doorbell register of process pid's pages: the HCA
+ * takes the new work at once (hca_fabric.c). */
+void sim_doorbell_rung(int32_t pid);
+
 /* MEMIC pages (memic.c) */
+/* The whole MEMIC file (every device) mapped once; NULL if none. */
+uint8_t *sim_memic_base(void);
 /* Reserve npages on dev for a new DM: slot or -ENOMEM. */
 int sim_memic_alloc(unsigned int dev, uint32_t npages);
 /* Free the slot if nothing holds its pages. Needs the shared lock. */

@@ -15,7 +15,8 @@
 #include <rdma/rdma_dm_uapi.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
-enum sim_attr_kind { SA_PTR_IN, SA_PTR_OUT, SA_IDR, SA_FD, SA_ENUM_IN };
+enum sim_attr_kind { SA_PTR_IN, SA_PTR_OUT, SA_IDR, SA_FD, SA_ENUM_IN,
+		     SA_RAW_FD };
 enum sim_attr_access { SA_READ, SA_WRITE, SA_NEW, SA_DESTROY };
 
 struct sim_attr_spec {
@@ -53,7 +54,11 @@ struct sim_attr_spec {
 #define A_CONST(i, m) A_IN(i, 8, 8, m)
 /* UVERBS_ATTR_FLAGS_IN: a u64, or a u32 from older userspace; read with
  * sim_attr_flags() */
-#define A_FLAGS(i, m) A_IN(i, 4, 8, m)
+#define A_FLAGS(i, m)                                                          \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_PTR_IN, .mandatory = (m),    \
+		.min_len = 4, .max_len = 8                                     \
+	}
 #define A_IDR(i, t, acc)                                                       \
 	{                                                                      \
 		.id = (i), .name = #i, .kind = SA_IDR, .access = (acc),        \
@@ -80,6 +85,17 @@ struct sim_attr_spec {
 	{                                                                      \
 		.id = (i), .name = #i, .kind = SA_PTR_IN, .mandatory = (m),    \
 		.min_len = (lo), .max_len = (sz), .zero_trailing = 1           \
+	}
+/* UVERBS_ATTR_ENUM_IN of n elements without payloads */
+#define A_ENUM(i, n, m)                                                        \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_ENUM_IN, .mandatory = (m),   \
+		.num_elems = (n)                                               \
+	}
+/* UVERBS_ATTR_RAW_FD: len 0, the fd in data (an s64 in int range) */
+#define A_RAW_FD(i, m)                                                         \
+	{                                                                      \
+		.id = (i), .name = #i, .kind = SA_RAW_FD, .mandatory = (m)     \
 	}
 #define A_U32(i, m) A_IN(i, 4, 4, m)
 #define A_U64(i, m) A_IN(i, 8, 8, m)
@@ -121,6 +137,9 @@ struct sim_method {
 	const struct sim_attr_spec *attrs;
 	uint8_t nattrs;
 	uint8_t flags;
+	/* 1: the method does not exist for this driver/kernel (the uapi's
+	 * method "needs fn"): EPROTONOSUPPORT. NULL: always there. */
+	int (*hidden)(void);
 };
 
 /* Driver attributes added to a core method (e.g. mlx5 on DM_ALLOC). */
@@ -140,6 +159,8 @@ struct sim_method_ext {
 
 /* ---- accessors for handlers ---- */
 struct sim_call_attr *sim_attr(struct sim_call *c, uint16_t id);
+/* A RAW_FD attribute's fd, or -1 when absent. */
+int sim_attr_raw_fd(struct sim_call *c, uint16_t id);
 /* Scalar input (inline), or dflt when absent. */
 uint64_t sim_attr_u64(struct sim_call *c, uint16_t id, uint64_t dflt);
 /*
@@ -201,6 +222,9 @@ struct sim_driver_ops {
 					    uint64_t off);
 	int (*alloc_dm)(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 			uint32_t log_align);
+	/* A DMA handle the core checked (obj_dmah.c); NULL: no DMAH
+	 * object. 0 or -errno. */
+	int (*alloc_dmah)(struct sim_dmah *dmah);
 	/*
 	 * Data-path objects, all optional (NULL: the driver does nothing
 	 * extra). Called with sim_lock held, after the core validated the
@@ -260,6 +284,9 @@ struct sim_driver_ops {
 	const unsigned int *next;
 	uint8_t alloc_pd_uhw;  /* ALLOC_PD udata response carries the pdn */
 	uint8_t reg_dmabuf_mr; /* implements reg_user_mr_dmabuf */
+	/* models a kernel with UVERBS_METHOD_REG_MR (after 6.12); rxe stays
+	 * the 6.1/6.12 kernels the VM lane compares it with */
+	uint8_t reg_mr_method;
 };
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;

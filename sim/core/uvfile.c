@@ -29,6 +29,8 @@ static void ref_get(uint8_t kind, void *obj)
 		((struct sim_nlsock *)obj)->refs++;
 	else if (kind == SIM_FD_EVENT)
 		sim_evq_get(obj);
+	else if (kind == SIM_FD_DEVNODE)
+		((struct sim_devfile *)obj)->refs++;
 }
 
 int sim_fd_set(int fd, uint8_t kind, void *obj)
@@ -54,6 +56,8 @@ void sim_fd_drop(int fd)
 		sim_dmabuf_put(f->db);
 	else if (f->kind == SIM_FD_NETLINK)
 		sim_nlsock_put(f->nl);
+	else if (f->kind == SIM_FD_DEVNODE)
+		sim_devfile_put(f->dev);
 	if (f->kind == SIM_FD_EVENT) {
 		sim_evq_fd_closed(f->evq, fd);
 		sim_evq_put(f->evq);
@@ -276,6 +280,9 @@ void sim_entry_remove(struct sim_uvfile *uv, struct sim_entry *e)
 			break;
 		}
 	}
+	/* a fork child's copy never had the pages: only the maker removes */
+	if (e->pages && sim_uvfile_mine(uv))
+		sim_page_file_remove(e->pages);
 	free(e);
 }
 

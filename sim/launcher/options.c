@@ -49,6 +49,8 @@ static const char usage[] =
 	"  --no-netlink       no RDMA netlink (userspace uses sysfs)\n"
 	"  --static-uar       mlx5 kernel without dynamic UARs (before 5.8):\n"
 	"                     static UAR pages from alloc_ucontext\n"
+	"  --cc-guest         a confidential-computing guest: devices report\n"
+	"                     CC_DMA_BOUNCE, /dev/dma_heap/system_cc_shared\n"
 	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
 	"                     number); repeatable, see sim/README.md\n"
 	"  --list-fail-kinds  print every KIND --fail accepts\n"
@@ -158,6 +160,7 @@ enum {
 	OPT_NO_DMABUF,
 	OPT_NO_NETLINK,
 	OPT_STATIC_UAR,
+	OPT_CC_GUEST,
 	OPT_FAIL,
 	OPT_TRACE,
 	OPT_DRIVER,
@@ -174,6 +177,7 @@ static const struct option longopts[] = {
 	{"no-dmabuf", no_argument, NULL, OPT_NO_DMABUF},
 	{"no-netlink", no_argument, NULL, OPT_NO_NETLINK},
 	{"static-uar", no_argument, NULL, OPT_STATIC_UAR},
+	{"cc-guest", no_argument, NULL, OPT_CC_GUEST},
 	{"fail", required_argument, NULL, OPT_FAIL},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"driver", required_argument, NULL, OPT_DRIVER},
@@ -247,6 +251,9 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_STATIC_UAR:
 		l->cfg.static_uar = 1;
+		return 0;
+	case OPT_CC_GUEST:
+		l->cfg.cc_guest = 1;
 		return 0;
 	case OPT_FAIL:
 		return parse_fail(arg, l);

@@ -47,6 +47,11 @@ int raw_dm_alloc(int fd, uint64_t len, uint32_t align, uint32_t *handle,
 /* byte mmap offset of a DEVICE_MEM page index */
 uint64_t raw_dm_offset(uint16_t page_idx);
 int raw_export(int fd, uint64_t pgoff, int *dmabuf_fd);
+/* REG_DMABUF_MR (LOCAL_WRITE, iova = off); errno and *mr. */
+int raw_reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off, uint64_t len,
+		      uint32_t *mr);
+/* mlx5 UAR_OBJ_ALLOC of type; errno, handle and byte mmap offset. */
+int raw_uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off);
 
 void raw_check_header(void);
 void raw_check_context(void);

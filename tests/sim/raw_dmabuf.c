@@ -15,26 +15,6 @@
 
 static size_t page;
 
-static int reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off,
-			 uint64_t len, uint32_t *mr)
-{
-	uint32_t lkey, rkey;
-	struct raw_ioctl c;
-
-	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
-	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0);
-	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, pd);
-	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, off);
-	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, len);
-	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, off);
-	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, (uint32_t)dfd);
-	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
-		 IB_UVERBS_ACCESS_LOCAL_WRITE);
-	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
-	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
-	return raw_call_new(fd, &c, mr);
-}
-
 /* -1 with errno e, as a syscall returns: 1 if so */
 #define FAILS_WITH(call, e) ((call) == -1 && errno == (e))
 
@@ -101,10 +81,10 @@ static void check_mr(int fd, int dfd)
 	uint32_t pd, mr;
 
 	EXPECT_ERR(raw_alloc_pd(fd, &pd), 0);
-	EXPECT_ERR(reg_dmabuf_mr(fd, pd, -1, 0, 64, &mr), EBADF);
-	EXPECT_ERR(reg_dmabuf_mr(fd, pd, null, 0, 64, &mr), EINVAL);
-	EXPECT_ERR(reg_dmabuf_mr(fd, pd, dfd, 0, page + 1, &mr), EINVAL);
-	EXPECT_ERR(reg_dmabuf_mr(fd, pd, dfd, 0, page, &mr), 0);
+	EXPECT_ERR(raw_reg_dmabuf_mr(fd, pd, -1, 0, 64, &mr), EBADF);
+	EXPECT_ERR(raw_reg_dmabuf_mr(fd, pd, null, 0, 64, &mr), EINVAL);
+	EXPECT_ERR(raw_reg_dmabuf_mr(fd, pd, dfd, 0, page + 1, &mr), EINVAL);
+	EXPECT_ERR(raw_reg_dmabuf_mr(fd, pd, dfd, 0, page, &mr), 0);
 	EXPECT_ERR(
 		raw_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY, mr),
 		0);

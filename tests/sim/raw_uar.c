@@ -7,24 +7,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static int uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off)
-{
-	uint32_t len = 0, page_id;
-	struct raw_ioctl c;
-	int ret;
-
-	raw_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
-	raw_attr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, 0, 0);
-	raw_attr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 8, type);
-	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, off);
-	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &len);
-	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &page_id);
-	ret = raw_call_new(fd, &c, h);
-	EXPECT(ret || len == (uint32_t)sysconf(_SC_PAGESIZE), "UAR length %u",
-	       len);
-	return ret;
-}
-
 /* The clock-info page: read-only, one page, the 156.25 MHz clock. */
 static void check_clock_info(int fd, size_t page)
 {
@@ -58,8 +40,9 @@ static void check_dynamic(void)
 	uint32_t h;
 	void *p;
 
-	EXPECT_ERR(uar_alloc(fd, 7, &h, &off), EOPNOTSUPP);
-	EXPECT_ERR(uar_alloc(fd, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, &h, &off), 0);
+	EXPECT_ERR(raw_uar_alloc(fd, 7, &h, &off), EOPNOTSUPP);
+	EXPECT_ERR(raw_uar_alloc(fd, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, &h, &off),
+		   0);
 	p = mmap(NULL, page, PROT_WRITE, MAP_SHARED, fd, (off_t)off);
 	EXPECT(p != MAP_FAILED, "UAR mmap");
 	if (p != MAP_FAILED)
@@ -100,7 +83,7 @@ static void check_static(void)
 	void *p;
 
 	EXPECT_ERR(raw_get_context(fd, &req, sizeof(req), &r), 0);
-	EXPECT_ERR(uar_alloc(fd, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, &h, &off),
+	EXPECT_ERR(raw_uar_alloc(fd, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, &h, &off),
 		   EOPNOTSUPP);
 	p = mmap(NULL, page, PROT_WRITE, MAP_SHARED, fd, 7 * (off_t)page);
 	EXPECT(p != MAP_FAILED, "static UAR page 7 of 8");

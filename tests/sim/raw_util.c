@@ -96,3 +96,41 @@ int raw_export(int fd, uint64_t pgoff, int *dmabuf_fd)
 	*dmabuf_fd = ret ? -1 : (int)c.hdr.attrs[0].data;
 	return ret;
 }
+
+int raw_uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off)
+{
+	uint32_t len = 0, page_id;
+	struct raw_ioctl c;
+	int ret;
+
+	raw_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
+	raw_attr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, 0, 0);
+	raw_attr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 8, type);
+	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, off);
+	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &len);
+	raw_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &page_id);
+	ret = raw_call_new(fd, &c, h);
+	EXPECT(ret || len == (uint32_t)sysconf(_SC_PAGESIZE), "UAR length %u",
+	       len);
+	return ret;
+}
+
+int raw_reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off, uint64_t len,
+		      uint32_t *mr)
+{
+	uint32_t lkey, rkey;
+	struct raw_ioctl c;
+
+	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, pd);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, off);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, len);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, off);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, (uint32_t)dfd);
+	raw_attr(&c, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
+		 IB_UVERBS_ACCESS_LOCAL_WRITE);
+	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
+	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
+	return raw_call_new(fd, &c, mr);
+}

@@ -300,6 +300,7 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.mmap = mlx5_mmap,
 	.pgoff_to_entry = mlx5_pgoff_to_entry,
 	.alloc_dm = mlx5_sim_alloc_dm,
+	.alloc_dmah = mlx5_sim_alloc_dmah,
 	.create_cq = mlx5_sim_create_cq,
 	.resize_cq = mlx5_sim_resize_cq,
 	.destroy_cq = mlx5_sim_destroy_cq,
@@ -315,4 +316,5 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.next = &mlx5_sim_next,
 	.alloc_pd_uhw = 1,
 	.reg_dmabuf_mr = 1,
+	.reg_mr_method = 1,
 };

@@ -143,3 +143,18 @@ void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags)
 	errno = err;
 	return p;
 }
+
+uint8_t *sim_memic_base(void)
+{
+	static uint8_t *base;
+	size_t len = (size_t)sim.sh->cfg.ndev * sim.sh->cfg.dm_size;
+	void *p;
+
+	if (base || !len)
+		return base;
+	p = real.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      sim.memic_fd, 0);
+	if (p != MAP_FAILED)
+		base = p;
+	return base;
+}

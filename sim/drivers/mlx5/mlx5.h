@@ -34,6 +34,7 @@ int mlx5_sim_alloc_dm(struct sim_call *c, struct sim_dm *dm, uint64_t len,
 int mlx5_sim_dm_map_op_addr(struct sim_call *c);
 int mlx5_sim_dm_query(struct sim_call *c);
 int mlx5_sim_uar_alloc(struct sim_call *c);
+int mlx5_sim_alloc_dmah(struct sim_dmah *d);
 int mlx5_sim_uar_destroy(struct sim_call *c);
 
 /* MLX5_IB_OBJECT_UAR: one dynamic UAR page (mlx5_uar.c). */

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* mlx5 dynamic UAR objects: one page each, mapped as ordinary memory. */
+/*
+ * mlx5 dynamic UAR objects: one page each, an mmap entry whose bytes live in
+ * a device page file, so the CPU mappings and the dma-bufs exported from it
+ * (a GPU ringing the doorbells) see the same page.
+ */
 #include "mlx5.h"
 
 #include <errno.h>
@@ -10,6 +14,7 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 	uint64_t type = sim_attr_u64(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 0);
 	uint32_t len = sim.sh->cfg.page_size, key;
 	struct sim_uar *uar;
+	int64_t pages;
 	uint64_t off;
 	int ret;
 
@@ -29,6 +34,13 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 		sim_obj_destroy(c->uv, &uar->obj);
 		return -ENOMEM;
 	}
+	/* the page's bytes, shared by its mappings and its dma-bufs */
+	pages = sim_page_file_new(1);
+	if (pages < 0) {
+		sim_obj_destroy(c->uv, &uar->obj);
+		return (int)pages;
+	}
+	uar->entry->pages = (uint32_t)pages;
 	uar->page_id = c->uv->page_ids++;
 	off = mlx5_sim_key_to_offset(key);
 	ret = sim_attr_copy_out(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &off,

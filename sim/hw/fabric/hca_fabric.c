@@ -491,3 +491,18 @@ void hca_fabric_wait(int ms)
 	}
 	__atomic_store_n(&own->sleeping, 0, __ATOMIC_SEQ_CST);
 }
+
+/* A doorbell of process pid's UAR pages was rung from outside its own
+ * stores (a peer device through a dma-buf): its engine runs a pass now. */
+void sim_doorbell_rung(int32_t pid)
+{
+	struct ring_hdr *h;
+
+	pthread_mutex_lock(&sim_lock);
+	h = pid == getpid() ? own : peer_ring(pid);
+	if (h)
+		poke(h);
+	pthread_mutex_unlock(&sim_lock);
+	sim_trace("doorbell of pid %d rung through a dma-buf%s", pid,
+		  h ? "" : " (no engine there yet)");
+}
