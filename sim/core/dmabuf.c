@@ -388,12 +388,12 @@ static void *map_own_bytes(struct sim_dmabuf_import *imp)
 		int fd;
 
 		export_path(path, sizeof(path), db);
-		fd = real.open(path, O_RDWR | O_CLOEXEC);
+		fd = sim_open_private(path, O_RDWR | O_CLOEXEC, 0);
 		if (fd < 0)
 			return NULL;
 		p = real.mmap(NULL, db->size, PROT_READ | PROT_WRITE,
 			      MAP_SHARED, fd, 0);
-		real.close(fd);
+		sim_close_private(fd);
 	}
 	return p == MAP_FAILED ? NULL : p;
 }

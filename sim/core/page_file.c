@@ -6,7 +6,8 @@
  * process that owns the entry and removed when the entry goes (object
  * destroy or the context's end): a removed file is a revoked export, and
  * mappings made before keep a private, unlinked inode, never someone
- * else's pages.
+ * else's pages. Opened through fd_private.c: a full descriptor table of
+ * the program's must not fail them.
  */
 #include "sim.h"
 
@@ -30,14 +31,15 @@ int64_t sim_page_file_new(uint32_t npages)
 	int fd, err = 0;
 
 	sim_page_file_path(path, sizeof(path), getpid(), id);
-	fd = real.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = sim_open_private(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+			      0600);
 	if (fd < 0)
 		return -errno;
 	if (ftruncate(fd, (off_t)npages * (off_t)sim.sh->cfg.page_size)) {
 		err = -errno;
 		unlink(path);
 	}
-	real.close(fd);
+	sim_close_private(fd);
 	return err ? (int64_t)err : (int64_t)id;
 }
 
@@ -57,12 +59,12 @@ void *sim_page_file_map(int32_t pid, uint32_t id, void *addr, size_t len,
 	int fd, err;
 
 	sim_page_file_path(path, sizeof(path), pid, id);
-	fd = real.open(path, O_RDWR | O_CLOEXEC);
+	fd = sim_open_private(path, O_RDWR | O_CLOEXEC, 0);
 	if (fd < 0)
 		return MAP_FAILED;
 	p = real.mmap(addr, len, prot, (flags & ~MAP_TYPE) | MAP_SHARED, fd, 0);
 	err = errno;
-	real.close(fd);
+	sim_close_private(fd);
 	errno = err;
 	return p;
 }
