@@ -575,6 +575,106 @@ static void test_dv_by_hand(void **state)
 	ep_close(&b);
 }
 
+/* Hand-written WQE number idx of a's SQ: an RDMA WRITE of len bytes at off
+ * (A.buf to B.buf), or a NOP when len is 0. */
+static void put_wqe(const struct rdma_ep *a, const struct mlx5dv_qp *dq,
+		    uint16_t idx, uint32_t off, uint32_t len, uint8_t ce)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl =
+		(void *)((uint8_t *)dq->sq.buf +
+			 (size_t)(idx & (dq->sq.wqe_cnt - 1)) * 64);
+	struct mlx5_wqe_raddr_seg *raddr = (void *)(ctrl + 1);
+
+	if (!len) {
+		mlx5dv_set_ctrl_seg(ctrl, idx, MLX5_OPCODE_NOP, 0, a->qpn, ce,
+				    1, 0, 0);
+		return;
+	}
+	mlx5dv_set_ctrl_seg(ctrl, idx, MLX5_OPCODE_RDMA_WRITE, 0, a->qpn, ce,
+			    3, 0, 0);
+	raddr->raddr = htobe64((uintptr_t)B.buf + off);
+	raddr->rkey = htobe32(B.mr->rkey);
+	raddr->reserved = 0;
+	mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(raddr + 1), len,
+			    A.mr->lkey, (uintptr_t)A.buf + off);
+}
+
+/*
+ * The NOP WQE (UCX posts them): it moves no data and completes in SQ
+ * order, a CQE with its own wqe_counter and opcode when signaled. Posted
+ * by hand: NOP first in the SQ, NOP behind an unsignaled WRITE, an
+ * unsignaled NOP, then a signaled WRITE; the CQEs are 0, 2, 4 and no more.
+ */
+static void test_dv_nop(void **state)
+{
+	struct ep_opts o = { .type = IBV_QPT_RC };
+	static const struct {
+		uint32_t off, len;
+		uint8_t ce;
+	} wqe[] = {
+		{ 0, 0, MLX5_WQE_CTRL_CQ_UPDATE },
+		{ 0, 512, 0 },
+		{ 0, 0, MLX5_WQE_CTRL_CQ_UPDATE },
+		{ 0, 0, 0 },
+		{ 1024, 256, MLX5_WQE_CTRL_CQ_UPDATE },
+	};
+	static const uint16_t want_idx[] = { 0, 2, 4 };
+	struct mlx5dv_qp dq = {};
+	struct mlx5dv_cq dc = {};
+	struct mlx5dv_obj obj = { .qp = { .in = NULL, .out = &dq },
+				  .cq = { .in = NULL, .out = &dc } };
+	struct mlx5_cqe64 *cqe;
+	struct rdma_ep a, b;
+	static uint8_t zero[BUF_SZ];
+	unsigned int i;
+	int spins;
+
+	pair(&a, &b, &o, &o);
+	clear();
+	obj.qp.in = a.qp;
+	obj.cq.in = a.cq;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ),
+			 0);
+	assert_true(dq.sq.wqe_cnt >= 8 && dc.cqe_cnt >= 4);
+	fill_pattern(A.buf, 2048, 5);
+	for (i = 0; i < sizeof(wqe) / sizeof(wqe[0]); i++)
+		put_wqe(&a, &dq, (uint16_t)i, wqe[i].off, wqe[i].len,
+			wqe[i].ce);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	dq.dbrec[MLX5_SND_DBR] = htobe32(i);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*(volatile uint64_t *)dq.bf.reg = *(uint64_t *)dq.sq.buf;
+
+	for (i = 0; i < sizeof(want_idx) / sizeof(want_idx[0]); i++) {
+		cqe = (struct mlx5_cqe64 *)((uint8_t *)dc.buf + i * 64);
+		for (spins = 0; mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
+				spins < 10000;
+		     spins++) {
+			usleep(1000);
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		}
+		assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
+		assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
+		assert_int_equal(be16toh(cqe->wqe_counter), want_idx[i]);
+		assert_int_equal(be32toh(cqe->sop_drop_qpn) & 0xffffff, a.qpn);
+		assert_int_equal(be32toh(cqe->sop_drop_qpn) >> 24,
+				 want_idx[i] == 4 ? MLX5_OPCODE_RDMA_WRITE
+						  : MLX5_OPCODE_NOP);
+		assert_int_equal(be32toh(cqe->byte_cnt), 0);
+	}
+	usleep(20000); /* room for a wrong fourth CQE to land */
+	cqe = (struct mlx5_cqe64 *)((uint8_t *)dc.buf + i * 64);
+	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_INVALID);
+	dc.dbrec[0] = htobe32(i);
+	/* the WRITEs' bytes and nothing else */
+	assert_memory_equal(B.buf, A.buf, 512);
+	assert_memory_equal(B.buf + 512, zero, 512);
+	assert_memory_equal(B.buf + 1024, A.buf + 1024, 256);
+	assert_memory_equal(B.buf + 1280, zero, BUF_SZ - 1280);
+	ep_close(&a);
+	ep_close(&b);
+}
+
 static void test_dv_srq(void **state)
 {
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 10,
@@ -604,6 +704,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_dv_by_hand),
+		cmocka_unit_test(test_dv_nop),
 		cmocka_unit_test(test_dv_srq),
 	};
 
