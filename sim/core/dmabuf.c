@@ -42,12 +42,12 @@ static struct flock export_lock(short type)
 static int export_held(const char *path)
 {
 	struct flock l = export_lock(F_WRLCK);
-	int fd = real.open(path, O_RDONLY | O_CLOEXEC), held;
+	int fd = sys.open(path, O_RDONLY | O_CLOEXEC), held;
 
 	if (fd < 0)
 		return -1;
-	held = real.fcntl(fd, F_OFD_GETLK, &l) ? 1 : l.l_type != F_UNLCK;
-	real.close(fd);
+	held = sys.fcntl(fd, F_OFD_GETLK, &l) ? 1 : l.l_type != F_UNLCK;
+	sys.close(fd);
 	return held;
 }
 
@@ -100,14 +100,14 @@ static int export_file(struct sim_dmabuf *db)
 	int fd, err;
 
 	export_path(path, sizeof(path), db->alloc, db->gen, db->seq);
-	fd = real.open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = sys.open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	if (!truncate(path, (off_t)db->size) &&
-	    !real.fcntl(fd, F_OFD_SETLK, &l))
+	    !sys.fcntl(fd, F_OFD_SETLK, &l))
 		return fd;
 	err = errno;
-	real.close(fd);
+	sys.close(fd);
 	unlink(path);
 	return -err;
 }
@@ -141,7 +141,7 @@ int sim_dmabuf_export(struct sim_uvfile *uv, struct sim_entry *e)
 	}
 	if (sim_fd_set(fd, SIM_FD_DMABUF, db)) {
 		db->refs = 1;
-		real.close(fd);
+		sys.close(fd);
 		sim_dmabuf_put(db);
 		return -EMFILE;
 	}
@@ -160,12 +160,12 @@ void sim_dmabuf_adopt(int fd)
 	if (sim_fd_tracked(fd) || fd < 0 || fd >= SIM_MAX_FDS)
 		return;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, link, sizeof(link) - 1);
+	n = sys.readlink(path, link, sizeof(link) - 1);
 	if (n <= 0)
 		return;
 	link[n] = 0;
 	n = snprintf(prefix, sizeof(prefix), "%s/dmabuf-", sim.dir);
-	if (strncmp(link, prefix, (size_t)n) || real.fstat(fd, &st))
+	if (strncmp(link, prefix, (size_t)n) || sys.fstat(fd, &st))
 		return;
 	db = calloc(1, sizeof(*db));
 	if (!db)
@@ -194,7 +194,7 @@ struct sim_dmabuf_import *sim_dmabuf_import(int fd, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	imp->hold = real.fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	imp->hold = sys.fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	*err = imp->hold < 0 ? -errno : sim_internal_fd_add(&imp->hold);
 	if (*err) {
 		free(imp);
@@ -240,7 +240,7 @@ struct sim_dmabuf_import *rdma_sim_internal_dmabuf_get(int fd, int *err)
 	int ret = -EINVAL;
 
 	sim_real_init();
-	if (fd < 0 || sim_fd_internal(fd) || real.fcntl(fd, F_GETFD) < 0) {
+	if (fd < 0 || sim_fd_internal(fd) || sys.fcntl(fd, F_GETFD) < 0) {
 		*err = EBADF;
 		return NULL;
 	}
@@ -286,8 +286,8 @@ int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf_import *imp, uint64_t off,
 		goto out;
 	}
 	pos = sim_memic_pos(a->dev, a->first_page) + (off_t)off;
-	n = write ? real.pwrite(sim.memic_fd, buf, len, pos)
-		  : real.pread(sim.memic_fd, buf, len, pos);
+	n = write ? sys.pwrite(sim.memic_fd, buf, len, pos)
+		  : sys.pread(sim.memic_fd, buf, len, pos);
 	if (n != (ssize_t)len)
 		ret = n < 0 ? -errno : -EIO;
 out:

@@ -216,7 +216,7 @@ static void *map_clock_info(void *addr, size_t len, int prot, int flags)
 		return p;
 	memcpy(p, &mlx5_sim_clock_info, sizeof(mlx5_sim_clock_info));
 	if (mprotect(p, len, prot)) {
-		munmap(p, len);
+		sys.munmap(p, len);
 		return MAP_FAILED;
 	}
 	return p;

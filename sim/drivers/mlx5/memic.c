@@ -40,7 +40,7 @@ static int range_mapped(const struct sim_alloc *a)
 {
 	struct flock l = range_lock(F_WRLCK, a);
 
-	if (real.fcntl(sim.memic_fd, F_OFD_GETLK, &l))
+	if (sys.fcntl(sim.memic_fd, F_OFD_GETLK, &l))
 		return 1; /* cannot tell: never hand out pages in doubt */
 	return l.l_type != F_UNLCK;
 }
@@ -133,13 +133,13 @@ void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags)
 	int fd, err;
 
 	sim_memic_path(path, sizeof(path), sim.dir);
-	fd = real.open(path, O_RDWR | O_CLOEXEC);
+	fd = sys.open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return MAP_FAILED;
-	if (!real.fcntl(fd, F_OFD_SETLK, &l))
-		p = real.mmap(addr, len, prot, flags, fd, l.l_start);
+	if (!sys.fcntl(fd, F_OFD_SETLK, &l))
+		p = sys.mmap(addr, len, prot, flags, fd, l.l_start);
 	err = errno;
-	real.close(fd); /* the mapping keeps the open file and its lock */
+	sys.close(fd); /* the mapping keeps the open file and its lock */
 	errno = err;
 	return p;
 }

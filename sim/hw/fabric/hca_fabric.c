@@ -81,16 +81,16 @@ static struct ring_hdr *map_ring(pid_t pid, int create)
 
 	if (dir_path(path, sizeof(path), "r%u", (unsigned int)pid, 0))
 		return NULL;
-	fd = real.open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+	fd = sys.open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
 	if (fd < 0)
 		return NULL;
 	if (create && ftruncate(fd, RING_DATA + RING_BYTES)) {
-		real.close(fd);
+		sys.close(fd);
 		return NULL;
 	}
-	h = real.mmap(NULL, RING_DATA + RING_BYTES, PROT_READ | PROT_WRITE,
+	h = sys.mmap(NULL, RING_DATA + RING_BYTES, PROT_READ | PROT_WRITE,
 		      MAP_SHARED, fd, 0);
-	real.close(fd);
+	sys.close(fd);
 	return h == MAP_FAILED ? NULL : h;
 }
 
@@ -173,7 +173,7 @@ static pid_t owner_of(unsigned int dev, uint32_t qpn)
 
 	if (dir_path(path, sizeof(path), "q%u.%u", dev, qpn))
 		return 0;
-	n = readlink(path, t, sizeof(t) - 1);
+	n = sys.readlink(path, t, sizeof(t) - 1);
 	if (n < 2 || t[0] != 'p')
 		return 0;
 	t[n] = 0;

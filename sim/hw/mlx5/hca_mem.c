@@ -20,7 +20,7 @@ static uint8_t *memic(void)
 
 	if (memic_base || !len)
 		return memic_base;
-	p = real.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+	p = sys.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		      sim.memic_fd, 0);
 	if (p != MAP_FAILED)
 		memic_base = p;
