@@ -19,7 +19,7 @@ DEPS=(
 	valgrind strace binutils python3
 	# upstream userspace that judges rdma-sim (Debian's rdma-core 44)
 	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest
-	python3-pyverbs
+	python3-pyverbs ucx-utils
 	# perftest 4.5 built from Debian's source against rdma-dm (tests/perftest)
 	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool
 	# the real-kernel lane

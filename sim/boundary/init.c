@@ -48,6 +48,7 @@ static void resolve(struct sim_real *r, void *h)
 	RESOLVE(opendir);
 	RESOLVE(readdir);
 	RESOLVE(closedir);
+	RESOLVE(mprotect);
 	RESOLVE(open); /* last: the tables are ready when it is set */
 }
 

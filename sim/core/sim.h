@@ -69,6 +69,7 @@ struct sim_real {
 	DIR *(*opendir)(const char *);
 	struct dirent *(*readdir)(DIR *);
 	int (*closedir)(DIR *);
+	int (*mprotect)(void *, size_t, int);
 };
 extern struct sim_real real, sys;
 void sim_real_init(void);

@@ -215,7 +215,7 @@ static void *map_clock_info(void *addr, size_t len, int prot, int flags)
 	if (p == MAP_FAILED)
 		return p;
 	memcpy(p, &mlx5_sim_clock_info, sizeof(mlx5_sim_clock_info));
-	if (mprotect(p, len, prot)) {
+	if (sys.mprotect(p, len, prot)) {
 		sys.munmap(p, len);
 		return MAP_FAILED;
 	}
