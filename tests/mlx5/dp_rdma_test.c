@@ -510,69 +510,19 @@ static void test_resize(void **state)
 	ep_close(&b);
 }
 
-/*
- * mlx5dv_init_obj exposes the rings; a WQE written by hand with the
- * mlx5dv.h helpers is executed, and its CQE read by hand.
- */
-static void test_dv_by_hand(void **state)
+/* An RC pair whose side a's SQ and CQ are opened with mlx5dv_init_obj. */
+static void dv_pair(struct rdma_ep *a, struct rdma_ep *b, struct mlx5dv_qp *dq,
+		    struct mlx5dv_cq *dc)
 {
 	struct ep_opts o = { .type = IBV_QPT_RC };
-	struct mlx5dv_qp dq = {};
-	struct mlx5dv_cq dc = {};
-	struct mlx5dv_obj obj = { .qp = { .in = NULL, .out = &dq },
-				  .cq = { .in = NULL, .out = &dc } };
-	struct mlx5_wqe_ctrl_seg *ctrl;
-	struct mlx5_wqe_raddr_seg *raddr;
-	struct mlx5_cqe64 *cqe;
-	struct rdma_ep a, b;
-	int spins = 0;
+	struct mlx5dv_obj obj = { .qp = { .out = dq }, .cq = { .out = dc } };
 
-	pair(&a, &b, &o, &o);
+	pair(a, b, &o, &o);
 	clear();
-	obj.qp.in = a.qp;
-	obj.cq.in = a.cq;
+	obj.qp.in = a->qp;
+	obj.cq.in = a->cq;
 	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ),
 			 0);
-	assert_non_null(dq.dbrec);
-	assert_int_equal(dq.sq.stride, 64);
-	assert_true(dq.sq.wqe_cnt && !(dq.sq.wqe_cnt & (dq.sq.wqe_cnt - 1)));
-	assert_non_null(dq.bf.reg);
-	assert_int_equal(dc.cqe_size, 64);
-	assert_int_equal(dc.cqe_cnt, (uint32_t)a.cq->cqe + 1);
-	assert_non_null(dc.cq_uar);
-
-	fill_pattern(A.buf, 512, 9);
-	ctrl = dq.sq.buf;
-	raddr = (struct mlx5_wqe_raddr_seg *)(ctrl + 1);
-	mlx5dv_set_ctrl_seg(ctrl, 0, MLX5_OPCODE_RDMA_WRITE, 0, a.qpn,
-			    MLX5_WQE_CTRL_CQ_UPDATE, 3, 0, 0);
-	raddr->raddr = htobe64((uintptr_t)B.buf);
-	raddr->rkey = htobe32(B.mr->rkey);
-	raddr->reserved = 0;
-	mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(raddr + 1), 512,
-			    A.mr->lkey, (uintptr_t)A.buf);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	dq.dbrec[MLX5_SND_DBR] = htobe32(1);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	*(volatile uint64_t *)dq.bf.reg = *(uint64_t *)ctrl;
-
-	/* Nothing polls through the library: the engine thread serves it. */
-	cqe = (struct mlx5_cqe64 *)dc.buf;
-	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
-	       spins++ < 10000) {
-		usleep(1000);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	}
-	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
-	assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
-	assert_int_equal(be16toh(cqe->wqe_counter), 0);
-	assert_int_equal(be32toh(cqe->sop_drop_qpn) & 0xffffff, a.qpn);
-	assert_int_equal(be32toh(cqe->sop_drop_qpn) >> 24,
-			 MLX5_OPCODE_RDMA_WRITE);
-	dc.dbrec[0] = htobe32(1);
-	assert_memory_equal(B.buf, A.buf, 512);
-	ep_close(&a);
-	ep_close(&b);
 }
 
 /* Hand-written WQE number idx of a's SQ: an RDMA WRITE of len bytes at off
@@ -599,6 +549,67 @@ static void put_wqe(const struct rdma_ep *a, const struct mlx5dv_qp *dq,
 			    A.mr->lkey, (uintptr_t)A.buf + off);
 }
 
+/* Ring the SQ doorbell: record first, then the first 8 bytes of WQE 0 to
+ * the BlueFlame register (the engine reads the ring, not these bytes). */
+static void ring_sq(const struct mlx5dv_qp *dq, uint32_t pi)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	dq->dbrec[MLX5_SND_DBR] = htobe32(pi);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*(volatile uint64_t *)dq->bf.reg = *(uint64_t *)dq->sq.buf;
+}
+
+/* CQE number i of a 64-byte-CQE ring, once the HCA wrote it (10 s). */
+static struct mlx5_cqe64 *wait_cqe(const struct mlx5dv_cq *dc, unsigned int i)
+{
+	struct mlx5_cqe64 *cqe = (void *)((uint8_t *)dc->buf + i * 64);
+	int spins = 0;
+
+	/* Nothing polls through the library: the engine thread serves it. */
+	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
+	       spins++ < 10000) {
+		usleep(1000);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	}
+	return cqe;
+}
+
+/*
+ * mlx5dv_init_obj exposes the rings; a WQE written by hand with the
+ * mlx5dv.h helpers is executed, and its CQE read by hand.
+ */
+static void test_dv_by_hand(void **state)
+{
+	struct mlx5dv_qp dq = {};
+	struct mlx5dv_cq dc = {};
+	struct mlx5_cqe64 *cqe;
+	struct rdma_ep a, b;
+
+	dv_pair(&a, &b, &dq, &dc);
+	assert_non_null(dq.dbrec);
+	assert_int_equal(dq.sq.stride, 64);
+	assert_true(dq.sq.wqe_cnt && !(dq.sq.wqe_cnt & (dq.sq.wqe_cnt - 1)));
+	assert_non_null(dq.bf.reg);
+	assert_int_equal(dc.cqe_size, 64);
+	assert_int_equal(dc.cqe_cnt, (uint32_t)a.cq->cqe + 1);
+	assert_non_null(dc.cq_uar);
+
+	fill_pattern(A.buf, 512, 9);
+	put_wqe(&a, &dq, 0, 0, 512, MLX5_WQE_CTRL_CQ_UPDATE);
+	ring_sq(&dq, 1);
+	cqe = wait_cqe(&dc, 0);
+	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
+	assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
+	assert_int_equal(be16toh(cqe->wqe_counter), 0);
+	assert_int_equal(be32toh(cqe->sop_drop_qpn) & 0xffffff, a.qpn);
+	assert_int_equal(be32toh(cqe->sop_drop_qpn) >> 24,
+			 MLX5_OPCODE_RDMA_WRITE);
+	dc.dbrec[0] = htobe32(1);
+	assert_memory_equal(B.buf, A.buf, 512);
+	ep_close(&a);
+	ep_close(&b);
+}
+
 /*
  * The NOP WQE (UCX posts them): it moves no data and completes in SQ
  * order, a CQE with its own wqe_counter and opcode when signaled. Posted
@@ -607,7 +618,6 @@ static void put_wqe(const struct rdma_ep *a, const struct mlx5dv_qp *dq,
  */
 static void test_dv_nop(void **state)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC };
 	static const struct {
 		uint32_t off, len;
 		uint8_t ce;
@@ -619,40 +629,22 @@ static void test_dv_nop(void **state)
 		{ 1024, 256, MLX5_WQE_CTRL_CQ_UPDATE },
 	};
 	static const uint16_t want_idx[] = { 0, 2, 4 };
+	static uint8_t zero[BUF_SZ];
 	struct mlx5dv_qp dq = {};
 	struct mlx5dv_cq dc = {};
-	struct mlx5dv_obj obj = { .qp = { .in = NULL, .out = &dq },
-				  .cq = { .in = NULL, .out = &dc } };
 	struct mlx5_cqe64 *cqe;
 	struct rdma_ep a, b;
-	static uint8_t zero[BUF_SZ];
 	unsigned int i;
-	int spins;
 
-	pair(&a, &b, &o, &o);
-	clear();
-	obj.qp.in = a.qp;
-	obj.cq.in = a.cq;
-	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ),
-			 0);
+	dv_pair(&a, &b, &dq, &dc);
 	assert_true(dq.sq.wqe_cnt >= 8 && dc.cqe_cnt >= 4);
 	fill_pattern(A.buf, 2048, 5);
 	for (i = 0; i < sizeof(wqe) / sizeof(wqe[0]); i++)
 		put_wqe(&a, &dq, (uint16_t)i, wqe[i].off, wqe[i].len,
 			wqe[i].ce);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	dq.dbrec[MLX5_SND_DBR] = htobe32(i);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	*(volatile uint64_t *)dq.bf.reg = *(uint64_t *)dq.sq.buf;
-
+	ring_sq(&dq, i);
 	for (i = 0; i < sizeof(want_idx) / sizeof(want_idx[0]); i++) {
-		cqe = (struct mlx5_cqe64 *)((uint8_t *)dc.buf + i * 64);
-		for (spins = 0; mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
-				spins < 10000;
-		     spins++) {
-			usleep(1000);
-			__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		}
+		cqe = wait_cqe(&dc, i);
 		assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
 		assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
 		assert_int_equal(be16toh(cqe->wqe_counter), want_idx[i]);
