@@ -54,14 +54,23 @@ static void resolve(struct sim_real *r, void *h)
 
 void sim_real_init(void)
 {
-	void *libc;
-
 	if (real.open)
 		return;
-	/* libc is loaded in every process: this only finds its handle */
-	libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
-	resolve(&sys, libc ? libc : RTLD_NEXT);
+	resolve(&sys, RTLD_NEXT); /* until the constructor finds libc's */
 	resolve(&real, RTLD_NEXT);
+}
+
+/*
+ * sys becomes libc's own functions. In the constructor, not in the first
+ * wrapped call: that may come from a sanitizer runtime's start-up, where
+ * its dlopen interceptor would wait for itself.
+ */
+static void sys_init(void)
+{
+	void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+
+	if (libc)
+		resolve(&sys, libc); /* libc stays loaded: keep the handle */
 }
 
 /* dma-buf fds that survived an exec are still dma-bufs (needs sim_lock). */
@@ -151,6 +160,7 @@ static void __attribute__((constructor)) sim_init(void)
 	int ret;
 
 	sim_real_init();
+	sys_init();
 	if (!dir || !*dir)
 		return;
 	ret = open_world(dir);
