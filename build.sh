@@ -18,8 +18,11 @@ DEPS=(
 	# checks
 	valgrind strace binutils python3
 	# upstream userspace that judges rdma-sim (Debian's rdma-core 44)
-	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest
-	python3-pyverbs ucx-utils
+	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest python3-pyverbs
+	# Debian's UCX (tests/sim/ucx_perftest.sh)
+	ucx-utils
+	# DAPL's dtest (tests/sim/busy_world.sh)
+	dapl2-utils
 	# perftest 4.5 built from Debian's source against rdma-dm (tests/perftest)
 	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool
 	# the real-kernel lane

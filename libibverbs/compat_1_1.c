@@ -4,6 +4,9 @@
  * private provider ABI existed. Debian's libibverbs 44 still exports it,
  * so binaries (and old plug-ins) that reference it must load here too.
  * Such a provider cannot work with this library: say so and ignore it.
+ * As upstream, only the non-default version exists: old binaries resolve
+ * it, new links cannot bind it (the C name stays global for the static
+ * library's white-box tests; the version script keeps it local).
  */
 #include "driver.h"
 
@@ -20,3 +23,4 @@ void ibv_register_driver(const char *name, ibv_driver_init_func init_func)
 		   "driver %s uses the obsolete ibv_register_driver() interface; ignored\n",
 		   name ? name : "(null)");
 }
+__asm__(".symver ibv_register_driver, ibv_register_driver@IBVERBS_1.1");

@@ -9,11 +9,7 @@
  * its registration is ignored and every other entry point refuses with
  * EOPNOTSUPP; none of them is reachable once registration is ignored.
  */
-#include <errno.h>
-
-#include <config.h>
-
-#include "log.h"
+#include "compat_symver.h"
 
 /* Every PRIVATE_34 name that rdma-core 44's libefa binds at load. */
 #define COMPAT34_REFUSED(X)                                                    \
@@ -38,28 +34,9 @@
 	X(verbs_set_ops)                                                       \
 	X(verbs_uninit_context)
 
-/*
- * Declared without parameters on purpose: no caller can exist (see above),
- * and the refusal needs none. Pointer-returning callers read NULL.
- */
 #define COMPAT34_DEFINE(name)                                                  \
-	long compat34_##name(void);                                            \
-	long compat34_##name(void)                                             \
-	{                                                                      \
-		errno = EOPNOTSUPP;                                            \
-		return 0;                                                      \
-	}                                                                      \
-	__asm__(".symver compat34_" #name ", " #name "@IBVERBS_PRIVATE_34");
+	COMPAT_REFUSAL(compat34_, name, "IBVERBS_PRIVATE_34", 0)
 
 COMPAT34_REFUSED(COMPAT34_DEFINE)
 
-void compat34_verbs_register_driver_34(const void *ops);
-void compat34_verbs_register_driver_34(const void *ops)
-{
-	(void)ops;
-	verbs_lib_warn("libibverbs: ignoring a provider built for "
-		       "rdma-core's private ABI 34 (providers here are "
-		       "lib<name>" VERBS_PROVIDER_SUFFIX ")\n");
-}
-__asm__(".symver compat34_verbs_register_driver_34, "
-	"verbs_register_driver_34@IBVERBS_PRIVATE_34");
+COMPAT_IGNORED_PROVIDER(34)

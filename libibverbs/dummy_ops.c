@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ibverbs.h"
 
@@ -462,9 +463,59 @@ static void unimport_pd(struct ibv_pd *pd)
 {
 }
 
+static struct ibv_dmah *alloc_dmah(struct ibv_context *context,
+				   struct ibv_dmah_init_attr *attr)
+{
+	return fail_ptr();
+}
+
+static int dealloc_dmah(struct ibv_dmah *dmah)
+{
+	return EOPNOTSUPP;
+}
+
+/* Completion counters: only providers with the kernel object have them. */
+static struct ibv_comp_cntr *
+create_comp_cntr(struct ibv_context *context,
+		 struct ibv_comp_cntr_init_attr *attr)
+{
+	return fail_ptr();
+}
+
+static int destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)
+{
+	return EOPNOTSUPP;
+}
+
+static int write_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)
+{
+	return EOPNOTSUPP;
+}
+
+static int read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)
+{
+	return EOPNOTSUPP;
+}
+
+static int qp_attach_comp_cntr(struct ibv_qp *qp,
+			       struct ibv_comp_cntr *comp_cntr,
+			       struct ibv_qp_attach_comp_cntr_attr *attr)
+{
+	return EOPNOTSUPP;
+}
+
+static int query_comp_cntr_caps(struct ibv_context *context,
+				struct ibv_comp_cntr_caps *caps,
+				size_t caps_size)
+{
+	return EOPNOTSUPP;
+}
+
 const struct verbs_context_ops verbs_dummy_ops = {
 	.advise_mr = advise_mr,
+	.alloc_buf = verbs_default_alloc_buf,
 	.alloc_dm = alloc_dm,
+	.alloc_dmah = alloc_dmah,
 	.alloc_mw = alloc_mw,
 	.alloc_null_mr = alloc_null_mr,
 	.alloc_parent_domain = alloc_parent_domain,
@@ -477,6 +528,7 @@ const struct verbs_context_ops verbs_dummy_ops = {
 	.close_xrcd = close_xrcd,
 	.cq_event = cq_event,
 	.create_ah = create_ah,
+	.create_comp_cntr = create_comp_cntr,
 	.create_counters = create_counters,
 	.create_cq = create_cq,
 	.create_cq_ex = create_cq_ex,
@@ -488,11 +540,13 @@ const struct verbs_context_ops verbs_dummy_ops = {
 	.create_srq = create_srq,
 	.create_srq_ex = create_srq_ex,
 	.create_wq = create_wq,
+	.dealloc_dmah = dealloc_dmah,
 	.dealloc_mw = dealloc_mw,
 	.dealloc_pd = dealloc_pd,
 	.dealloc_td = dealloc_td,
 	.dereg_mr = dereg_mr,
 	.destroy_ah = destroy_ah,
+	.destroy_comp_cntr = destroy_comp_cntr,
 	.destroy_counters = destroy_counters,
 	.destroy_cq = destroy_cq,
 	.destroy_flow = destroy_flow,
@@ -503,12 +557,15 @@ const struct verbs_context_ops verbs_dummy_ops = {
 	.destroy_wq = destroy_wq,
 	.detach_mcast = detach_mcast,
 	.dm_export_dmabuf_fd = dm_export_dmabuf_fd,
+	.free_buf = verbs_default_free_buf,
 	.free_context = free_context,
 	.free_dm = free_dm,
 	.get_srq_num = get_srq_num,
 	.import_dm = import_dm,
 	.import_mr = import_mr,
 	.import_pd = import_pd,
+	.inc_comp_cntr = write_comp_cntr,
+	.inc_err_comp_cntr = write_comp_cntr,
 	.modify_cq = modify_cq,
 	.modify_flow_action_esp = modify_flow_action_esp,
 	.modify_qp = modify_qp,
@@ -522,6 +579,8 @@ const struct verbs_context_ops verbs_dummy_ops = {
 	.post_send = post_send,
 	.post_srq_ops = post_srq_ops,
 	.post_srq_recv = post_srq_recv,
+	.qp_attach_comp_cntr = qp_attach_comp_cntr,
+	.query_comp_cntr_caps = query_comp_cntr_caps,
 	.query_device_ex = query_device_ex,
 	.query_ece = query_ece,
 	.query_port = query_port,
@@ -529,14 +588,19 @@ const struct verbs_context_ops verbs_dummy_ops = {
 	.query_qp_data_in_order = query_qp_data_in_order,
 	.query_rt_values = query_rt_values,
 	.query_srq = query_srq,
+	.read_comp_cntr = read_comp_cntr,
 	.read_counters = read_counters,
+	.read_err_comp_cntr = read_comp_cntr,
 	.reg_dm_mr = reg_dm_mr,
 	.reg_dmabuf_mr = reg_dmabuf_mr,
 	.reg_mr = reg_mr,
+	.reg_mr_ex = verbs_default_reg_mr_ex,
 	.req_notify_cq = req_notify_cq,
 	.rereg_mr = rereg_mr,
 	.resize_cq = resize_cq,
+	.set_comp_cntr = write_comp_cntr,
 	.set_ece = set_ece,
+	.set_err_comp_cntr = write_comp_cntr,
 	.unimport_dm = unimport_dm,
 	.unimport_mr = unimport_mr,
 	.unimport_pd = unimport_pd,

@@ -73,7 +73,18 @@ int verbs_write_cmd_ex(struct ibv_context *ctx, uint32_t command, void *req,
  */
 int verbs_cmd_alloc_async_fd(struct ibv_context *ctx);
 
-/* The default ops: every entry fails cleanly (EOPNOTSUPP). */
+/*
+ * The default ops: every entry fails cleanly (EOPNOTSUPP), except the
+ * generic ones below, which any provider can live with.
+ */
 extern const struct verbs_context_ops verbs_dummy_ops;
+
+/* ibv_buf over posix_memalign()ed ordinary memory (size kept exact). */
+void *verbs_default_alloc_buf(struct ibv_pd *pd, size_t size,
+			      struct ibv_buf **buf);
+void verbs_default_free_buf(struct ibv_buf *buf);
+/* reg_mr_ex served by the provider's reg_mr or reg_dmabuf_mr op. */
+struct ibv_mr *verbs_default_reg_mr_ex(struct ibv_pd *pd,
+				       struct ibv_mr_init_attr *attr);
 
 #endif /* RDMA_DM_IBVERBS_H */

@@ -34,7 +34,12 @@ struct public_slot {
 
 static const struct public_slot public_slots[] = {
 	/* struct verbs_context, newest first */
+	EXT(free_buf),
+	EXT(alloc_buf),
 	EXT(dm_export_dmabuf_fd),
+	EXT(reg_mr_ex),
+	EXT(dealloc_dmah),
+	EXT(alloc_dmah),
 	EXT(advise_mr),
 	EXT(alloc_null_mr),
 	EXT(read_counters),

@@ -24,6 +24,8 @@ struct fork_range {
 static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fork_range *fork_ranges;
 static int fork_enabled;
+/* RDMAV_FORK_SAFE was looked at, and the kernel copies on fork. */
+static int fork_env_unneeded;
 /* A range was registered before ibv_fork_init(): too late to protect. */
 static int fork_too_late;
 
@@ -37,7 +39,9 @@ int ibv_fork_init(void)
 	int ret = 0;
 
 	pthread_mutex_lock(&fork_lock);
-	if (fork_too_late && !fork_enabled)
+	if (fork_enabled || verbs_kernel_copies_on_fork())
+		ret = 0;
+	else if (fork_too_late)
 		ret = EINVAL;
 	else
 		fork_enabled = 1;
@@ -49,6 +53,8 @@ enum ibv_fork_status ibv_is_fork_initialized(void)
 {
 	enum ibv_fork_status status;
 
+	if (verbs_kernel_copies_on_fork())
+		return IBV_FORK_UNNEEDED;
 	pthread_mutex_lock(&fork_lock);
 	status = fork_enabled ? IBV_FORK_ENABLED : IBV_FORK_DISABLED;
 	pthread_mutex_unlock(&fork_lock);
@@ -58,8 +64,13 @@ enum ibv_fork_status ibv_is_fork_initialized(void)
 /* With the lock held: is fork protection on (turning it on from env)? */
 static int fork_active(void)
 {
-	if (!fork_enabled && !fork_too_late && fork_env_requested())
-		fork_enabled = 1;
+	if (!fork_enabled && !fork_too_late && !fork_env_unneeded &&
+	    fork_env_requested()) {
+		if (verbs_kernel_copies_on_fork())
+			fork_env_unneeded = 1;
+		else
+			fork_enabled = 1;
+	}
 	return fork_enabled;
 }
 

@@ -29,6 +29,9 @@ int verbs_query_port_sized(struct ibv_context *context, uint8_t port_num,
  * 0 or a positive errno (errno set).
  */
 int ibv_dontfork_range(void *base, size_t size);
+
+/* The kernel copies DMA-pinned pages on fork (RDMA netlink SYS_GET). */
+bool verbs_kernel_copies_on_fork(void);
 int ibv_dofork_range(void *base, size_t size);
 
 /*
@@ -67,5 +70,13 @@ static inline bool verbs_null_arg(const void *obj)
 	errno = EINVAL;
 	return true;
 }
+
+/*
+ * Turn IBV_REG_MR_MASK_BUF in @attr (a private copy) into what backs the
+ * buffer: the address path for ordinary memory, the dma-buf path (fd,
+ * offset in it, iova = the address) for a dma-buf. Nonzero (EINVAL) for
+ * a buffer of another PD or a range outside it.
+ */
+int verbs_mr_attr_from_buf(struct ibv_pd *pd, struct ibv_mr_init_attr *attr);
 
 #endif /* RDMA_DM_VERBS_INTERNAL_H */

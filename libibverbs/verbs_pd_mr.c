@@ -105,7 +105,8 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 
 #define REG_MR_EX_KNOWN_MASK                                                   \
 	(IBV_REG_MR_MASK_IOVA | IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_FD |   \
-	 IBV_REG_MR_MASK_FD_OFFSET | IBV_REG_MR_MASK_DMAH)
+	 IBV_REG_MR_MASK_FD_OFFSET | IBV_REG_MR_MASK_DMAH |                    \
+	 IBV_REG_MR_MASK_BUF)
 
 static struct ibv_mr *fail_mr(int err)
 {
@@ -113,49 +114,88 @@ static struct ibv_mr *fail_mr(int err)
 	return NULL;
 }
 
+/* Only the fields whose mask bit is set: the caller's struct is not ours. */
+static void copy_masked(struct ibv_mr_init_attr *dst,
+			const struct ibv_mr_init_attr *a)
+{
+	uint64_t m = a->comp_mask;
+
+	*dst = (struct ibv_mr_init_attr){
+		.length = a->length,
+		.access = a->access,
+		.comp_mask = m,
+		.fd = -1,
+	};
+	if (m & IBV_REG_MR_MASK_IOVA)
+		dst->iova = a->iova;
+	if (m & IBV_REG_MR_MASK_ADDR)
+		dst->addr = a->addr;
+	if (m & IBV_REG_MR_MASK_FD)
+		dst->fd = a->fd;
+	if (m & IBV_REG_MR_MASK_FD_OFFSET)
+		dst->fd_offset = a->fd_offset;
+	if (m & IBV_REG_MR_MASK_DMAH)
+		dst->dmah = a->dmah;
+	if (m & IBV_REG_MR_MASK_BUF)
+		dst->buf = a->buf;
+}
+
+/* The mask's shape: one of address or dma-buf, known bits only. */
+static bool reg_mr_ex_mask_ok(uint64_t m)
+{
+	bool by_addr = m & IBV_REG_MR_MASK_ADDR;
+	bool by_fd = m & IBV_REG_MR_MASK_FD;
+
+	if (m & ~(uint64_t)REG_MR_EX_KNOWN_MASK)
+		return false;
+	return by_addr != by_fd &&
+	       !(by_addr && (m & IBV_REG_MR_MASK_FD_OFFSET));
+}
+
 /*
- * A provider that fills the reg_mr_ex slot gets every request. Otherwise
- * the request is served by the classic verbs: a virtual range by
- * ibv_reg_mr_iova2(), a dma-buf by ibv_reg_dmabuf_mr(); DMA handles need
- * the provider.
+ * Register memory described by a mask. A buffer from ibv_alloc_buf()
+ * turns into what backs it (verbs_buf.c) before anything else is looked
+ * at; then the request goes to the provider's reg_mr_ex, whose default
+ * serves it with the classic verbs.
  */
 struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 			     struct ibv_mr_init_attr *mr_init_attr)
 {
-	struct ibv_mr_init_attr *a = mr_init_attr;
-	struct verbs_context *vctx;
-	bool by_addr, by_fd;
-	uint64_t iova, offset;
+	struct ibv_mr_init_attr a;
+	struct ibv_mr *mr;
+	bool need_fork;
 
-	if (verbs_null_arg(pd) || verbs_null_arg(a) ||
-	    (a->comp_mask & ~(uint64_t)REG_MR_EX_KNOWN_MASK))
+	if (verbs_null_arg(pd) || verbs_null_arg(mr_init_attr))
 		return fail_mr(EINVAL);
-	by_addr = a->comp_mask & IBV_REG_MR_MASK_ADDR;
-	by_fd = a->comp_mask & IBV_REG_MR_MASK_FD;
-	if (by_addr == by_fd ||
-	    (by_addr && (a->comp_mask & IBV_REG_MR_MASK_FD_OFFSET)))
+	copy_masked(&a, mr_init_attr);
+	if ((a.comp_mask & IBV_REG_MR_MASK_BUF) && verbs_mr_attr_from_buf(pd, &a))
+		return fail_mr(EINVAL);
+	if (!reg_mr_ex_mask_ok(a.comp_mask))
+		return fail_mr(EINVAL);
+	/* A DMA handle must exist and be this context's. */
+	if ((a.comp_mask & IBV_REG_MR_MASK_DMAH) &&
+	    (!a.dmah || a.dmah->context != pd->context))
 		return fail_mr(EINVAL);
 
-	/* A DMA handle of another context is not this context's handle. */
-	if ((a->comp_mask & IBV_REG_MR_MASK_DMAH) && a->dmah &&
-	    a->dmah->context != pd->context)
-		return fail_mr(EINVAL);
-	vctx = verbs_get_ctx_op(pd->context, reg_mr_ex);
-	if (vctx)
-		return vctx->reg_mr_ex(pd, a);
-	if (a->comp_mask & IBV_REG_MR_MASK_DMAH)
-		return fail_mr(EOPNOTSUPP);
+	need_fork = !(a.access & IBV_ACCESS_ON_DEMAND) &&
+		    !(a.comp_mask & IBV_REG_MR_MASK_FD);
+	if (need_fork && ibv_dontfork_range(a.addr, a.length))
+		return NULL;
+	if (!(get_priv(pd->context)->core_support &
+	      IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
+		a.access &= ~IBV_ACCESS_OPTIONAL_RANGE;
 
-	if (by_addr) {
-		iova = (a->comp_mask & IBV_REG_MR_MASK_IOVA) ?
-			       a->iova : (uintptr_t)a->addr;
-		return ibv_reg_mr_iova2(pd, a->addr, a->length, iova,
-					(unsigned int)a->access);
+	mr = get_ops(pd->context)->reg_mr_ex(pd, &a);
+	if (!mr) {
+		if (need_fork)
+			ibv_dofork_range(a.addr, a.length);
+		return NULL;
 	}
-	offset = (a->comp_mask & IBV_REG_MR_MASK_FD_OFFSET) ? a->fd_offset : 0;
-	iova = (a->comp_mask & IBV_REG_MR_MASK_IOVA) ? a->iova : offset;
-	return ibv_reg_dmabuf_mr(pd, offset, a->length, iova, a->fd,
-				 a->access);
+	mr_fill(mr, pd,
+		(a.comp_mask & IBV_REG_MR_MASK_ADDR) ?
+			a.addr : (void *)(uintptr_t)a.fd_offset,
+		a.length);
+	return mr;
 }
 
 /* A new PD must exist and belong to the MR's context. */
@@ -249,26 +289,14 @@ void ibv_unimport_mr(struct ibv_mr *mr)
 struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context,
 				struct ibv_dmah_init_attr *attr)
 {
-	struct verbs_context *vctx;
-
 	if (!context || !attr)
 		return verbs_null_einval();
-	vctx = verbs_get_ctx_op(context, alloc_dmah);
-	if (!vctx) {
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
-	return vctx->alloc_dmah(context, attr);
+	return get_ops(context)->alloc_dmah(context, attr);
 }
 
 int ibv_dealloc_dmah(struct ibv_dmah *dmah)
 {
-	struct verbs_context *vctx;
-
 	if (!dmah)
 		return verbs_einval();
-	vctx = verbs_get_ctx_op(dmah->context, dealloc_dmah);
-	if (!vctx)
-		return EOPNOTSUPP;
-	return vctx->dealloc_dmah(dmah);
+	return get_ops(dmah->context)->dealloc_dmah(dmah);
 }

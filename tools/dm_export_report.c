@@ -94,6 +94,12 @@ const char *explain_errno(const char *what, int err)
 			       "and older lack it)";
 		if (!strcmp(what, "alloc"))
 			return "the device or its driver has no device memory";
+		if (!strcmp(what, "uar-export"))
+			return "this kernel cannot export a doorbell page as a "
+			       "dma-buf (no UVERBS_OBJECT_DMABUF)";
+		if (!strcmp(what, "uar"))
+			return "this device or kernel hands out no UAR pages "
+			       "(not mlx5, or static UARs only)";
 		break;
 	case EPERM:
 	case EACCES:
@@ -108,6 +114,9 @@ const char *explain_errno(const char *what, int err)
 	case EINVAL:
 		if (!strcmp(what, "alloc"))
 			return "the device refused the size or alignment";
+		if (!strcmp(what, "uar-export"))
+			return "the kernel exports device memory but not this "
+			       "doorbell page (no dma-buf export of UAR pages)";
 		break;
 	case ENODEV:
 		return "the device went away";

@@ -8,6 +8,7 @@
  * ibv_reg_dmabuf_mr(), checks the bytes through a peer device (rdma-sim's,
  * when running under it), moves data into and out of it with RDMA WRITE and
  * READ over an RC queue pair from the owner context, and frees everything.
+ * With -u it also exports a doorbell (UAR) page of the owner as a dma-buf.
  * Exit 0 only if every step passed.
  */
 #include <errno.h>
@@ -23,11 +24,13 @@
 #include "dm_export_peer.h"
 #include "dm_export_rdma.h"
 #include "dm_export_report.h"
+#include "dm_export_uar.h"
 
 struct options {
 	const char *device;
 	size_t size;
 	unsigned int count;
+	bool uar;
 };
 
 struct session {
@@ -44,13 +47,15 @@ struct session {
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
-		"Usage: %s [-d DEVICE] [-s SIZE] [-n COUNT]\n"
+		"Usage: %s [-d DEVICE] [-s SIZE] [-n COUNT] [-u]\n"
 		"Allocate RDMA device memory, export it as a dma-buf and\n"
 		"import it on a second context, printing every step.\n"
 		"  -d DEVICE  device to use (default: the first with device "
 		"memory)\n"
 		"  -s SIZE    bytes of device memory per round (default 4096)\n"
 		"  -n COUNT   rounds to run (default 1)\n"
+		"  -u         also export a doorbell (UAR) page as a "
+		"dma-buf\n"
 		"  -h         this help\n",
 		prog);
 }
@@ -82,7 +87,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->device = NULL;
 	o->size = 4096;
 	o->count = 1;
-	while ((c = getopt(argc, argv, "d:s:n:h")) != -1) {
+	o->uar = false;
+	while ((c = getopt(argc, argv, "d:s:n:uh")) != -1) {
 		switch (c) {
 		case 'd':
 			o->device = optarg;
@@ -104,6 +110,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->count = (unsigned int)count;
+			break;
+		case 'u':
+			o->uar = true;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -490,6 +499,8 @@ int main(int argc, char **argv)
 				printf("--- round %u of %u\n", round, o.count);
 			one_round(&s, o.size, round);
 		}
+		if (o.uar)
+			uar_export_steps(&s.rep, s.ctx);
 	}
 	close_session(&s);
 	ibv_free_device_list(list);

@@ -35,6 +35,7 @@ netlink1024|--devices 1024|devlist|12|3
 sysfs256|--devices 256 --no-netlink|devlist|40|5
 sysfs1024|--devices 1024 --no-netlink|devlist|12|3
 dm|--devices 1|dm|400|200
+open|--devices 1|open|200|20
 copy|--devices 1|copy|21|0"
 
 echo "# rdma-dm vs Debian's rdma-core 44 on rdma-sim"
@@ -97,6 +98,7 @@ echo "$configs" | while IFS='|' read -r name opts mode _ n; do
 	case $mode in
 	devlist) fns="bench_get_device_list+bench_free_device_list" ;;
 	dm) fns="bench_alloc_dm bench_export_dm bench_free_dm" ;;
+	open) fns="bench_open_device bench_close_device" ;;
 	esac
 	for fn in $fns; do
 		for lib in ours deb; do

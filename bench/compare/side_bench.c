@@ -5,6 +5,7 @@
  *   side_bench devlist N    N x ibv_get_device_list + ibv_free_device_list
  *   side_bench dm N         N x ibv_alloc_dm 4 KiB, export, ibv_free_dm
  *   side_bench copy N       N x ibv_memcpy_to/from_dm, 64 B .. 64 KiB
+ *   side_bench open N       N x ibv_open_device + ibv_close_device
  * Each call is timed alone; the median is printed as "name ns calls",
  * with the kernel calls per call when built with kcount.c ("name.kc N").
  * Every measured call is a noinline bench_* function so callgrind can
@@ -223,6 +224,53 @@ static void dm_verbs(long n)
 	ibv_close_device(ctx);
 }
 
+NOINLINE struct ibv_context *bench_open_device(struct ibv_device *dev)
+{
+	return ibv_open_device(dev);
+}
+
+NOINLINE int bench_close_device(struct ibv_context *ctx)
+{
+	return ibv_close_device(ctx);
+}
+
+/* A context's whole life: open (with its set-up) and close. */
+static void open_close(long n)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx;
+	struct series s[2];
+	uint64_t t;
+	long i;
+
+	if (!list || !list[0])
+		die("no device (run under rdma-sim)");
+	/* The first open maps the provider's pages: not measured. */
+	ctx = ibv_open_device(list[0]);
+	if (!ctx || ibv_close_device(ctx))
+		die("ibv_open_device");
+	series_init(&s[0], "open_device", n);
+	series_init(&s[1], "close_device", n);
+	for (i = 0; i < n; i++) {
+		kc_begin();
+		t = now_ns();
+		ctx = bench_open_device(list[0]);
+		s[0].ns[s[0].n++] = now_ns() - t;
+		kc_end(&s[0]);
+		if (!ctx)
+			die("ibv_open_device");
+		kc_begin();
+		t = now_ns();
+		if (bench_close_device(ctx))
+			die("ibv_close_device");
+		s[1].ns[s[1].n++] = now_ns() - t;
+		kc_end(&s[1]);
+	}
+	series_print(&s[0], 1);
+	series_print(&s[1], 1);
+	ibv_free_device_list(list);
+}
+
 NOINLINE int bench_memcpy_to_dm(struct ibv_dm *dm, const void *buf, size_t len)
 {
 	return ibv_memcpy_to_dm(dm, 0, buf, len);
@@ -286,8 +334,10 @@ int main(int argc, char **argv)
 		dm_verbs(n);
 	else if (argc > 1 && !strcmp(argv[1], "copy"))
 		copies(n);
+	else if (argc > 1 && !strcmp(argv[1], "open"))
+		open_close(n);
 	else {
-		fprintf(stderr, "usage: side_bench devlist|dm|copy N\n");
+		fprintf(stderr, "usage: side_bench devlist|dm|copy|open N\n");
 		return 2;
 	}
 	return 0;

@@ -470,14 +470,18 @@ struct mlx5dv_qp_init_attr {
 };
 
 /*
- * ibv_create_qp_ex() with mlx5 options. Supported: create_flags
- * MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE and _ALLOW_SCATTER_TO_CQE (both
- * at once: EINVAL). DC QPs, the mlx5 send ops and the other flags fail
- * with EOPNOTSUPP. NULL with errno.
+ * ibv_create_qp_ex() with mlx5 options (mlx5dv_create_qp(3)): the create
+ * flags (the kernel judges those it is sent; SIG_PIPELINING and OOO_DP
+ * fail with EOPNOTSUPP) and the send op MLX5DV_QP_EX_WITH_RAW_WQE. DC QPs
+ * and the other send ops fail with EOPNOTSUPP. NULL with errno.
  */
 struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
 				struct ibv_qp_init_attr_ex *qp_attr,
 				struct mlx5dv_qp_init_attr *mlx5_qp_attr);
+
+struct mlx5dv_qp_ex;
+/* The mlx5 builders of an extended QP (mlx5dv_wr_raw_wqe() and co.). */
+struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
 
 /*
  * Not implemented by this library: each fails with EOPNOTSUPP (NULL with
@@ -489,7 +493,6 @@ struct mlx5dv_mkey_init_attr;
 struct mlx5dv_crypto_login_attr;
 struct mlx5dv_dek;
 struct mlx5dv_dek_init_attr;
-struct mlx5dv_qp_ex;
 
 struct mlx5dv_mkey *mlx5dv_create_mkey(struct mlx5dv_mkey_init_attr *attr);
 int mlx5dv_destroy_mkey(struct mlx5dv_mkey *mkey);
@@ -500,7 +503,6 @@ struct mlx5dv_dek *mlx5dv_dek_create(struct ibv_context *context,
 int mlx5dv_dek_destroy(struct mlx5dv_dek *dek);
 int mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in,
 			    size_t inlen, void *out, size_t outlen);
-struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp);
 
 /* Not supported by this library; declared for struct mlx5dv_obj. */
 struct mlx5dv_ah;

@@ -5,12 +5,12 @@
  * commands, memory keys with signature and crypto, DEKs, the scheduling
  * tree, VFIO contexts, clock info, mlx5 CQ/WQ creation and port queries.
  * Names, values, prototypes and layouts are upstream's so that consumers
- * build unchanged. This provider implements none of it: every exported
- * entry point here fails cleanly (NULL with errno EOPNOTSUPP, or returns
- * EOPNOTSUPP, as upstream's function reports errors), see
- * providers/mlx5/dv_unsupported.c. The inline helpers dispatch through
- * struct mlx5dv_qp_ex, which this provider never hands out.
- * Included by mlx5dv.h.
+ * build unchanged. This provider implements mlx5dv_create_cq, the clock
+ * info and, of the struct mlx5dv_qp_ex builders, wr_raw_wqe; every other
+ * exported entry point here fails cleanly (NULL with errno EOPNOTSUPP, or
+ * returns EOPNOTSUPP, as upstream's function reports errors), see
+ * providers/mlx5/dv_offload_unsupported.c, and the other builders of a
+ * struct mlx5dv_qp_ex stay NULL. Included by mlx5dv.h.
  */
 #ifndef INFINIBAND_MLX5DV_OFFLOAD_H
 #define INFINIBAND_MLX5DV_OFFLOAD_H
@@ -533,6 +533,7 @@ enum mlx5dv_flow_action_type {
 	MLX5DV_FLOW_ACTION_DEST_DEVX = 5,
 	MLX5DV_FLOW_ACTION_COUNTERS_DEVX = 6,
 	MLX5DV_FLOW_ACTION_DEFAULT_MISS = 7,
+	MLX5DV_FLOW_ACTION_COUNTERS_DEVX_WITH_OFFSET = 8,
 };
 
 struct mlx5dv_flow_action_attr {
@@ -543,14 +544,35 @@ struct mlx5dv_flow_action_attr {
 		struct ibv_flow_action *action;
 		uint32_t tag_value;
 		struct mlx5dv_devx_obj *obj;
+		struct {
+			struct mlx5dv_devx_obj *obj;
+			uint32_t offset;
+		} bulk_obj;
 	};
 };
 
+/*
+ * The array's element size is the caller's: binaries built before
+ * bulk_obj grew the struct pass 16-byte elements to the plain symbol,
+ * newer ones reach __mlx5dv_create_flow through the macro below, which
+ * passes the size they were compiled with.
+ */
 struct ibv_flow *
 mlx5dv_create_flow(struct mlx5dv_flow_matcher *matcher,
 		   struct mlx5dv_flow_match_parameters *match_value,
 		   size_t num_actions,
 		   struct mlx5dv_flow_action_attr actions_attr[]);
+
+struct ibv_flow *
+__mlx5dv_create_flow(struct mlx5dv_flow_matcher *matcher,
+		     struct mlx5dv_flow_match_parameters *match_value,
+		     size_t num_actions,
+		     struct mlx5dv_flow_action_attr actions_attr[],
+		     size_t actions_attr_len);
+
+#define mlx5dv_create_flow(matcher, match_value, num_actions, actions_attr)   \
+	__mlx5dv_create_flow(matcher, match_value, num_actions, actions_attr, \
+			     sizeof(struct mlx5dv_flow_action_attr))
 
 struct ibv_flow_action *
 mlx5dv_create_flow_action_esp(struct ibv_context *ctx,
@@ -830,6 +852,13 @@ struct mlx5dv_devx_uar *mlx5dv_devx_alloc_uar(struct ibv_context *context,
 
 void mlx5dv_devx_free_uar(struct mlx5dv_devx_uar *devx_uar);
 
+/*
+ * The UAR page of @devx_uar as a dma-buf (MLX5_1.26), for another device
+ * to ring its doorbells. A new fd, or -1 with errno (EOPNOTSUPP: not an
+ * mlx5 context, or a kernel without dma-buf export).
+ */
+int mlx5dv_devx_uar_export_dmabuf_fd(struct mlx5dv_devx_uar *devx_uar);
+
 struct mlx5dv_var {
 	uint32_t page_id;
 	uint32_t length;
@@ -841,6 +870,39 @@ struct mlx5dv_var *mlx5dv_alloc_var(struct ibv_context *context,
 				    uint32_t flags);
 
 void mlx5dv_free_var(struct mlx5dv_var *dv_var);
+
+/*
+ * Sharing DEVX objects, UMEMs and VARs with another process that imported
+ * the context: the bytes export writes and import reads, per object type.
+ */
+struct mlx5dv_export_sizes {
+	uint32_t var_attrs_size;
+	uint32_t devx_umem_attrs_size;
+	uint32_t devx_obj_attrs_size;
+};
+
+void _mlx5dv_get_export_sizes(struct mlx5dv_export_sizes *sizes,
+			      size_t sizes_len);
+
+/* Sized by the caller's struct, so an older one is filled as it knows. */
+static inline void mlx5dv_get_export_sizes(struct mlx5dv_export_sizes *sizes)
+{
+	_mlx5dv_get_export_sizes(sizes, sizeof(*sizes));
+}
+
+int mlx5dv_devx_obj_export(struct mlx5dv_devx_obj *obj, void *data);
+struct mlx5dv_devx_obj *mlx5dv_devx_obj_import(struct ibv_context *context,
+					       void *data);
+void mlx5dv_devx_obj_unimport(struct mlx5dv_devx_obj *obj);
+
+int mlx5dv_devx_umem_export(struct mlx5dv_devx_umem *umem, void *data);
+struct mlx5dv_devx_umem *mlx5dv_devx_umem_import(struct ibv_context *context,
+						 void *data);
+void mlx5dv_devx_umem_unimport(struct mlx5dv_devx_umem *umem);
+
+int mlx5dv_var_export(struct mlx5dv_var *var, void *data);
+struct mlx5dv_var *mlx5dv_var_import(struct ibv_context *context, void *data);
+void mlx5dv_var_unimport(struct mlx5dv_var *var);
 
 int mlx5dv_devx_query_eqn(struct ibv_context *context, uint32_t vector,
 			  uint32_t *eqn);

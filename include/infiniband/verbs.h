@@ -671,6 +671,28 @@ struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context,
 /* 0 or errno (EOPNOTSUPP; EBUSY while MRs use it). */
 int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
+/*
+ * Buffers the provider allocates for @pd (IBVERBS_1.17): ordinary memory,
+ * or dma-buf heap memory when the device must bounce DMA through memory
+ * shared with the host. Returns the address and the handle in *@buf, or
+ * NULL with errno (EINVAL, ENOMEM, EOPNOTSUPP). @pd must outlive it.
+ */
+void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
+void ibv_free_buf(struct ibv_buf *buf);
+
+/*
+ * Register [@addr, @addr + @length) of @buf, which @pd allocated, as
+ * ibv_reg_mr_ex() with IBV_REG_MR_MASK_BUF. NULL with errno (EINVAL).
+ */
+struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf,
+			      void *addr, size_t length, int access);
+
+/*
+ * A new fd for the dma-buf behind @buf (IBVERBS_1.18); the caller closes
+ * it. -1 with errno (ENODATA: the buffer is ordinary memory).
+ */
+int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
+
 /* ================================================================== */
 /* Device memory                                                       */
 
@@ -745,6 +767,39 @@ static inline struct ibv_mr *ibv_reg_dm_mr(struct ibv_pd *pd,
  * memory is not exportable), EOPNOTSUPP (the provider or kernel cannot).
  */
 int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
+
+/* ================================================================== */
+/* Completion counters (IBVERBS_1.18)                                  */
+
+/*
+ * Fill the first @caps_size bytes of @caps (zeroed first). 0 or errno
+ * (EOPNOTSUPP: no completion counters; EINVAL: @caps_size too small).
+ */
+int _ibv_query_comp_cntr_caps(struct ibv_context *context,
+			      struct ibv_comp_cntr_caps *caps,
+			      size_t caps_size);
+
+static inline int ibv_query_comp_cntr_caps(struct ibv_context *context,
+					   struct ibv_comp_cntr_caps *caps)
+{
+	return _ibv_query_comp_cntr_caps(context, caps, sizeof(*caps));
+}
+
+/* NULL with errno (EOPNOTSUPP, EINVAL, ENOMEM). */
+struct ibv_comp_cntr *
+ibv_create_comp_cntr(struct ibv_context *context,
+		     struct ibv_comp_cntr_init_attr *cc_attr);
+/* The int calls: 0 or errno (EOPNOTSUPP; EBUSY: destroy while attached). */
+int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
+int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+/* Count the completions of @qp that @attr->op_mask selects. */
+int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr,
+			    struct ibv_qp_attach_comp_cntr_attr *attr);
 
 /* ================================================================== */
 /* Completion queues                                                   */

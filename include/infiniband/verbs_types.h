@@ -108,6 +108,8 @@ enum ibv_device_cap_flags {
 /* Bits of ibv_device_attr_ex.device_cap_flags_ex beyond 32 bits. */
 #define IBV_DEVICE_RAW_SCATTER_FCS (1ULL << 34)
 #define IBV_DEVICE_PCI_WRITE_END_PADDING (1ULL << 36)
+/* DMA must go through memory shared with the host (a CoCo guest). */
+#define IBV_DEVICE_CC_DMA_BOUNCE (1ULL << 41)
 
 enum ibv_fork_status {
 	IBV_FORK_DISABLED,
@@ -678,6 +680,7 @@ enum ibv_mr_init_attr_mask {
 	IBV_REG_MR_MASK_FD = 1 << 2,
 	IBV_REG_MR_MASK_FD_OFFSET = 1 << 3,
 	IBV_REG_MR_MASK_DMAH = 1 << 4,
+	IBV_REG_MR_MASK_BUF = 1 << 5,
 };
 
 struct ibv_mr_init_attr {
@@ -689,10 +692,13 @@ struct ibv_mr_init_attr {
 	int fd;		    /* a dma-buf fd */
 	uint64_t fd_offset;
 	struct ibv_dmah *dmah;
+	struct ibv_buf *buf; /* from ibv_alloc_buf() (IBVERBS_1.17) */
 };
 
-/* Opaque provider buffer (IBVERBS_1.17; only its verbs_context slots
- * are declared here). */
+/*
+ * A buffer a provider allocated for a PD (ibv_alloc_buf(), IBVERBS_1.17):
+ * opaque here, its layout is the provider interface's.
+ */
 struct ibv_buf;
 
 /* ================================================================== */
@@ -1329,6 +1335,8 @@ struct ibv_ah {
 enum ibv_parent_domain_init_attr_mask {
 	IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS = 1 << 0,
 	IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT = 1 << 1,
+	/* Buffers of this domain may be host-visible (CoCo bounce memory). */
+	IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC = 1 << 2,
 };
 
 /* Returned by a custom allocator: "use the provider's own allocation". */
@@ -1347,6 +1355,44 @@ struct ibv_parent_domain_init_attr {
 
 struct ibv_counters_init_attr {
 	uint32_t comp_mask;
+};
+
+/* Completion counters (IBVERBS_1.18): a completion and an error count. */
+struct ibv_comp_cntr_caps {
+	uint64_t max_value;
+	uint32_t max_counters;
+	uint32_t supported_qp_attach_ops; /* enum ibv_qp_attach_comp_cntr_op */
+};
+
+struct ibv_comp_cntr {
+	struct ibv_context *context;
+	uint32_t handle;
+};
+
+enum ibv_comp_cntr_type {
+	IBV_COMP_CNTR_TYPE_WRS, /* counts work requests */
+	IBV_COMP_CNTR_TYPE_BYTES,
+};
+
+struct ibv_comp_cntr_init_attr {
+	uint32_t comp_mask;
+	enum ibv_comp_cntr_type type;
+	uint32_t flags; /* must be 0 */
+};
+
+/* Which completions of a QP a counter counts. */
+enum ibv_qp_attach_comp_cntr_op {
+	IBV_QP_ATTACH_COMP_CNTR_OP_SEND = 1 << 0,
+	IBV_QP_ATTACH_COMP_CNTR_OP_RECV = 1 << 1,
+	IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = 1 << 2,
+	IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = 1 << 3,
+	IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = 1 << 4,
+	IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = 1 << 5,
+};
+
+struct ibv_qp_attach_comp_cntr_attr {
+	uint32_t comp_mask;
+	uint32_t op_mask; /* enum ibv_qp_attach_comp_cntr_op */
 };
 
 struct ibv_counters {

@@ -169,6 +169,7 @@ static void mlx5_free_context(struct ibv_context *ibctx)
 	struct mlx5_context *ctx = to_mctx(ibctx);
 
 	mlx5_release_all_dms(ctx);
+	mlx5_release_all_devx_uars(ctx);
 	mlx5_dp_cleanup(ctx);
 	mlx5_unmap_context_pages(ctx);
 	verbs_uninit_context(&ctx->ibv_ctx);
@@ -176,8 +177,12 @@ static void mlx5_free_context(struct ibv_context *ibctx)
 }
 
 static const struct verbs_context_ops mlx5_ctx_ops = {
+	.alloc_buf = mlx5_alloc_user_buf,
 	.alloc_dm = mlx5_alloc_dm,
+	.alloc_dmah = mlx5_alloc_dmah,
+	.alloc_parent_domain = mlx5_alloc_parent_domain,
 	.alloc_pd = mlx5_alloc_pd,
+	.alloc_td = mlx5_alloc_td,
 	.cq_event = mlx5_cq_event,
 	.create_ah = mlx5_create_ah,
 	.create_cq = mlx5_create_cq,
@@ -186,16 +191,21 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.create_qp_ex = mlx5_create_qp_ex,
 	.create_srq = mlx5_create_srq,
 	.create_srq_ex = mlx5_create_srq_ex,
+	.dealloc_dmah = mlx5_dealloc_dmah,
 	.dealloc_pd = mlx5_dealloc_pd,
+	.dealloc_td = mlx5_dealloc_td,
 	.dereg_mr = mlx5_dereg_mr,
 	.destroy_ah = mlx5_destroy_ah,
 	.destroy_cq = mlx5_destroy_cq,
 	.destroy_qp = mlx5_destroy_qp,
 	.destroy_srq = mlx5_destroy_srq,
 	.dm_export_dmabuf_fd = mlx5_dm_export_dmabuf_fd,
+	.free_buf = mlx5_free_user_buf,
 	.free_context = mlx5_free_context,
 	.free_dm = mlx5_free_dm,
 	.import_dm = mlx5_import_dm,
+	.import_mr = mlx5_import_mr,
+	.import_pd = mlx5_import_pd,
 	.modify_qp = mlx5_modify_qp,
 	.modify_srq = mlx5_modify_srq,
 	.poll_cq = mlx5_poll_cq,
@@ -205,13 +215,17 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.query_device_ex = mlx5_query_device_ex,
 	.query_port = mlx5_query_port,
 	.query_qp = mlx5_query_qp,
+	.query_rt_values = mlx5_query_rt_values,
 	.query_srq = mlx5_query_srq,
 	.reg_dm_mr = mlx5_reg_dm_mr,
 	.reg_dmabuf_mr = mlx5_reg_dmabuf_mr,
 	.reg_mr = mlx5_reg_mr,
+	.reg_mr_ex = mlx5_reg_mr_ex,
 	.req_notify_cq = mlx5_arm_cq,
 	.resize_cq = mlx5_resize_cq,
 	.unimport_dm = mlx5_unimport_dm,
+	.unimport_mr = mlx5_unimport_mr,
+	.unimport_pd = mlx5_unimport_pd,
 };
 
 /*
@@ -235,6 +249,8 @@ static int setup_context(struct mlx5_context *ctx,
 		return err;
 	}
 	mlx5_alloc_nc_uar(ctx);
+	if (ctx->have_nc_uar)
+		mlx5_init_nc_devx_uar(ctx);
 	err = mlx5_dp_init(ctx);
 	if (err) {
 		mlx5_unmap_context_pages(ctx);

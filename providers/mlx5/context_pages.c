@@ -20,6 +20,7 @@ int mlx5_map(struct mlx5_context *ctx, struct mlx5_mapping *map,
 		return errno;
 	map->addr = addr;
 	map->length = length;
+	map->offset = offset;
 	return 0;
 }
 
@@ -29,6 +30,7 @@ void mlx5_unmap(struct mlx5_mapping *map)
 		munmap(map->addr, map->length);
 	map->addr = NULL;
 	map->length = 0;
+	map->offset = 0;
 }
 
 /* MLX5_SHUT_UP_BF asks for non-cached UAR pages (no BlueFlame). */

@@ -20,24 +20,25 @@ static uint32_t roundup_pow2(uint32_t n)
 }
 
 /* MLX5_CQE_SIZE selects 64 (default) or 128-byte entries. */
-static int cqe_size(uint32_t *sz)
+int mlx5_env_cqe_size(uint32_t *sz)
 {
 	const char *s = getenv("MLX5_CQE_SIZE");
 
-	*sz = 64;
-	if (!s)
-		return 0;
-	if (!strcmp(s, "64") || !strcmp(s, "128")) {
-		*sz = (uint32_t)atoi(s);
-		return 0;
-	}
-	return EINVAL;
+	*sz = s ? (uint32_t)atoi(s) : 64;
+	return *sz == 64 || *sz == 128 ? 0 : EINVAL;
 }
 
-static int alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf,
-		      uint32_t ncqe, uint32_t cqe_sz)
+static int alloc_ring(struct mlx5_context *ctx, struct mlx5_cq *cq,
+		      struct mlx5_buf *buf, uint32_t ncqe, uint32_t cqe_sz)
 {
-	int err = mlx5_alloc_buf(buf, (size_t)ncqe * cqe_sz, ctx->page_size);
+	struct mlx5_ring_req req = {
+		.pd = cq->parent ? &cq->parent->mpd.ibv_pd : NULL,
+		.resource_type = MLX5DV_RES_TYPE_CQ,
+		.alignment = ctx->page_size,
+		.component = "CQ",
+		.legacy_huge = "HUGE_CQ",
+	};
+	int err = mlx5_alloc_ring(ctx, buf, (size_t)ncqe * cqe_sz, &req);
 
 	if (!err)
 		mlx5_cq_init_buf(buf, ncqe, cqe_sz);
@@ -49,12 +50,20 @@ static void free_cq(struct mlx5_context *ctx, struct mlx5_cq *cq)
 	mlx5_free_buf(&cq->bufs[0]);
 	mlx5_free_buf(&cq->bufs[1]);
 	if (cq->dbrec)
-		mlx5_free_dbrec(ctx, cq->dbrec);
+		mlx5_free_dbrec_pd(ctx, cq->dbrec, cq->dbrec_owner);
+	if (cq->parent)
+		mlx5_put(&cq->parent->mpd.refcount);
 	pthread_spin_destroy(&cq->lock);
 	free(cq);
 }
 
-static const uint64_t supported_wc_flags = IBV_WC_STANDARD_FLAGS;
+#define TS_WC_FLAGS                                                            \
+	(IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |                                 \
+	 IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+
+static const uint64_t supported_wc_flags =
+	IBV_WC_STANDARD_FLAGS | TS_WC_FLAGS | IBV_WC_EX_WITH_CVLAN |
+	IBV_WC_EX_WITH_FLOW_TAG | IBV_WC_EX_WITH_TM_INFO;
 
 static int check_attr(const struct ibv_cq_init_attr_ex *attr)
 {
@@ -69,12 +78,38 @@ static int check_attr(const struct ibv_cq_init_attr_ex *attr)
 		return EINVAL;
 	if (attr->wc_flags & ~supported_wc_flags)
 		return EOPNOTSUPP;
+	/* A CQ can only belong to a parent domain, not to a plain PD. */
+	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) &&
+	    (!attr->parent_domain || !to_mparent_domain(attr->parent_domain)))
+		return EINVAL;
 	return 0;
 }
 
-static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
-				 const struct ibv_cq_init_attr_ex *attr,
-				 bool ex)
+/*
+ * A wall-clock stamp comes from the HCA when the kernel offers real-time
+ * CQE stamps (and the free-running one is not also wanted); else the
+ * free-running one is converted through the clock-info page.
+ */
+static int wallclock_mode(struct mlx5_context *ctx, struct mlx5_cq *cq,
+			  struct mlx5_ib_create_cq *req)
+{
+	if (!(cq->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK))
+		return 0;
+	if ((ctx->resp_comp_mask &
+	     MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_REAL_TIME_TS) &&
+	    !(cq->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)) {
+		req->flags |= MLX5_IB_CREATE_CQ_FLAGS_REAL_TIME_TS;
+		return 0;
+	}
+	if (!ctx->clock_info.addr)
+		return EOPNOTSUPP;
+	cq->clock_update = true;
+	return 0;
+}
+
+struct mlx5_cq *mlx5_create_cq_common(struct ibv_context *ibctx,
+				      const struct ibv_cq_init_attr_ex *attr,
+				      const struct mlx5_cq_dv *dv)
 {
 	struct mlx5_context *ctx = to_mctx(ibctx);
 	struct mlx5_ib_create_cq req = {};
@@ -86,8 +121,9 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 	int err;
 
 	err = check_attr(attr);
-	if (!err)
-		err = cqe_size(&sz);
+	sz = dv ? dv->cqe_size : 0;
+	if (!err && !sz)
+		err = mlx5_env_cqe_size(&sz);
 	ncqe = roundup_pow2(attr->cqe + 1);
 	if (!err && ncqe > MLX5_MAX_CQ_ENTRIES)
 		err = EINVAL;
@@ -115,11 +151,26 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 		if (attr->flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN)
 			flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
 	}
-	err = alloc_ring(ctx, &cq->bufs[0], ncqe, sz);
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
+		/* Held while the CQ lives; its thread domain means no lock. */
+		cq->parent = to_mparent_domain(attr->parent_domain);
+		mlx5_get(&cq->parent->mpd.refcount);
+		if (cq->parent->mtd)
+			cq->single_threaded = true;
+	}
+	if (attr->wc_flags & TS_WC_FLAGS)
+		flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION;
+	err = wallclock_mode(ctx, cq, &req);
+	if (err)
+		goto fail;
+	err = alloc_ring(ctx, cq, &cq->bufs[0], ncqe, sz);
 	if (err)
 		goto fail;
 	cq->active = &cq->bufs[0];
-	cq->dbrec = mlx5_alloc_dbrec(ctx);
+	cq->dbrec = mlx5_alloc_dbrec_pd(ctx,
+					cq->parent ? &cq->parent->mpd.ibv_pd :
+						     NULL,
+					&cq->dbrec_owner);
 	if (!cq->dbrec) {
 		err = ENOMEM;
 		goto fail;
@@ -129,8 +180,13 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 	req.db_addr = (uintptr_t)cq->dbrec;
 	req.cqe_size = sz;
 	if (ctx->nc_uar.addr) {
-		req.flags = MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
+		req.flags |= MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
 		req.uar_page_index = (uint16_t)ctx->nc_uar_page_id;
+	}
+	if (dv) {
+		req.cqe_comp_en = dv->comp_en;
+		req.cqe_comp_res_format = dv->comp_format;
+		req.flags |= dv->flags;
 	}
 	{
 		struct ibv_cq_init_attr_ex kattr = *attr;
@@ -143,8 +199,6 @@ static struct mlx5_cq *create_cq(struct ibv_context *ibctx,
 	if (err)
 		goto fail;
 	cq->cqn = resp.cqn;
-	if (ex)
-		mlx5_cq_ex_set_ops(cq);
 	return cq;
 fail:
 	free_cq(ctx, cq);
@@ -168,7 +222,7 @@ struct ibv_cq *mlx5_create_cq(struct ibv_context *ibctx, int cqe,
 		errno = EINVAL;
 		return NULL;
 	}
-	cq = create_cq(ibctx, &attr, false);
+	cq = mlx5_create_cq_common(ibctx, &attr, NULL);
 	return cq ? &cq->verbs_cq.cq : NULL;
 }
 
@@ -181,8 +235,11 @@ struct ibv_cq_ex *mlx5_create_cq_ex(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
-	cq = create_cq(ibctx, attr, true);
-	return cq ? &cq->verbs_cq.cq_ex : NULL;
+	cq = mlx5_create_cq_common(ibctx, attr, NULL);
+	if (!cq)
+		return NULL;
+	mlx5_cq_ex_set_ops(cq);
+	return &cq->verbs_cq.cq_ex;
 }
 
 int mlx5_destroy_cq(struct ibv_cq *ibcq)
@@ -247,7 +304,7 @@ int mlx5_resize_cq(struct ibv_cq *ibcq, int cqe)
 		return 0;
 	}
 	nbuf = cq->active == &cq->bufs[0] ? &cq->bufs[1] : &cq->bufs[0];
-	err = alloc_ring(ctx, nbuf, nncqe, cq->cqe_sz);
+	err = alloc_ring(ctx, cq, nbuf, nncqe, cq->cqe_sz);
 	if (err)
 		goto out;
 	req.buf_addr = (uintptr_t)nbuf->addr;

@@ -167,6 +167,11 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 	qp->sq.tail = qp->sq.wqe_head[idx] + 1;
 	if (error)
 		return 0;
+	/* What a raw WQE did is the caller's business, not the library's. */
+	if (qp->sq.raw_wqe && qp->sq.raw_wqe[idx]) {
+		wc->opcode = IBV_WC_DRIVER2;
+		return 0;
+	}
 	req_opcode(cqe, wc);
 	data = scatter_data(cqe);
 	if (data && (wc->opcode == IBV_WC_RDMA_READ ||
@@ -300,6 +305,7 @@ again:
 		return ENOENT;
 	cq->cons_index++;
 	udma_from_device_barrier();
+	cq->cur_cqe = cqe;
 	op = cqe->op_own >> 4;
 	wc->status = IBV_WC_SUCCESS;
 	wc->wc_flags = 0;
@@ -377,6 +383,12 @@ static int ex_start_poll(struct ibv_cq_ex *ibcq, struct ibv_poll_cq_attr *attr)
 	if (!cq->single_threaded)
 		pthread_spin_lock(&cq->lock);
 	err = ex_poll_next(cq);
+	/* The page this batch's wall-clock stamps convert with. */
+	if (!err && cq->clock_update) {
+		err = mlx5dv_get_clock_info(ibcq->context, &cq->last_clock);
+		if (err)
+			cq->cons_index--; /* the CQE waits for the next try */
+	}
 	if (err) {
 		/* Skipped resize/signature CQEs still advance the index. */
 		if (cq->cons_index != cq->polled_ci) {
@@ -458,6 +470,42 @@ static uint8_t ex_read_dlid_path_bits(struct ibv_cq_ex *ibcq)
 	return CUR(ibcq)->dlid_path_bits;
 }
 
+/* The fields read from the CQE itself (64-byte layout). */
+#define CUR_CQE(ibcq) (to_mcq_ex(ibcq)->cur_cqe)
+
+static uint64_t ex_read_completion_ts(struct ibv_cq_ex *ibcq)
+{
+	return be64toh(CUR_CQE(ibcq)->timestamp);
+}
+
+static uint64_t ex_read_completion_wallclock_ns(struct ibv_cq_ex *ibcq)
+{
+	struct mlx5_cq *cq = to_mcq_ex(ibcq);
+	uint64_t raw = be64toh(cq->cur_cqe->timestamp);
+
+	/* Without conversion the HCA wrote real time already. */
+	return cq->clock_update ? mlx5dv_ts_to_ns(&cq->last_clock, raw) : raw;
+}
+
+static uint16_t ex_read_cvlan(struct ibv_cq_ex *ibcq)
+{
+	return be16toh(CUR_CQE(ibcq)->vlan_info);
+}
+
+static uint32_t ex_read_flow_tag(struct ibv_cq_ex *ibcq)
+{
+	return be32toh(CUR_CQE(ibcq)->sop_drop_qpn) & 0xffffff;
+}
+
+static void ex_read_tm_info(struct ibv_cq_ex *ibcq,
+			    struct ibv_wc_tm_info *tm_info)
+{
+	const struct ibv_tmh *tmh = &CUR_CQE(ibcq)->tmh;
+
+	tm_info->tag = be64toh(tmh->tag);
+	tm_info->priv = be32toh(tmh->app_ctx);
+}
+
 void mlx5_cq_ex_set_ops(struct mlx5_cq *cq)
 {
 	struct ibv_cq_ex *ex = &cq->verbs_cq.cq_ex;
@@ -482,6 +530,17 @@ void mlx5_cq_ex_set_ops(struct mlx5_cq *cq)
 		ex->read_sl = ex_read_sl;
 	if (cq->wc_flags & IBV_WC_EX_WITH_DLID_PATH_BITS)
 		ex->read_dlid_path_bits = ex_read_dlid_path_bits;
+	if (cq->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
+		ex->read_completion_ts = ex_read_completion_ts;
+	if (cq->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+		ex->read_completion_wallclock_ns =
+			ex_read_completion_wallclock_ns;
+	if (cq->wc_flags & IBV_WC_EX_WITH_CVLAN)
+		ex->read_cvlan = ex_read_cvlan;
+	if (cq->wc_flags & IBV_WC_EX_WITH_FLOW_TAG)
+		ex->read_flow_tag = ex_read_flow_tag;
+	if (cq->wc_flags & IBV_WC_EX_WITH_TM_INFO)
+		ex->read_tm_info = ex_read_tm_info;
 }
 
 /* ---- removing a QP's CQEs (modify to RESET, destroy) ---- */

@@ -17,19 +17,60 @@
 
 #include "mlx5.h"
 
-/* Ring memory handed to the kernel (pinned there) and the HCA. */
+/* Ring memory handed to the kernel (pinned there) and the HCA (buf.c). */
+enum mlx5_buf_type {
+	MLX5_BUF_ANON,
+	MLX5_BUF_HUGE,
+	MLX5_BUF_CONTIG,
+	MLX5_BUF_CUSTOM, /* from a parent domain's allocator */
+};
+
 struct mlx5_buf {
 	void *addr;
 	size_t length;
+	enum mlx5_buf_type type;
+	struct mlx5_parent_domain *owner; /* MLX5_BUF_CUSTOM */
+	uint64_t resource_type;		  /* MLX5_BUF_CUSTOM */
 };
 
+/* What a ring is for, which decides where its memory comes from. */
+struct mlx5_ring_req {
+	struct ibv_pd *pd;	/* a parent domain's allocators, if any */
+	uint64_t resource_type; /* MLX5DV_RES_TYPE_*, for those */
+	size_t alignment;	/* for those */
+	const char *component;	/* MLX_<component>_ALLOC_TYPE, or NULL */
+	const char *legacy_huge; /* its older form: HUGE_CQ=y and the like */
+};
+
+/* Anonymous, page aligned, zeroed. */
 int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size);
+/* As @req says (see buf.c). 0 or an errno. */
+int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf,
+		    size_t size, const struct mlx5_ring_req *req);
 void mlx5_free_buf(struct mlx5_buf *buf);
+
+/* @pd's parent domain if it has both allocators, else NULL. */
+static inline struct mlx5_parent_domain *
+mlx5_custom_allocator(struct ibv_pd *pd)
+{
+	struct mlx5_parent_domain *mparent = pd ? to_mparent_domain(pd) : NULL;
+
+	return mparent && mparent->alloc && mparent->free ? mparent : NULL;
+}
 
 /* ---- doorbell records (dbrec.c) ---- */
 struct mlx5_dbrec_page;
 
 __be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx);
+/*
+ * From @pd's allocators if it is a parent domain with them (8 bytes; then
+ * *@owner is set and the record goes back with mlx5_free_dbrec_pd), else
+ * mlx5_alloc_dbrec.
+ */
+__be32 *mlx5_alloc_dbrec_pd(struct mlx5_context *ctx, struct ibv_pd *pd,
+			    struct mlx5_parent_domain **owner);
+void mlx5_free_dbrec_pd(struct mlx5_context *ctx, __be32 *db,
+			struct mlx5_parent_domain *owner);
 void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db);
 
 /* ---- resources a CQE names (rsc.c) ---- */
@@ -48,9 +89,19 @@ struct mlx5_rsc {
 #define MLX5_RSC_CHUNKS (1u << (MLX5_RSC_KEY_BITS - MLX5_RSC_CHUNK_SHIFT))
 
 /* A 24-bit key space in lazily allocated chunks (lookups take no lock). */
-struct mlx5_rsc_table {
+struct mlx5_rsc_dir {
 	struct mlx5_rsc **chunk[MLX5_RSC_CHUNKS];
 	uint32_t refcnt[MLX5_RSC_CHUNKS];
+};
+
+/*
+ * The directory (48 KiB) is allocated at the first store: until then @dir
+ * is a shared all-empty one, so a context that never makes a QP or SRQ
+ * neither clears nor walks it, and lookups need no NULL test.
+ */
+struct mlx5_rsc_table {
+	struct mlx5_rsc_dir *dir;
+	unsigned int nchunks; /* chunks allocated */
 	pthread_mutex_t lock;
 };
 
@@ -68,7 +119,7 @@ static inline struct mlx5_rsc *mlx5_rsc_find(struct mlx5_rsc_table *t,
 	struct mlx5_rsc **chunk;
 
 	key &= (1u << MLX5_RSC_KEY_BITS) - 1;
-	chunk = t->chunk[key >> MLX5_RSC_CHUNK_SHIFT];
+	chunk = t->dir->chunk[key >> MLX5_RSC_CHUNK_SHIFT];
 	return chunk ? chunk[key & ((1u << MLX5_RSC_CHUNK_SHIFT) - 1)] : NULL;
 }
 
@@ -139,6 +190,10 @@ struct mlx5_cq {
 	uint32_t cons_index;
 	uint32_t cqn;
 	__be32 *dbrec;
+	/* IBV_CQ_INIT_ATTR_MASK_PD: the parent domain it holds; the owner of
+	 * the doorbell record when that came from its allocator. */
+	struct mlx5_parent_domain *parent;
+	struct mlx5_parent_domain *dbrec_owner;
 	uint32_t arm_sn;
 	uint8_t *uar;
 	uint8_t cqe_version;
@@ -146,7 +201,19 @@ struct mlx5_cq {
 	struct mlx5_rsc_table *rsc;
 	/* ibv_cq_ex: the completion being read, between start and end. */
 	struct ibv_wc cur_wc;
+	struct mlx5_cqe64 *cur_cqe;
 	uint32_t polled_ci; /* cons_index last written to the dbrec */
+	/* Wall-clock stamps converted with the page read at start_poll. */
+	bool clock_update;
+	struct mlx5dv_clock_info last_clock;
+};
+
+/* What mlx5dv_create_cq adds to a CQ's creation (cq_dv.c). */
+struct mlx5_cq_dv {
+	uint32_t cqe_size;
+	uint8_t comp_en;
+	uint8_t comp_format;
+	uint16_t flags; /* MLX5_IB_CREATE_CQ_FLAGS_* */
 };
 
 static inline struct mlx5_cq *to_mcq(struct ibv_cq *ibcq)
@@ -170,6 +237,10 @@ int mlx5_arm_cq(struct ibv_cq *ibcq, int solicited_only);
 void mlx5_cq_event(struct ibv_cq *ibcq);
 int mlx5_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc);
 void mlx5_cq_ex_set_ops(struct mlx5_cq *cq);
+struct mlx5_cq *mlx5_create_cq_common(struct ibv_context *ibctx,
+				      const struct ibv_cq_init_attr_ex *attr,
+				      const struct mlx5_cq_dv *dv);
+int mlx5_env_cqe_size(uint32_t *sz);
 /* Entry @n of the ring if software owns it, else NULL. */
 struct mlx5_cqe64 *mlx5_sw_cqe(struct mlx5_cq *cq, uint32_t n);
 void mlx5_cq_clean(struct mlx5_cq *cq, uint32_t rsn, struct mlx5_srq *srq);
@@ -180,6 +251,7 @@ enum ibv_wc_status mlx5_syndrome_status(uint8_t syndrome);
 struct mlx5_wq {
 	uint64_t *wrid;
 	unsigned int *wqe_head; /* sq: head value when the WQE was posted */
+	uint8_t *raw_wqe;	/* sq with raw WQEs: the slot holds one */
 	unsigned int wqe_cnt;	/* sq: basic blocks; rq: WQEs */
 	unsigned int max_post;
 	unsigned int head;
@@ -214,7 +286,10 @@ struct mlx5_qp {
 	struct mlx5_wq sq;
 	struct mlx5_wq rq;
 	__be32 *db;
+	struct mlx5_parent_domain *db_owner; /* mlx5_alloc_dbrec_pd */
 	struct mlx5_bf *bf;
+	bool bf_from_td; /* the thread domain's register, not ours */
+	struct mlx5_parent_domain *parent; /* held while the QP lives */
 	enum ibv_qp_type qp_type;
 	uint32_t qpn;
 	__be32 qpn8; /* ctrl qpn_ds without the ds: BE(qpn << 8) */
@@ -229,7 +304,9 @@ struct mlx5_qp {
 	bool prefer_bf;
 	bool single_threaded;
 	uint64_t send_ops;
+	uint64_t dv_send_ops; /* enum mlx5dv_qp_create_send_ops_flags */
 	struct mlx5_wr_state wr;
+	struct mlx5dv_qp_ex dv_qp_ex;
 };
 
 static inline struct mlx5_qp *to_mqp(struct ibv_qp *ibqp)
@@ -267,10 +344,15 @@ uint64_t mlx5_default_send_ops(enum ibv_qp_type type);
 unsigned int mlx5_sq_overhead(enum ibv_qp_type type, uint64_t ops);
 
 struct ibv_qp *mlx5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
-/* @dv_flags: enum mlx5dv_qp_create_flags (scatter-to-CQE only). */
+/* What mlx5dv_create_qp adds to a QP's creation (qp_dv.c checks it). */
+struct mlx5_qp_dv {
+	uint32_t create_flags; /* enum mlx5dv_qp_create_flags */
+	uint64_t send_ops;     /* enum mlx5dv_qp_create_send_ops_flags */
+};
+
 struct ibv_qp *mlx5_create_qp_dv(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr,
-				 uint32_t dv_flags);
+				 const struct mlx5_qp_dv *dv);
 struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr);
 int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
@@ -283,6 +365,7 @@ int mlx5_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 int mlx5_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		   struct ibv_recv_wr **bad_wr);
 void mlx5_qp_set_wr_ops(struct mlx5_qp *qp);
+void mlx5_qp_set_dv_wr_ops(struct mlx5_qp *qp);
 /* qpn8, fm_ce_se[], bf_max_ds[] (once qpn, bf and sq_sig_all are known) */
 void mlx5_qp_init_wqe_consts(struct mlx5_qp *qp);
 void mlx5_qp_set_wr_complete(struct mlx5_qp *qp, bool operational);
@@ -302,6 +385,7 @@ struct mlx5_srq {
 	int tail;
 	uint16_t counter;
 	__be32 *db;
+	struct mlx5_parent_domain *db_owner; /* mlx5_alloc_dbrec_pd */
 	uint8_t *free_map; /* 1: the WQE is on the free list */
 };
 

@@ -97,3 +97,40 @@ void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db)
 	}
 	pthread_mutex_unlock(&dp->dbrec_lock);
 }
+
+__be32 *mlx5_alloc_dbrec_pd(struct mlx5_context *ctx, struct ibv_pd *pd,
+			    struct mlx5_parent_domain **owner)
+{
+	struct mlx5_parent_domain *mparent = mlx5_custom_allocator(pd);
+	__be32 *db;
+
+	*owner = NULL;
+	if (mparent) {
+		db = mparent->alloc(&mparent->mpd.ibv_pd, mparent->pd_context,
+				    8, 8, MLX5DV_RES_TYPE_DBR);
+		if (!db) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		if (db != IBV_ALLOCATOR_USE_DEFAULT) {
+			db[0] = 0;
+			db[1] = 0;
+			*owner = mparent;
+			mlx5_get(&mparent->mpd.refcount);
+			return db;
+		}
+	}
+	return mlx5_alloc_dbrec(ctx);
+}
+
+void mlx5_free_dbrec_pd(struct mlx5_context *ctx, __be32 *db,
+			struct mlx5_parent_domain *owner)
+{
+	if (!owner) {
+		mlx5_free_dbrec(ctx, db);
+		return;
+	}
+	owner->free(&owner->mpd.ibv_pd, owner->pd_context, db,
+		    MLX5DV_RES_TYPE_DBR);
+	mlx5_put(&owner->mpd.refcount);
+}

@@ -13,6 +13,9 @@
 
 #include "mlx5.h"
 
+/* The header routes calls to __mlx5dv_create_flow; this is the symbol. */
+#undef mlx5dv_create_flow
+
 #define UNSUP_PTR(ret, name, params)                                           \
 	ret name params                                                        \
 	{                                                                      \
@@ -35,9 +38,6 @@
 	{                                                                      \
 	}
 
-UNSUP_PTR(struct ibv_cq_ex *, mlx5dv_create_cq,
-	  (struct ibv_context * context, struct ibv_cq_init_attr_ex *cq_attr,
-	   struct mlx5dv_cq_init_attr *mlx5_cq_attr))
 UNSUP_INT(int, _mlx5dv_mkey_check,
 	  (struct mlx5dv_mkey * mkey, struct mlx5dv_mkey_err *err_info,
 	   size_t err_info_size))
@@ -70,6 +70,11 @@ UNSUP_PTR(struct ibv_flow *, mlx5dv_create_flow,
 	  (struct mlx5dv_flow_matcher * matcher,
 	   struct mlx5dv_flow_match_parameters *match_value, size_t num_actions,
 	   struct mlx5dv_flow_action_attr actions_attr[]))
+UNSUP_PTR(struct ibv_flow *, __mlx5dv_create_flow,
+	  (struct mlx5dv_flow_matcher * matcher,
+	   struct mlx5dv_flow_match_parameters *match_value, size_t num_actions,
+	   struct mlx5dv_flow_action_attr actions_attr[],
+	   size_t actions_attr_len))
 UNSUP_PTR(struct ibv_flow_action *, mlx5dv_create_flow_action_esp,
 	  (struct ibv_context * ctx, struct ibv_flow_action_esp_attr *esp,
 	   struct mlx5dv_flow_action_esp *mlx5_attr))
@@ -109,12 +114,24 @@ UNSUP_PTR(struct mlx5dv_devx_umem *, mlx5dv_devx_umem_reg,
 UNSUP_PTR(struct mlx5dv_devx_umem *, mlx5dv_devx_umem_reg_ex,
 	  (struct ibv_context * ctx, struct mlx5dv_devx_umem_in *umem_in))
 UNSUP_INT(int, mlx5dv_devx_umem_dereg, (struct mlx5dv_devx_umem * umem))
-UNSUP_PTR(struct mlx5dv_devx_uar *, mlx5dv_devx_alloc_uar,
-	  (struct ibv_context * context, uint32_t flags))
-UNSUP_VOID(void, mlx5dv_devx_free_uar, (struct mlx5dv_devx_uar * devx_uar))
 UNSUP_PTR(struct mlx5dv_var *, mlx5dv_alloc_var,
 	  (struct ibv_context * context, uint32_t flags))
 UNSUP_VOID(void, mlx5dv_free_var, (struct mlx5dv_var * dv_var))
+/* No object above can exist here, so none is exported or imported. */
+UNSUP_INT(int, mlx5dv_devx_obj_export,
+	  (struct mlx5dv_devx_obj * obj, void *data))
+UNSUP_PTR(struct mlx5dv_devx_obj *, mlx5dv_devx_obj_import,
+	  (struct ibv_context * context, void *data))
+UNSUP_VOID(void, mlx5dv_devx_obj_unimport, (struct mlx5dv_devx_obj * obj))
+UNSUP_INT(int, mlx5dv_devx_umem_export,
+	  (struct mlx5dv_devx_umem * umem, void *data))
+UNSUP_PTR(struct mlx5dv_devx_umem *, mlx5dv_devx_umem_import,
+	  (struct ibv_context * context, void *data))
+UNSUP_VOID(void, mlx5dv_devx_umem_unimport, (struct mlx5dv_devx_umem * umem))
+UNSUP_INT(int, mlx5dv_var_export, (struct mlx5dv_var * var, void *data))
+UNSUP_PTR(struct mlx5dv_var *, mlx5dv_var_import,
+	  (struct ibv_context * context, void *data))
+UNSUP_VOID(void, mlx5dv_var_unimport, (struct mlx5dv_var * var))
 UNSUP_INT(int, mlx5dv_devx_query_eqn,
 	  (struct ibv_context * context, uint32_t vector, uint32_t *eqn))
 UNSUP_INT(int, mlx5dv_devx_cq_query,

@@ -63,8 +63,3 @@ int mlx5dv_devx_general_cmd(struct ibv_context *context, const void *in,
 	return EOPNOTSUPP;
 }
 
-struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp)
-{
-	(void)qp;
-	return refuse_ptr();
-}

@@ -43,6 +43,23 @@ struct mlx5_device {
 struct mlx5_mapping {
 	void *addr; /* NULL when not mapped */
 	size_t length;
+	off_t offset; /* the mmap() offset on cmd_fd it came from */
+};
+
+struct mlx5_context;
+
+/*
+ * A UAR page handed out by mlx5dv_devx_alloc_uar(). Dedicated ones own a
+ * UAR object (handle, map) and sit on the context's list until freed or
+ * the context closes; the NC singleton is the context's own page.
+ */
+struct mlx5_devx_uar {
+	struct mlx5dv_devx_uar dv;
+	struct mlx5_context *ctx;
+	uint32_t handle;
+	bool singleton;
+	struct mlx5_mapping map;
+	struct mlx5_devx_uar *prev, *next;
 };
 
 /* What mlx5dv_query_device reports from EX_QUERY_DEVICE's mlx5 part. */
@@ -89,6 +106,10 @@ struct mlx5_context {
 	uint32_t nc_uar_handle;
 	uint32_t nc_uar_page_id;
 	bool have_nc_uar;
+	/* The NC singleton as mlx5dv_devx_alloc_uar() hands it out. */
+	struct mlx5_devx_uar nc_devx_uar;
+	/* Dedicated devx UARs (under dm_lock), released at close. */
+	struct mlx5_devx_uar *devx_uars;
 
 	uint64_t max_dm_size;
 	uint8_t link_layer[MLX5_MAX_PORTS_NUM];
@@ -106,9 +127,37 @@ struct mlx5_context {
 	struct mlx5_dm *dm_list;
 };
 
+/*
+ * A PD, or a parent domain (domain.c): one with @mprotection_domain set,
+ * which is the PD it stands for (its handle and number are that PD's; it
+ * has no kernel object of its own). @refcount counts the PD itself and
+ * whatever holds it: parent domains on a PD, CQs and QPs on a parent
+ * domain. Freeing it while held is EBUSY.
+ */
 struct mlx5_pd {
 	struct ibv_pd ibv_pd;
 	uint32_t pdn;
+	int refcount;
+	struct mlx5_pd *mprotection_domain;
+};
+
+struct mlx5_bf;
+
+/* A thread domain: one doorbell register its QPs share without a lock. */
+struct mlx5_td {
+	struct ibv_td ibv_td;
+	struct mlx5_bf *bf;
+	int refcount;
+};
+
+struct mlx5_parent_domain {
+	struct mlx5_pd mpd;
+	struct mlx5_td *mtd;
+	void *(*alloc)(struct ibv_pd *pd, void *pd_context, size_t size,
+		       size_t alignment, uint64_t resource_type);
+	void (*free)(struct ibv_pd *pd, void *pd_context, void *ptr,
+		     uint64_t resource_type);
+	void *pd_context;
 };
 
 /*
@@ -159,6 +208,25 @@ static inline struct mlx5_context *to_mctx(struct ibv_context *ibctx)
 static inline struct mlx5_pd *to_mpd(struct ibv_pd *ibpd)
 {
 	return (struct mlx5_pd *)ibpd;
+}
+
+/* NULL for a plain PD. */
+static inline struct mlx5_parent_domain *to_mparent_domain(struct ibv_pd *ibpd)
+{
+	struct mlx5_pd *pd = to_mpd(ibpd);
+
+	return pd && pd->mprotection_domain ? (struct mlx5_parent_domain *)pd
+					    : NULL;
+}
+
+static inline void mlx5_get(int *refcount)
+{
+	__atomic_add_fetch(refcount, 1, __ATOMIC_RELAXED);
+}
+
+static inline void mlx5_put(int *refcount)
+{
+	__atomic_sub_fetch(refcount, 1, __ATOMIC_RELAXED);
 }
 
 static inline struct mlx5_dm *to_mdm(struct ibv_dm *ibdm)
@@ -215,10 +283,21 @@ int mlx5_query_device_ex(struct ibv_context *ibctx,
 int mlx5_query_port(struct ibv_context *ibctx, uint8_t port,
 		    struct ibv_port_attr *attr);
 int mlx5_cache_device_caps(struct mlx5_context *ctx);
+int mlx5_query_rt_values(struct ibv_context *ibctx,
+			 struct ibv_values_ex *values);
 
 /* pd.c */
 struct ibv_pd *mlx5_alloc_pd(struct ibv_context *ibctx);
 int mlx5_dealloc_pd(struct ibv_pd *ibpd);
+struct ibv_pd *mlx5_import_pd(struct ibv_context *ibctx, uint32_t pd_handle);
+struct ibv_pd *
+mlx5_alloc_parent_domain(struct ibv_context *ibctx,
+			 struct ibv_parent_domain_init_attr *attr);
+int mlx5_dealloc_parent_domain(struct mlx5_parent_domain *mparent);
+struct ibv_td *mlx5_alloc_td(struct ibv_context *ibctx,
+			     struct ibv_td_init_attr *attr);
+int mlx5_dealloc_td(struct ibv_td *ibtd);
+void mlx5_unimport_pd(struct ibv_pd *ibpd);
 
 /* mr.c */
 struct ibv_mr *mlx5_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
@@ -229,7 +308,10 @@ struct ibv_mr *mlx5_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 struct ibv_mr *mlx5_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
 			      uint64_t dm_offset, size_t length,
 			      unsigned int access);
+struct ibv_mr *mlx5_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *attr);
 int mlx5_dereg_mr(struct verbs_mr *vmr);
+struct ibv_mr *mlx5_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+void mlx5_unimport_mr(struct ibv_mr *ibmr);
 
 /* dm.c */
 struct ibv_dm *mlx5_alloc_dm(struct ibv_context *ibctx,
@@ -239,5 +321,19 @@ int mlx5_dm_export_dmabuf_fd(struct ibv_dm *ibdm);
 struct ibv_dm *mlx5_import_dm(struct ibv_context *ibctx, uint32_t handle);
 void mlx5_unimport_dm(struct ibv_dm *ibdm);
 void mlx5_release_all_dms(struct mlx5_context *ctx);
+
+/* devx_uar.c */
+void mlx5_init_nc_devx_uar(struct mlx5_context *ctx);
+void mlx5_release_all_devx_uars(struct mlx5_context *ctx);
+
+/* user_buf.c: ibv_alloc_buf() */
+void *mlx5_alloc_user_buf(struct ibv_pd *pd, size_t size,
+			  struct ibv_buf **buf);
+void mlx5_free_user_buf(struct ibv_buf *buf);
+
+/* dmah.c */
+struct ibv_dmah *mlx5_alloc_dmah(struct ibv_context *ibctx,
+				 struct ibv_dmah_init_attr *attr);
+int mlx5_dealloc_dmah(struct ibv_dmah *dmah);
 
 #endif /* MLX5_PROVIDER_H */

@@ -100,6 +100,22 @@ struct ibv_mr *mlx5_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
 					      NULL));
 }
 
+/* An MR of another context sharing the cmd fd: QUERY_MR, nothing mapped. */
+struct ibv_mr *mlx5_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	struct verbs_mr *vmr = calloc(1, sizeof(*vmr));
+
+	if (!vmr)
+		return NULL;
+	return mr_done(vmr, ibv_cmd_query_mr(pd, vmr, mr_handle));
+}
+
+/* Only the local object goes: the MR is the registrant's to deregister. */
+void mlx5_unimport_mr(struct ibv_mr *ibmr)
+{
+	free(verbs_get_mr(ibmr));
+}
+
 int mlx5_dereg_mr(struct verbs_mr *vmr)
 {
 	int err = ibv_cmd_dereg_mr(vmr);
@@ -108,4 +124,26 @@ int mlx5_dereg_mr(struct verbs_mr *vmr)
 		return err;
 	free(vmr);
 	return 0;
+}
+
+/*
+ * The extended registration (REG_MR, with a DMA handle when given). A
+ * kernel without REG_MR still registers a dma-buf without DMA handle
+ * through REG_DMABUF_MR, which every dma-buf capable kernel has.
+ */
+struct ibv_mr *mlx5_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *a)
+{
+	struct verbs_mr *vmr = calloc(1, sizeof(*vmr));
+	int err;
+
+	if (!vmr)
+		return NULL;
+	err = ibv_cmd_reg_mr_ex(pd, vmr, a);
+	if (err == EOPNOTSUPP && (a->comp_mask & IBV_REG_MR_MASK_FD) &&
+	    !(a->comp_mask & IBV_REG_MR_MASK_DMAH)) {
+		free(vmr);
+		return reg_dmabuf(pd, a->fd_offset, a->length, a->iova, a->fd,
+				  a->access, 0);
+	}
+	return mr_done(vmr, err);
 }

@@ -168,6 +168,8 @@ static int post_one(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 		      qp->qpn8, ds, mlx5_fm_ce_se(qp, wr->send_flags),
 		      send_imm(wr));
 	qp->sq.wrid[idx] = wr->wr_id;
+	if (qp->sq.raw_wqe)
+		qp->sq.raw_wqe[idx] = 0;
 	qp->sq.wqe_head[idx] = qp->sq.head + nreq;
 	qp->sq.cur_post += (ds * MLX5_DS + MLX5_SEND_WQE_BB - 1) /
 			   MLX5_SEND_WQE_BB;

@@ -25,8 +25,10 @@ static const uint64_t supported_ops_uc =
 static const uint64_t supported_ops_ud =
 	IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
 
+/* Creation flags go to the kernel, which judges them (as upstream). */
 static const uint32_t supported_comp_mask =
-	IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+	IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
 static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
 {
@@ -36,6 +38,11 @@ static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
 		return EINVAL;
 	if (attr->comp_mask & ~supported_comp_mask)
 		return EOPNOTSUPP;
+	/* An underlay QP (a source QPN of its own) is UD only. */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    (attr->create_flags & IBV_QP_CREATE_SOURCE_QPN) &&
+	    attr->qp_type != IBV_QPT_UD)
+		return EINVAL;
 	switch (attr->qp_type) {
 	case IBV_QPT_RC:
 		supported = supported_ops_rc;
@@ -72,29 +79,73 @@ static int init_wq(struct mlx5_wq *wq, unsigned int cnt, bool heads)
 
 static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
 {
-	if (qp->bf)
+	if (qp->bf && !qp->bf_from_td)
 		mlx5_release_bf(ctx, qp->bf);
 	if (qp->has_uidx)
 		mlx5_rsc_clear(&ctx->dp->rsc, qp->rsc.rsn);
 	mlx5_free_buf(&qp->buf);
 	if (qp->db)
-		mlx5_free_dbrec(ctx, qp->db);
+		mlx5_free_dbrec_pd(ctx, qp->db, qp->db_owner);
+	if (qp->parent)
+		mlx5_put(&qp->parent->mpd.refcount);
 	free(qp->sq.wrid);
 	free(qp->sq.wqe_head);
+	free(qp->sq.raw_wqe);
 	free(qp->rq.wrid);
 	pthread_spin_destroy(&qp->sq.lock);
 	pthread_spin_destroy(&qp->rq.lock);
 	free(qp);
 }
 
+/*
+ * What upstream asks a parent domain's allocator for: the larger of the
+ * largest WQE stride and 1/64 of the page-rounded ring's power of two.
+ */
+static size_t ring_alignment(struct mlx5_context *ctx,
+			     const struct mlx5_qp_sizes *sz, size_t total)
+{
+	size_t stride = (size_t)1 << (sz->rq_wqe_shift > MLX5_SEND_WQE_SHIFT ?
+					      sz->rq_wqe_shift :
+					      MLX5_SEND_WQE_SHIFT);
+	size_t len = mlx5_align_up(total, ctx->page_size), pow2 = 1;
+
+	while (pow2 < len)
+		pow2 <<= 1;
+	return pow2 / 64 > stride ? pow2 / 64 : stride;
+}
+
 static int setup_rings(struct mlx5_context *ctx, struct mlx5_qp *qp,
-		       const struct mlx5_qp_sizes *sz)
+		       struct ibv_pd *pd, const struct mlx5_qp_sizes *sz)
 {
 	size_t total = sz->rq_bytes + sz->sq_bytes;
+	struct mlx5_ring_req req = {
+		.pd = pd,
+		.resource_type = MLX5DV_RES_TYPE_QP,
+		.component = "QP",
+	};
 	int err;
 
-	err = mlx5_alloc_buf(&qp->buf, total ? total : ctx->page_size,
-			     ctx->page_size);
+	switch (qp->qp_type) {
+	case IBV_QPT_RC:
+		req.legacy_huge = "HUGE_RC";
+		break;
+	case IBV_QPT_UC:
+		req.legacy_huge = "HUGE_UC";
+		break;
+	case IBV_QPT_UD:
+		req.legacy_huge = "HUGE_UD";
+		break;
+	case IBV_QPT_RAW_PACKET:
+		req.legacy_huge = "HUGE_RAW_ETH";
+		break;
+	default:
+		req.legacy_huge = "HUGE_NA";
+		break;
+	}
+	if (!total)
+		total = ctx->page_size;
+	req.alignment = ring_alignment(ctx, sz, total);
+	err = mlx5_alloc_ring(ctx, &qp->buf, total, &req);
 	if (err)
 		return err;
 	qp->rq.offset = 0;
@@ -113,6 +164,12 @@ static int setup_rings(struct mlx5_context *ctx, struct mlx5_qp *qp,
 	err = init_wq(&qp->sq, sz->sq_wqe_cnt, true);
 	if (!err)
 		err = init_wq(&qp->rq, sz->rq_wqe_cnt, false);
+	if (!err && sz->sq_wqe_cnt &&
+	    (qp->dv_send_ops & MLX5DV_QP_EX_WITH_RAW_WQE)) {
+		qp->sq.raw_wqe = calloc(sz->sq_wqe_cnt, 1);
+		if (!qp->sq.raw_wqe)
+			err = ENOMEM;
+	}
 	return err;
 }
 
@@ -150,6 +207,31 @@ static uint32_t scatter_flags(struct mlx5_context *ctx, uint32_t dv_flags)
 	return MLX5_QP_FLAG_SCATTER_CQE;
 }
 
+/* The dv creation flags the kernel hears as UHW flags of its own. */
+static const struct {
+	uint32_t dv;
+	uint32_t uhw;
+} dv_uhw_flags[] = {
+	{ MLX5DV_QP_CREATE_TUNNEL_OFFLOADS, MLX5_QP_FLAG_TUNNEL_OFFLOADS },
+	{ MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_UC,
+	  MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC },
+	{ MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_MC,
+	  MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_MC },
+	{ MLX5DV_QP_CREATE_PACKET_BASED_CREDIT_MODE,
+	  MLX5_QP_FLAG_PACKET_BASED_CREDIT_MODE },
+};
+
+static uint32_t uhw_flags(struct mlx5_context *ctx, uint32_t dv_flags)
+{
+	uint32_t flags = scatter_flags(ctx, dv_flags);
+	size_t i;
+
+	for (i = 0; i < sizeof(dv_uhw_flags) / sizeof(dv_uhw_flags[0]); i++)
+		if (dv_flags & dv_uhw_flags[i].dv)
+			flags |= dv_uhw_flags[i].uhw;
+	return flags;
+}
+
 static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 			    struct ibv_qp_init_attr_ex *attr,
 			    const struct mlx5_qp_sizes *sz, uint32_t *bfi,
@@ -169,7 +251,7 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 	req.rq_wqe_count = sz->rq_wqe_cnt;
 	req.rq_wqe_shift = sz->rq_wqe_shift;
 	req.uidx = qp->has_uidx ? qp->rsc.rsn : 0xffffff;
-	req.flags = scatter_flags(ctx, dv_flags);
+	req.flags = uhw_flags(ctx, dv_flags);
 	if (!ctx->tot_bfregs) {
 		req.flags |= MLX5_QP_FLAG_UAR_PAGE_INDEX;
 		req.bfreg_index = qp->bf->page_id;
@@ -182,7 +264,7 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 
 static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr,
-				 uint32_t dv_flags)
+				 const struct mlx5_qp_dv *dv)
 {
 	struct mlx5_context *ctx = to_mctx(ibctx);
 	struct mlx5_qp_limits lim = {
@@ -213,15 +295,27 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	}
 	qp->qp_type = attr->qp_type;
 	qp->send_ops = ops;
+	qp->dv_send_ops = dv->send_ops;
 	qp->atomics = ctx->atomic_cap != IBV_ATOMIC_NONE;
 	qp->prefer_bf = ctx->dp->prefer_bf;
 	qp->single_threaded = ctx->dp->single_threaded;
 	qp->rsc.type = MLX5_RSC_QP;
-	err = setup_rings(ctx, qp, &sz);
+	qp->parent = to_mparent_domain(attr->pd);
+	if (qp->parent) {
+		mlx5_get(&qp->parent->mpd.refcount);
+		/* A thread domain's QPs share its register, lock-free. */
+		if (qp->parent->mtd && !ctx->tot_bfregs) {
+			qp->bf = qp->parent->mtd->bf;
+			qp->bf_from_td = true;
+			qp->single_threaded = true;
+		}
+	}
+	err = setup_rings(ctx, qp, attr->pd, &sz);
 	if (err)
 		goto fail;
-	qp->db = mlx5_alloc_dbrec(ctx);
-	qp->bf = mlx5_pick_bf(ctx);
+	qp->db = mlx5_alloc_dbrec_pd(ctx, attr->pd, &qp->db_owner);
+	if (!qp->bf)
+		qp->bf = mlx5_pick_bf(ctx);
 	if (!qp->db || !qp->bf) {
 		err = qp->db ? errno : ENOMEM;
 		goto fail;
@@ -237,7 +331,7 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	/* The kernel hears the inline size the WQEs hold, as from upstream. */
 	if (sz.sq_wqe_cnt)
 		attr->cap.max_inline_data = (uint32_t)sz.max_inline;
-	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi, dv_flags);
+	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi, dv->create_flags);
 	if (err)
 		goto fail;
 	qp->qpn = qp->verbs_qp.qp.qp_num;
@@ -259,14 +353,18 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 						  : 0;
 	attr->cap.max_recv_wr = sz.rq_wqe_cnt;
 	attr->cap.max_recv_sge = sz.rq_wqe_cnt ? (uint32_t)sz.rq_max_gs : 0;
-	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		mlx5_qp_set_wr_ops(qp);
+		mlx5_qp_set_dv_wr_ops(qp);
+	}
 	return qp;
 fail:
 	free_qp(ctx, qp);
 	errno = err;
 	return NULL;
 }
+
+static const struct mlx5_qp_dv no_dv;
 
 struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr)
@@ -277,15 +375,15 @@ struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
-	qp = create_qp(ibctx, attr, 0);
+	qp = create_qp(ibctx, attr, &no_dv);
 	return qp ? &qp->verbs_qp.qp : NULL;
 }
 
 struct ibv_qp *mlx5_create_qp_dv(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr,
-				 uint32_t dv_flags)
+				 const struct mlx5_qp_dv *dv)
 {
-	struct mlx5_qp *qp = create_qp(ibctx, attr, dv_flags);
+	struct mlx5_qp *qp = create_qp(ibctx, attr, dv);
 
 	return qp ? &qp->verbs_qp.qp : NULL;
 }
@@ -303,7 +401,7 @@ struct ibv_qp *mlx5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 		.comp_mask = IBV_QP_INIT_ATTR_PD,
 		.pd = pd,
 	};
-	struct mlx5_qp *qp = create_qp(pd->context, &ex, 0);
+	struct mlx5_qp *qp = create_qp(pd->context, &ex, &no_dv);
 
 	if (!qp)
 		return NULL;
@@ -391,37 +489,4 @@ int mlx5_destroy_qp(struct ibv_qp *ibqp)
 		mlx5_cq_clean(to_mcq(ibqp->send_cq), qp->rsc.rsn, NULL);
 	free_qp(ctx, qp);
 	return 0;
-}
-
-static const uint32_t scatter_dv_flags =
-	MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE |
-	MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE;
-
-struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
-				struct ibv_qp_init_attr_ex *qp_attr,
-				struct mlx5dv_qp_init_attr *mlx5_qp_attr)
-{
-	uint32_t flags = 0;
-
-	if (!context || !qp_attr || !mlx5_qp_attr) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (!mlx5_is_mlx5_context(context) ||
-	    (mlx5_qp_attr->comp_mask &
-	     ~(uint64_t)MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS)) {
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
-	if (mlx5_qp_attr->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS)
-		flags = mlx5_qp_attr->create_flags;
-	if (flags & ~scatter_dv_flags) {
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
-	if ((flags & scatter_dv_flags) == scatter_dv_flags) {
-		errno = EINVAL;
-		return NULL;
-	}
-	return mlx5_create_qp_dv(context, qp_attr, flags);
 }

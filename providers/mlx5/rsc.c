@@ -7,25 +7,36 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "datapath.h"
 
 #define CHUNK_LEN (1u << MLX5_RSC_CHUNK_SHIFT)
 #define CHUNK_MASK (CHUNK_LEN - 1)
 
+/* Every table's directory until its first store; never written. */
+static struct mlx5_rsc_dir no_dir;
+
 void mlx5_rsc_table_init(struct mlx5_rsc_table *t)
 {
-	memset(t, 0, sizeof(*t));
+	t->dir = &no_dir;
+	t->nchunks = 0;
 	pthread_mutex_init(&t->lock, NULL);
 }
 
+/* Chunks still there hold resources never destroyed (a chunk goes when
+ * its last entry does), so the walk usually stops at once. */
 void mlx5_rsc_table_cleanup(struct mlx5_rsc_table *t)
 {
 	unsigned int i;
 
-	for (i = 0; i < MLX5_RSC_CHUNKS; i++)
-		free(t->chunk[i]);
+	for (i = 0; t->nchunks && i < MLX5_RSC_CHUNKS; i++) {
+		if (t->dir->chunk[i]) {
+			free(t->dir->chunk[i]);
+			t->nchunks--;
+		}
+	}
+	if (t->dir != &no_dir)
+		free(t->dir);
 	pthread_mutex_destroy(&t->lock);
 }
 
@@ -33,18 +44,26 @@ static int store_locked(struct mlx5_rsc_table *t, uint32_t key,
 			struct mlx5_rsc *rsc)
 {
 	unsigned int c = key >> MLX5_RSC_CHUNK_SHIFT;
+	struct mlx5_rsc_dir *d = t->dir;
 
 	if (key >> MLX5_RSC_KEY_BITS)
 		return EINVAL;
-	if (!t->chunk[c]) {
-		t->chunk[c] = calloc(CHUNK_LEN, sizeof(*t->chunk[c]));
-		if (!t->chunk[c])
+	if (d == &no_dir) {
+		d = calloc(1, sizeof(*d));
+		if (!d)
 			return ENOMEM;
+		t->dir = d;
 	}
-	if (t->chunk[c][key & CHUNK_MASK])
+	if (!d->chunk[c]) {
+		d->chunk[c] = calloc(CHUNK_LEN, sizeof(*d->chunk[c]));
+		if (!d->chunk[c])
+			return ENOMEM;
+		t->nchunks++;
+	}
+	if (d->chunk[c][key & CHUNK_MASK])
 		return EEXIST;
-	t->chunk[c][key & CHUNK_MASK] = rsc;
-	t->refcnt[c]++;
+	d->chunk[c][key & CHUNK_MASK] = rsc;
+	d->refcnt[c]++;
 	rsc->rsn = key;
 	return 0;
 }
@@ -67,10 +86,12 @@ int32_t mlx5_rsc_store_free(struct mlx5_rsc_table *t, struct mlx5_rsc *rsc)
 
 	pthread_mutex_lock(&t->lock);
 	for (c = 0; c < MLX5_RSC_CHUNKS && key < 0; c++) {
-		if (t->refcnt[c] == CHUNK_LEN)
+		struct mlx5_rsc **chunk = t->dir->chunk[c];
+
+		if (t->dir->refcnt[c] == CHUNK_LEN)
 			continue;
 		for (i = 0; i < CHUNK_LEN; i++)
-			if (!t->chunk[c] || !t->chunk[c][i])
+			if (!chunk || !chunk[i])
 				break;
 		/* 0xffffff means "no user index" to the kernel. */
 		if ((c << MLX5_RSC_CHUNK_SHIFT | i) == 0xffffff)
@@ -90,13 +111,16 @@ void mlx5_rsc_clear(struct mlx5_rsc_table *t, uint32_t key)
 {
 	unsigned int c = (key >> MLX5_RSC_CHUNK_SHIFT) &
 			 (MLX5_RSC_CHUNKS - 1);
+	struct mlx5_rsc_dir *d;
 
 	pthread_mutex_lock(&t->lock);
-	if (t->chunk[c] && t->chunk[c][key & CHUNK_MASK]) {
-		t->chunk[c][key & CHUNK_MASK] = NULL;
-		if (!--t->refcnt[c]) {
-			free(t->chunk[c]);
-			t->chunk[c] = NULL;
+	d = t->dir;
+	if (d->chunk[c] && d->chunk[c][key & CHUNK_MASK]) {
+		d->chunk[c][key & CHUNK_MASK] = NULL;
+		if (!--d->refcnt[c]) {
+			free(d->chunk[c]);
+			d->chunk[c] = NULL;
+			t->nchunks--;
 		}
 	}
 	pthread_mutex_unlock(&t->lock);

@@ -20,17 +20,23 @@ static void free_srq(struct mlx5_context *ctx, struct mlx5_srq *srq)
 {
 	mlx5_free_buf(&srq->buf);
 	if (srq->db)
-		mlx5_free_dbrec(ctx, srq->db);
+		mlx5_free_dbrec_pd(ctx, srq->db, srq->db_owner);
 	free(srq->wrid);
 	pthread_spin_destroy(&srq->lock);
 	free(srq);
 }
 
 static int size_srq(struct mlx5_context *ctx, struct mlx5_srq *srq,
-		    const struct ibv_srq_attr *a)
+		    const struct ibv_srq_init_attr_ex *attr)
 {
+	const struct ibv_srq_attr *a = &attr->attr;
+	struct mlx5_ring_req req = {
+		.pd = attr->pd,
+		.resource_type = MLX5DV_RES_TYPE_SRQ,
+		.component = "SRQ",
+	};
 	uint32_t wqe;
-	int i;
+	int i, err;
 
 	if (a->max_wr > ctx->max_srq_recv_wr ||
 	    a->max_sge > ctx->max_rq_desc_sz / 16)
@@ -43,8 +49,10 @@ static int size_srq(struct mlx5_context *ctx, struct mlx5_srq *srq,
 	srq->wqe_shift = (unsigned int)__builtin_ctz(wqe);
 	srq->max_gs = (int)(wqe - 16) / 16;
 	srq->max = (int)roundup_pow2(a->max_wr + 1);
-	if (mlx5_alloc_buf(&srq->buf, (size_t)srq->max * wqe, ctx->page_size))
-		return ENOMEM;
+	req.alignment = ctx->page_size;
+	err = mlx5_alloc_ring(ctx, &srq->buf, (size_t)srq->max * wqe, &req);
+	if (err)
+		return err;
 	srq->wrid = calloc((size_t)srq->max, sizeof(*srq->wrid));
 	if (!srq->wrid)
 		return ENOMEM;
@@ -84,10 +92,10 @@ static struct mlx5_srq *create_srq(struct ibv_context *ibctx,
 	}
 	pthread_spin_init(&srq->lock, PTHREAD_PROCESS_PRIVATE);
 	srq->rsc.type = MLX5_RSC_SRQ;
-	err = size_srq(ctx, srq, &attr->attr);
+	err = size_srq(ctx, srq, attr);
 	if (err)
 		goto fail;
-	srq->db = mlx5_alloc_dbrec(ctx);
+	srq->db = mlx5_alloc_dbrec_pd(ctx, attr->pd, &srq->db_owner);
 	if (!srq->db) {
 		err = ENOMEM;
 		goto fail;

@@ -6,6 +6,7 @@
  * error is kept and makes wr_complete drop everything since wr_start.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "wqe.h"
@@ -69,6 +70,8 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 	qp->wr.setters = ud ? 2 : 1; /* UD: the address too */
 	qp->wr.len8 = false;
 	qp->sq.wrid[idx] = qpx->wr_id;
+	if (qp->sq.raw_wqe)
+		qp->sq.raw_wqe[idx] = 0;
 	qp->sq.wqe_head[idx] = head + nreq;
 	mlx5_set_ctrl(ctrl, cur, opcode, qp->qpn8, 0,
 		      mlx5_fm_ce_se(qp, qpx->wr_flags), imm);
@@ -316,6 +319,31 @@ static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	setter_done(qp, qp->wr.size);
 }
 
+/*
+ * mlx5dv_wr_raw_wqe: the caller's WQE byte for byte (its ctrl gives the
+ * opcode, flags and size in 16-byte units), with the WQE index and QP
+ * number of the place it lands in.
+ */
+static void wr_raw_wqe(struct mlx5dv_qp_ex *dvx, const void *wqe)
+{
+	struct mlx5_qp *qp = (struct mlx5_qp *)((uint8_t *)dvx -
+						offsetof(struct mlx5_qp, dv_qp_ex));
+	const struct mlx5_wqe_ctrl_seg *src = wqe;
+	unsigned int ds = be32toh(src->qpn_ds) & 0x3f;
+	unsigned int cur = qp->sq.cur_post;
+	struct mlx5_wqe_ctrl_seg *ctrl;
+
+	if (!open_wqe(qp, 0, 0, false))
+		return;
+	ctrl = qp->wr.ctrl;
+	qp->sq.raw_wqe[cur & (qp->sq.wqe_cnt - 1)] = 1;
+	mlx5_copy_inline(qp, ctrl, wqe, (size_t)ds * MLX5_DS);
+	ctrl->opmod_idx_opcode =
+		(src->opmod_idx_opcode & htobe32(0xff0000ffu)) |
+		htobe32((cur & 0xffff) << 8);
+	setter_done(qp, ds);
+}
+
 static void rollback(struct mlx5_qp *qp)
 {
 	qp->sq.cur_post = qp->wr.cur_post_saved;
@@ -406,4 +434,20 @@ void mlx5_qp_set_wr_ops(struct mlx5_qp *qp)
 		x->wr_atomic_cmp_swp = wr_atomic_cmp_swp;
 	if (ops & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 		x->wr_atomic_fetch_add = wr_atomic_fetch_add;
+}
+
+/* The mlx5 builders the QP was created for (mlx5dv send_ops_flags). */
+void mlx5_qp_set_dv_wr_ops(struct mlx5_qp *qp)
+{
+	if (qp->dv_send_ops & MLX5DV_QP_EX_WITH_RAW_WQE)
+		qp->dv_qp_ex.wr_raw_wqe = wr_raw_wqe;
+}
+
+struct mlx5dv_qp_ex *mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *qp)
+{
+	if (!qp) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return &to_mqpx(qp)->dv_qp_ex;
 }

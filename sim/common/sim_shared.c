@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 void sim_state_path(char *buf, size_t len, const char *dir)
@@ -112,4 +113,18 @@ int sim_fail_check(struct sim_shared *sh, const char *kind)
 	}
 	sim_shared_unlock(sh);
 	return err;
+}
+
+int sim_link_is_down(const struct sim_config *cfg, unsigned int dev)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	if (!cfg->nfaults)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return sim_fault_link_down(
+		cfg->faults, cfg->nfaults,
+		now > cfg->start_ns ? (now - cfg->start_ns) / 1000000 : 0, dev);
 }

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "fault.h"
+
 #define SIM_MAGIC	0x52534d31u /* "RSM1" */
 #define SIM_MAX_DEVICES 1024
 /* The kernel's MEMIC page bitmap: at most 256 pages per device. */
@@ -35,6 +37,11 @@ struct sim_config {
 	uint8_t no_netlink;
 	uint8_t static_uar; /* mlx5 kernel without MLX5_LIB_CAP_DYN_UAR */
 	char trace_path[SIM_PATH_LEN];
+	/* --fault rules, --seed, and the clock their times count from */
+	uint64_t seed;
+	uint64_t start_ns; /* CLOCK_MONOTONIC when the world was made */
+	uint32_t nfaults;
+	struct sim_fault_rule faults[SIM_MAX_FAULTS];
 };
 
 struct sim_fail_rule {
@@ -86,6 +93,9 @@ void sim_shared_unlock(struct sim_shared *sh);
 
 /* Path of the MEMIC backing file of all devices. */
 void sim_memic_path(char *buf, size_t len, const char *dir);
+
+/* Is dev's port down now (--fault link-flap)? */
+int sim_link_is_down(const struct sim_config *cfg, unsigned int dev);
 
 /* Count one call of kind; returns the errno to inject or 0. Takes lock. */
 int sim_fail_check(struct sim_shared *sh, const char *kind);

@@ -214,6 +214,16 @@ void sim_async_event(struct sim_uvfile *uv, uint32_t event_type,
 		enqueue(q, obj, reported, &d);
 }
 
+void sim_device_event(struct sim_uvfile *uv, uint32_t event_type,
+		      uint32_t element)
+{
+	struct ib_uverbs_async_event_desc d = {.event_type = event_type,
+					       .element = element};
+
+	if (uv->async)
+		enqueue(uv->async, NULL, NULL, &d);
+}
+
 /* One event, or 0 with *again set when the caller must wait. */
 static ssize_t read_one(int fd, void *buf, size_t count, int *again)
 {

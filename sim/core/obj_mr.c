@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* UVERBS_OBJECT_MR: DM MRs, dma-buf MRs, destroy. */
+/* UVERBS_OBJECT_MR: DM MRs, dma-buf MRs, query, destroy. */
 #include "uapi.h"
 
 #include <errno.h>
@@ -103,7 +103,8 @@ static int dm_mr_reg(struct sim_call *c)
 		return -EINVAL;
 	if (!(acc & IB_UVERBS_ACCESS_ZERO_BASED) || sim_check_mr_access(acc))
 		return -EINVAL;
-	if (!len || len > dm->length || off > dm->length - len)
+	/* Only the range is checked: a 0-byte MR of a DM is fine. */
+	if (len > dm->length || off > dm->length - len)
 		return -EINVAL;
 	if (dm->alloc >= 0 && (acc & ~(uint64_t)SIM_ACCESS_DM_MEMIC))
 		return -EINVAL;
@@ -167,6 +168,28 @@ static int reg_dmabuf_mr(struct sim_call *c)
 			UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
 }
 
+/* Any MR of the file, as the kernel: keys and length, iova if asked. */
+static int query_mr(struct sim_call *c)
+{
+	struct sim_mr *mr = sim_mr(sim_attr_obj(c, UVERBS_ATTR_QUERY_MR_HANDLE));
+	int ret;
+
+	ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &mr->lkey,
+				sizeof(uint32_t));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_MR_RESP_RKEY,
+					&mr->rkey, sizeof(uint32_t));
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_MR_RESP_LENGTH,
+					&mr->length, sizeof(uint64_t));
+	if (!ret) /* optional: absent, nothing is written */
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_MR_RESP_IOVA,
+					&mr->iova, sizeof(uint64_t));
+	snprintf(c->note, sizeof(c->note), "handle=%u lkey=%#x", mr->obj.handle,
+		 mr->lkey);
+	return ret;
+}
+
 static int mr_destroy(struct sim_call *c)
 {
 	return sim_obj_destroy(c->uv,
@@ -196,6 +219,14 @@ static const struct sim_attr_spec reg_dmabuf_mr_attrs[] = {
 	A_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, 4, 1),
 };
 
+static const struct sim_attr_spec query_mr_attrs[] = {
+	A_IDR(UVERBS_ATTR_QUERY_MR_HANDLE, sim_type_mr, SA_READ),
+	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_LKEY, 4, 4, 1),
+	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_RKEY, 4, 4, 1),
+	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_LENGTH, 8, 8, 1),
+	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_IOVA, 8, 8, 0),
+};
+
 static const struct sim_attr_spec mr_destroy_attrs[] = {
 	A_IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, sim_type_mr, SA_DESTROY),
 };
@@ -209,6 +240,7 @@ static const struct sim_method mr_methods[] = {
 	   mr_destroy_attrs),
 	MR(UVERBS_METHOD_REG_DMABUF_MR, "REG_DMABUF_MR", reg_dmabuf_mr,
 	   reg_dmabuf_mr_attrs),
+	MR(UVERBS_METHOD_QUERY_MR, "QUERY_MR", query_mr, query_mr_attrs),
 };
 static int w_reg_mr(struct sim_wcall *w)
 {

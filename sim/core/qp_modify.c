@@ -169,7 +169,7 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	uint32_t mask = m->attr_mask;
 	struct sim_qp_attr n;
 	struct sim_qp *qp;
-	unsigned int old;
+	unsigned int old, before;
 	int ret;
 
 	if (mask & ~allowed)
@@ -186,6 +186,9 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	if ((mask & SIM_QP_ALT_PATH) &&
 	    (sim.model->gid_is_roce || (ret = sim_check_ah_attr(&n.alt_ah))))
 		return ret ? ret : -EINVAL; /* no alternate path on RoCE */
+	/* the note says where the QP was: the driver's HCA may already
+	 * have moved the core's copy (a QP in ERR flushes at once) */
+	before = qp->attr.qp_state;
 	ret = driver_checks(qp, &n, m, mask);
 	if (!ret && d->modify_qp)
 		ret = d->modify_qp(w->uv, qp, &n, mask,
@@ -195,7 +198,7 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 		return ret;
 	old = qp->attr.qp_state;
 	snprintf(w->note, sizeof(w->note), "handle=%u mask=%#x state %u->%u",
-		 qp->obj.handle, mask, old, n.qp_state);
+		 qp->obj.handle, mask, before, n.qp_state);
 	qp->attr = n;
 	state_events(w->uv, qp, old, &n);
 	return 0;

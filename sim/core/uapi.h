@@ -290,6 +290,15 @@ enum sim_event_type {
  * sim_lock. */
 void sim_async_event(struct sim_uvfile *uv, uint32_t event_type,
 		     struct sim_obj *obj);
+/* Queue a port or device event (element: the port number, or 0) on uv's
+ * async event file. Needs sim_lock. */
+void sim_device_event(struct sim_uvfile *uv, uint32_t event_type,
+		      uint32_t element);
+/* Call fn for each open uverbs file of this process on device dev that
+ * has a context. Needs sim_lock. */
+void sim_for_each_context(unsigned int dev,
+			  void (*fn)(struct sim_uvfile *uv, void *arg),
+			  void *arg);
 /* A live MR of this process on device dev with this lkey or rkey (NULL if
  * none). Needs sim_lock. */
 struct sim_mr *sim_mr_by_key(unsigned int dev, uint32_t key);

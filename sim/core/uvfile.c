@@ -88,6 +88,17 @@ static void uvfile_unlink(struct sim_uvfile *uv)
 	}
 }
 
+void sim_for_each_context(unsigned int dev,
+			  void (*fn)(struct sim_uvfile *uv, void *arg),
+			  void *arg)
+{
+	struct sim_uvfile *uv;
+
+	for (uv = uvfiles; uv; uv = uv->next_uv)
+		if (uv->dev == dev && uv->has_ctx && sim_uvfile_mine(uv))
+			fn(uv, arg);
+}
+
 /* Objects of type t on device dev of this process, until fn says stop. */
 static struct sim_obj *find_live(unsigned int dev, const struct sim_obj_type *t,
 				 int (*match)(struct sim_obj *o, uint32_t key),

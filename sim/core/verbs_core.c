@@ -96,12 +96,14 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	p->lid = eth ? 0 : (uint16_t)(dev + 1); /* fabric routes by DLID */
 	p->sm_lid = eth ? 0 : 1;
 	p->state = 4;	/* ACTIVE */
+	if (sim_link_is_down(&sim.sh->cfg, dev))
+		p->state = 1; /* DOWN: --fault link-flap */
 	p->max_mtu = 5; /* 4096 */
 	p->active_mtu = eth ? 3 : 5;
 	p->max_vl_num = eth ? 0 : 4;
 	p->active_width = eth ? 1 : 2;
 	p->active_speed = eth ? 4 : 32;
-	p->phys_state = 5; /* LinkUp */
+	p->phys_state = p->state == 1 ? 2 : 5; /* Polling / LinkUp */
 	p->link_layer = eth ? 2 : 1;
 	r->port_cap_flags2 = 0;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static pid_t child;
@@ -121,6 +122,7 @@ int main(int argc, char **argv)
 {
 	char dir[PATH_MAX], lib[PATH_MAX + 32];
 	struct sim_launch l;
+	struct timespec now;
 	const char *tmp;
 	int ret;
 
@@ -145,6 +147,9 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 2;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	l.cfg.start_ns =
+		(uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	ret = sim_shared_create(dir, &l.cfg, l.fail, l.nfail);
 	if (!ret)
 		ret = sim_write_sysfs(dir, &l.cfg);

@@ -52,6 +52,19 @@ static const char usage[] =
 	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
 	"                     number); repeatable, see sim/README.md\n"
 	"  --list-fail-kinds  print every KIND --fail accepts\n"
+	"  --fault KIND:KEY=VAL,...  make the wire, HCA or kernel misbehave;\n"
+	"                     repeatable (up to 16), see sim/README.md:\n"
+	"       drop|dup|reorder|corrupt:rate=P|packet=N[,dev=D][,qp=Q]\n"
+	"       delay:rate=P|packet=N[,ms=M][,dev=D][,qp=Q]\n"
+	"       link-flap:at=MS,for=MS[,dev=D]\n"
+	"       event:type=QP_FATAL|CQ_ERR|SRQ_ERR|PORT_ERR|DEVICE_FATAL|...,\n"
+	"             at=MS[,dev=D][,qp=Q]\n"
+	"       cqe-error:wqe=N,status=REM_ACCESS_ERR|RETRY_EXC_ERR|...\n"
+	"             [,dev=D][,qp=Q]\n"
+	"     P is a probability (0.01) or percentage (1%); packets count per\n"
+	"     receiving QP; failing the Nth create/modify is --fail\n"
+	"  --seed N           seed of --fault's choices (default 1): the same\n"
+	"                     seed and program give the same faults\n"
 	"  --trace FILE       append every intercepted call to FILE\n"
 	"  --driver mlx5|rxe  device model (default mlx5)\n"
 	"  --help             this text\n";
@@ -120,6 +133,24 @@ static int parse_fail(const char *arg, struct sim_launch *l)
 	return 0;
 }
 
+static int parse_fault(const char *arg, struct sim_config *cfg)
+{
+	char err[160];
+
+	if (cfg->nfaults == SIM_MAX_FAULTS) {
+		fprintf(stderr, "rdma-sim: at most %d --fault rules\n",
+			SIM_MAX_FAULTS);
+		return -1;
+	}
+	if (sim_fault_parse(arg, &cfg->faults[cfg->nfaults], err,
+			    sizeof(err))) {
+		fprintf(stderr, "rdma-sim: --fault: %s\n", err);
+		return -1;
+	}
+	cfg->nfaults++;
+	return 0;
+}
+
 enum {
 	OPT_DEVICES = 256,
 	OPT_DM_SIZE,
@@ -131,6 +162,8 @@ enum {
 	OPT_TRACE,
 	OPT_DRIVER,
 	OPT_LIST_KINDS,
+	OPT_FAULT,
+	OPT_SEED,
 	OPT_HELP
 };
 
@@ -145,6 +178,8 @@ static const struct option longopts[] = {
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"driver", required_argument, NULL, OPT_DRIVER},
 	{"list-fail-kinds", no_argument, NULL, OPT_LIST_KINDS},
+	{"fault", required_argument, NULL, OPT_FAULT},
+	{"seed", required_argument, NULL, OPT_SEED},
 	{"help", no_argument, NULL, OPT_HELP},
 	{}};
 
@@ -215,6 +250,15 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_FAIL:
 		return parse_fail(arg, l);
+	case OPT_FAULT:
+		return parse_fault(arg, &l->cfg);
+	case OPT_SEED:
+		if (parse_u64(arg, &v)) {
+			fprintf(stderr, "rdma-sim: --seed wants a number\n");
+			return -1;
+		}
+		l->cfg.seed = v;
+		return 0;
 	case OPT_LIST_KINDS:
 		l->list_kinds = 1;
 		return 0;
@@ -242,6 +286,7 @@ int sim_parse_options(int argc, char **argv, struct sim_launch *l)
 	l->cfg.ndev = 1;
 	l->cfg.page_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	l->cfg.dm_size = 131072;
+	l->cfg.seed = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h') {

@@ -197,6 +197,43 @@ static void test_reg_dmabuf_mr(void **state)
 	assert_int_equal(mr.access, IBV_ACCESS_REMOTE_READ);
 }
 
+static int answer_query_mr(struct ib_uverbs_ioctl_hdr *hdr)
+{
+	uint64_t length = 0x3000;
+
+	memcpy((void *)(uintptr_t)mock_find(hdr, 3)->data, &length, 8);
+	return answer_mr(hdr, 0, 1, 2);
+}
+
+/* ibv_import_mr's QUERY_MR: no IOVA asked, the MR is of the given PD. */
+static void test_query_mr(void **state)
+{
+	struct ibv_pd pd = {.context = &vctx->context, .handle = 6};
+	struct verbs_mr mr = {.ibv_mr.addr = &pd};
+
+	mock_ioctl_handler = answer_query_mr;
+	assert_int_equal(ibv_cmd_query_mr(&pd, &mr, 12), 0);
+	mock_expect_hdr(0, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR, 4, 1);
+	mock_expect_attr(0, 0, 0, 0, 1, 12);	   /* HANDLE, in */
+	mock_expect_attr(0, 1, 1, 4, 1, MOCK_ANY); /* RESP_LKEY */
+	mock_expect_attr(0, 2, 2, 4, 1, MOCK_ANY); /* RESP_RKEY */
+	mock_expect_attr(0, 3, 3, 8, 1, MOCK_ANY); /* RESP_LENGTH */
+	assert_int_equal(mr.ibv_mr.handle, 12);
+	assert_int_equal(mr.ibv_mr.lkey, 0x1111);
+	assert_int_equal(mr.ibv_mr.rkey, 0x2222);
+	assert_int_equal(mr.ibv_mr.length, 0x3000);
+	assert_null(mr.ibv_mr.addr);
+	assert_ptr_equal(mr.ibv_mr.pd, &pd);
+	assert_ptr_equal(mr.ibv_mr.context, &vctx->context);
+	assert_int_equal(mr.mr_type, IBV_MR_TYPE_IMPORTED_MR);
+
+	/* The kernel's error, as is; an old kernel's is EOPNOTSUPP. */
+	mock_ioctl_handler = mock_fail_einval;
+	assert_int_equal(ibv_cmd_query_mr(&pd, &mr, 12), EINVAL);
+	mock_ioctl_handler = mock_fail_eprotonosupport;
+	assert_int_equal(ibv_cmd_query_mr(&pd, &mr, 12), EOPNOTSUPP);
+}
+
 /* ioctl-only commands: "the kernel lacks it" is EOPNOTSUPP for callers. */
 static void test_missing_method_is_eopnotsupp(void **state)
 {
@@ -250,7 +287,8 @@ int main(void)
 		T(test_dm_alloc_bytes), T(test_dm_alloc_keeps_driver_attrs),
 		T(test_dm_free_bytes),	T(test_dmabuf_alloc_bytes),
 		T(test_dmabuf_errors),	T(test_reg_dm_mr),
-		T(test_reg_dmabuf_mr),	T(test_missing_method_is_eopnotsupp),
+		T(test_reg_dmabuf_mr),	T(test_query_mr),
+		T(test_missing_method_is_eopnotsupp),
 		T(test_async_fd_alloc),
 #undef T
 	};

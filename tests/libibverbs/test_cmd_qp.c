@@ -150,6 +150,33 @@ static void test_create_qp_ex_send_ops_source_qpn(void **state)
 	assert_ptr_equal(ibv_qp_to_qp_ex(&qp.qp), &qp.qp_ex);
 }
 
+/*
+ * CREATE_FLAGS with no flag sends no FLAGS attribute at all; the
+ * multicast-loopback block reaches the kernel as bit 1.
+ */
+static void test_create_qp_ex_create_flags(void **state)
+{
+	struct ibv_qp_init_attr_ex attr = rc_attr();
+	struct verbs_qp qp;
+
+	attr.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	mock_ioctl_handler = answer_qp_create;
+	assert_int_equal(
+		ibv_cmd_create_qp_ex(&vctx->context, &qp, &attr, NULL, NULL), 0);
+	mock_expect_hdr(0, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 10, 1);
+	mock_expect_attr(0, 6, 9, 8, 1, IBV_QPT_RC); /* TYPE, then ... */
+	mock_expect_attr(0, 7, 12, 0, 1, 7);	     /* ... EVENT_FD */
+
+	attr = rc_attr();
+	attr.qp_type = IBV_QPT_UD;
+	attr.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	attr.create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB;
+	assert_int_equal(
+		ibv_cmd_create_qp_ex(&vctx->context, &qp, &attr, NULL, NULL), 0);
+	mock_expect_hdr(1, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 11, 1);
+	mock_expect_attr(1, 7, 10, 4, 1, 1 << 1); /* FLAGS */
+}
+
 /* Every rule checked before the kernel is asked. */
 static void test_create_qp_checks(void **state)
 {
@@ -508,6 +535,7 @@ int main(void)
 #define W(fn) cmocka_unit_test_setup_teardown(fn, setup_write, mock_teardown)
 		I(test_create_qp_ioctl),
 		I(test_create_qp_ex_send_ops_source_qpn),
+		I(test_create_qp_ex_create_flags),
 		I(test_create_qp_checks),
 		W(test_create_qp_write_fallback),
 		W(test_create_qp_ex_write_for_flags),

@@ -5,7 +5,7 @@
  * life cycles (the helpers called directly, so no provider data path is
  * needed), the QP state table's verdict on a missing attribute, EBUSY on
  * objects still in use, an async event (SQ_DRAINED) that QP destroy waits
- * for, and no fd left behind.
+ * for, no fd left behind, and what rxe lacks (domains, import).
  * Run as: rdma-sim --driver rxe [--fail CQ_CREATE:1:EPROTONOSUPPORT ...]
  * -- test_dp_sim; with a create or destroy ioctl failed as a kernel
  * without it answers, every object must take its legacy write() path.
@@ -271,13 +271,94 @@ static void test_ah(void **state)
 	assert_int_not_equal(ibv_cmd_create_ah(pd, &ah, &attr, &udata), 0);
 }
 
+/*
+ * rxe, as upstream's provider: no thread or parent domains and no PD or
+ * MR import (EOPNOTSUPP from the default ops), while the kernel's
+ * QUERY_MR, a core method, answers for an rxe MR too.
+ */
+static void test_domains_and_import(void **state)
+{
+	struct ibv_parent_domain_init_attr pda = {.pd = pd};
+	struct ibv_td_init_attr tda = {};
+	static char buf[4096];
+	struct verbs_mr qmr = {};
+	struct ibv_mr *mr;
+
+	errno = 0;
+	assert_null(ibv_alloc_td(ctx, &tda));
+	assert_int_equal(errno, EOPNOTSUPP);
+	errno = 0;
+	assert_null(ibv_alloc_parent_domain(ctx, &pda));
+	assert_int_equal(errno, EOPNOTSUPP);
+	errno = 0;
+	assert_null(ibv_import_pd(ctx, pd->handle));
+	assert_int_equal(errno, EOPNOTSUPP);
+
+	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	assert_non_null(mr);
+	errno = 0;
+	assert_null(ibv_import_mr(pd, mr->handle));
+	assert_int_equal(errno, EOPNOTSUPP);
+	assert_int_equal(ibv_cmd_query_mr(pd, &qmr, mr->handle), 0);
+	assert_int_equal(qmr.ibv_mr.lkey, mr->lkey);
+	assert_int_equal(qmr.ibv_mr.rkey, mr->rkey);
+	assert_int_equal(qmr.ibv_mr.length, sizeof(buf));
+	assert_int_equal(ibv_cmd_query_mr(pd, &qmr, mr->handle + 1), ENOENT);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+}
+
+/*
+ * rxe keeps libibverbs' defaults for IBVERBS_1.15-1.18: a buffer of
+ * ordinary memory, its MR through the classic REG_MR, no DMA handles and
+ * no completion counters (the kernel's rxe has neither object).
+ */
+static void test_buf_defaults(void **state)
+{
+	struct ibv_comp_cntr_init_attr cc = {0};
+	struct ibv_dmah_init_attr dmah = {
+		.comp_mask = IBV_DMAH_INIT_ATTR_MASK_PH};
+	struct ibv_comp_cntr_caps caps;
+	struct ibv_buf *buf;
+	struct ibv_mr *mr;
+	uint8_t *p;
+
+	p = ibv_alloc_buf(pd, 5000, &buf);
+	assert_non_null(p);
+	memset(p, 0x5a, 5000);
+	mr = ibv_reg_buf_mr(pd, buf, p + 1000, 4000,
+			    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+	assert_non_null(mr);
+	assert_ptr_equal(mr->addr, p + 1000);
+	assert_int_equal(mr->length, 4000);
+	assert_int_not_equal(mr->rkey, 0);
+	/* The default keeps the exact size: one byte more is outside. */
+	errno = 0;
+	assert_null(ibv_reg_buf_mr(pd, buf, p + 1000, 4001, 0));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_int_equal(ibv_export_buf_dmabuf_fd(buf), -1);
+	assert_int_equal(errno, ENODATA);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+	ibv_free_buf(buf);
+
+	errno = 0;
+	assert_null(ibv_alloc_dmah(ctx, &dmah));
+	assert_int_equal(errno, EOPNOTSUPP);
+	assert_int_equal(ibv_query_comp_cntr_caps(ctx, &caps), EOPNOTSUPP);
+	errno = 0;
+	assert_null(ibv_create_comp_cntr(ctx, &cc));
+	assert_int_equal(errno, EOPNOTSUPP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_domains_and_import),
 		cmocka_unit_test(test_cq),
 		cmocka_unit_test(test_qp),
 		cmocka_unit_test(test_srq),
 		cmocka_unit_test(test_ah),
+		cmocka_unit_test(test_buf_defaults),
 	};
 
 	return test_exit_status(

@@ -24,6 +24,13 @@ struct dm_env {
 
 /* Open device @index with a PD and its max_dm_size. 0 or an errno. */
 int dm_env_open(struct dm_env *env, int index);
+/*
+ * Under rdma-sim only: dm_env_open of mlx5_0, and the process's fabric
+ * socket and the context's first BF UAR made now (both stay for good), so
+ * a test counting fds and mappings sees only its own. 0, or -1 after
+ * printing why.
+ */
+int dm_env_open_sim(struct dm_env *env);
 void dm_env_close(struct dm_env *env);
 
 /* Only MAP_SHARED mappings (DM, UAR, device pages; never libc's heap). */

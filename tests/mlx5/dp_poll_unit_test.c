@@ -256,6 +256,59 @@ static void test_cq_ex(void **state)
 	fx_cleanup(&fx);
 }
 
+/*
+ * The readers of the fields only the CQE holds: the stamp raw and, through
+ * the clock-info page read at start_poll, as wall time; CVLAN, flow tag
+ * and tag-matching info. A page being rewritten makes start_poll EBUSY
+ * and keeps the CQE for the next try.
+ */
+static void test_cq_ex_cqe_fields(void **state)
+{
+	static struct mlx5_ib_clock_info page = {
+		.nsec = 1000000000000ULL, .cycles = 5000, .mult = 3435973837u,
+		.shift = 29, .mask = (1ULL << 41) - 1};
+	struct ibv_poll_cq_attr attr = {};
+	struct ibv_wc_tm_info tm;
+	struct mlx5_context ctx = {};
+	struct mlx5_cqe64 *cqe;
+	struct ibv_cq_ex *ex;
+	struct dp_fixture fx;
+
+	fx_init(&fx, IBV_QPT_RC, 8, 4, 0);
+	ctx.clock_info.addr = &page;
+	fx.cq->verbs_cq.cq_ex.context = &ctx.ibv_ctx.context;
+	fx.cq->wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+			  IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK |
+			  IBV_WC_EX_WITH_CVLAN | IBV_WC_EX_WITH_FLOW_TAG |
+			  IBV_WC_EX_WITH_TM_INFO;
+	fx.cq->clock_update = true;
+	mlx5_cq_ex_set_ops(fx.cq);
+	ex = &fx.cq->verbs_cq.cq_ex;
+	fx.qp->rq.wrid[0] = 6;
+	cqe = fx_cqe(&fx, 0, MLX5_CQE_RESP_SEND, 0, 0xabcdef);
+	cqe->timestamp = htobe64(5000 + 1000);
+	cqe->vlan_info = htobe16(0x0123);
+	cqe->tmh.app_ctx = htobe32(0x11223344);
+	cqe->tmh.tag = htobe64(0x0102030405060708ULL);
+
+	page.sign = 1; /* the kernel is rewriting the page */
+	assert_int_equal(ex->start_poll(ex, &attr), EBUSY);
+	page.sign = 2;
+	assert_int_equal(ex->start_poll(ex, &attr), 0);
+	assert_int_equal(ex->wr_id, 6);
+	assert_int_equal(ex->read_completion_ts(ex), 6000);
+	/* 1000 cycles of 6.4 ns after the page's reading */
+	assert_int_equal(ex->read_completion_wallclock_ns(ex),
+			 1000000000000ULL + 6400);
+	assert_int_equal(ex->read_cvlan(ex), 0x0123);
+	assert_int_equal(ex->read_flow_tag(ex), 0xabcdef);
+	ex->read_tm_info(ex, &tm);
+	assert_int_equal(tm.tag, 0x0102030405060708ULL);
+	assert_int_equal(tm.priv, 0x11223344);
+	ex->end_poll(ex);
+	fx_cleanup(&fx);
+}
+
 /* Reset/destroy drop one QP's CQEs and keep the others in order. */
 static void test_cq_clean(void **state)
 {
@@ -338,6 +391,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ownership),
+		cmocka_unit_test(test_cq_ex_cqe_fields),
 		cmocka_unit_test(test_req_opcodes),
 		cmocka_unit_test(test_unsignaled_retire),
 		cmocka_unit_test(test_responder),

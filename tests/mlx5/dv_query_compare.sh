@@ -26,7 +26,7 @@ for want in 'flags 0x79' 'cqe_comp_caps 64 0x7' 'striding_rq_caps 6 13 3 16' \
 	'tunnel_offloads_caps 0x1f' 'tso_caps 262144 0x100' \
 	'hca_core_clock page_offset 0x0 readable' 'comp_mask 0x3dff' \
 	'max_clock_info_update_nsec 4294' \
-	'clock_info ret 0 nsec 0 cycles 0 frac 0 mult 3435973837 shift 29' \
+	'clock_info ret 0 nsec recent 1 cycles set 1 frac 0 mult 3435973837 shift 29' \
 	'ask 0x0 -> comp_mask 0x0 untouched 1'; do
 	echo "$deb" | grep -qx "$want.*" || fail "Debian's output lacks '$want'"
 done

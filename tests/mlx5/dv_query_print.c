@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The comp_mask bits rdma-core 44 knows. */
@@ -131,19 +132,26 @@ static int query_each_bit(struct ibv_context *ctx)
 	return 0;
 }
 
+/*
+ * The time fields move with the clock: only whether the page paired a
+ * counter reading with a wall time of the last minute is compared.
+ */
 static void print_clock_info(struct ibv_context *ctx)
 {
 	struct mlx5dv_clock_info ci;
+	struct timespec now;
+	uint64_t now_ns;
 	int ret;
 
 	memset(&ci, 0, sizeof(ci));
 	ret = mlx5dv_get_clock_info(ctx, &ci);
-	printf("clock_info ret %d nsec %llu cycles %llu frac %llu mult %u "
-	       "shift %u mask 0x%llx\n",
-	       ret, (unsigned long long)ci.nsec,
-	       (unsigned long long)ci.last_cycles,
-	       (unsigned long long)ci.frac, ci.mult, ci.shift,
-	       (unsigned long long)ci.mask);
+	clock_gettime(CLOCK_REALTIME, &now);
+	now_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+	printf("clock_info ret %d nsec recent %d cycles set %d frac %llu "
+	       "mult %u shift %u mask 0x%llx\n",
+	       ret, ci.nsec <= now_ns && now_ns - ci.nsec < 60000000000ULL,
+	       ci.last_cycles != 0, (unsigned long long)ci.frac, ci.mult,
+	       ci.shift, (unsigned long long)ci.mask);
 }
 
 static int print_attr_ex(struct ibv_context *ctx)

@@ -240,6 +240,34 @@ static void test_clock_info(void **state)
 			 EBUSY);
 }
 
+/*
+ * mlx5_query_rt_values: the 64-bit counter from the core-clock page at
+ * the kernel's offset, big endian, high word first; tv_sec 0.
+ */
+static void test_rt_values(void **state)
+{
+	uint32_t clock_page[1024] = {};
+	struct ibv_values_ex v = {.comp_mask = IBV_VALUES_MASK_RAW_CLOCK};
+
+	setup();
+	assert_int_equal(mlx5_query_rt_values(&ctx.ibv_ctx.context, &v),
+			 EOPNOTSUPP);
+	assert_int_equal(v.comp_mask, 0);
+	ctx.page_size = 4096;
+	ctx.core_clock.addr = clock_page;
+	ctx.hca_core_clock_offset = 0x10000 + 0x20; /* page offset 0x20 */
+	clock_page[8] = htobe32(0x12);
+	clock_page[9] = htobe32(0x34567890);
+	v.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+	assert_int_equal(mlx5_query_rt_values(&ctx.ibv_ctx.context, &v), 0);
+	assert_int_equal(v.comp_mask, IBV_VALUES_MASK_RAW_CLOCK);
+	assert_int_equal(v.raw_clock.tv_sec, 0);
+	assert_int_equal(v.raw_clock.tv_nsec, 0x1234567890LL);
+	v.comp_mask = 2;
+	assert_int_equal(mlx5_query_rt_values(&ctx.ibv_ctx.context, &v),
+			 EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_caps_and_mask),
 		cmocka_unit_test(test_no_mlx5_response),
 		cmocka_unit_test(test_clock_info),
+		cmocka_unit_test(test_rt_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,11 +25,12 @@ static int make_cq(struct rdma_ep *ep, const struct ep_opts *o, int cqe)
 	struct ibv_cq_init_attr_ex ca = {
 		.cqe = (uint32_t)cqe,
 		.channel = ep->channel,
-		.wc_flags = IBV_WC_STANDARD_FLAGS,
+		.wc_flags = IBV_WC_STANDARD_FLAGS | o->wc_flags,
 	};
 
-	if (o->cq_ex) {
-		ep->cq_ex = ibv_create_cq_ex(ep->ctx, &ca);
+	if (o->cq_ex || o->create_cq_ex) {
+		ep->cq_ex = o->create_cq_ex ? o->create_cq_ex(ep->ctx, &ca)
+					    : ibv_create_cq_ex(ep->ctx, &ca);
 		ep->cq = ep->cq_ex ? ibv_cq_ex_to_cq(ep->cq_ex) : NULL;
 	} else {
 		ep->cq = ibv_create_cq(ep->ctx, cqe, NULL, ep->channel, 0);
@@ -71,7 +72,8 @@ int ep_open(struct rdma_ep *ep, struct ibv_context *ctx, struct ibv_pd *pd,
 		qa.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 		qa.send_ops_flags = ops_of[o->type];
 	}
-	ep->qp = ibv_create_qp_ex(ctx, &qa);
+	ep->qp = o->create_qp_ex ? o->create_qp_ex(ctx, &qa)
+				 : ibv_create_qp_ex(ctx, &qa);
 	if (!ep->qp) {
 		err = errno;
 		goto fail;

@@ -32,6 +32,12 @@ struct rdma_ep {
 struct ep_opts {
 	enum ibv_qp_type type;
 	bool cq_ex;	 /* ibv_create_cq_ex */
+	uint64_t wc_flags; /* cq_ex: beyond IBV_WC_STANDARD_FLAGS */
+	/* Instead of ibv_create_cq_ex / ibv_create_qp_ex (mlx5dv_...). */
+	struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *ctx,
+					  struct ibv_cq_init_attr_ex *attr);
+	struct ibv_qp *(*create_qp_ex)(struct ibv_context *ctx,
+				       struct ibv_qp_init_attr_ex *attr);
 	bool qp_ex;	 /* ibv_create_qp_ex with every send op of the type */
 	bool channel;	 /* a completion channel on the CQ */
 	bool sig_all;

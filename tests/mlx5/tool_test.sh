@@ -32,6 +32,9 @@ expect 0 "peer read the" -- "$tool" -d mlx5_0 -s 100
 # RDMA into the dma-buf and back, across devices.
 expect 0 "RDMA READ them back and compare .* ok" --devices 2 -- "$tool" -s 65536
 expect 1 "cannot export device memory as a dma-buf" --no-dmabuf -- "$tool"
+# -u: a doorbell page of its own is allocated, its export refused in words.
+expect 1 "doorbell (UAR) page of its own .* ok" --no-dmabuf -- "$tool" -u
+expect 1 "cannot export a doorbell page as a dma-buf" --no-dmabuf -- "$tool" -u
 expect 1 "no device has device memory" --no-dm -- "$tool"
 expect 1 "cannot use mlx5_0: it has no device memory" --no-dm -- "$tool" -d mlx5_0
 expect 1 "permission denied" --fail open:1:EACCES -- "$tool"

@@ -129,6 +129,32 @@ static void check_channel_wakes(struct env *e, int armed)
 	      n == 1 ? ibv_wc_status_str(wc.status) : "none");
 }
 
+/*
+ * mlx5_ib answers QUERY_QP with the receive queue it was given (libmlx5
+ * rounds 5 up to 8 WQEs), not with what was asked for; libmlx5 44 passes
+ * the kernel's receive caps on.
+ */
+static void check_query_rq_size(struct env *e)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.cap = {.max_send_wr = 1, .max_recv_wr = 5, .max_recv_sge = 1},
+		.qp_type = IBV_QPT_RC,
+	};
+	struct ibv_qp_attr a;
+	struct ibv_qp *qp = ibv_create_qp(e->pd, &ia);
+
+	CHECK(qp, "create_qp: %s", strerror(errno));
+	if (!qp)
+		return;
+	memset(&ia, 0, sizeof(ia));
+	CHECK(!ibv_query_qp(qp, &a, IBV_QP_CAP, &ia), "query_qp");
+	CHECK(ia.cap.max_recv_wr == 8, "query_qp max_recv_wr %u, want 8",
+	      ia.cap.max_recv_wr);
+	CHECK(!ibv_destroy_qp(qp), "destroy_qp");
+}
+
 /* A CQ that overflows reports CQ_ERR on the async fd (mlx5 engine). */
 static void check_cq_overrun(struct env *e)
 {
@@ -257,6 +283,7 @@ int main(int argc, char **argv)
 		check_channel_wakes(&e, 0);
 		check_channel_wakes(&e, 1);
 		check_cq_overrun(&e);
+		check_query_rq_size(&e);
 	}
 	if (e.qp)
 		check_objects(&e);

@@ -159,6 +159,12 @@ static void check_dm_mr(int fd, uint32_t dm)
 		   EINVAL);
 	EXPECT_ERR(reg_dm_mr(fd, dm, pd, 0, 100, zb, &mr),
 		   EINVAL); /* handles swapped: wrong object types */
+	/* The kernel checks only the range: an empty MR inside is fine. */
+	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 1 << 20, 0, zb, &mr), EINVAL);
+	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 0, zb, &mr), 0);
+	EXPECT_ERR(
+		raw_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY, mr),
+		0);
 	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 100, zb, &mr), 0);
 	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, dm),
 		   EBUSY);

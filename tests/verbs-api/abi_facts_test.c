@@ -128,7 +128,7 @@ static void test_access_flags(void **state)
 
 static void test_mr_init_attr(void **state)
 {
-	assert_int_equal(sizeof(struct ibv_mr_init_attr), 64);
+	assert_int_equal(sizeof(struct ibv_mr_init_attr), 72);
 	assert_int_equal(offsetof(struct ibv_mr_init_attr, access), 8);
 	assert_int_equal(offsetof(struct ibv_mr_init_attr, comp_mask), 16);
 	assert_int_equal(offsetof(struct ibv_mr_init_attr, iova), 24);
@@ -136,11 +136,13 @@ static void test_mr_init_attr(void **state)
 	assert_int_equal(offsetof(struct ibv_mr_init_attr, fd), 40);
 	assert_int_equal(offsetof(struct ibv_mr_init_attr, fd_offset), 48);
 	assert_int_equal(offsetof(struct ibv_mr_init_attr, dmah), 56);
+	assert_int_equal(offsetof(struct ibv_mr_init_attr, buf), 64);
 	assert_int_equal(IBV_REG_MR_MASK_IOVA, 1);
 	assert_int_equal(IBV_REG_MR_MASK_ADDR, 2);
 	assert_int_equal(IBV_REG_MR_MASK_FD, 4);
 	assert_int_equal(IBV_REG_MR_MASK_FD_OFFSET, 8);
 	assert_int_equal(IBV_REG_MR_MASK_DMAH, 16);
+	assert_int_equal(IBV_REG_MR_MASK_BUF, 32);
 }
 
 /* perftest (TPH support) uses these names; values as upstream's verbs.h. */

@@ -9,7 +9,11 @@
 #  - nothing is exported without a version (local: * holds), apart from
 #    the one v44-private symbol Debian's own tools bind by version, and
 #    each public node inherits the one before it; rdma-core 44's
-#    provider-interface names exist only as non-default PRIVATE_34 compat.
+#    provider-interface names exist only as non-default PRIVATE_34 compat,
+#    rdma-core 65's as PRIVATE_65 compat (check_symbols_65.sh has the
+#    list);
+#  - rdma-core 44's non-default compat symbols (the IBVERBS_1.0 verbs,
+#    ibv_register_driver@IBVERBS_1.1) are non-default here too.
 # usage: check_symbols.sh OUR_LIB PABI [DEBIAN_LIB]
 set -u
 lib="$1"
@@ -57,11 +61,11 @@ printf '%s\n' "$ours" | while read -r sym; do
 	case "$sym" in
 	*@@IBVERBS_1.* | *@IBVERBS_1.* | *@@IBVERBS_PRIVATE_"$pabi") ;;
 	IBVERBS_1.* | IBVERBS_PRIVATE_*) ;;
-	# rdma-core 44's ibv_devinfo binds this by its private version.
-	ibv_query_gid_type@@IBVERBS_PRIVATE_34) ;;
-	# rdma-core 44's provider libraries bind these at load; refusals
-	# (compat_providers_v44.c), never the default version.
-	*@IBVERBS_PRIVATE_34) ;;
+	# rdma-core's ibv_devinfo and pyverbs bind this by version.
+	ibv_query_gid_type@@IBVERBS_PRIVATE_65) ;;
+	# rdma-core 44's and 65's provider libraries bind these at load;
+	# refusals (compat_providers_v*.c), never the default version.
+	*@IBVERBS_PRIVATE_34 | *@IBVERBS_PRIVATE_65) ;;
 	*) echo "FAIL: $sym exported outside the version nodes" ;;
 	esac
 done | grep . && fail=1
@@ -79,7 +83,16 @@ for node in 1.1 1.5 1.6 1.7 1.8 1.9 1.10 1.11 1.12 1.13 1.14 1.15 1.16; do
 	prev="IBVERBS_$node"
 done
 
-# Every default-versioned public symbol of rdma-core 44 at its node.
+# counted MIN WHAT: at least MIN symbols of $deb were checked.
+counted() {
+	if [ "$count" -lt "$1" ]; then
+		echo "FAIL: only $count $2 symbols read from $deb"
+		fail=1
+	fi
+	echo "$count $2 symbols of $deb checked"
+}
+
+# Every public symbol of rdma-core 44 at its node, default or not as there.
 if [ -n "$deb" ] && [ -r "$deb" ]; then
 	count=0
 	for entry in $(objdump -T "$deb" |
@@ -88,10 +101,16 @@ if [ -n "$deb" ] && [ -r "$deb" ]; then
 		need "$entry"
 		count=$((count + 1))
 	done
-	if [ "$count" -lt 70 ]; then
-		echo "FAIL: only $count public symbols read from $deb"
-		fail=1
-	fi
-	echo "$count public symbols of $deb checked"
+	counted 70 public
+	count=0
+	for entry in $(objdump -T "$deb" |
+		awk 'NF >= 6 && $(NF-1) ~ /^\(IBVERBS_1\./ {
+		     v = $(NF-1); gsub(/[()]/, "", v); print $NF "@" v}'); do
+		need "$entry"
+		has "$(echo "$entry" | sed 's/@/@@/')" &&
+			echo "FAIL: $entry is a default version here" && fail=1
+		count=$((count + 1))
+	done
+	counted 34 "non-default compat"
 fi
 exit $fail

@@ -2,8 +2,11 @@
 /*
  * fork() protection, checked on the kernel's own view of the mappings:
  * /proc/self/smaps shows "dc" (do not copy on fork) in VmFlags for pages
- * under MADV_DONTFORK. Built twice: FORK_TEST_LATE registers memory
- * before ibv_fork_init(), which must then refuse.
+ * under MADV_DONTFORK. Built three times: FORK_TEST_LATE registers memory
+ * before ibv_fork_init(), which must then refuse; FORK_TEST_COF runs where
+ * the kernel copies pinned pages on fork (rdma-sim's RDMA netlink says so),
+ * so protection is never needed nor enabled. The other two run where RDMA
+ * netlink is absent (rdma-sim --no-netlink), whatever the host kernel.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -43,7 +47,29 @@ static int page_dontfork(const void *addr)
 	return ret;
 }
 
-#ifdef FORK_TEST_LATE
+#if defined(FORK_TEST_COF)
+static void test_copy_on_fork(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(ibv_is_fork_initialized(), IBV_FORK_UNNEEDED);
+	/* Even the environment's request enables nothing. */
+	setenv("RDMAV_FORK_SAFE", "1", 1);
+	assert_int_equal(ibv_dontfork_range(map, page), 0);
+	assert_int_equal(page_dontfork(map), 0);
+	/* Registered memory first, yet no EINVAL: there is nothing to do. */
+	assert_int_equal(ibv_fork_init(), 0);
+	assert_int_equal(ibv_is_fork_initialized(), IBV_FORK_UNNEEDED);
+	assert_int_equal(ibv_dontfork_range(map, page), 0);
+	assert_int_equal(page_dontfork(map), 0);
+	assert_int_equal(ibv_dofork_range(map, page), 0);
+	assert_int_equal(ibv_dofork_range(map, page), 0);
+	munmap(map, page);
+}
+#elif defined(FORK_TEST_LATE)
 static void test_init_after_registration(void **state)
 {
 	char buf[64];
@@ -92,7 +118,9 @@ static void test_nested_ranges(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#ifdef FORK_TEST_LATE
+#if defined(FORK_TEST_COF)
+		cmocka_unit_test(test_copy_on_fork),
+#elif defined(FORK_TEST_LATE)
 		cmocka_unit_test(test_init_after_registration),
 #else
 		cmocka_unit_test(test_nested_ranges),

@@ -28,6 +28,7 @@
 #undef ibv_reg_mr
 #undef ibv_reg_mr_iova
 #undef ibv_query_port
+#undef mlx5dv_create_flow
 
 /* What the entry point returns on failure. */
 enum fail_kind {
@@ -46,7 +47,6 @@ enum fail_kind {
 
 /* The mlx5dv_offload.h entry points (dv_offload_unsupported.c). */
 #define MLX5DV_OFFLOAD_CASES(X)                                                \
-	X(mlx5dv_create_cq, UNSUP_NULL, mlx5dv_create_cq(NULL, NULL, NULL))    \
 	X(_mlx5dv_mkey_check, UNSUP_ERRNO, _mlx5dv_mkey_check(NULL, NULL, 0))  \
 	X(mlx5dv_qp_cancel_posted_send_wrs, UNSUP_ERRNO,                       \
 	  mlx5dv_qp_cancel_posted_send_wrs(NULL, 0))                           \
@@ -70,6 +70,23 @@ enum fail_kind {
 	  mlx5dv_destroy_steering_anchor(NULL))                                \
 	X(mlx5dv_create_flow, UNSUP_NULL,                                      \
 	  mlx5dv_create_flow(NULL, NULL, 0, NULL))                             \
+	X(__mlx5dv_create_flow, UNSUP_NULL,                                    \
+	  __mlx5dv_create_flow(NULL, NULL, 0, NULL, 24))                       \
+	X(mlx5dv_devx_obj_export, UNSUP_ERRNO,                                 \
+	  mlx5dv_devx_obj_export(NULL, NULL))                                  \
+	X(mlx5dv_devx_obj_import, UNSUP_NULL,                                  \
+	  mlx5dv_devx_obj_import(NULL, NULL))                                  \
+	X(mlx5dv_devx_obj_unimport, UNSUP_NONE,                                \
+	  (mlx5dv_devx_obj_unimport(NULL), 0))                                 \
+	X(mlx5dv_devx_umem_export, UNSUP_ERRNO,                                \
+	  mlx5dv_devx_umem_export(NULL, NULL))                                 \
+	X(mlx5dv_devx_umem_import, UNSUP_NULL,                                 \
+	  mlx5dv_devx_umem_import(NULL, NULL))                                 \
+	X(mlx5dv_devx_umem_unimport, UNSUP_NONE,                               \
+	  (mlx5dv_devx_umem_unimport(NULL), 0))                                \
+	X(mlx5dv_var_export, UNSUP_ERRNO, mlx5dv_var_export(NULL, NULL))       \
+	X(mlx5dv_var_import, UNSUP_NULL, mlx5dv_var_import(NULL, NULL))        \
+	X(mlx5dv_var_unimport, UNSUP_NONE, (mlx5dv_var_unimport(NULL), 0))     \
 	X(mlx5dv_create_flow_action_esp, UNSUP_NULL,                           \
 	  mlx5dv_create_flow_action_esp(NULL, NULL, NULL))                     \
 	X(mlx5dv_create_flow_action_modify_header, UNSUP_NULL,                 \
@@ -100,8 +117,6 @@ enum fail_kind {
 	X(mlx5dv_devx_umem_reg_ex, UNSUP_NULL,                                 \
 	  mlx5dv_devx_umem_reg_ex(NULL, NULL))                                 \
 	X(mlx5dv_devx_umem_dereg, UNSUP_ERRNO, mlx5dv_devx_umem_dereg(NULL))   \
-	X(mlx5dv_devx_alloc_uar, UNSUP_NULL, mlx5dv_devx_alloc_uar(NULL, 0))   \
-	X(mlx5dv_devx_free_uar, UNSUP_NONE, (mlx5dv_devx_free_uar(NULL), 0))   \
 	X(mlx5dv_alloc_var, UNSUP_NULL, mlx5dv_alloc_var(NULL, 0))             \
 	X(mlx5dv_free_var, UNSUP_NONE, (mlx5dv_free_var(NULL), 0))             \
 	X(mlx5dv_devx_query_eqn, UNSUP_ERRNO,                                  \
@@ -341,18 +356,43 @@ enum fail_kind {
 	X(ibv_dm_export_dmabuf_fd, RET_MINUS1, ibv_dm_export_dmabuf_fd(NULL))  \
 	X(ibv_query_port_speed, RET_EINVAL,                                    \
 	  ibv_query_port_speed(NULL, 1, NULL))                                 \
+	X(ibv_alloc_buf, RET_NULL, ibv_alloc_buf(NULL, 4096, NULL))           \
+	X(ibv_free_buf, RET_NONE, (ibv_free_buf(NULL), 0))                     \
+	X(ibv_reg_buf_mr, RET_NULL, ibv_reg_buf_mr(NULL, NULL, NULL, 0, 0))    \
+	X(ibv_export_buf_dmabuf_fd, RET_MINUS1,                                \
+	  ibv_export_buf_dmabuf_fd(NULL))                                      \
+	X(_ibv_query_comp_cntr_caps, RET_EINVAL,                               \
+	  _ibv_query_comp_cntr_caps(NULL, NULL, 16))                           \
+	X(ibv_create_comp_cntr, RET_NULL, ibv_create_comp_cntr(NULL, NULL))    \
+	X(ibv_destroy_comp_cntr, RET_EINVAL, ibv_destroy_comp_cntr(NULL))      \
+	X(ibv_set_comp_cntr, RET_EINVAL, ibv_set_comp_cntr(NULL, 1))           \
+	X(ibv_set_err_comp_cntr, RET_EINVAL, ibv_set_err_comp_cntr(NULL, 1))   \
+	X(ibv_inc_comp_cntr, RET_EINVAL, ibv_inc_comp_cntr(NULL, 1))           \
+	X(ibv_inc_err_comp_cntr, RET_EINVAL, ibv_inc_err_comp_cntr(NULL, 1))   \
+	X(ibv_read_comp_cntr, RET_EINVAL, ibv_read_comp_cntr(NULL, NULL))      \
+	X(ibv_read_err_comp_cntr, RET_EINVAL,                                  \
+	  ibv_read_err_comp_cntr(NULL, NULL))                                  \
+	X(ibv_qp_attach_comp_cntr, RET_EINVAL,                                 \
+	  ibv_qp_attach_comp_cntr(NULL, NULL, NULL))                           \
 	X(mlx5dv_query_device, RET_EINVAL, mlx5dv_query_device(NULL, NULL))    \
 	X(mlx5dv_get_clock_info, RET_EINVAL,                                  \
 	  mlx5dv_get_clock_info(NULL, NULL))                                   \
 	X(mlx5dv_init_obj, RET_EINVAL, mlx5dv_init_obj(NULL, 0))               \
+	X(_mlx5dv_get_export_sizes, RET_NONE,                                  \
+	  (_mlx5dv_get_export_sizes(NULL, 12), 0))                             \
 	X(mlx5dv_open_device, RET_NULL, mlx5dv_open_device(NULL, NULL))        \
 	X(mlx5dv_is_supported, RET_ZERO, mlx5dv_is_supported(NULL))            \
 	X(mlx5dv_alloc_dm, RET_NULL, mlx5dv_alloc_dm(NULL, NULL, NULL))        \
+	X(mlx5dv_devx_alloc_uar, RET_NULL, mlx5dv_devx_alloc_uar(NULL, 0))     \
+	X(mlx5dv_devx_free_uar, RET_NONE, (mlx5dv_devx_free_uar(NULL), 0))     \
+	X(mlx5dv_devx_uar_export_dmabuf_fd, RET_MINUS1,                        \
+	  mlx5dv_devx_uar_export_dmabuf_fd(NULL))                              \
 	X(mlx5dv_dm_map_op_addr, RET_NULL, mlx5dv_dm_map_op_addr(NULL, 0))     \
 	X(mlx5dv_reg_dmabuf_mr, RET_NULL,                                      \
 	  mlx5dv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0, 0))                       \
 	X(mlx5dv_create_qp, RET_NULL, mlx5dv_create_qp(NULL, NULL, NULL))      \
-	X(mlx5dv_qp_ex_from_ibv_qp_ex, UNSUP_NULL,                             \
+	X(mlx5dv_create_cq, RET_NULL, mlx5dv_create_cq(NULL, NULL, NULL))      \
+	X(mlx5dv_qp_ex_from_ibv_qp_ex, RET_NULL,                               \
 	  mlx5dv_qp_ex_from_ibv_qp_ex(NULL))                                   \
 	X(mlx5dv_devx_general_cmd, UNSUP_ERRNO,                                \
 	  mlx5dv_devx_general_cmd(NULL, NULL, 0, NULL, 0))                     \

@@ -34,7 +34,10 @@ static any_fn fn_at(const void *base, ptrdiff_t off)
 
 /* Every public slot an inline verb of verbs.h calls through. */
 static const size_t copied_slots[] = {
-	VSLOT(dm_export_dmabuf_fd),   VSLOT(advise_mr),
+	VSLOT(free_buf),	      VSLOT(alloc_buf),
+	VSLOT(reg_mr_ex),	      VSLOT(dealloc_dmah),
+	VSLOT(alloc_dmah),	      VSLOT(dm_export_dmabuf_fd),
+	VSLOT(advise_mr),
 	VSLOT(alloc_null_mr),	      VSLOT(read_counters),
 	VSLOT(attach_counters_point_flow), VSLOT(create_counters),
 	VSLOT(destroy_counters),      VSLOT(reg_dm_mr),
@@ -60,8 +63,6 @@ static const size_t copied_slots[] = {
 
 /* Slots without a provider op in driver.h: set_ops must not touch them. */
 static const size_t untouched_slots[] = {
-	VSLOT(free_buf), VSLOT(alloc_buf), VSLOT(reg_mr_ex),
-	VSLOT(dealloc_dmah), VSLOT(alloc_dmah),
 	LSLOT(_compat_query_device), LSLOT(_compat_create_cq),
 };
 

@@ -262,7 +262,9 @@ static void test_reg_mr_ex(void **state)
 	assert_ptr_equal(seen.addr, (void *)4096);
 	assert_int_equal(seen.iova, 4096);
 
+	/* A handle of this context, which the default cannot carry. */
 	a.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_DMAH;
+	a.dmah = &(struct ibv_dmah){.context = &vctx->context};
 	errno = 0;
 	assert_null(ibv_reg_mr_ex(&pd, &a));
 	assert_int_equal(errno, EOPNOTSUPP);

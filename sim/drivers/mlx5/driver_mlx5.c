@@ -182,23 +182,7 @@ static void mlx5_query_device_uhw(struct sim_uvfile *uv, void *out,
 		memcpy(out, &r, n);
 }
 
-/*
- * The clock-info page (V1) as mlx5_core fills it for device_frequency_khz
- * 156250 (hca_core_clock): shift min(ilog2(156250) + 16,
- * ilog2(U32_MAX / 10^6 * 156250)) = 29, mult = (10^6 << 29) / 156250
- * rounded, a 41-bit counter, and overflow_period from overflow_cycles =
- * min((2^63 - 1) / mult, mask / 3) in ns, divided by 10^9 / HZ (HZ 250)
- * as the kernel stores it. The counter is not advanced: the time fields
- * (nsec, cycles, frac) stay 0 and sign even (no update in progress).
- */
-static const struct mlx5_ib_clock_info mlx5_sim_clock_info = {
-	.mult = 3435973837u,
-	.shift = 29,
-	.mask = (1ULL << 41) - 1,
-	.overflow_period = 4294,
-};
-
-/* Read-only (VM_WRITE or VM_EXEC: EPERM), one page. */
+/* The clock-info page (V1): read-only (VM_WRITE or VM_EXEC: EPERM). */
 static void *map_clock_info(void *addr, size_t len, int prot, int flags)
 {
 	void *p;
@@ -214,7 +198,7 @@ static void *map_clock_info(void *addr, size_t len, int prot, int flags)
 	p = sim_map_anon(addr, len, PROT_READ | PROT_WRITE, flags);
 	if (p == MAP_FAILED)
 		return p;
-	memcpy(p, &mlx5_sim_clock_info, sizeof(mlx5_sim_clock_info));
+	mlx5_sim_clock_info(p);
 	if (sys.mprotect(p, len, prot)) {
 		sys.munmap(p, len);
 		return MAP_FAILED;
@@ -261,6 +245,10 @@ static void *mlx5_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 				      flags);
 	case MLX5_IB_MMAP_CLOCK_INFO:
 		return map_clock_info(addr, len, prot, flags);
+	case MLX5_IB_MMAP_GET_CONTIGUOUS_PAGES:
+		/* mlx5_ib dropped contiguous pages; it still says so. */
+		errno = ENOSYS;
+		return MAP_FAILED;
 	}
 	e = sim_entry_find(uv, key);
 	if (!e)

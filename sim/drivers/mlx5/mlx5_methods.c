@@ -16,6 +16,21 @@ static const struct sim_attr_spec dm_query_attrs[] = {
 	A_OUT(MLX5_IB_ATTR_QUERY_DM_RESP_LENGTH, 8, 8, 1),
 };
 
+static const struct sim_attr_spec pd_query_attrs[] = {
+	A_IDR(MLX5_IB_ATTR_QUERY_PD_HANDLE, sim_type_pd, SA_READ),
+	A_OUT(MLX5_IB_ATTR_QUERY_PD_RESP_PDN, 4, 4, 1),
+};
+
+/* The PD number of a PD of this file (ibv_import_pd in a sharer). */
+static int pd_query(struct sim_call *c)
+{
+	struct sim_pd *pd =
+		sim_pd(sim_attr_obj(c, MLX5_IB_ATTR_QUERY_PD_HANDLE));
+
+	return sim_attr_copy_out(c, MLX5_IB_ATTR_QUERY_PD_RESP_PDN, &pd->pdn,
+				 sizeof(uint32_t));
+}
+
 static const struct sim_attr_spec uar_alloc_attrs[] = {
 	A_IDR(MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, mlx5_sim_type_uar, SA_NEW),
 	A_CONST(MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 1),
@@ -40,6 +55,8 @@ const struct sim_method mlx5_sim_methods[] = {
 	     mlx5_sim_dm_map_op_addr, map_op_attrs),
 	DM_M(MLX5_IB_METHOD_DM_QUERY, "DM_QUERY", mlx5_sim_dm_query,
 	     dm_query_attrs),
+	SIM_METHOD(UVERBS_OBJECT_PD, "PD", MLX5_IB_METHOD_PD_QUERY, "PD_QUERY",
+		   pd_query, pd_query_attrs, SIM_M_NEEDS_CTX),
 	UAR_M(MLX5_IB_METHOD_UAR_OBJ_ALLOC, "UAR_OBJ_ALLOC", mlx5_sim_uar_alloc,
 	      uar_alloc_attrs),
 	UAR_M(MLX5_IB_METHOD_UAR_OBJ_DESTROY, "UAR_OBJ_DESTROY",

@@ -236,6 +236,8 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	ret = qp_udata(uv, gqp, &req, in_len);
 	if (ret)
 		return ret;
+	/* mlx5_ib reports (QUERY_QP) the RQ it was given, not the request. */
+	gqp->attr.cap.max_recv_wr = req.rq_wqe_count;
 	rq_bytes = (uint64_t)req.rq_wqe_count << req.rq_wqe_shift;
 	len = rq_bytes + ((uint64_t)req.sq_wqe_count << 6);
 	if ((len && check_user(req.buf_addr, len)) ||
@@ -327,6 +329,7 @@ enum {
 	M_RD_ATOMIC = 1 << 13,
 	M_MIN_RNR = 1 << 15,
 	M_SQ_PSN = 1 << 16,
+	M_DEST_RD_ATOMIC = 1 << 17,
 	M_DEST_QPN = 1 << 20,
 };
 
@@ -355,6 +358,8 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		qp->min_rnr_timer = a->min_rnr_timer;
 	if (mask & M_RD_ATOMIC)
 		qp->log_rd_atom = log2_floor(a->max_rd_atomic);
+	if (mask & M_DEST_RD_ATOMIC)
+		qp->dest_rd_atom = a->max_dest_rd_atomic;
 	if (mask & M_RQ_PSN)
 		qp->epsn = a->rq_psn & 0xffffff;
 	if (mask & M_SQ_PSN)

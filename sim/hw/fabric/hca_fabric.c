@@ -8,8 +8,9 @@
  * ("p<pid>"). An owner's engine with nothing to do sleeps on a futex in
  * its ring's header; a sender wakes it only when it said it sleeps.
  * Packets from one sender to one ring keep their order and are not
- * dropped; they are lost, as on IB, only at a QP that does not exist or
- * a process that is gone.
+ * dropped; they are lost, as on IB, at a QP that does not exist or a
+ * process that is gone, and where --fault says (hca_fault.c, applied as
+ * each packet is taken from the ring).
  */
 #include "hca.h"
 
@@ -36,6 +37,9 @@ struct ring_hdr {
 	uint32_t sleeping; /* the owner's engine thread waits (a futex) */
 	uint32_t ready;
 	uint32_t app_pass; /* the owner's application is in a pass */
+	uint64_t done;	   /* tail when the owner's last pass ended */
+	uint64_t passes;   /* passes the owner's engine finished */
+	uint32_t full;	   /* times a sender found the ring full */
 };
 
 #define RING_DATA 4096 /* header page, then the bytes */
@@ -228,7 +232,7 @@ static uint8_t *ring_at(struct ring_hdr *h, uint64_t pos)
 }
 
 static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
-		   int iovcnt)
+		   int iovcnt, struct hca_mark *mark)
 {
 	size_t len = sizeof(struct ring_rec) + sizeof(*p), room, off;
 	struct ring_hdr *h;
@@ -253,6 +257,7 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 		len += room;
 	if (head + len - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >
 	    RING_BYTES) {
+		h->full++;
 		pthread_mutex_unlock(&h->lock);
 		if (kill(pid, 0) && errno == ESRCH)
 			return -EHOSTUNREACH;
@@ -277,6 +282,10 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	}
 	__atomic_store_n(&h->head, head + len, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&h->lock);
+	if (mark) {
+		mark->pid = pid;
+		mark->pos = head + len;
+	}
 	/* an application in a pass looks again before it leaves */
 	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST) &&
 	    !__atomic_load_n(&h->app_pass, __ATOMIC_SEQ_CST))
@@ -287,6 +296,12 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		    int iovcnt)
 {
+	return hca_fabric_send_mark(p, iov, iovcnt, NULL);
+}
+
+int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
+			 int iovcnt, struct hca_mark *mark)
+{
 	uint32_t key = (uint32_t)p->dst_dev << 24 | p->dst_qpn;
 	unsigned int slot = (p->dst_qpn ^ p->dst_dev * 131u) % OWNER_CACHE;
 	int ret;
@@ -295,12 +310,85 @@ int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].pid = owner_of(p->dst_dev, p->dst_qpn);
 		owners[slot].dev_qpn = key;
 	}
-	ret = send_to(owners[slot].pid, p, iov, iovcnt);
+	ret = send_to(owners[slot].pid, p, iov, iovcnt, mark);
 	if (ret != -EAGAIN) /* a full ring (ring_full) is tried again */
 		hca_stats.pkts_out++;
-	if (ret == -EHOSTUNREACH)
+	if (ret == -EHOSTUNREACH) {
 		owners[slot].pid = 0; /* look again next time */
+		if (mark)
+			mark->pid = 0;
+	}
 	return ret;
+}
+
+/*
+ * The ACK timer's question: did the receiver's engine get to run since
+ * the packet was put in its ring? A real HCA answers within microseconds
+ * whatever its host's CPUs do; here the answer waits for a process to be
+ * scheduled, and that wait is not network time. A receiver that is gone
+ * had its chance: its packets are lost.
+ */
+/* The process is gone: reaped, or dead and not yet reaped (a zombie). */
+static int gone(pid_t pid)
+{
+	char path[40], buf[64], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = sys.open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = sys.read(fd, buf, sizeof(buf) - 1);
+	sys.close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strrchr(buf, ')'); /* "pid (comm) S ..." */
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+int hca_fabric_reached(struct hca_mark *m)
+{
+	struct ring_hdr *h;
+	uint32_t full;
+
+	if (!m->pid)
+		return 1;
+	h = peer_ring(m->pid);
+	if (!h)
+		return 1;
+	if (gone(m->pid))
+		return 1;
+	if (__atomic_load_n(&h->done, __ATOMIC_ACQUIRE) < m->pos)
+		return 0;
+	/*
+	 * It took our packet, but its answer may have found our ring full
+	 * and wait in it for its next pass: then it has had its chance
+	 * only once it finished a pass that began after we made room.
+	 */
+	full = own ? __atomic_load_n(&own->full, __ATOMIC_ACQUIRE) : 0;
+	if (full != m->full) {
+		m->full = full;
+		m->passes = __atomic_load_n(&h->passes, __ATOMIC_ACQUIRE) + 2;
+		return 0;
+	}
+	return __atomic_load_n(&h->passes, __ATOMIC_ACQUIRE) >= m->passes;
+}
+
+int hca_fabric_backlog(void)
+{
+	return own && __atomic_load_n(&own->head, __ATOMIC_ACQUIRE) !=
+			      __atomic_load_n(&own->tail, __ATOMIC_RELAXED);
+}
+
+/* Answers to what the pass took were sent before done moves past it. */
+void hca_fabric_pass_done(void)
+{
+	if (!own)
+		return;
+	__atomic_store_n(&own->done, own->tail, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&own->passes, 1, __ATOMIC_RELEASE);
 }
 
 static const uint8_t *cur_payload; /* the packet being handled */
@@ -321,11 +409,26 @@ int hca_fabric_take(const struct iovec *iov, int iovcnt)
 	return 0;
 }
 
+void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
+{
+	struct hca_qp *qp = hca_qp_by_qpn(p->dst_dev, p->dst_qpn);
+
+	cur_payload = payload;
+	cur_len = p->len;
+	if (!qp)
+		return;
+	if (p->op == HCA_PKT_ACK || p->op == HCA_PKT_NAK ||
+	    p->op == HCA_PKT_READ_RESP || p->op == HCA_PKT_ATOMIC_RESP)
+		hca_req_input(qp, p);
+	else
+		hca_resp_input(qp, p);
+}
+
 int hca_fabric_poll(int max)
 {
 	const struct ring_rec *r;
+	const uint8_t *payload;
 	struct hca_pkt p;
-	struct hca_qp *qp;
 	uint64_t tail;
 	int done = 0;
 
@@ -340,18 +443,10 @@ int hca_fabric_poll(int max)
 			continue;
 		}
 		memcpy(&p, r + 1, sizeof(p));
-		cur_payload = (const uint8_t *)(r + 1) + sizeof(p);
-		cur_len = p.len;
+		payload = (const uint8_t *)(r + 1) + sizeof(p);
 		done++;
-		qp = hca_qp_by_qpn(p.dst_dev, p.dst_qpn);
-		if (qp) {
-			if (p.op == HCA_PKT_ACK || p.op == HCA_PKT_NAK ||
-			    p.op == HCA_PKT_READ_RESP ||
-			    p.op == HCA_PKT_ATOMIC_RESP)
-				hca_req_input(qp, &p);
-			else
-				hca_resp_input(qp, &p);
-		}
+		if (!hca_fault_rx(&p, payload))
+			hca_fabric_deliver(&p, payload);
 		tail += r->len;
 		__atomic_store_n(&own->tail, tail, __ATOMIC_RELEASE);
 	}

@@ -143,6 +143,9 @@ struct hca_swqe {
 	/* transport progress */
 	uint32_t psn_first, npkts;
 	uint32_t sent; /* packets handed to the fabric */
+	uint32_t sent_max; /* highest sent: below it is a retransmission */
+	uint32_t rd_next;  /* READ: next response packet expected */
+	uint8_t rd_gap;	   /* READ: re-asked from rd_next after a gap */
 	uint8_t failed;
 	uint64_t deadline; /* retransmission / RNR timer, ns */
 };
@@ -155,7 +158,30 @@ struct hca_rresp {
 	uint8_t *src;
 	uint64_t orig;
 };
-#define HCA_RRESP 16 /* max_qp_rd_atom */
+#define HCA_RRESP 16 /* max_qp_rd_atom: responses queued at once */
+
+/*
+ * A responder resource: one READ or atomic request executed, kept so that
+ * a duplicate of it (the requester lost part of our answer) is answered
+ * again from here: a READ from the same memory, from the PSN asked for;
+ * an atomic with the value it returned the first time, never executed
+ * twice. The last max_dest_rd_atomic requests are kept.
+ */
+struct hca_rres {
+	uint8_t op; /* the response's HCA_PKT_* */
+	uint32_t psn, npkts, len, rkey;
+	uint64_t raddr, orig;
+};
+#define HCA_RKEEP 16 /* resources kept at most (max_qp_rd_atom) */
+
+/* A packet's place in its receiver's ring (hca_fabric.c): the receiver
+ * has had its chance at it once its engine finished a pass past pos. */
+struct hca_mark {
+	int32_t pid;   /* 0: nothing in flight (or the packet was lost) */
+	uint32_t full; /* our ring's full count last seen */
+	uint64_t pos;
+	uint64_t passes; /* the receiver's pass count it must reach */
+};
 
 struct hca_qp {
 	struct hca_qp *next;
@@ -199,6 +225,16 @@ struct hca_qp {
 	uint32_t msg_rkey;
 	struct hca_rresp rr[HCA_RRESP];
 	uint32_t rr_head, rr_tail;
+	struct hca_rres res[HCA_RKEEP];
+	uint32_t nres;		       /* resources made */
+	uint8_t dest_rd_atom;	       /* max_dest_rd_atomic: resources kept */
+	uint8_t nak_pending, nak_code; /* NAK to send (ring was full) */
+	uint8_t seq_nak_sent;	       /* one PSN sequence NAK per gap */
+	uint32_t nak_psn;
+	/* where the last request packet went, for the ACK timer */
+	struct hca_mark mark;
+	uint64_t rx_pkts;     /* packets that arrived for this QP (faults) */
+	uint32_t faults_sent; /* --fault cqe-error: send WQEs counted */
 };
 
 /* ---- engine (hca_engine.c) ---- */
@@ -299,10 +335,23 @@ int hca_fabric_open(void);
 int hca_fabric_attach(unsigned int dev, uint32_t qpn);
 void hca_fabric_detach(unsigned int dev, uint32_t qpn);
 /* Send a packet with payload from iov; 0, -EAGAIN (no room: try again
- * later) or -EHOSTUNREACH (no such QP or process: the packet is lost). */
+ * later) or -EHOSTUNREACH (no such QP or process: the packet is lost).
+ * With mark, where the packet went (pid 0 if it was lost). */
 struct iovec;
 int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		    int iovcnt);
+int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
+			 int iovcnt, struct hca_mark *mark);
+/* Has the receiver had its chance at the packet at m? 1 once its engine
+ * finished a pass past it (and, if our ring was full meanwhile, one more
+ * that began after), or it is gone; 0 while it has not run. */
+int hca_fabric_reached(struct hca_mark *m);
+/* Packets wait in this process's own ring (an answer may be among them). */
+int hca_fabric_backlog(void);
+/* End of an engine pass: what it took from the ring is now handled. */
+void hca_fabric_pass_done(void);
+/* Hand one packet to its QP (requester or responder role). */
+void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload);
 /* Handle up to max arrived packets; the number handled. */
 int hca_fabric_poll(int max);
 /* Copy the payload of the packet being handled into iov. 0. */
@@ -314,6 +363,15 @@ void hca_fabric_wait(int ms);
 int hca_fabric_app_pass(int in);
 /* Wake this process's engine thread if it sleeps. */
 void hca_fabric_wake_self(void);
+
+/* ---- --fault (hca_fault.c) ---- */
+/* A packet taken from the ring: 1 if a fault took it (dropped, held for
+ * later, or delivered twice), 0 to deliver it as it is. */
+int hca_fault_rx(const struct hca_pkt *p, const uint8_t *payload);
+/* Held packets that are due, timed rules (link-flap, event); 1 if work. */
+int hca_fault_step(uint64_t now);
+/* A send WQE was taken: the syndrome cqe-error gives it, or 0. */
+uint8_t hca_fault_wqe(struct hca_qp *qp);
 
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);
@@ -343,6 +401,13 @@ struct hca_stats {
 	uint64_t woken;	       /* ... and a sender woke it */
 	uint64_t ring_full;    /* sends deferred: the peer's ring was full */
 	uint64_t ack_timeouts; /* local ACK timer expiries (go-back-N) */
+	uint64_t timer_waits;  /* expiries not counted: the peer had not run */
+	uint64_t retransmits;  /* request packets sent again (lost or not
+				* acknowledged in time) */
+	uint64_t rnr_naks;     /* RNR NAKs received (then sent again) */
+	uint64_t seq_naks;     /* PSN sequence NAKs sent (a gap was seen) */
+	uint64_t duplicates;   /* duplicate requests answered again */
+	uint64_t faults;       /* --fault actions taken in this process */
 };
 extern struct hca_stats hca_stats;
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);

@@ -25,6 +25,12 @@ static void put32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
+static void put64(uint8_t *p, uint64_t v)
+{
+	v = htobe64(v);
+	memcpy(p, &v, 8);
+}
+
 static int is_error(uint8_t op)
 {
 	return op == HCA_CQE_REQ_ERR || op == HCA_CQE_RESP_ERR;
@@ -56,6 +62,8 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 				      (ci->grh ? 2u << 28 : 0));
 		memcpy(e + 36, &ci->imm, 4); /* raw, as libmlx5 reads it */
 		put32(e + 44, ci->byte_cnt);
+		/* the completion time, in cycles of the HCA clock */
+		put64(e + 48, mlx5_sim_clock_cycles());
 	}
 	put32(e + 32, ci->uidx & 0xffffff);
 	put32(e + 56, ((uint32_t)ci->wqe_opcode << 24) | (ci->qpn & 0xffffff));

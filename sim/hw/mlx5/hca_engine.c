@@ -66,6 +66,9 @@ void hca_qp_to_err(struct hca_qp *qp)
 	if (qp->state == HCA_QPS_ERR)
 		return;
 	hca_qp_set_state(qp, HCA_QPS_ERR);
+	/* a SEND being received holds its receive WQE: it flushes too */
+	if (qp->in_msg && qp->msg_op == HCA_PKT_SEND)
+		hca_recv_complete(qp, qp->msg_wqe, NULL, 0, HCA_SYND_FLUSH);
 	qp->in_msg = 0;
 	qp->rr_head = qp->rr_tail = 0;
 	qp->ack_pending = 0;
@@ -83,7 +86,11 @@ void hca_qp_reset(struct hca_qp *qp)
 	qp->in_msg = 0;
 	qp->rr_head = qp->rr_tail = 0;
 	qp->ack_pending = 0;
+	qp->nak_pending = 0;
+	qp->seq_nak_sent = 0;
+	qp->nres = 0;
 	qp->retries = qp->rnr_retries = 0;
+	qp->mark.pid = 0;
 }
 
 int hca_step(void)
@@ -94,6 +101,7 @@ int hca_step(void)
 	int did;
 
 	did = hca_fabric_poll(64) > 0;
+	did |= hca_fault_step(now);
 	for (qp = hca_qps; qp; qp = qp->next) {
 		if (qp->state == HCA_QPS_ERR)
 			did |= rq_flush(qp);
@@ -103,6 +111,7 @@ int hca_step(void)
 	}
 	for (cq = hca_cqs; cq; cq = cq->next)
 		hca_cq_check_arm(cq);
+	hca_fabric_pass_done();
 	hca_stats.passes++;
 	hca_stats.busy_passes += did;
 	return did;

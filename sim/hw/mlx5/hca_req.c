@@ -184,6 +184,9 @@ static void req_retire(struct hca_qp *qp, uint8_t synd)
 /* Error on the oldest WQE: its CQE, then ERR (which flushes the rest). */
 static void req_fail(struct hca_qp *qp, uint8_t synd)
 {
+	if (sim_tracing())
+		sim_trace("qp %#x to ERR: requester error, syndrome %#x",
+			  qp->qpn, synd);
 	if (qp->tail != qp->head)
 		req_retire(qp, synd);
 	hca_qp_to_err(qp);
@@ -219,11 +222,16 @@ static void take_wqes(struct hca_qp *qp)
 		else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
 			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
 		w->sent = 0;
+		w->sent_max = 0;
+		w->rd_next = 0;
+		w->rd_gap = 0;
 		w->deadline = 0;
 		w->psn_first = qp->npsn;
 		qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
 		if (!synd && qp->type == HCA_QPT_UD && w->len > 4096)
 			synd = HCA_SYND_LOC_LEN; /* UD: one packet, MTU 4096 */
+		if (!synd)
+			synd = hca_fault_wqe(qp);
 		w->failed = synd;
 		qp->head++;
 		hca_trace_wqe(qp, w);
@@ -298,10 +306,15 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	p.op = pkt_op[w->opcode];
 	if (!p.op)
 		return HCA_SYND_LOC_QP_OP;
+	if (w->opcode == HCA_WQE_RDMA_READ) {
+		/* one request for the responses not received yet */
+		k = w->rd_next;
+		off = k * HCA_SEG_MAX;
+	}
 	p.psn = (w->psn_first + k) & PSN_MASK;
 	p.rkey = w->rkey;
 	p.raddr = w->raddr + off;
-	p.msg_len = w->len;
+	p.msg_len = w->len - (w->opcode == HCA_WQE_RDMA_READ ? off : 0);
 	p.atom[0] = w->swap_add;
 	p.atom[1] = w->compare;
 	if (qp->type == HCA_QPT_UD) {
@@ -339,9 +352,11 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 		if (n < 0)
 			return synd;
 	}
-	ret = hca_fabric_send(&p, iov, n);
+	ret = hca_fabric_send_mark(&p, iov, n, &qp->mark);
 	if (ret == -EAGAIN)
 		return ret;
+	if (k < w->sent_max || (w->opcode == HCA_WQE_RDMA_READ && w->sent_max))
+		hca_stats.retransmits++;
 	return 0; /* delivered, or lost at a QP that is not there */
 }
 
@@ -411,6 +426,8 @@ static int transmit(struct hca_qp *qp)
 			/* one READ request asks for all of the response */
 			w->sent = w->opcode == HCA_WQE_RDMA_READ ? w->npkts
 								 : k + 1;
+			if (w->sent > w->sent_max)
+				w->sent_max = w->sent;
 			if (w->sent == w->npkts && qp->type == HCA_QPT_RC &&
 			    rc_timeout_ns(qp))
 				w->deadline = hca_now() + rc_timeout_ns(qp);
@@ -475,7 +492,20 @@ void hca_req_timers(struct hca_qp *qp, uint64_t now)
 		w->deadline = 0;
 		return;
 	}
+	/*
+	 * Network time only: while the receiver has not run since our last
+	 * packet reached its ring, or its answer waits in ours, nothing was
+	 * lost. The timer starts again from here.
+	 */
+	if (!hca_fabric_reached(&qp->mark) || hca_fabric_backlog()) {
+		w->deadline = now + rc_timeout_ns(qp);
+		hca_stats.timer_waits++;
+		return;
+	}
 	hca_stats.ack_timeouts++;
+	if (sim_tracing())
+		sim_trace("qp %#x ACK timeout psn %#x retry %u of %u", qp->qpn,
+			  w->psn_first, qp->retries + 1, qp->retry_cnt);
 	if (qp->retries++ >= qp->retry_cnt) {
 		req_fail(qp, HCA_SYND_RETRY_EXC);
 		return;
@@ -587,11 +617,22 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 				return;
 			}
 			rewind_to(qp, p->psn);
+			/* sent again because the receiver was not ready, not
+			 * because the wire lost it: no retransmission */
+			w->sent_max = w->sent;
+			hca_stats.rnr_naks++;
 			w->deadline =
 				hca_now() + rnr_us[p->rnr_timer & 31] * 1000ull;
 			return;
 		}
 		if (p->nak == HCA_NAK_SEQ) {
+			if (w->deadline && !w->sent)
+				return; /* waiting out an RNR NAK already */
+			/* a transport retry, as a timeout is */
+			if (qp->retries++ >= qp->retry_cnt) {
+				req_fail(qp, HCA_SYND_RETRY_EXC);
+				return;
+			}
 			rewind_to(qp, p->psn);
 			return;
 		}
@@ -601,13 +642,28 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 	}
 	/* READ or atomic response: earlier WQEs are implicitly acked */
 	ack_upto(qp, (w->psn_first - 1) & PSN_MASK);
-	if (w != &qp->ring[qp->tail & (qp->ring_size - 1)])
+	if (w != &qp->ring[qp->tail & (qp->ring_size - 1)] || !w->sent)
 		return;
+	if (((p->psn - w->psn_first) & PSN_MASK) != w->rd_next) {
+		/* a response is missing: ask again from it, once per gap
+		 * (an earlier one is a duplicate, dropped) */
+		if (psn_le(w->psn_first + w->rd_next, p->psn) && !w->rd_gap) {
+			w->rd_gap = 1;
+			w->sent = 0;
+			w->deadline = 0;
+		}
+		return;
+	}
 	synd = scatter_resp(qp, w, p);
 	if (synd) {
 		req_fail(qp, synd);
 		return;
 	}
-	if (p->flags & HCA_PF_LAST)
+	w->rd_next++;
+	w->rd_gap = 0;
+	qp->retries = 0;
+	if (rc_timeout_ns(qp))
+		w->deadline = hca_now() + rc_timeout_ns(qp);
+	if (w->rd_next >= w->npkts)
 		req_retire(qp, 0);
 }

@@ -147,21 +147,28 @@ static int scatter_iov(struct hca_qp *qp, const struct hca_sge *sge,
 	return n;
 }
 
-static void answer(struct hca_qp *qp, const struct hca_pkt *req, uint8_t op,
-		   uint8_t nak, uint32_t psn)
+/* Send a NAK to the connected requester, or keep it for the next pass
+ * when its ring is full: a NAK is never lost on our side. 1 if sent. */
+static int send_nak(struct hca_qp *qp, uint8_t nak, uint32_t psn)
 {
 	struct hca_pkt a;
 
 	memset(&a, 0, sizeof(a));
-	a.op = op;
+	a.op = HCA_PKT_NAK;
 	a.nak = nak;
 	a.psn = psn;
 	a.src_dev = (uint16_t)qp->dev;
 	a.src_qpn = qp->qpn;
-	a.dst_dev = req->src_dev;
-	a.dst_qpn = req->src_qpn;
+	a.dst_dev = (uint16_t)qp->dlid_dev;
+	a.dst_qpn = qp->dest_qpn;
 	a.rnr_timer = qp->min_rnr_timer;
-	hca_fabric_send(&a, NULL, 0);
+	qp->nak_pending = 0;
+	if (hca_fabric_send(&a, NULL, 0) != -EAGAIN)
+		return 1;
+	qp->nak_pending = 1;
+	qp->nak_code = nak;
+	qp->nak_psn = psn;
+	return 0;
 }
 
 /* A responder error of class J/K: NAK (RC), then ERR. */
@@ -169,7 +176,11 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 		       uint32_t event)
 {
 	if (qp->type == HCA_QPT_RC)
-		answer(qp, p, HCA_PKT_NAK, nak, p->psn);
+		send_nak(qp, nak, p->psn);
+	if (sim_tracing())
+		sim_trace("qp %#x to ERR: responder error (NAK %u) on packet "
+			  "op %u psn %#x from qp %#x",
+			  qp->qpn, nak, p->op, p->psn, p->src_qpn);
 	if (event)
 		sim_async_event(qp->uv, event, qp->obj);
 	hca_qp_to_err(qp);
@@ -221,24 +232,99 @@ static void ud_input(struct hca_qp *qp, const struct hca_pkt *p)
 	hca_recv_complete(qp, wc, p, p->len + 40, 0);
 }
 
-static int queue_reply(struct hca_qp *qp, const struct hca_pkt *p, uint8_t *src,
-		       uint64_t orig)
+static uint32_t read_pkts(uint32_t len)
 {
-	struct hca_rresp *r;
+	return len ? (len + HCA_SEG_MAX - 1) / HCA_SEG_MAX : 1;
+}
 
-	if (qp->rr_head - qp->rr_tail >= HCA_RRESP)
-		return -1;
-	r = &qp->rr[qp->rr_head++ % HCA_RRESP];
-	r->op = p->op == HCA_PKT_READ_REQ ? HCA_PKT_READ_RESP
-					  : HCA_PKT_ATOMIC_RESP;
+/* Queue the answer: op, from psn, len bytes at src (READ) or orig. */
+static void queue_reply(struct hca_qp *qp, const struct hca_pkt *p, uint8_t op,
+			uint32_t psn, uint8_t *src, uint32_t len, uint64_t orig)
+{
+	struct hca_rresp *r = &qp->rr[qp->rr_head++ % HCA_RRESP];
+
+	r->op = op;
 	r->dst_dev = p->src_dev;
 	r->dst_qpn = p->src_qpn;
-	r->psn = p->psn;
+	r->psn = psn;
 	r->src = src;
-	r->len = p->op == HCA_PKT_READ_REQ ? p->msg_len : 0;
+	r->len = len;
 	r->sent = 0;
 	r->orig = orig;
+}
+
+/* Remember an executed READ or atomic request as a resource. */
+static void keep_resource(struct hca_qp *qp, const struct hca_pkt *p,
+			  uint64_t orig)
+{
+	struct hca_rres *r = &qp->res[qp->nres++ % HCA_RKEEP];
+
+	r->op = p->op == HCA_PKT_READ_REQ ? HCA_PKT_READ_RESP
+					  : HCA_PKT_ATOMIC_RESP;
+	r->psn = p->psn;
+	r->len = p->op == HCA_PKT_READ_REQ ? p->msg_len : 0;
+	r->npkts = p->op == HCA_PKT_READ_REQ ? read_pkts(r->len) : 1;
+	r->rkey = p->rkey;
+	r->raddr = p->raddr;
+	r->orig = orig;
+}
+
+/* An answer for psn (op) still waits in the queue. */
+static int queued(const struct hca_qp *qp, uint8_t op, uint32_t psn)
+{
+	const struct hca_rresp *r;
+	uint32_t i;
+
+	for (i = qp->rr_tail; i != qp->rr_head; i++) {
+		r = &qp->rr[i % HCA_RRESP];
+		if (r->op == op &&
+		    ((psn - r->psn) & PSN_MASK) < read_pkts(r->len))
+			return 1;
+	}
 	return 0;
+}
+
+/*
+ * A duplicate READ or atomic request: the requester lost (part of) our
+ * answer. Answer it again from the resource that holds it: a READ from
+ * the PSN asked for, an atomic with the value it returned the first time.
+ * A request no kept resource remembers is dropped, as is one whose answer
+ * is still queued.
+ */
+static void replay(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	uint32_t keep = qp->dest_rd_atom ? qp->dest_rd_atom : 1, i, off, len;
+	uint8_t op = p->op == HCA_PKT_READ_REQ ? HCA_PKT_READ_RESP
+					       : HCA_PKT_ATOMIC_RESP;
+	struct hca_rres *r;
+	uint8_t synd;
+	void *src;
+
+	if (keep > HCA_RKEEP)
+		keep = HCA_RKEEP;
+	for (i = 0; i < keep && i < qp->nres; i++) {
+		r = &qp->res[(qp->nres - 1 - i) % HCA_RKEEP];
+		off = (p->psn - r->psn) & PSN_MASK;
+		if (r->op != op || off >= r->npkts)
+			continue;
+		if (queued(qp, op, p->psn) ||
+		    qp->rr_head - qp->rr_tail >= HCA_RRESP)
+			return; /* queued already, or no room */
+		hca_stats.duplicates++;
+		if (op == HCA_PKT_ATOMIC_RESP) {
+			queue_reply(qp, p, op, p->psn, NULL, 0, r->orig);
+			return;
+		}
+		off *= HCA_SEG_MAX;
+		len = r->len - off;
+		src = len ? hca_mem(qp, r->rkey, r->raddr + off, len,
+				    HCA_ACC_REMOTE_READ, 1, &synd)
+			  : NULL;
+		if (len && !src)
+			return; /* the MR is gone: nothing to answer from */
+		queue_reply(qp, p, op, p->psn, src, len, 0);
+		return;
+	}
 }
 
 static uint64_t do_atomic(const struct hca_pkt *p, void *dst)
@@ -267,13 +353,14 @@ static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 		resp_fatal(qp, p, HCA_NAK_ACCESS, SIM_EVENT_QP_ACCESS_ERR);
 		return;
 	}
+	if (qp->rr_head - qp->rr_tail >= HCA_RRESP)
+		return; /* too many outstanding: the requester asks again */
 	if (atomic)
 		orig = do_atomic(p, src);
-	if (queue_reply(qp, p, src, orig))
-		return; /* too many outstanding: the requester retries */
-	qp->epsn = (p->psn + (atomic ? 1 : (p->msg_len + HCA_SEG_MAX - 1) /
-						    HCA_SEG_MAX ?: 1)) &
-		   PSN_MASK;
+	keep_resource(qp, p, orig);
+	queue_reply(qp, p, atomic ? HCA_PKT_ATOMIC_RESP : HCA_PKT_READ_RESP,
+		    p->psn, src, atomic ? 0 : p->msg_len, orig);
+	qp->epsn = (p->psn + (atomic ? 1 : read_pkts(p->msg_len))) & PSN_MASK;
 }
 
 /* SEND and WRITE packets (RC and UC). */
@@ -286,12 +373,16 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 
 	if (p->flags & HCA_PF_FIRST) {
 		qp->in_msg = 1;
+		qp->msg_op = p->op;
 		qp->msg_off = 0;
 		if (!write && hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge,
 					   &qp->msg_wqe)) {
 			qp->in_msg = 0;
+			/* the NAK for this PSN: later packets of the message
+			 * are dropped without another one */
+			qp->seq_nak_sent = 1;
 			if (qp->type == HCA_QPT_RC)
-				answer(qp, p, HCA_PKT_NAK, HCA_NAK_RNR, p->psn);
+				send_nak(qp, HCA_NAK_RNR, p->psn);
 			return; /* UC: the message is dropped */
 		}
 		if (write && (!(qp->access & HCA_ACC_REMOTE_WRITE) ||
@@ -318,6 +409,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 				p->len, iov, &synd);
 		if (n < 0) {
 			hca_recv_complete(qp, qp->msg_wqe, p, 0, synd);
+			qp->in_msg = 0;
 			resp_fatal(qp, p,
 				   synd == HCA_SYND_LOC_LEN ? HCA_NAK_INV_REQ
 							    : HCA_NAK_OP,
@@ -342,12 +434,49 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			/* the data landed; the immediate needs a receive */
 			qp->ack_pending = 0;
 			qp->epsn = p->psn;
+			qp->seq_nak_sent = 1;
 			if (qp->type == HCA_QPT_RC)
-				answer(qp, p, HCA_PKT_NAK, HCA_NAK_RNR, p->psn);
+				send_nak(qp, HCA_NAK_RNR, p->psn);
 			return;
 		}
 		hca_recv_complete(qp, qp->msg_wqe, p, p->msg_len, 0);
 	}
+}
+
+/*
+ * RC, PSN not the expected one. Earlier: a duplicate (our ACK or answer
+ * was lost, or the wire repeated it): ACK again, or replay a READ or
+ * atomic. Later: packets were lost before it: one PSN sequence NAK for
+ * the gap (the requester goes back to the PSN it names), then silence
+ * until the expected PSN comes.
+ */
+static void rc_out_of_order(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	if (((qp->epsn - p->psn) & PSN_MASK) < 0x800000) {
+		if (p->op == HCA_PKT_READ_REQ || p->op == HCA_PKT_CS ||
+		    p->op == HCA_PKT_FA) {
+			replay(qp, p);
+			return;
+		}
+		hca_stats.duplicates++;
+		qp->ack_psn = (qp->epsn - 1) & PSN_MASK;
+		qp->ack_pending = 1;
+		return;
+	}
+	if (qp->seq_nak_sent)
+		return;
+	qp->seq_nak_sent = 1;
+	hca_stats.seq_naks++;
+	send_nak(qp, HCA_NAK_SEQ, qp->epsn);
+}
+
+/* UC lost a packet inside a message: the message is dropped and its
+ * receive WQE, not completed, serves the next one. */
+static void uc_abort(struct hca_qp *qp)
+{
+	if (qp->msg_op == HCA_PKT_SEND && !qp->srq)
+		qp->rq_consumed--;
+	qp->in_msg = 0;
 }
 
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
@@ -361,15 +490,13 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 	if (p->src_qpn != qp->dest_qpn)
 		return;
 	if (qp->type == HCA_QPT_RC && p->psn != qp->epsn) {
-		/* duplicate: answer again; ahead (after a NAK): drop */
-		if (((qp->epsn - p->psn) & PSN_MASK) < 0x800000 &&
-		    p->op != HCA_PKT_READ_REQ && p->op != HCA_PKT_CS &&
-		    p->op != HCA_PKT_FA) {
-			qp->ack_psn = (qp->epsn - 1) & PSN_MASK;
-			qp->ack_pending = 1;
-		}
+		rc_out_of_order(qp, p);
 		return;
 	}
+	if (qp->type == HCA_QPT_UC && p->psn != qp->epsn && qp->in_msg)
+		uc_abort(qp); /* a packet is missing: drop the message */
+	qp->epsn = p->psn;    /* UC follows the wire; RC: unchanged */
+	qp->seq_nak_sent = 0;
 	switch (p->op) {
 	case HCA_PKT_SEND:
 	case HCA_PKT_WRITE:
@@ -397,6 +524,8 @@ int hca_resp_flush(struct hca_qp *qp)
 	uint32_t chunk;
 	int did = 0;
 
+	if (qp->nak_pending && !send_nak(qp, qp->nak_code, qp->nak_psn))
+		return 0;
 	while (qp->rr_tail != qp->rr_head) {
 		r = &qp->rr[qp->rr_tail % HCA_RRESP];
 		memset(&a, 0, sizeof(a));

@@ -135,10 +135,14 @@ __attribute__((destructor)) static void trace_stats(void)
 		     " in the application's calls) packets out %" PRIu64
 		     " in %" PRIu64 " wake-ups sent %" PRIu64 " wqes %" PRIu64
 		     " cqes %" PRIu64 " sleeps %" PRIu64 " woken %" PRIu64
-		     " ring-full %" PRIu64 " ack-timeouts %" PRIu64,
+		     " ring-full %" PRIu64 " ack-timeouts %" PRIu64
+		     " timer-waits %" PRIu64 " retransmits %" PRIu64
+		     " rnr-naks %" PRIu64 " seq-naks %" PRIu64
+		     " duplicates %" PRIu64 " faults %" PRIu64,
 		     s.passes, s.busy_passes, s.app_passes, s.pkts_out,
 		     s.pkts_in, s.pokes, s.wqes, s.cqes, s.waits, s.woken,
-		     s.ring_full, s.ack_timeouts);
+		     s.ring_full, s.ack_timeouts, s.timer_waits, s.retransmits,
+		     s.rnr_naks, s.seq_naks, s.duplicates, s.faults);
 	if (sim_tracing())
 		sim_trace("%s", line);
 	stats_to_file(line, n);
