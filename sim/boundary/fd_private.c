@@ -26,7 +26,7 @@ static int reserve = -1;
 
 static void take_reserve(void)
 {
-	reserve = real.open("/dev/null", O_RDONLY | O_CLOEXEC);
+	reserve = sys.open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (reserve >= 0)
 		sim_internal_fd_add(&reserve);
 }
@@ -54,7 +54,7 @@ static int open_with_headroom(const char *path, int flags, mode_t mode)
 		errno = EMFILE;
 		return -1;
 	}
-	fd = real.open(path, flags, mode);
+	fd = sys.open(path, flags, mode);
 	err = errno;
 	setrlimit(RLIMIT_NOFILE, &rl);
 	errno = err;
@@ -66,13 +66,13 @@ int sim_open_private(const char *path, int flags, mode_t mode)
 	struct rlimit rl;
 	int fd, err;
 
-	fd = real.open(path, flags, mode);
+	fd = sys.open(path, flags, mode);
 	if (fd >= 0 || errno != EMFILE)
 		return fd;
 	if (reserve >= 0 && !getrlimit(RLIMIT_NOFILE, &rl) &&
 	    (rlim_t)reserve < rl.rlim_cur) {
 		sim_internal_fd_close(&reserve);
-		fd = real.open(path, flags, mode);
+		fd = sys.open(path, flags, mode);
 		if (fd >= 0)
 			return fd; /* the reserve comes back at the close */
 		err = errno;
@@ -87,7 +87,7 @@ int sim_open_private(const char *path, int flags, mode_t mode)
 
 void sim_close_private(int fd)
 {
-	real.close(fd);
+	sys.close(fd);
 	if (reserve < 0)
 		take_reserve();
 }

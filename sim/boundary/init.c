@@ -6,21 +6,21 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gnu/lib-names.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 struct sim_world sim = {.trace_fd = -1};
-struct sim_real real;
+struct sim_real real, sys;
 pthread_mutex_t sim_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define RESOLVE(name) (*(void **)&real.name = dlsym(RTLD_NEXT, #name))
+#define RESOLVE(name) (*(void **)&r->name = dlsym(h, #name))
 
-void sim_real_init(void)
+static void resolve(struct sim_real *r, void *h)
 {
-	if (real.open)
-		return;
 	RESOLVE(openat);
 	RESOLVE(close);
 	RESOLVE(ioctl);
@@ -44,20 +44,73 @@ void sim_real_init(void)
 	RESOLVE(socket);
 	RESOLVE(send);
 	RESOLVE(recvmsg);
-	RESOLVE(open);
+	RESOLVE(readlink);
+	RESOLVE(opendir);
+	RESOLVE(readdir);
+	RESOLVE(closedir);
+	RESOLVE(mprotect);
+	RESOLVE(open); /* last: the tables are ready when it is set */
+}
+
+void sim_real_init(void)
+{
+	if (real.open)
+		return;
+	resolve(&sys, RTLD_NEXT); /* until the constructor finds libc's */
+	resolve(&real, RTLD_NEXT);
+}
+
+/*
+ * sys becomes libc's own functions. In the constructor, not in the first
+ * wrapped call: that may come from a sanitizer runtime's start-up, where
+ * its dlopen interceptor would wait for itself.
+ */
+static void sys_init(void)
+{
+	void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+
+	if (libc)
+		resolve(&sys, libc); /* libc stays loaded: keep the handle */
 }
 
 /* dma-buf fds that survived an exec are still dma-bufs (needs sim_lock). */
 static void adopt_inherited(void)
 {
 	struct dirent *de;
-	DIR *d = opendir("/proc/self/fd");
+	DIR *d = sys.opendir("/proc/self/fd");
 
-	while (d && (de = readdir(d)))
+	while (d && (de = sys.readdir(d)))
 		if (de->d_name[0] != '.' && atoi(de->d_name) != dirfd(d))
 			sim_dmabuf_adopt(atoi(de->d_name));
 	if (d)
-		closedir(d);
+		sys.closedir(d);
+}
+
+/* The world's state file (created by the launcher); NULL + errno. */
+static struct sim_shared *map_state(const char *dir)
+{
+	char path[SIM_PATH_LEN + 16];
+	struct sim_shared *sh;
+	int fd, err;
+
+	sim_state_path(path, sizeof(path), dir);
+	fd = sys.open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	sh = sys.mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED,
+		      fd, 0);
+	err = errno;
+	sys.close(fd);
+	if (sh == MAP_FAILED) {
+		errno = err;
+		return NULL;
+	}
+	if (sh->magic != SIM_MAGIC || sh->size != sizeof(*sh)) {
+		sys.munmap(sh, sizeof(*sh));
+		errno = EINVAL;
+		return NULL;
+	}
+	return sh;
 }
 
 static int open_world(const char *dir)
@@ -66,7 +119,7 @@ static int open_world(const char *dir)
 	int ret;
 
 	snprintf(sim.dir, sizeof(sim.dir), "%s", dir);
-	sim.sh = sim_shared_map(dir);
+	sim.sh = map_state(dir);
 	if (!sim.sh)
 		return -errno;
 	sim.model = sim_model_by_kind(sim.sh->cfg.driver);
@@ -75,12 +128,12 @@ static int open_world(const char *dir)
 		return -ENOMEM;
 	pthread_mutex_lock(&sim_lock);
 	sim_memic_path(path, sizeof(path), dir);
-	sim.memic_fd = real.open(path, O_RDWR | O_CLOEXEC);
+	sim.memic_fd = sys.open(path, O_RDWR | O_CLOEXEC);
 	ret = sim.memic_fd < 0 ? -errno : sim_internal_fd_add(&sim.memic_fd);
 	if (!ret)
 		ret = sim_fd_private_init();
 	if (!ret && sim.sh->cfg.trace_path[0]) {
-		sim.trace_fd = real.open(
+		sim.trace_fd = sys.open(
 			sim.sh->cfg.trace_path,
 			O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 		if (sim.trace_fd >= 0)
@@ -109,6 +162,7 @@ static void __attribute__((constructor)) sim_init(void)
 	int ret;
 
 	sim_real_init();
+	sys_init();
 	if (!dir || !*dir)
 		return;
 	ret = open_world(dir);

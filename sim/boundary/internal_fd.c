@@ -13,10 +13,10 @@
 /* A close-on-exec copy of fd at SIM_INTERNAL_FD_BASE or above; -errno. */
 static int dup_high(int fd)
 {
-	int hi = real.fcntl(fd, F_DUPFD_CLOEXEC, SIM_INTERNAL_FD_BASE);
+	int hi = sys.fcntl(fd, F_DUPFD_CLOEXEC, SIM_INTERNAL_FD_BASE);
 
 	if (hi >= SIM_MAX_FDS) {
-		real.close(hi);
+		sys.close(hi);
 		return -EMFILE;
 	}
 	return hi < 0 ? -errno : hi;
@@ -39,12 +39,12 @@ int sim_internal_fd_add(int *fdp)
 		return 0; /* not under the sim: nobody to hide it from */
 	hi = dup_high(fd);
 	if (hi >= 0) {
-		real.close(fd);
+		sys.close(fd);
 		fd = hi;
 	} else if (fd >= SIM_MAX_FDS ||
-		   real.fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+		   sys.fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
 		/* RLIMIT_NOFILE below the base: keep the low number */
-		real.close(fd);
+		sys.close(fd);
 		*fdp = -1;
 		return hi;
 	}
@@ -64,7 +64,7 @@ void sim_internal_fd_close(int *fdp)
 				 __ATOMIC_RELEASE);
 		sim_fds[fd].owner = NULL;
 	}
-	real.close(fd);
+	sys.close(fd);
 	*fdp = -1;
 }
 
@@ -81,6 +81,6 @@ int sim_internal_fd_evict(int fd)
 	__atomic_store_n(&sim_fds[fd].kind, SIM_FD_NONE, __ATOMIC_RELEASE);
 	sim_fds[fd].owner = NULL;
 	record(hi, owner);
-	real.close(fd);
+	sys.close(fd);
 	return 0;
 }

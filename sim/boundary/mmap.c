@@ -60,7 +60,7 @@ void *sim_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 
 void *sim_map_anon(void *addr, size_t len, int prot, int flags)
 {
-	return real.mmap(addr, len, prot,
+	return sys.mmap(addr, len, prot,
 			 (flags & ~MAP_TYPE) | MAP_SHARED | MAP_ANONYMOUS, -1,
 			 0);
 }

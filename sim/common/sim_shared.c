@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void state_path(char *buf, size_t len, const char *dir)
+void sim_state_path(char *buf, size_t len, const char *dir)
 {
 	snprintf(buf, len, "%s/state", dir);
 }
@@ -55,7 +55,7 @@ int sim_shared_create(const char *dir, const struct sim_config *cfg,
 	struct sim_shared *sh;
 	int fd, ret;
 
-	state_path(path, sizeof(path), dir);
+	sim_state_path(path, sizeof(path), dir);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -82,31 +82,6 @@ int sim_shared_create(const char *dir, const struct sim_config *cfg,
 out_close:
 	close(fd);
 	return ret;
-}
-
-struct sim_shared *sim_shared_map(const char *dir)
-{
-	char path[SIM_PATH_LEN + 16];
-	struct sim_shared *sh;
-	int fd, err;
-
-	state_path(path, sizeof(path), dir);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	err = errno;
-	close(fd);
-	if (sh == MAP_FAILED) {
-		errno = err;
-		return NULL;
-	}
-	if (sh->magic != SIM_MAGIC || sh->size != sizeof(*sh)) {
-		munmap(sh, sizeof(*sh));
-		errno = EINVAL;
-		return NULL;
-	}
-	return sh;
 }
 
 void sim_shared_lock(struct sim_shared *sh)

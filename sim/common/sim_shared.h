@@ -87,8 +87,8 @@ struct sim_shared {
 /* Create the state file in dir (launcher). 0 or -errno. */
 int sim_shared_create(const char *dir, const struct sim_config *cfg,
 		      const struct sim_fail_rule *rules, unsigned int nrules);
-/* Map an existing state file; NULL + errno. */
-struct sim_shared *sim_shared_map(const char *dir);
+/* <dir>/state: the file the launcher creates and every process maps. */
+void sim_state_path(char *buf, size_t len, const char *dir);
 void sim_shared_lock(struct sim_shared *sh);
 void sim_shared_unlock(struct sim_shared *sh);
 

@@ -61,7 +61,7 @@ static int export_held(const char *path)
 
 	if (fd < 0)
 		return -1;
-	held = real.fcntl(fd, F_OFD_GETLK, &l) ? 1 : l.l_type != F_UNLCK;
+	held = sys.fcntl(fd, F_OFD_GETLK, &l) ? 1 : l.l_type != F_UNLCK;
 	sim_close_private(fd);
 	return held;
 }
@@ -125,17 +125,17 @@ static int export_file(struct sim_dmabuf *db, int flags)
 	int fd, err;
 
 	export_path(path, sizeof(path), db);
-	fd = real.open(path,
+	fd = sys.open(path,
 		       (flags & O_ACCMODE) | O_CREAT | O_EXCL |
 			       (flags & O_CLOEXEC),
 		       0600);
 	if (fd < 0)
 		return -errno;
 	if (!truncate(path, (off_t)db->size) &&
-	    !real.fcntl(fd, F_OFD_SETLK, &l))
+	    !sys.fcntl(fd, F_OFD_SETLK, &l))
 		return fd;
 	err = errno;
-	real.close(fd);
+	sys.close(fd);
 	unlink(path);
 	return -err;
 }
@@ -149,7 +149,7 @@ static int export_fd(struct sim_dmabuf *db, int fd)
 	}
 	if (sim_fd_set(fd, SIM_FD_DMABUF, db)) {
 		db->refs = 1;
-		real.close(fd);
+		sys.close(fd);
 		sim_dmabuf_put(db);
 		return -EMFILE;
 	}
@@ -249,11 +249,11 @@ int sim_dmabuf_open_again(struct sim_dmabuf *db, int fd_flags)
 	int fd;
 
 	export_path(path, sizeof(path), db);
-	fd = real.open(path, (fd_flags & O_ACCMODE) | O_CLOEXEC);
+	fd = sys.open(path, (fd_flags & O_ACCMODE) | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (real.fcntl(fd, F_OFD_SETLK, &l)) {
-		real.close(fd);
+	if (sys.fcntl(fd, F_OFD_SETLK, &l)) {
+		sys.close(fd);
 		return -EIO;
 	}
 	return fd;
@@ -261,12 +261,12 @@ int sim_dmabuf_open_again(struct sim_dmabuf *db, int fd_flags)
 
 int sim_dmabuf_install(struct sim_dmabuf *db, int file, int cloexec)
 {
-	int fd = real.fcntl(file, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+	int fd = sys.fcntl(file, cloexec ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
 
 	if (fd < 0)
 		return -errno;
 	if (sim_fd_set(fd, SIM_FD_DMABUF, db)) {
-		real.close(fd);
+		sys.close(fd);
 		return -EMFILE;
 	}
 	return fd;
@@ -314,12 +314,12 @@ void sim_dmabuf_adopt(int fd)
 	if (sim_fd_tracked(fd) || fd < 0 || fd >= SIM_MAX_FDS)
 		return;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, link, sizeof(link) - 1);
+	n = sys.readlink(path, link, sizeof(link) - 1);
 	if (n <= 0)
 		return;
 	link[n] = 0;
 	n = snprintf(prefix, sizeof(prefix), "%s/dmabuf-", sim.dir);
-	if (strncmp(link, prefix, (size_t)n) || real.fstat(fd, &st))
+	if (strncmp(link, prefix, (size_t)n) || sys.fstat(fd, &st))
 		return;
 	db = calloc(1, sizeof(*db));
 	if (!db)
@@ -343,9 +343,9 @@ struct sim_dmabuf_import *sim_dmabuf_import(int fd, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	imp->hold = real.fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	imp->hold = sys.fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (imp->hold < 0 && errno == EMFILE)
-		imp->hold_map = real.mmap(NULL, (size_t)sysconf(_SC_PAGESIZE),
+		imp->hold_map = sys.mmap(NULL, (size_t)sysconf(_SC_PAGESIZE),
 					  PROT_READ, MAP_SHARED, fd, 0);
 	if (imp->hold >= 0)
 		*err = sim_internal_fd_add(&imp->hold);
@@ -366,9 +366,9 @@ void sim_dmabuf_release(struct sim_dmabuf_import *imp)
 	if (!imp)
 		return;
 	if (imp->hold_map)
-		real.munmap(imp->hold_map, (size_t)sysconf(_SC_PAGESIZE));
+		sys.munmap(imp->hold_map, (size_t)sysconf(_SC_PAGESIZE));
 	if (imp->map)
-		real.munmap(imp->map, imp->db->size);
+		sys.munmap(imp->map, imp->db->size);
 	sim_internal_fd_close(&imp->hold);
 	sim_dmabuf_put(imp->db);
 	free(imp);
@@ -391,7 +391,7 @@ static void *map_own_bytes(struct sim_dmabuf_import *imp)
 		fd = sim_open_private(path, O_RDWR | O_CLOEXEC, 0);
 		if (fd < 0)
 			return NULL;
-		p = real.mmap(NULL, db->size, PROT_READ | PROT_WRITE,
+		p = sys.mmap(NULL, db->size, PROT_READ | PROT_WRITE,
 			      MAP_SHARED, fd, 0);
 		sim_close_private(fd);
 	}
@@ -439,9 +439,9 @@ void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr, size_t len,
 		errno = -fd;
 		return MAP_FAILED;
 	}
-	p = real.mmap(addr, len, prot, flags, fd, 0);
+	p = sys.mmap(addr, len, prot, flags, fd, 0);
 	err = errno;
-	real.close(fd); /* the mapping keeps the open file */
+	sys.close(fd); /* the mapping keeps the open file */
 	errno = err;
 	return p;
 }
@@ -461,7 +461,7 @@ struct sim_dmabuf_import *rdma_sim_internal_dmabuf_get(int fd, int *err)
 	int ret = -EINVAL;
 
 	sim_real_init();
-	if (fd < 0 || sim_fd_internal(fd) || real.fcntl(fd, F_GETFD) < 0) {
+	if (fd < 0 || sim_fd_internal(fd) || sys.fcntl(fd, F_GETFD) < 0) {
 		*err = EBADF;
 		return NULL;
 	}
@@ -542,8 +542,8 @@ int rdma_sim_internal_dmabuf_rw(struct sim_dmabuf_import *imp, uint64_t off,
 		goto out;
 	}
 	pos = sim_memic_pos(a->dev, a->first_page) + (off_t)off;
-	n = write ? real.pwrite(sim.memic_fd, buf, len, pos)
-		  : real.pread(sim.memic_fd, buf, len, pos);
+	n = write ? sys.pwrite(sim.memic_fd, buf, len, pos)
+		  : sys.pread(sim.memic_fd, buf, len, pos);
 	if (n != (ssize_t)len)
 		ret = n < 0 ? -errno : -EIO;
 out:

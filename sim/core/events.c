@@ -47,7 +47,7 @@ int sim_evq_new(struct sim_uvfile *uv, int comp, int cloexec,
 	q->uv = uv;
 	q->refs = 1; /* the context's */
 	if (sim_fd_set(fd, SIM_FD_EVENT, q)) {
-		real.close(fd);
+		sys.close(fd);
 		free(q);
 		return -EMFILE;
 	}
@@ -75,7 +75,7 @@ void sim_evq_discard(struct sim_uvfile *uv, int fd)
 		}
 	}
 	sim_fd_drop(fd);
-	real.close(fd);
+	sys.close(fd);
 }
 
 void sim_evq_get(struct sim_evq *q)
@@ -87,7 +87,7 @@ static void take_count(struct sim_evq *q, int fd)
 {
 	uint64_t v;
 
-	if (fd >= 0 && real.read(fd, &v, sizeof(v)) < 0)
+	if (fd >= 0 && sys.read(fd, &v, sizeof(v)) < 0)
 		return; /* the counter was already 0: nothing to take */
 }
 
@@ -145,7 +145,7 @@ static void enqueue(struct sim_evq *q, const struct sim_obj *obj,
 	memcpy(e->desc, desc, desc_len(q));
 	*q->tail = e;
 	q->tail = &e->next;
-	if (q->fd >= 0 && real.write(q->fd, &one, sizeof(one)) < 0)
+	if (q->fd >= 0 && sys.write(q->fd, &one, sizeof(one)) < 0)
 		return;
 }
 
@@ -178,7 +178,7 @@ void sim_evq_close(struct sim_evq *q)
 	q->closed = 1;
 	q->uv = NULL;
 	/* blocked readers wake up and see EIO */
-	if (q->fd >= 0 && real.write(q->fd, &one, sizeof(one)) < 0)
+	if (q->fd >= 0 && sys.write(q->fd, &one, sizeof(one)) < 0)
 		return;
 }
 
@@ -243,7 +243,7 @@ static ssize_t read_one(int fd, void *buf, size_t count, int *again)
 	if (!e) {
 		if (q->closed)
 			return -EIO;
-		if (real.fcntl(fd, F_GETFL) & O_NONBLOCK)
+		if (sys.fcntl(fd, F_GETFL) & O_NONBLOCK)
 			return -EAGAIN;
 		*again = 1;
 		return 0;

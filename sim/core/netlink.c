@@ -284,7 +284,7 @@ static struct nl_out *nl_out_new(void)
 
 static int queue(struct sim_nlsock *nl, const struct nl_out *o)
 {
-	if (o->len && real.send(nl->peer, o->buf, o->len, MSG_DONTWAIT) < 0)
+	if (o->len && sys.send(nl->peer, o->buf, o->len, MSG_DONTWAIT) < 0)
 		return -ENOBUFS;
 	return 0;
 }

@@ -62,7 +62,7 @@ void *sim_page_file_map(int32_t pid, uint32_t id, void *addr, size_t len,
 	fd = sim_open_private(path, O_RDWR | O_CLOEXEC, 0);
 	if (fd < 0)
 		return MAP_FAILED;
-	p = real.mmap(addr, len, prot, (flags & ~MAP_TYPE) | MAP_SHARED, fd, 0);
+	p = sys.mmap(addr, len, prot, (flags & ~MAP_TYPE) | MAP_SHARED, fd, 0);
 	err = errno;
 	sim_close_private(fd);
 	errno = err;

@@ -7,6 +7,7 @@
 #ifndef RDMA_SIM_PRELOAD_H
 #define RDMA_SIM_PRELOAD_H
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,7 +32,14 @@ struct sim_world {
 extern struct sim_world sim;
 extern pthread_mutex_t sim_lock;
 
-/* ---- real libc entry points (real.c) ---- */
+/*
+ * ---- libc entry points (boundary/init.c) ----
+ * Two tables of the same functions: `real` is the next definition after
+ * librdmasim.so (dlsym RTLD_NEXT), for passing a program's own call on
+ * along its chain of interposers; `sys` is libc's own, for everything the
+ * sim does for itself, so that no function the program (or a library
+ * preloaded after the sim) interposes ever sees the sim's calls.
+ */
 struct sim_real {
 	int (*open)(const char *, int, ...);
 	int (*openat)(int, const char *, int, ...);
@@ -57,8 +65,13 @@ struct sim_real {
 	int (*socket)(int, int, int);
 	ssize_t (*send)(int, const void *, size_t, int);
 	ssize_t (*recvmsg)(int, struct msghdr *, int);
+	ssize_t (*readlink)(const char *, char *, size_t);
+	DIR *(*opendir)(const char *);
+	struct dirent *(*readdir)(DIR *);
+	int (*closedir)(DIR *);
+	int (*mprotect)(void *, size_t, int);
 };
-extern struct sim_real real;
+extern struct sim_real real, sys;
 void sim_real_init(void);
 /* dlsym(RTLD_NEXT, name) */
 void *dlsym_next(const char *name);
@@ -288,7 +301,7 @@ void sim_internal_fd_close(int *fdp);
 int sim_internal_fd_evict(int fd);
 /*
  * The sim's short-lived opens, which a full descriptor table must not fail
- * (fd_private.c): open as real.open, close with sim_close_private. Needs
+ * (fd_private.c): open as sys.open, close with sim_close_private. Needs
  * sim_lock.
  */
 int sim_fd_private_init(void);

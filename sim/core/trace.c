@@ -20,6 +20,6 @@ void sim_trace(const char *fmt, ...)
 	if (n > (int)sizeof(line) - 2)
 		n = sizeof(line) - 2;
 	line[n++] = '\n';
-	if (real.write(sim.trace_fd, line, n) < 0)
+	if (sys.write(sim.trace_fd, line, n) < 0)
 		return;
 }

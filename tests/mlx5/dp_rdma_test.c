@@ -510,22 +510,62 @@ static void test_resize(void **state)
 	ep_close(&b);
 }
 
-/* Ring the doorbell for WQE 0 written by hand, as libmlx5 would. */
-static void ring_first_wqe(struct mlx5dv_qp *dq)
+/* An RC pair whose side a's SQ and CQ are opened with mlx5dv_init_obj. */
+static void dv_pair(struct rdma_ep *a, struct rdma_ep *b, struct mlx5dv_qp *dq,
+		    struct mlx5dv_cq *dc)
+{
+	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct mlx5dv_obj obj = { .qp = { .out = dq }, .cq = { .out = dc } };
+
+	pair(a, b, &o, &o);
+	clear();
+	obj.qp.in = a->qp;
+	obj.cq.in = a->cq;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ),
+			 0);
+}
+
+/* Hand-written WQE number idx of a's SQ: an RDMA WRITE of len bytes at off
+ * (A.buf to B.buf), or a NOP when len is 0. */
+static void put_wqe(const struct rdma_ep *a, const struct mlx5dv_qp *dq,
+		    uint16_t idx, uint32_t off, uint32_t len, uint8_t ce)
+{
+	struct mlx5_wqe_ctrl_seg *ctrl =
+		(void *)((uint8_t *)dq->sq.buf +
+			 (size_t)(idx & (dq->sq.wqe_cnt - 1)) * 64);
+	struct mlx5_wqe_raddr_seg *raddr = (void *)(ctrl + 1);
+
+	if (!len) {
+		mlx5dv_set_ctrl_seg(ctrl, idx, MLX5_OPCODE_NOP, 0, a->qpn, ce,
+				    1, 0, 0);
+		return;
+	}
+	mlx5dv_set_ctrl_seg(ctrl, idx, MLX5_OPCODE_RDMA_WRITE, 0, a->qpn, ce,
+			    3, 0, 0);
+	raddr->raddr = htobe64((uintptr_t)B.buf + off);
+	raddr->rkey = htobe32(B.mr->rkey);
+	raddr->reserved = 0;
+	mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(raddr + 1), len,
+			    A.mr->lkey, (uintptr_t)A.buf + off);
+}
+
+/* Ring the SQ doorbell: record first, then the first 8 bytes of WQE 0 to
+ * the BlueFlame register (the engine reads the ring, not these bytes). */
+static void ring_sq(const struct mlx5dv_qp *dq, uint32_t pi)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	dq->dbrec[MLX5_SND_DBR] = htobe32(1);
+	dq->dbrec[MLX5_SND_DBR] = htobe32(pi);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	*(volatile uint64_t *)dq->bf.reg = *(uint64_t *)dq->sq.buf;
 }
 
-/* CQE 0, once the HCA wrote it (10 s at most): nothing polls through the
- * library, the engine thread serves the CQ. */
-static struct mlx5_cqe64 *first_cqe(struct mlx5dv_cq *dc)
+/* CQE number i of a 64-byte-CQE ring, once the HCA wrote it (10 s). */
+static struct mlx5_cqe64 *wait_cqe(const struct mlx5dv_cq *dc, unsigned int i)
 {
-	struct mlx5_cqe64 *cqe = dc->buf;
+	struct mlx5_cqe64 *cqe = (void *)((uint8_t *)dc->buf + i * 64);
 	int spins = 0;
 
+	/* Nothing polls through the library: the engine thread serves it. */
 	while (mlx5dv_get_cqe_opcode(cqe) == MLX5_CQE_INVALID &&
 	       spins++ < 10000) {
 		usleep(1000);
@@ -540,22 +580,12 @@ static struct mlx5_cqe64 *first_cqe(struct mlx5dv_cq *dc)
  */
 static void test_dv_by_hand(void **state)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC };
 	struct mlx5dv_qp dq = {};
 	struct mlx5dv_cq dc = {};
-	struct mlx5dv_obj obj = { .qp = { .in = NULL, .out = &dq },
-				  .cq = { .in = NULL, .out = &dc } };
-	struct mlx5_wqe_ctrl_seg *ctrl;
-	struct mlx5_wqe_raddr_seg *raddr;
 	struct mlx5_cqe64 *cqe;
 	struct rdma_ep a, b;
 
-	pair(&a, &b, &o, &o);
-	clear();
-	obj.qp.in = a.qp;
-	obj.cq.in = a.cq;
-	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ),
-			 0);
+	dv_pair(&a, &b, &dq, &dc);
 	assert_non_null(dq.dbrec);
 	assert_int_equal(dq.sq.stride, 64);
 	assert_true(dq.sq.wqe_cnt && !(dq.sq.wqe_cnt & (dq.sq.wqe_cnt - 1)));
@@ -565,18 +595,9 @@ static void test_dv_by_hand(void **state)
 	assert_non_null(dc.cq_uar);
 
 	fill_pattern(A.buf, 512, 9);
-	ctrl = dq.sq.buf;
-	raddr = (struct mlx5_wqe_raddr_seg *)(ctrl + 1);
-	mlx5dv_set_ctrl_seg(ctrl, 0, MLX5_OPCODE_RDMA_WRITE, 0, a.qpn,
-			    MLX5_WQE_CTRL_CQ_UPDATE, 3, 0, 0);
-	raddr->raddr = htobe64((uintptr_t)B.buf);
-	raddr->rkey = htobe32(B.mr->rkey);
-	raddr->reserved = 0;
-	mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(raddr + 1), 512,
-			    A.mr->lkey, (uintptr_t)A.buf);
-	ring_first_wqe(&dq);
-
-	cqe = first_cqe(&dc);
+	put_wqe(&a, &dq, 0, 0, 512, MLX5_WQE_CTRL_CQ_UPDATE);
+	ring_sq(&dq, 1);
+	cqe = wait_cqe(&dc, 0);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
 	assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
 	assert_int_equal(be16toh(cqe->wqe_counter), 0);
@@ -597,11 +618,8 @@ static void test_dv_by_hand(void **state)
  */
 static void test_dv_ds_zero(void **state)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC };
 	struct mlx5dv_qp dq = {};
 	struct mlx5dv_cq dc = {};
-	struct mlx5dv_obj obj = { .qp = { .in = NULL, .out = &dq },
-				  .cq = { .in = NULL, .out = &dc } };
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr attr;
 	struct mlx5_wqe_ctrl_seg *ctrl;
@@ -609,18 +627,14 @@ static void test_dv_ds_zero(void **state)
 	struct rdma_ep a, b;
 	struct ibv_wc wc;
 
-	pair(&a, &b, &o, &o);
+	dv_pair(&a, &b, &dq, &dc);
 	assert_int_equal(ep_recv(&b, B.buf, 64, B.mr->lkey, 5), 0);
-	obj.qp.in = a.qp;
-	obj.cq.in = a.cq;
-	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ),
-			 0);
 	ctrl = dq.sq.buf;
 	mlx5dv_set_ctrl_seg(ctrl, 0, MLX5_OPCODE_SEND, 0, a.qpn,
 			    MLX5_WQE_CTRL_CQ_UPDATE, 0, 0, 0);
-	ring_first_wqe(&dq);
+	ring_sq(&dq, 1);
 
-	cqe = first_cqe(&dc);
+	cqe = wait_cqe(&dc, 0);
 	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ_ERR);
 	/* struct mlx5_err_cqe: the syndrome is byte 55 */
 	assert_int_equal(((uint8_t *)cqe)[55],
@@ -632,6 +646,63 @@ static void test_dv_ds_zero(void **state)
 	assert_int_equal(attr.qp_state, IBV_QPS_ERR);
 	/* Nothing reached the peer: its receive is still there. */
 	assert_int_equal(ibv_poll_cq(b.cq, 1, &wc), 0);
+	ep_close(&a);
+	ep_close(&b);
+}
+
+/*
+ * The NOP WQE (UCX posts them): it moves no data and completes in SQ
+ * order, a CQE with its own wqe_counter and opcode when signaled. Posted
+ * by hand: NOP first in the SQ, NOP behind an unsignaled WRITE, an
+ * unsignaled NOP, then a signaled WRITE; the CQEs are 0, 2, 4 and no more.
+ */
+static void test_dv_nop(void **state)
+{
+	static const struct {
+		uint32_t off, len;
+		uint8_t ce;
+	} wqe[] = {
+		{ 0, 0, MLX5_WQE_CTRL_CQ_UPDATE },
+		{ 0, 512, 0 },
+		{ 0, 0, MLX5_WQE_CTRL_CQ_UPDATE },
+		{ 0, 0, 0 },
+		{ 1024, 256, MLX5_WQE_CTRL_CQ_UPDATE },
+	};
+	static const uint16_t want_idx[] = { 0, 2, 4 };
+	static uint8_t zero[BUF_SZ];
+	struct mlx5dv_qp dq = {};
+	struct mlx5dv_cq dc = {};
+	struct mlx5_cqe64 *cqe;
+	struct rdma_ep a, b;
+	unsigned int i;
+
+	dv_pair(&a, &b, &dq, &dc);
+	assert_true(dq.sq.wqe_cnt >= 8 && dc.cqe_cnt >= 4);
+	fill_pattern(A.buf, 2048, 5);
+	for (i = 0; i < sizeof(wqe) / sizeof(wqe[0]); i++)
+		put_wqe(&a, &dq, (uint16_t)i, wqe[i].off, wqe[i].len,
+			wqe[i].ce);
+	ring_sq(&dq, i);
+	for (i = 0; i < sizeof(want_idx) / sizeof(want_idx[0]); i++) {
+		cqe = wait_cqe(&dc, i);
+		assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_REQ);
+		assert_int_equal(mlx5dv_get_cqe_owner(cqe), 0);
+		assert_int_equal(be16toh(cqe->wqe_counter), want_idx[i]);
+		assert_int_equal(be32toh(cqe->sop_drop_qpn) & 0xffffff, a.qpn);
+		assert_int_equal(be32toh(cqe->sop_drop_qpn) >> 24,
+				 want_idx[i] == 4 ? MLX5_OPCODE_RDMA_WRITE
+						  : MLX5_OPCODE_NOP);
+		assert_int_equal(be32toh(cqe->byte_cnt), 0);
+	}
+	usleep(20000); /* room for a wrong fourth CQE to land */
+	cqe = (struct mlx5_cqe64 *)((uint8_t *)dc.buf + i * 64);
+	assert_int_equal(mlx5dv_get_cqe_opcode(cqe), MLX5_CQE_INVALID);
+	dc.dbrec[0] = htobe32(i);
+	/* the WRITEs' bytes and nothing else */
+	assert_memory_equal(B.buf, A.buf, 512);
+	assert_memory_equal(B.buf + 512, zero, 512);
+	assert_memory_equal(B.buf + 1024, A.buf + 1024, 256);
+	assert_memory_equal(B.buf + 1280, zero, BUF_SZ - 1280);
 	ep_close(&a);
 	ep_close(&b);
 }
@@ -666,6 +737,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_dv_by_hand),
 		cmocka_unit_test(test_dv_ds_zero),
+		cmocka_unit_test(test_dv_nop),
 		cmocka_unit_test(test_dv_srq),
 	};
 

@@ -298,7 +298,7 @@ static long prime_import(struct drm_file *df, void *arg)
 	int err;
 
 	if (a->fd < 0 || sim_fd_internal(a->fd) ||
-	    real.fcntl(a->fd, F_GETFD) < 0)
+	    sys.fcntl(a->fd, F_GETFD) < 0)
 		return -EBADF;
 	if (!f || f->kind != SIM_FD_DMABUF)
 		return -EINVAL;
@@ -420,7 +420,7 @@ static void *drm_mmap(struct sim_devfile *f, void *addr, size_t len, int prot,
 	}
 	if (obj->imp)
 		return sim_dmabuf_cpu_map(obj->imp, addr, len, prot, flags);
-	return real.mmap(addr, len, prot, flags, obj->hold, 0);
+	return sys.mmap(addr, len, prot, flags, obj->hold, 0);
 }
 
 static const struct sim_devnode render_node = {

@@ -199,8 +199,8 @@ static void *map_clock_info(void *addr, size_t len, int prot, int flags)
 	if (p == MAP_FAILED)
 		return p;
 	mlx5_sim_clock_info(p);
-	if (mprotect(p, len, prot)) {
-		munmap(p, len);
+	if (sys.mprotect(p, len, prot)) {
+		sys.munmap(p, len);
 		return MAP_FAILED;
 	}
 	return p;

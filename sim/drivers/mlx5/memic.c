@@ -40,7 +40,7 @@ static int range_mapped(const struct sim_alloc *a)
 {
 	struct flock l = range_lock(F_WRLCK, a);
 
-	if (real.fcntl(sim.memic_fd, F_OFD_GETLK, &l))
+	if (sys.fcntl(sim.memic_fd, F_OFD_GETLK, &l))
 		return 1; /* cannot tell: never hand out pages in doubt */
 	return l.l_type != F_UNLCK;
 }
@@ -136,8 +136,8 @@ void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags)
 	fd = sim_open_private(path, O_RDWR | O_CLOEXEC, 0);
 	if (fd < 0)
 		return MAP_FAILED;
-	if (!real.fcntl(fd, F_OFD_SETLK, &l))
-		p = real.mmap(addr, len, prot, flags, fd, l.l_start);
+	if (!sys.fcntl(fd, F_OFD_SETLK, &l))
+		p = sys.mmap(addr, len, prot, flags, fd, l.l_start);
 	err = errno;
 	sim_close_private(fd); /* the mapping keeps the open file and lock */
 	errno = err;
@@ -152,7 +152,7 @@ uint8_t *sim_memic_base(void)
 
 	if (base || !len)
 		return base;
-	p = real.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+	p = sys.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		      sim.memic_fd, 0);
 	if (p != MAP_FAILED)
 		base = p;

@@ -24,7 +24,7 @@ static void zero_pages(unsigned int dev, uint32_t first, uint32_t npages)
 		       pos, end - pos))
 		return;
 	for (; pos < end; pos += sizeof(zeros))
-		if (real.pwrite(sim.memic_fd, zeros, sizeof(zeros), pos) < 0)
+		if (sys.pwrite(sim.memic_fd, zeros, sizeof(zeros), pos) < 0)
 			return;
 }
 

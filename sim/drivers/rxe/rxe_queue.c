@@ -53,7 +53,7 @@ struct rxe_sim_queue *rxe_queue_new(struct sim_uvfile *uv, uint32_t nelem,
 	if (!q)
 		return NULL;
 	q->size = (uint32_t)((bytes + page - 1) & ~(page - 1));
-	q->kbuf = real.mmap(NULL, q->size, PROT_READ | PROT_WRITE,
+	q->kbuf = sys.mmap(NULL, q->size, PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (q->kbuf == MAP_FAILED) {
 		free(q);
@@ -90,7 +90,7 @@ void rxe_queue_free(struct rxe_sim_queue *q)
 		}
 	}
 	/* a user mapping keeps the pages, as the vma keeps the kernel's */
-	real.munmap(q->kbuf, q->size);
+	sys.munmap(q->kbuf, q->size);
 	free(q);
 }
 
@@ -108,10 +108,10 @@ void *rxe_queue_mmap(struct sim_uvfile *uv, void *addr, size_t len, int flags,
 		return MAP_FAILED;
 	}
 	if (flags & MAP_FIXED)
-		p = real.mremap(q->kbuf, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED,
+		p = sys.mremap(q->kbuf, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED,
 				addr);
 	else
-		p = real.mremap(q->kbuf, 0, len, MREMAP_MAYMOVE);
+		p = sys.mremap(q->kbuf, 0, len, MREMAP_MAYMOVE);
 	if (p != MAP_FAILED)
 		q->pending = 0; /* an entry maps once */
 	return p;

@@ -93,7 +93,7 @@ static struct ring_hdr *map_ring(pid_t pid, int create)
 		sim_close_private(fd);
 		return NULL;
 	}
-	h = real.mmap(NULL, RING_DATA + RING_BYTES, PROT_READ | PROT_WRITE,
+	h = sys.mmap(NULL, RING_DATA + RING_BYTES, PROT_READ | PROT_WRITE,
 		      MAP_SHARED, fd, 0);
 	sim_close_private(fd);
 	return h == MAP_FAILED ? NULL : h;
@@ -178,7 +178,7 @@ static pid_t owner_of(unsigned int dev, uint32_t qpn)
 
 	if (dir_path(path, sizeof(path), "q%u.%u", dev, qpn))
 		return 0;
-	n = readlink(path, t, sizeof(t) - 1);
+	n = sys.readlink(path, t, sizeof(t) - 1);
 	if (n < 2 || t[0] != 'p')
 		return 0;
 	t[n] = 0;
@@ -339,11 +339,11 @@ static int gone(pid_t pid)
 	if (kill(pid, 0) && errno == ESRCH)
 		return 1;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = real.open(path, O_RDONLY | O_CLOEXEC);
+	fd = sys.open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	n = real.read(fd, buf, sizeof(buf) - 1);
-	real.close(fd);
+	n = sys.read(fd, buf, sizeof(buf) - 1);
+	sys.close(fd);
 	buf[n > 0 ? n : 0] = 0;
 	p = strrchr(buf, ')'); /* "pid (comm) S ..." */
 	return p && (p[2] == 'Z' || p[2] == 'X');

@@ -12,15 +12,39 @@
  * ibv_start_poll() of a CQ from ibv_create_cq_ex() (wrapped at creation).
  * Programs that ring doorbells themselves (mlx5dv) are served by those
  * passes and the engine thread.
+ *
+ * Interim, until the HCA listens at its doorbells alone: a libibverbs
+ * that was dlopen()ed RTLD_LOCAL (Python's pyverbs, plugin loaders) is
+ * not in the global scope, so RTLD_NEXT cannot see it; its functions are
+ * then taken from the loaded library itself. A program that calls
+ * through dlsym() of its own handle never reaches these wrappers: its
+ * doorbells are served by the engine thread.
  */
 #include "hca.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <sched.h>
 #include <stdint.h>
 
 #define HOOK_MAX 64
+
+/* libibverbs' own name: the next definition in the global scope, else
+ * the one of the libibverbs already loaded in a local scope. */
+static void *verbs_sym(const char *name)
+{
+	void *h, *p = dlsym_next(name);
+
+	if (p)
+		return p;
+	h = dlopen("libibverbs.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	if (!h)
+		return NULL;
+	p = dlsym(h, name);
+	dlclose(h); /* drops only the reference RTLD_NOLOAD took */
+	return p;
+}
 
 struct hooked {
 	struct ibv_context *ctx;
@@ -208,7 +232,7 @@ static void hook_qp_ex(struct ibv_qp *qp)
 	if (!orig_ops(qp->context))
 		return;
 	if (!to_qp_ex)
-		*(void **)&to_qp_ex = dlsym_next("ibv_qp_to_qp_ex");
+		*(void **)&to_qp_ex = verbs_sym("ibv_qp_to_qp_ex");
 	qpx = to_qp_ex ? to_qp_ex(qp) : NULL;
 	errno = err; /* a QP without the extension is no error */
 	if (qpx && qpx->wr_complete && qpx->wr_complete != hook_wr_complete &&
@@ -259,9 +283,11 @@ struct ibv_context *ibv_open_device(struct ibv_device *dev)
 	struct ibv_context *ctx;
 
 	if (!next)
-		*(void **)&next = dlsym_next("ibv_open_device");
-	if (!next)
+		*(void **)&next = verbs_sym("ibv_open_device");
+	if (!next) {
+		errno = ENOSYS;
 		return NULL;
+	}
 	ctx = next(dev);
 	hook(ctx);
 	return ctx;
@@ -273,7 +299,7 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	int ret;
 
 	if (!next)
-		*(void **)&next = dlsym_next("ibv_modify_qp");
+		*(void **)&next = verbs_sym("ibv_modify_qp");
 	if (!next)
 		return ENOSYS;
 	ret = next(qp, attr, mask);

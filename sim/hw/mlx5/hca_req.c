@@ -86,6 +86,8 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 	*bbs = (ds * 16 + 63) / 64;
 	if (!ds)
 		*bbs = 1;
+	if (w->opcode == HCA_WQE_NOP)
+		return 0; /* its ds only says how many BBs it pads over */
 	if (qp->type == HCA_QPT_UD) {
 		s = seg_next(c);
 		w->qkey = be32_at(s);
@@ -217,7 +219,8 @@ static void take_wqes(struct hca_qp *qp)
 		w = &qp->ring[qp->head & (qp->ring_size - 1)];
 		synd = decode(qp, &c, w, &bbs);
 		qp->sq_taken = (uint16_t)(qp->sq_taken + bbs);
-		w->npkts = 1;
+		/* a NOP puts nothing on the wire: no packet, no PSN */
+		w->npkts = w->opcode == HCA_WQE_NOP ? 0 : 1;
 		if (!is_read_like(w->opcode) && w->len > HCA_SEG_MAX)
 			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
 		else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
@@ -376,11 +379,27 @@ static const uint32_t rnr_us[32] = {
 	40960,	61440, 81920, 122880, 163840, 245760, 327680, 491520,
 };
 
+/* NOPs complete in SQ order: once every WQE before them has. */
+static int retire_nops(struct hca_qp *qp)
+{
+	struct hca_swqe *w;
+	int did = 0;
+
+	while (qp->tail != qp->head) {
+		w = &qp->ring[qp->tail & (qp->ring_size - 1)];
+		if (w->npkts || w->failed)
+			break;
+		req_retire(qp, 0);
+		did = 1;
+	}
+	return did;
+}
+
 static int transmit(struct hca_qp *qp)
 {
 	uint32_t i, k, outstanding_reads = 0;
 	struct hca_swqe *w;
-	int did = 0, ret;
+	int did = retire_nops(qp), ret;
 
 	for (i = qp->tail; i != qp->head; i++) {
 		w = &qp->ring[i & (qp->ring_size - 1)];
@@ -422,9 +441,10 @@ static int transmit(struct hca_qp *qp)
 	}
 	/* UC and UD are done once on the wire */
 	while (qp->type != HCA_QPT_RC && qp->tail != qp->head &&
-	       qp->ring[qp->tail & (qp->ring_size - 1)].sent)
+	       qp->ring[qp->tail & (qp->ring_size - 1)].sent ==
+		       qp->ring[qp->tail & (qp->ring_size - 1)].npkts)
 		req_retire(qp, 0);
-	return did;
+	return did | retire_nops(qp);
 }
 
 int hca_sq_process(struct hca_qp *qp)
@@ -449,6 +469,8 @@ static void rewind_to(struct hca_qp *qp, uint32_t psn)
 
 	for (i = qp->tail; i != qp->head; i++) {
 		w = &qp->ring[i & (qp->ring_size - 1)];
+		if (!w->npkts)
+			continue; /* a NOP has nothing to send again */
 		if (!w->sent)
 			break;
 		if (psn_le(w->psn_first + w->npkts, psn))
@@ -543,6 +565,10 @@ static void ack_upto(struct hca_qp *qp, uint32_t psn)
 
 	while (qp->tail != qp->head) {
 		w = &qp->ring[qp->tail & (qp->ring_size - 1)];
+		if (!w->npkts && !w->failed) {
+			req_retire(qp, 0); /* a NOP behind what was acked */
+			continue;
+		}
 		if (!w->sent || is_read_like(w->opcode) ||
 		    !psn_le((w->psn_first + w->npkts - 1) & PSN_MASK, psn))
 			break;

@@ -108,13 +108,13 @@ static void stats_to_file(char *line, int n)
 
 	if (!path || n < 0 || n >= STATS_LINE - 1)
 		return;
-	fd = real.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	fd = sys.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
 	line[n++] = '\n';
-	if (real.write(fd, line, (size_t)n) < 0)
+	if (sys.write(fd, line, (size_t)n) < 0)
 		n = 0;
-	real.close(fd);
+	sys.close(fd);
 }
 
 /* At exit, in processes whose engine ran: its work, to compare two runs. */

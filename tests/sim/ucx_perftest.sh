@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Debian's UCX (ucx_perftest, libucx0 1.13) over Debian's libibverbs +
+# libmlx5 under rdma-sim, with UCX's defaults (its memory hooks included):
+# server and client in one world on one verbs transport. The client's
+# "Final:" line must be there. UCX reports that it could not patch the
+# sim's mmap (boundary/self_guard.c) and runs without those hooks.
+# Usage: ucx_perftest.sh SIM PORT TRANSPORT TEST
+SIM=$1
+PORT=$2
+TL=$3
+TEST=$4
+PORT=$((PORT + ($$ % 400) * 32))
+while command -v ss >/dev/null 2>&1 && ss -ltn 2>/dev/null |
+	grep -q ":$PORT "; do
+	PORT=$((PORT + 1))
+done
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+cat >"$w/run" <<EOS
+#!/bin/sh
+ucx_perftest -p $PORT -d mlx5_0:1 -x $TL >"$w/s" 2>&1 &
+spid=\$!
+# the server listens once its transport is up
+i=0
+while [ \$i -lt 100 ] && ! ss -ltn 2>/dev/null | grep -q ":$PORT "; do
+	sleep 0.05
+	i=\$((i + 1))
+done
+timeout 60 ucx_perftest -p $PORT -d mlx5_0:1 -x $TL -t $TEST -n 1000 \
+	localhost >"$w/c" 2>&1
+rc=\$?
+wait \$spid
+exit \$rc
+EOS
+"$SIM" -- sh "$w/run"
+rc=$?
+cat "$w/c"
+grep -q '^Final:' "$w/c" || { echo "FAIL: no Final line (rc $rc)"; exit 1; }
+[ $rc -eq 0 ] || { echo "FAIL: client rc $rc"; cat "$w/s"; exit 1; }
