@@ -116,13 +116,15 @@ enum {
 	K_FOR,
 	K_TYPE,
 	K_STATUS,
-	K_WQE
+	K_WQE,
+	K_UPTO
 };
 #define B(k) (1u << (k))
-#define WIRE (B(K_RATE) | B(K_PACKET) | B(K_DEV) | B(K_QP))
+#define WIRE (B(K_RATE) | B(K_PACKET) | B(K_DEV) | B(K_QP) | B(K_UPTO))
 
-static const char *const keys[] = {"rate", "packet", "dev",  "qp",     "ms",
-				   "at",   "for",    "type", "status", "wqe"};
+static const char *const keys[] = {"rate", "packet", "dev",    "qp",
+				   "ms",   "at",     "for",    "type",
+				   "status", "wqe",  "upto"};
 
 static const struct {
 	uint32_t allowed, required;
@@ -178,6 +180,9 @@ static int set_key(struct sim_fault_rule *r, unsigned int k, const char *v)
 		return n ? 0 : -1;
 	case K_WQE:
 		r->wqe = (uint32_t)n;
+		return n ? 0 : -1;
+	case K_UPTO:
+		r->upto = n;
 		return n ? 0 : -1;
 	}
 	return -1;

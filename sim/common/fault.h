@@ -36,6 +36,7 @@ struct sim_fault_rule {
 	uint32_t qpn;	 /* 0: every QP */
 	uint32_t rate;	 /* per million packets (rate=), 0 with packet= */
 	uint64_t packet; /* packet=: the Nth packet of each matching QP */
+	uint64_t upto;	 /* upto=: only among a QP's first N packets (0: all) */
 	uint32_t ms;	 /* delay: how long; link-flap, event: when */
 	uint32_t for_ms; /* link-flap: how long the port is down */
 	uint32_t event;	 /* event: ibv_event_type */

@@ -13,7 +13,8 @@ for bad in "--devices 0" "--devices 1025" "--devices x" "--dm-size 100" \
 	"--fault drop:rate=0" "--fault drop:ms=3" "--fault nope:rate=0.1" \
 	"--fault link-flap:at=10" "--fault event:type=NOPE,at=1" \
 	"--fault cqe-error:wqe=1,status=WR_FLUSH_ERR" \
-	"--fault drop:packet=1,qp=0x1000000" "--seed x"; do
+	"--fault drop:packet=1,qp=0x1000000" "--fault drop:rate=0.1,upto=0" \
+	"--seed x"; do
 	# shellcheck disable=SC2086
 	out=$("$SIM" $bad -- true 2>&1) && fail "accepted '$bad'"
 	"$SIM" $bad -- true >/dev/null 2>&1
@@ -39,7 +40,8 @@ TMPDIR=$tmp "$SIM" --devices 2 -- sh -c \
 grep -qx mlx5_1 "$tmp.out" || fail "children do not see the world"
 # --fault rules the launcher takes
 for good in "drop:rate=0.01" "dup:rate=1%,dev=1" "reorder:packet=5,qp=0x12" \
-	"delay:rate=0.5,ms=3" "corrupt:packet=1" "link-flap:at=10,for=5,dev=0" \
+	"delay:rate=0.5,ms=3,upto=9" "corrupt:packet=1" \
+	"link-flap:at=10,for=5,dev=0" \
 	"event:type=DEVICE_FATAL,at=0" "cqe-error:wqe=2,status=REM_OP_ERR"; do
 	"$SIM" --seed 3 --fault "$good" -- true || fail "refused --fault $good"
 done

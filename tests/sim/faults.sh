@@ -114,13 +114,20 @@ judge-*)
 	p=$(echo "$CASE" | cut -d- -f2)
 	kind=$(echo "$CASE" | cut -d- -f3)
 	rate=$(echo "$CASE" | cut -d- -f4)
+	window=
 	case $p in
-	ibv_*) args="-n 300" ;;
+	ibv_*)
+		args="-n 300"
+		# ibv_rc_pingpong exits at its last completion, with no final
+		# handshake: a lost last ACK meets a peer that is gone (on
+		# hardware too). Loss stops after 400 of each QP's ~600
+		# packets; perftest syncs over TCP and needs no window.
+		case $kind in drop | corrupt) window=,upto=400 ;; esac ;;
 	*) args="-n 500" ;;
 	esac
 	# shellcheck disable=SC2086 # args is a list
 	RDMA_SIM_HCA_STATS="$w/stats" \
-		DP_SIM_OPTS="--trace $w/trace --fault $kind:rate=$rate" \
+		DP_SIM_OPTS="--trace $w/trace --fault $kind:rate=$rate$window" \
 		sh "$here/debian_datapath.sh" "$SIM" 1 "$PROG" "$p" $args ||
 		fail "$p under $kind $rate"
 	retries_shown "$kind" ;;

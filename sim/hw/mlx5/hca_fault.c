@@ -69,6 +69,8 @@ static int fires(const struct sim_fault_rule *r, unsigned int i,
 {
 	uint64_t h;
 
+	if (r->upto && n > r->upto)
+		return 0;
 	if (r->packet)
 		return n == r->packet;
 	h = mix(cfg()->seed ^
