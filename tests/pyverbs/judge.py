@@ -6,13 +6,11 @@ The suite runs under rdma-sim twice, on Debian's libibverbs + libmlx5 and
 on ours, and the two are compared test by test: every test that is ok on
 Debian's must be ok on ours. Differences known today are listed in the
 expected-differences file; a difference not listed fails, and so does a
-listed one that no longer differs (the list only shrinks). While
-rdma-sim does not reach libraries dlopened RTLD_LOCAL (a probe opens a
-device through pyverbs), the library under test is LD_PRELOADed, and the
-judge says so.
+listed one that no longer differs (the list only shrinks). Nothing is
+forced into Python: pyverbs dlopens libibverbs RTLD_LOCAL as it always
+does, and a probe that opens a device through it must pass first.
 
-  judge.py --sim SIM --devices N --ours LIBDIR --debian LIBIBVERBS \\
-           --expected FILE [--suite DIR] [--jobs J]
+  judge.py --sim SIM --devices N --ours LIBDIR --expected FILE [--suite DIR] [--jobs J]
   judge.py --run OUT SUITE MODULE...     (inside rdma-sim: one batch)
 """
 import argparse
@@ -29,9 +27,6 @@ SUITE = '/usr/share/doc/rdma-core/tests'
 PYTHON = '/usr/bin/python3'  # Debian's, the one python3-pyverbs is built for
 RUN_TIMEOUT = 300
 
-# Why the workaround exists; printed whenever it is in force.
-PRELOAD_WHY = ('LD_PRELOAD of the libibverbs under test: pyverbs dlopens it '
-               'RTLD_LOCAL, so rdma-sim\'s symbol wrapping would miss it')
 # What a user does first: open a device, allocate a PD.
 PROBE = ('import pyverbs.device as d; from pyverbs.pd import PD; '
          'c = d.Context(name=d.get_device_list()[0].name.decode()); '
@@ -193,7 +188,6 @@ def main():
     ap.add_argument('--sim')
     ap.add_argument('--devices', type=int, default=1)
     ap.add_argument('--ours')
-    ap.add_argument('--debian')
     ap.add_argument('--expected')
     ap.add_argument('--jobs', type=int, default=2)
     args = ap.parse_args()
@@ -210,12 +204,11 @@ def main():
         base.pop('LD_PRELOAD', None)
         deb_env = dict(base)
         our_env = dict(base, LD_LIBRARY_PATH=args.ours)
-        # Dropped by itself once rdma-sim reaches RTLD_LOCAL libraries.
-        if not sim_reaches_pyverbs(args, deb_env):
-            print('WORKAROUND: ' + PRELOAD_WHY)
-            deb_env['LD_PRELOAD'] = args.debian
-            our_env['LD_PRELOAD'] = os.path.join(args.ours,
-                                                 'libibverbs.so.1')
+        for name, env in (('Debian\'s', deb_env), ('ours', our_env)):
+            if not sim_reaches_pyverbs(args, env):
+                print('FAIL: pyverbs on %s libibverbs cannot open the '
+                      'simulated device with nothing forced into it' % name)
+                return 1
         print('no stand-in for `rdma link show -j`: the v44 suite does '
               'not run it')
         deb = run_lib(args, suite, 'debian', deb_env, work)
