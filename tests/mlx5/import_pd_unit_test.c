@@ -20,11 +20,11 @@
 #include "mock_kernel.h"
 
 #define PD_HANDLE 0x2a
-#define PDN 0x00abcdef
+#define PDN	  0x00abcdef
 
 /* Driver ids carry the namespace bit (1 << UVERBS_ID_NS_SHIFT, 12). */
-#define WIRE_PD_QUERY 0x1000
-#define WIRE_QUERY_PD_HANDLE 0x1000
+#define WIRE_PD_QUERY	       0x1000
+#define WIRE_QUERY_PD_HANDLE   0x1000
 #define WIRE_QUERY_PD_RESP_PDN 0x1001
 _Static_assert(MLX5_IB_METHOD_PD_QUERY == WIRE_PD_QUERY &&
 		       MLX5_IB_ATTR_QUERY_PD_HANDLE == WIRE_QUERY_PD_HANDLE &&
@@ -186,8 +186,8 @@ static void test_kernel_error_frees_pd(void **state)
 	errno = 0;
 	assert_null(ibv_import_pd(&vctx->context, PD_HANDLE + 1));
 	assert_int_equal(errno, ENOENT);
-	mock_expect_attr(1, 0, WIRE_QUERY_PD_HANDLE, 0,
-			 UVERBS_ATTR_F_MANDATORY, PD_HANDLE + 1);
+	mock_expect_attr(1, 0, WIRE_QUERY_PD_HANDLE, 0, UVERBS_ATTR_F_MANDATORY,
+			 PD_HANDLE + 1);
 	assert_int_equal(num_callocs, 2);
 	assert_int_equal(num_live(), 0);
 }
