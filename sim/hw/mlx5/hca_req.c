@@ -12,6 +12,7 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -462,7 +463,11 @@ int hca_sq_process(struct hca_qp *qp)
 }
 
 /* Send everything again from psn on (go-back-N). */
-static void rewind_to(struct hca_qp *qp, uint32_t psn)
+/*
+ * Go back to psn. lost: the wire lost what follows, so sending it again is
+ * a retransmission; else (RNR) the receiver was not ready, and it is not.
+ */
+static void rewind_to(struct hca_qp *qp, uint32_t psn, bool lost)
 {
 	struct hca_swqe *w;
 	uint32_t i;
@@ -478,6 +483,8 @@ static void rewind_to(struct hca_qp *qp, uint32_t psn)
 		w->sent = psn_le(psn, w->psn_first) ? 0 : psn - w->psn_first;
 		if (w->opcode == HCA_WQE_RDMA_READ)
 			w->sent = 0;
+		if (!lost)
+			w->sent_max = w->sent;
 		w->deadline = 0;
 	}
 }
@@ -514,7 +521,7 @@ void hca_req_timers(struct hca_qp *qp, uint64_t now)
 		req_fail(qp, HCA_SYND_RETRY_EXC);
 		return;
 	}
-	rewind_to(qp, w->psn_first);
+	rewind_to(qp, w->psn_first, true);
 }
 
 /* READ response / atomic response data into the WQE's SGEs. */
@@ -620,10 +627,7 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 				req_fail(qp, HCA_SYND_RNR_RETRY_EXC);
 				return;
 			}
-			rewind_to(qp, p->psn);
-			/* sent again because the receiver was not ready, not
-			 * because the wire lost it: no retransmission */
-			w->sent_max = w->sent;
+			rewind_to(qp, p->psn, false);
 			hca_stats.rnr_naks++;
 			w->deadline =
 				hca_now() + rnr_us[p->rnr_timer & 31] * 1000ull;
@@ -637,7 +641,7 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 				req_fail(qp, HCA_SYND_RETRY_EXC);
 				return;
 			}
-			rewind_to(qp, p->psn);
+			rewind_to(qp, p->psn, true);
 			return;
 		}
 		req_fail(qp, nak_synd[p->nak < sizeof(nak_synd) ? p->nak : 0]
