@@ -133,13 +133,36 @@ static void exercise(uint8_t *p, struct ibv_pd *pd, struct ibv_mr *lo,
 	ep_close(&t);
 }
 
+/*
+ * Two MRs over @buf (at @p, for @pd) as exercise() uses them, the high
+ * one reporting @hi_addr; deregistered after.
+ */
+static void rdma_over_buf(uint8_t *p, struct ibv_pd *pd, struct ibv_buf *buf,
+			  void *hi_addr)
+{
+	struct ibv_mr *lo, *hi;
+	struct rdma_host h;
+
+	lo = ibv_reg_buf_mr(pd, buf, p, 8192, MR_ACCESS);
+	hi = ibv_reg_buf_mr(pd, buf, p + 8192, BUF_SZ - 8192, MR_ACCESS);
+	assert_non_null(lo);
+	assert_non_null(hi);
+	assert_int_not_equal(lo->lkey, hi->lkey);
+	assert_ptr_equal(hi->addr, hi_addr);
+	assert_int_equal(hi->length, BUF_SZ - 8192);
+
+	assert_int_equal(host_open(&h, devs[ndev - 1], HOST_SZ, MR_ACCESS), 0);
+	exercise(p, pd, lo, hi, &h);
+	assert_int_equal(host_close(&h), 0);
+	assert_int_equal(ibv_dereg_mr(lo), 0);
+	assert_int_equal(ibv_dereg_mr(hi), 0);
+}
+
 static void test_buf_mr_rdma(void **state)
 {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd, *other;
-	struct ibv_mr *lo, *hi;
 	struct ibv_buf *buf;
-	struct rdma_host h;
 	uint8_t *p;
 
 	ctx = ibv_open_device(devs[0]);
@@ -164,19 +187,7 @@ static void test_buf_mr_rdma(void **state)
 	assert_null(ibv_reg_buf_mr(pd, buf, p + 8192, 4097, MR_ACCESS));
 	assert_int_equal(errno, EINVAL);
 
-	lo = ibv_reg_buf_mr(pd, buf, p, 8192, MR_ACCESS);
-	hi = ibv_reg_buf_mr(pd, buf, p + 8192, BUF_SZ - 8192, MR_ACCESS);
-	assert_non_null(lo);
-	assert_non_null(hi);
-	assert_int_not_equal(lo->lkey, hi->lkey);
-	assert_ptr_equal(hi->addr, p + 8192);
-	assert_int_equal(hi->length, BUF_SZ - 8192);
-
-	assert_int_equal(host_open(&h, devs[ndev - 1], HOST_SZ, MR_ACCESS), 0);
-	exercise(p, pd, lo, hi, &h);
-	assert_int_equal(host_close(&h), 0);
-	assert_int_equal(ibv_dereg_mr(lo), 0);
-	assert_int_equal(ibv_dereg_mr(hi), 0);
+	rdma_over_buf(p, pd, buf, p + 8192);
 	ibv_free_buf(buf);
 	assert_int_equal(ibv_dealloc_pd(other), 0);
 	assert_int_equal(ibv_dealloc_pd(pd), 0);
@@ -222,9 +233,7 @@ static void test_cc_pd_buf(void **state)
 	struct ibv_device_attr_ex attr;
 	struct ibv_context *ctx;
 	struct ibv_pd *pd, *ppd;
-	struct ibv_mr *lo, *hi;
 	struct ibv_buf *buf;
-	struct rdma_host h;
 	int fds, maps, efd;
 	uint8_t *p;
 
@@ -265,20 +274,8 @@ static void test_cc_pd_buf(void **state)
 	assert_null(ibv_reg_buf_mr(pd, buf, p, 64, MR_ACCESS));
 	assert_int_equal(errno, EINVAL);
 
-	lo = ibv_reg_buf_mr(ppd, buf, p, 8192, MR_ACCESS);
-	hi = ibv_reg_buf_mr(ppd, buf, p + 8192, BUF_SZ - 8192, MR_ACCESS);
-	assert_non_null(lo);
-	assert_non_null(hi);
-	assert_int_not_equal(lo->lkey, hi->lkey);
 	/* An fd registration's addr is its offset in the dma-buf. */
-	assert_ptr_equal(hi->addr, cc ? (void *)8192 : (void *)(p + 8192));
-	assert_int_equal(hi->length, BUF_SZ - 8192);
-
-	assert_int_equal(host_open(&h, devs[ndev - 1], HOST_SZ, MR_ACCESS), 0);
-	exercise(p, ppd, lo, hi, &h);
-	assert_int_equal(host_close(&h), 0);
-	assert_int_equal(ibv_dereg_mr(lo), 0);
-	assert_int_equal(ibv_dereg_mr(hi), 0);
+	rdma_over_buf(p, ppd, buf, cc ? (void *)8192 : (void *)(p + 8192));
 	/* The QPs left the context pages of their own: count from here. */
 	fds = count_fds();
 	maps = count_shared_maps();
