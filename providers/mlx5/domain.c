@@ -12,13 +12,13 @@
 #include <stdlib.h>
 
 #include "datapath.h"
+#include "dmabuf_heap.h"
 
-/* Bits of ibv_parent_domain_init_attr.comp_mask taken here; 1 << 2 asks
- * for confidential-computing buffers, meaningless without a device that
- * bounces DMA (none here), so it is accepted and ignored as upstream. */
+/* Bits of ibv_parent_domain_init_attr.comp_mask taken here. */
 #define PARENT_DOMAIN_MASK                                                     \
 	(IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS |                              \
-	 IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT | (1u << 2))
+	 IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT |                              \
+	 IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC)
 
 static struct mlx5_td *to_mtd(struct ibv_td *ibtd)
 {
@@ -77,6 +77,19 @@ mlx5_alloc_parent_domain(struct ibv_context *ibctx,
 		errno = ENOMEM;
 		return NULL;
 	}
+	/*
+	 * Confidential-computing buffers only mean something on a device
+	 * that bounces DMA; elsewhere the bit is accepted and ignored.
+	 */
+	if ((attr->comp_mask &
+	     IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC) &&
+	    to_mctx(attr->pd->context)->cc_dma_bounce) {
+		mparent->cc_heap = ibv_dmabuf_heap_cc_shared_init();
+		if (!mparent->cc_heap) {
+			free(mparent); /* errno is the heap's */
+			return NULL;
+		}
+	}
 	inner = to_mpd(attr->pd);
 	if (attr->td) {
 		mparent->mtd = to_mtd(attr->td);
@@ -106,6 +119,8 @@ int mlx5_dealloc_parent_domain(struct mlx5_parent_domain *mparent)
 	mlx5_put(&mparent->mpd.mprotection_domain->refcount);
 	if (mparent->mtd)
 		mlx5_put(&mparent->mtd->refcount);
+	if (mparent->cc_heap)
+		ibv_dmabuf_heap_destroy(mparent->cc_heap);
 	free(mparent);
 	return 0;
 }

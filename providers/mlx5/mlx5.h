@@ -112,6 +112,8 @@ struct mlx5_context {
 	struct mlx5_devx_uar *devx_uars;
 
 	uint64_t max_dm_size;
+	/* IBV_DEVICE_CC_DMA_BOUNCE: a CoCo guest, DMA only to shared memory. */
+	bool cc_dma_bounce;
 	uint8_t link_layer[MLX5_MAX_PORTS_NUM];
 	enum ibv_atomic_cap atomic_cap;
 	struct mlx5_dv_caps dv_caps; /* refreshed by every device query */
@@ -150,9 +152,14 @@ struct mlx5_td {
 	int refcount;
 };
 
+struct ibv_dmabuf_heap;
+
 struct mlx5_parent_domain {
 	struct mlx5_pd mpd;
 	struct mlx5_td *mtd;
+	/* ALLOW_CC_UNPROTECTED_ALLOC on a CC_DMA_BOUNCE device: ibv_alloc_buf
+	 * memory comes from this heap (NULL otherwise). */
+	struct ibv_dmabuf_heap *cc_heap;
 	void *(*alloc)(struct ibv_pd *pd, void *pd_context, size_t size,
 		       size_t alignment, uint64_t resource_type);
 	void (*free)(struct ibv_pd *pd, void *pd_context, void *ptr,

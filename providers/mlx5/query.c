@@ -135,6 +135,8 @@ int mlx5_cache_device_caps(struct mlx5_context *ctx)
 		return err;
 	ctx->max_dm_size = attr.max_dm_size;
 	ctx->atomic_cap = attr.orig_attr.atomic_cap;
+	ctx->cc_dma_bounce =
+		!!(attr.device_cap_flags_ex & IBV_DEVICE_CC_DMA_BOUNCE);
 
 	for (port = 1; port <= ctx->num_ports && port <= MLX5_MAX_PORTS_NUM;
 	     port++) {

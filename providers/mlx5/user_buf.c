@@ -3,12 +3,16 @@
  * ibv_alloc_buf() on mlx5: page-aligned ordinary memory, whole pages (the
  * kernel pins pages, and a sub-range MR then never shares a page with
  * memory the application did not ask for), kept out of fork() children.
- * A parent domain that may hand out CoCo bounce memory would take it from
- * the DMA-buf heap; this provider has no parent domains yet.
+ * On a confidential-computing guest the HCA can only reach memory shared
+ * with the host: a parent domain that allows it (cc_heap) hands out
+ * buffers from the CoCo shared DMA-buf heap, each its own dma-buf, which
+ * ibv_reg_buf_mr() then registers by fd and ibv_export_buf_dmabuf_fd()
+ * duplicates.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "dmabuf_heap.h"
 #include "mlx5.h"
 
 struct mlx5_user_buf {
@@ -19,11 +23,22 @@ struct mlx5_user_buf {
 int ibv_dontfork_range(void *base, size_t size);
 int ibv_dofork_range(void *base, size_t size);
 
+/* Ordinary memory (@fd -1) or a heap dma-buf mapped whole. */
+static void release(void *addr, size_t size, int fd)
+{
+	if (fd < 0)
+		free(addr);
+	else
+		ibv_dmabuf_heap_free(addr, size, fd);
+}
+
 void *mlx5_alloc_user_buf(struct ibv_pd *pd, size_t size,
 			  struct ibv_buf **buf)
 {
 	size_t page = to_mctx(pd->context)->page_size;
+	struct mlx5_parent_domain *mparent;
 	struct mlx5_user_buf *ub;
+	int fd = -1;
 	void *addr;
 
 	if (!size) {
@@ -34,13 +49,19 @@ void *mlx5_alloc_user_buf(struct ibv_pd *pd, size_t size,
 	if (!ub)
 		goto err;
 	size = mlx5_align_up(size, page);
-	if (posix_memalign(&addr, page, size))
-		goto err_free;
-	if (ibv_dontfork_range(addr, size)) {
-		free(addr);
+	mparent = to_mparent_domain(pd);
+	if (mparent && mparent->cc_heap) {
+		addr = ibv_dmabuf_heap_alloc(mparent->cc_heap, size, &fd);
+		if (!addr)
+			goto err_free;
+	} else if (posix_memalign(&addr, page, size)) {
 		goto err_free;
 	}
-	ibv_buf_init(&ub->buf, pd, addr, size);
+	if (ibv_dontfork_range(addr, size)) {
+		release(addr, size, fd);
+		goto err_free;
+	}
+	ibv_buf_init_dmabuf(&ub->buf, pd, addr, size, fd);
 	*buf = &ub->buf;
 	return addr;
 
@@ -57,6 +78,6 @@ void mlx5_free_user_buf(struct ibv_buf *buf)
 	struct mlx5_user_buf *ub = (struct mlx5_user_buf *)buf;
 
 	ibv_dofork_range(buf->addr, buf->size);
-	free(buf->addr);
+	release(buf->addr, buf->size, buf->dmabuf_fd);
 	free(ub);
 }

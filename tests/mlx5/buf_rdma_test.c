@@ -6,8 +6,11 @@
  * atomics, the landing buffer of a SEND and the local SGE of one, from a
  * host buffer on another context (of another device with "2"); the bytes
  * are checked in the buffer itself. Around it: the refusals, no dma-buf
- * to export, the devx UAR pages (alloc, store, free), DMA handle checks,
- * completion counters as libmlx5 answers them, and nothing leaked.
+ * to export, the devx UAR pages (alloc, store, free, export to the peer
+ * device), DMA handle checks, completion counters as libmlx5 answers
+ * them, and nothing leaked. With "cc" (under rdma-sim --cc-guest) a
+ * parent domain allowing CoCo bounce memory hands out dma-bufs of the
+ * shared heap, and the same RDMA runs over them.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,12 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <infiniband/mlx5dv.h>
+#include <rdma_sim_peer.h>
 
 #include "dm_util.h"
+#include "fds.h"
 #include "rdma_util.h"
 #include "skip.h"
 
@@ -31,7 +37,10 @@
 	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                    \
 	 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
 
+#define BUF_PAGES_SZ 12288 /* BUF_SZ as mlx5 rounds it */
+
 static int ndev = 1;
+static bool cc; /* the device is a CoCo guest's (--cc-guest) */
 static struct ibv_device **devs;
 static struct leak_mark mark;
 
@@ -124,13 +133,36 @@ static void exercise(uint8_t *p, struct ibv_pd *pd, struct ibv_mr *lo,
 	ep_close(&t);
 }
 
+/*
+ * Two MRs over @buf (at @p, for @pd) as exercise() uses them, the high
+ * one reporting @hi_addr; deregistered after.
+ */
+static void rdma_over_buf(uint8_t *p, struct ibv_pd *pd, struct ibv_buf *buf,
+			  void *hi_addr)
+{
+	struct ibv_mr *lo, *hi;
+	struct rdma_host h;
+
+	lo = ibv_reg_buf_mr(pd, buf, p, 8192, MR_ACCESS);
+	hi = ibv_reg_buf_mr(pd, buf, p + 8192, BUF_SZ - 8192, MR_ACCESS);
+	assert_non_null(lo);
+	assert_non_null(hi);
+	assert_int_not_equal(lo->lkey, hi->lkey);
+	assert_ptr_equal(hi->addr, hi_addr);
+	assert_int_equal(hi->length, BUF_SZ - 8192);
+
+	assert_int_equal(host_open(&h, devs[ndev - 1], HOST_SZ, MR_ACCESS), 0);
+	exercise(p, pd, lo, hi, &h);
+	assert_int_equal(host_close(&h), 0);
+	assert_int_equal(ibv_dereg_mr(lo), 0);
+	assert_int_equal(ibv_dereg_mr(hi), 0);
+}
+
 static void test_buf_mr_rdma(void **state)
 {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd, *other;
-	struct ibv_mr *lo, *hi;
 	struct ibv_buf *buf;
-	struct rdma_host h;
 	uint8_t *p;
 
 	ctx = ibv_open_device(devs[0]);
@@ -155,21 +187,103 @@ static void test_buf_mr_rdma(void **state)
 	assert_null(ibv_reg_buf_mr(pd, buf, p + 8192, 4097, MR_ACCESS));
 	assert_int_equal(errno, EINVAL);
 
-	lo = ibv_reg_buf_mr(pd, buf, p, 8192, MR_ACCESS);
-	hi = ibv_reg_buf_mr(pd, buf, p + 8192, BUF_SZ - 8192, MR_ACCESS);
-	assert_non_null(lo);
-	assert_non_null(hi);
-	assert_int_not_equal(lo->lkey, hi->lkey);
-	assert_ptr_equal(hi->addr, p + 8192);
-	assert_int_equal(hi->length, BUF_SZ - 8192);
-
-	assert_int_equal(host_open(&h, devs[ndev - 1], HOST_SZ, MR_ACCESS), 0);
-	exercise(p, pd, lo, hi, &h);
-	assert_int_equal(host_close(&h), 0);
-	assert_int_equal(ibv_dereg_mr(lo), 0);
-	assert_int_equal(ibv_dereg_mr(hi), 0);
+	rdma_over_buf(p, pd, buf, p + 8192);
 	ibv_free_buf(buf);
 	assert_int_equal(ibv_dealloc_pd(other), 0);
+	assert_int_equal(ibv_dealloc_pd(pd), 0);
+	assert_int_equal(ibv_close_device(ctx), 0);
+}
+
+/*
+ * @efd is a dma-buf of @len bytes sharing @p with the CPU: what one side
+ * stores the other reads. Closes @efd.
+ */
+static void check_shared(int efd, uint8_t *p, size_t len)
+{
+	struct rdma_sim_peer *peer;
+	struct stat st;
+	char b[8] = "";
+
+	assert_int_equal(fstat(efd, &st), 0);
+	assert_int_equal(st.st_size, len);
+	peer = rdma_sim_peer_import(efd);
+	assert_non_null(peer);
+	assert_int_equal(rdma_sim_peer_size(peer), len);
+	memcpy(p + 0x10, "cpu", 4);
+	assert_int_equal(rdma_sim_peer_read(peer, 0x10, b, 4), 0);
+	assert_string_equal(b, "cpu");
+	assert_int_equal(rdma_sim_peer_write(peer, 0x18, "gpu", 4), 0);
+	assert_string_equal((char *)p + 0x18, "gpu");
+	rdma_sim_peer_release(peer);
+	assert_int_equal(close(efd), 0);
+}
+
+/*
+ * A parent domain allowing CoCo bounce memory: on a CC_DMA_BOUNCE device
+ * it holds the shared heap open and each buffer is a dma-buf of its own
+ * (an fd and a shared mapping), registered by fd; elsewhere the bit is
+ * ignored and the buffer is ordinary memory. RDMA works on both.
+ */
+static void test_cc_pd_buf(void **state)
+{
+	struct ibv_parent_domain_init_attr pa = {
+		.comp_mask =
+			IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC,
+	};
+	struct ibv_device_attr_ex attr;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd, *ppd;
+	struct ibv_buf *buf;
+	int fds, maps, efd;
+	uint8_t *p;
+
+	ctx = ibv_open_device(devs[0]);
+	assert_non_null(ctx);
+	assert_int_equal(ibv_query_device_ex(ctx, NULL, &attr), 0);
+	assert_int_equal(!!(attr.device_cap_flags_ex &
+			    IBV_DEVICE_CC_DMA_BOUNCE),
+			 cc);
+	pd = ibv_alloc_pd(ctx);
+	assert_non_null(pd);
+	pa.pd = pd;
+	fds = count_fds();
+	maps = count_shared_maps();
+	ppd = ibv_alloc_parent_domain(ctx, &pa);
+	assert_non_null(ppd);
+	assert_int_equal(count_fds(), fds + cc); /* the heap */
+	p = ibv_alloc_buf(ppd, BUF_SZ, &buf);
+	assert_non_null(p);
+	assert_int_equal((uintptr_t)p % (uintptr_t)sysconf(_SC_PAGESIZE), 0);
+	assert_int_equal(count_fds(), fds + 2 * cc);
+	assert_int_equal(count_shared_maps(), maps + cc);
+
+	errno = 0;
+	efd = ibv_export_buf_dmabuf_fd(buf);
+	if (cc) {
+		/* A new fd each time, the caller's to close. */
+		assert_true(efd >= 0);
+		assert_int_equal(count_fds(), fds + 3);
+		check_shared(efd, p, BUF_PAGES_SZ);
+		check_shared(ibv_export_buf_dmabuf_fd(buf), p, BUF_PAGES_SZ);
+	} else {
+		assert_int_equal(efd, -1);
+		assert_int_equal(errno, ENODATA);
+	}
+	/* The inner PD is not the buffer's. */
+	errno = 0;
+	assert_null(ibv_reg_buf_mr(pd, buf, p, 64, MR_ACCESS));
+	assert_int_equal(errno, EINVAL);
+
+	/* An fd registration's addr is its offset in the dma-buf. */
+	rdma_over_buf(p, ppd, buf, cc ? (void *)8192 : (void *)(p + 8192));
+	/* The QPs left the context pages of their own: count from here. */
+	fds = count_fds();
+	maps = count_shared_maps();
+	ibv_free_buf(buf);
+	assert_int_equal(count_fds(), fds - cc);
+	assert_int_equal(count_shared_maps(), maps - cc);
+	assert_int_equal(ibv_dealloc_pd(ppd), 0);
+	assert_int_equal(count_fds(), fds - 2 * cc);
 	assert_int_equal(ibv_dealloc_pd(pd), 0);
 	assert_int_equal(ibv_close_device(ctx), 0);
 }
@@ -224,6 +338,46 @@ static void test_devx_uar(void **state)
 	assert_ptr_equal(mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_NC),
 			 nc);
 	/* u[1] is left for the context's close to release. */
+	assert_int_equal(ibv_close_device(ctx), 0);
+}
+
+/*
+ * A UAR page exported through libmlx5: the peer device shares the page
+ * with the CPU mapping until the UAR is freed, then reads ENODEV; the fd
+ * stays the caller's to close.
+ */
+static void test_devx_uar_export(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ibv_context *ctx = ibv_open_device(devs[0]);
+	struct rdma_sim_peer *peer;
+	struct mlx5dv_devx_uar *u;
+	int fds, maps, efd;
+	char b;
+
+	assert_non_null(ctx);
+	fds = count_fds();
+	maps = count_shared_maps();
+	u = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED);
+	assert_non_null(u);
+	efd = mlx5dv_devx_uar_export_dmabuf_fd(u);
+	assert_true(efd >= 0);
+	assert_int_equal(count_fds(), fds + 1);
+	check_shared(dup(efd), u->base_addr, page);
+
+	peer = rdma_sim_peer_import(efd);
+	assert_non_null(peer);
+	mlx5dv_devx_free_uar(u);
+	assert_int_equal(count_shared_maps(), maps);
+	errno = 0;
+	assert_int_equal(rdma_sim_peer_read(peer, 0, &b, 1), -1);
+	assert_int_equal(errno, ENODEV);
+	errno = 0;
+	assert_null(rdma_sim_peer_import(efd));
+	assert_int_equal(errno, ENODEV);
+	rdma_sim_peer_release(peer);
+	assert_int_equal(close(efd), 0);
+	assert_int_equal(count_fds(), fds);
 	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
@@ -288,8 +442,10 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf_mr_rdma),
+		cmocka_unit_test(test_cc_pd_buf),
 		cmocka_unit_test(test_buf_size_zero),
 		cmocka_unit_test(test_devx_uar),
+		cmocka_unit_test(test_devx_uar_export),
 		cmocka_unit_test(test_dmah_checks),
 		cmocka_unit_test(test_comp_cntr_on_mlx5),
 	};
@@ -297,6 +453,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		ndev = atoi(argv[1]);
+	cc = argc > 2 && !strcmp(argv[2], "cc");
 	devs = ibv_get_device_list(&n);
 	if (!devs || n < ndev) {
 		fprintf(stderr, "need %d devices (run under rdma-sim)\n", ndev);
