@@ -461,7 +461,7 @@ struct sim_dmabuf_import *rdma_sim_internal_dmabuf_get(int fd, int *err)
 	int ret = -EINVAL;
 
 	sim_real_init();
-	if (fd < 0 || sim_fd_internal(fd) || sys.fcntl(fd, F_GETFD) < 0) {
+	if (!sim_fd_of_program(fd)) {
 		*err = EBADF;
 		return NULL;
 	}

@@ -135,7 +135,7 @@ static int dmabuf_mr(struct sim_call *c, struct sim_pd *pd, int fd,
 	if ((off & (page - 1)) != (iova & (page - 1)) || off + len < off ||
 	    iova + len < iova || !len)
 		return -EINVAL;
-	if (fd < 0 || sim_fd_internal(fd) || sys.fcntl(fd, F_GETFD) < 0)
+	if (!sim_fd_of_program(fd))
 		return -EBADF;
 	imp = sim_dmabuf_import(fd, &err);
 	if (!imp)

@@ -8,6 +8,7 @@
 #define RDMA_SIM_PRELOAD_H
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -310,6 +311,12 @@ void sim_close_private(int fd);
 static inline int sim_fd_internal(int fd)
 {
 	return sim_fd_kind(fd) == SIM_FD_INTERNAL;
+}
+/* Is fd open in the program's table (the sim's own fds are not)? Else a
+ * command that takes it answers EBADF, as the kernel's fdget. */
+static inline int sim_fd_of_program(int fd)
+{
+	return fd >= 0 && !sim_fd_internal(fd) && sys.fcntl(fd, F_GETFD) >= 0;
 }
 /* Where page @page of device @dev's MEMIC lives in sim.memic_fd. */
 static inline off_t sim_memic_pos(unsigned int dev, uint64_t page)

@@ -297,8 +297,7 @@ static long prime_import(struct drm_file *df, void *arg)
 	struct gem *obj;
 	int err;
 
-	if (a->fd < 0 || sim_fd_internal(a->fd) ||
-	    sys.fcntl(a->fd, F_GETFD) < 0)
+	if (!sim_fd_of_program(a->fd))
 		return -EBADF;
 	if (!f || f->kind != SIM_FD_DMABUF)
 		return -EINVAL;
