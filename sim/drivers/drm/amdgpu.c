@@ -170,7 +170,9 @@ static long gem_create(struct drm_file *df, void *arg)
 	obj->flags = (uint32_t)a->in.domain_flags;
 	obj->db = sim_dmabuf_mem_hold(size, &obj->hold);
 	if (!obj->db) {
-		free(obj);
+		/* gem_new() listed it: gem_put() unlinks as it frees */
+		obj->refs = 1;
+		gem_put(obj);
 		return -ENOMEM;
 	}
 	memset(a, 0, sizeof(*a));
