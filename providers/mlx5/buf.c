@@ -114,9 +114,8 @@ static int alloc_contig(struct mlx5_context *ctx, struct mlx5_buf *buf,
 	for (; l >= CONTIG_MIN_LOG && l >= page_log; l--) {
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
 			 ctx->ibv_ctx.context.cmd_fd,
-			 (off_t)ctx->page_size *
-				 ((MLX5_IB_MMAP_GET_CONTIGUOUS_PAGES << 8) |
-				  (l - page_log)));
+			 mlx5_mmap_offset(MLX5_IB_MMAP_GET_CONTIGUOUS_PAGES,
+					  l - page_log, ctx->page_size));
 		if (p != MAP_FAILED) {
 			buf->addr = p;
 			buf->length = len;
