@@ -122,7 +122,6 @@ static int map_memic(struct mlx5_context *ctx, struct mlx5_dm *dm,
 		       PROT_READ | PROT_WRITE, offset);
 	if (err)
 		return err;
-	dm->memic_mmap_offset = offset;
 	dm->start = (uint8_t *)dm->memic_map.addr +
 		    (start_offset & (ctx->page_size - 1));
 	dm->verbs_dm.dm.memcpy_to_dm = memic_to_dm;
@@ -296,5 +295,5 @@ int mlx5_dm_export_dmabuf_fd(struct ibv_dm *ibdm)
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	return ibv_cmd_export_dmabuf_fd(ibdm->context, dm->memic_mmap_offset);
+	return ibv_cmd_export_dmabuf_fd(ibdm->context, dm->memic_map.offset);
 }

@@ -168,7 +168,7 @@ struct mlx5_parent_domain {
 };
 
 /*
- * A DM. The base MEMIC mapping is fixed at allocation: memic_mmap_offset is
+ * A DM. The base MEMIC mapping is fixed at allocation: memic_map.offset is
  * the byte offset it was mapped at on cmd_fd and is what an export sends.
  * Op-address pages (mlx5dv_dm_map_op_addr) belong to the caller and are not
  * recorded here, so nothing can make an export pick one of them.
@@ -178,7 +178,6 @@ struct mlx5_dm {
 	enum mlx5dv_alloc_dm_type type;
 	size_t length;		       /* as requested */
 	struct mlx5_mapping memic_map; /* empty for SW-ICM */
-	off_t memic_mmap_offset;
 	uint8_t *start;		     /* DM offset 0; NULL for SW-ICM */
 	uint64_t remote_va;	     /* SW-ICM device address */
 	struct mlx5_dm *prev, *next; /* the context's dm_list */

@@ -99,6 +99,7 @@ int mlx5_map(struct mlx5_context *ctx, struct mlx5_mapping *map,
 		return k.map_err;
 	map->addr = aligned_alloc(PAGE, length);
 	map->length = length;
+	map->offset = offset; /* as context_pages.c records it */
 	return map->addr ? 0 : ENOMEM;
 }
 
