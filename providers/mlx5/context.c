@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "datapath.h"
+#include "umr.h"
 
 static bool valid_open_attr(const struct mlx5dv_context_attr *attr)
 {
@@ -180,9 +181,11 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.alloc_buf = mlx5_alloc_user_buf,
 	.alloc_dm = mlx5_alloc_dm,
 	.alloc_dmah = mlx5_alloc_dmah,
+	.alloc_mw = mlx5_alloc_mw,
 	.alloc_parent_domain = mlx5_alloc_parent_domain,
 	.alloc_pd = mlx5_alloc_pd,
 	.alloc_td = mlx5_alloc_td,
+	.bind_mw = mlx5_bind_mw,
 	.cq_event = mlx5_cq_event,
 	.create_ah = mlx5_create_ah,
 	.create_cq = mlx5_create_cq,
@@ -192,6 +195,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.create_srq = mlx5_create_srq,
 	.create_srq_ex = mlx5_create_srq_ex,
 	.dealloc_dmah = mlx5_dealloc_dmah,
+	.dealloc_mw = mlx5_dealloc_mw,
 	.dealloc_pd = mlx5_dealloc_pd,
 	.dealloc_td = mlx5_dealloc_td,
 	.dereg_mr = mlx5_dereg_mr,
@@ -222,6 +226,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.reg_mr = mlx5_reg_mr,
 	.reg_mr_ex = mlx5_reg_mr_ex,
 	.req_notify_cq = mlx5_arm_cq,
+	.rereg_mr = mlx5_rereg_mr,
 	.resize_cq = mlx5_resize_cq,
 	.unimport_dm = mlx5_unimport_dm,
 	.unimport_mr = mlx5_unimport_mr,
