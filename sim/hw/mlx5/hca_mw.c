@@ -4,7 +4,8 @@
  * invalidates one, remote access through a window's key, and remote
  * invalidation by SEND_WITH_INV.
  *
- * A UMR names its window by the ctrl imm (the full current key) and sets
+ * A UMR names its window by the ctrl imm (its index; LOCAL_INV the full
+ * current key) and sets
  * only the mkey fields its mkey_mask selects; the rest of the mkey context
  * may hold stale ring bytes. A bind checks, as IBTA and rxe do: the window
  * and the MR in the QP's PD (C10-72), MW_BIND on the MR (C10-73),
@@ -101,13 +102,6 @@ static uint32_t ib_access(uint8_t mkey)
 	return a;
 }
 
-/* The window the ctrl imm names, with exactly that key; else NULL. */
-static struct sim_mw *umr_window(const struct hca_qp *qp, uint32_t key)
-{
-	struct sim_mw *mw = sim_mw_by_key(qp->dev, key);
-
-	return mw && mw->rkey == key ? mw : NULL;
-}
 
 /* The IBTA checks of a bind with a range; 1 if it may proceed. */
 static int bind_ok(const struct hca_qp *qp, const struct sim_mw *mw,
@@ -149,9 +143,12 @@ static void mw_bind(struct sim_mw *mw, const struct hca_qp *qp,
 uint8_t hca_umr_exec(struct hca_qp *qp, const struct hca_swqe *w)
 {
 	const struct hca_umr *u = &w->umr;
-	struct sim_mw *mw = umr_window(qp, be32toh(w->imm));
+	uint32_t key = be32toh(w->imm);
+	struct sim_mw *mw = sim_mw_by_key(qp->dev, key);
 	int inval = u->free && (u->mask & MKEY_MASK_FREE);
 
+	/* The ctrl imm names the window by its index: libmlx5 sends the key
+	 * ibv_mw.rkey holds, which for type 2 is never the bound one. */
 	if (!mw || mw->pd != qp->pd)
 		return HCA_SYND_MW_BIND;
 	if (!inval) {
@@ -161,8 +158,10 @@ uint8_t hca_umr_exec(struct hca_qp *qp, const struct hca_swqe *w)
 		return 0;
 	}
 	if (u->flags & UMR_CHECK_QPN) {
-		/* LOCAL_INV: a bound type 2 window of this QP; key kept */
-		if (mw->type != 2 || !mw->bound || mw->qpn != qp->qpn)
+		/* LOCAL_INV: the exact key of a bound type 2 window of this
+		 * QP; the key stays */
+		if (mw->rkey != key || mw->type != 2 || !mw->bound ||
+		    mw->qpn != qp->qpn)
 			return HCA_SYND_MW_BIND;
 	} else {
 		/* a zero-length bind unbinds a type 1 window, new key byte */
