@@ -316,15 +316,35 @@ static void test_type2_local_inv(void **state)
 	unpair(&a, &b);
 }
 
+/* A's empty SEND_WITH_INV of @key refused by B: REM_INV_REQ both sides. */
+static void send_inv_refused(struct rdma_ep *a, struct rdma_ep *b,
+			     uint32_t key)
+{
+	struct ibv_send_wr *bad, wr = {
+		.wr_id = 0x64, .opcode = IBV_WR_SEND_WITH_INV,
+		.send_flags = IBV_SEND_SIGNALED,
+		.invalidate_rkey = key,
+	};
+	struct ibv_wc wc;
+
+	assert_int_equal(ep_recv(b, hp.b.buf, 256, hp.b.mr->lkey, 0x63), 0);
+	assert_int_equal(ibv_post_send(a->qp, &wr, &bad), 0);
+	one_wc(a, &wc, IBV_WC_REM_INV_REQ_ERR);
+	one_wc(b, &wc, IBV_WC_REM_INV_REQ_ERR);
+	assert_int_equal(wc.wr_id, 0x63);
+}
+
 /* SEND_WITH_INV from A frees B's window; the receive says which key. */
 static void test_type2_send_inv(void **state)
 {
 	struct ibv_mw *mw = ibv_alloc_mw(hp.b.pd, IBV_MW_TYPE_2);
+	struct ibv_mw *mw1 = ibv_alloc_mw(hp.b.pd, IBV_MW_TYPE_1);
 	struct rdma_ep a, b;
 	struct ibv_wc wc;
 	uint32_t key;
 
 	assert_non_null(mw);
+	assert_non_null(mw1);
 	key = ibv_inc_rkey(mw->rkey);
 	pair(&a, &b);
 	assert_int_equal(bind2(&b, mw, key,
@@ -355,25 +375,18 @@ static void test_type2_send_inv(void **state)
 	assert_memory_equal(hp.b.buf, "invalidate that window", 22);
 	assert_int_equal(write_via(&a, win_addr(), key, 64),
 			 IBV_WC_REM_ACCESS_ERR);
-	unpair(&a, &b);
-
+	reconnect(&a, &b);
 	/* the key now names a free window: both sides REM_INV_REQ */
+	send_inv_refused(&a, &b, key);
+	unpair(&a, &b);
+	/* a type 1 window cannot be invalidated remotely */
 	pair(&a, &b);
-	assert_int_equal(ep_recv(&b, hp.b.buf, 256, hp.b.mr->lkey, 0x63), 0);
-	{
-		struct ibv_send_wr *bad, wr = {
-			.wr_id = 0x64, .opcode = IBV_WR_SEND_WITH_INV,
-			.send_flags = IBV_SEND_SIGNALED,
-			.invalidate_rkey = key,
-		};
-
-		assert_int_equal(ibv_post_send(a.qp, &wr, &bad), 0);
-	}
-	one_wc(&a, &wc, IBV_WC_REM_INV_REQ_ERR);
-	one_wc(&b, &wc, IBV_WC_REM_INV_REQ_ERR);
-	assert_int_equal(wc.wr_id, 0x63);
+	bind1(&b, mw1, win_info(hp.b.mr, IBV_ACCESS_REMOTE_WRITE),
+	      IBV_WC_SUCCESS);
+	send_inv_refused(&a, &b, mw1->rkey);
 	unpair(&a, &b);
 	assert_int_equal(ibv_dealloc_mw(mw), 0);
+	assert_int_equal(ibv_dealloc_mw(mw1), 0);
 }
 
 /* ibv_wr_bind_mw and ibv_wr_local_inv, and a WRITE in the same batch. */
