@@ -172,7 +172,7 @@ static pid_t run_side(int (*side)(struct ibv_device *, int),
 	CHECK(pid >= 0, "fork");
 	if (!pid) {
 		close(other);
-		_exit(side(dev, sock));
+		exit(side(dev, sock));
 	}
 	return pid;
 }
