@@ -25,15 +25,22 @@
 #define WIN_OFF 4096
 #define WIN_LEN 8192
 
-#define CHECK(c, ...)                                                          \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "%s:%d: ", __func__, __LINE__);        \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, " (errno %d)\n", errno);               \
-			exit(1);                                               \
-		}                                                              \
-	} while (0)
+/* Report where and why, then end this process with status 1. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+die(int line, const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	fprintf(stderr, "line %d: ", line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (errno %d)\n", err);
+	exit(1);
+}
+
+#define CHECK(c, ...) ((c) ? (void)0 : die(__LINE__, __VA_ARGS__))
 
 struct wire {
 	uint32_t lid, qpn, key;
@@ -179,20 +186,20 @@ static pid_t run_side(int (*side)(struct ibv_device *, int),
 
 int main(int argc, char **argv)
 {
-	int ndev = argc > 1 ? atoi(argv[1]) : 1, n, sv[2], st, rc = 0;
+	int ndev = argc > 1 ? atoi(argv[1]) : 1, n, sv[2], st, i, rc = 0;
 	struct ibv_device **devs = ibv_get_device_list(&n);
-	pid_t ps, pc;
+	pid_t pid[2];
 
 	CHECK(devs && n >= ndev, "devices");
 	CHECK(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair");
-	ps = run_side(server, devs[0], sv[0], sv[1]);
-	pc = run_side(client, devs[ndev - 1], sv[1], sv[0]);
+	pid[0] = run_side(server, devs[0], sv[0], sv[1]);
+	pid[1] = run_side(client, devs[ndev - 1], sv[1], sv[0]);
 	close(sv[0]);
 	close(sv[1]);
-	CHECK(waitpid(ps, &st, 0) == ps, "wait");
-	rc |= !WIFEXITED(st) || WEXITSTATUS(st);
-	CHECK(waitpid(pc, &st, 0) == pc, "wait");
-	rc |= !WIFEXITED(st) || WEXITSTATUS(st);
+	for (i = 0; i < 2; i++) {
+		CHECK(waitpid(pid[i], &st, 0) == pid[i], "wait");
+		rc |= !WIFEXITED(st) || WEXITSTATUS(st);
+	}
 	ibv_free_device_list(devs);
 	printf("%s\n", rc ? "FAILED" : "passed");
 	return rc;

@@ -163,6 +163,17 @@ static enum ibv_wc_status bind2(struct rdma_ep *b, struct ibv_mw *mw,
 	return wc.status;
 }
 
+/* Bind type 2 @mw over the window with its next key, which it returns. */
+static uint32_t bind2_ok(struct rdma_ep *b, struct ibv_mw *mw,
+			 unsigned int acc)
+{
+	uint32_t key = ibv_inc_rkey(mw->rkey);
+
+	assert_int_equal(bind2(b, mw, key, win_info(hp.b.mr, acc)),
+			 IBV_WC_SUCCESS);
+	return key;
+}
+
 static enum ibv_wc_status local_inv(struct rdma_ep *b, uint32_t rkey)
 {
 	struct ibv_send_wr *bad, wr = {
@@ -277,11 +288,8 @@ static void test_type2_local_inv(void **state)
 	struct rdma_ep a, b;
 
 	assert_non_null(mw);
-	key = ibv_inc_rkey(mw->rkey);
 	pair(&a, &b);
-	assert_int_equal(bind2(&b, mw, key,
-			       win_info(hp.b.mr, IBV_ACCESS_REMOTE_WRITE)),
-			 IBV_WC_SUCCESS);
+	key = bind2_ok(&b, mw, IBV_ACCESS_REMOTE_WRITE);
 	assert_int_not_equal(mw->rkey, key); /* type 2: the caller keeps it */
 	memset(hp.b.buf, 0, BUF_SZ);
 	fill_pattern(hp.a.buf, 4096, 5);
@@ -345,11 +353,8 @@ static void test_type2_send_inv(void **state)
 
 	assert_non_null(mw);
 	assert_non_null(mw1);
-	key = ibv_inc_rkey(mw->rkey);
 	pair(&a, &b);
-	assert_int_equal(bind2(&b, mw, key,
-			       win_info(hp.b.mr, IBV_ACCESS_REMOTE_WRITE)),
-			 IBV_WC_SUCCESS);
+	key = bind2_ok(&b, mw, IBV_ACCESS_REMOTE_WRITE);
 	assert_int_equal(ep_recv(&b, hp.b.buf, 256, hp.b.mr->lkey, 0x61), 0);
 	memcpy(hp.a.buf, "invalidate that window", 22);
 	{
@@ -444,12 +449,9 @@ static void test_type2_other_qp(void **state)
 	uint32_t key;
 
 	assert_non_null(mw);
-	key = ibv_inc_rkey(mw->rkey);
 	pair(&a, &b);
 	pair(&a2, &b2);
-	assert_int_equal(bind2(&b, mw, key,
-			       win_info(hp.b.mr, IBV_ACCESS_REMOTE_WRITE)),
-			 IBV_WC_SUCCESS);
+	key = bind2_ok(&b, mw, IBV_ACCESS_REMOTE_WRITE);
 	assert_int_equal(write_via(&a2, win_addr(), key, 64),
 			 IBV_WC_REM_ACCESS_ERR);
 	assert_int_equal(write_via(&a, win_addr(), key, 64), IBV_WC_SUCCESS);

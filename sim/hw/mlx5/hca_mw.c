@@ -23,6 +23,7 @@
 #include "hca.h"
 
 #include <endian.h>
+#include <stddef.h>
 #include <string.h>
 
 enum {
@@ -50,44 +51,51 @@ static const struct {
 #define IB_ACCESS_ZERO_BASED 0x20
 #define NO_QPN		     0xffffffu
 
-static uint32_t be32_at(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return be32toh(v);
-}
-
-static uint64_t be64_at(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return be64toh(v);
-}
+/* The WQE after its ctrl segment, as libmlx5 lays it out (big-endian). */
+struct umr_wire {
+	uint8_t flags; /* UMR control segment, 48 bytes */
+	uint8_t rsvd0[3];
+	uint16_t klm_octowords;
+	uint16_t translation_offset;
+	uint64_t mkey_mask;
+	uint8_t rsvd1[32];
+	uint8_t free; /* mkey context, 64 bytes */
+	uint8_t rsvd2;
+	uint8_t access;
+	uint8_t rsvd3;
+	uint32_t qpn_mkey;
+	uint8_t rsvd4[8];
+	uint64_t start_addr;
+	uint64_t len;
+	uint8_t rsvd5[32];
+	uint32_t klm_bytes; /* the one KLM */
+	uint32_t klm_mkey;
+	uint64_t klm_addr;
+} __attribute__((packed));
 
 /* seg: the WQE from byte 16 (the UMR control segment) on. */
 uint8_t hca_umr_decode(struct hca_swqe *w, const uint8_t *seg, uint32_t len)
 {
 	struct hca_umr *u = &w->umr;
+	struct umr_wire s = { 0 };
 
-	if (len < 112) /* UMR ctrl 48 + mkey context 64 */
+	/* UMR ctrl + mkey context, and the KLM when it has one */
+	if (len < offsetof(struct umr_wire, klm_bytes))
 		return HCA_SYND_LOC_QP_OP;
-	u->flags = seg[0];
-	u->klm_octowords = (uint16_t)(seg[4] << 8 | seg[5]);
-	u->mask = be64_at(seg + 8);
-	u->free = !!(seg[48] & MKEY_FREE_BIT);
-	u->access = seg[50];
-	u->qpn_mkey = be32_at(seg + 52);
-	u->start = be64_at(seg + 64);
-	u->len = be64_at(seg + 72);
-	if (!u->klm_octowords)
-		return 0;
-	if (len < 112 + 16)
+	memcpy(&s, seg, len < sizeof(s) ? len : sizeof(s));
+	u->flags = s.flags;
+	u->klm_octowords = be16toh(s.klm_octowords);
+	if (u->klm_octowords && len < sizeof(s))
 		return HCA_SYND_LOC_QP_OP;
-	u->klm_bytes = be32_at(seg + 112);
-	u->klm_key = be32_at(seg + 116);
-	u->klm_addr = be64_at(seg + 120);
+	u->mask = be64toh(s.mkey_mask);
+	u->free = !!(s.free & MKEY_FREE_BIT);
+	u->access = s.access;
+	u->qpn_mkey = be32toh(s.qpn_mkey);
+	u->start = be64toh(s.start_addr);
+	u->len = be64toh(s.len);
+	u->klm_bytes = be32toh(s.klm_bytes);
+	u->klm_key = be32toh(s.klm_mkey);
+	u->klm_addr = be64toh(s.klm_addr);
 	return 0;
 }
 
