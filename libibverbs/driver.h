@@ -545,6 +545,8 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
 int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 		     struct ibv_mw *mw, const struct ibv_udata *udata);
 int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
+/* EX_MODIFY_CQ; an attr_mask past IBV_CQ_ATTR_MODERATE is EINVAL here. */
+int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
 /* QUERY_MR (ioctl only): fills @vmr as an imported MR of @pd. */
 int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
 		     uint32_t mr_handle);
