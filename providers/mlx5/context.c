@@ -210,6 +210,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.import_dm = mlx5_import_dm,
 	.import_mr = mlx5_import_mr,
 	.import_pd = mlx5_import_pd,
+	.modify_cq = ibv_cmd_modify_cq,
 	.modify_qp = mlx5_modify_qp,
 	.modify_srq = mlx5_modify_srq,
 	.poll_cq = mlx5_poll_cq,

@@ -282,6 +282,9 @@ struct sim_cq {
 	struct sim_evq *async;	 /* where its async events go */
 	uint32_t comp_events_reported;
 	uint32_t async_events_reported;
+	/* EX_MODIFY_CQ: completion events wait for this many CQEs or this
+	 * many microseconds after the first (0: that criterion is off) */
+	uint16_t mod_count, mod_period;
 };
 
 struct sim_srq {

@@ -208,6 +208,8 @@ struct sim_verbs_rules {
 	uint32_t qp_create_flags; /* IB_QP_CREATE_* the driver accepts */
 	uint32_t max_mw;	  /* 0: no memory windows (ALLOC_MW refused) */
 	uint8_t rereg_mr;	  /* has rereg_user_mr (mlx5; not 6.1 rxe) */
+	/* CQ moderation: the largest cq_period (µs); 0: no modify_cq */
+	uint16_t max_cq_period;
 };
 
 struct sim_driver_ops {

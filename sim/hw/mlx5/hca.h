@@ -101,6 +101,7 @@ struct hca_cq {
 	uint8_t overrun;
 	uint8_t ignore_overrun;	   /* IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
 	uint8_t solicited_pending; /* SE or error CQE since the last event */
+	uint64_t mod_since; /* moderation: when the first held CQE came */
 };
 
 struct hca_srq {
@@ -291,6 +292,9 @@ void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
 int hca_cq_overrun_errors(void);
 /* Fire the completion event of an armed CQ if it is due. */
 void hca_cq_check_arm(struct hca_cq *cq);
+/* Moderation (hca_cq_mod.c): may an armed CQ with pending new CQEs raise
+ * its event now? */
+int hca_cq_mod_due(struct hca_cq *cq, uint32_t pending);
 /* Switch cq to a new ring of ncqe entries at buf: a RESIZE_CQ CQE marks
  * the switch in the old ring, later CQEs go on at the same count in the
  * new one. */
