@@ -688,7 +688,9 @@ static void test_umr(void **state)
 				   .invalidate_rkey = 0x12345608 };
 	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &wr, &bad), 0);
 	w = (const uint8_t *)wqe(&fx, 3);
-	check_ctrl(wqe(&fx, 3), 3, MLX5_OPCODE_UMR, 8, 0);
+	/* it follows a UMR: the initiator small fence */
+	check_ctrl(wqe(&fx, 3), 3, MLX5_OPCODE_UMR, 8,
+		   MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE);
 	assert_int_equal(be32toh(wqe(&fx, 3)->imm), 0x12345608);
 	assert_int_equal(w[16], 0x80 | 0x10 | 0x08); /* + CHECK_QPN */
 	assert_int_equal(w[20] << 8 | w[21], 0);
