@@ -23,14 +23,14 @@ static int64_t dm_offset(const struct sim_mr *mr)
 void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd)
 {
-	struct sim_mw *mw = remote ? sim_mw_by_key(qp->dev, key) : NULL;
-	struct sim_mr *mr;
+	struct sim_mr *mr = sim_mr_by_key(qp->dev, key);
+	struct sim_mw *mw;
 	uint8_t *base;
 	int64_t off;
 
-	if (mw) /* a window's key: its checks, then its MR's */
+	/* no MR has a window's index: look for one only when no MR matched */
+	if (!mr && remote && (mw = sim_mw_by_key(qp->dev, key)))
 		return hca_mw_mem(qp, mw, key, va, len, need, synd);
-	mr = sim_mr_by_key(qp->dev, key);
 	*synd = remote ? HCA_SYND_REM_ACCESS : HCA_SYND_LOC_PROT;
 	if (!mr || (remote ? mr->rkey : mr->lkey) != key)
 		return NULL;
