@@ -22,7 +22,8 @@ int mlx5_sim_alloc_mw(const void *in, size_t in_len)
 	const uint8_t *p = in;
 	size_t i;
 
-	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
+	if (in_len) /* no udata at all: in may be NULL */
+		memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (req.comp_mask || req.reserved1 || req.reserved2)
 		return -EOPNOTSUPP;
 	for (i = sizeof(req); i < in_len; i++)
