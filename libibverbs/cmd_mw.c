@@ -4,6 +4,9 @@
  * (MW_DESTROY) with the write DEALLOC_MW as its fallback. Binding never
  * reaches the kernel: providers post bind WQEs themselves.
  */
+#include <errno.h>
+#include <stdlib.h>
+
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd_write.h"
@@ -35,4 +38,29 @@ int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
 	return verbs_cmd_destroy(mw->context, VERBS_OP_IDX(dealloc_mw),
 				 UVERBS_OBJECT_MW, UVERBS_METHOD_MW_DESTROY,
 				 mw->handle, IB_USER_VERBS_CMD_DEALLOC_MW);
+}
+
+struct ibv_mw *ibv_cmd_alloc_mw_obj(struct ibv_pd *pd, enum ibv_mw_type type)
+{
+	struct ibv_mw *mw = calloc(1, sizeof(*mw));
+	int err;
+
+	if (!mw)
+		return NULL;
+	err = ibv_cmd_alloc_mw(pd, type, mw, NULL);
+	if (err) {
+		free(mw);
+		errno = err;
+		return NULL;
+	}
+	return mw;
+}
+
+int ibv_cmd_dealloc_mw_obj(struct ibv_mw *mw)
+{
+	int err = ibv_cmd_dealloc_mw(mw);
+
+	if (!err)
+		free(mw);
+	return err;
 }

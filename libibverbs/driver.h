@@ -545,6 +545,12 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
 int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 		     struct ibv_mw *mw, const struct ibv_udata *udata);
 int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
+/*
+ * The same for providers that send no driver data and keep no state of
+ * their own: a malloc'ed ibv_mw (NULL + errno), freed on success.
+ */
+struct ibv_mw *ibv_cmd_alloc_mw_obj(struct ibv_pd *pd, enum ibv_mw_type type);
+int ibv_cmd_dealloc_mw_obj(struct ibv_mw *mw);
 /* EX_MODIFY_CQ; an attr_mask past IBV_CQ_ATTR_MODERATE is EINVAL here. */
 int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
 /* QUERY_MR (ioctl only): fills @vmr as an imported MR of @pd. */

@@ -6,47 +6,20 @@
  * LOCAL_WRITE rights and the range, not the library (as libmlx5).
  */
 #include <errno.h>
-#include <stdlib.h>
 
 #include "umr.h"
-
-struct ibv_mw *mlx5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
-{
-	struct ibv_mw *mw = calloc(1, sizeof(*mw));
-	int err;
-
-	if (!mw)
-		return NULL;
-	/* libmlx5 sends no driver data: the kernel's defaults (one KLM) */
-	err = ibv_cmd_alloc_mw(pd, type, mw, NULL);
-	if (err) {
-		free(mw);
-		errno = err;
-		return NULL;
-	}
-	return mw;
-}
-
-int mlx5_dealloc_mw(struct ibv_mw *mw)
-{
-	int err = ibv_cmd_dealloc_mw(mw);
-
-	if (err)
-		return err;
-	free(mw);
-	return 0;
-}
 
 /* Type 1: the next key byte, posted as IBV_WR_BIND_MW on @qp. */
 int mlx5_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
 		 struct ibv_mw_bind *mw_bind)
 {
 	struct ibv_mw_bind_info *bi = &mw_bind->bind_info;
-	struct ibv_send_wr *bad, wr = {
+	struct ibv_send_wr wr = {
 		.wr_id = mw_bind->wr_id,
 		.opcode = IBV_WR_BIND_MW,
 		.send_flags = mw_bind->send_flags,
 	};
+	struct ibv_send_wr *bad;
 	struct verbs_mr *vmr;
 	int err;
 

@@ -47,8 +47,8 @@ enum {
 	UMR_WQE_INVAL = 128,
 };
 
-#define MKEY_FREE_BIT	  0x40
-#define UMR_MAX_KLM_LEN	  (1ull << 31)
+#define MKEY_FREE_BIT	0x40
+#define UMR_MAX_KLM_LEN (1ull << 31)
 #define MKEY_ACCESS_MASK                                                       \
 	(MKEY_MASK_LOCAL_WRITE | MKEY_MASK_REMOTE_READ |                       \
 	 MKEY_MASK_REMOTE_WRITE | MKEY_MASK_ATOMIC)
@@ -57,10 +57,10 @@ static const struct {
 	unsigned int ibv;
 	uint8_t mkey;
 } access_bits[] = {
-	{ IBV_ACCESS_LOCAL_WRITE, 0x08 },
-	{ IBV_ACCESS_REMOTE_READ, 0x10 },
-	{ IBV_ACCESS_REMOTE_WRITE, 0x20 },
-	{ IBV_ACCESS_REMOTE_ATOMIC, 0x40 },
+	{IBV_ACCESS_LOCAL_WRITE, 0x08},
+	{IBV_ACCESS_REMOTE_READ, 0x10},
+	{IBV_ACCESS_REMOTE_WRITE, 0x20},
+	{IBV_ACCESS_REMOTE_ATOMIC, 0x40},
 };
 
 static void put_be16(uint8_t *w, unsigned int off, uint16_t v)
@@ -126,8 +126,7 @@ static void umr_invalidate(uint8_t *w, const struct mlx5_umr_req *r)
 	w[UMR_FLAGS] = UMR_INLINE | UMR_TRANSLATION_OFFSET |
 		       (type2 ? UMR_CHECK_QPN : 0);
 	put_be64(w, UMR_MKEY_MASK,
-		 MKEY_MASK_FREE | MKEY_MASK_KEY |
-			 (type2 ? MKEY_MASK_QPN : 0));
+		 MKEY_MASK_FREE | MKEY_MASK_KEY | (type2 ? MKEY_MASK_QPN : 0));
 	w[MKEY_FREE] = MKEY_FREE_BIT;
 	put_be32(w, MKEY_QPN_MKEY, 0xffffff00u | (r->new_rkey & 0xff));
 }
@@ -135,7 +134,7 @@ static void umr_invalidate(uint8_t *w, const struct mlx5_umr_req *r)
 int mlx5_set_umr(struct mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl,
 		 const struct mlx5_umr_req *r, unsigned int *ds)
 {
-	uint8_t w[UMR_WQE_BIND] = { 0 };
+	uint8_t w[UMR_WQE_BIND] = {0};
 	bool bind = r->info && r->info->length;
 	unsigned int size = bind ? UMR_WQE_BIND : UMR_WQE_INVAL;
 
@@ -145,8 +144,7 @@ int mlx5_set_umr(struct mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl,
 		umr_bind(qp, w, r);
 	else
 		umr_invalidate(w, r);
-	mlx5_copy_inline(qp, ctrl + 1, w + sizeof(*ctrl),
-			 size - sizeof(*ctrl));
+	mlx5_copy_inline(qp, ctrl + 1, w + sizeof(*ctrl), size - sizeof(*ctrl));
 	*ds = size / MLX5_DS;
 	return 0;
 }

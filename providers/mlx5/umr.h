@@ -12,8 +12,8 @@
 /* What one UMR WQE does to the window named by its ctrl imm. */
 struct mlx5_umr_req {
 	enum ibv_mw_type type;
-	uint32_t rkey;	    /* the window's key now (ctrl imm) */
-	uint32_t new_rkey;  /* its key byte goes into the mkey context */
+	uint32_t rkey;	   /* the window's key now (ctrl imm) */
+	uint32_t new_rkey; /* its key byte goes into the mkey context */
 	const struct ibv_mw_bind_info *info; /* NULL: LOCAL_INV */
 };
 
@@ -28,8 +28,6 @@ int mlx5_set_umr(struct mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl,
 /* The completion opcode of the UMR WQE at SQ index @idx. */
 enum ibv_wc_opcode mlx5_umr_wc_opcode(struct mlx5_qp *qp, unsigned int idx);
 
-struct ibv_mw *mlx5_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
-int mlx5_dealloc_mw(struct ibv_mw *mw);
 int mlx5_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
 		 struct ibv_mw_bind *mw_bind);
 int mlx5_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,

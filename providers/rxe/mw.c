@@ -7,34 +7,8 @@
  * completes a refused bind with IBV_WC_MW_BIND_ERR.
  */
 #include <errno.h>
-#include <stdlib.h>
 
 #include "rxe.h"
-
-struct ibv_mw *rxe_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
-{
-	struct ibv_mw *mw = calloc(1, sizeof(*mw));
-	int err;
-
-	if (!mw)
-		return NULL;
-	err = ibv_cmd_alloc_mw(pd, type, mw, NULL);
-	if (err) {
-		free(mw);
-		errno = err;
-		return NULL;
-	}
-	return mw;
-}
-
-int rxe_dealloc_mw(struct ibv_mw *mw)
-{
-	int err = ibv_cmd_dealloc_mw(mw);
-
-	if (!err)
-		free(mw);
-	return err;
-}
 
 /* An unbind may name no MR: lkey 0 then (upstream would crash). */
 void rxe_wqe_bind(struct rxe_send_wqe *wqe, struct ibv_mw *mw, uint32_t rkey,
@@ -52,11 +26,12 @@ void rxe_wqe_bind(struct rxe_send_wqe *wqe, struct ibv_mw *mw, uint32_t rkey,
 int rxe_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
 		struct ibv_mw_bind *mw_bind)
 {
-	struct ibv_send_wr *bad, wr = {
+	struct ibv_send_wr wr = {
 		.wr_id = mw_bind->wr_id,
 		.opcode = IBV_WR_BIND_MW,
 		.send_flags = mw_bind->send_flags,
 	};
+	struct ibv_send_wr *bad;
 	int err;
 
 	if (mw_bind->bind_info.mw_access_flags & IBV_ACCESS_ZERO_BASED)

@@ -147,8 +147,6 @@ int rxe_wqe_add_inline(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		       const void *addr, size_t len);
 
 /* mw.c: memory windows; the BIND_MW WQE fields both post APIs fill. */
-struct ibv_mw *rxe_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
-int rxe_dealloc_mw(struct ibv_mw *mw);
 int rxe_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
 		struct ibv_mw_bind *mw_bind);
 void rxe_wqe_bind(struct rxe_send_wqe *wqe, struct ibv_mw *mw, uint32_t rkey,

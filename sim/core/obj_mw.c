@@ -31,8 +31,7 @@ static const struct sim_attr_spec mw_destroy_attrs[] = {
 
 static const struct sim_method mw_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_MW, "MW", UVERBS_METHOD_MW_DESTROY,
-		   "MW_DESTROY", mw_destroy, mw_destroy_attrs,
-		   SIM_M_NEEDS_CTX),
+		   "MW_DESTROY", mw_destroy, mw_destroy_attrs, SIM_M_NEEDS_CTX),
 };
 
 /* A fresh key: the world's object counter as index (so no MR or other

@@ -11,8 +11,7 @@
 
 #include "conf.h"
 
-static int alloc_mw(uint32_t pd, uint8_t type, uint32_t *handle,
-		    uint32_t *rkey)
+static int alloc_mw(uint32_t pd, uint8_t type, uint32_t *handle, uint32_t *rkey)
 {
 	struct ib_uverbs_alloc_mw_resp r = {};
 	struct ib_uverbs_alloc_mw cmd = {
@@ -44,8 +43,8 @@ static int rereg(uint32_t mr, uint32_t flags, uint32_t pd, uint32_t access)
 		.access_flags = access,
 	};
 
-	return raw_write(conf_fd, IB_USER_VERBS_CMD_REREG_MR, &cmd,
-			 sizeof(cmd), sizeof(r));
+	return raw_write(conf_fd, IB_USER_VERBS_CMD_REREG_MR, &cmd, sizeof(cmd),
+			 sizeof(r));
 }
 
 static void check_windows(uint32_t pd)

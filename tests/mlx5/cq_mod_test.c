@@ -23,8 +23,7 @@ static struct host_pair hp;
 static int group_setup(void **state)
 {
 	return host_pair_open(&hp, 1, 65536,
-			      IBV_ACCESS_LOCAL_WRITE |
-				      IBV_ACCESS_REMOTE_WRITE);
+			      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 }
 
 static int group_teardown(void **state)
@@ -37,7 +36,7 @@ static int group_teardown(void **state)
 static int modify(struct ibv_cq *cq, uint32_t mask, uint16_t count,
 		  uint16_t period)
 {
-	struct ibv_modify_cq_attr attr = { mask, { count, period } };
+	struct ibv_modify_cq_attr attr = {mask, {count, period}};
 
 	return ibv_modify_cq(cq, &attr);
 }
@@ -45,7 +44,7 @@ static int modify(struct ibv_cq *cq, uint32_t mask, uint16_t count,
 /* Is a completion event waiting on @ep's channel within @ms? */
 static bool event_within(struct rdma_ep *ep, int ms)
 {
-	struct pollfd p = { .fd = ep->channel->fd, .events = POLLIN };
+	struct pollfd p = {.fd = ep->channel->fd, .events = POLLIN};
 
 	return poll(&p, 1, ms) == 1;
 }
@@ -76,7 +75,7 @@ static void write_once(struct rdma_ep *a)
 static void test_caps_and_errors(void **state)
 {
 	struct ibv_device_attr_ex attr;
-	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct ep_opts o = {.type = IBV_QPT_RC};
 	struct rdma_ep a;
 
 	assert_int_equal(ibv_query_device_ex(hp.a.ctx, NULL, &attr), 0);
@@ -96,7 +95,7 @@ static void test_caps_and_errors(void **state)
 /* cq_count 4, no period: three completions wake nobody, the fourth does. */
 static void test_count(void **state)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC, .channel = true };
+	struct ep_opts o = {.type = IBV_QPT_RC, .channel = true};
 	struct rdma_ep a, b;
 	int i;
 
@@ -122,7 +121,7 @@ static void test_count(void **state)
 /* A count never reached: the period releases the event on its own. */
 static void test_period(void **state)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC, .channel = true };
+	struct ep_opts o = {.type = IBV_QPT_RC, .channel = true};
 	struct rdma_ep a, b;
 
 	assert_int_equal(ep_pair(&a, hp.a.pd, &o, &b, hp.b.pd, &o), 0);

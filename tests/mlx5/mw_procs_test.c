@@ -21,7 +21,7 @@
 #include "dm_util.h"
 #include "rdma_util.h"
 
-#define LEN 65536
+#define LEN	65536
 #define WIN_OFF 4096
 #define WIN_LEN 8192
 
@@ -73,8 +73,8 @@ static struct ibv_wc one(struct rdma_ep *ep)
 
 static int server(struct ibv_device *dev, int sock)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC };
-	struct ibv_send_wr *bad, wr = { .opcode = IBV_WR_BIND_MW };
+	struct ep_opts o = {.type = IBV_QPT_RC};
+	struct ibv_send_wr *bad, wr = {.opcode = IBV_WR_BIND_MW};
 	struct rdma_host h;
 	struct wire mine, theirs;
 	struct rdma_ep ep;
@@ -88,16 +88,15 @@ static int server(struct ibv_device *dev, int sock)
 	mw = ibv_alloc_mw(h.pd, IBV_MW_TYPE_2);
 	CHECK(mw, "alloc_mw");
 	CHECK(!ep_open(&ep, h.ctx, h.pd, &o), "ep");
-	mine = (struct wire){ ep.lid, ep.qpn, ibv_inc_rkey(mw->rkey),
-			      (uintptr_t)h.buf + WIN_OFF };
+	mine = (struct wire){ep.lid, ep.qpn, ibv_inc_rkey(mw->rkey),
+			     (uintptr_t)h.buf + WIN_OFF};
 	xchg(sock, &mine, &theirs);
 	CHECK(!ep_connect(&ep, (uint16_t)theirs.lid, theirs.qpn), "connect");
 	wr.send_flags = IBV_SEND_SIGNALED;
 	wr.bind_mw.mw = mw;
 	wr.bind_mw.rkey = mine.key;
 	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
-		h.mr, mine.addr, WIN_LEN, IBV_ACCESS_REMOTE_WRITE
-	};
+		h.mr, mine.addr, WIN_LEN, IBV_ACCESS_REMOTE_WRITE};
 	CHECK(!ibv_post_send(ep.qp, &wr, &bad), "post bind");
 	wc = one(&ep);
 	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_BIND_MW,
@@ -124,9 +123,9 @@ static int server(struct ibv_device *dev, int sock)
 
 static int client(struct ibv_device *dev, int sock)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct ep_opts o = {.type = IBV_QPT_RC};
 	struct rdma_host h;
-	struct wire mine = { 0 }, theirs;
+	struct wire mine = {0}, theirs;
 	struct rdma_ep ep;
 	struct ibv_wc wc;
 
@@ -146,11 +145,12 @@ static int client(struct ibv_device *dev, int sock)
 	      ibv_wc_status_str(wc.status));
 	step(sock, 'w', 'c');
 	{
-		struct ibv_send_wr *bad, wr = {
-			.opcode = IBV_WR_SEND_WITH_INV,
-			.send_flags = IBV_SEND_SIGNALED,
-			.invalidate_rkey = theirs.key,
-		};
+		struct ibv_send_wr *bad,
+			wr = {
+				.opcode = IBV_WR_SEND_WITH_INV,
+				.send_flags = IBV_SEND_SIGNALED,
+				.invalidate_rkey = theirs.key,
+			};
 
 		CHECK(!ibv_post_send(ep.qp, &wr, &bad), "send_inv");
 	}

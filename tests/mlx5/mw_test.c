@@ -21,7 +21,7 @@
 #include "host_pair.h"
 #include "skip.h"
 
-#define BUF_SZ 65536
+#define BUF_SZ	65536
 #define WIN_OFF 8192
 #define WIN_LEN 16384
 
@@ -49,17 +49,16 @@ static struct ibv_qp *create_qp_mw(struct ibv_context *ctx,
 				   struct ibv_qp_init_attr_ex *attr)
 {
 	attr->comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	attr->send_ops_flags |= IBV_QP_EX_WITH_RDMA_WRITE |
-				IBV_QP_EX_WITH_SEND |
-				IBV_QP_EX_WITH_SEND_WITH_INV |
-				IBV_QP_EX_WITH_BIND_MW |
-				IBV_QP_EX_WITH_LOCAL_INV;
+	attr->send_ops_flags |=
+		IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_SEND |
+		IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW |
+		IBV_QP_EX_WITH_LOCAL_INV;
 	return ibv_create_qp_ex(ctx, attr);
 }
 
 static void pair(struct rdma_ep *a, struct rdma_ep *b)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC, .create_qp_ex = create_qp_mw };
+	struct ep_opts o = {.type = IBV_QPT_RC, .create_qp_ex = create_qp_mw};
 
 	assert_int_equal(ep_pair(a, hp.a.pd, &o, b, hp.b.pd, &o), 0);
 	b->qpx = ibv_qp_to_qp_ex(b->qp);
@@ -69,7 +68,7 @@ static void pair(struct rdma_ep *a, struct rdma_ep *b)
 /* Both QPs back from ERR through RESET: same numbers, same windows. */
 static void reconnect(struct rdma_ep *a, struct rdma_ep *b)
 {
-	struct ibv_qp_attr reset = { .qp_state = IBV_QPS_RESET };
+	struct ibv_qp_attr reset = {.qp_state = IBV_QPS_RESET};
 	struct ibv_wc wc[8];
 
 	assert_int_equal(ibv_modify_qp(a->qp, &reset, IBV_QP_STATE), 0);
@@ -116,8 +115,8 @@ static enum ibv_wc_status write_via(struct rdma_ep *a, uint64_t raddr,
 	struct ibv_wc wc;
 
 	assert_int_equal(ep_post(a, IBV_WR_RDMA_WRITE, hp.a.buf, len,
-				 hp.a.mr->lkey, raddr, rkey,
-				 IBV_SEND_SIGNALED, 7),
+				 hp.a.mr->lkey, raddr, rkey, IBV_SEND_SIGNALED,
+				 7),
 			 0);
 	assert_int_equal(ep_poll(a, &wc, 1), 1);
 	return wc.status;
@@ -146,10 +145,10 @@ static enum ibv_wc_status bind2(struct rdma_ep *b, struct ibv_mw *mw,
 				uint32_t rkey, struct ibv_mw_bind_info info)
 {
 	struct ibv_send_wr *bad, wr = {
-		.wr_id = 0x52,
-		.opcode = IBV_WR_BIND_MW,
-		.send_flags = IBV_SEND_SIGNALED,
-	};
+					 .wr_id = 0x52,
+					 .opcode = IBV_WR_BIND_MW,
+					 .send_flags = IBV_SEND_SIGNALED,
+				 };
 	struct ibv_wc wc;
 
 	wr.bind_mw.mw = mw;
@@ -164,8 +163,7 @@ static enum ibv_wc_status bind2(struct rdma_ep *b, struct ibv_mw *mw,
 }
 
 /* Bind type 2 @mw over the window with its next key, which it returns. */
-static uint32_t bind2_ok(struct rdma_ep *b, struct ibv_mw *mw,
-			 unsigned int acc)
+static uint32_t bind2_ok(struct rdma_ep *b, struct ibv_mw *mw, unsigned int acc)
 {
 	uint32_t key = ibv_inc_rkey(mw->rkey);
 
@@ -177,11 +175,11 @@ static uint32_t bind2_ok(struct rdma_ep *b, struct ibv_mw *mw,
 static enum ibv_wc_status local_inv(struct rdma_ep *b, uint32_t rkey)
 {
 	struct ibv_send_wr *bad, wr = {
-		.wr_id = 0x53,
-		.opcode = IBV_WR_LOCAL_INV,
-		.send_flags = IBV_SEND_SIGNALED,
-		.invalidate_rkey = rkey,
-	};
+					 .wr_id = 0x53,
+					 .opcode = IBV_WR_LOCAL_INV,
+					 .send_flags = IBV_SEND_SIGNALED,
+					 .invalidate_rkey = rkey,
+				 };
 	struct ibv_wc wc;
 
 	assert_int_equal(ibv_post_send(b->qp, &wr, &bad), 0);
@@ -212,8 +210,9 @@ static void test_type1(void **state)
 	unpair(&a, &b);
 
 	pair(&a, &b);
-	bind1(&b, mw, win_info(hp.b.mr, IBV_ACCESS_REMOTE_WRITE |
-						IBV_ACCESS_REMOTE_READ),
+	bind1(&b, mw,
+	      win_info(hp.b.mr,
+		       IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ),
 	      IBV_WC_SUCCESS);
 	assert_int_equal(mw->rkey, ibv_inc_rkey(key0));
 	memset(hp.b.buf, 0, BUF_SZ);
@@ -227,9 +226,8 @@ static void test_type1(void **state)
 				 mw->rkey, IBV_SEND_SIGNALED, 8),
 			 0);
 	one_wc(&a, &wc, IBV_WC_SUCCESS);
-	assert_memory_equal(hp.a.buf + 32768, hp.b.buf + WIN_OFF + WIN_LEN -
-						       1000,
-			    1000);
+	assert_memory_equal(hp.a.buf + 32768,
+			    hp.b.buf + WIN_OFF + WIN_LEN - 1000, 1000);
 	/* one byte past the window, though inside the MR */
 	assert_int_equal(write_via(&a, win_addr() + 1, mw->rkey, WIN_LEN),
 			 IBV_WC_REM_ACCESS_ERR);
@@ -245,7 +243,7 @@ static void test_type1(void **state)
 	pair(&a, &b);
 	key0 = mw->rkey;
 	bind1(&b, mw,
-	      (struct ibv_mw_bind_info){ .mr = hp.b.mr, .addr = win_addr() },
+	      (struct ibv_mw_bind_info){.mr = hp.b.mr, .addr = win_addr()},
 	      IBV_WC_SUCCESS);
 	assert_int_equal(mw->rkey, ibv_inc_rkey(key0));
 	assert_int_equal(write_via(&a, win_addr(), mw->rkey, 64),
@@ -311,9 +309,9 @@ static void test_type2_local_inv(void **state)
 	reconnect(&a, &b);
 	/* free again: bind with the next key */
 	key = ibv_inc_rkey(key);
-	assert_int_equal(bind2(&b, mw, key,
-			       win_info(hp.b.mr, IBV_ACCESS_REMOTE_WRITE)),
-			 IBV_WC_SUCCESS);
+	assert_int_equal(
+		bind2(&b, mw, key, win_info(hp.b.mr, IBV_ACCESS_REMOTE_WRITE)),
+		IBV_WC_SUCCESS);
 	assert_int_equal(write_via(&a, win_addr(), key, 64), IBV_WC_SUCCESS);
 	unpair(&a, &b);
 	/* dealloc frees it bound: the key is gone */
@@ -325,14 +323,14 @@ static void test_type2_local_inv(void **state)
 }
 
 /* A's empty SEND_WITH_INV of @key refused by B: REM_INV_REQ both sides. */
-static void send_inv_refused(struct rdma_ep *a, struct rdma_ep *b,
-			     uint32_t key)
+static void send_inv_refused(struct rdma_ep *a, struct rdma_ep *b, uint32_t key)
 {
 	struct ibv_send_wr *bad, wr = {
-		.wr_id = 0x64, .opcode = IBV_WR_SEND_WITH_INV,
-		.send_flags = IBV_SEND_SIGNALED,
-		.invalidate_rkey = key,
-	};
+					 .wr_id = 0x64,
+					 .opcode = IBV_WR_SEND_WITH_INV,
+					 .send_flags = IBV_SEND_SIGNALED,
+					 .invalidate_rkey = key,
+				 };
 	struct ibv_wc wc;
 
 	assert_int_equal(ep_recv(b, hp.b.buf, 256, hp.b.mr->lkey, 0x63), 0);
@@ -358,14 +356,16 @@ static void test_type2_send_inv(void **state)
 	assert_int_equal(ep_recv(&b, hp.b.buf, 256, hp.b.mr->lkey, 0x61), 0);
 	memcpy(hp.a.buf, "invalidate that window", 22);
 	{
-		struct ibv_sge sge = { (uintptr_t)hp.a.buf, 22,
-				       hp.a.mr->lkey };
-		struct ibv_send_wr *bad, wr = {
-			.wr_id = 0x62, .sg_list = &sge, .num_sge = 1,
-			.opcode = IBV_WR_SEND_WITH_INV,
-			.send_flags = IBV_SEND_SIGNALED,
-			.invalidate_rkey = key,
-		};
+		struct ibv_sge sge = {(uintptr_t)hp.a.buf, 22, hp.a.mr->lkey};
+		struct ibv_send_wr *bad,
+			wr = {
+				.wr_id = 0x62,
+				.sg_list = &sge,
+				.num_sge = 1,
+				.opcode = IBV_WR_SEND_WITH_INV,
+				.send_flags = IBV_SEND_SIGNALED,
+				.invalidate_rkey = key,
+			};
 
 		assert_int_equal(ibv_post_send(a.qp, &wr, &bad), 0);
 	}
@@ -492,21 +492,21 @@ static void test_bind_errors(void **state)
 		unsigned int acc;
 	} bad[] = {
 		/* C10-73: the MR lacks MW_BIND */
-		{ mw, nobind, win_addr(), WIN_LEN, IBV_ACCESS_REMOTE_WRITE },
+		{mw, nobind, win_addr(), WIN_LEN, IBV_ACCESS_REMOTE_WRITE},
 		/* C10-74: remote write needs LOCAL_WRITE on the MR */
-		{ mw, noloc, win_addr(), WIN_LEN, IBV_ACCESS_REMOTE_WRITE },
+		{mw, noloc, win_addr(), WIN_LEN, IBV_ACCESS_REMOTE_WRITE},
 		/* C10-75: past the MR's end, before its start */
-		{ mw, hp.b.mr, win_addr(), BUF_SZ, IBV_ACCESS_REMOTE_WRITE },
-		{ mw, hp.b.mr, (uintptr_t)hp.b.buf - 4096, 8192,
-		  IBV_ACCESS_REMOTE_READ },
+		{mw, hp.b.mr, win_addr(), BUF_SZ, IBV_ACCESS_REMOTE_WRITE},
+		{mw, hp.b.mr, (uintptr_t)hp.b.buf - 4096, 8192,
+		 IBV_ACCESS_REMOTE_READ},
 		/* C10-72: a window of another PD than the QP's */
-		{ mw2, hp.b.mr, win_addr(), WIN_LEN, IBV_ACCESS_REMOTE_READ },
+		{mw2, hp.b.mr, win_addr(), WIN_LEN, IBV_ACCESS_REMOTE_READ},
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		info = (struct ibv_mw_bind_info){ bad[i].mr, bad[i].addr,
-						  bad[i].len, bad[i].acc };
+		info = (struct ibv_mw_bind_info){bad[i].mr, bad[i].addr,
+						 bad[i].len, bad[i].acc};
 		pair(&a, &b);
 		assert_int_equal(bind2(&b, bad[i].mw,
 				       ibv_inc_rkey(bad[i].mw->rkey), info),
@@ -522,9 +522,9 @@ static void test_bind_errors(void **state)
 	}
 	/* the read-only pair still binds a read-only window */
 	pair(&a, &b);
-	assert_int_equal(bind2(&b, mw, key,
-			       win_info(noloc, IBV_ACCESS_REMOTE_READ)),
-			 IBV_WC_SUCCESS);
+	assert_int_equal(
+		bind2(&b, mw, key, win_info(noloc, IBV_ACCESS_REMOTE_READ)),
+		IBV_WC_SUCCESS);
 	unpair(&a, &b);
 	assert_int_equal(ibv_dealloc_mw(mw), 0);
 	assert_int_equal(ibv_dealloc_mw(mw2), 0);
@@ -561,9 +561,9 @@ static void test_errnos(void **state)
 	struct ibv_pd *pd2 = ibv_alloc_pd(hp.b.ctx);
 	struct ibv_mr *mr2;
 	struct ibv_mw *mw1, *mw2;
-	struct ibv_mw_bind bind = { .send_flags = IBV_SEND_SIGNALED };
-	struct ep_opts ud = { .type = IBV_QPT_UD };
-	struct ibv_send_wr *bad, wr = { .opcode = IBV_WR_LOCAL_INV };
+	struct ibv_mw_bind bind = {.send_flags = IBV_SEND_SIGNALED};
+	struct ep_opts ud = {.type = IBV_QPT_UD};
+	struct ibv_send_wr *bad, wr = {.opcode = IBV_WR_LOCAL_INV};
 	struct rdma_ep a, b, u;
 
 	assert_non_null(pd2);

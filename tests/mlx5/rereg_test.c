@@ -23,9 +23,8 @@
 static struct host_pair hp;
 static int ndev = 1;
 
-static const unsigned int rw =
-	IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-	IBV_ACCESS_REMOTE_READ;
+static const unsigned int rw = IBV_ACCESS_LOCAL_WRITE |
+			       IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 
 static int group_setup(void **state)
 {
@@ -41,7 +40,7 @@ static int group_teardown(void **state)
 
 static void pair(struct rdma_ep *a, struct rdma_ep *b)
 {
-	struct ep_opts o = { .type = IBV_QPT_RC };
+	struct ep_opts o = {.type = IBV_QPT_RC};
 
 	assert_int_equal(ep_pair(a, hp.a.pd, &o, b, hp.b.pd, &o), 0);
 }
@@ -58,8 +57,8 @@ static enum ibv_wc_status write_to(struct rdma_ep *a, uint64_t raddr,
 	struct ibv_wc wc;
 
 	assert_int_equal(ep_post(a, IBV_WR_RDMA_WRITE, hp.a.buf, len,
-				 hp.a.mr->lkey, raddr, rkey,
-				 IBV_SEND_SIGNALED, 1),
+				 hp.a.mr->lkey, raddr, rkey, IBV_SEND_SIGNALED,
+				 1),
 			 0);
 	assert_int_equal(ep_poll(a, &wc, 1), 1);
 	return wc.status;
@@ -94,9 +93,9 @@ static void test_access_in_place(void **state)
 	assert_int_equal(write_to(&a, (uintptr_t)hp.b.buf, rkey, 64),
 			 IBV_WC_REM_ACCESS_ERR);
 	unpair(&a, &b);
-	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL,
-				      NULL, 0, rw),
-			 0);
+	assert_int_equal(
+		ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0, rw),
+		0);
 	assert_int_equal(mr->rkey, rkey);
 	pair(&a, &b);
 	assert_int_equal(write_to(&a, (uintptr_t)hp.b.buf + 8192, rkey, 64),
@@ -136,9 +135,8 @@ static void test_change_pd(void **state)
 	struct ibv_wc wc;
 
 	assert_non_null(pd2);
-	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, pd2, NULL,
-				      0, 0),
-			 0);
+	assert_int_equal(
+		ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, pd2, NULL, 0, 0), 0);
 	assert_ptr_equal(mr->pd, pd2);
 	assert_int_equal(mr->rkey, rkey);
 	/* the MR holds its new PD */
@@ -158,9 +156,9 @@ static void test_change_pd(void **state)
 	assert_int_equal(ep_poll(&b, &wc, 1), 1);
 	assert_int_equal(wc.status, IBV_WC_LOC_PROT_ERR);
 	unpair(&a, &b);
-	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, hp.b.pd,
-				      NULL, 0, 0),
-			 0);
+	assert_int_equal(
+		ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, hp.b.pd, NULL, 0, 0),
+		0);
 	assert_ptr_equal(mr->pd, hp.b.pd);
 	pair(&a, &b);
 	assert_int_equal(write_to(&a, (uintptr_t)hp.b.buf, rkey, 64),
@@ -181,8 +179,8 @@ static void test_translation(void **state)
 	assert_non_null(mem);
 	memset(mem, 0, 8192);
 	memset(hp.b.buf, 0, BUF_SZ);
-	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION,
-				      NULL, mem, 8192, 0),
+	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION, NULL,
+				      mem, 8192, 0),
 			 0);
 	assert_ptr_equal(mr->addr, mem);
 	assert_int_equal(mr->length, 8192);
@@ -213,34 +211,34 @@ static void test_errors(void **state)
 		int flags, access, ret, err;
 		bool addr;
 	} bad[] = {
-		{ 8, 0, IBV_REREG_MR_ERR_INPUT, EINVAL, false },
-		{ IBV_REREG_MR_CHANGE_TRANSLATION, 0, IBV_REREG_MR_ERR_INPUT,
-		  EINVAL, false },
-		{ IBV_REREG_MR_CHANGE_PD, IBV_ACCESS_LOCAL_WRITE,
-		  IBV_REREG_MR_ERR_INPUT, EINVAL, false },
+		{8, 0, IBV_REREG_MR_ERR_INPUT, EINVAL, false},
+		{IBV_REREG_MR_CHANGE_TRANSLATION, 0, IBV_REREG_MR_ERR_INPUT,
+		 EINVAL, false},
+		{IBV_REREG_MR_CHANGE_PD, IBV_ACCESS_LOCAL_WRITE,
+		 IBV_REREG_MR_ERR_INPUT, EINVAL, false},
 		/* flags 0 passes the library; the kernel says EINVAL */
-		{ 0, 0, IBV_REREG_MR_ERR_CMD, EINVAL, false },
+		{0, 0, IBV_REREG_MR_ERR_CMD, EINVAL, false},
 		/* ib_check_mr_access: remote write without local write */
-		{ IBV_REREG_MR_CHANGE_ACCESS, IBV_ACCESS_REMOTE_WRITE,
-		  IBV_REREG_MR_ERR_CMD, EINVAL, false },
-		{ IBV_REREG_MR_CHANGE_ACCESS, 1 << 30, IBV_REREG_MR_ERR_CMD,
-		  EINVAL, false },
+		{IBV_REREG_MR_CHANGE_ACCESS, IBV_ACCESS_REMOTE_WRITE,
+		 IBV_REREG_MR_ERR_CMD, EINVAL, false},
+		{IBV_REREG_MR_CHANGE_ACCESS, 1 << 30, IBV_REREG_MR_ERR_CMD,
+		 EINVAL, false},
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		errno = 0;
-		assert_int_equal(ibv_rereg_mr(mr, bad[i].flags, hp.b.pd,
-					      NULL, 0, bad[i].access),
+		assert_int_equal(ibv_rereg_mr(mr, bad[i].flags, hp.b.pd, NULL,
+					      0, bad[i].access),
 				 bad[i].ret);
 		assert_int_equal(errno, bad[i].err);
 		assert_int_equal(mr->lkey, lkey);
 	}
 	/* CHANGE_PD without a PD */
 	errno = 0;
-	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, NULL, NULL,
-				      0, 0),
-			 IBV_REREG_MR_ERR_INPUT);
+	assert_int_equal(
+		ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, NULL, NULL, 0, 0),
+		IBV_REREG_MR_ERR_INPUT);
 	assert_int_equal(errno, EINVAL);
 	assert_ptr_equal(mr->pd, hp.b.pd);
 	assert_int_equal(ibv_dereg_mr(mr), 0);

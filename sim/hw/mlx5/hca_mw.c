@@ -41,10 +41,10 @@ static const struct {
 	uint8_t mkey;
 	uint32_t ib;
 } access_bits[] = {
-	{ 0x08, HCA_ACC_LOCAL_WRITE },
-	{ 0x10, HCA_ACC_REMOTE_READ },
-	{ 0x20, HCA_ACC_REMOTE_WRITE },
-	{ 0x40, HCA_ACC_REMOTE_ATOMIC },
+	{0x08, HCA_ACC_LOCAL_WRITE},
+	{0x10, HCA_ACC_REMOTE_READ},
+	{0x20, HCA_ACC_REMOTE_WRITE},
+	{0x40, HCA_ACC_REMOTE_ATOMIC},
 };
 
 #define IB_ACCESS_MW_BIND    0x10
@@ -77,7 +77,7 @@ struct umr_wire {
 uint8_t hca_umr_decode(struct hca_swqe *w, const uint8_t *seg, uint32_t len)
 {
 	struct hca_umr *u = &w->umr;
-	struct umr_wire s = { 0 };
+	struct umr_wire s = {0};
 
 	/* UMR ctrl + mkey context, and the KLM when it has one */
 	if (len < offsetof(struct umr_wire, klm_bytes))
@@ -110,7 +110,6 @@ static uint32_t ib_access(uint8_t mkey)
 	return a;
 }
 
-
 /* The IBTA checks of a bind with a range; 1 if it may proceed. */
 static int bind_ok(const struct hca_qp *qp, const struct sim_mw *mw,
 		   const struct hca_umr *u)
@@ -136,7 +135,7 @@ static int bind_ok(const struct hca_qp *qp, const struct sim_mw *mw,
 }
 
 static void mw_bind(struct sim_mw *mw, const struct hca_qp *qp,
-		 const struct hca_umr *u)
+		    const struct hca_umr *u)
 {
 	mw->bound = 1;
 	mw->qpn = mw->type == 2 ? qp->qpn : 0;
@@ -198,8 +197,8 @@ void *hca_mw_mem(const struct hca_qp *qp, struct sim_mw *mw, uint32_t key,
 	if (va < mw->start || len > mw->length ||
 	    va - mw->start > mw->length - len)
 		return NULL;
-	p = hca_mem(qp, mw->mr_lkey, mw->mr_addr + (va - mw->start), len, 0,
-		    0, synd);
+	p = hca_mem(qp, mw->mr_lkey, mw->mr_addr + (va - mw->start), len, 0, 0,
+		    synd);
 	*synd = HCA_SYND_REM_ACCESS;
 	return p;
 }

@@ -32,9 +32,9 @@ static enum ibv_wc_status write_via(struct dp_end *a, uint32_t rkey,
 /* An MR over @b's buffer that windows may be bound to. */
 static struct ibv_mr *bind_mr(struct dp_end *b)
 {
-	struct ibv_mr *mr = ibv_reg_mr(dp.pd, b->buf, DP_BUF,
-				       IBV_ACCESS_LOCAL_WRITE |
-					       IBV_ACCESS_MW_BIND);
+	struct ibv_mr *mr =
+		ibv_reg_mr(dp.pd, b->buf, DP_BUF,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND);
 
 	dp_check("mw.mr", mr, "MR with MW_BIND failed");
 	return mr;
@@ -42,17 +42,16 @@ static struct ibv_mr *bind_mr(struct dp_end *b)
 
 static struct ibv_mw_bind_info window(struct ibv_mr *mr, struct dp_end *b)
 {
-	return (struct ibv_mw_bind_info){ mr, (uintptr_t)b->buf + WIN_OFF,
-					  WIN_LEN, IBV_ACCESS_REMOTE_WRITE };
+	return (struct ibv_mw_bind_info){mr, (uintptr_t)b->buf + WIN_OFF,
+					 WIN_LEN, IBV_ACCESS_REMOTE_WRITE};
 }
 
 static void type1(void)
 {
 	struct ibv_mr *mr = NULL;
 	struct ibv_mw *mw = ibv_alloc_mw(dp.pd, IBV_MW_TYPE_1);
-	struct dp_end a = { 0 }, b = { 0 };
-	struct ibv_mw_bind bind = { .wr_id = 1,
-				    .send_flags = IBV_SEND_SIGNALED };
+	struct dp_end a = {0}, b = {0};
+	struct ibv_mw_bind bind = {.wr_id = 1, .send_flags = IBV_SEND_SIGNALED};
 	struct ibv_wc wc;
 	uint32_t key;
 
@@ -69,8 +68,8 @@ static void type1(void)
 		dp_check("mw.type1.key", mw->rkey == ibv_inc_rkey(key),
 			 "rkey %#x after %#x", mw->rkey, key);
 	dp_fill(a.buf, WIN_LEN, 11);
-	if (dp_check("mw.type1.write", write_via(&a, mw->rkey, WIN_LEN) ==
-					       IBV_WC_SUCCESS,
+	if (dp_check("mw.type1.write",
+		     write_via(&a, mw->rkey, WIN_LEN) == IBV_WC_SUCCESS,
 		     "WRITE through the window failed"))
 		dp_check("mw.type1.bytes",
 			 !memcmp(b.buf + WIN_OFF, a.buf, WIN_LEN),
@@ -97,8 +96,9 @@ out:
 static enum ibv_wc_status bind2(struct dp_end *b, struct ibv_mw *mw,
 				uint32_t key, struct ibv_mw_bind_info info)
 {
-	struct ibv_send_wr *bad, wr = { .wr_id = 3, .opcode = IBV_WR_BIND_MW,
-					.send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad, wr = {.wr_id = 3,
+				       .opcode = IBV_WR_BIND_MW,
+				       .send_flags = IBV_SEND_SIGNALED};
 	struct ibv_wc wc;
 
 	wr.bind_mw.mw = mw;
@@ -113,10 +113,10 @@ static void type2(void)
 {
 	struct ibv_mr *mr = NULL;
 	struct ibv_mw *mw = ibv_alloc_mw(dp.pd, IBV_MW_TYPE_2);
-	struct ibv_send_wr *bad, inv = { .wr_id = 4,
-					 .opcode = IBV_WR_LOCAL_INV,
-					 .send_flags = IBV_SEND_SIGNALED };
-	struct dp_end a = { 0 }, b = { 0 };
+	struct ibv_send_wr *bad, inv = {.wr_id = 4,
+					.opcode = IBV_WR_LOCAL_INV,
+					.send_flags = IBV_SEND_SIGNALED};
+	struct dp_end a = {0}, b = {0};
 	struct ibv_wc wc;
 	uint32_t key;
 
@@ -170,11 +170,11 @@ static bool kernel_612(void)
 static void no_mw_bind(void)
 {
 	struct ibv_mw *mw = ibv_alloc_mw(dp.pd, IBV_MW_TYPE_2);
-	struct dp_end a = { 0 }, b = { 0 };
+	struct dp_end a = {0}, b = {0};
 	enum ibv_wc_status st;
 
-	if (mw && dp_pair("mw.no_bind_right.pair", &a, &b, IBV_QPT_RC, NULL,
-			  0)) {
+	if (mw &&
+	    dp_pair("mw.no_bind_right.pair", &a, &b, IBV_QPT_RC, NULL, 0)) {
 		st = bind2(&b, mw, ibv_inc_rkey(mw->rkey), window(b.mr, &b));
 		dp_check("mw.no_bind_right",
 			 st == (kernel_612() ? IBV_WC_WR_FLUSH_ERR
