@@ -40,6 +40,27 @@ static struct ibv_mr *bind_mr(struct dp_end *b)
 	return mr;
 }
 
+/* A window of @type, a connected RC pair and @b's MW_BIND MR; false (and
+ * its FAIL row) when any is missing. */
+static bool setup(const char *name, enum ibv_mw_type type, struct ibv_mw **mw,
+		  struct dp_end *a, struct dp_end *b, struct ibv_mr **mr)
+{
+	*mw = ibv_alloc_mw(dp.pd, type);
+	return dp_check(name, *mw, "ibv_alloc_mw failed") &&
+	       dp_pair(name, a, b, IBV_QPT_RC, NULL, 0) && (*mr = bind_mr(b));
+}
+
+static void teardown(const char *name, struct ibv_mw *mw, struct ibv_mr *mr,
+		     struct dp_end *a, struct dp_end *b)
+{
+	if (mr)
+		ibv_dereg_mr(mr);
+	dp_end_destroy(a);
+	dp_end_destroy(b);
+	if (mw)
+		dp_check(name, !ibv_dealloc_mw(mw), "dealloc");
+}
+
 static struct ibv_mw_bind_info window(struct ibv_mr *mr, struct dp_end *b)
 {
 	return (struct ibv_mw_bind_info){mr, (uintptr_t)b->buf + WIN_OFF,
@@ -49,15 +70,13 @@ static struct ibv_mw_bind_info window(struct ibv_mr *mr, struct dp_end *b)
 static void type1(void)
 {
 	struct ibv_mr *mr = NULL;
-	struct ibv_mw *mw = ibv_alloc_mw(dp.pd, IBV_MW_TYPE_1);
+	struct ibv_mw *mw;
 	struct dp_end a = {0}, b = {0};
 	struct ibv_mw_bind bind = {.wr_id = 1, .send_flags = IBV_SEND_SIGNALED};
 	struct ibv_wc wc;
 	uint32_t key;
 
-	if (!dp_check("mw.type1.alloc", mw, "ibv_alloc_mw failed") ||
-	    !dp_pair("mw.type1.pair", &a, &b, IBV_QPT_RC, NULL, 0) ||
-	    !(mr = bind_mr(&b)))
+	if (!setup("mw.type1.setup", IBV_MW_TYPE_1, &mw, &a, &b, &mr))
 		goto out;
 	key = mw->rkey;
 	bind.bind_info = window(mr, &b);
@@ -84,12 +103,7 @@ static void type1(void)
 		 write_via(&a, mw->rkey, 64) == IBV_WC_REM_ACCESS_ERR,
 		 "an unbound window let a WRITE through");
 out:
-	if (mr)
-		ibv_dereg_mr(mr);
-	dp_end_destroy(&a);
-	dp_end_destroy(&b);
-	if (mw)
-		dp_check("mw.type1.dealloc", !ibv_dealloc_mw(mw), "dealloc");
+	teardown("mw.type1.dealloc", mw, mr, &a, &b);
 }
 
 /* IBV_WR_BIND_MW of @mw on @b with @key over @info; the status. */
@@ -112,7 +126,7 @@ static enum ibv_wc_status bind2(struct dp_end *b, struct ibv_mw *mw,
 static void type2(void)
 {
 	struct ibv_mr *mr = NULL;
-	struct ibv_mw *mw = ibv_alloc_mw(dp.pd, IBV_MW_TYPE_2);
+	struct ibv_mw *mw;
 	struct ibv_send_wr *bad, inv = {.wr_id = 4,
 					.opcode = IBV_WR_LOCAL_INV,
 					.send_flags = IBV_SEND_SIGNALED};
@@ -120,9 +134,7 @@ static void type2(void)
 	struct ibv_wc wc;
 	uint32_t key;
 
-	if (!dp_check("mw.type2.alloc", mw, "ibv_alloc_mw failed") ||
-	    !dp_pair("mw.type2.pair", &a, &b, IBV_QPT_RC, NULL, 0) ||
-	    !(mr = bind_mr(&b)))
+	if (!setup("mw.type2.setup", IBV_MW_TYPE_2, &mw, &a, &b, &mr))
 		goto out;
 	key = ibv_inc_rkey(mw->rkey);
 	dp_check("mw.type2.bind",
@@ -143,12 +155,7 @@ static void type2(void)
 		 write_via(&a, key, 64) == IBV_WC_REM_ACCESS_ERR,
 		 "an invalidated window let a WRITE through");
 out:
-	if (mr)
-		ibv_dereg_mr(mr);
-	dp_end_destroy(&a);
-	dp_end_destroy(&b);
-	if (mw)
-		dp_check("mw.type2.dealloc", !ibv_dealloc_mw(mw), "dealloc");
+	teardown("mw.type2.dealloc", mw, mr, &a, &b);
 }
 
 /* 6.12 and later: the running kernel's version is at least that. */
