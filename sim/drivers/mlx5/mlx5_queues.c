@@ -64,6 +64,33 @@ static int nonzero(const void *p, size_t from, size_t to)
 	return 0;
 }
 
+/*
+ * Where the HCA finds a queue: the ring and doorbell record the create
+ * named by descriptor (BUF_UMEM: a dma-buf's own pages, whatever the UHW
+ * addresses say), else those addresses, pinned. @need: the ring's bytes.
+ * The doorbell record's descriptor, driver attribute @dbr_attr, goes to
+ * @dbr (the core releases it with the object).
+ */
+static int queue_mem(struct sim_call *c, uint16_t dbr_attr,
+		     struct sim_umem *ring, struct sim_umem *dbr, uint64_t va,
+		     uint64_t db_va, uint64_t need, uint8_t **buf,
+		     volatile uint32_t **db)
+{
+	int ret = sim_umem_get(c, dbr_attr, dbr);
+
+	if (ret)
+		return ret;
+	if ((ring->present && ring->len < need) || (dbr->present && dbr->len < 8))
+		return -EINVAL;
+	if ((!ring->present && need && check_user(va, need)) ||
+	    (!dbr->present && check_user(db_va, 8)))
+		return -EFAULT;
+	*buf = ring->present ? sim_umem_bytes(ring) : (uint8_t *)(uintptr_t)va;
+	*db = dbr->present ? (volatile uint32_t *)sim_umem_bytes(dbr)
+			   : (volatile uint32_t *)(uintptr_t)db_va;
+	return *buf && *db ? 0 : -EFAULT;
+}
+
 static uint32_t new_number(void)
 {
 	uint32_t n;
@@ -80,7 +107,10 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	struct mlx5_ib_create_cq req = {};
 	struct mlx5_ib_create_cq_resp resp = {};
 	uint32_t entries = gcq->cqe;
+	volatile uint32_t *dbrec;
 	struct hca_cq *cq;
+	uint8_t *buf;
+	int ret;
 
 	if (entries > 1u << MLX5_SIM_LOG_MAX_CQ_SZ)
 		return -EINVAL;
@@ -100,9 +130,12 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	if (req.cqe_comp_en ||
 	    (req.flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD))
 		return -EOPNOTSUPP; /* no CQE compression, no padding */
-	if (check_user(req.buf_addr, (uint64_t)entries * req.cqe_size) ||
-	    check_user(req.db_addr, 8))
-		return -EFAULT;
+	ret = queue_mem(gcq->call, RDMA_DM_MLX5_ATTR_CREATE_CQ_DBR_BUF_UMEM,
+			&gcq->buf_umem, &gcq->dbr_umem, req.buf_addr,
+			req.db_addr, (uint64_t)entries * req.cqe_size, &buf,
+			&dbrec);
+	if (ret)
+		return ret;
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return -ENOMEM;
@@ -112,8 +145,8 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	cq->ncqe = entries;
 	cq->cqe_size = req.cqe_size;
 	cq->ignore_overrun = !!(gcq->flags & IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
-	cq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
-	cq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
+	cq->buf = buf;
+	cq->dbrec = dbrec;
 	/* no arm yet: a value no arm doorbell can carry */
 	cq->dbrec[1] = htobe32(HCA_CQ_ARM_IDLE);
 	gcq->cqe = entries - 1;
@@ -223,7 +256,9 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	struct mlx5_ib_create_qp req = {};
 	struct mlx5_ib_create_qp_resp resp = {};
 	uint64_t rq_bytes, len;
+	volatile uint32_t *dbrec;
 	struct hca_qp *qp;
+	uint8_t *buf;
 	int ret;
 
 	if (gqp->qp_type != HCA_QPT_RC && gqp->qp_type != HCA_QPT_UC &&
@@ -240,9 +275,11 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	gqp->attr.cap.max_recv_wr = req.rq_wqe_count;
 	rq_bytes = (uint64_t)req.rq_wqe_count << req.rq_wqe_shift;
 	len = rq_bytes + ((uint64_t)req.sq_wqe_count << 6);
-	if ((len && check_user(req.buf_addr, len)) ||
-	    check_user(req.db_addr, 8))
-		return -EFAULT;
+	ret = queue_mem(gqp->call, RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM,
+			&gqp->buf_umem, &gqp->dbr_umem, req.buf_addr,
+			req.db_addr, len, &buf, &dbrec);
+	if (ret)
+		return ret;
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return -ENOMEM;
@@ -270,8 +307,8 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	qp->scq = hcq(gqp->send_cq);
 	qp->rcq = hcq(gqp->recv_cq);
 	qp->srq = gqp->srq ? gqp->srq->obj.drv : NULL;
-	qp->buf = (uint8_t *)(uintptr_t)req.buf_addr;
-	qp->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
+	qp->buf = buf;
+	qp->dbrec = dbrec;
 	qp->rq_wqe_cnt = req.rq_wqe_count;
 	qp->rq_wqe_shift = req.rq_wqe_shift;
 	qp->sq_wqe_cnt = req.sq_wqe_count;
