@@ -185,6 +185,11 @@ void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
 
 /* ---- buffers named by descriptor (umem.c) ---- */
 /*
+ * Pin @len bytes of user memory at @addr as ib_umem_get() would: 0,
+ * -EFAULT (not all mapped), -EOPNOTSUPP (a CoCo guest: DMA bounces).
+ */
+int sim_pin_user(uint64_t addr, uint64_t len);
+/*
  * The BUF_UMEM attribute @id of @c (NULL or absent: *u zeroed, 0): checked
  * and, for a dma-buf, imported. 0 or -errno.
  */

@@ -4,7 +4,9 @@
  * struct ib_uverbs_buffer_desc) instead of by a pinned user address: a
  * range of a dma-buf, which the kernel imports and the device reads and
  * writes through the dma-buf's own pages, whatever the process maps where;
- * or a user address range. The descriptor is checked as the uverbs core
+ * or a user address range, pinned as every user range is (sim_pin_user:
+ * in a confidential-computing guest, --cc-guest, never: EOPNOTSUPP, the
+ * kernel's ib_umem_get() answer when DMA must bounce). The descriptor is checked as the uverbs core
  * checks it: flags must be 0, the type known, the length non-zero and the
  * range inside the dma-buf (EINVAL); an fd that is not open is EBADF, one
  * that is not a dma-buf EINVAL; a revoked export ENODEV. The import holds
@@ -39,14 +41,16 @@ static int umem_dmabuf(const struct rdma_dm_buffer_desc *d,
 	return 0;
 }
 
-/* User pages: pinned as the kernel pins them, all of them mapped. */
-static int umem_va(const struct rdma_dm_buffer_desc *d)
+int sim_pin_user(uint64_t addr, uint64_t len)
 {
-	const uint8_t *first = (const void *)(uintptr_t)d->addr;
+	const uint8_t *first = (const void *)(uintptr_t)addr;
 	uint8_t b;
 
-	if (!d->addr || sim_copy_from_user(&b, first, 1) ||
-	    sim_copy_from_user(&b, first + d->length - 1, 1))
+	/* A CoCo guest's device would DMA to bounce pages, not these. */
+	if (sim.sh->cfg.cc_guest)
+		return -EOPNOTSUPP;
+	if (!addr || sim_copy_from_user(&b, first, 1) ||
+	    sim_copy_from_user(&b, first + len - 1, 1))
 		return -EFAULT;
 	return 0;
 }
@@ -71,7 +75,7 @@ int sim_umem_get(struct sim_call *c, uint16_t id, struct sim_umem *u)
 		ret = umem_dmabuf(&d, u);
 		break;
 	case RDMA_DM_BUFFER_DESC_TYPE_VA:
-		ret = umem_va(&d);
+		ret = sim_pin_user(d.addr, d.length);
 		break;
 	default:
 		ret = -EINVAL;

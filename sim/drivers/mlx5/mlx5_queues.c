@@ -43,17 +43,6 @@ static uint8_t log2_floor(uint32_t v)
 	return v > 1 ? (uint8_t)(31 - __builtin_clz(v)) : 0;
 }
 
-/* The kernel pins user rings: an unmapped range fails as pinning does. */
-static int check_user(uint64_t addr, uint64_t len)
-{
-	uint8_t b;
-
-	if (!addr || sim_copy_from_user(&b, (void *)(uintptr_t)addr, 1) ||
-	    sim_copy_from_user(&b, (void *)(uintptr_t)(addr + len - 1), 1))
-		return -EFAULT;
-	return 0;
-}
-
 static int nonzero(const void *p, size_t from, size_t to)
 {
 	const uint8_t *b = p;
@@ -82,9 +71,13 @@ static int queue_mem(struct sim_call *c, uint16_t dbr_attr,
 		return ret;
 	if ((ring->present && ring->len < need) || (dbr->present && dbr->len < 8))
 		return -EINVAL;
-	if ((!ring->present && need && check_user(va, need)) ||
-	    (!dbr->present && check_user(db_va, 8)))
-		return -EFAULT;
+	/* The kernel pins user rings (sim_pin_user: EFAULT, EOPNOTSUPP). */
+	if (!ring->present && need)
+		ret = sim_pin_user(va, need);
+	if (!ret && !dbr->present)
+		ret = sim_pin_user(db_va, 8);
+	if (ret)
+		return ret;
 	*buf = ring->present ? sim_umem_bytes(ring) : (uint8_t *)(uintptr_t)va;
 	*db = dbr->present ? (volatile uint32_t *)sim_umem_bytes(dbr)
 			   : (volatile uint32_t *)(uintptr_t)db_va;
@@ -188,6 +181,7 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 	struct hca_cq *cq = gcq->obj.drv;
 	struct mlx5_ib_resize_cq req;
 	uint32_t entries = roundup_pow2(cqe + 1), set_ci;
+	int ret;
 
 	(void)uv, (void)out, (void)out_len;
 	if (entries > (1u << MLX5_SIM_LOG_MAX_CQ_SZ) + 1)
@@ -199,8 +193,9 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 	memcpy(&req, in, sizeof(req));
 	if (req.reserved0 || req.reserved1 || !req.cqe_size)
 		return -EINVAL;
-	if (check_user(req.buf_addr, (uint64_t)entries * req.cqe_size))
-		return -EFAULT;
+	ret = sim_pin_user(req.buf_addr, (uint64_t)entries * req.cqe_size);
+	if (ret)
+		return ret;
 	if (req.cqe_size != cq->cqe_size)
 		return -EINVAL;
 	set_ci = be32toh(cq->dbrec[0]) & 0xffffff;
@@ -421,6 +416,7 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 	struct mlx5_ib_create_srq_resp resp = {};
 	uint32_t max = roundup_pow2(gsrq->max_wr + 1), size;
 	struct hca_srq *srq;
+	int ret;
 
 	if (in_len < offsetof(struct mlx5_ib_create_srq, uidx))
 		return -EINVAL;
@@ -433,9 +429,11 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 		return -EINVAL;
 	size = 16 + 16 * gsrq->max_sge;
 	size = roundup_pow2(size < 32 ? 32 : size);
-	if (check_user(req.buf_addr, (uint64_t)max * size) ||
-	    check_user(req.db_addr, 4))
-		return -EFAULT;
+	ret = sim_pin_user(req.buf_addr, (uint64_t)max * size);
+	if (!ret)
+		ret = sim_pin_user(req.db_addr, 4);
+	if (ret)
+		return ret;
 	srq = calloc(1, sizeof(*srq));
 	if (!srq)
 		return -ENOMEM;
