@@ -10,7 +10,8 @@
 #include "rdma_sim_peer.h"
 
 void bufs_check_uar(void);
-void bufs_check_dmah(void); /* and completion counters */
+/* and completion counters; a CoCo guest pins no user memory for an MR */
+void bufs_check_dmah(int cc_guest);
 void bufs_check_rxe(int fd);
 void bufs_check_heap(int cc_guest);
 void bufs_check_drm(void);

@@ -63,7 +63,7 @@ static int check_rxe(void)
 
 int main(int argc, char **argv)
 {
-	int fds_before, maps_before;
+	int fds_before, maps_before, cc;
 
 	raw_argv0 = argv[0];
 	raw_driver_id = RDMA_DRIVER_MLX5;
@@ -75,11 +75,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sim_bufs: must run under rdma-sim\n");
 		return 1;
 	}
+	cc = argc > 1 && !strcmp(argv[1], "--cc-guest");
 	fds_before = count_fds();
 	maps_before = count_maps();
 	bufs_check_uar();
-	bufs_check_dmah();
-	bufs_check_heap(argc > 1 && !strcmp(argv[1], "--cc-guest"));
+	bufs_check_dmah(cc);
+	bufs_check_heap(cc);
 	bufs_check_drm();
 	EXPECT(count_fds() == fds_before, "fds leaked: %d -> %d", fds_before,
 	       count_fds());
