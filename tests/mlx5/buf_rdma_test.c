@@ -46,6 +46,7 @@
 
 static int ndev = 1;
 static bool cc; /* the device is a CoCo guest's (--cc-guest) */
+static bool no_heap; /* ... on a kernel without DMA-buf heaps */
 static struct ibv_device **devs;
 static struct leak_mark mark;
 
@@ -667,6 +668,34 @@ static void test_custom_alloc_buf(void **state)
 	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
+/*
+ * A CoCo guest whose kernel has no DMA-buf heap: a parent domain allowing
+ * bounce memory cannot be made (ENOENT, the heap's open), and leaves no
+ * fd behind; one without the bit can.
+ */
+static void test_cc_no_heap(void **state)
+{
+	struct ibv_parent_domain_init_attr pa = {};
+	struct ibv_context *ctx = ibv_open_device(devs[0]);
+	struct ibv_pd *pd, *ppd;
+	int fds;
+
+	assert_non_null(ctx);
+	pd = ibv_alloc_pd(ctx);
+	assert_non_null(pd);
+	fds = count_fds();
+	errno = 0;
+	assert_null(cc_parent(pd));
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(count_fds(), fds);
+	pa.pd = pd;
+	ppd = ibv_alloc_parent_domain(ctx, &pa);
+	assert_non_null(ppd);
+	assert_int_equal(ibv_dealloc_pd(ppd), 0);
+	assert_int_equal(ibv_dealloc_pd(pd), 0);
+	assert_int_equal(ibv_close_device(ctx), 0);
+}
+
 static void test_buf_size_zero(void **state)
 {
 	struct ibv_context *ctx = ibv_open_device(devs[0]);
@@ -822,6 +851,9 @@ static int leak_check(void **state)
 
 int main(int argc, char **argv)
 {
+	const struct CMUnitTest no_heap_tests[] = {
+		cmocka_unit_test(test_cc_no_heap),
+	};
 	const struct CMUnitTest cc_tests[] = {
 		cmocka_unit_test(test_cc_refusals),
 		cmocka_unit_test(test_cc_queues),
@@ -846,13 +878,17 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		ndev = atoi(argv[1]);
-	cc = argc > 2 && !strcmp(argv[2], "cc");
+	no_heap = argc > 2 && !strcmp(argv[2], "no-heap");
+	cc = no_heap || (argc > 2 && !strcmp(argv[2], "cc"));
 	devs = ibv_get_device_list(&n);
 	if (!devs || n < ndev) {
 		fprintf(stderr, "need %d devices (run under rdma-sim)\n", ndev);
 		return 1;
 	}
-	if (cc)
+	if (no_heap)
+		ret = cmocka_run_group_tests_name("no_heap", no_heap_tests,
+						  NULL, NULL);
+	else if (cc)
 		ret = cmocka_run_group_tests_name("cc", cc_tests, warm_up,
 						  leak_check);
 	else
