@@ -279,6 +279,7 @@ static void check_fork(int fd)
 	EXPECT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	       "child's read of the GEM dma-buf");
 	EXPECT_ERR(bufs_exec_reads(d, "inherited"), 0);
+	EXPECT_ERR(bufs_rights_reads(d, "inherited"), 0);
 	EXPECT_ERR(gem_close(fd, h), 0);
 	close(d);
 }
