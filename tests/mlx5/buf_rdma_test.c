@@ -669,6 +669,51 @@ static void test_custom_alloc_buf(void **state)
 }
 
 /*
+ * ibv_free_buf of a CC buffer with an importer: the importer keeps the
+ * pages it imported (a heap dma-buf lives while anyone holds it) and
+ * never sees the next buffer's bytes, even one at the same address.
+ */
+static void test_cc_buf_freed(void **state)
+{
+	struct ibv_context *ctx = ibv_open_device(devs[0]);
+	struct rdma_sim_peer *peer;
+	struct ibv_buf *buf, *buf2;
+	struct ibv_pd *pd, *ppd;
+	char b[8] = "";
+	uint8_t *p;
+	int efd;
+
+	assert_non_null(ctx);
+	pd = ibv_alloc_pd(ctx);
+	assert_non_null(pd);
+	ppd = cc_parent(pd);
+	assert_non_null(ppd);
+	p = ibv_alloc_buf(ppd, 4096, &buf);
+	assert_non_null(p);
+	memcpy(p, "old", 4);
+	efd = ibv_export_buf_dmabuf_fd(buf);
+	assert_true(efd >= 0);
+	peer = rdma_sim_peer_import(efd);
+	assert_non_null(peer);
+	assert_int_equal(close(efd), 0);
+	ibv_free_buf(buf);
+
+	p = ibv_alloc_buf(ppd, 4096, &buf2);
+	assert_non_null(p);
+	memcpy(p, "new", 4);
+	assert_int_equal(rdma_sim_peer_read(peer, 0, b, 4), 0);
+	assert_string_equal(b, "old");
+	/* and the importer's stores stay in its pages */
+	assert_int_equal(rdma_sim_peer_write(peer, 0, "gpu", 4), 0);
+	assert_string_equal((char *)p, "new");
+	rdma_sim_peer_release(peer);
+	ibv_free_buf(buf2);
+	assert_int_equal(ibv_dealloc_pd(ppd), 0);
+	assert_int_equal(ibv_dealloc_pd(pd), 0);
+	assert_int_equal(ibv_close_device(ctx), 0);
+}
+
+/*
  * A CoCo guest whose kernel has no DMA-buf heap: a parent domain allowing
  * bounce memory cannot be made (ENOENT, the heap's open), and leaves no
  * fd behind; one without the bit can.
@@ -858,6 +903,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cc_refusals),
 		cmocka_unit_test(test_cc_queues),
 		cmocka_unit_test(test_cc_pd_buf),
+		cmocka_unit_test(test_cc_buf_freed),
 		cmocka_unit_test(test_buf_size_zero),
 		cmocka_unit_test(test_devx_uar),
 		cmocka_unit_test(test_devx_uar_export),
