@@ -51,6 +51,17 @@ static const char *const pref_names[] = {
 	[PREF_ALL] = "ALL",
 };
 
+/* @len bytes at @p are @buf now, kept out of fork() children. */
+static int taken(struct mlx5_buf *buf, void *p, size_t len,
+		 enum mlx5_buf_type type)
+{
+	madvise(p, len, MADV_DONTFORK);
+	buf->addr = p;
+	buf->length = len;
+	buf->type = type;
+	return 0;
+}
+
 int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size)
 {
 	size_t len = mlx5_align_up(size, page_size);
@@ -62,11 +73,7 @@ int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size)
 		 -1, 0);
 	if (p == MAP_FAILED)
 		return ENOMEM;
-	madvise(p, len, MADV_DONTFORK);
-	buf->addr = p;
-	buf->length = len;
-	buf->type = MLX5_BUF_ANON;
-	return 0;
+	return taken(buf, p, len, MLX5_BUF_ANON);
 }
 
 static int alloc_huge(struct mlx5_buf *buf, size_t size)
@@ -82,11 +89,7 @@ static int alloc_huge(struct mlx5_buf *buf, size_t size)
 	shmctl(id, IPC_RMID, NULL);
 	if (p == (void *)-1)
 		return errno;
-	madvise(p, len, MADV_DONTFORK);
-	buf->addr = p;
-	buf->length = len;
-	buf->type = MLX5_BUF_HUGE;
-	return 0;
+	return taken(buf, p, len, MLX5_BUF_HUGE);
 }
 
 static unsigned int log2_up(size_t n)
@@ -188,11 +191,7 @@ int mlx5_alloc_dmabuf(struct mlx5_context *ctx, struct mlx5_buf *buf,
 
 	if (!p)
 		return errno;
-	madvise(p, len, MADV_DONTFORK);
-	buf->addr = p;
-	buf->length = len;
-	buf->type = MLX5_BUF_DMABUF;
-	return 0;
+	return taken(buf, p, len, MLX5_BUF_DMABUF);
 }
 
 int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf, size_t size,

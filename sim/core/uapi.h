@@ -194,6 +194,9 @@ int sim_pin_user(uint64_t addr, uint64_t len);
  * and, for a dma-buf, imported. 0 or -errno.
  */
 int sim_umem_get(struct sim_call *c, uint16_t id, struct sim_umem *u);
+/* The core's ring descriptor @id: as sim_umem_get, and -EOPNOTSUPP when
+ * the driver takes no rings by descriptor. */
+int sim_umem_ring(struct sim_call *c, uint16_t id, struct sim_umem *u);
 /* The device's view of the range, or NULL (none, or revoked). */
 uint8_t *sim_umem_bytes(struct sim_umem *u);
 void sim_umem_put(struct sim_umem *u);

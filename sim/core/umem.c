@@ -85,6 +85,15 @@ int sim_umem_get(struct sim_call *c, uint16_t id, struct sim_umem *u)
 	return ret;
 }
 
+int sim_umem_ring(struct sim_call *c, uint16_t id, struct sim_umem *u)
+{
+	int ret = sim_umem_get(c, id, u);
+
+	/* A driver that reads rings only at their addresses cannot use it. */
+	return !ret && u->present && !sim_driver()->buf_umem ? -EOPNOTSUPP
+							      : ret;
+}
+
 uint8_t *sim_umem_bytes(struct sim_umem *u)
 {
 	uint8_t *base;

@@ -62,6 +62,19 @@ static struct ibv_pd *cc_parent(struct ibv_pd *pd)
 	return ibv_alloc_parent_domain(pd->context, &pa);
 }
 
+/* A PD of @ctx in *@pd and a parent domain of it for bounce memory. */
+static struct ibv_pd *cc_domain(struct ibv_context *ctx, struct ibv_pd **pd)
+{
+	struct ibv_pd *ppd;
+
+	assert_non_null(ctx);
+	*pd = ibv_alloc_pd(ctx);
+	assert_non_null(*pd);
+	ppd = cc_parent(*pd);
+	assert_non_null(ppd);
+	return ppd;
+}
+
 /*
  * The far side of the traffic, on the last device: a host buffer, or on
  * a CoCo guest a CC parent domain's buffer (the kernel pins no other).
@@ -437,6 +450,19 @@ static void check_image(const struct spy_create *s, size_t ring)
 	assert_int_not_equal(s->dbr_desc.fd, s->ring_desc.fd);
 }
 
+/* A CQ of @cqe entries on parent domain @ppd. */
+static struct ibv_cq_ex *cc_cq(struct ibv_pd *ppd, uint32_t cqe)
+{
+	struct ibv_cq_init_attr_ex ca = {
+		.cqe = cqe,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+		.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD,
+		.parent_domain = ppd,
+	};
+
+	return ibv_create_cq_ex(ppd->context, &ca);
+}
+
 /* @fd is closed. */
 static void assert_closed(int fd)
 {
@@ -457,11 +483,6 @@ static void test_cc_queues(void **state)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct ibv_context *ctx = ibv_open_device(devs[0]);
 	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 4, .max_sge = 1}};
-	struct ibv_cq_init_attr_ex ca = {
-		.cqe = 31,
-		.wc_flags = IBV_WC_STANDARD_FLAGS,
-		.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD,
-	};
 	struct ibv_qp_init_attr_ex qa = {
 		.qp_type = IBV_QPT_RC,
 		.cap = {.max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1,
@@ -473,15 +494,10 @@ static void test_cc_queues(void **state)
 	struct ibv_qp *qp;
 	int fds;
 
-	assert_non_null(ctx);
-	pd = ibv_alloc_pd(ctx);
-	assert_non_null(pd);
-	ppd = cc_parent(pd);
-	assert_non_null(ppd);
+	ppd = cc_domain(ctx, &pd);
 	fds = count_fds();
 	spy_reset();
-	ca.parent_domain = ppd;
-	cq = ibv_create_cq_ex(ctx, &ca);
+	cq = cc_cq(ppd, 31);
 	assert_non_null(cq);
 	assert_int_equal(spy_cq.count, 1);
 	check_image(&spy_cq, page); /* 32 CQEs of 64 bytes: one page */
@@ -545,11 +561,6 @@ static void test_cc_refusals(void **state)
 	assert_int_equal(errno, EOPNOTSUPP);
 	{
 		/* A plain QP, even with a CC parent domain's CQ. */
-		struct ibv_cq_init_attr_ex ca = {
-			.cqe = 4,
-			.wc_flags = IBV_WC_STANDARD_FLAGS,
-			.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD,
-		};
 		struct ibv_qp_init_attr qa = {
 			.qp_type = IBV_QPT_RC,
 			.cap = {.max_send_wr = 2, .max_recv_wr = 2,
@@ -558,8 +569,7 @@ static void test_cc_refusals(void **state)
 
 		ppd = cc_parent(pd);
 		assert_non_null(ppd);
-		ca.parent_domain = ppd;
-		ccq = ibv_create_cq_ex(ctx, &ca);
+		ccq = cc_cq(ppd, 4);
 		assert_non_null(ccq);
 		qa.send_cq = qa.recv_cq = ibv_cq_ex_to_cq(ccq);
 		errno = 0;
@@ -683,11 +693,7 @@ static void test_cc_buf_freed(void **state)
 	uint8_t *p;
 	int efd;
 
-	assert_non_null(ctx);
-	pd = ibv_alloc_pd(ctx);
-	assert_non_null(pd);
-	ppd = cc_parent(pd);
-	assert_non_null(ppd);
+	ppd = cc_domain(ctx, &pd);
 	p = ibv_alloc_buf(ppd, 4096, &buf);
 	assert_non_null(p);
 	memcpy(p, "old", 4);
