@@ -10,8 +10,8 @@
 #include "dm_export_peer.h"
 
 /* The export and the peer's look at it; the fd is closed after. */
-static void export_and_check(struct report *r, struct ibv_buf *buf,
-			     uint8_t *p, size_t size)
+static void export_and_check(struct report *r, struct ibv_buf *buf, uint8_t *p,
+			     size_t size)
 {
 	char why[256];
 	int fd, err, ok;

@@ -182,7 +182,8 @@ int peer_check_mem(int fd, const uint8_t *cpu, size_t len, char *why,
 	if (ok)
 		snprintf(why, why_len,
 			 "peer read the %zu bytes the CPU wrote, CPU read "
-			 "the peer's", len);
+			 "the peer's",
+			 len);
 	sim.release(peer);
 	return ok;
 }

@@ -184,7 +184,7 @@ static int alloc_by_env(struct mlx5_context *ctx, struct mlx5_buf *buf,
 }
 
 int mlx5_alloc_dmabuf(struct mlx5_context *ctx, struct mlx5_buf *buf,
-			size_t size, struct ibv_dmabuf_heap *heap)
+		      size_t size, struct ibv_dmabuf_heap *heap)
 {
 	size_t len = mlx5_align_up(size, ctx->page_size);
 	void *p = ibv_dmabuf_heap_alloc(heap, len, &buf->dmabuf_fd);

@@ -199,8 +199,8 @@ struct mlx5_cq *mlx5_create_cq_common(struct ibv_context *ibctx,
 
 		/* The kernel is told the ring size minus one, as upstream. */
 		kattr.cqe = ncqe - 1;
-		err = ibv_cmd_create_cq_ex(ibctx, &kattr, flags,
-					   &cq->verbs_cq, &udata, cmd);
+		err = ibv_cmd_create_cq_ex(ibctx, &kattr, flags, &cq->verbs_cq,
+					   &udata, cmd);
 	}
 	if (err)
 		goto fail;

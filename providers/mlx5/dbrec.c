@@ -65,8 +65,7 @@ static void own_pages(struct mlx5_dp_context *dp)
 	dp->dbrec_pid = self;
 }
 
-__be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx,
-			 struct ibv_dmabuf_heap *heap)
+__be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx, struct ibv_dmabuf_heap *heap)
 {
 	struct mlx5_dp_context *dp = ctx->dp;
 	bool want_dmabuf = heap != NULL;

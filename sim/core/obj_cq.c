@@ -54,7 +54,8 @@ static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
 	if (cq->async)
 		sim_evq_get(cq->async);
 	cq->call = a->call;
-	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM, &cq->buf_umem);
+	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM,
+			    &cq->buf_umem);
 	if (!ret && d->create_cq)
 		ret = d->create_cq(uv, cq, a->uin, a->uin_len, a->uout,
 				   a->uout_len);

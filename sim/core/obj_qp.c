@@ -119,7 +119,8 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	if (qp->async)
 		sim_evq_get(qp->async);
 	qp->call = a->call;
-	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_QP_BUF_UMEM, &qp->buf_umem);
+	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+			    &qp->buf_umem);
 	if (!ret && d->create_qp)
 		ret = d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
 				   a->uout_len);

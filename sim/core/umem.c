@@ -6,19 +6,18 @@
  * writes through the dma-buf's own pages, whatever the process maps where;
  * or a user address range, pinned as every user range is (sim_pin_user:
  * in a confidential-computing guest, --cc-guest, never: EOPNOTSUPP, the
- * kernel's ib_umem_get() answer when DMA must bounce). The descriptor is checked as the uverbs core
- * checks it: flags must be 0, the type known, the length non-zero and the
- * range inside the dma-buf (EINVAL); an fd that is not open is EBADF, one
- * that is not a dma-buf EINVAL; a revoked export ENODEV. The import holds
- * a reference to the export until the object goes.
+ * kernel's ib_umem_get() answer when DMA must bounce). The descriptor is
+ * checked as the uverbs core checks it: flags must be 0, the type known, the
+ * length non-zero and the range inside the dma-buf (EINVAL); an fd that is not
+ * open is EBADF, one that is not a dma-buf EINVAL; a revoked export ENODEV. The
+ * import holds a reference to the export until the object goes.
  */
 #include "uapi.h"
 
 #include <errno.h>
 #include <string.h>
 
-static int umem_dmabuf(const struct rdma_dm_buffer_desc *d,
-		       struct sim_umem *u)
+static int umem_dmabuf(const struct rdma_dm_buffer_desc *d, struct sim_umem *u)
 {
 	struct sim_dmabuf_import *imp;
 	int err = 0;
@@ -91,7 +90,7 @@ int sim_umem_ring(struct sim_call *c, uint16_t id, struct sim_umem *u)
 
 	/* A driver that reads rings only at their addresses cannot use it. */
 	return !ret && u->present && !sim_driver()->buf_umem ? -EOPNOTSUPP
-							      : ret;
+							     : ret;
 }
 
 uint8_t *sim_umem_bytes(struct sim_umem *u)

@@ -89,9 +89,9 @@ static void side_open(struct side *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (!cc) {
-		assert_int_equal(host_open(&s->h, devs[ndev - 1], HOST_SZ,
-					   MR_ACCESS),
-				 0);
+		assert_int_equal(
+			host_open(&s->h, devs[ndev - 1], HOST_SZ, MR_ACCESS),
+			0);
 		return;
 	}
 	s->h.ctx = ibv_open_device(devs[ndev - 1]);
@@ -103,8 +103,7 @@ static void side_open(struct side *s)
 	s->h.buf = ibv_alloc_buf(s->h.pd, HOST_SZ, &s->buf);
 	assert_non_null(s->h.buf);
 	memset(s->h.buf, 0, HOST_SZ);
-	s->h.mr = ibv_reg_buf_mr(s->h.pd, s->buf, s->h.buf, HOST_SZ,
-				 MR_ACCESS);
+	s->h.mr = ibv_reg_buf_mr(s->h.pd, s->buf, s->h.buf, HOST_SZ, MR_ACCESS);
 	assert_non_null(s->h.mr);
 }
 
@@ -217,7 +216,9 @@ static void ud_send(struct rdma_ep *a, struct ibv_pd *apd, uint8_t *src,
 {
 	struct ibv_ah_attr aa = {.port_num = 1, .dlid = b->lid};
 	struct ibv_sge sge = {(uintptr_t)src, len, lkey};
-	struct ibv_send_wr wr = {.wr_id = 7, .sg_list = &sge, .num_sge = 1,
+	struct ibv_send_wr wr = {.wr_id = 7,
+				 .sg_list = &sge,
+				 .num_sge = 1,
 				 .opcode = IBV_WR_SEND,
 				 .send_flags = IBV_SEND_SIGNALED},
 			   *bad;
@@ -250,8 +251,7 @@ static void exercise_ud(uint8_t *p, struct ibv_pd *pd, struct ibv_mr *lo,
 	fill_pattern(h->buf, 1024, 33);
 	ud_send(&i, h->pd, h->buf, h->mr->lkey, &t, p + 9000, hi->lkey, 1024);
 	fill_pattern(p + 100, 700, 34);
-	ud_send(&t, pd, p + 100, lo->lkey, &i, h->buf + 8192, h->mr->lkey,
-		700);
+	ud_send(&t, pd, p + 100, lo->lkey, &i, h->buf + 8192, h->mr->lkey, 700);
 	ep_close(&i);
 	ep_close(&t);
 }
@@ -485,7 +485,9 @@ static void test_cc_queues(void **state)
 	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 4, .max_sge = 1}};
 	struct ibv_qp_init_attr_ex qa = {
 		.qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1,
+		.cap = {.max_send_wr = 8,
+			.max_recv_wr = 8,
+			.max_send_sge = 1,
 			.max_recv_sge = 1},
 		.comp_mask = IBV_QP_INIT_ATTR_PD,
 	};
@@ -563,8 +565,10 @@ static void test_cc_refusals(void **state)
 		/* A plain QP, even with a CC parent domain's CQ. */
 		struct ibv_qp_init_attr qa = {
 			.qp_type = IBV_QPT_RC,
-			.cap = {.max_send_wr = 2, .max_recv_wr = 2,
-				.max_send_sge = 1, .max_recv_sge = 1},
+			.cap = {.max_send_wr = 2,
+				.max_recv_wr = 2,
+				.max_send_sge = 1,
+				.max_recv_sge = 1},
 		};
 
 		ppd = cc_parent(pd);

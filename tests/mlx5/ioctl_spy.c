@@ -31,8 +31,8 @@ static void copy_attr(const struct ib_uverbs_attr *a, void *dst, size_t len)
 	memcpy(dst, src, a->len < len ? a->len : len);
 }
 
-static void record(const struct ib_uverbs_ioctl_hdr *h,
-		   struct spy_create *s, uint16_t ring_id, uint16_t dbr_id)
+static void record(const struct ib_uverbs_ioctl_hdr *h, struct spy_create *s,
+		   uint16_t ring_id, uint16_t dbr_id)
 {
 	uint64_t uhw[2] = {};
 	unsigned int i;

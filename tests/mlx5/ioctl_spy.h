@@ -14,11 +14,11 @@
 #include <rdma/rdma_dm_uapi.h>
 
 struct spy_create {
-	unsigned int count;		 /* creates of this object seen */
-	bool ring, dbr;			 /* the two attributes were there */
-	uint16_t ring_len, dbr_len;	 /* their lengths */
+	unsigned int count;	    /* creates of this object seen */
+	bool ring, dbr;		    /* the two attributes were there */
+	uint16_t ring_len, dbr_len; /* their lengths */
 	struct rdma_dm_buffer_desc ring_desc, dbr_desc;
-	uint64_t uhw_buf, uhw_db;	 /* buf_addr and db_addr of the UHW */
+	uint64_t uhw_buf, uhw_db; /* buf_addr and db_addr of the UHW */
 };
 
 extern struct spy_create spy_cq, spy_qp;

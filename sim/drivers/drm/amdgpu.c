@@ -259,9 +259,9 @@ static long prime_export(struct drm_file *df, void *arg)
 		/* Made once and kept with the object, even when no fd
 		 * can be installed (a full table: EMFILE below). */
 		if (obj->dmabuf_file < 0) {
-			fd = sim_dmabuf_open_again(obj->db, (a->flags & DRM_RDWR)
-								    ? O_RDWR
-								    : O_RDONLY);
+			fd = sim_dmabuf_open_again(
+				obj->db,
+				(a->flags & DRM_RDWR) ? O_RDWR : O_RDONLY);
 			if (fd < 0)
 				return fd;
 			obj->dmabuf_file = fd;

@@ -69,7 +69,8 @@ static int queue_mem(struct sim_call *c, uint16_t dbr_attr,
 
 	if (ret)
 		return ret;
-	if ((ring->present && ring->len < need) || (dbr->present && dbr->len < 8))
+	if ((ring->present && ring->len < need) ||
+	    (dbr->present && dbr->len < 8))
 		return -EINVAL;
 	/* The kernel pins user rings (sim_pin_user: EFAULT, EOPNOTSUPP). */
 	if (!ring->present && need)
