@@ -519,6 +519,7 @@ static void test_cc_queues(void **state)
 	errno = 0;
 	assert_null(ibv_create_srq(ppd, &sa));
 	assert_int_equal(errno, EOPNOTSUPP);
+	assert_int_equal(spy_srq_creates, 0); /* the library's answer */
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 	assert_int_equal(ibv_destroy_cq(ibv_cq_ex_to_cq(cq)), 0);
 	assert_closed(spy_cq.ring_desc.fd);
@@ -558,9 +559,11 @@ static void test_cc_refusals(void **state)
 	errno = 0;
 	assert_null(ibv_create_cq(ctx, 4, NULL, NULL, 0));
 	assert_int_equal(errno, EOPNOTSUPP);
+	spy_reset();
 	errno = 0;
 	assert_null(ibv_create_srq(pd, &sa));
 	assert_int_equal(errno, EOPNOTSUPP);
+	assert_int_equal(spy_srq_creates, 1); /* the kernel's answer */
 	{
 		/* A plain QP, even with a CC parent domain's CQ. */
 		struct ibv_qp_init_attr qa = {

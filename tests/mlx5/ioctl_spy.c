@@ -15,11 +15,13 @@
 #include "ioctl_spy.h"
 
 struct spy_create spy_cq, spy_qp;
+unsigned int spy_srq_creates;
 
 void spy_reset(void)
 {
 	memset(&spy_cq, 0, sizeof(spy_cq));
 	memset(&spy_qp, 0, sizeof(spy_qp));
+	spy_srq_creates = 0;
 }
 
 /* A pointer-type payload: inline up to 8 bytes, else at data. */
@@ -86,6 +88,10 @@ int ioctl(int fd, unsigned long req, ...)
 		record(h, &spy_qp, RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
 		       RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM);
 		spy_qp.count = count + 1;
+	} else if (req == RDMA_VERBS_IOCTL &&
+		   h->object_id == UVERBS_OBJECT_SRQ &&
+		   h->method_id == UVERBS_METHOD_SRQ_CREATE) {
+		spy_srq_creates++;
 	}
 	return next(fd, req, arg);
 }

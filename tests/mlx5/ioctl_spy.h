@@ -22,6 +22,7 @@ struct spy_create {
 };
 
 extern struct spy_create spy_cq, spy_qp;
+extern unsigned int spy_srq_creates; /* SRQ_CREATE ioctls seen */
 
 void spy_reset(void);
 
