@@ -37,6 +37,7 @@ struct sim_config {
 	uint8_t no_netlink;
 	uint8_t static_uar; /* mlx5 kernel without MLX5_LIB_CAP_DYN_UAR */
 	uint8_t cc_guest;   /* a confidential-computing guest: DMA bounces */
+	uint8_t no_dma_heap; /* no /dev/dma_heap (CONFIG_DMABUF_HEAPS=n) */
 	char trace_path[SIM_PATH_LEN];
 	/* --fault rules, --seed, and the clock their times count from */
 	uint64_t seed;
