@@ -19,6 +19,7 @@
 #include <gnu/lib-names.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <asm/prctl.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -27,36 +28,68 @@
 #endif
 
 #if defined(__x86_64__)
-/* x86-64 system-call convention; the sixth argument register is the cookie. */
+/* x86-64 system-call convention: a[0..4] in rdi, rsi, rdx, r10, r8. */
 __asm__(".text\n"
-	".globl sim_cookie_syscall\n"
-	".hidden sim_cookie_syscall\n"
-	".type sim_cookie_syscall, @function\n"
-	"sim_cookie_syscall:\n"
+	".globl sim_raw_syscall\n"
+	".hidden sim_raw_syscall\n"
+	".type sim_raw_syscall, @function\n"
+	"sim_raw_syscall:\n"
 	"	mov %rdi, %rax\n"
-	"	mov %rsi, %rdi\n"
-	"	mov %rdx, %rsi\n"
-	"	mov %rcx, %rdx\n"
-	"	mov %r8, %r10\n"
-	"	mov %r9, %r8\n"
-	"	movabs $0x73696d2d6b65726e, %r9\n"
+	"	mov %rsi, %r11\n"
+	"	mov %rdx, %r9\n"
+	"	mov (%r11), %rdi\n"
+	"	mov 8(%r11), %rsi\n"
+	"	mov 16(%r11), %rdx\n"
+	"	mov 24(%r11), %r10\n"
+	"	mov 32(%r11), %r8\n"
 	"	syscall\n"
 	"	ret\n"
-	".size sim_cookie_syscall, .-sim_cookie_syscall\n");
+	".size sim_raw_syscall, .-sim_raw_syscall\n");
 #else
-long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4)
+long sim_raw_syscall(long nr, const long *a, long a5)
 {
-	long r = syscall(nr, a0, a1, a2, a3, a4);
+	long r = syscall(nr, a[0], a[1], a[2], a[3], a[4], a5);
 
 	return r == -1 ? -errno : r;
 }
 #endif
 
+long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4)
+{
+	const long a[5] = {a0, a1, a2, a3, a4};
+
+	return sim_raw_syscall(nr, a, (long)SIM_TRAP_COOKIE);
+}
+
 static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
 static int installed;
 /* What the program asked for SIGSYS; SIG_DFL until it asks. */
 static struct sigaction program_act;
-static pthread_mutex_t act_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * Spin locks, not mutexes: a statically linked program's thread enters
+ * the handler with its own thread pointer, where a mutex would read the
+ * wrong thread block (static_exec.c).
+ */
+static int act_busy, serve_busy;
+/* The helper's thread block, the sim's TLS for a static program's traps. */
+static unsigned long static_tcb;
+
+#if __has_attribute(__no_stack_protector__)
+#define NO_SSP __attribute__((__no_stack_protector__))
+#else
+#define NO_SSP
+#endif
+
+static void spin_lock(int *busy)
+{
+	while (__atomic_exchange_n(busy, 1, __ATOMIC_ACQUIRE))
+		sim_cookie_syscall(__NR_sched_yield, 0, 0, 0, 0, 0);
+}
+
+static void spin_unlock(int *busy)
+{
+	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+}
 
 /* The kernel's struct sigaction on x86-64 (rt_sigaction's layout). */
 struct kernel_sigaction {
@@ -74,11 +107,12 @@ int sim_sigsys_active(void)
 /* A SIGSYS that is not the sim's: what the program would have seen. */
 static void pass_on(int sig, siginfo_t *si, void *ctx)
 {
-	struct sigaction pa, dfl = {.sa_handler = SIG_DFL};
+	struct kernel_sigaction dfl = {.handler = SIG_DFL};
+	struct sigaction pa;
 
-	pthread_mutex_lock(&act_lock);
+	spin_lock(&act_busy);
 	pa = program_act;
-	pthread_mutex_unlock(&act_lock);
+	spin_unlock(&act_busy);
 	if (pa.sa_flags & SA_SIGINFO) {
 		pa.sa_sigaction(sig, si, ctx);
 		return;
@@ -90,20 +124,47 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	/* default action: pending while blocked here, it ends the process */
-	libc_sigaction(SIGSYS, &dfl, NULL);
+	sim_cookie_syscall(__NR_rt_sigaction, SIGSYS, (long)(uintptr_t)&dfl,
+			   0, sizeof(dfl.mask), 0);
 	sim_cookie_syscall(__NR_tgkill, getpid(), gettid(), SIGSYS, 0, 0);
 }
 
 #if defined(__x86_64__)
-static void on_sigsys(int sig, siginfo_t *si, void *ctx)
+/* Serve on this thread's own TLS (errno is the program's: keep it). */
+static __attribute__((noinline)) long serve(long nr, const long *a)
+{
+	int saved = errno;
+	long r = sim_syscall_serve(nr, a);
+
+	errno = saved;
+	return r;
+}
+
+/* Serve a static program's trap on the helper's thread block. */
+static NO_SSP __attribute__((noinline)) long serve_static(long nr,
+							  const long *a)
+{
+	unsigned long own = 0;
+	long r;
+
+	spin_lock(&serve_busy);
+	sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS,
+			   (long)(uintptr_t)&own, 0, 0, 0);
+	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)static_tcb, 0,
+			   0, 0);
+	r = serve(nr, a);
+	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)own, 0, 0, 0);
+	spin_unlock(&serve_busy);
+	return r;
+}
+
+static NO_SSP void on_sigsys(int sig, siginfo_t *si, void *ctx)
 {
 	greg_t *g = ((ucontext_t *)ctx)->uc_mcontext.gregs;
-	long a[6];
-	int saved = errno;
+	long a[6], r;
 
 	if (si->si_code != SYS_SECCOMP || si->si_errno != SIM_TRAP_DATA) {
 		pass_on(sig, si, ctx);
-		errno = saved;
 		return;
 	}
 	a[0] = g[REG_RDI];
@@ -112,16 +173,40 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	a[3] = g[REG_R10];
 	a[4] = g[REG_R8];
 	a[5] = g[REG_R9];
-	g[REG_RAX] = sim_syscall_serve(si->si_syscall, a);
-	errno = saved;
+	if (!sim_syscall_fast(si->si_syscall, a, &r))
+		r = static_tcb ? serve_static(si->si_syscall, a)
+			       : serve(si->si_syscall, a);
+	g[REG_RAX] = r;
 }
 #endif
+
+static int set_handler(int block_all)
+{
+	struct sigaction sa = {.sa_sigaction = on_sigsys,
+			       .sa_flags = SA_SIGINFO | SA_RESTART};
+
+	if (block_all)
+		sigfillset(&sa.sa_mask);
+	return libc_sigaction(SIGSYS, &sa, NULL) ? -errno : 0;
+}
+
+int sim_sigsys_static_mode(void)
+{
+	int ret;
+
+	/* no signal handler of the program may run on the helper's TLS */
+	ret = set_handler(1);
+	if (!ret)
+		ret = (int)sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS,
+					      (long)(uintptr_t)&static_tcb, 0,
+					      0, 0);
+	return ret;
+}
 
 int sim_sigsys_install(void)
 {
 #if defined(__x86_64__)
-	struct sigaction sa = {.sa_sigaction = on_sigsys,
-			       .sa_flags = SA_SIGINFO | SA_RESTART};
+	int ret;
 	void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
 
 	/* libc's own: a sanitizer's interceptor would wrap or defer it */
@@ -129,8 +214,9 @@ int sim_sigsys_install(void)
 	if (!libc_sigaction)
 		return -ENOSYS;
 	program_act.sa_handler = SIG_DFL;
-	if (libc_sigaction(SIGSYS, &sa, NULL))
-		return -errno;
+	ret = set_handler(0);
+	if (ret)
+		return ret;
 	__atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
 	return 0;
 #else
@@ -159,12 +245,12 @@ static void note_own_handler(const struct sigaction *act)
 /* Swap the program's recorded SIGSYS action (glibc's layout). */
 static void program_swap(const struct sigaction *act, struct sigaction *old)
 {
-	pthread_mutex_lock(&act_lock);
+	spin_lock(&act_busy);
 	if (old)
 		*old = program_act;
 	if (act)
 		program_act = *act;
-	pthread_mutex_unlock(&act_lock);
+	spin_unlock(&act_busy);
 	if (act)
 		note_own_handler(act);
 }

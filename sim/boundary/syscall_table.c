@@ -75,6 +75,7 @@ SYS(dup, dup(I(0)))
 SYS(dup2, dup2(I(0), I(1)))
 SYS(dup3, dup3(I(0), I(1), I(2)))
 SYS(fcntl, fcntl(I(0), I(1), a[2]))
+SYS(ioctl, ioctl(I(0), (unsigned long)a[1], P(2)))
 SYS(socket, socket(I(0), I(1), I(2)))
 SYS(bind, bind(I(0), P(1), (socklen_t)a[2]))
 SYS(getsockname, getsockname(I(0), P(1), P(2)))
@@ -85,14 +86,6 @@ SYS(sendmsg, sendmsg(I(0), P(1), I(2)))
 SYS(recvfrom, recvfrom(I(0), P(1), SZ(2), I(3), P(4), P(5)))
 SYS(recvmsg, recvmsg(I(0), P(1), I(2)))
 SYS(recvmmsg, recvmmsg(I(0), P(1), U(2), I(3), P(4)))
-
-/* The kernel's answer to an ioctl on a file the sim does not simulate. */
-static long sys_ioctl(const long *a)
-{
-	if (!sim_fd_kind(I(0)))
-		return sim_cookie_syscall(__NR_ioctl, a[0], a[1], a[2], 0, 0);
-	return result(ioctl(I(0), (unsigned long)a[1], P(2)));
-}
 
 static long sys_rt_sigaction(const long *a)
 {
@@ -195,6 +188,29 @@ static const sim_sys_fn served[SIM_NR_SERVED] = {
 	[__NR_prctl] = sys_prctl,
 };
 
+/* 1 + the position of the fd argument of calls that act on one fd only. */
+static const uint8_t fd_arg[SIM_NR_SERVED] = {
+	[__NR_read] = 1,	 [__NR_write] = 1,	[__NR_close] = 1,
+	[__NR_fstat] = 1,	 [__NR_lseek] = 1,	[__NR_mmap] = 5,
+	[__NR_pread64] = 1,	 [__NR_pwrite64] = 1,	[__NR_readv] = 1,
+	[__NR_writev] = 1,	 [__NR_preadv] = 1,	[__NR_pwritev] = 1,
+	[__NR_fcntl] = 1,	 [__NR_ioctl] = 1,	[__NR_bind] = 1,
+	[__NR_getsockname] = 1, [__NR_setsockopt] = 1, [__NR_getsockopt] = 1,
+	[__NR_sendto] = 1,	 [__NR_sendmsg] = 1,	[__NR_recvfrom] = 1,
+	[__NR_recvmsg] = 1,	 [__NR_recvmmsg] = 1,
+};
+
+int sim_syscall_fast(long nr, const long *a, long *ret)
+{
+	if (nr < 0 || nr >= SIM_NR_SERVED || !fd_arg[nr] ||
+	    sim_fd_kind((int)a[fd_arg[nr] - 1]) != SIM_FD_NONE)
+		return 0;
+	/* an ioctl of a simulated driver's type passes with the cookie */
+	*ret = sim_raw_syscall(nr, a, nr == __NR_ioctl ? (long)SIM_TRAP_COOKIE
+						       : a[5]);
+	return 1;
+}
+
 int sim_syscall_served(long nr)
 {
 	return nr >= 0 && nr < SIM_NR_SERVED && served[nr];
@@ -203,6 +219,6 @@ int sim_syscall_served(long nr)
 long sim_syscall_serve(long nr, const long *a)
 {
 	if (!sim_syscall_served(nr))
-		return sim_cookie_syscall(nr, a[0], a[1], a[2], a[3], a[4]);
+		return sim_raw_syscall(nr, a, a[5]);
 	return served[nr](a);
 }

@@ -24,7 +24,12 @@
 /* Highest system call number the table serves, plus one. */
 #define SIM_NR_SERVED 440
 
-/* The raw system call nr with the cookie; the kernel's result (-errno). */
+/*
+ * The raw system call nr with arguments a[0..4] and a5: the kernel's
+ * result (-errno), errno untouched. sim_cookie_syscall passes the cookie
+ * as a5 (for calls of at most five arguments).
+ */
+long sim_raw_syscall(long nr, const long *a, long a5);
 long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4);
 
 /*
@@ -35,10 +40,21 @@ long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4);
 long sim_syscall_serve(long nr, const long *a);
 /* Does the table serve nr (the filter traps only those at syscall(2))? */
 int sim_syscall_served(long nr);
+/*
+ * A call whose fd the sim does not simulate, made directly: 1 and *ret,
+ * else 0. Touches no thread-local state (a static program's trap comes
+ * with the program's own thread pointer).
+ */
+int sim_syscall_fast(long nr, const long *a, long *ret);
 
 /* Install the SIGSYS handler (sigsys.c); 0 or -errno. */
 int sim_sigsys_install(void);
 void sim_sigsys_uninstall(void);
+/*
+ * A static program is about to run in this process (static_exec.c):
+ * traps from now on switch to this thread's block. 0 or -errno.
+ */
+int sim_sigsys_static_mode(void);
 /* Is the sim's SIGSYS handler in place? */
 int sim_sigsys_active(void);
 /*

@@ -91,6 +91,33 @@ static int set_env(const char *dir, const char *lib)
 	return ret ? -errno : 0;
 }
 
+/* execvp, or a static program through rdma-sim-static beside us. */
+static void exec_program(char **argv)
+{
+	char path[PATH_MAX], helper[PATH_MAX], **v;
+	ssize_t n;
+	int argc;
+
+	if (!sim_static_program(argv[0], path, sizeof(path))) {
+		execvp(argv[0], argv);
+		return;
+	}
+	n = readlink("/proc/self/exe", helper, sizeof(helper) - 32);
+	if (n < 0)
+		return;
+	helper[n] = 0;
+	strcpy(strrchr(helper, '/'), "/rdma-sim-static");
+	for (argc = 0; argv[argc]; argc++)
+		;
+	v = calloc((size_t)argc + 2, sizeof(*v));
+	if (!v)
+		return;
+	v[0] = helper;
+	v[1] = path;
+	memcpy(&v[2], &argv[1], (size_t)argc * sizeof(*v));
+	execv(helper, v);
+}
+
 static int run(char **argv)
 {
 	struct sigaction sa = {.sa_handler = forward_signal};
@@ -102,7 +129,7 @@ static int run(char **argv)
 		return 127;
 	}
 	if (!child) {
-		execvp(argv[0], argv);
+		exec_program(argv);
 		fprintf(stderr, "rdma-sim: cannot run %s: %s\n", argv[0],
 			strerror(errno));
 		_exit(127);
