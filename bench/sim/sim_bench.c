@@ -136,7 +136,8 @@ static int trap_rows(long n, int fd, struct cmd *q, int trapped)
 	RUN("read empty pipe (libc)", n, bad |= read(p[0], &b, 1) != -1);
 	RUN("syscall(read) empty pipe", n,
 	    bad |= syscall(SYS_read, p[0], &b, 1) != -1);
-	RUN("ioctl QUERY_PORT (libc)", n, bad |= ioctl(fd, RDMA_VERBS_IOCTL, q));
+	RUN("ioctl QUERY_PORT (libc)", n,
+	    bad |= ioctl(fd, RDMA_VERBS_IOCTL, q));
 	if (trapped)
 		RUN("syscall(ioctl) QUERY_PORT", n,
 		    bad |= syscall(SYS_ioctl, fd, RDMA_VERBS_IOCTL, q) != 0);

@@ -11,7 +11,9 @@
  *    files, rare) get here. The sim's own such calls carry the cookie.
  *  - every call the sim serves (syscall_table.c) made by libc's
  *    syscall(2), recognised by the address of its one syscall
- *    instruction.
+ *    instruction;
+ *  - with a static program (static_exec.c), every served call made from
+ *    its executable segments (a second filter, sim_trap_range()).
  *
  * The filter stays after exec, where it must not hurt a program that has
  * not yet (or never) loaded the sim: neither rule fires in the dynamic
@@ -72,12 +74,13 @@ static void op(struct filter *p, uint16_t code, uint32_t k, uint8_t jt,
 	p->n++;
 }
 
-#define DATA(field) offsetof(struct seccomp_data, field)
-#define ARG_LO(i) (DATA(args) + 8 * (i))
-#define LOAD(p, off) op(p, BPF_LD | BPF_W | BPF_ABS, (uint32_t)(off), 0, 0)
+#define DATA(field)	offsetof(struct seccomp_data, field)
+#define ARG_LO(i)	(DATA(args) + 8 * (i))
+#define LOAD(p, off)	op(p, BPF_LD | BPF_W | BPF_ABS, (uint32_t)(off), 0, 0)
 #define JEQ(p, k, t, f) op(p, BPF_JMP | BPF_JEQ | BPF_K, k, t, f)
-#define RET(p, k) op(p, BPF_RET | BPF_K, k, 0, 0)
-#define LABEL(p, l) ((p)->at[l] = (p)->n)
+#define JGE(p, k, t, f) op(p, BPF_JMP | BPF_JGE | BPF_K, k, t, f)
+#define RET(p, k)	op(p, BPF_RET | BPF_K, k, 0, 0)
+#define LABEL(p, l)	((p)->at[l] = (p)->n)
 
 /* Jump offsets from labels; 0 if every target lies ahead within reach. */
 static int resolve(struct filter *p)
@@ -112,6 +115,21 @@ static uint64_t syscall_point(void)
 	return 0;
 }
 
+/* The tail of both filters: TRAP for every served call, else ALLOW. */
+static void trap_served(struct filter *p)
+{
+	unsigned int i;
+
+	LOAD(p, DATA(nr));
+	for (i = 0; i < SIM_NR_SERVED; i++)
+		if (sim_syscall_served(i))
+			JEQ(p, i, L_TRAP, L_NEXT);
+	LABEL(p, L_ALLOW);
+	RET(p, SECCOMP_RET_ALLOW);
+	LABEL(p, L_TRAP);
+	RET(p, SECCOMP_RET_TRAP | SIM_TRAP_DATA);
+}
+
 static void build(struct filter *p, uint64_t point)
 {
 	unsigned int i;
@@ -135,28 +153,19 @@ static void build(struct filter *p, uint64_t point)
 	JEQ(p, (uint32_t)point, L_NEXT, L_ALLOW);
 	LOAD(p, DATA(instruction_pointer) + 4);
 	JEQ(p, (uint32_t)(point >> 32), L_NEXT, L_ALLOW);
-	LOAD(p, DATA(nr));
-	for (i = 0; i < SIM_NR_SERVED; i++)
-		if (sim_syscall_served(i))
-			JEQ(p, i, L_TRAP, L_NEXT);
-	LABEL(p, L_ALLOW);
-	RET(p, SECCOMP_RET_ALLOW);
-	LABEL(p, L_TRAP);
-	RET(p, SECCOMP_RET_TRAP | SIM_TRAP_DATA);
+	trap_served(p);
 }
 
-static int install(uint64_t point)
+/* Add the filter p to every thread of the process. 0 or -errno. */
+static int load(struct filter *p)
 {
-	static struct filter p;
 	struct sock_fprog prog;
-	long r;
+	long r = resolve(p);
 
-	build(&p, point);
-	r = resolve(&p);
 	if (r)
 		return (int)r;
-	prog.len = (unsigned short)p.n;
-	prog.filter = p.f;
+	prog.len = (unsigned short)p->n;
+	prog.filter = p->f;
 	/* unprivileged filters need no_new_privs; the sim's world has no
 	 * setuid programs to lose */
 	r = sim_cookie_syscall(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
@@ -165,6 +174,32 @@ static int install(uint64_t point)
 				       SECCOMP_FILTER_FLAG_TSYNC,
 				       (long)(uintptr_t)&prog, 0, 0);
 	return r > 0 ? -EBUSY : (int)r; /* > 0: a thread that cannot sync */
+}
+
+static int install(uint64_t point)
+{
+	static struct filter p;
+
+	build(&p, point);
+	return load(&p);
+}
+
+int sim_trap_range(uintptr_t lo, uintptr_t hi)
+{
+	static struct filter p;
+
+	if ((uint64_t)lo >> 32 != (uint64_t)(hi - 1) >> 32)
+		return -ERANGE; /* not within one 4 GiB window */
+	memset(&p, 0, sizeof(p));
+	LOAD(&p, DATA(arch));
+	JEQ(&p, AUDIT_ARCH_X86_64, L_NEXT, L_ALLOW);
+	LOAD(&p, DATA(instruction_pointer) + 4);
+	JEQ(&p, (uint32_t)((uint64_t)lo >> 32), L_NEXT, L_ALLOW);
+	LOAD(&p, DATA(instruction_pointer));
+	JGE(&p, (uint32_t)lo, L_NEXT, L_ALLOW);
+	JGE(&p, (uint32_t)hi, L_ALLOW, L_NEXT);
+	trap_served(&p);
+	return load(&p);
 }
 
 void sim_trap_note(enum sim_trap_note note, const char *fmt, ...)

@@ -124,8 +124,8 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	/* default action: pending while blocked here, it ends the process */
-	sim_cookie_syscall(__NR_rt_sigaction, SIGSYS, (long)(uintptr_t)&dfl,
-			   0, sizeof(dfl.mask), 0);
+	sim_cookie_syscall(__NR_rt_sigaction, SIGSYS, (long)(uintptr_t)&dfl, 0,
+			   sizeof(dfl.mask), 0);
 	sim_cookie_syscall(__NR_tgkill, getpid(), gettid(), SIGSYS, 0, 0);
 }
 
@@ -148,10 +148,10 @@ static NO_SSP __attribute__((noinline)) long serve_static(long nr,
 	long r;
 
 	spin_lock(&serve_busy);
-	sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS,
-			   (long)(uintptr_t)&own, 0, 0, 0);
-	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)static_tcb, 0,
-			   0, 0);
+	sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS, (long)(uintptr_t)&own,
+			   0, 0, 0);
+	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)static_tcb, 0, 0,
+			   0);
 	r = serve(nr, a);
 	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)own, 0, 0, 0);
 	spin_unlock(&serve_busy);
@@ -235,11 +235,12 @@ static void note_own_handler(const struct sigaction *act)
 {
 	if (act->sa_handler == SIG_DFL)
 		return;
-	sim_trap_note(SIM_NOTE_OWN_SIGSYS,
-		      "%s installs its own SIGSYS handler: it gets every SIGSYS "
-		      "but the sim's own system-call traps, which stay with "
-		      "the sim",
-		      program_invocation_short_name);
+	sim_trap_note(
+		SIM_NOTE_OWN_SIGSYS,
+		"%s installs its own SIGSYS handler: it gets every SIGSYS "
+		"but the sim's own system-call traps, which stay with "
+		"the sim",
+		program_invocation_short_name);
 }
 
 /* Swap the program's recorded SIGSYS action (glibc's layout). */
@@ -292,8 +293,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 __sighandler_t signal(int sig, __sighandler_t handler)
 {
 	static __sighandler_t (*next)(int, __sighandler_t);
-	struct sigaction act = {.sa_handler = handler,
-				.sa_flags = SA_RESTART},
+	struct sigaction act = {.sa_handler = handler, .sa_flags = SA_RESTART},
 			 old;
 
 	if (sig == SIGSYS && sim_sigsys_active()) {

@@ -23,12 +23,8 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <malloc.h>
 #include <stdlib.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -39,14 +35,14 @@
 #if defined(__x86_64__)
 
 #define STACK_SIZE (8u << 20)
-#define MAX_PHDRS 32
+#define MAX_PHDRS  32
 
 struct image {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph[MAX_PHDRS];
-	uintptr_t bias;	      /* load address - p_vaddr (ET_DYN only) */
+	uintptr_t bias;		    /* load address - p_vaddr (ET_DYN only) */
 	uintptr_t text_lo, text_hi; /* executable segments */
-	uintptr_t phdr;	      /* the program headers in memory */
+	uintptr_t phdr;		    /* the program headers in memory */
 };
 
 static int read_headers(int fd, struct image *im)
@@ -84,7 +80,8 @@ static void span(const struct image *im, uintptr_t *lo, uintptr_t *hi)
 		if (p->p_vaddr < *lo)
 			*lo = p->p_vaddr & ~(page - 1);
 		if (p->p_vaddr + p->p_memsz > *hi)
-			*hi = (p->p_vaddr + p->p_memsz + page - 1) & ~(page - 1);
+			*hi = (p->p_vaddr + p->p_memsz + page - 1) &
+			      ~(page - 1);
 	}
 }
 
@@ -108,12 +105,12 @@ static int map_image(int fd, struct image *im)
 	span(im, &lo, &hi);
 	if (lo >= hi)
 		return -ENOEXEC;
-	base = sys.mmap(im->eh.e_type == ET_EXEC ? (void *)lo : NULL, hi - lo,
-			PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS |
-				(im->eh.e_type == ET_EXEC ? MAP_FIXED_NOREPLACE
-							  : 0),
-			-1, 0);
+	base = sys.mmap(
+		im->eh.e_type == ET_EXEC ? (void *)lo : NULL, hi - lo,
+		PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS |
+			(im->eh.e_type == ET_EXEC ? MAP_FIXED_NOREPLACE : 0),
+		-1, 0);
 	if (base == MAP_FAILED)
 		return -errno;
 	im->bias = (uintptr_t)base - lo;
@@ -166,8 +163,7 @@ static size_t count(char **v)
 #define NAUX 21
 
 /* The kernel's initial stack: argc, argv, NULL, envp, NULL, auxv. 0: no. */
-static uintptr_t build_stack(const struct image *im, char **argv,
-			     char **envp)
+static uintptr_t build_stack(const struct image *im, char **argv, char **envp)
 {
 	size_t argc = count(argv), envc = count(envp), i, n = 0;
 	uintptr_t sp, rnd, plat, execfn, *v, *str;
@@ -235,70 +231,6 @@ static uintptr_t build_stack(const struct image *im, char **argv,
 	return sp;
 }
 
-/*
- * The second filter: every served call from the program's executable
- * segments traps. It stays after the program's own exec (the kernel keeps
- * filters): a dynamic program's loader and libc lie elsewhere.
- */
-static int trap_text(const struct image *im)
-{
-	struct sock_filter f[16 + SIM_NR_SERVED];
-	struct sock_fprog prog = {.filter = f};
-	unsigned int n = 0, i, served = 0, k;
-	uint32_t hi = (uint32_t)(im->text_lo >> 32);
-
-	if ((uint32_t)((im->text_hi - 1) >> 32) != hi)
-		return -ERANGE; /* the range crosses a 4 GiB line */
-	for (i = 0; i < SIM_NR_SERVED; i++)
-		served += sim_syscall_served(i) ? 1 : 0;
-	/* 8 loads and range checks, a JEQ per served call, ALLOW, TRAP */
-#define AT_ALLOW(pos) (uint8_t)(8 + served - (pos) - 1)
-#define AT_TRAP(pos) (uint8_t)(9 + served - (pos) - 1)
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-					      offsetof(struct seccomp_data,
-						       arch));
-	f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-					    AUDIT_ARCH_X86_64, 0, AT_ALLOW(n));
-	n++;
-	f[n++] = (struct sock_filter)BPF_STMT(
-		BPF_LD | BPF_W | BPF_ABS,
-		offsetof(struct seccomp_data, instruction_pointer) + 4);
-	f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, hi, 0,
-					    AT_ALLOW(n));
-	n++;
-	f[n++] = (struct sock_filter)BPF_STMT(
-		BPF_LD | BPF_W | BPF_ABS,
-		offsetof(struct seccomp_data, instruction_pointer));
-	f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
-					    (uint32_t)im->text_lo, 0,
-					    AT_ALLOW(n));
-	n++;
-	f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
-					    (uint32_t)im->text_hi, AT_ALLOW(n),
-					    0);
-	n++;
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-					      offsetof(struct seccomp_data,
-						       nr));
-	for (k = 0; k < SIM_NR_SERVED; k++) {
-		if (!sim_syscall_served(k))
-			continue;
-		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-						    k, AT_TRAP(n), 0);
-		n++;
-	}
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-					      SECCOMP_RET_ALLOW);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-					      SECCOMP_RET_TRAP | SIM_TRAP_DATA);
-#undef AT_ALLOW
-#undef AT_TRAP
-	prog.len = (unsigned short)n;
-	return (int)sim_cookie_syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
-				       SECCOMP_FILTER_FLAG_TSYNC,
-				       (long)(uintptr_t)&prog, 0, 0);
-}
-
 int rdma_sim_exec_static(char **argv, char **envp);
 int rdma_sim_exec_static(char **argv, char **envp)
 {
@@ -326,7 +258,7 @@ int rdma_sim_exec_static(char **argv, char **envp)
 	mallopt(M_MMAP_MAX, 1 << 30);
 	ret = sim_sigsys_static_mode();
 	if (!ret)
-		ret = trap_text(&im);
+		ret = sim_trap_range(im.text_lo, im.text_hi);
 	if (ret)
 		return ret;
 	__asm__ volatile("mov %0, %%rsp\n\t"

@@ -34,10 +34,10 @@ static long result(long r)
 	return r == -1 ? -errno : r;
 }
 
-#define I(n) ((int)a[n])
-#define U(n) ((unsigned int)a[n])
+#define I(n)  ((int)a[n])
+#define U(n)  ((unsigned int)a[n])
 #define SZ(n) ((size_t)a[n])
-#define P(n) ((void *)a[n])
+#define P(n)  ((void *)a[n])
 #define SYS(name, call)                                                        \
 	static long sys_##name(const long *a)                                  \
 	{                                                                      \
@@ -190,14 +190,14 @@ static const sim_sys_fn served[SIM_NR_SERVED] = {
 
 /* 1 + the position of the fd argument of calls that act on one fd only. */
 static const uint8_t fd_arg[SIM_NR_SERVED] = {
-	[__NR_read] = 1,	 [__NR_write] = 1,	[__NR_close] = 1,
-	[__NR_fstat] = 1,	 [__NR_lseek] = 1,	[__NR_mmap] = 5,
-	[__NR_pread64] = 1,	 [__NR_pwrite64] = 1,	[__NR_readv] = 1,
-	[__NR_writev] = 1,	 [__NR_preadv] = 1,	[__NR_pwritev] = 1,
-	[__NR_fcntl] = 1,	 [__NR_ioctl] = 1,	[__NR_bind] = 1,
+	[__NR_read] = 1,	[__NR_write] = 1,      [__NR_close] = 1,
+	[__NR_fstat] = 1,	[__NR_lseek] = 1,      [__NR_mmap] = 5,
+	[__NR_pread64] = 1,	[__NR_pwrite64] = 1,   [__NR_readv] = 1,
+	[__NR_writev] = 1,	[__NR_preadv] = 1,     [__NR_pwritev] = 1,
+	[__NR_fcntl] = 1,	[__NR_ioctl] = 1,      [__NR_bind] = 1,
 	[__NR_getsockname] = 1, [__NR_setsockopt] = 1, [__NR_getsockopt] = 1,
-	[__NR_sendto] = 1,	 [__NR_sendmsg] = 1,	[__NR_recvfrom] = 1,
-	[__NR_recvmsg] = 1,	 [__NR_recvmmsg] = 1,
+	[__NR_sendto] = 1,	[__NR_sendmsg] = 1,    [__NR_recvfrom] = 1,
+	[__NR_recvmsg] = 1,	[__NR_recvmmsg] = 1,
 };
 
 int sim_syscall_fast(long nr, const long *a, long *ret)
@@ -206,8 +206,8 @@ int sim_syscall_fast(long nr, const long *a, long *ret)
 	    sim_fd_kind((int)a[fd_arg[nr] - 1]) != SIM_FD_NONE)
 		return 0;
 	/* an ioctl of a simulated driver's type passes with the cookie */
-	*ret = sim_raw_syscall(nr, a, nr == __NR_ioctl ? (long)SIM_TRAP_COOKIE
-						       : a[5]);
+	*ret = sim_raw_syscall(nr, a,
+			       nr == __NR_ioctl ? (long)SIM_TRAP_COOKIE : a[5]);
 	return 1;
 }
 

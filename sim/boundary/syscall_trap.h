@@ -11,6 +11,7 @@
 #define RDMA_SIM_SYSCALL_TRAP_H
 
 #include <signal.h>
+#include <stdint.h>
 
 /* SECCOMP_RET_DATA of the sim's traps: si_errno of its SIGSYS. */
 #define SIM_TRAP_DATA 0x5153u
@@ -76,5 +77,11 @@ void sim_trap_note(enum sim_trap_note note, const char *fmt, ...)
 
 /* Start serving trapped system calls (seccomp.c): from the constructor. */
 void sim_syscall_trap_init(void);
+/*
+ * Also trap every served call made from code in [lo, hi) (a static
+ * program's executable segments), for good: filters outlive exec. 0 or
+ * -errno.
+ */
+int sim_trap_range(uintptr_t lo, uintptr_t hi);
 
 #endif

@@ -29,8 +29,9 @@ int main(int argc, char **argv)
 	}
 	ret = run(&argv[1], environ);
 	fprintf(stderr, "rdma-sim: cannot run the static program %s: %s\n",
-		argv[1], ret == -ENOSYS ? "no system-call trap (valgrind, "
-					  "--no-seccomp or no seccomp)"
-					: strerror(-ret));
+		argv[1],
+		ret == -ENOSYS ? "no system-call trap (valgrind, "
+				 "--no-seccomp or no seccomp)"
+			       : strerror(-ret));
 	return 127;
 }

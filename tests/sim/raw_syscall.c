@@ -31,19 +31,8 @@
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/rdma_user_ioctl.h>
 
+#include "judge.h"
 #include "raw_ioctl.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 /* A raw call's errno (0 on success). */
 static int sys_err(long ret)
@@ -240,8 +229,8 @@ static void check_thread_and_fork(int fd)
 	pid = fork();
 	if (!pid)
 		_exit(query_port(fd) ? 1 : 0);
-	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid &&
-		      WIFEXITED(status) && !WEXITSTATUS(status),
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      !WEXITSTATUS(status),
 	      "QUERY_PORT in a fork child: status %#x", status);
 }
 
