@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <gnu/lib-names.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <asm/prctl.h>
 #include <ucontext.h>
@@ -54,6 +55,30 @@ long sim_raw_syscall(long nr, const long *a, long a5)
 }
 #endif
 
+#if defined(__x86_64__)
+/*
+ * fn(nr, a) on the stack that ends at top (16-byte aligned): a static
+ * program's thread may trap on a small stack (a goroutine's, an
+ * alternate signal stack), too small for the sim.
+ */
+long sim_call_on_stack(long (*fn)(long, const long *), long nr, const long *a,
+		       void *top);
+__asm__(".text\n"
+	".type sim_call_on_stack, @function\n"
+	"sim_call_on_stack:\n"
+	"	push %rbp\n"
+	"	mov %rsp, %rbp\n"
+	"	mov %rcx, %rsp\n"
+	"	mov %rdi, %rax\n"
+	"	mov %rsi, %rdi\n"
+	"	mov %rdx, %rsi\n"
+	"	call *%rax\n"
+	"	mov %rbp, %rsp\n"
+	"	pop %rbp\n"
+	"	ret\n"
+	".size sim_call_on_stack, .-sim_call_on_stack\n");
+#endif
+
 long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4)
 {
 	const long a[5] = {a0, a1, a2, a3, a4};
@@ -73,6 +98,9 @@ static struct sigaction program_act;
 static int act_busy, serve_busy;
 /* The helper's thread block, the sim's TLS for a static program's traps. */
 static unsigned long static_tcb;
+/* and the stack they run on, one at a time */
+#define STATIC_STACK (1u << 20)
+static char *static_stack;
 
 #if __has_attribute(__no_stack_protector__)
 #define NO_SSP __attribute__((__no_stack_protector__))
@@ -152,7 +180,7 @@ static NO_SSP __attribute__((noinline)) long serve_static(long nr,
 			   0, 0, 0);
 	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)static_tcb, 0, 0,
 			   0);
-	r = serve(nr, a);
+	r = sim_call_on_stack(serve, nr, a, static_stack + STATIC_STACK);
 	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)own, 0, 0, 0);
 	spin_unlock(&serve_busy);
 	return r;
@@ -180,13 +208,18 @@ static NO_SSP void on_sigsys(int sig, siginfo_t *si, void *ctx)
 }
 #endif
 
-static int set_handler(int block_all)
+static int set_handler(int static_mode)
 {
 	struct sigaction sa = {.sa_sigaction = on_sigsys,
 			       .sa_flags = SA_SIGINFO | SA_RESTART};
 
-	if (block_all)
+	/* a static program's signal stack if it has one (Go's runtime runs
+	 * goroutines on stacks too small for a signal frame), and no handler
+	 * of its own may run while the sim holds the helper's TLS */
+	if (static_mode) {
+		sa.sa_flags |= SA_ONSTACK;
 		sigfillset(&sa.sa_mask);
+	}
 	return libc_sigaction(SIGSYS, &sa, NULL) ? -errno : 0;
 }
 
@@ -194,7 +227,10 @@ int sim_sigsys_static_mode(void)
 {
 	int ret;
 
-	/* no signal handler of the program may run on the helper's TLS */
+	static_stack = sys.mmap(NULL, STATIC_STACK, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (static_stack == MAP_FAILED)
+		return -errno;
 	ret = set_handler(1);
 	if (!ret)
 		ret = (int)sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS,
