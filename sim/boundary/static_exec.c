@@ -256,6 +256,10 @@ int rdma_sim_exec_static(char **argv, char **envp)
 	mallopt(M_MMAP_THRESHOLD, 0);
 	mallopt(M_TRIM_THRESHOLD, -1);
 	mallopt(M_MMAP_MAX, 1 << 30);
+	/* messages name the program, not the helper */
+	program_invocation_name = argv[0];
+	program_invocation_short_name =
+		strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	ret = sim_sigsys_static_mode();
 	if (!ret)
 		ret = sim_trap_range(im.text_lo, im.text_hi);
