@@ -76,6 +76,7 @@ SYS(dup2, dup2(I(0), I(1)))
 SYS(dup3, dup3(I(0), I(1), I(2)))
 SYS(fcntl, fcntl(I(0), I(1), a[2]))
 SYS(ioctl, ioctl(I(0), (unsigned long)a[1], P(2)))
+SYS(execve, execve(P(0), P(1), P(2)))
 SYS(socket, socket(I(0), I(1), I(2)))
 SYS(bind, bind(I(0), P(1), (socklen_t)a[2]))
 SYS(getsockname, getsockname(I(0), P(1), P(2)))
@@ -173,6 +174,7 @@ static const sim_sys_fn served[SIM_NR_SERVED] = {
 	[__NR_dup3] = sys_dup3,
 	[__NR_fcntl] = sys_fcntl,
 	[__NR_ioctl] = sys_ioctl,
+	[__NR_execve] = sys_execve,
 	[__NR_socket] = sys_socket,
 	[__NR_bind] = sys_bind,
 	[__NR_getsockname] = sys_getsockname,

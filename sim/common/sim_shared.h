@@ -39,6 +39,7 @@ struct sim_config {
 	uint8_t cc_guest;   /* a confidential-computing guest: DMA bounces */
 	uint8_t no_seccomp; /* no system-call trap (boundary/seccomp.c) */
 	char trace_path[SIM_PATH_LEN];
+	char static_helper[SIM_PATH_LEN]; /* rdma-sim-static, for exec */
 	/* --fault rules, --seed, and the clock their times count from */
 	uint64_t seed;
 	uint64_t start_ns; /* CLOCK_MONOTONIC when the world was made */

@@ -3,6 +3,7 @@
 #define RDMA_SIM_LAUNCHER_H
 
 #include "sim_shared.h"
+#include "static_elf.h"
 
 struct sim_launch {
 	struct sim_config cfg;
@@ -21,7 +22,5 @@ int sim_check_fail_kinds(const char *lib, const struct sim_launch *l);
 int sim_print_fail_kinds(const char *lib);
 /* Write the sysfs tree and device nodes under dir. 0 or -errno. */
 int sim_write_sysfs(const char *dir, const struct sim_config *cfg);
-/* Is prog (looked up in $PATH) statically linked? 1 and its path, or 0. */
-int sim_static_program(const char *prog, char *path, size_t len);
 
 #endif

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Is PROGRAM statically linked (an x86-64 ELF without PT_INTERP)? Then
- * rdma-sim runs it through rdma-sim-static, since LD_PRELOAD cannot reach
- * it. PROGRAM is looked up in $PATH as execvp does.
+ * Is a program statically linked (an x86-64 ELF without PT_INTERP)? Then
+ * it runs through rdma-sim-static, since LD_PRELOAD cannot reach it: when
+ * rdma-sim starts it, and when a program under the sim execs it.
  */
-#include "launcher.h"
+#include "static_elf.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int is_static_elf(const char *path)
+int sim_static_elf(const char *path)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
@@ -47,14 +47,14 @@ int sim_static_program(const char *prog, char *path, size_t len)
 
 	if (strchr(prog, '/')) {
 		snprintf(path, len, "%s", prog);
-		return is_static_elf(path);
+		return sim_static_elf(path);
 	}
 	for (p = p ? p : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
 		end = strchrnul(p, ':');
 		n = snprintf(path, len, "%.*s/%s", (int)(end - p),
 			     end > p ? p : ".", prog);
 		if (n > 0 && (size_t)n < len && !access(path, X_OK))
-			return is_static_elf(path);
+			return sim_static_elf(path);
 	}
 	return 0;
 }
