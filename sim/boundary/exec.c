@@ -3,7 +3,8 @@
  * exec of a statically linked program by a program under the sim. The new
  * image has no dynamic loader to preload the sim into, yet keeps the
  * seccomp filter: it goes through rdma-sim-static instead, as when
- * rdma-sim starts one. Every other exec is left as it is. posix_spawn
+ * rdma-sim starts one. Every other exec is left as it is (valgrind's tool
+ * too, below). posix_spawn
  * (glibc execs inside it, past any interposer) is not seen.
  */
 #include "sim.h"
@@ -42,13 +43,28 @@ static int exec_static(sim_execve_fn next, const char *path, char *const argv[],
 	return -1;
 }
 
+/*
+ * valgrind's launcher execs its tool, a static program that loads the
+ * guest itself (and passes the sim's preload on to it): not ours to load.
+ */
+static int valgrind_tool(char *const envp[])
+{
+	size_t i;
+
+	for (i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], "VALGRIND_LAUNCHER=", 18))
+			return 1;
+	return 0;
+}
+
 int execve(const char *path, char *const argv[], char *const envp[])
 {
 	static sim_execve_fn next;
 
 	if (!next)
 		*(void **)&next = dlsym_next("execve");
-	if (sim.active && sim.sh->cfg.static_helper[0] && sim_static_elf(path))
+	if (sim.active && sim.sh->cfg.static_helper[0] &&
+	    !valgrind_tool(envp) && sim_static_elf(path))
 		return exec_static(next, path, argv, envp);
 	return next(path, argv, envp);
 }
