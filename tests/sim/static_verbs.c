@@ -6,11 +6,14 @@
  * mlx5_0 in sysfs, open the uverbs device, run the control path, map
  * MEMIC and move data: an RC QP connected to itself writes one buffer
  * into another, the bytes and the completion are checked; the DM's bytes
- * read back; a PD with an MR on it is EBUSY; every fd is closed at the end.
+ * read back; a PD with an MR on it is EBUSY; threads query the port at
+ * once (each trap runs the sim on the helper's thread block, one at a
+ * time); every fd is closed at the end.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -119,6 +122,32 @@ static void check_dm(struct ibv_context *ctx)
 	CHECK(!ibv_free_dm(dm), "ibv_free_dm");
 }
 
+static void *query_loop(void *ctx)
+{
+	struct ibv_port_attr port;
+	long bad = 0;
+	int i;
+
+	for (i = 0; i < 200; i++)
+		bad += ibv_query_port(ctx, 1, &port) ||
+		       port.state != IBV_PORT_ACTIVE;
+	return (void *)bad;
+}
+
+static void check_threads(struct ibv_context *ctx)
+{
+	void *bad[4] = {};
+	pthread_t t[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		CHECK(!pthread_create(&t[i], NULL, query_loop, ctx),
+		      "pthread_create");
+	for (i = 0; i < 4; i++)
+		CHECK(!pthread_join(t[i], &bad[i]) && !bad[i],
+		      "thread %d: %ld failed queries", i, (long)bad[i]);
+}
+
 int main(void)
 {
 	int fds = count_fds();
@@ -137,6 +166,7 @@ int main(void)
 	if (pd && cq)
 		check_write(pd, cq, port.lid);
 	check_dm(ctx);
+	check_threads(ctx);
 	CHECK(!ibv_destroy_cq(cq) && !ibv_dealloc_pd(pd), "CQ and PD");
 	CHECK(!ibv_close_device(ctx), "ibv_close_device");
 	CHECK(count_fds() == fds, "fds: %d at start, %d at the end", fds,
