@@ -226,8 +226,10 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	struct hca_qp *qp;
 	int ret;
 
+	if (gqp->qp_type == HCA_QPT_XRC_TGT)
+		return mlx5_sim_create_xrc_tgt(uv, gqp);
 	if (gqp->qp_type != HCA_QPT_RC && gqp->qp_type != HCA_QPT_UC &&
-	    gqp->qp_type != HCA_QPT_UD)
+	    gqp->qp_type != HCA_QPT_UD && gqp->qp_type != HCA_QPT_XRC_INI)
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
@@ -265,6 +267,10 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	qp->dev = uv->dev;
 	qp->qpn = gqp->qpn;
 	qp->type = gqp->qp_type;
+	if (qp->type == HCA_QPT_XRC_INI) {
+		qp->type = HCA_QPT_RC;
+		qp->xrc = HCA_XRC_INI;
+	}
 	qp->uidx = req.uidx;
 	qp->pd = gqp->pd;
 	qp->scq = hcq(gqp->send_cq);
@@ -413,6 +419,12 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 	srq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
 	srq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
 	srq->limit = gsrq->limit;
+	srq->uidx = req.uidx;
+	if (gsrq->xrcd) {
+		srq->xrcdn = gsrq->xrcd->xrcdn;
+		srq->cq = hcq(gsrq->cq);
+		srq->pd = gsrq->pd;
+	}
 	gsrq->obj.drv = srq;
 	srq->next = hca_srqs;
 	hca_srqs = srq;
@@ -448,6 +460,8 @@ void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *gsrq)
 			*p = srq->next;
 			break;
 		}
+	if (srq)
+		hca_xrc_srq_gone(srq);
 	free(srq);
 	gsrq->obj.drv = NULL;
 }
