@@ -56,6 +56,8 @@ static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
 	case IBV_QPT_XRC_SEND:
 		supported = supported_ops_rc;
 		break;
+	case IBV_QPT_XRC_RECV:
+		return EINVAL; /* it names its domain (IBV_QP_INIT_ATTR_XRCD) */
 	default:
 		/* As libmlx5: the extended QP's ops are judged first. */
 		if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS ||
