@@ -75,9 +75,9 @@ int ibv_cmd_open_qp(struct ibv_context *ctx, struct verbs_qp *vqp,
 	if (ret)
 		return ret;
 	qp->context = ctx;
-	qp->qp_context = attr->comp_mask & IBV_QP_OPEN_ATTR_CONTEXT ?
-				 attr->qp_context :
-				 NULL;
+	qp->qp_context = attr->comp_mask & IBV_QP_OPEN_ATTR_CONTEXT
+				 ? attr->qp_context
+				 : NULL;
 	qp->pd = NULL;
 	qp->send_cq = qp->recv_cq = NULL;
 	qp->srq = NULL;

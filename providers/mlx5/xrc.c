@@ -86,8 +86,8 @@ struct ibv_qp *mlx5_create_xrc_tgt(struct ibv_context *ctx,
 		errno = ENOMEM;
 		return NULL;
 	}
-	return tgt_done(qp, ibv_cmd_create_qp_ex(ctx, &qp->verbs_qp, attr, NULL,
-						 NULL));
+	return tgt_done(
+		qp, ibv_cmd_create_qp_ex(ctx, &qp->verbs_qp, attr, NULL, NULL));
 }
 
 struct ibv_qp *mlx5_open_qp(struct ibv_context *ctx,

@@ -33,8 +33,8 @@ int sim_mr_advise(struct sim_call *c)
 	if (sim_attr_flags(c, UVERBS_ATTR_ADVISE_MR_FLAGS,
 			   IB_UVERBS_ADVISE_MR_FLAG_FLUSH, &flags))
 		return -EINVAL;
-	if (!sim_attr_in_ptr(c, UVERBS_ATTR_ADVISE_MR_SGE_LIST, &len) ||
-	    !len || len % sizeof(*sge))
+	if (!sim_attr_in_ptr(c, UVERBS_ATTR_ADVISE_MR_SGE_LIST, &len) || !len ||
+	    len % sizeof(*sge))
 		return -EINVAL;
 	sge = malloc(len);
 	if (!sge)

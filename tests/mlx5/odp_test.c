@@ -38,7 +38,7 @@
 #define CHECK(cond, ...)                                                       \
 	do {                                                                   \
 		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);       \
+			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);        \
 			fprintf(stderr, __VA_ARGS__);                          \
 			fprintf(stderr, " (errno %d)\n", errno);               \
 			exit(1);                                               \
@@ -96,7 +96,7 @@ static void side_close(struct side *s)
 static void connect(struct side *a, struct side *b)
 {
 	struct qp_link l;
-	struct side *s[2] = { a, b };
+	struct side *s[2] = {a, b};
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -129,15 +129,20 @@ static struct ibv_wc wait_one(struct ibv_cq *cq)
 }
 
 /* Post one WR on s's QP, wait for its completion; its status. */
-static enum ibv_wc_status run(struct side *s, enum ibv_wr_opcode op,
-			      void *addr, uint32_t len, uint32_t lkey,
-			      uint64_t raddr, uint32_t rkey)
+static enum ibv_wc_status run(struct side *s, enum ibv_wr_opcode op, void *addr,
+			      uint32_t len, uint32_t lkey, uint64_t raddr,
+			      uint32_t rkey)
 {
-	struct ibv_sge sge = { (uintptr_t)addr, len, lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = 1, .sg_list = &sge, .num_sge = 1, .opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
+	struct ibv_sge sge = {(uintptr_t)addr, len, lkey};
+	struct ibv_send_wr wr =
+				   {
+					   .wr_id = 1,
+					   .sg_list = &sge,
+					   .num_sge = 1,
+					   .opcode = op,
+					   .send_flags = IBV_SEND_SIGNALED,
+				   },
+			   *bad;
 
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = rkey;
@@ -202,14 +207,17 @@ static void explicit_odp(struct side *a, struct side *b)
 	CHECK(!memcmp(p, b->buf, PAGES * page), "bytes");
 	/* a SEND out of the ODP MR */
 	{
-		struct ibv_sge s = { (uintptr_t)b->buf, page, b->mr->lkey };
-		struct ibv_recv_wr r = { .wr_id = 9, .sg_list = &s,
-					 .num_sge = 1 }, *bad;
+		struct ibv_sge s = {(uintptr_t)b->buf, page, b->mr->lkey};
+		struct ibv_recv_wr r = {.wr_id = 9,
+					.sg_list = &s,
+					.num_sge = 1},
+				   *bad;
 
 		memset(b->buf, 0, page);
 		CHECK(!ibv_post_recv(b->qp, &r, &bad), "recv");
-		CHECK(run(a, IBV_WR_SEND, p + page, (uint32_t)page, mr->lkey,
-			  0, 0) == IBV_WC_SUCCESS, "send");
+		CHECK(run(a, IBV_WR_SEND, p + page, (uint32_t)page, mr->lkey, 0,
+			  0) == IBV_WC_SUCCESS,
+		      "send");
 		CHECK(wait_one(b->cq).status == IBV_WC_SUCCESS, "recv");
 		CHECK(!memcmp(b->buf, p + page, page), "sent bytes");
 	}
@@ -220,8 +228,7 @@ static void explicit_odp(struct side *a, struct side *b)
 		  (uintptr_t)q, mr->rkey) == IBV_WC_REM_ACCESS_ERR,
 	      "write to an unmapped page");
 	connect(a, b);
-	CHECK(run(a, IBV_WR_SEND, q, 64, mr->lkey, 0, 0) ==
-		      IBV_WC_LOC_PROT_ERR,
+	CHECK(run(a, IBV_WR_SEND, q, 64, mr->lkey, 0, 0) == IBV_WC_LOC_PROT_ERR,
 	      "send from an unmapped page");
 	/* a new mapping at that address: the MR follows it */
 	CHECK(mmap(q, page, PROT_READ | PROT_WRITE,
@@ -268,8 +275,8 @@ static void implicit_odp(struct side *a, struct side *b)
 	CHECK(!memcmp(p + page + 7, b->buf, 100), "page bytes");
 	/* the local key reaches any buffer too */
 	memset(b->buf, 0, 3000);
-	CHECK(run(a, IBV_WR_RDMA_WRITE, heap, 3000, mr->lkey,
-		  (uintptr_t)b->buf, b->mr->rkey) == IBV_WC_SUCCESS,
+	CHECK(run(a, IBV_WR_RDMA_WRITE, heap, 3000, mr->lkey, (uintptr_t)b->buf,
+		  b->mr->rkey) == IBV_WC_SUCCESS,
 	      "write from the heap");
 	CHECK(!memcmp(heap, b->buf, 3000), "bytes back");
 	CHECK(!ibv_dereg_mr(mr), "dereg");
@@ -280,7 +287,7 @@ static void implicit_odp(struct side *a, struct side *b)
 static int advise(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
 		  uint32_t flags, void *addr, uint32_t len, uint32_t lkey)
 {
-	struct ibv_sge s = { (uintptr_t)addr, len, lkey };
+	struct ibv_sge s = {(uintptr_t)addr, len, lkey};
 
 	return ibv_advise_mr(pd, advice, flags, &s, 1);
 }
@@ -290,9 +297,9 @@ static void advice(struct side *a, struct side *b)
 	const uint32_t flush = IBV_ADVISE_MR_FLAG_FLUSH;
 	uint8_t *p = fresh_pages();
 	struct ibv_mr *mr = ibv_reg_mr(a->pd, p, PAGES * page, ODP_RW);
-	struct ibv_mr *ro = ibv_reg_mr(a->pd, p, PAGES * page,
-				       IBV_ACCESS_ON_DEMAND);
-	struct ibv_sge s = { (uintptr_t)p, 8, mr ? mr->lkey : 0 };
+	struct ibv_mr *ro =
+		ibv_reg_mr(a->pd, p, PAGES * page, IBV_ACCESS_ON_DEMAND);
+	struct ibv_sge s = {(uintptr_t)p, 8, mr ? mr->lkey : 0};
 
 	CHECK(mr && ro, "odp mrs");
 	CHECK(!advise(a->pd, IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT, flush, p,
@@ -306,8 +313,8 @@ static void advice(struct side *a, struct side *b)
 	CHECK(!advise(a->pd, IBV_ADVISE_MR_ADVICE_PREFETCH, 0, p + 2 * page,
 		      page, mr->lkey),
 	      "async prefetch");
-	CHECK(advise(a->pd, IBV_ADVISE_MR_ADVICE_PREFETCH, 2, p, 8,
-		     mr->lkey) == EINVAL,
+	CHECK(advise(a->pd, IBV_ADVISE_MR_ADVICE_PREFETCH, 2, p, 8, mr->lkey) ==
+		      EINVAL,
 	      "unknown flag");
 	CHECK(advise(a->pd, 3, flush, p, 8, mr->lkey) == EOPNOTSUPP,
 	      "unknown advice");

@@ -34,13 +34,13 @@
 #include "rdma_util.h"
 #include "qp_link.h"
 
-#define MSG 8192
+#define MSG   8192
 #define DEPTH 16
 
 #define CHECK(cond, ...)                                                       \
 	do {                                                                   \
 		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);       \
+			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);        \
 			fprintf(stderr, __VA_ARGS__);                          \
 			fprintf(stderr, " (errno %d)\n", errno);               \
 			exit(1);                                               \
@@ -50,7 +50,7 @@
 #define CHECK_ERRNO(call, want)                                                \
 	do {                                                                   \
 		errno = 0;                                                     \
-		CHECK(!(call) && errno == (want), "%s: want errno %d", #call, \
+		CHECK(!(call) && errno == (want), "%s: want errno %d", #call,  \
 		      (want));                                                 \
 	} while (0)
 
@@ -96,7 +96,7 @@ static struct ibv_xrcd *open_xrcd(struct ibv_context *ctx, int fd, int oflags)
 static struct ibv_srq *xrc_srq(struct target *t, struct ibv_cq *cq)
 {
 	struct ibv_srq_init_attr_ex a = {
-		.attr = { .max_wr = DEPTH, .max_sge = 1 },
+		.attr = {.max_wr = DEPTH, .max_sge = 1},
 		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
 			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
 		.srq_type = IBV_SRQT_XRC,
@@ -119,8 +119,7 @@ static struct ibv_qp *tgt_qp(struct ibv_context *ctx, struct ibv_xrcd *xrcd)
 	return ibv_create_qp_ex(ctx, &a);
 }
 
-static void target_open(struct target *t, struct ibv_device *dev,
-			int oflags)
+static void target_open(struct target *t, struct ibv_device *dev, int oflags)
 {
 	int i;
 
@@ -175,9 +174,9 @@ static void target_close(struct target *t)
 
 static void post_srq_recv(struct target *t, int i, uint64_t wr_id)
 {
-	struct ibv_sge s = { (uintptr_t)t->buf + (size_t)i * MSG, MSG,
-			     t->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &s, .num_sge = 1 };
+	struct ibv_sge s = {(uintptr_t)t->buf + (size_t)i * MSG, MSG,
+			    t->mr->lkey};
+	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &s, .num_sge = 1};
 	struct ibv_recv_wr *bad;
 
 	CHECK(!ibv_post_srq_recv(t->srq[i], &wr, &bad), "post srq recv");
@@ -187,11 +186,11 @@ static void initiator_open(struct initiator *n, struct ibv_device *dev)
 {
 	struct ibv_qp_init_attr_ex a = {
 		.qp_type = IBV_QPT_XRC_SEND,
-		.cap = { .max_send_wr = DEPTH, .max_send_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND |
-				  IBV_QP_EX_WITH_RDMA_WRITE,
+		.cap = {.max_send_wr = DEPTH, .max_send_sge = 1},
+		.comp_mask =
+			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.send_ops_flags =
+			IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE,
 	};
 
 	memset(n, 0, sizeof(*n));
@@ -259,14 +258,16 @@ static struct ibv_wc wait_one(struct ibv_cq *cq)
 static void send_to(struct initiator *n, uint32_t srqn, uint32_t len,
 		    uint64_t wr_id)
 {
-	struct ibv_sge s = { (uintptr_t)n->buf, len, n->mr->lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id,
-		.sg_list = &s,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
+	struct ibv_sge s = {(uintptr_t)n->buf, len, n->mr->lkey};
+	struct ibv_send_wr wr =
+				   {
+					   .wr_id = wr_id,
+					   .sg_list = &s,
+					   .num_sge = 1,
+					   .opcode = IBV_WR_SEND,
+					   .send_flags = IBV_SEND_SIGNALED,
+				   },
+			   *bad;
 
 	wr.qp_type.xrc.remote_srqn = srqn;
 	CHECK(!ibv_post_send(n->qp, &wr, &bad), "post send");
@@ -336,12 +337,17 @@ static void traffic(struct initiator *n, struct target *t)
 	/* an atomic: the old value comes back, the new one stays */
 	*word = 40;
 	{
-		struct ibv_sge s = { (uintptr_t)n->buf, 8, n->mr->lkey };
-		struct ibv_send_wr wr = {
-			.wr_id = 22, .sg_list = &s, .num_sge = 1,
-			.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
-			.send_flags = IBV_SEND_SIGNALED,
-		}, *bad;
+		struct ibv_sge s = {(uintptr_t)n->buf, 8, n->mr->lkey};
+		struct ibv_send_wr
+			wr =
+				{
+					.wr_id = 22,
+					.sg_list = &s,
+					.num_sge = 1,
+					.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+					.send_flags = IBV_SEND_SIGNALED,
+				},
+			*bad;
 
 		wr.wr.atomic.remote_addr = (uintptr_t)word;
 		wr.wr.atomic.rkey = t->mr->rkey;
@@ -357,7 +363,7 @@ static void traffic(struct initiator *n, struct target *t)
 
 static void domain_rules(struct ibv_context *ctx, struct ibv_pd *pd)
 {
-	struct ibv_xrcd_init_attr a = { .fd = -1, .oflags = O_CREAT };
+	struct ibv_xrcd_init_attr a = {.fd = -1, .oflags = O_CREAT};
 	char path[] = "/tmp/rdma-dm-xrc-new-XXXXXX";
 	struct ibv_xrcd *x, *y;
 	int fd = mkstemp(path);
@@ -392,7 +398,7 @@ static void domain_rules(struct ibv_context *ctx, struct ibv_pd *pd)
 static void object_rules(struct target *t)
 {
 	struct ibv_srq_init_attr_ex sa = {
-		.attr = { .max_wr = 4, .max_sge = 1 },
+		.attr = {.max_wr = 4, .max_sge = 1},
 		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
 			     IBV_SRQ_INIT_ATTR_XRCD,
 		.srq_type = IBV_SRQT_XRC,
@@ -416,7 +422,7 @@ static void object_rules(struct target *t)
 	struct ibv_qp *opened;
 
 	CHECK_ERRNO(ibv_create_srq_ex(t->ctx, &sa), EINVAL); /* no CQ */
-	CHECK_ERRNO(ibv_create_qp_ex(t->ctx, &qa), EINVAL); /* no XRCD */
+	CHECK_ERRNO(ibv_create_qp_ex(t->ctx, &qa), EINVAL);  /* no XRCD */
 	/* the domain is in use by SRQs and the TGT QP */
 	CHECK(ibv_close_xrcd(t->xrcd) == EBUSY, "close in use");
 	oa.comp_mask |= IBV_QP_OPEN_ATTR_RESERVED;
@@ -515,7 +521,7 @@ static void two_processes(int ndev)
 	srqn = msg[1];
 	link_up(n.qp, msg[0], (uint16_t)msg[2]);
 	{
-		uint32_t mine[3] = { n.qp->qp_num, 0, lid_of(n.ctx) };
+		uint32_t mine[3] = {n.qp->qp_num, 0, lid_of(n.ctx)};
 
 		CHECK(write(sv[0], mine, sizeof(mine)) == sizeof(mine), "info");
 	}
@@ -581,8 +587,8 @@ int main(int argc, char **argv)
 	close(fd);
 	unlink(xrcd_path);
 	leak_mark_recount(&mark, &fds, &maps);
-	CHECK(fds == mark.fds && maps == mark.maps, "fds %d -> %d, maps %d -> %d",
-	      mark.fds, fds, mark.maps, maps);
+	CHECK(fds == mark.fds && maps == mark.maps,
+	      "fds %d -> %d, maps %d -> %d", mark.fds, fds, mark.maps, maps);
 	ibv_free_device_list(devs);
 	printf("xrc: ok (%d device%s)\n", ndev, ndev > 1 ? "s" : "");
 	return 0;

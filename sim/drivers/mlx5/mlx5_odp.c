@@ -66,9 +66,10 @@ static int prefetch_one(const struct sim_mr *mr, uint32_t advice,
 	if (sge->addr < mr->iova || sge->addr + sge->length < sge->addr ||
 	    sge->length > mr->length || off > mr->length - sge->length)
 		return -EFAULT;
-	return hca_odp_fault(mr->addr + off, sge->length,
-			     advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
-			     advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT);
+	return hca_odp_fault(
+		mr->addr + off, sge->length,
+		advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+		advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT);
 }
 
 int mlx5_sim_advise_mr(struct sim_uvfile *uv, struct sim_pd *pd,
