@@ -29,21 +29,12 @@
 #include <infiniband/verbs.h>
 
 #include "dm_util.h"
+#include "check_exit.h"
 #include "qp_link.h"
 #include "rdma_util.h"
 
 #define PAGES 4
 #define DEPTH 16
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);        \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, " (errno %d)\n", errno);               \
-			exit(1);                                               \
-		}                                                              \
-	} while (0)
 
 #define RW                                                                     \
 	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                    \
@@ -116,15 +107,8 @@ static void connect(struct side *a, struct side *b)
 static struct ibv_wc wait_one(struct ibv_cq *cq)
 {
 	struct ibv_wc wc;
-	int i, n = 0;
 
-	for (i = 0; i < 1000000 && !n; i++) {
-		n = ibv_poll_cq(cq, 1, &wc);
-		CHECK(n >= 0, "poll");
-		if (!n)
-			usleep(10);
-	}
-	CHECK(n == 1, "no completion");
+	CHECK(cq_wait(cq, &wc), "no completion");
 	return wc;
 }
 
@@ -133,20 +117,11 @@ static enum ibv_wc_status run(struct side *s, enum ibv_wr_opcode op, void *addr,
 			      uint32_t len, uint32_t lkey, uint64_t raddr,
 			      uint32_t rkey)
 {
-	struct ibv_sge sge = {(uintptr_t)addr, len, lkey};
-	struct ibv_send_wr wr =
-				   {
-					   .wr_id = 1,
-					   .sg_list = &sge,
-					   .num_sge = 1,
-					   .opcode = op,
-					   .send_flags = IBV_SEND_SIGNALED,
-				   },
-			   *bad;
+	struct rdma_ep ep = {.qp = s->qp, .cq = s->cq};
 
-	wr.wr.rdma.remote_addr = raddr;
-	wr.wr.rdma.rkey = rkey;
-	CHECK(!ibv_post_send(s->qp, &wr, &bad), "post");
+	CHECK(!ep_post(&ep, op, addr, len, lkey, raddr, rkey, IBV_SEND_SIGNALED,
+		       1),
+	      "post");
 	return wait_one(s->cq).status;
 }
 

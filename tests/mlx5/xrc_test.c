@@ -32,20 +32,11 @@
 
 #include "dm_util.h"
 #include "rdma_util.h"
+#include "check_exit.h"
 #include "qp_link.h"
 
 #define MSG   8192
 #define DEPTH 16
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);        \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, " (errno %d)\n", errno);               \
-			exit(1);                                               \
-		}                                                              \
-	} while (0)
 
 #define CHECK_ERRNO(call, want)                                                \
 	do {                                                                   \
@@ -242,15 +233,8 @@ static void link_up(struct ibv_qp *qp, uint32_t dest, uint16_t lid)
 static struct ibv_wc wait_one(struct ibv_cq *cq)
 {
 	struct ibv_wc wc;
-	int i, n = 0;
 
-	for (i = 0; i < 1000000 && !n; i++) {
-		n = ibv_poll_cq(cq, 1, &wc);
-		CHECK(n >= 0, "poll");
-		if (!n)
-			usleep(10);
-	}
-	CHECK(n == 1, "no completion");
+	CHECK(cq_wait(cq, &wc), "no completion");
 	return wc;
 }
 

@@ -63,6 +63,11 @@ void mlx5_sim_odp_caps(struct ib_uverbs_ex_query_device_resp *r);
 int mlx5_sim_advise_mr(struct sim_uvfile *uv, struct sim_pd *pd,
 		       uint32_t advice, uint32_t flags,
 		       const struct ib_uverbs_sge *sge, uint32_t n);
+/* Hand the engine's qp for gqp to the HCA: reachable on the fabric and
+ * in the engine's list. 0 or -errno (nothing done). */
+struct hca_qp;
+int mlx5_sim_qp_attach(struct sim_uvfile *uv, struct sim_qp *gqp,
+		       struct hca_qp *qp);
 /* XRC_TGT: a kernel QP, no user data (mlx5_xrc.c) */
 int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,

@@ -217,6 +217,23 @@ static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
 	return 0;
 }
 
+int mlx5_sim_qp_attach(struct sim_uvfile *uv, struct sim_qp *gqp,
+		       struct hca_qp *qp)
+{
+	int ret = hca_fabric_attach(uv->dev, gqp->qpn);
+
+	if (ret)
+		return ret;
+	qp->obj = &gqp->obj;
+	qp->uv = uv;
+	qp->dev = uv->dev;
+	qp->qpn = gqp->qpn;
+	gqp->obj.drv = qp;
+	qp->next = hca_qps;
+	hca_qps = qp;
+	return 0;
+}
+
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
@@ -256,16 +273,12 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 			return -ENOMEM;
 		}
 	}
-	ret = hca_fabric_attach(uv->dev, gqp->qpn);
+	ret = mlx5_sim_qp_attach(uv, gqp, qp);
 	if (ret) {
 		free(qp->ring);
 		free(qp);
 		return ret;
 	}
-	qp->obj = &gqp->obj;
-	qp->uv = uv;
-	qp->dev = uv->dev;
-	qp->qpn = gqp->qpn;
 	qp->type = gqp->qp_type;
 	if (qp->type == HCA_QPT_XRC_INI) {
 		qp->type = HCA_QPT_RC;
@@ -282,10 +295,7 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	qp->rq_wqe_shift = req.rq_wqe_shift;
 	qp->sq_wqe_cnt = req.sq_wqe_count;
 	qp->sq_start = qp->buf + rq_bytes;
-	gqp->obj.drv = qp;
 	hca_trace_rings(qp, &gqp->attr.cap);
-	qp->next = hca_qps;
-	hca_qps = qp;
 	/* static UARs: a medium (shared) bfreg; dynamic: the user's page */
 	resp.bfreg_index = uv->uar_dyn ? 0xffffffffu : 1;
 	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));

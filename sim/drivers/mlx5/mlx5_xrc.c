@@ -19,21 +19,14 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 
 	if (!qp)
 		return -ENOMEM;
-	ret = hca_fabric_attach(uv->dev, gqp->qpn);
+	qp->type = HCA_QPT_RC;
+	qp->xrc = HCA_XRC_TGT;
+	qp->xrcdn = gqp->xrcd->xrcdn;
+	ret = mlx5_sim_qp_attach(uv, gqp, qp);
 	if (ret) {
 		free(qp);
 		return ret;
 	}
-	qp->obj = &gqp->obj;
-	qp->uv = uv;
-	qp->dev = uv->dev;
-	qp->qpn = gqp->qpn;
-	qp->type = HCA_QPT_RC;
-	qp->xrc = HCA_XRC_TGT;
-	qp->xrcdn = gqp->xrcd->xrcdn;
-	gqp->obj.drv = qp;
-	qp->next = hca_qps;
-	hca_qps = qp;
 	hca_engine_start();
 	return 0;
 }
