@@ -56,6 +56,9 @@ static uint32_t alloc_qpn(void)
 	return (sim_driver()->rules->qpn_base + n) & 0xffffff;
 }
 
+/* The object head of an optional holder (XRC QPs lack some). */
+#define OBJ_OF(p) ((p) ? &(p)->obj : NULL)
+
 static void hold(struct sim_obj *o)
 {
 	if (o)
@@ -139,11 +142,11 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	if (a->type == SIM_QPT_XRC_INI)
 		qp->attr.cap.max_recv_wr = qp->attr.cap.max_recv_sge = 0;
 	qp->qpn = alloc_qpn();
-	hold(&qp->pd->obj);
-	hold(&qp->send_cq->obj);
-	hold(&qp->recv_cq->obj);
-	hold(qp->srq ? &qp->srq->obj : NULL);
-	hold(qp->xrcd ? &qp->xrcd->obj : NULL);
+	hold(OBJ_OF(qp->pd));
+	hold(OBJ_OF(qp->send_cq));
+	hold(OBJ_OF(qp->recv_cq));
+	hold(OBJ_OF(qp->srq));
+	hold(OBJ_OF(qp->xrcd));
 	if (qp->async)
 		sim_evq_get(qp->async);
 	ret = d->create_qp ? d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
@@ -166,12 +169,12 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->live && d->destroy_qp)
 		d->destroy_qp(uv, qp);
-	release(&qp->pd->obj);
-	release(&qp->send_cq->obj);
-	release(&qp->recv_cq->obj);
-	release(qp->srq ? &qp->srq->obj : NULL);
-	release(qp->xrcd ? &qp->xrcd->obj : NULL);
-	release(qp->real ? &qp->real->obj : NULL);
+	release(OBJ_OF(qp->pd));
+	release(OBJ_OF(qp->send_cq));
+	release(OBJ_OF(qp->recv_cq));
+	release(OBJ_OF(qp->srq));
+	release(OBJ_OF(qp->xrcd));
+	release(OBJ_OF(qp->real));
 	if (q)
 		sim_evq_purge(q, o);
 	if (qp->async)

@@ -533,7 +533,9 @@ int main(int argc, char **argv)
 	devs = ibv_get_device_list(NULL);
 	if (argc == 5 && !strcmp(argv[1], "child")) {
 		snprintf(xrcd_path, sizeof(xrcd_path), "%s", argv[4]);
-		return child(devs[atoi(argv[2]) - 1], atoi(argv[3]));
+		ndev = child(devs[atoi(argv[2]) - 1], atoi(argv[3]));
+		ibv_free_device_list(devs);
+		return ndev;
 	}
 	ndev = argc > 1 ? atoi(argv[1]) : 1;
 	CHECK(devs && devs[0] && (ndev < 2 || devs[1]), "devices");
