@@ -72,8 +72,13 @@ static void post_sges(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 static void *post_segments(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 			   void *seg, unsigned int *ds, int *err)
 {
-	bool rc = qp->qp_type == IBV_QPT_RC;
+	bool rc = qp->qp_type == IBV_QPT_RC || qp->qp_type == IBV_QPT_XRC_SEND;
 
+	if (qp->qp_type == IBV_QPT_XRC_SEND) {
+		/* ctrl + XRC: 32 bytes, never at the ring's end */
+		seg = mlx5_set_xrc(seg, wr->qp_type.xrc.remote_srqn);
+		(*ds)++;
+	}
 	switch (wr->opcode) {
 	case IBV_WR_SEND:
 	case IBV_WR_SEND_WITH_IMM:
@@ -140,13 +145,15 @@ static __be32 send_imm(const struct ibv_send_wr *wr)
 	}
 }
 
-/* BIND_MW / LOCAL_INV (RC, UC): a UMR WQE, no data; 0 or errno. */
+/* BIND_MW / LOCAL_INV (RC, UC, XRC_SEND): a UMR WQE right after ctrl, no
+ * XRC segment, no data; 0 or errno. */
 static int post_umr(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 		    struct mlx5_wqe_ctrl_seg *ctrl, unsigned int *ds)
 {
 	struct mlx5_umr_req r = { .type = IBV_MW_TYPE_2 };
 
-	if (qp->qp_type != IBV_QPT_RC && qp->qp_type != IBV_QPT_UC)
+	if (qp->qp_type != IBV_QPT_RC && qp->qp_type != IBV_QPT_UC &&
+	    qp->qp_type != IBV_QPT_XRC_SEND)
 		return EINVAL;
 	if (wr->opcode == IBV_WR_LOCAL_INV) {
 		r.rkey = wr->invalidate_rkey;
