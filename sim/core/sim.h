@@ -128,6 +128,7 @@ struct sim_uvfile {
 	struct sim_evq *async;	    /* the default async event file */
 	struct sim_evq *evqs;	    /* event files of this context */
 	struct sim_uvfile *next_uv; /* every open uverbs file of the process */
+	uint32_t res; /* the context's restrack row + 1, 0: none */
 };
 
 /*
@@ -181,13 +182,17 @@ struct sim_nlsock {
 	uint32_t portid;
 	/* The kernel sizes each dump datagram by the largest recv so far. */
 	uint32_t max_recvmsg_len;
-	/* A running NLDEV GET dump: its request and the next device. */
+	/* A running dump: its request, the command's cursor (netlink.h). */
 	uint8_t dumping;
-	uint32_t dump_next;
-	uint32_t dump_parts;
-	struct nlmsghdr_copy {
-		uint32_t seq, pid;
-	} dump_req;
+	struct sim_nl_dump {
+		uint32_t seq, pid; /* of the request, echoed */
+		uint16_t op;	   /* RDMA_NLDEV_CMD_* */
+		uint32_t parts;
+		int64_t dev;	  /* DEV_INDEX of the request, -1: none */
+		uint32_t port;	  /* PORT_INDEX of the request, 0: none */
+		uint32_t next;	  /* next device (all-device dumps) */
+		int64_t last_id;  /* last object id sent (object dumps) */
+	} dump;
 };
 
 enum sim_fd_kind {
