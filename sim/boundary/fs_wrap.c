@@ -219,22 +219,117 @@ ssize_t readlinkat(int dirfd, const char *path, char *out, size_t len)
 	return next(dirfd, REDIR(path, buf), out, len);
 }
 
-/* The tree has no symlinks: a simulated path resolves to itself. */
+/*
+ * The world directory as the kernel names it (its symlinks resolved): a
+ * resolved path under it is shown to the program without it, so realpath
+ * of /sys/class/infiniband/mlx5_0 is /sys/devices/.../infiniband/mlx5_0
+ * as on a real host, and that path is the world's again (paths.c).
+ */
+static size_t world_real(const char **root)
+{
+	static char *(*next)(const char *, char *);
+	static char buf[PATH_MAX];
+	static size_t len;
+
+	if (!len) {
+		if (!next)
+			*(void **)&next = dlsym_next("realpath");
+		if (next(sim.dir, buf))
+			len = strlen(buf);
+	}
+	*root = buf;
+	return len;
+}
+
+/* Drop the world's prefix from resolved path p, in place. */
+static void unredirect(char *p)
+{
+	const char *root;
+	size_t n = sim.active ? world_real(&root) : 0;
+
+	if (n && !strncmp(p, root, n) && p[n] == '/')
+		memmove(p, p + n, strlen(p + n) + 1);
+}
+
 char *realpath(const char *path, char *resolved)
 {
 	static char *(*next)(const char *, char *);
-	char buf[PATH_MAX], tmp[PATH_MAX];
+	char buf[PATH_MAX], *ret;
 
 	if (!next)
 		*(void **)&next = dlsym_next("realpath");
-	if (!sim_redirect(path, buf, sizeof(buf)))
-		return next(path, resolved);
-	if (!next(buf, tmp))
-		return NULL;
-	if (!resolved)
-		return strdup(path);
-	snprintf(resolved, PATH_MAX, "%s", path);
-	return resolved;
+	ret = next(REDIR(path, buf), resolved);
+	if (ret)
+		unredirect(ret);
+	return ret;
+}
+
+char *__realpath_chk(const char *path, char *resolved, size_t len);
+char *__realpath_chk(const char *path, char *resolved, size_t len)
+{
+	if (len < PATH_MAX)
+		abort(); /* glibc's __chk_fail: the buffer is too small */
+	return realpath(path, resolved);
+}
+
+char *canonicalize_file_name(const char *path)
+{
+	return realpath(path, NULL);
+}
+
+int chdir(const char *path)
+{
+	static int (*next)(const char *);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("chdir");
+	return next(REDIR(path, buf));
+}
+
+char *getcwd(char *out, size_t len)
+{
+	static char *(*next)(char *, size_t);
+	char *ret;
+
+	if (!next)
+		*(void **)&next = dlsym_next("getcwd");
+	ret = next(out, len);
+	if (ret)
+		unredirect(ret);
+	return ret;
+}
+
+char *__getcwd_chk(char *out, size_t len, size_t outlen);
+char *__getcwd_chk(char *out, size_t len, size_t outlen)
+{
+	if (len > outlen)
+		abort();
+	return getcwd(out, len);
+}
+
+char *get_current_dir_name(void)
+{
+	return getcwd(NULL, 0);
+}
+
+ssize_t __readlink_chk(const char *path, char *out, size_t len,
+		       size_t outlen);
+ssize_t __readlink_chk(const char *path, char *out, size_t len, size_t outlen)
+{
+	if (len > outlen)
+		abort();
+	return readlink(path, out, len);
+}
+
+ssize_t __readlinkat_chk(int dirfd, const char *path, char *out, size_t len,
+			 size_t outlen);
+ssize_t __readlinkat_chk(int dirfd, const char *path, char *out, size_t len,
+			 size_t outlen)
+{
+	if (len > outlen)
+		abort();
+	return readlinkat(dirfd, path, out, len);
 }
 
 /* ---- stat family ---- */
