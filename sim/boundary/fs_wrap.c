@@ -362,7 +362,7 @@ static int stat_path(const char *path, struct stat *st, int nofollow)
 	}
 	if (n) {
 		ret = real.stat("/dev/null", st);
-		st->st_rdev = makedev(n->major, n->minor);
+		st->st_rdev = makedev(n->major, sim_devnode_minor(n, path));
 		return ret;
 	}
 	path = REDIR(path, buf);
@@ -415,7 +415,7 @@ int fstat(int fd, struct stat *st)
 		pthread_mutex_lock(&sim_lock);
 		if (sim_fds[fd].kind == SIM_FD_DEVNODE)
 			st->st_rdev = makedev(sim_fds[fd].dev->node->major,
-					      sim_fds[fd].dev->node->minor);
+					      sim_fds[fd].dev->minor);
 		pthread_mutex_unlock(&sim_lock);
 	}
 	return ret;
@@ -443,6 +443,27 @@ int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
 	return fstatat(dirfd, path, (struct stat *)st, flags);
 }
 
+/* A simulated device node other than uverbs: /dev/null's, as a char
+ * device of its numbers (absent: ENOENT). */
+static int statx_devnode(const char *path, int flags, unsigned int mask,
+			 struct statx *stx, int ret)
+{
+	const struct sim_devnode *n = sim_devnode_lookup(path);
+
+	if (!n)
+		return ret;
+	if (n->present && !n->present()) {
+		errno = ENOENT;
+		return -1;
+	}
+	ret = real.statx(AT_FDCWD, "/dev/null", flags, mask, stx);
+	if (!ret) {
+		stx->stx_rdev_major = n->major;
+		stx->stx_rdev_minor = sim_devnode_minor(n, path);
+	}
+	return ret;
+}
+
 int statx(int dirfd, const char *path, int flags, unsigned int mask,
 	  struct statx *stx)
 {
@@ -462,5 +483,7 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask,
 		stx->stx_rdev_major = SIM_UVERBS_MAJOR;
 		stx->stx_rdev_minor = SIM_UVERBS_MINOR_BASE + idx;
 	}
+	if (idx < 0 && path[0] == '/')
+		ret = statx_devnode(path, flags, mask, stx, ret);
 	return ret;
 }

@@ -13,6 +13,8 @@
 #define SIM_UVERBS_MINOR_BASE 192
 #define SIM_NUM_GIDS	      4
 #define SIM_NUM_PKEYS	      4
+/* umadN/issmN exist for the first 64 ports (the static minors) */
+#define SIM_UMAD_MAX_PORTS 64
 
 struct sim_device_model {
 	const char *cli_name;	  /* --driver value */

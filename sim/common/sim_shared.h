@@ -120,6 +120,11 @@ enum sim_hwc {
 	SIM_HWC_RNR_NAK_RCVD, /* RNR NAKs the requester received */
 	SIM_HWC_SEQ_NAK_RCVD, /* sequence NAKs the requester received */
 	SIM_HWC_ACK_TIMEOUT,  /* local ACK timer expiries */
+	/* the PMA's PortCounters: packets and payload octets on the wire */
+	SIM_HWC_XMIT_PKTS,
+	SIM_HWC_RCV_PKTS,
+	SIM_HWC_XMIT_BYTES,
+	SIM_HWC_RCV_BYTES,
 	SIM_HWC_COUNT,
 };
 

@@ -6,7 +6,8 @@
  * a message at an attribute id it does not know).
  *   GET          doit (DEV_INDEX) / dump of every device
  *   PORT_GET     doit (DEV_INDEX, PORT_INDEX) / dump of one device's ports
- *   GET_CHARDEV  uverbs of a device; other client names: EOPNOTSUPP
+ *   GET_CHARDEV  uverbs of a device, umad/issm of a port; other client
+ *                names: EOPNOTSUPP
  *   SYS_GET      netns mode shared, copy-on-fork on
  */
 #include "netlink.h"
@@ -144,35 +145,72 @@ static uint64_t huge_dev(unsigned int major, unsigned int minor)
 	       ((uint64_t)(minor & ~0xffu) << 12);
 }
 
+/*
+ * The char device of a client: uverbs of a device (ABI of the model, its
+ * driver id), umad/issm of a port (ABI 5; issm only on InfiniBand).
+ * Fills name and the numbers; -errno as ib_get_client_nl_info.
+ */
+static int chardev_of(const char *type, int dev, int64_t port, char *name,
+		      size_t len, unsigned int *minor, uint64_t *abi)
+{
+	int issm = !strcmp(type, "issm");
+
+	if (!strcmp(type, "uverbs")) {
+		if (dev < 0)
+			return -EINVAL; /* uverbs is per device */
+		*minor = SIM_UVERBS_MINOR_BASE + (unsigned int)dev;
+		*abi = sim.model->uverbs_abi;
+		snprintf(name, len, "uverbs%d", dev);
+		return 0;
+	}
+	if (!issm && strcmp(type, "umad"))
+		return -EOPNOTSUPP; /* no client of that name */
+	if (dev < 0 || port != 1 || (issm && sim.model->gid_is_roce))
+		return -EINVAL;
+	if (dev >= SIM_UMAD_MAX_PORTS)
+		return -EOPNOTSUPP;
+	*minor = (unsigned int)dev + (issm ? SIM_UMAD_MAX_PORTS : 0);
+	*abi = 5; /* IB_USER_MAD_ABI_VERSION */
+	snprintf(name, len, "%s%d", type, dev);
+	return 0;
+}
+
 int nl_get_chardev(struct nl_out *o, const struct nl_req *r)
 {
 	const struct nlattr *t = r->tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE];
+	int64_t port = nl_get_u32(r->tb, RDMA_NLDEV_ATTR_PORT_INDEX);
+	char type[16] = "", name[32];
 	unsigned int minor;
-	char name[32];
-	int dev = -1;
+	int dev = -1, ret;
+	uint64_t abi;
+	size_t len;
 
 	if (!t)
 		return -EINVAL;
+	if (t->nla_len < NLA_HDRLEN)
+		return -EINVAL;
+	len = (size_t)t->nla_len - NLA_HDRLEN;
+	memcpy(type, (const char *)t + NLA_HDRLEN,
+	       len < sizeof(type) - 1 ? len : sizeof(type) - 1);
 	if (r->tb[RDMA_NLDEV_ATTR_DEV_INDEX]) {
 		dev = nl_req_dev(r->tb);
 		if (dev < 0)
 			return dev;
 	}
-	if (strncmp((const char *)t + NLA_HDRLEN, "uverbs", 7))
-		return -EOPNOTSUPP; /* no client of that name */
-	if (dev < 0)
-		return -EINVAL; /* uverbs is per device */
-	minor = SIM_UVERBS_MINOR_BASE + (unsigned int)dev;
-	snprintf(name, sizeof(name), "uverbs%d", dev);
+	ret = chardev_of(type, dev, port, name, sizeof(name), &minor, &abi);
+	if (ret)
+		return ret;
 	nl_msg_begin(o, nl_type(RDMA_NLDEV_CMD_GET_CHARDEV), 0,
 		     r->h->nlmsg_seq, r->h->nlmsg_pid);
 	nl_put_u64(o, RDMA_NLDEV_ATTR_CHARDEV,
 		   huge_dev(SIM_UVERBS_MAJOR, minor));
-	nl_put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, sim.model->uverbs_abi);
+	nl_put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, abi);
 	nl_put_str(o, RDMA_NLDEV_ATTR_CHARDEV_NAME, name);
-	nl_put_u32(o, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, sim.model->driver_id);
+	if (!strcmp(type, "uverbs"))
+		nl_put_u32(o, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID,
+			   sim.model->driver_id);
 	nl_msg_end(o);
-	sim_trace("netlink GET_CHARDEV dev %d uverbs -> %s %u:%u", dev, name,
+	sim_trace("netlink GET_CHARDEV dev %d %s -> %s %u:%u", dev, type, name,
 		  SIM_UVERBS_MAJOR, minor);
 	return 0;
 }

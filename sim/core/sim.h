@@ -224,12 +224,25 @@ struct sim_devnode {
 	void *(*mmap)(struct sim_devfile *f, void *addr, size_t len, int prot,
 		      int flags, off_t off);
 	void (*release)(struct sim_devfile *f);
+	/* A family of nodes (one per port): path is NULL, match says whether
+	 * a path is one of them and gives its minor. */
+	int (*match)(const char *path, unsigned int *minor);
+	/* read/write of the file: bytes or -errno; NULL: EINVAL. Called
+	 * without sim_lock (a read may block), f held. */
+	ssize_t (*read)(struct sim_devfile *f, int fd, void *buf, size_t len);
+	ssize_t (*write)(struct sim_devfile *f, const void *buf, size_t len);
+	/* The open file is an eventfd (EFD_SEMAPHORE) whose count the node
+	 * keeps equal to what read() would return: poll/epoll see it. */
+	uint8_t pollable;
 };
 
 struct sim_devfile {
 	int refs;
 	const struct sim_devnode *node;
 	void *priv;
+	char *path;	   /* as opened */
+	unsigned int minor;
+	int efd; /* pollable: the sim's own dup of the eventfd, else -1 */
 };
 
 #define SIM_DEVNODE(n)                                                         \
@@ -238,6 +251,14 @@ struct sim_devfile {
 
 /* The node at path (present or not), or NULL. */
 const struct sim_devnode *sim_devnode_lookup(const char *path);
+/* The minor number of node n at path. */
+unsigned int sim_devnode_minor(const struct sim_devnode *n, const char *path);
+/* read()/write() of a device-node fd: bytes, or -1 with errno. */
+ssize_t sim_devnode_read(int fd, void *buf, size_t len);
+ssize_t sim_devnode_write(int fd, const void *buf, size_t len);
+/* A pollable node has n more (n > 0) or fewer (n < 0) to read. Needs
+ * sim_lock. */
+void sim_devfile_ready(struct sim_devfile *f, int n);
 /* open() of a node's path: fd or -1 with errno. */
 int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags);
 void sim_devfile_put(struct sim_devfile *f);

@@ -275,6 +275,36 @@ static int link_class(const char *dir, unsigned int idx, const char *cls,
 	return link_at(dir, rel, target);
 }
 
+/*
+ * infiniband_mad/<kind><idx> of port 1 (user_mad.c: ibdev, port, dev),
+ * below the PCI function when there is one, and its /dev node.
+ */
+static int write_mad_dev(const char *dir, const struct sim_device_model *m,
+			 unsigned int idx, const char *kind, unsigned int minor)
+{
+	char d[1100], rel[128], name[32], fn[1000];
+	int ret = 0;
+
+	snprintf(name, sizeof(name), "%s%u", kind, idx);
+	if (m->pci_vendor) {
+		sim_pci_dir(rel, sizeof(rel), idx);
+		snprintf(fn, sizeof(fn), "%s%s", dir, rel);
+		snprintf(d, sizeof(d), "%s/infiniband_mad/%s", fn, name);
+		snprintf(rel, sizeof(rel), "../../../%s", strrchr(fn, '/') + 1);
+		ret |= link_at(d, "device", rel);
+		ret |= link_class(dir, idx, "infiniband_mad", name);
+	} else {
+		snprintf(d, sizeof(d), "%s/sys/class/infiniband_mad/%s", dir,
+			 name);
+	}
+	ret |= put(d, "ibdev", "%s%u", m->ibdev_prefix, idx);
+	ret |= put(d, "port", "%d", 1);
+	ret |= put(d, "dev", "%u:%u", SIM_UVERBS_MAJOR, minor);
+	snprintf(rel, sizeof(rel), "dev/infiniband/%s", name);
+	ret |= put(dir, rel, "%s", "");
+	return ret;
+}
+
 static int write_device(const char *dir, const struct sim_device_model *m,
 			unsigned int idx)
 {
@@ -316,6 +346,12 @@ static int write_device(const char *dir, const struct sim_device_model *m,
 	ret |= put(uv, "abi_version", "%u", m->uverbs_abi);
 	snprintf(rel, sizeof(rel), "dev/infiniband/uverbs%u", idx);
 	ret |= put(dir, rel, "%s", "");
+	if (idx < SIM_UMAD_MAX_PORTS) {
+		ret |= write_mad_dev(dir, m, idx, "umad", idx);
+		if (!m->gid_is_roce) /* the SM's device: SMI ports only */
+			ret |= write_mad_dev(dir, m, idx, "issm",
+					     SIM_UMAD_MAX_PORTS + idx);
+	}
 	return ret ? -EIO : 0;
 }
 

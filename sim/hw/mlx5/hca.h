@@ -414,10 +414,16 @@ struct hca_stats {
 	uint64_t faults;       /* --fault actions taken in this process */
 };
 extern struct hca_stats hca_stats;
-/* Bump a counter the HCA keeps for dev's port (`rdma statistic`). */
+/* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the
+ * PMA's PortCounters). */
+static inline void hca_hw_add(unsigned int dev, enum sim_hwc c, uint64_t n)
+{
+	__atomic_fetch_add(&sim.sh->hwc[dev][c], n, __ATOMIC_RELAXED);
+}
+
 static inline void hca_hw_count(unsigned int dev, enum sim_hwc c)
 {
-	__atomic_fetch_add(&sim.sh->hwc[dev][c], 1, __ATOMIC_RELAXED);
+	hca_hw_add(dev, c, 1);
 }
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
