@@ -298,6 +298,21 @@ static int unanswered(uint16_t type)
 	return -EOPNOTSUPP;
 }
 
+int nl_dev_doit(struct nl_out *o, const struct nl_req *r, uint16_t op,
+		void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
+			     unsigned int dev))
+{
+	int dev = nl_req_dev(r->tb);
+
+	if (dev < 0)
+		return dev;
+	nl_msg_begin(o, nl_type(op), 0, r->h->nlmsg_seq, r->h->nlmsg_pid);
+	fill(o, NULL, (unsigned int)dev);
+	nl_msg_end(o);
+	sim_trace("netlink NLDEV_%s dev %d", cmd_of(op)->name, dev);
+	return 0;
+}
+
 /* Answer one request message into o. Called with sim_lock held. */
 static void answer(struct sim_nlsock *nl, struct nl_out *o,
 		   const struct nlmsghdr *h)

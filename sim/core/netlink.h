@@ -75,6 +75,12 @@ struct nl_req {
 	nl_attrs tb;
 };
 
+/* The one reply of a doit about the request's device (DEV_INDEX, else
+ * EINVAL): a message of op that fill fills for it (d is NULL). */
+int nl_dev_doit(struct nl_out *o, const struct nl_req *r, uint16_t op,
+		void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
+			     unsigned int dev));
+
 /* devices, ports, char devices, the system (netlink_dev.c) */
 int nl_get_doit(struct nl_out *o, const struct nl_req *r);
 int nl_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit);

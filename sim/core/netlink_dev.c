@@ -25,11 +25,13 @@ __attribute__((weak)) int sim_port_netdev(unsigned int dev, unsigned int port,
 	return 0;
 }
 
-static void fill_dev(struct nl_out *o, unsigned int dev)
+static void fill_dev(struct nl_out *o, const struct sim_nl_dump *d,
+		     unsigned int dev)
 {
 	struct ib_uverbs_query_device_resp r;
 	uint64_t caps;
 
+	(void)d;
 	sim_fill_device(dev, &r);
 	caps = r.device_cap_flags;
 	if (sim.sh->cfg.cc_guest)
@@ -52,29 +54,13 @@ static void fill_dev(struct nl_out *o, unsigned int dev)
 
 int nl_get_doit(struct nl_out *o, const struct nl_req *r)
 {
-	int dev = nl_req_dev(r->tb);
-
-	if (dev < 0)
-		return dev;
-	nl_msg_begin(o, nl_type(RDMA_NLDEV_CMD_GET), 0, r->h->nlmsg_seq,
-		     r->h->nlmsg_pid);
-	fill_dev(o, (unsigned int)dev);
-	nl_msg_end(o);
-	sim_trace("netlink GET dev %d", dev);
-	return 0;
-}
-
-static void fill_dev_at(struct nl_out *o, const struct sim_nl_dump *d,
-			unsigned int i)
-{
-	(void)d;
-	fill_dev(o, i);
+	return nl_dev_doit(o, r, RDMA_NLDEV_CMD_GET, fill_dev);
 }
 
 int nl_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 {
 	return nl_dump_each(d, o, limit, RDMA_NLDEV_CMD_GET, sim.sh->cfg.ndev,
-			    fill_dev_at);
+			    fill_dev);
 }
 
 static void fill_port(struct nl_out *o, unsigned int dev, unsigned int port)

@@ -345,7 +345,8 @@ full:
 	return (int)o->len;
 }
 
-static void fill_summary(struct nl_out *o, unsigned int dev)
+static void fill_summary(struct nl_out *o, const struct sim_nl_dump *d,
+			 unsigned int dev)
 {
 	static const struct {
 		const char *name;
@@ -359,6 +360,7 @@ static void fill_summary(struct nl_out *o, unsigned int dev)
 	size_t t, e;
 	uint64_t n;
 
+	(void)d;
 	nl_put_dev(o, dev);
 	t = nl_nest_begin(o, RDMA_NLDEV_ATTR_RES_SUMMARY | NLA_F_NESTED);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
@@ -379,27 +381,11 @@ static void fill_summary(struct nl_out *o, unsigned int dev)
 
 int nl_res_get_doit(struct nl_out *o, const struct nl_req *r)
 {
-	int dev = nl_req_dev(r->tb);
-
-	if (dev < 0)
-		return dev;
-	nl_msg_begin(o, nl_type(RDMA_NLDEV_CMD_RES_GET), 0, r->h->nlmsg_seq,
-		     r->h->nlmsg_pid);
-	fill_summary(o, (unsigned int)dev);
-	nl_msg_end(o);
-	sim_trace("netlink RES_GET dev %d", dev);
-	return 0;
-}
-
-static void fill_summary_at(struct nl_out *o, const struct sim_nl_dump *d,
-			    unsigned int i)
-{
-	(void)d;
-	fill_summary(o, i);
+	return nl_dev_doit(o, r, RDMA_NLDEV_CMD_RES_GET, fill_summary);
 }
 
 int nl_res_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 {
 	return nl_dump_each(d, o, limit, RDMA_NLDEV_CMD_RES_GET,
-			    sim.sh->cfg.ndev, fill_summary_at);
+			    sim.sh->cfg.ndev, fill_summary);
 }

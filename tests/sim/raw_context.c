@@ -209,13 +209,24 @@ void raw_check_write(void)
 char *__realpath_chk(const char *path, char *resolved, size_t len);
 char *__getcwd_chk(char *out, size_t len, size_t outlen);
 
+/* The text of a sysfs file ("" if it cannot be read). */
+static const char *read_attr(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+
+	buf[n > 0 ? n : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
 /* Every lookup through the PCI function resolves, as UCX and hwloc do. */
 static void raw_check_pci_paths(void)
 {
 	char real[4096], cwd[4096], buf[64] = {0};
 	ssize_t n;
 	char *p;
-	int fd;
 
 	n = readlink("/sys/class/infiniband/mlx5_0", buf, sizeof(buf) - 1);
 	EXPECT(n > 0 && !strncmp(buf, "../../devices/pci0000:00/", 25),
@@ -228,21 +239,14 @@ static void raw_check_pci_paths(void)
 	EXPECT(p && !strcmp(p, PCI_FN), "canonicalize bus link: %s", p);
 	free(p);
 	/* what UCX reads from the resolved path */
-	fd = open(PCI_FN "/vendor", O_RDONLY);
-	memset(buf, 0, sizeof(buf));
-	EXPECT(fd >= 0 && read(fd, buf, sizeof(buf)) == 7 &&
-		       !strcmp(buf, "0x15b3\n"),
+	EXPECT(!strcmp(read_attr(PCI_FN "/vendor", buf, sizeof(buf)),
+		       "0x15b3\n"),
 	       "vendor: %s", buf);
-	if (fd >= 0)
-		close(fd);
-	fd = open("/sys/bus/pci/devices/0000:03:00.0/current_link_width",
-		  O_RDONLY);
-	memset(buf, 0, sizeof(buf));
-	EXPECT(fd >= 0 && read(fd, buf, sizeof(buf)) == 3 &&
-		       !strcmp(buf, "16\n"),
+	EXPECT(!strcmp(read_attr("/sys/bus/pci/devices/0000:03:00.0/"
+				 "current_link_width",
+				 buf, sizeof(buf)),
+		       "16\n"),
 	       "link width: %s", buf);
-	if (fd >= 0)
-		close(fd);
 	EXPECT(getcwd(cwd, sizeof(cwd)) != NULL, "getcwd");
 	EXPECT(!chdir("/sys/class/infiniband/mlx5_0/device") &&
 		       __getcwd_chk(real, sizeof(real), sizeof(real)) &&

@@ -15,26 +15,16 @@ import signal
 import subprocess
 import sys
 
+from judge_util import check, eq, finish, model
+import judge_util
+
 HOLDER, DRIVER, NDEV = sys.argv[1], sys.argv[2], int(sys.argv[3])
 PORT = sys.argv[4]  # perftest's TCP port
-MLX5 = DRIVER == 'mlx5'
-PREFIX = 'mlx5_' if MLX5 else 'rxe'
-GUID = 0x0c42a10300b3d0e0 if MLX5 else 0x505400fffe123400
-bad = 0
-
-
-def check(cond, what):
-    global bad
-    if not cond:
-        bad += 1
-        print('FAIL: %s' % what)
+MLX5, PREFIX, GUID = model(DRIVER)
 
 
 def run(*args):
-    p = subprocess.run(['rdma'] + list(args), capture_output=True, text=True)
-    check(p.returncode == 0, 'rdma %s: exit %d: %s' %
-          (' '.join(args), p.returncode, p.stderr.strip()))
-    return p.stdout
+    return judge_util.run('rdma', *args)
 
 
 def js(*args):
@@ -44,10 +34,6 @@ def js(*args):
     except ValueError:
         check(False, 'rdma -j %s: not JSON: %r' % (' '.join(args), out))
         return []
-
-
-def eq(got, want, what):
-    check(got == want, '%s:\n  got  %r\n  want %r' % (what, got, want))
 
 
 def guid(i):
@@ -244,6 +230,4 @@ system()
 resources()
 counters()
 errors()
-print('rdma_tool %s %d device(s): %s' % (DRIVER, NDEV,
-                                          'FAIL' if bad else 'ok'))
-sys.exit(1 if bad else 0)
+finish('rdma_tool %s %d device(s)' % (DRIVER, NDEV))

@@ -14,11 +14,10 @@ import struct
 import subprocess
 import sys
 
+from judge_util import check, eq, finish, model, run
+
 DRIVER, NDEV, PORT = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-IB = DRIVER == 'mlx5'
-PREFIX = 'mlx5_' if IB else 'rxe'
-GUID = 0x0c42a10300b3d0e0 if IB else 0x505400fffe123400
-bad = 0
+IB, PREFIX, GUID = model(DRIVER)
 
 REG = 0xc01c1b01
 UNREG = 0x40041b02
@@ -26,17 +25,6 @@ ENABLE_PKEY = 0x00001b03
 REG2 = 0xc0281b04
 HDR_OLD = 56
 MAD = 256
-
-
-def check(cond, what):
-    global bad
-    if not cond:
-        bad += 1
-        print('FAIL: %s' % what)
-
-
-def eq(got, want, what):
-    check(got == want, '%s: got %r, want %r' % (what, got, want))
 
 
 def fails(fn, err, what):
@@ -144,13 +132,6 @@ def abi():
     os.close(fd)
 
 
-def run(*cmd):
-    p = subprocess.run(list(cmd), capture_output=True, text=True)
-    check(p.returncode == 0, '%s: exit %d: %s' % (' '.join(cmd),
-                                                   p.returncode, p.stderr))
-    return p.stdout
-
-
 def fields(out):
     """'Name:.....value' lines of smpquery/perfquery as a dict."""
     d = {}
@@ -220,6 +201,4 @@ def tools():
 
 abi()
 tools()
-print('umad_tools %s %d device(s): %s' % (DRIVER, NDEV,
-                                           'FAIL' if bad else 'ok'))
-sys.exit(1 if bad else 0)
+finish('umad_tools %s %d device(s)' % (DRIVER, NDEV))
