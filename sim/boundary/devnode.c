@@ -63,7 +63,9 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 		goto fail;
 	}
 	if (n->pollable)
-		fd = eventfd(0, EFD_SEMAPHORE | (flags & O_CLOEXEC ? EFD_CLOEXEC : 0) |
+		fd = eventfd(0,
+			     EFD_SEMAPHORE |
+				     (flags & O_CLOEXEC ? EFD_CLOEXEC : 0) |
 				     (flags & O_NONBLOCK ? EFD_NONBLOCK : 0));
 	else
 		fd = real.open("/dev/null",

@@ -313,8 +313,7 @@ char *get_current_dir_name(void)
 	return getcwd(NULL, 0);
 }
 
-ssize_t __readlink_chk(const char *path, char *out, size_t len,
-		       size_t outlen);
+ssize_t __readlink_chk(const char *path, char *out, size_t len, size_t outlen);
 ssize_t __readlink_chk(const char *path, char *out, size_t len, size_t outlen)
 {
 	if (len > outlen)

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #define SIM_MAD_SIZE	 256
-#define SIM_MAD_HDR	 24  /* the common MAD header */
-#define SIM_MAD_RMPP_HDR 36  /* shortest write the kernel takes */
+#define SIM_MAD_HDR	 24 /* the common MAD header */
+#define SIM_MAD_RMPP_HDR 36 /* shortest write the kernel takes */
 
 enum {
 	SIM_MAD_CLASS_SMI = 0x01,

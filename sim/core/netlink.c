@@ -243,8 +243,7 @@ static void dump_part(struct sim_nlsock *nl, struct nl_out *o)
 	nl_msg_end(o);
 	nl->dumping = 0;
 	sim_trace("netlink NLDEV_%s dump part %u: NLMSG_DONE%s%s", c->name,
-		  d->parts,
-		  ret ? " " : "", ret ? strerrorname_np(-ret) : "");
+		  d->parts, ret ? " " : "", ret ? strerrorname_np(-ret) : "");
 }
 
 static int dump_start(struct sim_nlsock *nl, struct nl_out *o,
@@ -281,10 +280,14 @@ static int dump_start(struct sim_nlsock *nl, struct nl_out *o,
 static int unanswered(uint16_t type)
 {
 	static const uint8_t admin[] = {
-		RDMA_NLDEV_CMD_SET,	     RDMA_NLDEV_CMD_NEWLINK,
-		RDMA_NLDEV_CMD_DELLINK,	     RDMA_NLDEV_CMD_SYS_SET,
-		RDMA_NLDEV_CMD_STAT_SET,     RDMA_NLDEV_CMD_STAT_DEL,
-		RDMA_NLDEV_CMD_RES_QP_GET_RAW, RDMA_NLDEV_CMD_RES_CQ_GET_RAW,
+		RDMA_NLDEV_CMD_SET,
+		RDMA_NLDEV_CMD_NEWLINK,
+		RDMA_NLDEV_CMD_DELLINK,
+		RDMA_NLDEV_CMD_SYS_SET,
+		RDMA_NLDEV_CMD_STAT_SET,
+		RDMA_NLDEV_CMD_STAT_DEL,
+		RDMA_NLDEV_CMD_RES_QP_GET_RAW,
+		RDMA_NLDEV_CMD_RES_CQ_GET_RAW,
 		RDMA_NLDEV_CMD_RES_MR_GET_RAW,
 	};
 	unsigned int op = RDMA_NL_GET_OP(type), i;

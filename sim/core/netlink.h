@@ -101,8 +101,8 @@ int nl_stat_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit);
  * sim has no netdevs of its own (a weak definition says so); the network
  * namespace work gives the strong one once ports have real interfaces.
  */
-int sim_port_netdev(unsigned int dev, unsigned int port, char *name,
-		    size_t len, uint32_t *ifindex);
+int sim_port_netdev(unsigned int dev, unsigned int port, char *name, size_t len,
+		    uint32_t *ifindex);
 
 /* Message type of an NLDEV reply. */
 static inline uint16_t nl_type(uint16_t op)

@@ -35,7 +35,8 @@ static void fill_dev(struct nl_out *o, const struct sim_nl_dump *d,
 	sim_fill_device(dev, &r);
 	caps = r.device_cap_flags;
 	if (sim.sh->cfg.cc_guest)
-		caps |= 1ULL << 41; /* IB_DEVICE_CC_DMA_BOUNCE, as QUERY_DEVICE */
+		caps |= 1ULL
+			<< 41; /* IB_DEVICE_CC_DMA_BOUNCE, as QUERY_DEVICE */
 	nl_put_dev(o, dev);
 	nl_put_u32(o, RDMA_NLDEV_ATTR_PORT_INDEX, nl_nports());
 	nl_put_u64(o, RDMA_NLDEV_ATTR_CAP_FLAGS, caps);
@@ -75,8 +76,8 @@ static void fill_port(struct nl_out *o, unsigned int dev, unsigned int port)
 	nl_put_u32(o, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	if (p->link_layer != 2) { /* InfiniBand: the SM's view of the port */
 		nl_put_u64(o, RDMA_NLDEV_ATTR_CAP_FLAGS,
-			   p->port_cap_flags |
-				   (uint64_t)pr.port_cap_flags2 << 32);
+			   p->port_cap_flags | (uint64_t)pr.port_cap_flags2
+						       << 32);
 		nl_put_u64(o, RDMA_NLDEV_ATTR_SUBNET_PREFIX,
 			   0xfe80000000000000ULL);
 		nl_put_u32(o, RDMA_NLDEV_ATTR_LID, p->lid);
@@ -186,8 +187,8 @@ int nl_get_chardev(struct nl_out *o, const struct nl_req *r)
 	ret = chardev_of(type, dev, port, name, sizeof(name), &minor, &abi);
 	if (ret)
 		return ret;
-	nl_msg_begin(o, nl_type(RDMA_NLDEV_CMD_GET_CHARDEV), 0,
-		     r->h->nlmsg_seq, r->h->nlmsg_pid);
+	nl_msg_begin(o, nl_type(RDMA_NLDEV_CMD_GET_CHARDEV), 0, r->h->nlmsg_seq,
+		     r->h->nlmsg_pid);
 	nl_put_u64(o, RDMA_NLDEV_ATTR_CHARDEV,
 		   huge_dev(SIM_UVERBS_MAJOR, minor));
 	nl_put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, abi);

@@ -93,13 +93,14 @@ static uint64_t usecnt(const struct sim_res *r)
 	if (r->kind == SIM_RES_PD) {
 		for (i = 0; i < ARRAY_SIZE(pd_users); i++)
 			n += sim_res_count(r->dev, pd_users[i],
-					   offsetof(struct sim_res, pdn), r->id);
+					   offsetof(struct sim_res, pdn),
+					   r->id);
 		return n;
 	}
 	return sim_res_count(r->dev, SIM_RES_QP, offsetof(struct sim_res, cqn),
 			     r->id) +
-	       sim_res_count(r->dev, SIM_RES_QP,
-			     offsetof(struct sim_res, rcqn), r->id) +
+	       sim_res_count(r->dev, SIM_RES_QP, offsetof(struct sim_res, rcqn),
+			     r->id) +
 	       sim_res_count(r->dev, SIM_RES_SRQ, offsetof(struct sim_res, cqn),
 			     r->id);
 }
@@ -352,8 +353,8 @@ static void fill_summary(struct nl_out *o, const struct sim_nl_dump *d,
 		const char *name;
 		int kind; /* -1: none tracked here */
 	} names[] = {
-		{"pd", SIM_RES_PD}, {"cq", SIM_RES_CQ},	  {"qp", SIM_RES_QP},
-		{"cm_id", -1},	    {"mr", SIM_RES_MR},	  {"ctx", SIM_RES_CTX},
+		{"pd", SIM_RES_PD},   {"cq", SIM_RES_CQ}, {"qp", SIM_RES_QP},
+		{"cm_id", -1},	      {"mr", SIM_RES_MR}, {"ctx", SIM_RES_CTX},
 		{"srq", SIM_RES_SRQ},
 	};
 	unsigned int i;

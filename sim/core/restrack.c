@@ -96,7 +96,8 @@ static uint32_t row_new(unsigned int dev, unsigned int kind)
 		sh->res[i].kind = (uint8_t)kind;
 		sh->res[i].dev = (uint16_t)dev;
 		sh->res[i].pid = getpid();
-		sh->res[i].id = sim_res_first_id(kind) + sh->res_next[dev][kind]++;
+		sh->res[i].id =
+			sim_res_first_id(kind) + sh->res_next[dev][kind]++;
 		return i + 1;
 	}
 	return 0; /* full: the object lives on, unlisted */

@@ -188,10 +188,10 @@ struct sim_nlsock {
 		uint32_t seq, pid; /* of the request, echoed */
 		uint16_t op;	   /* RDMA_NLDEV_CMD_* */
 		uint32_t parts;
-		int64_t dev;	  /* DEV_INDEX of the request, -1: none */
-		uint32_t port;	  /* PORT_INDEX of the request, 0: none */
-		uint32_t next;	  /* next device (all-device dumps) */
-		int64_t last_id;  /* last object id sent (object dumps) */
+		int64_t dev;	 /* DEV_INDEX of the request, -1: none */
+		uint32_t port;	 /* PORT_INDEX of the request, 0: none */
+		uint32_t next;	 /* next device (all-device dumps) */
+		int64_t last_id; /* last object id sent (object dumps) */
 	} dump;
 };
 
@@ -240,7 +240,7 @@ struct sim_devfile {
 	int refs;
 	const struct sim_devnode *node;
 	void *priv;
-	char *path;	   /* as opened */
+	char *path; /* as opened */
 	unsigned int minor;
 	int efd; /* pollable: the sim's own dup of the eventfd, else -1 */
 };

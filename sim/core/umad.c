@@ -173,10 +173,10 @@ static long reg_agent2(struct umad_file *u, void *arg)
 		return -EFAULT;
 	if (r.flags & ~(uint32_t)IB_USER_MAD_REG_FLAGS_CAP) {
 		r.flags = IB_USER_MAD_REG_FLAGS_CAP; /* what is supported */
-		sim_copy_to_user((uint8_t *)arg +
-					 offsetof(struct ib_user_mad_reg_req2,
-						  flags),
-				 &r.flags, sizeof(r.flags));
+		sim_copy_to_user(
+			(uint8_t *)arg +
+				offsetof(struct ib_user_mad_reg_req2, flags),
+			&r.flags, sizeof(r.flags));
 		return -EINVAL;
 	}
 	if (r.oui & 0xff000000)

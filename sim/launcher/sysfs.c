@@ -154,9 +154,24 @@ static void node0_cpus(char *buf, size_t len, const char *file,
 	}
 }
 
+/* resource: start, end, flags of 6 BARs, the ROM and 6 SR-IOV BARs; BAR0
+ * is 32 MiB of 64-bit prefetchable memory, the rest unused. */
+static int write_resource(const char *fn, unsigned int idx)
+{
+	unsigned long long bar = 0xe0000000000ULL + idx * 0x2000000ULL;
+	char text[13 * 60], *p = text;
+	unsigned int i;
+
+	p += sprintf(p, "0x%016llx 0x%016llx 0x%016llx", bar, bar + 0x1ffffff,
+		     0x14220cULL);
+	for (i = 1; i < 13; i++)
+		p += sprintf(p, "\n0x%016x 0x%016x 0x%016x", 0, 0, 0);
+	return put(fn, "resource", "%s", text);
+}
+
 /* The 256-byte type 0 configuration header (pci_regs.h offsets). */
 static int write_config(const char *fn, const struct sim_device_model *m,
-			uint32_t class)
+			uint32_t pci_class)
 {
 	uint8_t c[256] = {0};
 	char path[1100];
@@ -169,9 +184,9 @@ static int write_config(const char *fn, const struct sim_device_model *m,
 	c[0x03] = (uint8_t)(m->pci_device >> 8);
 	c[0x04] = 0x06; /* memory space, bus master */
 	c[0x06] = 0x10; /* status: capability list */
-	c[0x09] = (uint8_t)class;
-	c[0x0a] = (uint8_t)(class >> 8);
-	c[0x0b] = (uint8_t)(class >> 16);
+	c[0x09] = (uint8_t)pci_class;
+	c[0x0a] = (uint8_t)(pci_class >> 8);
+	c[0x0b] = (uint8_t)(pci_class >> 16);
 	c[0x10] = 0x0c; /* BAR0: 64-bit prefetchable memory */
 	c[0x2c] = (uint8_t)m->pci_vendor;
 	c[0x2d] = (uint8_t)(m->pci_vendor >> 8);
@@ -196,9 +211,8 @@ static int write_config(const char *fn, const struct sim_device_model *m,
 static int write_pci(const char *dir, const struct sim_device_model *m,
 		     unsigned int idx, char *fn, size_t fnlen)
 {
-	uint32_t class = m->gid_is_roce ? 0x020000 : 0x020700;
+	uint32_t pci_class = m->gid_is_roce ? 0x020000 : 0x020700;
 	char rel[768], bdf[16], target[800], cpus[256];
-	uint64_t bar = 0xe0000000000ULL + (uint64_t)idx * 0x2000000;
 	int ret = 0;
 
 	sim_pci_dir(rel, sizeof(rel), idx);
@@ -208,7 +222,7 @@ static int write_pci(const char *dir, const struct sim_device_model *m,
 	ret |= put(fn, "device", "0x%04x", m->pci_device);
 	ret |= put(fn, "subsystem_vendor", "0x%04x", m->pci_vendor);
 	ret |= put(fn, "subsystem_device", "0x%04x", 0x0016u);
-	ret |= put(fn, "class", "0x%06x", class);
+	ret |= put(fn, "class", "0x%06x", pci_class);
 	ret |= put(fn, "revision", "0x%02x", 0);
 	ret |= put(fn, "irq", "%d", 16);
 	ret |= put(fn, "enable", "%d", 1);
@@ -224,33 +238,20 @@ static int write_pci(const char *dir, const struct sim_device_model *m,
 	ret |= put(fn, "max_link_width", "%d", 16);
 	ret |= put(fn, "current_link_width", "%d", 16);
 	ret |= put(fn, "power_state", "D0");
-	ret |= put(fn, "modalias", "pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X",
-		   m->pci_vendor, m->pci_device, m->pci_vendor, 0x0016u,
-		   class >> 16, (class >> 8) & 0xff, class & 0xff);
+	ret |= put(fn, "modalias",
+		   "pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X", m->pci_vendor,
+		   m->pci_device, m->pci_vendor, 0x0016u, pci_class >> 16,
+		   (pci_class >> 8) & 0xff, pci_class & 0xff);
 	ret |= put(fn, "uevent",
 		   "DRIVER=mlx5_core\nPCI_CLASS=%X\nPCI_ID=%04X:%04X\n"
 		   "PCI_SUBSYS_ID=%04X:%04X\nPCI_SLOT_NAME=%s\n"
 		   "MODALIAS=pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X",
-		   class, m->pci_vendor, m->pci_device, m->pci_vendor, 0x0016u,
-		   bdf, m->pci_vendor, m->pci_device, m->pci_vendor, 0x0016u,
-		   class >> 16, (class >> 8) & 0xff, class & 0xff);
-	/* BAR0 (32 MiB, 64-bit prefetchable), then 12 unused lines */
-	ret |= put(fn, "resource",
-		   "0x%016llx 0x%016llx 0x%016llx%s", (unsigned long long)bar,
-		   (unsigned long long)(bar + 0x1ffffff), 0x14220cULL,
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000"
-		   "\n0x0000000000000000 0x0000000000000000 0x0000000000000000");
-	ret |= write_config(fn, m, class);
+		   pci_class, m->pci_vendor, m->pci_device, m->pci_vendor,
+		   0x0016u, bdf, m->pci_vendor, m->pci_device, m->pci_vendor,
+		   0x0016u, pci_class >> 16, (pci_class >> 8) & 0xff,
+		   pci_class & 0xff);
+	ret |= write_resource(fn, idx);
+	ret |= write_config(fn, m, pci_class);
 	ret |= link_at(fn, "driver", "../../../../bus/pci/drivers/mlx5_core");
 	ret |= link_at(fn, "subsystem", "../../../../bus/pci");
 	snprintf(target, sizeof(target), "../../..%s", rel + 4);

@@ -250,7 +250,8 @@ static void raw_check_pci_paths(void)
 	EXPECT(getcwd(cwd, sizeof(cwd)) != NULL, "getcwd");
 	EXPECT(!chdir("/sys/class/infiniband/mlx5_0/device") &&
 		       __getcwd_chk(real, sizeof(real), sizeof(real)) &&
-		       !strcmp(real, PCI_FN) && !access("infiniband/mlx5_0", F_OK),
+		       !strcmp(real, PCI_FN) &&
+		       !access("infiniband/mlx5_0", F_OK),
 	       "chdir into the function: %s", real);
 	EXPECT(!chdir(cwd), "chdir back");
 	EXPECT(access(PCI_FN "/../0000:03:00.1", F_OK) && errno == ENOENT,

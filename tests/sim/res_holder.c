@@ -27,8 +27,10 @@ static struct ibv_qp *make_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 		.recv_cq = cq,
 		.srq = srq,
 		.qp_type = type,
-		.cap = {.max_send_wr = 4, .max_recv_wr = srq ? 0 : 4,
-			.max_send_sge = 1, .max_recv_sge = 1},
+		.cap = {.max_send_wr = 4,
+			.max_recv_wr = srq ? 0 : 4,
+			.max_send_sge = 1,
+			.max_recv_sge = 1},
 	};
 	struct ibv_qp *qp = ibv_create_qp(pd, &a);
 

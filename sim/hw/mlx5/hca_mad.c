@@ -69,7 +69,7 @@ static int node_info(unsigned int dev, uint8_t *d)
 	d[0] = 1; /* BaseVersion */
 	d[1] = 1; /* ClassVersion */
 	d[2] = (uint8_t)sim.model->node_type;
-	d[3] = 1; /* NumPorts */
+	d[3] = 1;			/* NumPorts */
 	be64_at(d + 4, sim_guid(dev));	/* SystemImageGUID */
 	be64_at(d + 12, sim_guid(dev)); /* NodeGUID */
 	be64_at(d + 20, sim_guid(dev)); /* PortGUID: gids/0's low half */
@@ -93,21 +93,21 @@ static int port_info(unsigned int dev, uint32_t port, uint8_t *d)
 	be16_at(d + 16, p->lid);
 	be16_at(d + 18, p->sm_lid);
 	be32_at(d + 20, p->port_cap_flags);
-	d[28] = 1;		      /* LocalPortNum */
-	d[29] = 3;		      /* LinkWidthEnabled: 1X, 4X */
-	d[30] = 3;		      /* LinkWidthSupported */
-	d[31] = p->active_width;      /* LinkWidthActive (2: 4X) */
-	d[32] = 7 << 4 | p->state;    /* LinkSpeedSupported, PortState */
+	d[28] = 1;			/* LocalPortNum */
+	d[29] = 3;			/* LinkWidthEnabled: 1X, 4X */
+	d[30] = 3;			/* LinkWidthSupported */
+	d[31] = p->active_width;	/* LinkWidthActive (2: 4X) */
+	d[32] = 7 << 4 | p->state;	/* LinkSpeedSupported, PortState */
 	d[33] = p->phys_state << 4 | 2; /* LinkDownDefault: Polling */
 	d[34] = p->lmc & 7;
-	d[35] = 4 << 4 | 7;	      /* LinkSpeedActive 10G (EDR is ext) */
-	d[36] = p->active_mtu << 4 | p->sm_sl; /* NeighborMTU, MasterSMSL */
-	d[37] = p->max_vl_num << 4;   /* VLCap */
-	d[39] = 8;		      /* VLArbitrationHighCap */
-	d[40] = 8;		      /* VLArbitrationLowCap */
-	d[41] = p->max_mtu;	      /* MTUCap */
-	d[42] = 7 << 5 | 20;	      /* VLStallCount, HOQLife */
-	d[43] = p->max_vl_num << 4;   /* OperationalVLs */
+	d[35] = 4 << 4 | 7; /* LinkSpeedActive 10G (EDR is ext) */
+	d[36] = p->active_mtu << 4 | p->sm_sl;	 /* NeighborMTU, MasterSMSL */
+	d[37] = p->max_vl_num << 4;		 /* VLCap */
+	d[39] = 8;				 /* VLArbitrationHighCap */
+	d[40] = 8;				 /* VLArbitrationLowCap */
+	d[41] = p->max_mtu;			 /* MTUCap */
+	d[42] = 7 << 5 | 20;			 /* VLStallCount, HOQLife */
+	d[43] = p->max_vl_num << 4;		 /* OperationalVLs */
 	d[50] = (uint8_t)sim.model->gid_tbl_len; /* GUIDCap */
 	d[51] = p->subnet_timeout & 0x1f;
 	d[62] = 2 << 4 | 3; /* LinkSpeedExtActive EDR, Supported FDR+EDR */
@@ -153,10 +153,9 @@ static uint32_t sat32(uint64_t v)
 static int port_counters(unsigned int dev, int set, const uint8_t *in,
 			 uint8_t *d)
 {
-	static const enum sim_hwc sel[4] = {SIM_HWC_XMIT_BYTES,
-					     SIM_HWC_RCV_BYTES,
-					     SIM_HWC_XMIT_PKTS,
-					     SIM_HWC_RCV_PKTS};
+	static const enum sim_hwc sel[4] = {
+		SIM_HWC_XMIT_BYTES, SIM_HWC_RCV_BYTES, SIM_HWC_XMIT_PKTS,
+		SIM_HWC_RCV_PKTS};
 	uint16_t mask;
 	unsigned int i;
 
