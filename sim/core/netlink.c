@@ -201,6 +201,8 @@ static const struct nl_cmd {
 	{RDMA_NLDEV_CMD_SYS_GET, "SYS_GET", nl_sys_get, NULL},
 	{RDMA_NLDEV_CMD_RES_GET, "RES_GET", nl_res_get_doit, nl_res_get_dumpit},
 	{RDMA_NLDEV_CMD_RES_QP_GET, "RES_QP_GET", NULL, nl_res_obj_dumpit},
+	{RDMA_NLDEV_CMD_RES_CM_ID_GET, "RES_CM_ID_GET", NULL,
+	 nl_res_obj_dumpit},
 	{RDMA_NLDEV_CMD_RES_CQ_GET, "RES_CQ_GET", NULL, nl_res_obj_dumpit},
 	{RDMA_NLDEV_CMD_RES_MR_GET, "RES_MR_GET", NULL, nl_res_obj_dumpit},
 	{RDMA_NLDEV_CMD_RES_PD_GET, "RES_PD_GET", NULL, nl_res_obj_dumpit},

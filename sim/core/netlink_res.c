@@ -10,7 +10,7 @@
  *                    without objects gives no message. Tables and entries
  *                    carry no NLA_F_NESTED (nla_nest_start_noflag).
  * Keys (PD local DMA lkey, MR lkey/rkey) only for a CAP_NET_ADMIN caller.
- * No cm_ids: the sim has no RDMA CM yet.
+ * No cm_ids: the sim has no RDMA CM yet (their dump is empty).
  */
 #include "netlink.h"
 #include "restrack.h"
@@ -257,6 +257,9 @@ static const struct res_kind {
 	 RDMA_NLDEV_ATTR_RES_CTX_ENTRY, SIM_RES_CTX, fill_ctx},
 	{RDMA_NLDEV_CMD_RES_SRQ_GET, RDMA_NLDEV_ATTR_RES_SRQ,
 	 RDMA_NLDEV_ATTR_RES_SRQ_ENTRY, SIM_RES_SRQ, fill_srq},
+	/* no RDMA CM in the world: a kind without rows */
+	{RDMA_NLDEV_CMD_RES_CM_ID_GET, RDMA_NLDEV_ATTR_RES_CM_ID,
+	 RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY, SIM_RES_KINDS, NULL},
 };
 
 struct entry_walk {

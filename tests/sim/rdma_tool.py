@@ -117,7 +117,7 @@ def baseline():
         pd['local_dma_lkey'] = '0'
     pd.update(users=KQPS, comm='ib_core')
     eq(js('resource', 'show', 'pd', 'dev', PREFIX + '0'), [pd], 'kernel PD')
-    for kind in ('mr', 'ctx', 'srq'):
+    for kind in ('mr', 'ctx', 'srq', 'cm_id'):
         eq(js('resource', 'show', kind), [], 'no %s without a process' % kind)
 
 
