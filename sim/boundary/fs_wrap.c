@@ -199,17 +199,12 @@ int faccessat(int dirfd, const char *path, int mode, int flags)
 	return next(dirfd, REDIR(path, buf), mode, flags);
 }
 
-ssize_t readlink(const char *path, char *out, size_t len)
-{
-	static ssize_t (*next)(const char *, char *, size_t);
-	char buf[PATH_MAX];
-
-	if (!next)
-		*(void **)&next = dlsym_next("readlink");
-	return next(REDIR(path, buf), out, len);
-}
-
-ssize_t readlinkat(int dirfd, const char *path, char *out, size_t len)
+/*
+ * The bodies below are shared by each function and its _chk form through
+ * a static function: with _FORTIFY_SOURCE and -fno-semantic-interposition
+ * a call to our own definition would be glibc's always_inline wrapper.
+ */
+static ssize_t do_readlinkat(int dirfd, const char *path, char *out, size_t len)
 {
 	static ssize_t (*next)(int, const char *, char *, size_t);
 	char buf[PATH_MAX];
@@ -217,6 +212,16 @@ ssize_t readlinkat(int dirfd, const char *path, char *out, size_t len)
 	if (!next)
 		*(void **)&next = dlsym_next("readlinkat");
 	return next(dirfd, REDIR(path, buf), out, len);
+}
+
+ssize_t readlink(const char *path, char *out, size_t len)
+{
+	return do_readlinkat(AT_FDCWD, path, out, len);
+}
+
+ssize_t readlinkat(int dirfd, const char *path, char *out, size_t len)
+{
+	return do_readlinkat(dirfd, path, out, len);
 }
 
 /*
@@ -251,7 +256,7 @@ static void unredirect(char *p)
 		memmove(p, p + n, strlen(p + n) + 1);
 }
 
-char *realpath(const char *path, char *resolved)
+static char *do_realpath(const char *path, char *resolved)
 {
 	static char *(*next)(const char *, char *);
 	char buf[PATH_MAX], *ret;
@@ -264,17 +269,22 @@ char *realpath(const char *path, char *resolved)
 	return ret;
 }
 
+char *realpath(const char *path, char *resolved)
+{
+	return do_realpath(path, resolved);
+}
+
 char *__realpath_chk(const char *path, char *resolved, size_t len);
 char *__realpath_chk(const char *path, char *resolved, size_t len)
 {
 	if (len < PATH_MAX)
 		abort(); /* glibc's __chk_fail: the buffer is too small */
-	return realpath(path, resolved);
+	return do_realpath(path, resolved);
 }
 
 char *canonicalize_file_name(const char *path)
 {
-	return realpath(path, NULL);
+	return do_realpath(path, NULL);
 }
 
 int chdir(const char *path)
@@ -287,7 +297,7 @@ int chdir(const char *path)
 	return next(REDIR(path, buf));
 }
 
-char *getcwd(char *out, size_t len)
+static char *do_getcwd(char *out, size_t len)
 {
 	static char *(*next)(char *, size_t);
 	char *ret;
@@ -300,17 +310,22 @@ char *getcwd(char *out, size_t len)
 	return ret;
 }
 
+char *getcwd(char *out, size_t len)
+{
+	return do_getcwd(out, len);
+}
+
 char *__getcwd_chk(char *out, size_t len, size_t outlen);
 char *__getcwd_chk(char *out, size_t len, size_t outlen)
 {
 	if (len > outlen)
 		abort();
-	return getcwd(out, len);
+	return do_getcwd(out, len);
 }
 
 char *get_current_dir_name(void)
 {
-	return getcwd(NULL, 0);
+	return do_getcwd(NULL, 0);
 }
 
 ssize_t __readlink_chk(const char *path, char *out, size_t len, size_t outlen);
@@ -318,7 +333,7 @@ ssize_t __readlink_chk(const char *path, char *out, size_t len, size_t outlen)
 {
 	if (len > outlen)
 		abort();
-	return readlink(path, out, len);
+	return do_readlinkat(AT_FDCWD, path, out, len);
 }
 
 ssize_t __readlinkat_chk(int dirfd, const char *path, char *out, size_t len,
@@ -328,7 +343,7 @@ ssize_t __readlinkat_chk(int dirfd, const char *path, char *out, size_t len,
 {
 	if (len > outlen)
 		abort();
-	return readlinkat(dirfd, path, out, len);
+	return do_readlinkat(dirfd, path, out, len);
 }
 
 /* ---- stat family ---- */
