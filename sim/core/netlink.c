@@ -71,7 +71,8 @@ void nl_put(struct nl_out *o, uint16_t type, const void *data, size_t len)
 		return; /* past any limit: the caller cancels it */
 	a->nla_type = type;
 	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
-	memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
+	if (len) /* a nest opens with no payload (data NULL) */
+		memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
 	memset((uint8_t *)a + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
 	o->cur->nlmsg_len += NLA_ALIGN(a->nla_len);
 }
