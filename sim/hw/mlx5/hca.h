@@ -442,6 +442,17 @@ struct hca_stats {
 	uint64_t odp_faults;   /* ODP accesses that had to fault pages in */
 };
 extern struct hca_stats hca_stats;
+/* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the
+ * PMA's PortCounters). */
+static inline void hca_hw_add(unsigned int dev, enum sim_hwc c, uint64_t n)
+{
+	__atomic_fetch_add(&sim.sh->hwc[dev][c], n, __ATOMIC_RELAXED);
+}
+
+static inline void hca_hw_count(unsigned int dev, enum sim_hwc c)
+{
+	hca_hw_add(dev, c, 1);
+}
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* The rings libmlx5 asked for, to compare two libraries' sizing. */
