@@ -36,9 +36,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define DB_PAGES   1024
-#define EFL_TF	   0x100u	   /* the trap flag: one instruction, SIGTRAP */
-#define OWN_STACK  (64u << 10) /* a handler further away is on an alt stack */
+#define DB_PAGES  1024
+#define EFL_TF	  0x100u      /* the trap flag: one instruction, SIGTRAP */
+#define OWN_STACK (64u << 10) /* a handler further away is on an alt stack */
 
 struct db_page {
 	uintptr_t addr; /* 0: a free slot */
@@ -54,8 +54,7 @@ static int db_mode;
 static int db_watched; /* a page is served by watching alone */
 /* The program's SIGSEGV and SIGTRAP actions, which faults not ours get. */
 static struct sigaction chain[2];
-static int (*libc_sigaction)(int, const struct sigaction *,
-			     struct sigaction *);
+static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
 static __thread struct db_page *stepping;
 uint32_t hca_doorbell_pending;
 
@@ -82,12 +81,16 @@ static struct db_page *page_of(uintptr_t a)
  * (the engine thread in a pass, or a verb in a system call) holds the
  * lock: the engine thread then runs one more pass. Senders skip waking
  * the engine thread while a pass runs here (it would take their packets);
- * what came too late for it gets one more pass, and what is left after
- * that, the thread.
+ * what came meanwhile gets more passes (a loopback message, its ACK and
+ * its completion all happen here), and what is left after those, the
+ * thread.
  */
+#define DB_PASSES 4
+
 void hca_doorbell_pass(void)
 {
 	uint64_t full;
+	int n = 0;
 
 	if (pthread_mutex_trylock(&sim_lock)) {
 		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
@@ -95,15 +98,13 @@ void hca_doorbell_pass(void)
 		return;
 	}
 	full = hca_stats.ring_full;
-	hca_fabric_app_pass(1);
-	hca_step();
-	hca_stats.app_passes++;
-	if (hca_fabric_app_pass(0)) {
+	do {
+		hca_fabric_app_pass(1);
 		hca_step();
 		hca_stats.app_passes++;
-		if (hca_fabric_app_pass(0))
-			hca_fabric_wake_self();
-	}
+	} while (hca_fabric_app_pass(0) && ++n < DB_PASSES);
+	if (n == DB_PASSES)
+		hca_fabric_wake_self();
 	/* a peer's ring was full: the thread tries again when it can */
 	if (hca_stats.ring_full != full)
 		hca_fabric_wake_self();
@@ -197,8 +198,8 @@ static int under_valgrind(void)
 static int trap_ready(void)
 {
 	struct sigaction sa = {.sa_sigaction = db_signal,
-			       .sa_flags = SA_SIGINFO | SA_ONSTACK |
-					   SA_RESTART};
+			       .sa_flags =
+				       SA_SIGINFO | SA_ONSTACK | SA_RESTART};
 	void *libc;
 
 	if (db_mode)
@@ -249,7 +250,8 @@ void hca_doorbell_map(void *p, size_t len, int prot)
 	alias = sys.mremap(p, 0, len, MREMAP_MAYMOVE);
 	if (alias == MAP_FAILED)
 		goto watch;
-	if (sys.mprotect(p, len, prot & ~PROT_WRITE)) {
+	/* PROT_WRITE alone (as libmlx5 maps UARs) reads on x86 as well */
+	if (sys.mprotect(p, len, PROT_READ)) {
 		sys.munmap(alias, len);
 		goto watch;
 	}
@@ -272,7 +274,8 @@ void hca_doorbell_unmap(void *addr, size_t len)
 	for (i = 0; i < db_used; i++) {
 		a = db_pages[i].addr;
 		if (a && a < hi && lo < a + db_pages[i].len) {
-			__atomic_store_n(&db_pages[i].addr, 0, __ATOMIC_RELEASE);
+			__atomic_store_n(&db_pages[i].addr, 0,
+					 __ATOMIC_RELEASE);
 			sys.munmap(db_pages[i].alias, db_pages[i].len);
 		}
 	}

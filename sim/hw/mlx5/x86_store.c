@@ -17,17 +17,16 @@
 
 /* ucontext slot of each x86 register number (RAX = 0 ... R15 = 15) */
 static const int gpr_slot[16] = {
-	REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
-	REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
-	REG_R12, REG_R13, REG_R14, REG_R15,
+	REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+	REG_R8,	 REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
 };
 
-#define XSTATE_MAGIC1	 0x46505853u /* the frame carries an XSAVE area */
-#define XSAVE_SW_OFF	 464	     /* its software-reserved bytes */
-#define XSAVE_BV_OFF	 512	     /* header: xstate_bv */
-#define XSAVE_YMM_OFF	 576	     /* YMM_Hi128 (standard format) */
-#define XSTATE_YMM	 (1u << 2)
-#define MAX_INSN	 15
+#define XSTATE_MAGIC1 0x46505853u /* the frame carries an XSAVE area */
+#define XSAVE_SW_OFF  464	  /* its software-reserved bytes */
+#define XSAVE_BV_OFF  512	  /* header: xstate_bv */
+#define XSAVE_YMM_OFF 576	  /* YMM_Hi128 (standard format) */
+#define XSTATE_YMM    (1u << 2)
+#define MAX_INSN      15
 
 struct insn {
 	const uint8_t *p; /* next byte */
@@ -138,7 +137,8 @@ static int address(struct insn *in, const ucontext_t *uc)
 		sib = *in->p++;
 		base = sib & 7;
 		if ((sib >> 3 & 7) != 4 || in->x)
-			ea += greg(uc, (sib >> 3 & 7) | in->x << 3) << (sib >> 6);
+			ea += greg(uc, (sib >> 3 & 7) | in->x << 3)
+			      << (sib >> 6);
 		if (base == 5 && in->mod == 0) {
 			memcpy(&d32, in->p, 4);
 			in->p += 4;
