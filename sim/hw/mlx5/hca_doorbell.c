@@ -55,7 +55,9 @@ static int db_watched; /* a page is served by watching alone */
 /* The program's SIGSEGV and SIGTRAP actions, which faults not ours get. */
 static struct sigaction chain[2];
 static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
-static __thread struct db_page *stepping;
+/* initial-exec: no allocation on the first use, which is in a handler */
+static __thread struct db_page *stepping
+	__attribute__((tls_model("initial-exec")));
 uint32_t hca_doorbell_pending;
 
 static struct sigaction *chained(int sig)
