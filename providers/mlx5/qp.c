@@ -243,6 +243,7 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 {
 	/* Room for every core attribute: PD, SRQ, both CQs, caps, UHW... */
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 4);
+	struct rdma_dm_buffer_desc umem[2];
 	struct mlx5_ib_create_qp req = {};
 	struct mlx5_ib_create_qp_resp resp = {};
 	struct ibv_udata udata = { .in = &req, .in_len = sizeof(req),
@@ -260,6 +261,10 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 		req.flags |= MLX5_QP_FLAG_UAR_PAGE_INDEX;
 		req.bfreg_index = qp->bf->page_id;
 	}
+	/* A CC parent domain's: the kernel takes them by fd (ioctl only). */
+	mlx5_add_buf_umem(ctx, cmd, &qp->buf, qp->db,
+			  RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+			  RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM, umem);
 	err = ibv_cmd_create_qp_ex(&ctx->ibv_ctx.context, &qp->verbs_qp, attr,
 				   &udata, cmd);
 	*bfi = resp.bfreg_index;

@@ -85,6 +85,11 @@ static struct mlx5_srq *create_srq(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
+	/* As upstream: no SRQ rings from a CC parent domain's heap. */
+	if (mlx5_cc_heap(attr->pd)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
 	srq = calloc(1, sizeof(*srq));
 	if (!srq) {
 		errno = ENOMEM;

@@ -37,7 +37,10 @@ struct sim_config {
 	uint8_t no_netlink;
 	uint8_t static_uar; /* mlx5 kernel without MLX5_LIB_CAP_DYN_UAR */
 	uint8_t cc_guest;   /* a confidential-computing guest: DMA bounces */
+	uint8_t no_dma_heap; /* no /dev/dma_heap (CONFIG_DMABUF_HEAPS=n) */
+	uint8_t no_seccomp; /* no system-call trap (boundary/seccomp.c) */
 	char trace_path[SIM_PATH_LEN];
+	char static_helper[SIM_PATH_LEN]; /* rdma-sim-static, for exec */
 	/* --fault rules, --seed, and the clock their times count from */
 	uint64_t seed;
 	uint64_t start_ns; /* CLOCK_MONOTONIC when the world was made */
@@ -80,6 +83,7 @@ struct sim_shared {
 	uint64_t next_id;
 	uint32_t next_qpn; /* QP numbers: unique per device, all processes */
 	uint32_t nfail;
+	uint32_t trap_notes; /* enum sim_trap_note: said once per world */
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
 };

@@ -209,7 +209,8 @@ static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
 static const char *short_name(const char *name)
 {
 	static const char *const prefixes[] = {"UVERBS_ATTR_", "MLX5_IB_ATTR_",
-					       "RDMA_DM_ATTR_"};
+					       "RDMA_DM_ATTR_",
+					       "RDMA_DM_MLX5_ATTR_"};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)

@@ -247,6 +247,19 @@ struct sim_qp_attr {
 	struct sim_qp_cap cap;
 };
 
+/*
+ * A buffer a create named by descriptor (BUF_UMEM, umem.c): a range of an
+ * imported dma-buf (imp) or of user memory (imp NULL, off the address).
+ */
+struct sim_dmabuf_import;
+struct sim_umem {
+	int present;
+	struct sim_dmabuf_import *imp;
+	uint64_t off, len;
+};
+
+struct sim_call;
+
 struct sim_cq {
 	struct sim_obj obj;
 	uint32_t cqe; /* as the driver sized it (create and resize) */
@@ -257,6 +270,10 @@ struct sim_cq {
 	struct sim_evq *async;	 /* where its async events go */
 	uint32_t comp_events_reported;
 	uint32_t async_events_reported;
+	/* The ring (core attribute) and the driver's doorbell record, as
+	 * descriptors; released with the CQ. */
+	struct sim_umem buf_umem, dbr_umem;
+	struct sim_call *call; /* the create ioctl, while the driver runs */
 };
 
 struct sim_srq {
@@ -287,6 +304,9 @@ struct sim_qp {
 	struct sim_qp_attr attr; /* current state and attributes; attr.cap */
 	struct sim_evq *async;
 	uint32_t events_reported;
+	/* The rings and the driver's doorbell record, as descriptors. */
+	struct sim_umem buf_umem, dbr_umem;
+	struct sim_call *call; /* the create ioctl, while the driver runs */
 };
 
 struct sim_ah {

@@ -198,13 +198,22 @@ static int user_mr_check(uint64_t addr, uint64_t len, uint64_t iova,
 	return 0;
 }
 
-/* A user-memory MR the checks passed; NULL on ENOMEM. */
+/*
+ * A user-memory MR the checks passed; NULL on ENOMEM, or when a CoCo
+ * guest's kernel refuses to pin the pages (EOPNOTSUPP, ODP aside): *err.
+ * The pages themselves are looked at when the HCA uses them.
+ */
 static struct sim_mr *user_mr(struct sim_uvfile *uv, struct sim_pd *pd,
 			      uint64_t addr, uint64_t len, uint64_t iova,
-			      uint64_t acc)
+			      uint64_t acc, int *err)
 {
-	struct sim_mr *mr = sim_mr_new(uv, pd, NULL);
+	struct sim_mr *mr;
 
+	*err = -EOPNOTSUPP;
+	if (sim.sh->cfg.cc_guest && !(acc & IB_UVERBS_ACCESS_ON_DEMAND))
+		return NULL;
+	*err = -ENOMEM;
+	mr = sim_mr_new(uv, pd, NULL);
 	if (!mr)
 		return NULL;
 	mr->addr = addr;
@@ -255,8 +264,8 @@ static int reg_mr(struct sim_call *c)
 		err = dmabuf_mr(c, pd, fd, off, len, iova, acc, &mr);
 	} else {
 		err = user_mr_check(addr, len, iova, acc);
-		mr = err ? NULL : user_mr(c->uv, pd, addr, len, iova, acc);
-		err = err ? err : -ENOMEM;
+		mr = err ? NULL
+			 : user_mr(c->uv, pd, addr, len, iova, acc, &err);
 	}
 	if (!mr)
 		return err;
@@ -386,9 +395,9 @@ static int w_reg_mr(struct sim_wcall *w)
 	if (!pd)
 		return err;
 	mr = user_mr(w->uv, sim_pd(pd), req->start, req->length, req->hca_va,
-		     req->access_flags);
+		     req->access_flags, &err);
 	if (!mr)
-		return -ENOMEM;
+		return err;
 	r.mr_handle = mr->obj.handle;
 	r.lkey = mr->lkey;
 	r.rkey = mr->rkey;

@@ -39,6 +39,7 @@ struct qp_args {
 	size_t uin_len;
 	void *uout;
 	size_t uout_len;
+	struct sim_call *call; /* ioctl: BUF_UMEM and driver attributes */
 };
 
 static uint32_t alloc_qpn(void)
@@ -117,9 +118,13 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	hold(qp->srq ? &qp->srq->obj : NULL);
 	if (qp->async)
 		sim_evq_get(qp->async);
-	ret = d->create_qp ? d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
-					  a->uout_len)
-			   : 0;
+	qp->call = a->call;
+	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+			    &qp->buf_umem);
+	if (!ret && d->create_qp)
+		ret = d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
+				   a->uout_len);
+	qp->call = NULL;
 	if (ret) {
 		sim_obj_destroy(uv, &qp->obj);
 		return ret;
@@ -145,6 +150,8 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 		sim_evq_purge(q, o);
 	if (qp->async)
 		sim_evq_put(qp->async);
+	sim_umem_put(&qp->buf_umem);
+	sim_umem_put(&qp->dbr_umem);
 }
 
 static int qp_destroy_resp(struct sim_uvfile *uv, struct sim_qp *qp,
@@ -220,6 +227,7 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 				     cap.max_inline_data};
 	a->user_handle = sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0);
 	a->async = sim_attr_evq(c, UVERBS_ATTR_CREATE_QP_EVENT_FD);
+	a->call = c;
 	return 0;
 }
 
@@ -284,6 +292,9 @@ static const struct sim_attr_spec qp_create_attrs[] = {
 	A_FLAGS(UVERBS_ATTR_CREATE_QP_FLAGS, 0),
 	A_U32(UVERBS_ATTR_CREATE_QP_SOURCE_QPN, 0),
 	A_FD_READ(UVERBS_ATTR_CREATE_QP_EVENT_FD, 0),
+	A_IN_STRUCT(RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+		    sizeof(struct rdma_dm_buffer_desc),
+		    sizeof(struct rdma_dm_buffer_desc), 0),
 	A_OUT_STRUCT(UVERBS_ATTR_CREATE_QP_RESP_CAP,
 		     sizeof(struct ib_uverbs_qp_cap),
 		     sizeof(struct ib_uverbs_qp_cap), 1),

@@ -28,7 +28,11 @@ static int make_cq(struct rdma_ep *ep, const struct ep_opts *o, int cqe)
 		.wc_flags = IBV_WC_STANDARD_FLAGS | o->wc_flags,
 	};
 
-	if (o->cq_ex || o->create_cq_ex) {
+	if (o->cq_on_pd) {
+		ca.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD;
+		ca.parent_domain = ep->pd;
+	}
+	if (o->cq_ex || o->create_cq_ex || o->cq_on_pd) {
 		ep->cq_ex = o->create_cq_ex ? o->create_cq_ex(ep->ctx, &ca)
 					    : ibv_create_cq_ex(ep->ctx, &ca);
 		ep->cq = ep->cq_ex ? ibv_cq_ex_to_cq(ep->cq_ex) : NULL;

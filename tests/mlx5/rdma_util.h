@@ -40,6 +40,9 @@ struct ep_opts {
 				       struct ibv_qp_init_attr_ex *attr);
 	bool qp_ex;	 /* ibv_create_qp_ex with every send op of the type */
 	bool channel;	 /* a completion channel on the CQ */
+	/* The CQ belongs to the QP's PD, a parent domain (ibv_create_cq_ex,
+	 * IBV_CQ_INIT_ATTR_MASK_PD). */
+	bool cq_on_pd;
 	bool sig_all;
 	struct ibv_srq *srq;
 	uint32_t max_inline;

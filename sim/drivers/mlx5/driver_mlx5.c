@@ -329,4 +329,5 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.alloc_pd_uhw = 1,
 	.reg_dmabuf_mr = 1,
 	.reg_mr_method = 1,
+	.buf_umem = 1,
 };

@@ -16,7 +16,7 @@
  *
  * Faults that are not at a UAR page go to the program's own handler: its
  * sigaction() and signal() calls for SIGSEGV and SIGTRAP (interposed in
- * boundary/signal_wrap.c) set the handler this one passes them on to.
+ * boundary/sigsys.c) set the handler this one passes them on to.
  * Under valgrind a signal frame's registers are not those of the faulting
  * instruction, so there no page is protected: the engine thread watches
  * the doorbell records (spinning while busy, then sleeping), and says so
