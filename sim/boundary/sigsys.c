@@ -232,6 +232,8 @@ int sim_sigsys_static_mode(void)
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (static_stack == MAP_FAILED)
 		return -errno;
+	/* its faults would run the sim on the program's thread block */
+	hca_doorbell_watch_only("static program");
 	ret = set_handler(1);
 	if (!ret)
 		ret = (int)sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS,

@@ -269,6 +269,9 @@ void hca_doorbell_moved(void *old, void *new, size_t new_len);
 /* One engine pass in the calling thread for a doorbell just rung (or the
  * engine thread's, if the sim is busy elsewhere). Takes sim_lock. */
 void hca_doorbell_pass(void);
+/* From now on no UAR page traps in this process: the engine thread
+ * watches the doorbell records (why: for the trace). */
+void hca_doorbell_watch_only(const char *why);
 /* 1 if some doorbell is noticed only by watching its record. */
 int hca_doorbell_watching(void);
 /* A doorbell the engine thread must serve in its next pass. */

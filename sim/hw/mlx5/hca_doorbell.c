@@ -20,7 +20,9 @@
  * Under valgrind a signal frame's registers are not those of the faulting
  * instruction, so there no page is protected: the engine thread watches
  * the doorbell records (spinning while busy, then sleeping), and says so
- * once. A page the table has no room for is watched the same way.
+ * once. A page the table has no room for is watched the same way, and
+ * so are all of a statically linked program's (its threads run on their
+ * own thread blocks, where a handler of the sim's could not run).
  */
 #include "hca.h"
 #include "x86_store.h"
@@ -227,6 +229,14 @@ static int trap_ready(void)
 		return 0;
 	db_mode = DB_TRAP;
 	return 1;
+}
+
+void hca_doorbell_watch_only(const char *why)
+{
+	if (db_mode)
+		return;
+	db_mode = DB_WATCH;
+	sim_trace("doorbells: watched (%s)", why);
 }
 
 static struct db_page *free_slot(void)
