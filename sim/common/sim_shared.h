@@ -75,6 +75,26 @@ struct sim_alloc {
 	uint32_t export_seq; /* names the next export's file */
 };
 
+/*
+ * An XRC domain named by a file (OPEN_XRCD with an fd): one row per
+ * (device, inode), what the kernel keeps per uverbs device in its
+ * xrcd_tree. Every process's open handles on it are counted per pid, so
+ * the row goes with the last handle or with the last holder's death
+ * (core/obj_xrcd.c).
+ */
+#define SIM_MAX_XRCD_FILES 256
+#define SIM_XRCD_HOLDERS   16
+struct sim_xrcd_file {
+	uint32_t in_use;
+	uint32_t dev;
+	uint32_t xrcdn;
+	uint64_t st_dev, st_ino;
+	struct {
+		int32_t pid;
+		uint32_t refs;
+	} holder[SIM_XRCD_HOLDERS];
+};
+
 struct sim_shared {
 	uint32_t magic;
 	uint32_t size;
@@ -86,6 +106,7 @@ struct sim_shared {
 	uint32_t trap_notes; /* enum sim_trap_note: said once per world */
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
+	struct sim_xrcd_file xrcd_files[SIM_MAX_XRCD_FILES];
 };
 
 /* Create the state file in dir (launcher). 0 or -errno. */
