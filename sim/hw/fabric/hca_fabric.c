@@ -485,10 +485,12 @@ void hca_fabric_wait(int ms)
 		return;
 	}
 	/* sleeping before head is read, as a sender publishes head before
-	 * it reads sleeping: one of the two sees the other */
+	 * it reads sleeping: one of the two sees the other (so with a
+	 * doorbell left to this thread) */
 	__atomic_store_n(&own->sleeping, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&own->head, __ATOMIC_SEQ_CST) ==
-	    __atomic_load_n(&own->tail, __ATOMIC_RELAXED)) {
+		    __atomic_load_n(&own->tail, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&hca_doorbell_pending, __ATOMIC_SEQ_CST)) {
 		hca_stats.waits++;
 		syscall(SYS_futex, &own->sleeping, FUTEX_WAIT, 1, &ts, NULL, 0);
 		if (!__atomic_load_n(&own->sleeping, __ATOMIC_SEQ_CST))
