@@ -313,3 +313,18 @@ int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
 		return -1;
 	return got;
 }
+
+/* EX_MODIFY_CQ (write only): the moderation of completion events. */
+int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
+{
+	struct ib_uverbs_ex_modify_cq req = {
+		.cq_handle = cq->handle,
+		.attr_mask = attr->attr_mask,
+		.attr = { attr->moderate.cq_count, attr->moderate.cq_period },
+	};
+
+	if (attr->attr_mask >= IBV_CQ_ATTR_RESERVED)
+		return EINVAL; /* not sent, as upstream */
+	return verbs_write_cmd_ex(cq->context, IB_USER_VERBS_EX_CMD_MODIFY_CQ,
+				  &req, sizeof(req), NULL, 0, NULL);
+}

@@ -268,3 +268,32 @@ int ibv_cmd_reg_mr_ex(struct ibv_pd *pd, struct verbs_mr *vmr,
 		by_fd ? IBV_MR_TYPE_DMABUF_MR : IBV_MR_TYPE_MR, a->access);
 	return 0;
 }
+
+int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
+		     size_t length, uint64_t hca_va, int access,
+		     struct ibv_pd *pd, const struct ibv_udata *udata)
+{
+	struct ib_uverbs_rereg_mr_resp resp;
+	struct ib_uverbs_rereg_mr req = {
+		.mr_handle = vmr->ibv_mr.handle,
+		.flags = flags,
+		.start = (uintptr_t)addr,
+		.length = length,
+		.hca_va = hca_va,
+		/* the kernel looks the PD up only for CHANGE_PD */
+		.pd_handle = (flags & IBV_REREG_MR_CHANGE_PD) ? pd->handle : 0,
+		.access_flags = (uint32_t)access,
+	};
+	int ret;
+
+	ret = verbs_write_cmd(vmr->ibv_mr.context, IB_USER_VERBS_CMD_REREG_MR,
+			      &req, sizeof(req), &resp, sizeof(resp), udata);
+	if (ret)
+		return ret;
+	/* in place or a new mkey: the response has the keys either way */
+	vmr->ibv_mr.lkey = resp.lkey;
+	vmr->ibv_mr.rkey = resp.rkey;
+	if (flags & IBV_REREG_MR_CHANGE_ACCESS)
+		vmr->access = access;
+	return 0;
+}

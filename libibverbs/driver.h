@@ -546,6 +546,25 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 			  uint64_t iova, int fd, int access,
 			  struct verbs_mr *vmr, struct uverbs_cmd *cmd);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+/*
+ * REREG_MR (write only): @flags are enum ibv_rereg_mr_flags; @pd is read
+ * only with IBV_REREG_MR_CHANGE_PD. The new keys land in @vmr.
+ */
+int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
+		     size_t length, uint64_t hca_va, int access,
+		     struct ibv_pd *pd, const struct ibv_udata *udata);
+/* ALLOC_MW (write only) fills @mw; DEALLOC_MW / MW_DESTROY frees it. */
+int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
+		     struct ibv_mw *mw, const struct ibv_udata *udata);
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
+/*
+ * The same for providers that send no driver data and keep no state of
+ * their own: a malloc'ed ibv_mw (NULL + errno), freed on success.
+ */
+struct ibv_mw *ibv_cmd_alloc_mw_obj(struct ibv_pd *pd, enum ibv_mw_type type);
+int ibv_cmd_dealloc_mw_obj(struct ibv_mw *mw);
+/* EX_MODIFY_CQ; an attr_mask past IBV_CQ_ATTR_MODERATE is EINVAL here. */
+int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
 /* QUERY_MR (ioctl only): fills @vmr as an imported MR of @pd. */
 int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
 		     uint32_t mr_handle);

@@ -198,13 +198,21 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 	return mr;
 }
 
-/* A new PD must exist and belong to the MR's context. */
+/*
+ * The library's own checks, in upstream's order (each: errno EINVAL and
+ * IBV_REREG_MR_ERR_INPUT, the old MR still valid). flags == 0 is the
+ * kernel's to refuse. A new PD must exist and belong to the MR's context.
+ */
 static int rereg_input_ok(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
-			  void *addr, size_t length)
+			  void *addr, size_t length, int access)
 {
-	if (!flags || (flags & ~IBV_REREG_MR_FLAGS_SUPPORTED))
+	if (verbs_get_mr(mr)->mr_type != IBV_MR_TYPE_MR)
+		return 0;
+	if (flags & ~IBV_REREG_MR_FLAGS_SUPPORTED)
 		return 0;
 	if ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) && (!addr || !length))
+		return 0;
+	if (access && !(flags & IBV_REREG_MR_CHANGE_ACCESS))
 		return 0;
 	return !(flags & IBV_REREG_MR_CHANGE_PD) ||
 	       (pd && pd->context == mr->context);
@@ -222,12 +230,10 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 		return IBV_REREG_MR_ERR_INPUT;
 	old_addr = mr->addr;
 	old_length = mr->length;
-	if (!rereg_input_ok(mr, flags, pd, addr, length)) {
+	if (!rereg_input_ok(mr, flags, pd, addr, length, access)) {
 		errno = EINVAL;
 		return IBV_REREG_MR_ERR_INPUT;
 	}
-	if (!(flags & IBV_REREG_MR_CHANGE_ACCESS))
-		access = 0;
 	if (new_range && ibv_dontfork_range(addr, length))
 		return IBV_REREG_MR_ERR_DONT_FORK_NEW;
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "datapath.h"
+#include "umr.h"
 
 static bool valid_open_attr(const struct mlx5dv_context_attr *attr)
 {
@@ -180,10 +181,12 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.alloc_buf = mlx5_alloc_user_buf,
 	.alloc_dm = mlx5_alloc_dm,
 	.alloc_dmah = mlx5_alloc_dmah,
+	.alloc_mw = ibv_cmd_alloc_mw_obj, /* libmlx5 sends no driver data */
 	.alloc_parent_domain = mlx5_alloc_parent_domain,
 	.alloc_pd = mlx5_alloc_pd,
 	.alloc_td = mlx5_alloc_td,
 	.advise_mr = mlx5_advise_mr,
+	.bind_mw = mlx5_bind_mw,
 	.close_xrcd = mlx5_close_xrcd,
 	.cq_event = mlx5_cq_event,
 	.create_ah = mlx5_create_ah,
@@ -194,6 +197,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.create_srq = mlx5_create_srq,
 	.create_srq_ex = mlx5_create_srq_ex,
 	.dealloc_dmah = mlx5_dealloc_dmah,
+	.dealloc_mw = ibv_cmd_dealloc_mw_obj,
 	.dealloc_pd = mlx5_dealloc_pd,
 	.dealloc_td = mlx5_dealloc_td,
 	.dereg_mr = mlx5_dereg_mr,
@@ -209,6 +213,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.import_dm = mlx5_import_dm,
 	.import_mr = mlx5_import_mr,
 	.import_pd = mlx5_import_pd,
+	.modify_cq = ibv_cmd_modify_cq,
 	.modify_qp = mlx5_modify_qp,
 	.modify_srq = mlx5_modify_srq,
 	.open_qp = mlx5_open_qp,
@@ -227,6 +232,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.reg_mr = mlx5_reg_mr,
 	.reg_mr_ex = mlx5_reg_mr_ex,
 	.req_notify_cq = mlx5_arm_cq,
+	.rereg_mr = mlx5_rereg_mr,
 	.resize_cq = mlx5_resize_cq,
 	.unimport_dm = mlx5_unimport_dm,
 	.unimport_mr = mlx5_unimport_mr,

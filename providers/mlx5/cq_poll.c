@@ -11,6 +11,7 @@
 
 #include "datapath.h"
 #include "doorbell.h"
+#include "umr.h"
 
 /* Upstream's internal "CQE of an unknown resource" result. */
 #define CQ_POLL_ERR (-2)
@@ -100,6 +101,9 @@ static void req_opcode(const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 	case MLX5_OPCODE_TSO:
 		wc->opcode = IBV_WC_TSO;
 		break;
+	case MLX5_OPCODE_UMR: /* BIND_MW or LOCAL_INV: the WQE says */
+		wc->opcode = IBV_WC_BIND_MW;
+		break;
 	default:
 		wc->opcode = IBV_WC_SEND;
 		break;
@@ -173,6 +177,8 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 		return 0;
 	}
 	req_opcode(cqe, wc);
+	if (wc->opcode == IBV_WC_BIND_MW)
+		wc->opcode = mlx5_umr_wc_opcode(qp, idx);
 	data = scatter_data(cqe);
 	if (data && (wc->opcode == IBV_WC_RDMA_READ ||
 		     wc->opcode == IBV_WC_COMP_SWAP ||

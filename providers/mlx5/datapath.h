@@ -327,6 +327,8 @@ struct mlx5_qp {
 	__be32 qpn8; /* ctrl qpn_ds without the ds: BE(qpn << 8) */
 	/* ctrl fm_ce_se by send flags & 7 (FENCE, SIGNALED, SOLICITED) */
 	uint8_t fm_ce_se[8];
+	/* after a UMR WQE: the next WQE's initiator small fence */
+	uint8_t umr_fence;
 	/* largest WQE (16-byte units) for BlueFlame: [0] gather, [1] inline */
 	uint8_t bf_max_ds[2];
 	uint8_t sq_signal_bits;

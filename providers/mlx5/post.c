@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "umr.h"
 #include "wqe.h"
 
 static const uint8_t mlx5_opcode[] = {
@@ -18,6 +19,8 @@ static const uint8_t mlx5_opcode[] = {
 	[IBV_WR_ATOMIC_CMP_AND_SWP] = MLX5_OPCODE_ATOMIC_CS,
 	[IBV_WR_ATOMIC_FETCH_AND_ADD] = MLX5_OPCODE_ATOMIC_FA,
 	[IBV_WR_SEND_WITH_INV] = MLX5_OPCODE_SEND_INVAL,
+	[IBV_WR_BIND_MW] = MLX5_OPCODE_UMR,
+	[IBV_WR_LOCAL_INV] = MLX5_OPCODE_UMR,
 };
 
 /* Inline payload after the segments at @seg; 0 or ENOMEM. */
@@ -133,10 +136,34 @@ static __be32 send_imm(const struct ibv_send_wr *wr)
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		return wr->imm_data;
 	case IBV_WR_SEND_WITH_INV:
+	case IBV_WR_LOCAL_INV:
 		return htobe32(wr->invalidate_rkey);
+	case IBV_WR_BIND_MW: /* names the window by its current key */
+		return htobe32(wr->bind_mw.mw->rkey);
 	default:
 		return 0;
 	}
+}
+
+/* BIND_MW / LOCAL_INV (RC, UC, XRC_SEND): a UMR WQE right after ctrl, no
+ * XRC segment, no data; 0 or errno. */
+static int post_umr(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
+		    struct mlx5_wqe_ctrl_seg *ctrl, unsigned int *ds)
+{
+	struct mlx5_umr_req r = { .type = IBV_MW_TYPE_2 };
+
+	if (qp->qp_type != IBV_QPT_RC && qp->qp_type != IBV_QPT_UC &&
+	    qp->qp_type != IBV_QPT_XRC_SEND)
+		return EINVAL;
+	if (wr->opcode == IBV_WR_LOCAL_INV) {
+		r.rkey = wr->invalidate_rkey;
+	} else {
+		r.type = wr->bind_mw.mw->type;
+		r.rkey = wr->bind_mw.mw->rkey;
+		r.new_rkey = wr->bind_mw.rkey;
+		r.info = &wr->bind_mw.bind_info;
+	}
+	return mlx5_set_umr(qp, ctrl, &r, ds);
 }
 
 /* One WR at cur_post; 0 or errno (nothing advanced on error). */
@@ -155,6 +182,12 @@ static int post_one(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 		return EINVAL;
 	if (mlx5_sq_full(qp, nreq) || wr->num_sge > qp->sq.qp_state_max_gs)
 		return ENOMEM;
+	if (mlx5_opcode[wr->opcode] == MLX5_OPCODE_UMR) {
+		err = post_umr(qp, wr, ctrl, &ds);
+		if (err)
+			return err;
+		goto ctrl;
+	}
 	seg = post_segments(qp, wr, ctrl + 1, &ds, &err);
 	if (!seg)
 		return err;
@@ -169,9 +202,15 @@ static int post_one(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 	} else {
 		post_sges(qp, wr, seg, &ds, atomic);
 	}
+ctrl:
 	mlx5_set_ctrl(ctrl, qp->sq.cur_post, mlx5_opcode[wr->opcode],
-		      qp->qpn8, ds, mlx5_fm_ce_se(qp, wr->send_flags),
+		      qp->qpn8, ds,
+		      mlx5_fm_ce_se(qp, wr->send_flags) | qp->umr_fence,
 		      send_imm(wr));
+	/* what follows a UMR waits for it, as libmlx5 fences it */
+	qp->umr_fence = mlx5_opcode[wr->opcode] == MLX5_OPCODE_UMR
+				? MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE
+				: 0;
 	qp->sq.wrid[idx] = wr->wr_id;
 	if (qp->sq.raw_wqe)
 		qp->sq.raw_wqe[idx] = 0;

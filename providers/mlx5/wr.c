@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "umr.h"
 #include "wqe.h"
 
 static struct mlx5_qp *to_mqpx(struct ibv_qp_ex *qpx)
@@ -78,7 +79,10 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 		qp->sq.raw_wqe[idx] = 0;
 	qp->sq.wqe_head[idx] = head + nreq;
 	mlx5_set_ctrl(ctrl, cur, opcode, qp->qpn8, 0,
-		      mlx5_fm_ce_se(qp, qpx->wr_flags), imm);
+		      mlx5_fm_ce_se(qp, qpx->wr_flags) | qp->umr_fence, imm);
+	qp->umr_fence = opcode == MLX5_OPCODE_UMR
+				? MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE
+				: 0;
 	return (uint8_t *)ctrl + sizeof(*ctrl) * (1 + xrc);
 }
 
@@ -217,6 +221,46 @@ WR_INLINE void setter_done(struct mlx5_qp *qp, unsigned int size)
 	qp->sq.cur_post += (size * MLX5_DS + MLX5_SEND_WQE_BB - 1) /
 			   MLX5_SEND_WQE_BB;
 	qp->wr.nreq++;
+}
+
+/* A UMR WQE is complete when built: it takes no setter. */
+static void open_umr(struct ibv_qp_ex *qpx, const struct mlx5_umr_req *r)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+	unsigned int ds;
+	int err;
+
+	if (!open_wqe(qp, MLX5_OPCODE_UMR, htobe32(r->rkey), false))
+		return;
+	/* XRC_SEND too: the UMR follows ctrl, no SRQ number is set */
+	qp->wr.setters = 1;
+	err = mlx5_set_umr(qp, qp->wr.ctrl, r, &ds);
+	if (err) {
+		qp->wr.setters = 0;
+		wr_fail(qp, err);
+		return;
+	}
+	setter_done(qp, ds);
+}
+
+static void wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw, uint32_t rkey,
+		       const struct ibv_mw_bind_info *info)
+{
+	struct mlx5_umr_req r = {
+		.type = mw->type,
+		.rkey = mw->rkey,
+		.new_rkey = rkey,
+		.info = info,
+	};
+
+	open_umr(qpx, &r);
+}
+
+static void wr_local_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
+{
+	struct mlx5_umr_req r = { .type = IBV_MW_TYPE_2, .rkey = rkey };
+
+	open_umr(qpx, &r);
 }
 
 static void wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num,
@@ -451,6 +495,10 @@ void mlx5_qp_set_wr_ops(struct mlx5_qp *qp)
 		x->wr_atomic_cmp_swp = wr_atomic_cmp_swp;
 	if (ops & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 		x->wr_atomic_fetch_add = wr_atomic_fetch_add;
+	if (ops & IBV_QP_EX_WITH_BIND_MW)
+		x->wr_bind_mw = wr_bind_mw;
+	if (ops & IBV_QP_EX_WITH_LOCAL_INV)
+		x->wr_local_inv = wr_local_inv;
 }
 
 /* The mlx5 builders the QP was created for (mlx5dv send_ops_flags). */

@@ -15,7 +15,7 @@
 #define OPS_UC                                                                 \
 	(OPS_COMMON | IBV_QP_EX_WITH_RDMA_WRITE |                              \
 	 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_LOCAL_INV |       \
-	 IBV_QP_EX_WITH_SEND_WITH_INV)
+	 IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW)
 #define OPS_RC                                                                 \
 	(OPS_UC | IBV_QP_EX_WITH_RDMA_READ |                                   \
 	 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |                                   \
@@ -155,6 +155,15 @@ static void wr_local_inv(struct ibv_qp_ex *ibqp, uint32_t rkey)
 		wqe->wr.ex.invalidate_rkey = rkey;
 }
 
+static void wr_bind_mw(struct ibv_qp_ex *ibqp, struct ibv_mw *mw,
+		       uint32_t rkey, const struct ibv_mw_bind_info *info)
+{
+	struct rxe_send_wqe *wqe = begin(ibqp, IBV_WR_BIND_MW);
+
+	if (wqe)
+		rxe_wqe_bind(wqe, mw, rkey, info);
+}
+
 static void wr_set_ud_addr(struct ibv_qp_ex *ibqp, struct ibv_ah *ah,
 			   uint32_t qpn, uint32_t qkey)
 {
@@ -269,6 +278,7 @@ void rxe_qp_ex_set_ops(struct rxe_qp *qp)
 	ex->wr_send_imm = wr_send_imm;
 	ex->wr_send_inv = wr_send_inv;
 	ex->wr_local_inv = wr_local_inv;
+	ex->wr_bind_mw = wr_bind_mw;
 	ex->wr_set_ud_addr = wr_set_ud_addr;
 	ex->wr_set_sge = wr_set_sge;
 	ex->wr_set_sge_list = wr_set_sge_list;

@@ -146,6 +146,12 @@ int rxe_wqe_add_sge(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 int rxe_wqe_add_inline(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		       const void *addr, size_t len);
 
+/* mw.c: memory windows; the BIND_MW WQE fields both post APIs fill. */
+int rxe_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
+		struct ibv_mw_bind *mw_bind);
+void rxe_wqe_bind(struct rxe_send_wqe *wqe, struct ibv_mw *mw, uint32_t rkey,
+		  const struct ibv_mw_bind_info *info);
+
 /* qp_ex.c: the ibv_wr_* API. check: 0, or EOPNOTSUPP for an op rxe
  * cannot do on that QP type. */
 int rxe_qp_ex_check(enum ibv_qp_type type, uint64_t send_ops);

@@ -16,7 +16,9 @@ static void rxe_free_context(struct ibv_context *ibctx)
 
 static const struct verbs_context_ops rxe_ctx_ops = {
 	.alloc_dm = rxe_alloc_dm,
+	.alloc_mw = ibv_cmd_alloc_mw_obj,
 	.alloc_pd = rxe_alloc_pd,
+	.bind_mw = rxe_bind_mw,
 	.create_ah = rxe_create_ah,
 	.create_cq = rxe_create_cq,
 	.create_cq_ex = rxe_create_cq_ex,
@@ -24,6 +26,7 @@ static const struct verbs_context_ops rxe_ctx_ops = {
 	.create_qp_ex = rxe_create_qp_ex,
 	.create_srq = rxe_create_srq,
 	.create_srq_ex = rxe_create_srq_ex,
+	.dealloc_mw = ibv_cmd_dealloc_mw_obj,
 	.dealloc_pd = rxe_dealloc_pd,
 	.dereg_mr = rxe_dereg_mr,
 	.destroy_ah = rxe_destroy_ah,

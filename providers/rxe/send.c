@@ -146,8 +146,15 @@ static int wr_fields(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	case IBV_WR_LOCAL_INV:
 		wqe->wr.ex.invalidate_rkey = wr->invalidate_rkey;
 		return 0;
+	case IBV_WR_BIND_MW:
+		/* RC and UC; a bind carries no data */
+		if (qp->vqp.qp.qp_type == IBV_QPT_UD || wr->num_sge)
+			return EINVAL;
+		rxe_wqe_bind(wqe, wr->bind_mw.mw, wr->bind_mw.rkey,
+			     &wr->bind_mw.bind_info);
+		return 0;
 	default:
-		/* Memory windows and the newer opcodes are not provided. */
+		/* The newer opcodes are not provided. */
 		return EINVAL;
 	}
 }

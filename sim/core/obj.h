@@ -114,6 +114,31 @@ struct sim_mr {
 	struct sim_dmabuf_import *dmabuf;
 };
 
+/*
+ * UVERBS_OBJECT_MW (obj_mw.c): a memory window. The kernel creates it
+ * (type 1 valid with no range, type 2 free); the HCA binds and
+ * invalidates it (hw/mlx5/hca_mw.c) and answers remote access through it.
+ */
+extern const struct sim_obj_type sim_type_mw;
+struct sim_mw {
+	struct sim_obj obj;
+	struct sim_pd *pd;
+	uint8_t type;  /* IB_MW_TYPE_1 / _2 */
+	uint8_t bound; /* has a range (type 2: VALID, not FREE) */
+	uint32_t rkey; /* index << 8 | the key byte of the last bind */
+	uint32_t qpn;  /* type 2: the QP it was bound through */
+	uint32_t access;   /* IB_ACCESS_* remote rights of the window */
+	uint64_t start;	   /* first address remote peers use (0: zero-based) */
+	uint64_t length;
+	uint32_t mr_lkey;  /* the MR under it, looked up at each access */
+	uint64_t mr_addr;  /* the MR address of window byte 0 */
+};
+
+static inline struct sim_mw *sim_mw(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_mw, obj) : NULL;
+}
+
 /* UVERBS_OBJECT_DMAH (obj_dmah.c): TPH hints for an MR's DMA. */
 extern const struct sim_obj_type sim_type_dmah;
 enum { SIM_DMAH_CPU_ID = 1, SIM_DMAH_MEM_TYPE = 2, SIM_DMAH_PH = 4 };
@@ -276,6 +301,9 @@ struct sim_cq {
 	 * descriptors; released with the CQ. */
 	struct sim_umem buf_umem, dbr_umem;
 	struct sim_call *call; /* the create ioctl, while the driver runs */
+	/* EX_MODIFY_CQ: completion events wait for this many CQEs or this
+	 * many microseconds after the first (0: that criterion is off) */
+	uint16_t mod_count, mod_period;
 };
 
 struct sim_xrcd;

@@ -337,6 +337,36 @@ static int w_req_notify_cq(struct sim_wcall *w)
 	return w_cq(w, req->cq_handle, &ret) ? 0 : ret;
 }
 
+/*
+ * EX_MODIFY_CQ as ib_uverbs_ex_modify_cq: attr_mask 0 or reserved set →
+ * EINVAL, bits past IB_CQ_MODERATE → EOPNOTSUPP, the CQ, then the
+ * driver (none: EOPNOTSUPP; mlx5: cq_period past 12 bits → EINVAL).
+ */
+static int w_ex_modify_cq(struct sim_wcall *w)
+{
+	const struct ib_uverbs_ex_modify_cq *req = w->in;
+	uint16_t max = sim_driver()->rules->max_cq_period;
+	struct sim_cq *cq;
+	int ret;
+
+	if (!req->attr_mask || req->reserved)
+		return -EINVAL;
+	if (req->attr_mask > 1)
+		return -EOPNOTSUPP;
+	cq = w_cq(w, req->cq_handle, &ret);
+	if (!cq)
+		return ret;
+	if (!max)
+		return -EOPNOTSUPP;
+	if (req->attr.cq_period > max)
+		return -EINVAL;
+	cq->mod_count = req->attr.cq_count;
+	cq->mod_period = req->attr.cq_period;
+	snprintf(w->note, sizeof(w->note), "count=%u period=%u us",
+		 cq->mod_count, cq->mod_period);
+	return 0;
+}
+
 static const struct sim_wcmd cq_wcmds[] = {
 	{IB_USER_VERBS_CMD_CREATE_CQ, "CREATE_CQ",
 	 sizeof(struct ib_uverbs_create_cq),
@@ -352,6 +382,9 @@ static const struct sim_wcmd cq_wcmds[] = {
 	 sizeof(struct ib_uverbs_destroy_cq_resp), 1, 1, w_destroy_cq},
 	{IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, "REQ_NOTIFY_CQ",
 	 sizeof(struct ib_uverbs_req_notify_cq), 0, 0, 1, w_req_notify_cq},
+	{IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_CQ,
+	 "EX_MODIFY_CQ", sizeof(struct ib_uverbs_ex_modify_cq), 0, 0, 1,
+	 w_ex_modify_cq},
 };
 
 const struct sim_obj_type sim_type_cq = {

@@ -290,6 +290,11 @@ static int w_ex_query_device(struct sim_wcall *w)
 		r.max_dm_size = sim.sh->cfg.dm_size;
 	if (sim_driver()->odp_caps)
 		sim_driver()->odp_caps(&r);
+	if (sim_driver()->rules->max_cq_period) {
+		r.cq_moderation_caps.max_cq_moderation_count = 0xffff;
+		r.cq_moderation_caps.max_cq_moderation_period =
+			sim_driver()->rules->max_cq_period;
+	}
 	/* in a CoCo guest DMA must go through shared (bounce) memory */
 	if (sim.sh->cfg.cc_guest)
 		r.device_cap_flags_ex |= RDMA_DM_DEVICE_CC_DMA_BOUNCE;

@@ -35,6 +35,18 @@ int sim_check_mr_access(uint64_t flags)
 	return 0;
 }
 
+/* Keys are device-wide: index from the world's counter, key byte 0;
+ * 0x100 is no key (mlx5's receive SGE list terminator). */
+static void mr_new_keys(struct sim_mr *mr)
+{
+	sim_shared_lock(sim.sh);
+	do
+		mr->lkey = (uint32_t)(sim.sh->next_id++ << 8);
+	while (mr->lkey == 0x100 || !mr->lkey);
+	sim_shared_unlock(sim.sh);
+	mr->rkey = mr->lkey;
+}
+
 struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
 			  struct sim_dm *dm)
 {
@@ -45,14 +57,7 @@ struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
 	mr->pd = pd;
 	mr->dm = dm;
 	mr->backing = dm ? SIM_MR_DM : SIM_MR_USER;
-	/* keys are device-wide: index from the world's counter, key byte 0;
-	 * 0x100 is no key (mlx5's receive SGE list terminator) */
-	sim_shared_lock(sim.sh);
-	do
-		mr->lkey = (uint32_t)(sim.sh->next_id++ << 8);
-	while (mr->lkey == 0x100 || !mr->lkey);
-	sim_shared_unlock(sim.sh);
-	mr->rkey = mr->lkey;
+	mr_new_keys(mr);
 	pd->obj.usecnt++;
 	if (dm)
 		dm->obj.usecnt++;
@@ -422,11 +427,114 @@ static int w_dereg_mr(struct sim_wcall *w)
 	return sim_wc_destroy(w, &sim_type_mr);
 }
 
+/* REREG_MR flags (the kernel's IB_MR_REREG_*) */
+enum {
+	SIM_REREG_TRANS = 1,
+	SIM_REREG_PD = 2,
+	SIM_REREG_ACCESS = 4,
+	SIM_REREG_KNOWN = 7,
+};
+
+/* The access bits mlx5 can change by UMR on the live mkey. */
+#define SIM_ACCESS_UMR                                                         \
+	(IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE |        \
+	 IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_ATOMIC |       \
+	 IB_UVERBS_ACCESS_RELAXED_ORDERING)
+
+/*
+ * mlx5_ib_rereg_user_mr once the core's checks passed: without a new
+ * translation, a PD change and access changes UMR can make happen in place
+ * (same keys); other access changes need a new mkey over the same pages
+ * (new keys; a dma-buf MR cannot: EOPNOTSUPP). A new translation is a new
+ * registration of user memory (new keys). Returns 0 or -errno.
+ */
+static int mlx5_rereg(struct sim_mr *mr, uint32_t flags,
+		      const struct ib_uverbs_rereg_mr *req, struct sim_pd *pd)
+{
+	uint32_t acc = (flags & SIM_REREG_ACCESS) ? req->access_flags
+						     : mr->access;
+	int err;
+
+	if (flags & SIM_REREG_TRANS) {
+		err = user_mr_check(req->start, req->length, req->hca_va, acc);
+		if (err)
+			return err;
+		if (mr->backing == SIM_MR_DMABUF)
+			sim_dmabuf_release(mr->dmabuf);
+		mr->dmabuf = NULL;
+		mr->backing = SIM_MR_USER;
+		mr->addr = req->start;
+		mr->length = req->length;
+		mr->iova = req->hca_va;
+		mr_new_keys(mr);
+	} else if ((mr->access ^ acc) & ~(uint32_t)SIM_ACCESS_UMR) {
+		if (mr->backing != SIM_MR_USER)
+			return -EOPNOTSUPP;
+		mr_new_keys(mr);
+	}
+	if (pd) {
+		mr->pd->obj.usecnt--;
+		pd->obj.usecnt++;
+		mr->pd = pd;
+	}
+	mr->access = acc;
+	return 0;
+}
+
+/* REREG_MR (write 11) in ib_uverbs_rereg_mr's order, then the driver. */
+static int w_rereg_mr(struct sim_wcall *w)
+{
+	const struct ib_uverbs_rereg_mr *req = w->in;
+	struct ib_uverbs_rereg_mr_resp r = {};
+	uint64_t page = sim.sh->cfg.page_size;
+	uint32_t flags = req->flags;
+	struct sim_obj *o, *pd = NULL;
+	struct sim_mr *mr;
+	int err;
+
+	if (!sim_driver()->rules->rereg_mr)
+		return -EOPNOTSUPP; /* the method exists with the driver op */
+	if (!flags)
+		return -EINVAL;
+	if (flags & ~(uint32_t)SIM_REREG_KNOWN)
+		return -EOPNOTSUPP;
+	if ((flags & SIM_REREG_TRANS) &&
+	    ((req->start ^ req->hca_va) & (page - 1)))
+		return -EINVAL;
+	o = sim_obj_get(w->uv, req->mr_handle, &sim_type_mr, &err);
+	if (!o)
+		return err;
+	mr = sim_mr(o);
+	if (mr->backing == SIM_MR_DM)
+		return -EINVAL;
+	if ((flags & SIM_REREG_ACCESS) &&
+	    sim_check_mr_access(req->access_flags))
+		return -EINVAL;
+	if (flags & SIM_REREG_PD) {
+		pd = sim_obj_get(w->uv, req->pd_handle, &sim_type_pd, &err);
+		if (!pd)
+			return err;
+		if (sim_pd(pd) == mr->pd)
+			pd = NULL; /* the same PD: nothing to move */
+	}
+	err = mlx5_rereg(mr, flags, req, sim_pd(pd));
+	if (err)
+		return err;
+	r.lkey = mr->lkey;
+	r.rkey = mr->rkey;
+	snprintf(w->note, sizeof(w->note), "handle=%u lkey=%#x",
+		 mr->obj.handle, mr->lkey);
+	return sim_wc_out(w, &r, sizeof(r));
+}
+
 static const struct sim_wcmd mr_wcmds[] = {
 	{IB_USER_VERBS_CMD_REG_MR, "REG_MR", sizeof(struct ib_uverbs_reg_mr),
 	 sizeof(struct ib_uverbs_reg_mr_resp), 1, 1, w_reg_mr},
 	{IB_USER_VERBS_CMD_DEREG_MR, "DEREG_MR",
 	 sizeof(struct ib_uverbs_dereg_mr), 0, 0, 1, w_dereg_mr},
+	{IB_USER_VERBS_CMD_REREG_MR, "REREG_MR",
+	 sizeof(struct ib_uverbs_rereg_mr),
+	 sizeof(struct ib_uverbs_rereg_mr_resp), 1, 1, w_rereg_mr},
 };
 
 const struct sim_obj_type sim_type_mr = {

@@ -224,6 +224,10 @@ struct sim_verbs_rules {
 	uint8_t sqd_event_always; /* rxe: SQ_DRAINED even unrequested */
 	uint8_t srq_resize;	  /* rxe: MODIFY_SRQ may change max_wr */
 	uint32_t qp_create_flags; /* IB_QP_CREATE_* the driver accepts */
+	uint32_t max_mw;	  /* 0: no memory windows (ALLOC_MW refused) */
+	uint8_t rereg_mr;	  /* has rereg_user_mr (mlx5; not 6.1 rxe) */
+	/* CQ moderation: the largest cq_period (µs); 0: no modify_cq */
+	uint16_t max_cq_period;
 };
 
 struct sim_driver_ops {
@@ -295,6 +299,8 @@ struct sim_driver_ops {
 			 uint32_t wr_count, uint32_t *bad);
 	int (*post_srq_recv)(struct sim_uvfile *uv, struct sim_srq *srq,
 			     uint32_t wr_count, uint32_t *bad);
+	/* ALLOC_MW's driver udata (NULL: ignored). 0 or -errno. */
+	int (*alloc_mw)(const void *in, size_t in_len);
 	const struct sim_verbs_rules *rules;
 	const struct sim_method *methods;
 	const unsigned int *nmethods;
@@ -357,6 +363,9 @@ void sim_for_each_context(unsigned int dev,
 /* A live MR of this process on device dev with this lkey or rkey (NULL if
  * none). Needs sim_lock. */
 struct sim_mr *sim_mr_by_key(unsigned int dev, uint32_t key);
+/* The memory window whose index (key >> 8) is key's, whatever its key
+ * byte; NULL if this process has none. */
+struct sim_mw *sim_mw_by_key(unsigned int dev, uint32_t key);
 /* A live QP of this process on device dev with this number, or NULL. */
 struct sim_qp *sim_qp_by_num(unsigned int dev, uint32_t qpn);
 

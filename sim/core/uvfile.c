@@ -137,6 +137,16 @@ struct sim_mr *sim_mr_by_key(unsigned int dev, uint32_t key)
 	return sim_mr(find_live(dev, &sim_type_mr, mr_has_key, key));
 }
 
+static int mw_has_index(struct sim_obj *o, uint32_t key)
+{
+	return (sim_mw(o)->rkey >> 8) == (key >> 8);
+}
+
+struct sim_mw *sim_mw_by_key(unsigned int dev, uint32_t key)
+{
+	return sim_mw(find_live(dev, &sim_type_mw, mw_has_index, key));
+}
+
 struct sim_qp *sim_qp_by_num(unsigned int dev, uint32_t qpn)
 {
 	return sim_qp(find_live(dev, &sim_type_qp, qp_has_num, qpn));

@@ -66,6 +66,7 @@ void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r)
 	r->max_cqe = v->max_cqe;
 	r->max_mr = 1 << 24;
 	r->max_pd = 1 << 24;
+	r->max_mw = v->max_mw;
 	r->max_qp_rd_atom = v->max_qp_rd_atom;
 	r->max_ee_rd_atom = 0;
 	r->max_res_rd_atom = v->max_qp * v->max_qp_rd_atom;

@@ -109,6 +109,7 @@ void check_cq(void);
 void check_qp(void);
 void check_qp_states(void);
 void check_srq_ah(void);
+void check_mw(void);
 void check_lib_discovery(void);
 
 #endif /* CONF_H */

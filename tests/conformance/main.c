@@ -38,6 +38,7 @@ int main(void)
 	check_qp();
 	check_qp_states();
 	check_srq_ah();
+	check_mw();
 #ifdef CONF_HAVE_LIBIBVERBS
 	check_library();
 #endif

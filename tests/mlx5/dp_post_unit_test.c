@@ -624,6 +624,92 @@ static void test_sizes(void **state)
 			 EINVAL); /* more BBs than max_send_wqebb */
 }
 
+static uint64_t be64_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64toh(v);
+}
+
+static uint32_t be32_off(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return be32toh(v);
+}
+
+/* The UMR WQE of a bind and of LOCAL_INV, byte by byte (ConnectX). */
+static void test_umr(void **state)
+{
+	struct dp_fixture fx;
+	struct verbs_mr vmr = { .ibv_mr = { .lkey = 0x4400 } };
+	struct ibv_mw mw2 = { .rkey = 0x12345607, .type = IBV_MW_TYPE_2 };
+	struct ibv_send_wr wr = { .wr_id = 5, .opcode = IBV_WR_BIND_MW,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	const uint8_t *w;
+	int i;
+
+	fx_init(&fx, IBV_QPT_RC, 16, 0, 0);
+	fx_rts(&fx);
+	memset(fx.qp->sq_start, 0xee, 16 * 64); /* stale ring bytes */
+	wr.bind_mw.mw = &mw2;
+	wr.bind_mw.rkey = 0x12345608;
+	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
+		&vmr.ibv_mr, 0x7000, 0x3000,
+		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE };
+	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &wr, &bad), 0);
+	w = (const uint8_t *)wqe(&fx, 0);
+	check_ctrl(wqe(&fx, 0), 0, MLX5_OPCODE_UMR, 12,
+		   MLX5_WQE_CTRL_CQ_UPDATE);
+	assert_int_equal(be32toh(wqe(&fx, 0)->imm), 0x12345607);
+	assert_int_equal(w[16], 0x80 | 0x10 | 0x20); /* INLINE|TO|CHECK_FREE */
+	assert_int_equal(w[20] << 8 | w[21], 4);     /* one KLM, 64 bytes */
+	assert_int_equal(be64_at(w + 24), 1ull << 29 | 1 << 13 | 1 << 14 |
+						  1 << 0 | 1 << 6 | 1 << 18 |
+						  1 << 19 | 1 << 20 | 1 << 21);
+	for (i = 32; i < 64; i++)
+		assert_int_equal(w[i], 0);
+	assert_int_equal(w[64], 0);
+	assert_int_equal(w[66], 0x10 | 0x20);
+	assert_int_equal(be32_off(w + 68), 0x123 << 8 | 0x08);
+	assert_int_equal(be64_at(w + 80), 0x7000);
+	assert_int_equal(be64_at(w + 88), 0x3000);
+	assert_int_equal(be32_off(w + 128), 0x3000);
+	assert_int_equal(be32_off(w + 132), 0x4400);
+	assert_int_equal(be64_at(w + 136), 0x7000);
+	for (i = 144; i < 192; i++)
+		assert_int_equal(w[i], 0);
+	assert_int_equal(fx.qp->sq.cur_post, 3);
+
+	/* LOCAL_INV: 128 bytes, no KLM, the window goes free */
+	wr = (struct ibv_send_wr){ .opcode = IBV_WR_LOCAL_INV,
+				   .invalidate_rkey = 0x12345608 };
+	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &wr, &bad), 0);
+	w = (const uint8_t *)wqe(&fx, 3);
+	/* it follows a UMR: the initiator small fence */
+	check_ctrl(wqe(&fx, 3), 3, MLX5_OPCODE_UMR, 8,
+		   MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE);
+	assert_int_equal(be32toh(wqe(&fx, 3)->imm), 0x12345608);
+	assert_int_equal(w[16], 0x80 | 0x10 | 0x08); /* + CHECK_QPN */
+	assert_int_equal(w[20] << 8 | w[21], 0);
+	assert_int_equal(be64_at(w + 24), 1ull << 29 | 1 << 13 | 1 << 14);
+	assert_int_equal(w[64], 0x40);
+	assert_int_equal(be32_off(w + 68), 0xffffff00);
+	assert_int_equal(fx.qp->sq.cur_post, 5);
+	/* a window longer than one KLM describes */
+	wr = (struct ibv_send_wr){ .opcode = IBV_WR_BIND_MW };
+	wr.bind_mw.mw = &mw2;
+	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){ &vmr.ibv_mr, 0,
+							  (1ull << 31) + 1,
+							  0 };
+	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &wr, &bad),
+			 EOPNOTSUPP);
+	assert_int_equal(fx.qp->sq.cur_post, 5);
+	fx_cleanup(&fx);
+}
+
 static void test_av(void **state)
 {
 	struct ibv_ah_attr attr = {
@@ -672,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_wr_ud),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_av),
+		cmocka_unit_test(test_umr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

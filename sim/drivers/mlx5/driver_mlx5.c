@@ -303,6 +303,9 @@ static const struct sim_verbs_rules mlx5_rules = {
 	.last_wqe_on_err = 1,
 	.chk_cur_state = 1,
 	.qp_create_flags = 1 << 1, /* BLOCK_MULTICAST_LOOPBACK */
+	.max_mw = 1 << 24, /* 1 << log_max_mkey, imaicl */
+	.rereg_mr = 1,
+	.max_cq_period = 4095, /* the CQC's 12-bit cq_period */
 };
 
 const struct sim_driver_ops sim_mlx5_ops = {
@@ -313,6 +316,7 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.pgoff_to_entry = mlx5_pgoff_to_entry,
 	.alloc_dm = mlx5_sim_alloc_dm,
 	.alloc_dmah = mlx5_sim_alloc_dmah,
+	.alloc_mw = mlx5_sim_alloc_mw,
 	.create_cq = mlx5_sim_create_cq,
 	.resize_cq = mlx5_sim_resize_cq,
 	.destroy_cq = mlx5_sim_destroy_cq,

@@ -35,6 +35,8 @@ int mlx5_sim_dm_map_op_addr(struct sim_call *c);
 int mlx5_sim_dm_query(struct sim_call *c);
 int mlx5_sim_uar_alloc(struct sim_call *c);
 int mlx5_sim_alloc_dmah(struct sim_dmah *d);
+/* ALLOC_MW's udata (mlx5_mw.c). */
+int mlx5_sim_alloc_mw(const void *in, size_t in_len);
 int mlx5_sim_uar_destroy(struct sim_call *c);
 
 /* MLX5_IB_OBJECT_UAR: one dynamic UAR page (mlx5_uar.c). */

@@ -268,6 +268,7 @@ static const struct sim_verbs_rules rxe_rules = {
 	.chk_timeout = 1,
 	.sqd_event_always = 1,
 	.srq_resize = 1,
+	.max_mw = 524287, /* RXE_MAX_MW */
 };
 
 const struct sim_driver_ops sim_rxe_ops = {

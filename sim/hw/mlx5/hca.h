@@ -57,6 +57,7 @@ enum {
 	HCA_SYND_LOC_QP_OP = 0x02,
 	HCA_SYND_LOC_PROT = 0x04,
 	HCA_SYND_FLUSH = 0x05,
+	HCA_SYND_MW_BIND = 0x06,
 	HCA_SYND_BAD_RESP = 0x10,
 	HCA_SYND_LOC_ACCESS = 0x11,
 	HCA_SYND_REM_INV_REQ = 0x12,
@@ -106,6 +107,7 @@ struct hca_cq {
 	uint8_t overrun;
 	uint8_t ignore_overrun;	   /* IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
 	uint8_t solicited_pending; /* SE or error CQE since the last event */
+	uint64_t mod_since; /* moderation: when the first held CQE came */
 };
 
 struct hca_srq {
@@ -132,6 +134,20 @@ struct hca_sge {
 	uint32_t len, key;
 };
 
+/* A UMR WQE's fields as hca_mw.c reads them (host order). */
+struct hca_umr {
+	uint8_t flags;	 /* UMR ctrl: CHECK_FREE, CHECK_QPN, ... */
+	uint8_t free;	 /* mkey context: the window goes free */
+	uint8_t access;	 /* mkey context access byte */
+	uint16_t klm_octowords;
+	uint64_t mask;	 /* which mkey fields the WQE sets */
+	uint32_t qpn_mkey;
+	uint64_t start, len;
+	uint32_t klm_bytes, klm_key;
+	uint64_t klm_addr;
+};
+#define HCA_UMR_BYTES 176 /* a bind WQE after its ctrl segment */
+
 /* A send WQE decoded when it was taken from the ring. */
 struct hca_swqe {
 	uint8_t opcode, signaled, solicited, fence;
@@ -145,6 +161,7 @@ struct hca_swqe {
 	uint32_t len; /* message bytes */
 	uint32_t nsge;
 	uint8_t inl; /* data is in inline_buf */
+	struct hca_umr umr;
 	struct hca_sge sge[HCA_MAX_SGE];
 	uint8_t *inline_buf;
 	/* UD address */
@@ -311,6 +328,9 @@ void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
 int hca_cq_overrun_errors(void);
 /* Fire the completion event of an armed CQ if it is due. */
 void hca_cq_check_arm(struct hca_cq *cq);
+/* Moderation (hca_cq_mod.c): may an armed CQ with pending new CQEs raise
+ * its event now? */
+int hca_cq_mod_due(struct hca_cq *cq, uint32_t pending);
 /* Switch cq to a new ring of ncqe entries at buf: a RESIZE_CQ CQE marks
  * the switch in the old ring, later CQEs go on at the same count in the
  * new one. */
@@ -321,6 +341,21 @@ void hca_cq_resize(struct hca_cq *cq, uint8_t *buf, uint32_t ncqe);
  * (PD, access bits, bounds, revoked dma-buf); NULL and *synd on failure. */
 void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd);
+
+/* ---- memory windows (hca_mw.c) ---- */
+/* Decode the UMR segments (len bytes after ctrl) into w. 0 or a
+ * syndrome for a WQE too short for its form. */
+uint8_t hca_umr_decode(struct hca_swqe *w, const uint8_t *seg, uint32_t len);
+/* Bind or invalidate the window the UMR WQE w names, in SQ order. 0 or
+ * the syndrome of its error completion (MW_BIND_ERR). */
+uint8_t hca_umr_exec(struct hca_qp *qp, const struct hca_swqe *w);
+/* [va, va+len) through window key for a remote request on qp: the
+ * window's checks, then the MR's. NULL with *synd REM_ACCESS. */
+void *hca_mw_mem(const struct hca_qp *qp, struct sim_mw *mw, uint32_t key,
+		 uint64_t va, uint64_t len, uint32_t need, uint8_t *synd);
+/* SEND_WITH_INV arrived on qp naming rkey: free that type 2 window. 0 or
+ * HCA_SYND_REM_INV_REQ. */
+uint8_t hca_mw_remote_inv(const struct hca_qp *qp, uint32_t rkey);
 
 /* ---- fabric (hca_fabric.c) ---- */
 enum {

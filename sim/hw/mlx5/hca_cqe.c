@@ -161,10 +161,13 @@ void hca_cq_check_arm(struct hca_cq *cq)
 		return;
 	if (sol && !cq->solicited_pending)
 		return;
+	if (!hca_cq_mod_due(cq, (cq->pi - v) & 0xffffff))
+		return;
 	if (!__atomic_compare_exchange_n(&cq->dbrec[1], &raw, idle, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return; /* re-armed meanwhile: look again next pass */
 	cq->solicited_pending = 0;
+	cq->mod_since = 0;
 	if (cq->obj)
 		sim_cq_comp_event(sim_cq(cq->obj));
 }

@@ -24,9 +24,13 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd)
 {
 	struct sim_mr *mr = sim_mr_by_key(qp->dev, key);
+	struct sim_mw *mw;
 	uint8_t *base;
 	int64_t off;
 
+	/* no MR has a window's index: look for one only when no MR matched */
+	if (!mr && remote && (mw = sim_mw_by_key(qp->dev, key)))
+		return hca_mw_mem(qp, mw, key, va, len, need, synd);
 	*synd = remote ? HCA_SYND_REM_ACCESS : HCA_SYND_LOC_PROT;
 	if (!mr || (remote ? mr->rkey : mr->lkey) != key)
 		return NULL;

@@ -68,6 +68,20 @@ static uint8_t *inline_buf(struct hca_swqe *w)
 	return w->inline_buf;
 }
 
+/* A UMR WQE's segments after ctrl, copied out of the ring for hca_mw.c. */
+static uint8_t umr_segments(struct seg_cur *c, struct hca_swqe *w,
+			    uint32_t ds)
+{
+	uint8_t seg[HCA_UMR_BYTES];
+	uint32_t i, n = ds > 1 ? ds - 1 : 0;
+
+	if (n > HCA_UMR_BYTES / 16)
+		n = HCA_UMR_BYTES / 16;
+	for (i = 0; i < n; i++)
+		memcpy(seg + i * 16, seg_next(c), 16);
+	return hca_umr_decode(w, seg, n * 16);
+}
+
 /* Decode the WQE at c into w; 0, or a syndrome for a malformed WQE. */
 static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		      uint32_t *bbs)
@@ -122,7 +136,7 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 			used++;
 		}
 	} else if (w->opcode == HCA_WQE_UMR) {
-		return HCA_SYND_LOC_QP_OP; /* memory windows are not modelled */
+		return umr_segments(c, w, ds);
 	}
 	/* A DS count short of the segments its opcode needs (0: not even
 	 * the control segment) is a malformed WQE. */
@@ -185,11 +199,17 @@ static void req_complete(struct hca_qp *qp, struct hca_swqe *w, uint8_t synd)
 static void req_retire(struct hca_qp *qp, uint8_t synd)
 {
 	struct hca_swqe *w = &qp->ring[qp->tail & (qp->ring_size - 1)];
+	uint8_t umr_err = 0;
 
+	/* a bind or invalidation takes effect as it retires, in SQ order */
+	if (!synd && w->opcode == HCA_WQE_UMR)
+		synd = umr_err = hca_umr_exec(qp, w);
 	req_complete(qp, w, synd);
 	qp->tail++;
 	qp->retries = 0;
 	qp->rnr_retries = 0;
+	if (umr_err)
+		hca_qp_to_err(qp);
 }
 
 /* Error on the oldest WQE: its CQE, then ERR (which flushes the rest). */
@@ -226,8 +246,10 @@ static void take_wqes(struct hca_qp *qp)
 		w = &qp->ring[qp->head & (qp->ring_size - 1)];
 		synd = decode(qp, &c, w, &bbs);
 		qp->sq_taken = (uint16_t)(qp->sq_taken + bbs);
-		/* a NOP puts nothing on the wire: no packet, no PSN */
-		w->npkts = w->opcode == HCA_WQE_NOP ? 0 : 1;
+		/* a NOP or UMR puts nothing on the wire: no packet, no PSN */
+		w->npkts = w->opcode == HCA_WQE_NOP || w->opcode == HCA_WQE_UMR
+				   ? 0
+				   : 1;
 		if (!is_read_like(w->opcode) && w->len > HCA_SEG_MAX)
 			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
 		else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
@@ -418,6 +440,10 @@ static int transmit(struct hca_qp *qp)
 			return 1;
 		}
 		if (w->fence && outstanding_reads)
+			break;
+		/* a UMR runs once all before it completed; what follows
+		 * waits for it (libmlx5 fences the next WQE) */
+		if (w->opcode == HCA_WQE_UMR)
 			break;
 		/* never more READ/atomic requests in flight than the
 		 * initiator depth (a responder holds no more) */

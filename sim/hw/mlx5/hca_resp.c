@@ -427,6 +427,13 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 	if (!(p->flags & HCA_PF_LAST))
 		return;
 	qp->in_msg = 0;
+	if (!write && (p->flags & HCA_PF_INV) &&
+	    hca_mw_remote_inv(qp, be32toh(p->imm))) {
+		/* class J: the key names no window this QP may free */
+		hca_recv_complete(qp, qp->msg_wqe, p, 0, HCA_SYND_REM_INV_REQ);
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, SIM_EVENT_QP_REQ_ERR);
+		return;
+	}
 	if (!write) {
 		hca_recv_complete(qp, qp->msg_wqe, p, qp->msg_off, 0);
 	} else if (p->flags & HCA_PF_IMM) {

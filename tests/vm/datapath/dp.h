@@ -78,6 +78,7 @@ void dp_fill(void *p, size_t n, unsigned int seed);
 /* The check groups. */
 void dp_rc_ops(void);
 void dp_rc_new_api(void);
+void dp_mw(void);
 void dp_srq(void);
 void dp_ud(void);
 void dp_events(void);

@@ -79,6 +79,7 @@ int main(int argc, char **argv)
 	dp_events();
 	dp_errors();
 	dp_resize();
+	dp_mw();
 
 	maps = count_uverbs_maps();
 	dp_check("leak.maps_while_open", maps == 0,
