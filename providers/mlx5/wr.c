@@ -75,6 +75,13 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 	qp->sq.wqe_head[idx] = head + nreq;
 	mlx5_set_ctrl(ctrl, cur, opcode, qp->qpn8, 0,
 		      mlx5_fm_ce_se(qp, qpx->wr_flags), imm);
+	if (qp->dci) {
+		/* ctrl + the address vector fill the first basic block;
+		 * mlx5dv_wr_set_dc_addr writes it */
+		qp->wr.size = 1 + sizeof(struct mlx5_wqe_av) / MLX5_DS;
+		qp->wr.setters = 2;
+		return mlx5_sq_wrap(qp, (uint8_t *)ctrl + MLX5_SEND_WQE_BB);
+	}
 	return (uint8_t *)ctrl + sizeof(*ctrl);
 }
 
@@ -125,7 +132,8 @@ static void wr_send_imm_ud(struct ibv_qp_ex *qpx, __be32 imm)
 	open_send_ud(qpx, MLX5_OPCODE_SEND_IMM, imm);
 }
 
-/* ctrl + raddr fill 32 bytes of the first basic block: no wrap. */
+/* ctrl + raddr fill 32 bytes of a basic block (a DCI's: of the second,
+ * after the address vector): no wrap. */
 WR_INLINE void open_rdma(struct ibv_qp_ex *qpx, uint8_t opcode, uint32_t rkey,
 			 uint64_t raddr, __be32 imm)
 {
@@ -136,7 +144,7 @@ WR_INLINE void open_rdma(struct ibv_qp_ex *qpx, uint8_t opcode, uint32_t rkey,
 		return;
 	mlx5_set_raddr(seg, raddr, rkey);
 	qp->wr.seg = seg + 1;
-	qp->wr.size = 2;
+	qp->wr.size += 1;
 }
 
 static void wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey,
@@ -177,7 +185,7 @@ WR_INLINE void open_atomic(struct ibv_qp_ex *qpx, uint8_t opcode,
 	aseg = (struct mlx5_wqe_atomic_seg *)(seg + 1);
 	mlx5_set_atomic(aseg, swap_add, compare);
 	qp->wr.seg = aseg + 1;
-	qp->wr.size = 3;
+	qp->wr.size += 2;
 	qp->wr.len8 = true;
 }
 
@@ -319,6 +327,28 @@ static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	setter_done(qp, qp->wr.size);
 }
 
+/* DCI: the AH's address vector with the DCT number and its access key. */
+static void wr_set_dc_addr(struct mlx5dv_qp_ex *dvx, struct ibv_ah *ah,
+			   uint32_t remote_dctn, uint64_t remote_dc_key)
+{
+	struct mlx5_qp *qp = (struct mlx5_qp *)((uint8_t *)dvx -
+						offsetof(struct mlx5_qp, dv_qp_ex));
+	struct mlx5_wqe_av *av;
+
+	if (!can_set(qp))
+		return;
+	av = (struct mlx5_wqe_av *)(qp->wr.ctrl + 1);
+	memcpy(av, &to_mah(ah)->av, sizeof(*av));
+	av->dqp_dct = htobe32(remote_dctn | MLX5_EXTENDED_UD_AV);
+	av->key.dc_key = htobe64(remote_dc_key);
+	setter_done(qp, qp->wr.size);
+}
+
+void mlx5_dc_set_wr_ops(struct mlx5_qp *qp)
+{
+	qp->dv_qp_ex.wr_set_dc_addr = wr_set_dc_addr;
+}
+
 /*
  * mlx5dv_wr_raw_wqe: the caller's WQE byte for byte (its ctrl gives the
  * opcode, flags and size in 16-byte units), with the WQE index and QP
@@ -335,6 +365,7 @@ static void wr_raw_wqe(struct mlx5dv_qp_ex *dvx, const void *wqe)
 
 	if (!open_wqe(qp, 0, 0, false))
 		return;
+	qp->wr.setters = 1; /* the caller's WQE holds any address vector */
 	ctrl = qp->wr.ctrl;
 	qp->sq.raw_wqe[cur & (qp->sq.wqe_cnt - 1)] = 1;
 	mlx5_copy_inline(qp, ctrl, wqe, (size_t)ds * MLX5_DS);

@@ -188,7 +188,7 @@ enum sim_qp_state {
 	SIM_QPS_SQE,
 	SIM_QPS_ERR,
 };
-enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
+enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4, SIM_QPT_DRIVER = 0xff };
 
 /* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
 int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,

@@ -89,8 +89,9 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 
 	if (!qp_type_known(a->type))
 		return -EINVAL;
-	if (a->type < SIM_QPT_RC || a->type > SIM_QPT_UD)
-		return -EOPNOTSUPP; /* XRC, RAW_PACKET, DRIVER: not modelled */
+	if ((a->type < SIM_QPT_RC || a->type > SIM_QPT_UD) &&
+	    !(a->type == SIM_QPT_DRIVER && d->rules->driver_qp))
+		return -EOPNOTSUPP; /* XRC, RAW_PACKET: not modelled */
 	if (a->create_flags & ~d->rules->qp_create_flags)
 		return -EOPNOTSUPP;
 	if (!a->send_cq || !a->recv_cq)

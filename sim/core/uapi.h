@@ -224,6 +224,7 @@ struct sim_verbs_rules {
 	uint8_t sqd_event_always; /* rxe: SQ_DRAINED even unrequested */
 	uint8_t srq_resize;	  /* rxe: MODIFY_SRQ may change max_wr */
 	uint32_t qp_create_flags; /* IB_QP_CREATE_* the driver accepts */
+	uint8_t driver_qp;	  /* mlx5: IB_QPT_DRIVER (DC) QPs */
 };
 
 struct sim_driver_ops {

@@ -291,6 +291,7 @@ static const struct sim_verbs_rules mlx5_rules = {
 	.last_wqe_on_err = 1,
 	.chk_cur_state = 1,
 	.qp_create_flags = 1 << 1, /* BLOCK_MULTICAST_LOOPBACK */
+	.driver_qp = 1,
 };
 
 const struct sim_driver_ops sim_mlx5_ops = {

@@ -416,6 +416,8 @@ void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
 
 	cur_payload = payload;
 	cur_len = p->len;
+	if (qp && qp->dct)
+		qp = hca_dct_conn(qp, p);
 	if (!qp)
 		return;
 	if (p->op == HCA_PKT_ACK || p->op == HCA_PKT_NAK ||
