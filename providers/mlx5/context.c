@@ -203,6 +203,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.free_buf = mlx5_free_user_buf,
 	.free_context = mlx5_free_context,
 	.free_dm = mlx5_free_dm,
+	.get_srq_num = mlx5_get_srq_num,
 	.import_dm = mlx5_import_dm,
 	.import_mr = mlx5_import_mr,
 	.import_pd = mlx5_import_pd,

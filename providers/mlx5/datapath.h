@@ -444,6 +444,8 @@ struct ibv_srq *mlx5_create_srq_ex(struct ibv_context *ibctx,
 int mlx5_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 		    int mask);
 int mlx5_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
+/* ibv_get_srq_num: any SRQ's number (DC peers name the DCT's SRQ). */
+int mlx5_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
 int mlx5_destroy_srq(struct ibv_srq *srq);
 int mlx5_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad_wr);

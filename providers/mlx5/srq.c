@@ -198,3 +198,9 @@ int mlx5_destroy_srq(struct ibv_srq *ibsrq)
 	free_srq(ctx, srq);
 	return 0;
 }
+
+int mlx5_get_srq_num(struct ibv_srq *ibsrq, uint32_t *srq_num)
+{
+	*srq_num = to_msrq(ibsrq)->srqn;
+	return 0;
+}

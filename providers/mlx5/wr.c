@@ -327,9 +327,13 @@ static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	setter_done(qp, qp->wr.size);
 }
 
-/* DCI: the AH's address vector with the DCT number and its access key. */
-static void wr_set_dc_addr(struct mlx5dv_qp_ex *dvx, struct ibv_ah *ah,
-			   uint32_t remote_dctn, uint64_t remote_dc_key)
+/*
+ * DCI: the AH's address vector with the DCT number and its access key;
+ * the stream id goes in the ctrl segment (0 for the plain setter).
+ */
+static void wr_set_dc_addr_stream(struct mlx5dv_qp_ex *dvx, struct ibv_ah *ah,
+				  uint32_t remote_dctn, uint64_t remote_dc_key,
+				  uint16_t stream_id)
 {
 	struct mlx5_qp *qp = (struct mlx5_qp *)((uint8_t *)dvx -
 						offsetof(struct mlx5_qp, dv_qp_ex));
@@ -341,12 +345,20 @@ static void wr_set_dc_addr(struct mlx5dv_qp_ex *dvx, struct ibv_ah *ah,
 	memcpy(av, &to_mah(ah)->av, sizeof(*av));
 	av->dqp_dct = htobe32(remote_dctn | MLX5_EXTENDED_UD_AV);
 	av->key.dc_key = htobe64(remote_dc_key);
+	qp->wr.ctrl->dci_stream_channel_id = htobe16(stream_id);
 	setter_done(qp, qp->wr.size);
+}
+
+static void wr_set_dc_addr(struct mlx5dv_qp_ex *dvx, struct ibv_ah *ah,
+			   uint32_t remote_dctn, uint64_t remote_dc_key)
+{
+	wr_set_dc_addr_stream(dvx, ah, remote_dctn, remote_dc_key, 0);
 }
 
 void mlx5_dc_set_wr_ops(struct mlx5_qp *qp)
 {
 	qp->dv_qp_ex.wr_set_dc_addr = wr_set_dc_addr;
+	qp->dv_qp_ex.wr_set_dc_addr_stream = wr_set_dc_addr_stream;
 }
 
 /*

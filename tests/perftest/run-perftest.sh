@@ -33,6 +33,9 @@ runs=(
 	"send_lat:ib_send_lat"
 	"send_bw_ud:ib_send_bw -c UD"
 	"send_lat_ud:ib_send_lat -c UD"
+	"send_bw_dc:ib_send_bw -c DC"
+	"write_bw_dc:ib_write_bw -c DC"
+	"read_bw_dc:ib_read_bw -c DC"
 )
 
 status=0
