@@ -68,12 +68,13 @@ int mlx5_dc_modify_dct(struct mlx5_qp *qp, struct ibv_qp_attr *attr,
 {
 	struct mlx5_ib_modify_qp req = {};
 	struct mlx5_ib_modify_qp_resp resp = {};
-	struct ibv_udata udata = { .in = &req, .in_len = sizeof(req),
-				   .out = &resp, .out_len = sizeof(resp) };
+	struct ibv_udata udata = {.in = &req,
+				  .in_len = sizeof(req),
+				  .out = &resp,
+				  .out_len = sizeof(resp)};
 	int err = ibv_cmd_modify_qp(&qp->verbs_qp.qp, attr, attr_mask, &udata);
 
-	if (err || !(attr_mask & IBV_QP_STATE) ||
-	    attr->qp_state != IBV_QPS_RTR)
+	if (err || !(attr_mask & IBV_QP_STATE) || attr->qp_state != IBV_QPS_RTR)
 		return err;
 	if (resp.response_length <
 	    offsetof(struct mlx5_ib_modify_qp_resp, dctn) + sizeof(resp.dctn))

@@ -335,8 +335,9 @@ static void wr_set_dc_addr_stream(struct mlx5dv_qp_ex *dvx, struct ibv_ah *ah,
 				  uint32_t remote_dctn, uint64_t remote_dc_key,
 				  uint16_t stream_id)
 {
-	struct mlx5_qp *qp = (struct mlx5_qp *)((uint8_t *)dvx -
-						offsetof(struct mlx5_qp, dv_qp_ex));
+	struct mlx5_qp *qp =
+		(struct mlx5_qp *)((uint8_t *)dvx -
+				   offsetof(struct mlx5_qp, dv_qp_ex));
 	struct mlx5_wqe_av *av;
 
 	if (!can_set(qp))

@@ -193,11 +193,10 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	before = qp->attr.qp_state;
 	ret = driver_checks(qp, &n, m, mask);
 	if (!ret && d->modify_qp)
-		ret = d->modify_qp(w->uv, qp, &n, mask,
-				   udata ? w->uhw_in : NULL,
-				   udata ? w->uhw_in_len : 0,
-				   udata ? w->uhw_out : NULL,
-				   udata ? w->uhw_out_len : 0);
+		ret = d->modify_qp(
+			w->uv, qp, &n, mask, udata ? w->uhw_in : NULL,
+			udata ? w->uhw_in_len : 0, udata ? w->uhw_out : NULL,
+			udata ? w->uhw_out_len : 0);
 	if (ret)
 		return ret;
 	old = qp->attr.qp_state;

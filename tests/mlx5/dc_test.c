@@ -24,12 +24,13 @@
 #include "host_pair.h"
 #include "skip.h"
 
-#define BUF_SZ	 8192
-#define MSG	 256
-#define DC_KEY	 0x1ee7a330ull
-#define BAD_KEY	 0x1ee7a331ull
-#define ACCESS	 (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
-		  IBV_ACCESS_REMOTE_READ)
+#define BUF_SZ	8192
+#define MSG	256
+#define DC_KEY	0x1ee7a330ull
+#define BAD_KEY 0x1ee7a331ull
+#define ACCESS                                                                 \
+	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                    \
+	 IBV_ACCESS_REMOTE_READ)
 
 static struct host_pair hosts;
 #define A (hosts.a)
@@ -111,8 +112,8 @@ static int dct_up(struct ibv_qp *qp)
 		.qp_access_flags = ACCESS,
 	};
 	int ret = ibv_modify_qp(qp, &a,
-				IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+				IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+					IBV_QP_ACCESS_FLAGS);
 
 	if (ret)
 		return ret;
@@ -129,7 +130,7 @@ static int dct_up(struct ibv_qp *qp)
 /* RESET -> INIT -> RTR -> RTS, the DCI's masks; timeout as given. */
 static int dci_up(struct ibv_qp *qp, uint8_t timeout, uint8_t retry)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
+	struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .port_num = 1};
 	int ret = ibv_modify_qp(qp, &a,
 				IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT);
 
@@ -148,14 +149,13 @@ static int dci_up(struct ibv_qp *qp, uint8_t timeout, uint8_t retry)
 	a.sq_psn = 0;
 	return ibv_modify_qp(qp, &a,
 			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC |
-				     IBV_QP_SQ_PSN);
+				     IBV_QP_RNR_RETRY |
+				     IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_SQ_PSN);
 }
 
 static void dct_open(struct dct_side *d, struct rdma_host *h)
 {
-	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 16,
-						  .max_sge = 1 } };
+	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 16, .max_sge = 1}};
 
 	d->cq = ibv_create_cq(h->ctx, 32, NULL, NULL, 0);
 	assert_non_null(d->cq);
@@ -180,7 +180,7 @@ static void dct_close(struct dct_side *d)
 static void dci_open(struct dci_side *s, uint16_t dlid, uint8_t timeout,
 		     uint8_t retry)
 {
-	struct ibv_ah_attr aa = { .dlid = dlid, .port_num = 1 };
+	struct ibv_ah_attr aa = {.dlid = dlid, .port_num = 1};
 
 	s->cq = ibv_create_cq(A.ctx, 32, NULL, NULL, 0);
 	assert_non_null(s->cq);
@@ -206,17 +206,17 @@ static void dci_close(struct dci_side *s)
 static void srq_recv(struct ibv_srq *srq, void *addr, uint32_t len,
 		     uint32_t lkey, uint64_t wr_id)
 {
-	struct ibv_sge sge = { (uintptr_t)addr, len, lkey };
-	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge,
-				  .num_sge = 1 }, *bad;
+	struct ibv_sge sge = {(uintptr_t)addr, len, lkey};
+	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge, .num_sge = 1},
+			   *bad;
 
 	assert_int_equal(ibv_post_srq_recv(srq, &wr, &bad), 0);
 }
 
 /* One WQE to (dctn, key): op is IBV_WR_SEND, RDMA_WRITE or RDMA_READ. */
-static void dci_post(struct dci_side *s, enum ibv_wr_opcode op,
-		     uint32_t dctn, uint64_t key, void *addr, uint32_t len,
-		     uint64_t raddr, uint64_t wr_id)
+static void dci_post(struct dci_side *s, enum ibv_wr_opcode op, uint32_t dctn,
+		     uint64_t key, void *addr, uint32_t len, uint64_t raddr,
+		     uint64_t wr_id)
 {
 	s->qpx->wr_id = wr_id;
 	s->qpx->wr_flags = IBV_SEND_SIGNALED;
@@ -245,8 +245,7 @@ static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 	return 0;
 }
 
-static void expect_ok(struct ibv_cq *cq, uint64_t wr_id,
-		      enum ibv_wc_opcode op)
+static void expect_ok(struct ibv_cq *cq, uint64_t wr_id, enum ibv_wc_opcode op)
 {
 	struct ibv_wc wc;
 
@@ -293,8 +292,8 @@ static void test_send_write_read(void **state)
 	/* READ back what B holds */
 	memset(B.buf + 2048, 0x5a, MSG);
 	ibv_wr_start(s.qpx);
-	dci_post(&s, IBV_WR_RDMA_READ, d.dct->qp_num, DC_KEY, A.buf + 4096,
-		 MSG, (uintptr_t)B.buf + 2048, 3);
+	dci_post(&s, IBV_WR_RDMA_READ, d.dct->qp_num, DC_KEY, A.buf + 4096, MSG,
+		 (uintptr_t)B.buf + 2048, 3);
 	assert_int_equal(ibv_wr_complete(s.qpx), 0);
 	expect_ok(s.cq, 3, IBV_WC_RDMA_READ);
 	assert_memory_equal(A.buf + 4096, B.buf + 2048, MSG);
@@ -319,8 +318,7 @@ static void test_two_dcts(void **state)
 	dci_open(&s, lid_of(B.ctx), 14, 7);
 	for (i = 0; i < 4; i++) {
 		A.buf[i * 64] = (uint8_t)(0xa0 + i);
-		srq_recv(d[i % 2].srq, B.buf + i * 64, 64, B.mr->lkey,
-			 100 + i);
+		srq_recv(d[i % 2].srq, B.buf + i * 64, 64, B.mr->lkey, 100 + i);
 	}
 	ibv_wr_start(s.qpx);
 	for (i = 0; i < 4; i++)
@@ -406,8 +404,7 @@ static void test_other_process(void **state)
 		host_close(&h);
 		_exit(ok ? 0 : 1);
 	}
-	assert_int_equal(read(to_parent[0], info, sizeof(info)),
-			 sizeof(info));
+	assert_int_equal(read(to_parent[0], info, sizeof(info)), sizeof(info));
 	dci_open(&s, (uint16_t)info[1], 14, 7);
 	memset(A.buf, 0, MSG);
 	A.buf[0] = 0x3c;
@@ -443,8 +440,7 @@ static void expect_create_fails(struct ibv_qp_init_attr_ex *attr,
 
 static void test_bad_create(void **state)
 {
-	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4,
-						  .max_sge = 1 } };
+	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 4, .max_sge = 1}};
 	struct ibv_cq *cq = ibv_create_cq(A.ctx, 8, NULL, NULL, 0);
 	struct ibv_srq *srq = ibv_create_srq(A.pd, &sa);
 	struct ibv_qp_init_attr_ex attr;
@@ -507,13 +503,13 @@ static void test_bad_create(void **state)
 
 static void test_bad_modify(void **state)
 {
-	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4,
-						  .max_sge = 1 } };
+	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 4, .max_sge = 1}};
 	struct ibv_cq *cq = ibv_create_cq(A.ctx, 8, NULL, NULL, 0);
 	struct ibv_srq *srq = ibv_create_srq(A.pd, &sa);
 	struct ibv_qp *dct, *dci;
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-				 .qp_access_flags = ACCESS };
+	struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT,
+				.port_num = 1,
+				.qp_access_flags = ACCESS};
 
 	(void)state;
 	assert_non_null(cq);
@@ -523,10 +519,10 @@ static void test_bad_modify(void **state)
 	assert_non_null(dct);
 	assert_non_null(dci);
 	/* DCT INIT: exactly STATE|ACCESS_FLAGS|PKEY_INDEX|PORT */
-	assert_int_equal(ibv_modify_qp(dct, &a,
-				       IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					       IBV_QP_PORT),
-			 EINVAL);
+	assert_int_equal(
+		ibv_modify_qp(dct, &a,
+			      IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT),
+		EINVAL);
 	/* DCI INIT: no ACCESS_FLAGS */
 	assert_int_equal(ibv_modify_qp(dci, &a,
 				       IBV_QP_STATE | IBV_QP_PKEY_INDEX |
@@ -545,10 +541,10 @@ static void test_bad_modify(void **state)
 	assert_int_equal(ibv_modify_qp(dci, &a, IBV_QP_STATE), 0);
 	a.qp_state = IBV_QPS_INIT;
 	a.port_num = 1;
-	assert_int_equal(ibv_modify_qp(dci, &a,
-				       IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					       IBV_QP_PORT),
-			 0);
+	assert_int_equal(
+		ibv_modify_qp(dci, &a,
+			      IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT),
+		0);
 	a.qp_state = IBV_QPS_RTR;
 	a.path_mtu = IBV_MTU_1024;
 	assert_int_equal(ibv_modify_qp(dci, &a, IBV_QP_STATE), EINVAL);

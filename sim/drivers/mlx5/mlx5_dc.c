@@ -70,21 +70,20 @@ struct dc_step {
 };
 
 static const struct dc_step dct_steps[] = {
-	{ SIM_QPS_RESET, SIM_QPS_INIT,
-	  M(ACCESS_FLAGS) | M(PKEY_INDEX) | M(PORT), 0 },
-	{ SIM_QPS_INIT, SIM_QPS_RTR,
-	  M(MIN_RNR_TIMER) | M(AV) | M(PATH_MTU), 0 },
+	{SIM_QPS_RESET, SIM_QPS_INIT, M(ACCESS_FLAGS) | M(PKEY_INDEX) | M(PORT),
+	 0},
+	{SIM_QPS_INIT, SIM_QPS_RTR, M(MIN_RNR_TIMER) | M(AV) | M(PATH_MTU), 0},
 };
 
 static const struct dc_step dci_steps[] = {
-	{ SIM_QPS_RESET, SIM_QPS_INIT, M(PKEY_INDEX) | M(PORT), 0 },
-	{ SIM_QPS_INIT, SIM_QPS_INIT, 0, M(PKEY_INDEX) | M(PORT) },
-	{ SIM_QPS_INIT, SIM_QPS_RTR, M(PATH_MTU), M(PKEY_INDEX) | M(AV) },
-	{ SIM_QPS_RTR, SIM_QPS_RTS,
-	  M(TIMEOUT) | M(RETRY_CNT) | M(RNR_RETRY) | M(MAX_QP_RD_ATOMIC) |
-		  M(SQ_PSN),
-	  M(MIN_RNR_TIMER) },
-	{ SIM_QPS_RTS, SIM_QPS_RTS, 0, M(MIN_RNR_TIMER) },
+	{SIM_QPS_RESET, SIM_QPS_INIT, M(PKEY_INDEX) | M(PORT), 0},
+	{SIM_QPS_INIT, SIM_QPS_INIT, 0, M(PKEY_INDEX) | M(PORT)},
+	{SIM_QPS_INIT, SIM_QPS_RTR, M(PATH_MTU), M(PKEY_INDEX) | M(AV)},
+	{SIM_QPS_RTR, SIM_QPS_RTS,
+	 M(TIMEOUT) | M(RETRY_CNT) | M(RNR_RETRY) | M(MAX_QP_RD_ATOMIC) |
+		 M(SQ_PSN),
+	 M(MIN_RNR_TIMER)},
+	{SIM_QPS_RTS, SIM_QPS_RTS, 0, M(MIN_RNR_TIMER)},
 };
 
 static int step_ok(const struct dc_step *t, size_t n, unsigned int cur,
@@ -106,8 +105,8 @@ static int dci_ok(unsigned int cur, unsigned int next, uint32_t mask)
 	if (next == SIM_QPS_RESET ||
 	    (next == SIM_QPS_ERR && cur != SIM_QPS_RESET))
 		return mask == M(STATE);
-	return step_ok(dci_steps, sizeof(dci_steps) / sizeof(dci_steps[0]),
-		       cur, next, mask);
+	return step_ok(dci_steps, sizeof(dci_steps) / sizeof(dci_steps[0]), cur,
+		       next, mask);
 }
 
 /* INIT->RTR makes the DCT: its number goes back in the response. */
@@ -123,8 +122,8 @@ static int dct_rtr(struct sim_qp *gqp, struct hca_qp *qp, void *out,
 	if (ret)
 		return ret;
 	gqp->qpn = qp->qpn;
-	r.response_length = out_len < sizeof(r) ? (uint32_t)out_len
-						: (uint32_t)sizeof(r);
+	r.response_length =
+		out_len < sizeof(r) ? (uint32_t)out_len : (uint32_t)sizeof(r);
 	r.dctn = qp->qpn;
 	memcpy(out, &r, r.response_length);
 	return 0;
