@@ -104,12 +104,12 @@ static struct ibv_qp *create_dc(struct ibv_context *ctx, struct ibv_pd *pd,
 }
 
 /* RESET -> INIT -> RTR with exactly the masks mlx5_ib takes for a DCT. */
-static int dct_up(struct ibv_qp *qp)
+static int dct_up_access(struct ibv_qp *qp, unsigned int access)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
 		.port_num = 1,
-		.qp_access_flags = ACCESS,
+		.qp_access_flags = access,
 	};
 	int ret = ibv_modify_qp(qp, &a,
 				IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -125,6 +125,11 @@ static int dct_up(struct ibv_qp *qp)
 	return ibv_modify_qp(qp, &a,
 			     IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER | IBV_QP_AV |
 				     IBV_QP_PATH_MTU);
+}
+
+static int dct_up(struct ibv_qp *qp)
+{
+	return dct_up_access(qp, ACCESS);
 }
 
 /* RESET -> INIT -> RTR -> RTS, the DCI's masks; timeout as given. */
@@ -153,7 +158,8 @@ static int dci_up(struct ibv_qp *qp, uint8_t timeout, uint8_t retry)
 				     IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_SQ_PSN);
 }
 
-static void dct_open(struct dct_side *d, struct rdma_host *h)
+static void dct_open_access(struct dct_side *d, struct rdma_host *h,
+			    unsigned int access)
 {
 	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 16, .max_sge = 1}};
 
@@ -166,8 +172,13 @@ static void dct_open(struct dct_side *d, struct rdma_host *h)
 	assert_non_null(d->dct);
 	/* its number exists from RTR on (mlx5_ib creates it there) */
 	assert_int_equal(d->dct->qp_num, 0);
-	assert_int_equal(dct_up(d->dct), 0);
+	assert_int_equal(dct_up_access(d->dct, access), 0);
 	assert_int_not_equal(d->dct->qp_num, 0);
+}
+
+static void dct_open(struct dct_side *d, struct rdma_host *h)
+{
+	dct_open_access(d, h, ACCESS);
 }
 
 static void dct_close(struct dct_side *d)
@@ -360,6 +371,45 @@ static void test_wrong_key(void **state)
 	assert_int_equal(wc.status, IBV_WC_RETRY_EXC_ERR);
 	assert_int_equal(ibv_poll_cq(d.cq, 1, &wc), 0);
 	assert_int_equal(B.buf[0], 0);
+	dci_close(&s);
+	dct_close(&d);
+}
+
+/*
+ * A READ the DCT does not allow: REMOTE_ACCESS_ERR at the DCI, which goes
+ * to ERR; back through RESET to RTS it reaches the same DCT again.
+ */
+static void test_access_error_and_recovery(void **state)
+{
+	struct dct_side d;
+	struct dci_side s;
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RESET };
+	struct ibv_wc wc;
+
+	(void)state;
+	dct_open_access(&d, &B, IBV_ACCESS_REMOTE_WRITE);
+	dci_open(&s, lid_of(B.ctx), 14, 7);
+	ibv_wr_start(s.qpx);
+	dci_post(&s, IBV_WR_RDMA_READ, d.dct->qp_num, DC_KEY, A.buf, 64,
+		 (uintptr_t)B.buf, 20);
+	assert_int_equal(ibv_wr_complete(s.qpx), 0);
+	assert_int_equal(poll_one(s.cq, &wc), 1);
+	assert_int_equal(wc.wr_id, 20);
+	assert_int_equal(wc.status, IBV_WC_REM_ACCESS_ERR);
+
+	assert_int_equal(ibv_modify_qp(s.qp, &a, IBV_QP_STATE), 0);
+	assert_int_equal(dci_up(s.qp, 14, 7), 0);
+	memset(B.buf, 0, 64);
+	memset(A.buf, 0x6b, 64);
+	srq_recv(d.srq, B.buf, 64, B.mr->lkey, 21);
+	ibv_wr_start(s.qpx);
+	dci_post(&s, IBV_WR_SEND, d.dct->qp_num, DC_KEY, A.buf, 64, 0, 22);
+	assert_int_equal(ibv_wr_complete(s.qpx), 0);
+	expect_ok(s.cq, 22, IBV_WC_SEND);
+	assert_int_equal(poll_one(d.cq, &wc), 1);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 21);
+	assert_memory_equal(B.buf, A.buf, 64);
 	dci_close(&s);
 	dct_close(&d);
 }
@@ -562,6 +612,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_send_write_read),
 		cmocka_unit_test(test_two_dcts),
 		cmocka_unit_test(test_wrong_key),
+		cmocka_unit_test(test_access_error_and_recovery),
 		cmocka_unit_test(test_other_process),
 	};
 	int failed;
