@@ -26,6 +26,8 @@ DEPS=(
 	ucx-utils
 	# DAPL's dtest (tests/sim/busy_world.sh)
 	dapl2-utils
+	# a Go program under rdma-sim (tests/sim/go_verbs)
+	golang-go
 	# perftest 4.5 built from Debian's source against rdma-dm (tests/perftest)
 	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool
 	# the real-kernel lane

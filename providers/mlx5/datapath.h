@@ -413,6 +413,22 @@ void mlx5_qp_set_dv_wr_ops(struct mlx5_qp *qp);
 void mlx5_qp_init_wqe_consts(struct mlx5_qp *qp);
 void mlx5_qp_set_wr_complete(struct mlx5_qp *qp, bool operational);
 
+/* ---- XRC (xrc.c) ---- */
+struct ibv_xrcd *mlx5_open_xrcd(struct ibv_context *ctx,
+				struct ibv_xrcd_init_attr *attr);
+int mlx5_close_xrcd(struct ibv_xrcd *xrcd);
+/* XRC_RECV QPs: created (the kernel's own QP) or opened by number. */
+struct ibv_qp *mlx5_create_xrc_tgt(struct ibv_context *ctx,
+				   struct ibv_qp_init_attr_ex *attr);
+struct ibv_qp *mlx5_open_qp(struct ibv_context *ctx,
+			    struct ibv_qp_open_attr *attr);
+int mlx5_destroy_xrc_tgt(struct mlx5_qp *qp);
+int mlx5_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
+
+/* ---- on-demand paging (odp.c) ---- */
+int mlx5_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		   uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
+
 /* ---- SRQ (srq.c) ---- */
 struct mlx5_srq {
 	struct verbs_srq verbs_srq;
@@ -430,6 +446,7 @@ struct mlx5_srq {
 	__be32 *db;
 	struct mlx5_parent_domain *db_owner; /* mlx5_alloc_dbrec_pd */
 	uint8_t *free_map; /* 1: the WQE is on the free list */
+	bool has_uidx;	   /* XRC, CQE version 1: rsc.rsn is its index */
 };
 
 static inline struct mlx5_srq *to_msrq(struct ibv_srq *ibsrq)
@@ -444,8 +461,6 @@ struct ibv_srq *mlx5_create_srq_ex(struct ibv_context *ibctx,
 int mlx5_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 		    int mask);
 int mlx5_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
-/* ibv_get_srq_num: any SRQ's number (DC peers name the DCT's SRQ). */
-int mlx5_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
 int mlx5_destroy_srq(struct ibv_srq *srq);
 int mlx5_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad_wr);

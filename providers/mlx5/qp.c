@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * QP life cycle for RC, UC and UD: one buffer (RQ first, then SQ), a
+ * QP life cycle for RC, UC, UD and XRC_SEND: one buffer (RQ first, then SQ), a
  * doorbell record and a doorbell/BlueFlame register, described to the
  * kernel in struct mlx5_ib_create_qp. Posting is gated on the state as
  * upstream: receives from INIT, sends from RTS; a reset QP forgets its
@@ -64,6 +64,11 @@ static int check_attr(const struct ibv_qp_init_attr_ex *attr,
 			return 0;
 		}
 		return EINVAL;
+	case IBV_QPT_XRC_SEND:
+		supported = supported_ops_rc;
+		break;
+	case IBV_QPT_XRC_RECV:
+		return EINVAL; /* it names its domain (IBV_QP_INIT_ATTR_XRCD) */
 	default:
 		/* As libmlx5: the extended QP's ops are judged first. */
 		if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS ||
@@ -409,6 +414,8 @@ struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
+	if (attr->qp_type == IBV_QPT_XRC_RECV)
+		return mlx5_create_xrc_tgt(ibctx, attr);
 	qp = create_qp(ibctx, attr, &no_dv);
 	return qp ? &qp->verbs_qp.qp : NULL;
 }
@@ -471,7 +478,9 @@ int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 	if (qp->dct)
 		return mlx5_dc_modify_dct(qp, attr, attr_mask);
 	err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, NULL);
-	if (err || !(attr_mask & IBV_QP_STATE))
+	/* a target QP has no queues of ours to reset or open */
+	if (err || !(attr_mask & IBV_QP_STATE) ||
+	    qp->qp_type == IBV_QPT_XRC_RECV)
 		return err;
 	switch (attr->qp_state) {
 	case IBV_QPS_RESET:
@@ -516,8 +525,11 @@ int mlx5_destroy_qp(struct ibv_qp *ibqp)
 	struct mlx5_context *ctx = to_mctx(ibqp->context);
 	struct mlx5_qp *qp = to_mqp(ibqp);
 	struct mlx5_srq *srq = ibqp->srq ? to_msrq(ibqp->srq) : NULL;
-	int err = ibv_cmd_destroy_qp(ibqp);
+	int err;
 
+	if (qp->qp_type == IBV_QPT_XRC_RECV)
+		return mlx5_destroy_xrc_tgt(qp);
+	err = ibv_cmd_destroy_qp(ibqp);
 	if (err)
 		return err;
 	/* No CQE of a destroyed QP may reach the application. */

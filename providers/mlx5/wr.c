@@ -51,6 +51,8 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 	struct ibv_qp_ex *qpx = &qp->verbs_qp.qp_ex;
 	unsigned int cur = qp->sq.cur_post, nreq = qp->wr.nreq;
 	unsigned int head = qp->sq.head, idx;
+	/* XRC: the SRQ number's segment follows ctrl (wr_set_xrc_srqn) */
+	unsigned int xrc = qp->qp_type == IBV_QPT_XRC_SEND;
 	struct mlx5_wqe_ctrl_seg *ctrl;
 
 	/* An error, or the previous WQE still wants a setter. */
@@ -66,8 +68,10 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 	ctrl = mlx5_sq_wqe(qp, idx);
 	qp->wr.ctrl = ctrl;
 	qp->wr.size =
-		ud ? 1 + sizeof(struct mlx5_wqe_datagram_seg) / MLX5_DS : 1;
-	qp->wr.setters = ud ? 2 : 1; /* UD: the address too */
+		ud ? 1 + sizeof(struct mlx5_wqe_datagram_seg) / MLX5_DS
+		   : 1 + xrc;
+	/* UD: the address too; XRC: the SRQ number too */
+	qp->wr.setters = ud || xrc ? 2 : 1;
 	qp->wr.len8 = false;
 	qp->sq.wrid[idx] = qpx->wr_id;
 	if (qp->sq.raw_wqe)
@@ -82,7 +86,7 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 		qp->wr.setters = 2;
 		return mlx5_sq_wrap(qp, (uint8_t *)ctrl + MLX5_SEND_WQE_BB);
 	}
-	return (uint8_t *)ctrl + sizeof(*ctrl);
+	return (uint8_t *)ctrl + sizeof(*ctrl) * (1 + xrc);
 }
 
 /* RC/UC sends: the data follows ctrl. */
@@ -327,6 +331,16 @@ static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	setter_done(qp, qp->wr.size);
 }
 
+static void wr_set_xrc_srqn(struct ibv_qp_ex *qpx, uint32_t remote_srqn)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+
+	if (!can_set(qp))
+		return;
+	mlx5_set_xrc(qp->wr.ctrl + 1, remote_srqn);
+	setter_done(qp, qp->wr.size);
+}
+
 /*
  * DCI: the AH's address vector with the DCT number and its access key;
  * the stream id goes in the ctrl segment (0 for the plain setter).
@@ -462,6 +476,8 @@ void mlx5_qp_set_wr_ops(struct mlx5_qp *qp)
 			x->wr_send_imm = wr_send_imm_ud;
 		return; /* UD sends nothing else */
 	}
+	if (qp->qp_type == IBV_QPT_XRC_SEND)
+		x->wr_set_xrc_srqn = wr_set_xrc_srqn;
 	if (ops & IBV_QP_EX_WITH_SEND)
 		x->wr_send = wr_send;
 	if (ops & IBV_QP_EX_WITH_SEND_WITH_IMM)

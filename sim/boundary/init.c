@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Resolving libc, joining the world named by $RDMA_SIM_DIR. */
 #include "sim.h"
+#include "syscall_trap.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -173,6 +174,7 @@ static void __attribute__((constructor)) sim_init(void)
 	}
 	pthread_atfork(fork_prepare, fork_done, fork_done);
 	sim.active = 1;
+	sim_syscall_trap_init();
 }
 
 int sim_fail(const char *kind)

@@ -38,7 +38,9 @@ struct sim_config {
 	uint8_t static_uar; /* mlx5 kernel without MLX5_LIB_CAP_DYN_UAR */
 	uint8_t cc_guest;   /* a confidential-computing guest: DMA bounces */
 	uint8_t no_dma_heap; /* no /dev/dma_heap (CONFIG_DMABUF_HEAPS=n) */
+	uint8_t no_seccomp; /* no system-call trap (boundary/seccomp.c) */
 	char trace_path[SIM_PATH_LEN];
+	char static_helper[SIM_PATH_LEN]; /* rdma-sim-static, for exec */
 	/* --fault rules, --seed, and the clock their times count from */
 	uint64_t seed;
 	uint64_t start_ns; /* CLOCK_MONOTONIC when the world was made */
@@ -73,6 +75,26 @@ struct sim_alloc {
 	uint32_t export_seq; /* names the next export's file */
 };
 
+/*
+ * An XRC domain named by a file (OPEN_XRCD with an fd): one row per
+ * (device, inode), what the kernel keeps per uverbs device in its
+ * xrcd_tree. Every process's open handles on it are counted per pid, so
+ * the row goes with the last handle or with the last holder's death
+ * (core/obj_xrcd.c).
+ */
+#define SIM_MAX_XRCD_FILES 256
+#define SIM_XRCD_HOLDERS   16
+struct sim_xrcd_file {
+	uint32_t in_use;
+	uint32_t dev;
+	uint32_t xrcdn;
+	uint64_t st_dev, st_ino;
+	struct {
+		int32_t pid;
+		uint32_t refs;
+	} holder[SIM_XRCD_HOLDERS];
+};
+
 struct sim_shared {
 	uint32_t magic;
 	uint32_t size;
@@ -81,8 +103,10 @@ struct sim_shared {
 	uint64_t next_id;
 	uint32_t next_qpn; /* QP numbers: unique per device, all processes */
 	uint32_t nfail;
+	uint32_t trap_notes; /* enum sim_trap_note: said once per world */
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
+	struct sim_xrcd_file xrcd_files[SIM_MAX_XRCD_FILES];
 };
 
 /* Create the state file in dir (launcher). 0 or -errno. */

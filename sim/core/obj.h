@@ -188,7 +188,9 @@ enum sim_qp_state {
 	SIM_QPS_SQE,
 	SIM_QPS_ERR,
 };
-enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4, SIM_QPT_DRIVER = 0xff };
+enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
+enum { SIM_QPT_XRC_INI = 9, SIM_QPT_XRC_TGT = 10 };
+enum { SIM_QPT_DRIVER = 0xff };
 
 /* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
 int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
@@ -276,10 +278,12 @@ struct sim_cq {
 	struct sim_call *call; /* the create ioctl, while the driver runs */
 };
 
+struct sim_xrcd;
 struct sim_srq {
 	struct sim_obj obj;
 	struct sim_pd *pd;
 	struct sim_cq *cq; /* XRC/TM only */
+	struct sim_xrcd *xrcd; /* XRC only (held) */
 	uint8_t srq_type;  /* IB_UVERBS_SRQT_* */
 	uint32_t max_wr;
 	uint32_t max_sge;
@@ -300,6 +304,10 @@ struct sim_qp {
 	struct sim_cq *send_cq;
 	struct sim_cq *recv_cq;
 	struct sim_srq *srq;
+	struct sim_xrcd *xrcd; /* XRC_TGT (held) */
+	/* An XRC_TGT handle OPEN_QP made: the QP it opened (held), whose
+	 * attributes modify and query reach. NULL for every other QP. */
+	struct sim_qp *real;
 	uint64_t user_handle;
 	struct sim_qp_attr attr; /* current state and attributes; attr.cap */
 	struct sim_evq *async;
@@ -335,6 +343,29 @@ static inline struct sim_ah *sim_ah(struct sim_obj *o)
 {
 	return o ? sim_container_of(o, struct sim_ah, obj) : NULL;
 }
+
+/* ---- XRC domains (obj_xrcd.c) ---- */
+extern const struct sim_obj_type sim_type_xrcd;
+struct sim_xrcd {
+	struct sim_obj obj;
+	uint32_t xrcdn; /* the domain: equal in every handle on one inode */
+	int32_t slot;	/* its row in the world's inode table, -1: private */
+};
+
+static inline struct sim_xrcd *sim_xrcd(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_xrcd, obj) : NULL;
+}
+
+/* The QP a handle acts on: the opened XRC_TGT QP for an OPEN_QP handle. */
+static inline struct sim_qp *sim_qp_real(struct sim_qp *qp)
+{
+	return qp && qp->real ? qp->real : qp;
+}
+
+/* Attributes modify_qp silently drops for a QP type (the kernel's
+ * modify_qp_mask): XRC_INI has no responder, XRC_TGT no requester. */
+uint32_t sim_qp_mask_stripped(unsigned int type);
 
 /* New object of type t with the lowest free handle; NULL on ENOMEM. */
 struct sim_obj *sim_obj_new(struct sim_uvfile *uv,

@@ -195,7 +195,7 @@ static int user_mr_check(uint64_t addr, uint64_t len, uint64_t iova,
 	if ((addr & (page - 1)) != (iova & (page - 1)) || !len ||
 	    addr + len < addr || sim_check_mr_access(acc))
 		return -EINVAL;
-	return 0;
+	return sim_mr_odp_check(addr, len, iova, acc);
 }
 
 /*
@@ -355,6 +355,14 @@ static const struct sim_attr_spec query_mr_attrs[] = {
 	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_IOVA, 8, 8, 0),
 };
 
+static const struct sim_attr_spec advise_mr_attrs[] = {
+	A_IDR(UVERBS_ATTR_ADVISE_MR_PD_HANDLE, sim_type_pd, SA_READ),
+	A_CONST(UVERBS_ATTR_ADVISE_MR_ADVICE, 1),
+	A_FLAGS(UVERBS_ATTR_ADVISE_MR_FLAGS, 1),
+	A_IN(UVERBS_ATTR_ADVISE_MR_SGE_LIST, sizeof(struct ib_uverbs_sge),
+	     4096, 1),
+};
+
 static const struct sim_attr_spec mr_destroy_attrs[] = {
 	A_IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, sim_type_mr, SA_DESTROY),
 };
@@ -378,6 +386,8 @@ static const struct sim_method mr_methods[] = {
 	 .flags = SIM_M_NEEDS_CTX,
 	 .hidden = reg_mr_hidden},
 	MR(UVERBS_METHOD_QUERY_MR, "QUERY_MR", query_mr, query_mr_attrs),
+	MR(UVERBS_METHOD_ADVISE_MR, "ADVISE_MR", sim_mr_advise,
+	   advise_mr_attrs),
 };
 static int w_reg_mr(struct sim_wcall *w)
 {

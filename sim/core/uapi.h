@@ -308,6 +308,14 @@ struct sim_driver_ops {
 	uint8_t reg_mr_method;
 	/* takes CQ and QP rings by descriptor (BUF_UMEM); else EOPNOTSUPP */
 	uint8_t buf_umem;
+	uint8_t xrc; /* alloc_xrcd: the XRCD object, XRC SRQs and QPs */
+	/* On-demand paging (NULL: none). odp_caps fills EX_QUERY_DEVICE's
+	 * odp_caps and xrc_odp_caps; advise_mr runs ADVISE_MR after the
+	 * core's checks (sge: n entries), 0 or -errno. */
+	void (*odp_caps)(struct ib_uverbs_ex_query_device_resp *r);
+	int (*advise_mr)(struct sim_uvfile *uv, struct sim_pd *pd,
+			 uint32_t advice, uint32_t flags,
+			 const struct ib_uverbs_sge *sge, uint32_t n);
 };
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;
@@ -411,6 +419,10 @@ uint32_t sim_num_comp_vectors(void);
 int sim_check_ah_attr(const struct sim_ah_attr *a);
 /* ib_check_mr_access: 0 or -EINVAL */
 int sim_check_mr_access(uint64_t flags);
+/* ODP rules of REG_MR (mr_advise.c): 0 or -EINVAL. */
+int sim_mr_odp_check(uint64_t addr, uint64_t len, uint64_t iova, uint64_t acc);
+/* UVERBS_METHOD_ADVISE_MR's handler (mr_advise.c). */
+int sim_mr_advise(struct sim_call *c);
 /* New MR holding pd (and dm). NULL on ENOMEM. */
 struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
 			  struct sim_dm *dm);

@@ -3,6 +3,7 @@
 #define RDMA_SIM_LAUNCHER_H
 
 #include "sim_shared.h"
+#include "static_elf.h"
 
 struct sim_launch {
 	struct sim_config cfg;

@@ -52,6 +52,8 @@ static const char usage[] =
 	"  --cc-guest         a confidential-computing guest: devices report\n"
 	"                     CC_DMA_BOUNCE, /dev/dma_heap/system_cc_shared\n"
 	"  --no-dma-heap      kernel without DMA-buf heaps (/dev/dma_heap)\n"
+	"  --no-seccomp       no system-call trap: only calls through libc\n"
+	"                     reach the simulated kernel (no raw syscalls)\n"
 	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
 	"                     number); repeatable, see sim/README.md\n"
 	"  --list-fail-kinds  print every KIND --fail accepts\n"
@@ -163,6 +165,7 @@ enum {
 	OPT_STATIC_UAR,
 	OPT_CC_GUEST,
 	OPT_NO_DMA_HEAP,
+	OPT_NO_SECCOMP,
 	OPT_FAIL,
 	OPT_TRACE,
 	OPT_DRIVER,
@@ -181,6 +184,7 @@ static const struct option longopts[] = {
 	{"static-uar", no_argument, NULL, OPT_STATIC_UAR},
 	{"cc-guest", no_argument, NULL, OPT_CC_GUEST},
 	{"no-dma-heap", no_argument, NULL, OPT_NO_DMA_HEAP},
+	{"no-seccomp", no_argument, NULL, OPT_NO_SECCOMP},
 	{"fail", required_argument, NULL, OPT_FAIL},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"driver", required_argument, NULL, OPT_DRIVER},
@@ -260,6 +264,9 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_NO_DMA_HEAP:
 		l->cfg.no_dma_heap = 1;
+		return 0;
+	case OPT_NO_SECCOMP:
+		l->cfg.no_seccomp = 1;
 		return 0;
 	case OPT_FAIL:
 		return parse_fail(arg, l);

@@ -163,6 +163,16 @@ int ep_poll(struct rdma_ep *ep, struct ibv_wc *wc, int n)
 	return got;
 }
 
+bool cq_wait(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	double end = now() + 10;
+	int r = 0;
+
+	while (!r && now() < end)
+		r = ibv_poll_cq(cq, 1, wc);
+	return r == 1;
+}
+
 int ep_post(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,
 	    uint32_t len, uint32_t lkey, uint64_t raddr, uint32_t rkey,
 	    unsigned int flags, uint64_t wr_id)

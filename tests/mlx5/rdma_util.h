@@ -66,6 +66,9 @@ int ep_pair(struct rdma_ep *a, struct ibv_pd *pa, const struct ep_opts *oa,
 /* Poll until @n completions arrived or 10 s passed; returns how many. */
 int ep_poll(struct rdma_ep *ep, struct ibv_wc *wc, int n);
 
+/* Poll @cq for one completion, 10 s at most: true when @wc holds it. */
+bool cq_wait(struct ibv_cq *cq, struct ibv_wc *wc);
+
 /* Post one WR with one SGE; 0 or the post's errno. */
 int ep_post(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,
 	    uint32_t len, uint32_t lkey, uint64_t raddr, uint32_t rkey,

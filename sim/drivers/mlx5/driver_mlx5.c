@@ -319,4 +319,7 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.reg_dmabuf_mr = 1,
 	.reg_mr_method = 1,
 	.buf_umem = 1,
+	.xrc = 1,
+	.odp_caps = mlx5_sim_odp_caps,
+	.advise_mr = mlx5_sim_advise_mr,
 };

@@ -246,6 +246,23 @@ static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
 	return 0;
 }
 
+int mlx5_sim_qp_attach(struct sim_uvfile *uv, struct sim_qp *gqp,
+		       struct hca_qp *qp)
+{
+	int ret = hca_fabric_attach(uv->dev, gqp->qpn);
+
+	if (ret)
+		return ret;
+	qp->obj = &gqp->obj;
+	qp->uv = uv;
+	qp->dev = uv->dev;
+	qp->qpn = gqp->qpn;
+	gqp->obj.drv = qp;
+	qp->next = hca_qps;
+	hca_qps = qp;
+	return 0;
+}
+
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
@@ -257,8 +274,11 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	uint8_t *buf;
 	int ret, dc;
 
+	if (gqp->qp_type == HCA_QPT_XRC_TGT)
+		return mlx5_sim_create_xrc_tgt(uv, gqp);
 	if (gqp->qp_type != HCA_QPT_RC && gqp->qp_type != HCA_QPT_UC &&
-	    gqp->qp_type != HCA_QPT_UD && gqp->qp_type != SIM_QPT_DRIVER)
+	    gqp->qp_type != HCA_QPT_UD && gqp->qp_type != HCA_QPT_XRC_INI &&
+	    gqp->qp_type != SIM_QPT_DRIVER)
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
@@ -291,18 +311,21 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 			return -ENOMEM;
 		}
 	}
-	ret = hca_fabric_attach(uv->dev, gqp->qpn);
+	ret = mlx5_sim_qp_attach(uv, gqp, qp);
 	if (ret) {
 		free(qp->ring);
 		free(qp);
 		return ret;
 	}
-	qp->obj = &gqp->obj;
-	qp->uv = uv;
-	qp->dev = uv->dev;
-	qp->qpn = gqp->qpn;
-	qp->type = dc ? HCA_QPT_RC : gqp->qp_type; /* a DCI requests as RC */
-	qp->dci = !!dc;
+	qp->type = gqp->qp_type;
+	if (qp->type == HCA_QPT_XRC_INI) {
+		qp->type = HCA_QPT_RC;
+		qp->xrc = HCA_XRC_INI;
+	}
+	if (dc) {
+		qp->type = HCA_QPT_RC; /* a DCI requests as RC */
+		qp->dci = 1;
+	}
 	qp->uidx = req.uidx;
 	qp->pd = gqp->pd;
 	qp->scq = hcq(gqp->send_cq);
@@ -314,10 +337,7 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	qp->rq_wqe_shift = req.rq_wqe_shift;
 	qp->sq_wqe_cnt = req.sq_wqe_count;
 	qp->sq_start = qp->buf + rq_bytes;
-	gqp->obj.drv = qp;
 	hca_trace_rings(qp, &gqp->attr.cap);
-	qp->next = hca_qps;
-	hca_qps = qp;
 	/* static UARs: a medium (shared) bfreg; dynamic: the user's page */
 	resp.bfreg_index = uv->uar_dyn ? 0xffffffffu : 1;
 	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
@@ -463,6 +483,12 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 	srq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
 	srq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
 	srq->limit = gsrq->limit;
+	srq->uidx = req.uidx;
+	if (gsrq->xrcd) {
+		srq->xrcdn = gsrq->xrcd->xrcdn;
+		srq->cq = hcq(gsrq->cq);
+		srq->pd = gsrq->pd;
+	}
 	gsrq->obj.drv = srq;
 	srq->next = hca_srqs;
 	hca_srqs = srq;
@@ -498,6 +524,8 @@ void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *gsrq)
 			*p = srq->next;
 			break;
 		}
+	if (srq)
+		hca_xrc_srq_gone(srq);
 	free(srq);
 	gsrq->obj.drv = NULL;
 }

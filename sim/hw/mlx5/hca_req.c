@@ -95,6 +95,12 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 			seg_next(c);
 		used += n;
 	}
+	if (qp->xrc == HCA_XRC_INI && w->opcode != HCA_WQE_UMR) {
+		/* the XRC segment: the target SRQ's number, 12 bytes reserved */
+		s = seg_next(c);
+		w->xrc_srqn = be32_at(s) & 0xffffff;
+		used++;
+	}
 	if (qp->type == HCA_QPT_UD) {
 		s = seg_next(c);
 		w->qkey = be32_at(s);
@@ -328,6 +334,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	p.msg_len = w->len - (w->opcode == HCA_WQE_RDMA_READ ? off : 0);
 	p.atom[0] = w->swap_add;
 	p.atom[1] = w->compare;
+	p.xrc_srqn = w->xrc_srqn;
 	if (qp->type == HCA_QPT_UD) {
 		p.dst_dev = (uint16_t)(w->dlid ? w->dlid - 1u : qp->dev);
 		p.dst_qpn = w->dqpn;

@@ -497,6 +497,10 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 		uc_abort(qp); /* a packet is missing: drop the message */
 	qp->epsn = p->psn;    /* UC follows the wire; RC: unchanged */
 	qp->seq_nak_sent = 0;
+	if (qp->xrc == HCA_XRC_TGT && hca_xrc_target(qp, p)) {
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, SIM_EVENT_QP_REQ_ERR);
+		return;
+	}
 	switch (p->op) {
 	case HCA_PKT_SEND:
 	case HCA_PKT_WRITE:
