@@ -4,11 +4,11 @@
  * EX_CREATE_QP), query (write), destroy (both). Modify is qp_modify.c.
  * RC, UC, UD, (with a driver that has XRC) XRC_INI and XRC_TGT QPs and
  * mlx5's DC driver QPs are modelled; RAW_PACKET is not (EOPNOTSUPP once the
- * uverbs checks passed). An XRC_INI QP has a send CQ only and no receive queue; an
- * XRC_TGT QP has its XRCD and nothing else: no PD, CQs, SRQ or caps (the
+ * uverbs checks passed). An XRC_INI QP has a send CQ only and no receive queue;
+ * an XRC_TGT QP has its XRCD and nothing else: no PD, CQs, SRQ or caps (the
  * kernel creates it for itself; its receives land on the XRC SRQ each
- * packet names). OPEN_QP handles of it are obj_xrcd.c's. QP numbers are unique per
- * device across every process of the world (sim_shared).
+ * packet names). OPEN_QP handles of it are obj_xrcd.c's. QP numbers are unique
+ * per device across every process of the world (sim_shared).
  */
 #include "uapi.h"
 
