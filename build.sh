@@ -22,6 +22,8 @@ DEPS=(
 	git
 	# upstream userspace that judges rdma-sim (Debian's rdma-core 44)
 	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest python3-pyverbs
+	# umad judges (tests/sim/umad_tools.py)
+	infiniband-diags
 	# Debian's UCX (tests/sim/ucx_perftest.sh)
 	ucx-utils
 	# DAPL's dtest (tests/sim/busy_world.sh)

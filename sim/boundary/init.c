@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Resolving libc, joining the world named by $RDMA_SIM_DIR. */
 #include "sim.h"
+#include "restrack.h"
 #include "syscall_trap.h"
 
 #include <dirent.h>
@@ -124,6 +125,7 @@ static int open_world(const char *dir)
 	if (!sim.sh)
 		return -errno;
 	sim.model = sim_model_by_kind(sim.sh->cfg.driver);
+	sim_res_forget_pid(getpid()); /* exec: the old image's objects went */
 	sim_fds = calloc(SIM_MAX_FDS, sizeof(*sim_fds));
 	if (!sim_fds)
 		return -ENOMEM;

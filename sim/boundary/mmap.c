@@ -8,6 +8,7 @@
  * a mapping left keeps the context (and its DMs and exports) until munmap.
  */
 #include "uapi.h"
+#include "hca.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -120,6 +121,8 @@ void sim_munmap_note(void *addr, size_t len)
 	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
 	struct sim_map **p = &maps, *m;
 
+	hca_doorbell_unmap(addr, len);
+
 	while ((m = *p)) {
 		if (m->addr < hi && lo < m->addr + m->len &&
 		    ((m->addr >= lo && m->addr + m->len <= hi) ||
@@ -148,6 +151,7 @@ void sim_mremap_note(void *old, size_t old_len, void *new, size_t new_len)
 {
 	struct sim_map *m;
 
+	hca_doorbell_moved(old, new, new_len);
 	for (m = maps; m; m = m->next) {
 		if (m->addr == (uintptr_t)old && m->len == old_len) {
 			m->addr = (uintptr_t) new;

@@ -13,6 +13,7 @@
  */
 #include "sim.h"
 #include "syscall_trap.h"
+#include "hca.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -231,6 +232,8 @@ int sim_sigsys_static_mode(void)
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (static_stack == MAP_FAILED)
 		return -errno;
+	/* its faults would run the sim on the program's thread block */
+	hca_doorbell_watch_only("static program");
 	ret = set_handler(1);
 	if (!ret)
 		ret = (int)sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS,
@@ -321,6 +324,9 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		program_swap(act, old);
 		return 0;
 	}
+	/* SIGSEGV, SIGTRAP while the doorbell trap holds them */
+	if (sim.active && !hca_doorbell_sigaction(sig, act, old))
+		return 0;
 	if (!next)
 		*(void **)&next = dlsym_next("sigaction");
 	return next(sig, act, old);
@@ -336,6 +342,8 @@ __sighandler_t signal(int sig, __sighandler_t handler)
 		program_swap(&act, &old);
 		return old.sa_handler;
 	}
+	if (sim.active && !hca_doorbell_sigaction(sig, &act, &old))
+		return old.sa_handler;
 	if (!next)
 		*(void **)&next = dlsym_next("signal");
 	return next(sig, handler);

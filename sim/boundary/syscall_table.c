@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -71,6 +72,15 @@ SYS(faccessat, faccessat(I(0), P(1), I(2), 0))
 SYS(faccessat2, faccessat(I(0), P(1), I(2), I(3)))
 SYS(readlink, readlink(P(0), P(1), SZ(2)))
 SYS(readlinkat, readlinkat(I(0), P(1), P(2), SZ(3)))
+SYS(chdir, chdir(P(0)))
+
+/* The system call returns the length with its NUL, libc the buffer. */
+static long sys_getcwd(const long *a)
+{
+	char *r = getcwd(P(0), SZ(1));
+
+	return r ? (long)strlen(r) + 1 : -errno;
+}
 SYS(dup, dup(I(0)))
 SYS(dup2, dup2(I(0), I(1)))
 SYS(dup3, dup3(I(0), I(1), I(2)))
@@ -169,6 +179,8 @@ static const sim_sys_fn served[SIM_NR_SERVED] = {
 	[__NR_faccessat2] = sys_faccessat2,
 	[__NR_readlink] = sys_readlink,
 	[__NR_readlinkat] = sys_readlinkat,
+	[__NR_chdir] = sys_chdir,
+	[__NR_getcwd] = sys_getcwd,
 	[__NR_dup] = sys_dup,
 	[__NR_dup2] = sys_dup2,
 	[__NR_dup3] = sys_dup3,

@@ -95,6 +95,62 @@ struct sim_xrcd_file {
 	} holder[SIM_XRCD_HOLDERS];
 };
 
+/*
+ * The kernel's resource tracking (restrack) of the world: one row per
+ * user object of every process, what `rdma resource` lists
+ * (core/restrack.c). Written by the owning process, read by any.
+ */
+#define SIM_MAX_RES 8192
+enum sim_res_kind {
+	SIM_RES_CTX,
+	SIM_RES_PD,
+	SIM_RES_CQ,
+	SIM_RES_SRQ,
+	SIM_RES_QP,
+	SIM_RES_MR,
+	SIM_RES_AH, /* counted in its PD's users, never listed */
+	SIM_RES_KINDS,
+};
+
+struct sim_res {
+	uint8_t in_use;
+	uint8_t kind; /* enum sim_res_kind */
+	uint16_t dev;
+	int32_t pid;
+	uint32_t id;   /* restrack id; a QP's is its number */
+	uint32_t ctxn; /* PD, CQ */
+	uint32_t pdn;  /* QP, MR, SRQ, AH */
+	uint32_t cqn;  /* QP: send CQ, SRQ: XRC CQ (or ~0) */
+	uint32_t rcqn; /* QP: receive CQ */
+	uint32_t srqn; /* QP on an SRQ (or ~0) */
+	uint32_t cqe;
+	uint8_t type;  /* QP: IB_QPT_*, SRQ: IB_SRQT_* */
+	uint8_t state; /* QP: IB_QPS_* */
+	uint8_t port;  /* QP: 0 until INIT gave it one */
+	uint8_t path_mig;
+	uint32_t rqpn, rq_psn, sq_psn;
+	uint32_t lkey, rkey;
+	uint64_t iova, length;
+};
+
+/* Counters the HCA keeps per device (port 1), bumped by the engine. */
+enum sim_hwc {
+	SIM_HWC_RX_WRITE,     /* RDMA WRITE requests taken (responder) */
+	SIM_HWC_RX_READ,      /* RDMA READ requests taken */
+	SIM_HWC_RX_ATOMIC,    /* atomic requests taken */
+	SIM_HWC_OUT_OF_SEQ,   /* requests past a PSN gap (sequence NAK sent) */
+	SIM_HWC_DUPLICATE,    /* duplicate requests answered again */
+	SIM_HWC_RNR_NAK_RCVD, /* RNR NAKs the requester received */
+	SIM_HWC_SEQ_NAK_RCVD, /* sequence NAKs the requester received */
+	SIM_HWC_ACK_TIMEOUT,  /* local ACK timer expiries */
+	/* the PMA's PortCounters: packets and payload octets on the wire */
+	SIM_HWC_XMIT_PKTS,
+	SIM_HWC_RCV_PKTS,
+	SIM_HWC_XMIT_BYTES,
+	SIM_HWC_RCV_BYTES,
+	SIM_HWC_COUNT,
+};
+
 struct sim_shared {
 	uint32_t magic;
 	uint32_t size;
@@ -107,6 +163,9 @@ struct sim_shared {
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
 	struct sim_xrcd_file xrcd_files[SIM_MAX_XRCD_FILES];
+	uint32_t res_next[SIM_MAX_DEVICES][SIM_RES_KINDS]; /* restrack ids */
+	struct sim_res res[SIM_MAX_RES];
+	uint64_t hwc[SIM_MAX_DEVICES][SIM_HWC_COUNT]; /* atomics */
 };
 
 /* Create the state file in dir (launcher). 0 or -errno. */

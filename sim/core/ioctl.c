@@ -4,6 +4,7 @@
  * parser, then the handler. Only this file returns EPROTONOSUPPORT.
  */
 #include "uapi.h"
+#include "restrack.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -271,6 +272,7 @@ static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
 		ret = -EINVAL;
 	if (ret)
 		return ret;
+	sim_res_sync(c->uv);
 	for (i = 0; i < c->n; i++) {
 		struct sim_call_attr *a = &c->a[i];
 

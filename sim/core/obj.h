@@ -55,7 +55,8 @@ struct sim_obj {
 	uint32_t usecnt;       /* objects that depend on this one */
 	uint8_t live;	       /* the driver's create hook succeeded */
 	struct sim_uvfile *uv; /* the context that owns it */
-	void *drv; /* the driver's private state; the core never uses it */
+	void *drv;    /* the driver's private state; the core never uses it */
+	uint32_t res; /* its restrack row + 1 (restrack.c), 0: none */
 };
 
 #define sim_container_of(p, T, m) ((T *)((char *)(p)-offsetof(T, m)))

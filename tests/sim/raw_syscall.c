@@ -50,6 +50,23 @@ static int sys_open(const char *path, int flags)
 	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, 0);
 }
 
+/* chdir into the class device and getcwd name its PCI function's path. */
+static void check_pci_cwd(void)
+{
+	static const char want[] = "/sys/devices/pci0000:00/0000:00:02.0/"
+				   "0000:03:00.0/infiniband/mlx5_0";
+	char cwd[4096], buf[4096];
+	long n;
+
+	CHECK(syscall(SYS_getcwd, cwd, sizeof(cwd)) > 0, "getcwd: %m");
+	CHECK(!syscall(SYS_chdir, "/sys/class/infiniband/mlx5_0"),
+	      "chdir class device: %m");
+	n = syscall(SYS_getcwd, buf, sizeof(buf));
+	CHECK(n == (long)sizeof(want) && !strcmp(buf, want), "getcwd %ld '%s'",
+	      n, buf);
+	CHECK(!syscall(SYS_chdir, cwd), "chdir back: %m");
+}
+
 static void check_sysfs(void)
 {
 	char buf[32] = {};
@@ -61,6 +78,7 @@ static void check_sysfs(void)
 	CHECK(n == 6 && !strcmp(buf, "1: CA\n"), "node_type read %ld '%s'", n,
 	      buf);
 	CHECK(!syscall(SYS_close, fd), "close: %m");
+	check_pci_cwd();
 }
 
 static int open_context(void)

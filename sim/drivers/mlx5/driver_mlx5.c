@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* mlx5 driver model: ucontext, mmap offsets, the driver ops row. */
 #include "mlx5.h"
+#include "hca.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -44,7 +45,7 @@ static void fill_resp(struct sim_uvfile *uv,
 {
 	memset(r, 0, sizeof(*r));
 	r->qp_tab_size = 1 << 18;
-	r->bf_reg_size = 512;
+	r->bf_reg_size = 0;
 	r->tot_bfregs = tot_bfregs;
 	r->cache_line_size = 64;
 	r->max_sq_desc_sz = 1024;
@@ -206,6 +207,14 @@ static void *map_clock_info(void *addr, size_t len, int prot, int flags)
 	return p;
 }
 
+/* A UAR page the program mapped: the HCA hears its stores. */
+static void *uar_page(void *p, size_t len, int prot)
+{
+	if (p != MAP_FAILED)
+		hca_doorbell_map(p, len, prot);
+	return p;
+}
+
 /* Legacy static UAR pages and the read-only core clock page. */
 static void *map_fixed_page(struct sim_uvfile *uv, uint32_t cmd, uint32_t idx,
 			    void *addr, size_t len, int prot, int flags)
@@ -221,7 +230,7 @@ static void *map_fixed_page(struct sim_uvfile *uv, uint32_t cmd, uint32_t idx,
 	}
 	if (uv->uar_dyn || idx >= uv->legacy_uar_pages)
 		goto inval;
-	return sim_map_anon(addr, len, prot, flags);
+	return uar_page(sim_map_anon(addr, len, prot, flags), len, prot);
 inval:
 	errno = EINVAL;
 	return MAP_FAILED;
@@ -253,6 +262,9 @@ static void *mlx5_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 	e = sim_entry_find(uv, key);
 	if (!e)
 		goto inval;
+	if (e->kind == SIM_ENT_UAR)
+		return uar_page(sim_map_entry(uv, e, addr, len, prot, flags),
+				len, prot);
 	return sim_map_entry(uv, e, addr, len, prot, flags);
 inval:
 	errno = EINVAL;

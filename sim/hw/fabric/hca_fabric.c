@@ -312,8 +312,11 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].dev_qpn = key;
 	}
 	ret = send_to(owners[slot].pid, p, iov, iovcnt, mark);
-	if (ret != -EAGAIN) /* a full ring (ring_full) is tried again */
+	if (ret != -EAGAIN) { /* a full ring (ring_full) is tried again */
 		hca_stats.pkts_out++;
+		hca_hw_count(p->src_dev, SIM_HWC_XMIT_PKTS);
+		hca_hw_add(p->src_dev, SIM_HWC_XMIT_BYTES, p->len);
+	}
 	if (ret == -EHOSTUNREACH) {
 		owners[slot].pid = 0; /* look again next time */
 		if (mark)
@@ -416,6 +419,8 @@ void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
 
 	cur_payload = payload;
 	cur_len = p->len;
+	hca_hw_count(p->dst_dev, SIM_HWC_RCV_PKTS);
+	hca_hw_add(p->dst_dev, SIM_HWC_RCV_BYTES, p->len);
 	if (qp && qp->dct)
 		qp = hca_dct_conn(qp, p);
 	if (!qp)
@@ -482,10 +487,12 @@ void hca_fabric_wait(int ms)
 		return;
 	}
 	/* sleeping before head is read, as a sender publishes head before
-	 * it reads sleeping: one of the two sees the other */
+	 * it reads sleeping: one of the two sees the other (so with a
+	 * doorbell left to this thread) */
 	__atomic_store_n(&own->sleeping, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&own->head, __ATOMIC_SEQ_CST) ==
-	    __atomic_load_n(&own->tail, __ATOMIC_RELAXED)) {
+		    __atomic_load_n(&own->tail, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&hca_doorbell_pending, __ATOMIC_SEQ_CST)) {
 		hca_stats.waits++;
 		syscall(SYS_futex, &own->sleeping, FUTEX_WAIT, 1, &ts, NULL, 0);
 		if (!__atomic_load_n(&own->sleeping, __ATOMIC_SEQ_CST))

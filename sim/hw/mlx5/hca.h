@@ -4,9 +4,11 @@
  *
  * Each process runs its own engine over its own queues (buffers and
  * doorbell records live in its memory, as user queues do on hardware).
- * Work is noticed through the doorbell records (the SQ/RQ/SRQ counters and
- * the CQ arm word), by the engine thread and by the application's own
- * poll/post calls (hca_hooks.c). Packets between QPs travel through one
+ * Work is announced by stores to the UAR pages (hca_doorbell.c), which run
+ * a pass in the storing thread; a pass reads the doorbell records (the
+ * SQ/RQ/SRQ counters and the CQ arm word). Packets, timers and doorbells
+ * the storing thread could not serve are the engine thread's (hca_engine.c).
+ * Packets between QPs travel through one
  * shared-memory receive ring per process (hca_fabric.c); a QP is
  * reachable at <dir>/q<dev>.<qpn>, a symlink naming its process.
  *
@@ -15,6 +17,7 @@
 #ifndef RDMA_SIM_HCA_H
 #define RDMA_SIM_HCA_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mlx5.h"
@@ -273,8 +276,30 @@ void hca_qp_to_err(struct hca_qp *qp);
 void hca_qp_reset(struct hca_qp *qp);
 /* Set the QP's state here and in the core object. */
 void hca_qp_set_state(struct hca_qp *qp, uint32_t state);
-/* hca_now() of the last pass the application ran itself. */
-extern uint64_t hca_app_drove;
+
+/* ---- doorbells (hca_doorbell.c) ---- */
+/* A UAR page was mapped at p: its stores now ring (write-protected while
+ * the trap serves it, else watched). Needs sim_lock. */
+void hca_doorbell_map(void *p, size_t len, int prot);
+/* munmap / mremap of [addr, addr+len): forget or follow UAR pages.
+ * Needs sim_lock. */
+void hca_doorbell_unmap(void *addr, size_t len);
+void hca_doorbell_moved(void *old, void *new, size_t new_len);
+/* One engine pass in the calling thread for a doorbell just rung (or the
+ * engine thread's, if the sim is busy elsewhere). Takes sim_lock. */
+void hca_doorbell_pass(void);
+/* From now on no UAR page traps in this process: the engine thread
+ * watches the doorbell records (why: for the trace). */
+void hca_doorbell_watch_only(const char *why);
+/* 1 if some doorbell is noticed only by watching its record. */
+int hca_doorbell_watching(void);
+/* A doorbell the engine thread must serve in its next pass. */
+extern uint32_t hca_doorbell_pending;
+/* The program's sigaction for SIGSEGV/SIGTRAP while the trap holds them:
+ * 0 (kept and answered here), or -1 to pass the call on. */
+struct sigaction;
+int hca_doorbell_sigaction(int sig, const struct sigaction *act,
+			   struct sigaction *old);
 
 /* ---- CQEs (hca_cqe.c) ---- */
 struct hca_cqe_info {
@@ -466,6 +491,17 @@ struct hca_stats {
 	uint64_t odp_faults;   /* ODP accesses that had to fault pages in */
 };
 extern struct hca_stats hca_stats;
+/* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the
+ * PMA's PortCounters). */
+static inline void hca_hw_add(unsigned int dev, enum sim_hwc c, uint64_t n)
+{
+	__atomic_fetch_add(&sim.sh->hwc[dev][c], n, __ATOMIC_RELAXED);
+}
+
+static inline void hca_hw_count(unsigned int dev, enum sim_hwc c)
+{
+	hca_hw_add(dev, c, 1);
+}
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* The rings libmlx5 asked for, to compare two libraries' sizing. */

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The engine loop. One pass (hca_step) takes arrived packets, new send
- * WQEs, due timers, queued responses and pending arms. The engine thread
- * runs passes while there is work, spins (yielding) for a millisecond
- * after the last work, then sleeps on its ring (hca_fabric_wait) with a
- * timeout that grows to 10 ms, so an idle process costs ~100 short
- * wake-ups a second. When the application itself polls or posts
- * (hca_hooks.c), it runs the passes and the thread sleeps on the ring
- * too: a packet's arrival wakes it at once (the sender wakes a sleeping
- * engine), as the application may be waiting for the bytes without
- * calling anything.
+ * WQEs, due timers, queued responses and pending arms. A doorbell runs a
+ * pass in the thread that rang it (hca_doorbell.c); the engine thread
+ * runs passes while there is work, then sleeps on its ring
+ * (hca_fabric_wait) with a timeout of 1 ms, growing to 10 ms after 50 ms
+ * without work, so an idle process costs ~100 short wake-ups a second. A
+ * packet's arrival wakes it at once (the sender wakes a sleeping engine),
+ * as the program may be waiting for the bytes without calling anything.
+ * Where doorbells are only watched (hca_doorbell_watching), the thread
+ * spins (yielding) for a millisecond after the last work before it
+ * sleeps, to see the next doorbell record move.
  */
 #include "hca.h"
 
@@ -25,7 +26,6 @@ struct hca_srq *hca_srqs;
 
 static pthread_t engine_thread;
 static pid_t engine_pid;
-uint64_t hca_app_drove; /* hca_now() of the last application-driven pass */
 
 uint64_t hca_now(void)
 {
@@ -120,34 +120,41 @@ int hca_step(void)
 	return did;
 }
 
+/* One pass of the thread: 1 if there is more to do at once (work done,
+ * a doorbell left to it, or a peer's ring found full: try again). */
+static int thread_pass(void)
+{
+	uint64_t full;
+	int did;
+
+	pthread_mutex_lock(&sim_lock);
+	full = hca_stats.ring_full;
+	did = hca_step();
+	if (hca_stats.ring_full != full) {
+		did = 1;
+		sched_yield(); /* the peer needs the CPU to make room */
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return did | (int)__atomic_exchange_n(&hca_doorbell_pending, 0,
+					      __ATOMIC_SEQ_CST);
+}
+
 static void *engine_main(void *arg)
 {
 	uint64_t last = hca_now(), now, idle;
 	sigset_t all;
-	int did;
 
 	(void)arg;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	for (;;) {
-		pthread_mutex_lock(&sim_lock);
-		did = hca_step();
-		pthread_mutex_unlock(&sim_lock);
 		now = hca_now();
-		if (did)
+		if (thread_pass())
 			last = now;
 		idle = now - last;
-		if (now - __atomic_load_n(&hca_app_drove, __ATOMIC_RELAXED) <
-		    1000000) {
-			/*
-			 * The application is driving: stay out of its way,
-			 * but listen. It may be spinning on memory now, with
-			 * no verb call to come until a packet's bytes land.
-			 */
-			hca_fabric_wait(1);
+		if (!idle)
 			continue;
-		}
-		if (idle < 1000000) {
+		if (idle < 1000000 && hca_doorbell_watching()) {
 			sched_yield();
 			continue;
 		}

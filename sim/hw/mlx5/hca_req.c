@@ -531,6 +531,7 @@ void hca_req_timers(struct hca_qp *qp, uint64_t now)
 		return;
 	}
 	hca_stats.ack_timeouts++;
+	hca_hw_count(qp->dev, SIM_HWC_ACK_TIMEOUT);
 	if (sim_tracing())
 		sim_trace("qp %#x ACK timeout psn %#x retry %u of %u", qp->qpn,
 			  w->psn_first, qp->retries + 1, qp->retry_cnt);
@@ -646,11 +647,13 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 			}
 			rewind_to(qp, p->psn, false);
 			hca_stats.rnr_naks++;
+			hca_hw_count(qp->dev, SIM_HWC_RNR_NAK_RCVD);
 			w->deadline =
 				hca_now() + rnr_us[p->rnr_timer & 31] * 1000ull;
 			return;
 		}
 		if (p->nak == HCA_NAK_SEQ) {
+			hca_hw_count(qp->dev, SIM_HWC_SEQ_NAK_RCVD);
 			if (w->deadline && !w->sent)
 				return; /* waiting out an RNR NAK already */
 			/* a transport retry, as a timeout is */

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The HCA's input: stores to its UAR pages. A provider (libmlx5, UCX's
+ * rc_mlx5, a program posting by hand) writes the WQE and the doorbell
+ * record in host memory, then rings: one 64-bit store of the WQE's first
+ * bytes to a doorbell register of the UAR page (a BlueFlame copy is a
+ * burst of such stores), or the CQ arm word at offset 0x20. Hardware sees
+ * the store on the bus; here every UAR page is mapped write-protected, so
+ * a store faults. The SIGSEGV handler decodes the instruction
+ * (x86_store.c), puts the bytes into the page through a writable alias of
+ * the same pages (a dma-buf importer reads them there), steps past it and
+ * runs an engine pass in the storing thread: the work is taken before
+ * ibv_post_send() returns, without a thread waiting beside the program.
+ * A store it cannot decode is single-stepped with the page writable (the
+ * trap flag, then SIGTRAP protects it again).
+ *
+ * Faults that are not at a UAR page go to the program's own handler: its
+ * sigaction() and signal() calls for SIGSEGV and SIGTRAP (interposed in
+ * boundary/sigsys.c) set the handler this one passes them on to.
+ * Under valgrind a signal frame's registers are not those of the faulting
+ * instruction, so there no page is protected: the engine thread watches
+ * the doorbell records (spinning while busy, then sleeping), and says so
+ * once. A page the table has no room for is watched the same way, and
+ * so are all of a statically linked program's (its threads run on their
+ * own thread blocks, where a handler of the sim's could not run).
+ */
+#include "hca.h"
+#include "x86_store.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <gnu/lib-names.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define DB_PAGES  1024
+#define EFL_TF	  0x100u      /* the trap flag: one instruction, SIGTRAP */
+#define OWN_STACK (64u << 10) /* a handler further away is on an alt stack */
+
+struct db_page {
+	uintptr_t addr; /* 0: a free slot */
+	size_t len;
+	uint8_t *alias; /* a writable mapping of the same pages */
+};
+
+enum { DB_UNSET, DB_TRAP, DB_WATCH };
+
+static struct db_page db_pages[DB_PAGES];
+static unsigned int db_used; /* slots below are or were in use */
+static int db_mode;
+static int db_watched; /* a page is served by watching alone */
+/* The program's SIGSEGV and SIGTRAP actions, which faults not ours get. */
+static struct sigaction chain[2];
+static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
+/* initial-exec: no allocation on the first use, which is in a handler */
+static __thread struct db_page *stepping
+	__attribute__((tls_model("initial-exec")));
+uint32_t hca_doorbell_pending;
+
+static struct sigaction *chained(int sig)
+{
+	return &chain[sig == SIGTRAP];
+}
+
+static struct db_page *page_of(uintptr_t a)
+{
+	unsigned int i, n = __atomic_load_n(&db_used, __ATOMIC_ACQUIRE);
+	uintptr_t lo;
+
+	for (i = 0; i < n; i++) {
+		lo = __atomic_load_n(&db_pages[i].addr, __ATOMIC_ACQUIRE);
+		if (lo && a >= lo && a - lo < db_pages[i].len)
+			return &db_pages[i];
+	}
+	return NULL;
+}
+
+/*
+ * The engine takes what the doorbell announced. Another thread in the sim
+ * (the engine thread in a pass, or a verb in a system call) holds the
+ * lock: the engine thread then runs one more pass. Senders skip waking
+ * the engine thread while a pass runs here (it would take their packets);
+ * what came meanwhile gets more passes (a loopback message, its ACK and
+ * its completion all happen here), and what is left after those, the
+ * thread.
+ */
+#define DB_PASSES 4
+
+void hca_doorbell_pass(void)
+{
+	uint64_t full;
+	int n = 0;
+
+	if (pthread_mutex_trylock(&sim_lock)) {
+		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
+		hca_fabric_wake_self();
+		return;
+	}
+	full = hca_stats.ring_full;
+	do {
+		hca_fabric_app_pass(1);
+		hca_step();
+		hca_stats.app_passes++;
+	} while (hca_fabric_app_pass(0) && ++n < DB_PASSES);
+	if (n == DB_PASSES)
+		hca_fabric_wake_self();
+	/* a peer's ring was full: the thread tries again when it can */
+	if (hca_stats.ring_full != full)
+		hca_fabric_wake_self();
+	pthread_mutex_unlock(&sim_lock);
+}
+
+/* After the store: a pass here, unless this handler runs on a small
+ * alternate signal stack (then the engine thread runs it). */
+static void rung(const ucontext_t *uc)
+{
+	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+
+	if (sp - here > OWN_STACK) {
+		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
+		hca_fabric_wake_self();
+		return;
+	}
+	hca_doorbell_pass();
+}
+
+/* A fault that is not ours, as if this handler were not there. */
+static void pass_on(int sig, siginfo_t *si, void *ctx)
+{
+	struct sigaction *a = chained(sig), dfl = {.sa_handler = SIG_DFL};
+	struct sigaction now = *a;
+
+	if (now.sa_flags & SA_RESETHAND)
+		*a = dfl;
+	if (now.sa_flags & SA_SIGINFO) {
+		now.sa_sigaction(sig, si, ctx);
+		return;
+	}
+	if (now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN) {
+		now.sa_handler(sig);
+		return;
+	}
+	if (now.sa_handler == SIG_IGN && si->si_code <= 0)
+		return; /* an ignored signal sent by kill() */
+	/* the default action: a fault faults again, a sent signal is sent
+	 * again (it waits until this handler returns) */
+	libc_sigaction(sig, &dfl, NULL);
+	if (si->si_code <= 0)
+		raise(sig);
+}
+
+static void db_signal(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	struct db_page *pg = stepping;
+	struct x86_store st;
+	int err = errno;
+
+	if (sig == SIGTRAP && pg) { /* the single step is done */
+		stepping = NULL;
+		uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)EFL_TF;
+		sys.mprotect((void *)pg->addr, pg->len, PROT_READ);
+		rung(uc);
+		errno = err;
+		return;
+	}
+	pg = sig == SIGSEGV && si->si_code == SEGV_ACCERR
+		     ? page_of((uintptr_t)si->si_addr)
+		     : NULL;
+	if (!pg) {
+		pass_on(sig, si, ctx);
+		errno = err;
+		return;
+	}
+	if (!x86_store_decode(uc, &st) && st.addr >= pg->addr &&
+	    st.addr + st.width <= pg->addr + pg->len) {
+		memcpy(pg->alias + (st.addr - pg->addr), st.val, st.width);
+		uc->uc_mcontext.gregs[REG_RIP] += (greg_t)st.len;
+		rung(uc);
+	} else {
+		sys.mprotect((void *)pg->addr, pg->len, PROT_READ | PROT_WRITE);
+		stepping = pg;
+		uc->uc_mcontext.gregs[REG_EFL] |= (greg_t)EFL_TF;
+	}
+	errno = err;
+}
+
+static int under_valgrind(void)
+{
+	const char *pre = getenv("LD_PRELOAD");
+
+	return pre && strstr(pre, "vgpreload");
+}
+
+/* Decide once per process: the trap (installing the handler) or watching. */
+static int trap_ready(void)
+{
+	struct sigaction sa = {.sa_sigaction = db_signal,
+			       .sa_flags =
+				       SA_SIGINFO | SA_ONSTACK | SA_RESTART};
+	void *libc;
+
+	if (db_mode)
+		return db_mode == DB_TRAP;
+	db_mode = DB_WATCH;
+	if (under_valgrind()) {
+		fprintf(stderr, "rdma-sim: under valgrind the HCA watches its "
+				"doorbell records (no UAR store traps)\n");
+		sim_trace("doorbells: watched (valgrind)");
+		return 0;
+	}
+	/* libc's own: a sanitizer's interceptor must not keep it from us */
+	libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+	if (libc)
+		*(void **)&libc_sigaction = dlsym(libc, "sigaction");
+	if (!libc_sigaction)
+		return 0;
+	sigemptyset(&sa.sa_mask);
+	if (libc_sigaction(SIGSEGV, NULL, &chain[0]) ||
+	    libc_sigaction(SIGTRAP, NULL, &chain[1]) ||
+	    libc_sigaction(SIGSEGV, &sa, NULL) ||
+	    libc_sigaction(SIGTRAP, &sa, NULL))
+		return 0;
+	db_mode = DB_TRAP;
+	return 1;
+}
+
+void hca_doorbell_watch_only(const char *why)
+{
+	if (db_mode)
+		return;
+	db_mode = DB_WATCH;
+	sim_trace("doorbells: watched (%s)", why);
+}
+
+static struct db_page *free_slot(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < DB_PAGES; i++)
+		if (!db_pages[i].addr)
+			return &db_pages[i];
+	return NULL;
+}
+
+void hca_doorbell_map(void *p, size_t len, int prot)
+{
+	struct db_page *pg;
+	void *alias;
+
+	if (!(prot & PROT_WRITE))
+		return; /* a store faults as it would on any read-only page */
+	pg = trap_ready() ? free_slot() : NULL;
+	if (!pg)
+		goto watch;
+	alias = sys.mremap(p, 0, len, MREMAP_MAYMOVE);
+	if (alias == MAP_FAILED)
+		goto watch;
+	/* PROT_WRITE alone (as libmlx5 maps UARs) reads on x86 as well */
+	if (sys.mprotect(p, len, PROT_READ)) {
+		sys.munmap(alias, len);
+		goto watch;
+	}
+	pg->alias = alias;
+	pg->len = len;
+	__atomic_store_n(&pg->addr, (uintptr_t)p, __ATOMIC_RELEASE);
+	if ((unsigned int)(pg - db_pages) >= db_used)
+		__atomic_store_n(&db_used, (unsigned int)(pg - db_pages) + 1,
+				 __ATOMIC_RELEASE);
+	return;
+watch:
+	db_watched = 1;
+}
+
+void hca_doorbell_unmap(void *addr, size_t len)
+{
+	uintptr_t lo = (uintptr_t)addr, hi = lo + len, a;
+	unsigned int i;
+
+	for (i = 0; i < db_used; i++) {
+		a = db_pages[i].addr;
+		if (a && a < hi && lo < a + db_pages[i].len) {
+			__atomic_store_n(&db_pages[i].addr, 0,
+					 __ATOMIC_RELEASE);
+			sys.munmap(db_pages[i].alias, db_pages[i].len);
+		}
+	}
+}
+
+void hca_doorbell_moved(void *old, void *new, size_t new_len)
+{
+	struct db_page *pg = page_of((uintptr_t)old);
+
+	if (pg && pg->addr == (uintptr_t)old && new_len == pg->len)
+		__atomic_store_n(&pg->addr, (uintptr_t) new, __ATOMIC_RELEASE);
+}
+
+int hca_doorbell_watching(void)
+{
+	return db_mode == DB_WATCH || db_watched;
+}
+
+int hca_doorbell_sigaction(int sig, const struct sigaction *act,
+			   struct sigaction *old)
+{
+	struct sigaction *a = chained(sig);
+
+	if ((sig != SIGSEGV && sig != SIGTRAP) || db_mode != DB_TRAP)
+		return -1;
+	if (old)
+		*old = *a;
+	if (act)
+		*a = *act;
+	return 0;
+}
