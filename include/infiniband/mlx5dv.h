@@ -472,8 +472,10 @@ struct mlx5dv_qp_init_attr {
 /*
  * ibv_create_qp_ex() with mlx5 options (mlx5dv_create_qp(3)): the create
  * flags (the kernel judges those it is sent; SIG_PIPELINING and OOO_DP
- * fail with EOPNOTSUPP) and the send op MLX5DV_QP_EX_WITH_RAW_WQE. DC QPs
- * and the other send ops fail with EOPNOTSUPP. NULL with errno.
+ * fail with EOPNOTSUPP), the send op MLX5DV_QP_EX_WITH_RAW_WQE, and DC QPs
+ * (IBV_QPT_DRIVER: a DCT on an SRQ, or a DCI addressed per WQE with
+ * mlx5dv_wr_set_dc_addr()). The other send ops fail with EOPNOTSUPP. NULL
+ * with errno.
  */
 struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
 				struct ibv_qp_init_attr_ex *qp_attr,

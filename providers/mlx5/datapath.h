@@ -337,6 +337,7 @@ struct mlx5_qp {
 	bool has_uidx;
 	bool prefer_bf;
 	bool single_threaded;
+	bool dci, dct; /* DC: a DCI's WQEs carry an address vector */
 	uint64_t send_ops;
 	uint64_t dv_send_ops; /* enum mlx5dv_qp_create_send_ops_flags */
 	struct mlx5_wr_state wr;
@@ -382,7 +383,17 @@ struct ibv_qp *mlx5_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
 struct mlx5_qp_dv {
 	uint32_t create_flags; /* enum mlx5dv_qp_create_flags */
 	uint64_t send_ops;     /* enum mlx5dv_qp_create_send_ops_flags */
+	uint8_t dc_type;       /* enum mlx5dv_dc_type, 0: not DC */
+	uint64_t dc_key;       /* DCT: its access key */
 };
+
+/* DC (dc.c): the dv attributes of a DC QP, libmlx5's checks (errno);
+ * a DCT's modify (its number comes back at RTR); the DCI's builder. */
+int mlx5_dc_check(const struct ibv_qp_init_attr_ex *qp_attr,
+		  const struct mlx5dv_qp_init_attr *a, struct mlx5_qp_dv *dv);
+int mlx5_dc_modify_dct(struct mlx5_qp *qp, struct ibv_qp_attr *attr,
+		       int attr_mask);
+void mlx5_dc_set_wr_ops(struct mlx5_qp *qp);
 
 struct ibv_qp *mlx5_create_qp_dv(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr,

@@ -32,7 +32,8 @@ static const uint32_t supported_comp_mask =
 	IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
 	IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
-static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
+static int check_attr(const struct ibv_qp_init_attr_ex *attr,
+		      const struct mlx5_qp_dv *dv, uint64_t *ops)
 {
 	uint64_t supported;
 
@@ -55,6 +56,16 @@ static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
 	case IBV_QPT_UD:
 		supported = supported_ops_ud;
 		break;
+	case IBV_QPT_DRIVER:
+		if (dv->dc_type == MLX5DV_DCTYPE_DCI) {
+			supported = supported_ops_rc; /* DC posts as RC */
+			break;
+		}
+		if (dv->dc_type == MLX5DV_DCTYPE_DCT) {
+			*ops = 0; /* receive only */
+			return 0;
+		}
+		return EINVAL;
 	case IBV_QPT_XRC_SEND:
 		supported = supported_ops_rc;
 		break;
@@ -246,7 +257,7 @@ static uint32_t uhw_flags(struct mlx5_context *ctx, uint32_t dv_flags)
 static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 			    struct ibv_qp_init_attr_ex *attr,
 			    const struct mlx5_qp_sizes *sz, uint32_t *bfi,
-			    uint32_t dv_flags)
+			    const struct mlx5_qp_dv *dv)
 {
 	/* Room for every core attribute: PD, SRQ, both CQs, caps, UHW... */
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 4);
@@ -263,7 +274,13 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 	req.rq_wqe_count = sz->rq_wqe_cnt;
 	req.rq_wqe_shift = sz->rq_wqe_shift;
 	req.uidx = qp->has_uidx ? qp->rsc.rsn : 0xffffff;
-	req.flags = uhw_flags(ctx, dv_flags);
+	req.flags = uhw_flags(ctx, dv->create_flags);
+	if (dv->dc_type == MLX5DV_DCTYPE_DCT) {
+		req.flags |= MLX5_QP_FLAG_TYPE_DCT;
+		req.access_key = dv->dc_key;
+	} else if (dv->dc_type == MLX5DV_DCTYPE_DCI) {
+		req.flags |= MLX5_QP_FLAG_TYPE_DCI;
+	}
 	if (!ctx->tot_bfregs) {
 		req.flags |= MLX5_QP_FLAG_UAR_PAGE_INDEX;
 		req.bfreg_index = qp->bf->page_id;
@@ -289,6 +306,8 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 		.max_send_wqebb = ctx->max_send_wqebb,
 		.max_recv_wr = ctx->max_recv_wr,
 	};
+	static const struct ibv_qp_cap no_queues;
+	bool dct = dv->dc_type == MLX5DV_DCTYPE_DCT;
 	struct mlx5_qp_sizes sz;
 	struct mlx5_qp *qp;
 	uint64_t ops;
@@ -296,9 +315,11 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	int32_t uidx;
 	int err;
 
-	err = check_attr(attr, &ops);
+	err = check_attr(attr, dv, &ops);
+	/* a DCT has no work queue of its own: its SRQ receives */
 	if (!err)
-		err = mlx5_calc_qp_sizes(&lim, attr->qp_type, ops, &attr->cap,
+		err = mlx5_calc_qp_sizes(&lim, attr->qp_type, ops,
+					 dct ? &no_queues : &attr->cap,
 					 attr->srq != NULL, &sz);
 	if (err) {
 		errno = err;
@@ -310,6 +331,8 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 		return NULL;
 	}
 	qp->qp_type = attr->qp_type;
+	qp->dct = dct;
+	qp->dci = dv->dc_type == MLX5DV_DCTYPE_DCI;
 	qp->send_ops = ops;
 	qp->dv_send_ops = dv->send_ops;
 	qp->atomics = ctx->atomic_cap != IBV_ATOMIC_NONE;
@@ -347,7 +370,7 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	/* The kernel hears the inline size the WQEs hold, as from upstream. */
 	if (sz.sq_wqe_cnt)
 		attr->cap.max_inline_data = (uint32_t)sz.max_inline;
-	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi, dv->create_flags);
+	err = create_kernel_qp(ctx, qp, attr, &sz, &bfi, dv);
 	if (err)
 		goto fail;
 	qp->qpn = qp->verbs_qp.qp.qp_num;
@@ -372,6 +395,8 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		mlx5_qp_set_wr_ops(qp);
 		mlx5_qp_set_dv_wr_ops(qp);
+		if (qp->dci)
+			mlx5_dc_set_wr_ops(qp);
 	}
 	return qp;
 fail:
@@ -450,8 +475,11 @@ int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		   int attr_mask)
 {
 	struct mlx5_qp *qp = to_mqp(ibqp);
-	int err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, NULL);
+	int err;
 
+	if (qp->dct)
+		return mlx5_dc_modify_dct(qp, attr, attr_mask);
+	err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, NULL);
 	/* a target QP has no queues of ours to reset or open */
 	if (err || !(attr_mask & IBV_QP_STATE) ||
 	    qp->qp_type == IBV_QPT_XRC_RECV)

@@ -3,8 +3,8 @@
  * mlx5dv_create_qp: ibv_create_qp_ex plus the mlx5 creation flags and
  * send ops, checked as libmlx5 checks them. Flags the kernel judges go to
  * it as UHW flags; what needs a part of the device this library does not
- * drive (DC, signature pipelining, out-of-order receives, mkeys, DMA
- * memcpy) is EOPNOTSUPP.
+ * drive (signature pipelining, out-of-order receives, mkeys, DMA memcpy)
+ * is EOPNOTSUPP. DC QPs are checked in dc.c.
  */
 #include <errno.h>
 
@@ -59,9 +59,11 @@ static int check_dv(const struct ibv_qp_init_attr_ex *qp_attr,
 	if (dc != (qp_attr->qp_type == IBV_QPT_DRIVER))
 		return EINVAL;
 	if (dc)
-		return EOPNOTSUPP; /* no DC transport in this library */
-	if (a->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_DCI_STREAMS)
+		err = mlx5_dc_check(qp_attr, a, dv);
+	else if (a->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_DCI_STREAMS)
 		return EINVAL; /* streams belong to a DCI */
+	if (err)
+		return err;
 	if (a->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS) {
 		dv->create_flags = a->create_flags;
 		err = check_flags(dv->create_flags);

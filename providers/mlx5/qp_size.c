@@ -58,6 +58,8 @@ unsigned int mlx5_sq_overhead(enum ibv_qp_type type, uint64_t ops)
 		return size + DATAGRAM_SZ;
 	case IBV_QPT_XRC_SEND:
 		return size + XRC_SZ;
+	case IBV_QPT_DRIVER: /* a DCI: the address vector of mlx5_wqe_av */
+		return size + DATAGRAM_SZ;
 	case IBV_QPT_RAW_PACKET:
 		return size + ETH_SZ;
 	default:

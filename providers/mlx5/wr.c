@@ -83,6 +83,13 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 	qp->umr_fence = opcode == MLX5_OPCODE_UMR
 				? MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE
 				: 0;
+	if (qp->dci) {
+		/* ctrl + the address vector fill the first basic block;
+		 * mlx5dv_wr_set_dc_addr writes it */
+		qp->wr.size = 1 + sizeof(struct mlx5_wqe_av) / MLX5_DS;
+		qp->wr.setters = 2;
+		return mlx5_sq_wrap(qp, (uint8_t *)ctrl + MLX5_SEND_WQE_BB);
+	}
 	return (uint8_t *)ctrl + sizeof(*ctrl) * (1 + xrc);
 }
 
@@ -133,7 +140,8 @@ static void wr_send_imm_ud(struct ibv_qp_ex *qpx, __be32 imm)
 	open_send_ud(qpx, MLX5_OPCODE_SEND_IMM, imm);
 }
 
-/* ctrl + raddr fill 32 bytes of the first basic block: no wrap. */
+/* ctrl + raddr fill 32 bytes of a basic block (a DCI's: of the second,
+ * after the address vector): no wrap. */
 WR_INLINE void open_rdma(struct ibv_qp_ex *qpx, uint8_t opcode, uint32_t rkey,
 			 uint64_t raddr, __be32 imm)
 {
@@ -378,6 +386,41 @@ static void wr_set_xrc_srqn(struct ibv_qp_ex *qpx, uint32_t remote_srqn)
 }
 
 /*
+ * DCI: the AH's address vector with the DCT number and its access key;
+ * the stream id goes in the ctrl segment (0 for the plain setter).
+ */
+static void wr_set_dc_addr_stream(struct mlx5dv_qp_ex *dvx, struct ibv_ah *ah,
+				  uint32_t remote_dctn, uint64_t remote_dc_key,
+				  uint16_t stream_id)
+{
+	struct mlx5_qp *qp =
+		(struct mlx5_qp *)((uint8_t *)dvx -
+				   offsetof(struct mlx5_qp, dv_qp_ex));
+	struct mlx5_wqe_av *av;
+
+	if (!can_set(qp))
+		return;
+	av = (struct mlx5_wqe_av *)(qp->wr.ctrl + 1);
+	memcpy(av, &to_mah(ah)->av, sizeof(*av));
+	av->dqp_dct = htobe32(remote_dctn | MLX5_EXTENDED_UD_AV);
+	av->key.dc_key = htobe64(remote_dc_key);
+	qp->wr.ctrl->dci_stream_channel_id = htobe16(stream_id);
+	setter_done(qp, qp->wr.size);
+}
+
+static void wr_set_dc_addr(struct mlx5dv_qp_ex *dvx, struct ibv_ah *ah,
+			   uint32_t remote_dctn, uint64_t remote_dc_key)
+{
+	wr_set_dc_addr_stream(dvx, ah, remote_dctn, remote_dc_key, 0);
+}
+
+void mlx5_dc_set_wr_ops(struct mlx5_qp *qp)
+{
+	qp->dv_qp_ex.wr_set_dc_addr = wr_set_dc_addr;
+	qp->dv_qp_ex.wr_set_dc_addr_stream = wr_set_dc_addr_stream;
+}
+
+/*
  * mlx5dv_wr_raw_wqe: the caller's WQE byte for byte (its ctrl gives the
  * opcode, flags and size in 16-byte units), with the WQE index and QP
  * number of the place it lands in.
@@ -393,7 +436,7 @@ static void wr_raw_wqe(struct mlx5dv_qp_ex *dvx, const void *wqe)
 
 	if (!open_wqe(qp, 0, 0, false))
 		return;
-	qp->wr.setters = 1; /* the caller's WQE holds every segment */
+	qp->wr.setters = 1; /* the caller's WQE holds any address vector */
 	ctrl = qp->wr.ctrl;
 	qp->sq.raw_wqe[cur & (qp->sq.wqe_cnt - 1)] = 1;
 	mlx5_copy_inline(qp, ctrl, wqe, (size_t)ds * MLX5_DS);

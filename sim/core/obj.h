@@ -216,6 +216,7 @@ enum sim_qp_state {
 };
 enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
 enum { SIM_QPT_XRC_INI = 9, SIM_QPT_XRC_TGT = 10 };
+enum { SIM_QPT_DRIVER = 0xff };
 
 /* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
 int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,

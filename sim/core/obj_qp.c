@@ -2,13 +2,13 @@
 /*
  * UVERBS_OBJECT_QP: create (ioctl QP_CREATE, write CREATE_QP and
  * EX_CREATE_QP), query (write), destroy (both). Modify is qp_modify.c.
- * RC, UC, UD and (with a driver that has XRC) XRC_INI and XRC_TGT QPs are
- * modelled; RAW_PACKET and driver QPs are not (EOPNOTSUPP once the uverbs
- * checks passed). An XRC_INI QP has a send CQ only and no receive queue; an
- * XRC_TGT QP has its XRCD and nothing else: no PD, CQs, SRQ or caps (the
+ * RC, UC, UD, (with a driver that has XRC) XRC_INI and XRC_TGT QPs and
+ * mlx5's DC driver QPs are modelled; RAW_PACKET is not (EOPNOTSUPP once the
+ * uverbs checks passed). An XRC_INI QP has a send CQ only and no receive queue;
+ * an XRC_TGT QP has its XRCD and nothing else: no PD, CQs, SRQ or caps (the
  * kernel creates it for itself; its receives land on the XRC SRQ each
- * packet names). OPEN_QP handles of it are obj_xrcd.c's. QP numbers are unique per
- * device across every process of the world (sim_shared).
+ * packet names). OPEN_QP handles of it are obj_xrcd.c's. QP numbers are unique
+ * per device across every process of the world (sim_shared).
  */
 #include "uapi.h"
 
@@ -92,6 +92,8 @@ static int qp_type_modelled(uint32_t type)
 {
 	if (type == SIM_QPT_XRC_INI || type == SIM_QPT_XRC_TGT)
 		return sim_driver()->xrc;
+	if (type == SIM_QPT_DRIVER)
+		return sim_driver()->rules->driver_qp; /* mlx5's DC */
 	return type >= SIM_QPT_RC && type <= SIM_QPT_UD;
 }
 
@@ -115,7 +117,7 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	if (!qp_type_known(a->type))
 		return -EINVAL;
 	if (!qp_type_modelled(a->type))
-		return -EOPNOTSUPP; /* RAW_PACKET, DRIVER: not modelled */
+		return -EOPNOTSUPP; /* RAW_PACKET: not modelled */
 	if (a->create_flags & ~d->rules->qp_create_flags)
 		return -EOPNOTSUPP;
 	if (!qp_cqs_ok(a))

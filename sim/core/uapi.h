@@ -228,6 +228,7 @@ struct sim_verbs_rules {
 	uint8_t rereg_mr;	  /* has rereg_user_mr (mlx5; not 6.1 rxe) */
 	/* CQ moderation: the largest cq_period (µs); 0: no modify_cq */
 	uint16_t max_cq_period;
+	uint8_t driver_qp;	  /* mlx5: IB_QPT_DRIVER (DC) QPs */
 };
 
 struct sim_driver_ops {

@@ -38,6 +38,9 @@ runs=(
 	"send_bw_odp:ib_send_bw --odp"
 	"write_bw_odp:ib_write_bw --odp"
 	"read_bw_odp:ib_read_bw --odp"
+	"send_bw_dc:ib_send_bw -c DC"
+	"write_bw_dc:ib_write_bw -c DC"
+	"read_bw_dc:ib_read_bw -c DC"
 )
 
 status=0

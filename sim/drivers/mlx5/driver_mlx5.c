@@ -306,6 +306,7 @@ static const struct sim_verbs_rules mlx5_rules = {
 	.max_mw = 1 << 24, /* 1 << log_max_mkey, imaicl */
 	.rereg_mr = 1,
 	.max_cq_period = 4095, /* the CQC's 12-bit cq_period */
+	.driver_qp = 1,
 };
 
 const struct sim_driver_ops sim_mlx5_ops = {

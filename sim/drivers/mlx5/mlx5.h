@@ -88,6 +88,18 @@ int mlx5_sim_modify_srq(struct sim_uvfile *uv, struct sim_srq *srq,
 			const void *in, size_t in_len);
 void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *srq);
 
+/* DC QPs (mlx5_dc.c): vendor flags (clears DCT/DCI from *flags, *kind
+ * the one set), the DCT context, the DC transition masks (0 go on as a
+ * QP, 1 done: a DCT, or -errno) */
+struct hca_qp;
+struct mlx5_ib_create_qp;
+int mlx5_sim_dc_flags(const struct sim_qp *gqp, uint32_t *flags, int *kind);
+int mlx5_sim_create_dct(struct sim_uvfile *uv, struct sim_qp *gqp,
+			const struct mlx5_ib_create_qp *req);
+int mlx5_sim_dc_modify(struct sim_qp *gqp, const struct sim_qp_attr *a,
+		       uint32_t mask, void *out, size_t out_len);
+void mlx5_sim_destroy_dct(struct hca_qp *qp);
+
 extern const struct sim_method mlx5_sim_methods[];
 extern const unsigned int mlx5_sim_nmethods;
 extern const struct sim_method_ext mlx5_sim_ext[];

@@ -272,18 +272,23 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	volatile uint32_t *dbrec;
 	struct hca_qp *qp;
 	uint8_t *buf;
-	int ret;
+	int ret, dc;
 
 	if (gqp->qp_type == HCA_QPT_XRC_TGT)
 		return mlx5_sim_create_xrc_tgt(uv, gqp);
 	if (gqp->qp_type != HCA_QPT_RC && gqp->qp_type != HCA_QPT_UC &&
-	    gqp->qp_type != HCA_QPT_UD && gqp->qp_type != HCA_QPT_XRC_INI)
+	    gqp->qp_type != HCA_QPT_UD && gqp->qp_type != HCA_QPT_XRC_INI &&
+	    gqp->qp_type != SIM_QPT_DRIVER)
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
 	    nonzero(in, offsetof(struct mlx5_ib_create_qp, reserved), in_len))
 		return -EINVAL;
-	ret = qp_udata(uv, gqp, &req, in_len);
+	ret = mlx5_sim_dc_flags(gqp, &req.flags, &dc);
+	if (!ret && dc == MLX5_QP_FLAG_TYPE_DCT)
+		return mlx5_sim_create_dct(uv, gqp, &req);
+	if (!ret)
+		ret = qp_udata(uv, gqp, &req, in_len);
 	if (ret)
 		return ret;
 	/* mlx5_ib reports (QUERY_QP) the RQ it was given, not the request. */
@@ -317,6 +322,10 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		qp->type = HCA_QPT_RC;
 		qp->xrc = HCA_XRC_INI;
 	}
+	if (dc) {
+		qp->type = HCA_QPT_RC; /* a DCI requests as RC */
+		qp->dci = 1;
+	}
 	qp->uidx = req.uidx;
 	qp->pd = gqp->pd;
 	qp->scq = hcq(gqp->send_cq);
@@ -344,11 +353,14 @@ void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *gqp)
 	(void)uv;
 	if (!qp)
 		return;
+	if (qp->dct)
+		mlx5_sim_destroy_dct(qp);
 	for (p = &hca_qps; *p; p = &(*p)->next)
 		if (*p == qp) {
 			*p = qp->next;
 			/* not a fork child's copy of the parent's QP */
-			hca_fabric_detach(qp->dev, qp->qpn);
+			if (!qp->dct)
+				hca_fabric_detach(qp->dev, qp->qpn);
 			break;
 		}
 	for (i = 0; i < qp->ring_size; i++)
@@ -361,7 +373,7 @@ void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *gqp)
 void hca_qp_set_state(struct hca_qp *qp, uint32_t state)
 {
 	qp->state = state;
-	if (qp->obj)
+	if (qp->obj && !qp->dct_parent) /* a DCT's connection: not the DCT */
 		sim_qp(qp->obj)->attr.qp_state = (uint8_t)state;
 }
 
@@ -387,10 +399,16 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
 	struct hca_qp *qp = gqp->obj.drv;
+	int ret;
 
-	(void)uv, (void)in, (void)in_len, (void)out, (void)out_len;
+	(void)uv, (void)in, (void)in_len;
 	if (!qp)
 		return 0;
+	if (gqp->qp_type == SIM_QPT_DRIVER) {
+		ret = mlx5_sim_dc_modify(gqp, a, mask, out, out_len);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
 	if (mask & M_ACCESS)
 		qp->access = a->qp_access_flags;
 	if (mask & M_QKEY)

@@ -421,6 +421,8 @@ void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
 	cur_len = p->len;
 	hca_hw_count(p->dst_dev, SIM_HWC_RCV_PKTS);
 	hca_hw_add(p->dst_dev, SIM_HWC_RCV_BYTES, p->len);
+	if (qp && qp->dct)
+		qp = hca_dct_conn(qp, p);
 	if (!qp)
 		return;
 	if (p->op == HCA_PKT_ACK || p->op == HCA_PKT_NAK ||

@@ -169,6 +169,7 @@ struct hca_swqe {
 	uint16_t dlid;
 	uint8_t sl, grh;
 	uint8_t dgid[16];
+	uint64_t dc_key; /* DCI: the target DCT's access key */
 	/* transport progress */
 	uint32_t psn_first, npkts;
 	uint32_t sent; /* packets handed to the fabric */
@@ -267,6 +268,13 @@ struct hca_qp {
 	struct hca_mark mark;
 	uint64_t rx_pkts;     /* packets that arrived for this QP (faults) */
 	uint32_t faults_sent; /* --fault cqe-error: send WQEs counted */
+	/* DC (hca_dc.c): a DCI sends to one DCT at a time; a DCT answers
+	 * through one connection QP per DCI (dct_parent set, not found by
+	 * number) */
+	uint8_t dci, dct, dc_live;
+	uint64_t dc_key;
+	uint32_t dc_conn, dc_gen, dc_psn;
+	struct hca_qp *dct_parent;
 };
 
 /* ---- engine (hca_engine.c) ---- */
@@ -403,6 +411,9 @@ struct hca_pkt {
 	uint8_t rnr_timer;
 	uint8_t pad;
 	uint8_t sgid[16], dgid[16]; /* UD with GRH */
+	/* DC: the DCT's access key, the DCI's connection and its first PSN */
+	uint64_t dc_key;
+	uint32_t dc_conn, dc_psn;
 };
 
 /* Create this process's receive ring (once). 0 or -errno. */
@@ -479,6 +490,19 @@ int hca_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot);
 int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p);
 /* An XRC SRQ goes away: no TGT QP may still point at it. */
 void hca_xrc_srq_gone(const struct hca_srq *srq);
+
+/* ---- DC (hca_dc.c) ---- */
+/* Decode a DCI WQE's address vector at s into w: its size in 16-byte
+ * units (1, or 3 with the extended AV bit). */
+uint32_t hca_dci_av(struct hca_swqe *w, const uint8_t *s);
+/* May w go on the wire now? Retargets the DCI when idle. */
+int hca_dci_ready(struct hca_qp *qp, const struct hca_swqe *w, int idle);
+/* Stamp a DCI's request packet with its key and connection. */
+void hca_dci_stamp(const struct hca_qp *qp, struct hca_pkt *p);
+/* The DCT's connection QP for the DCI that sent p; NULL drops p. */
+struct hca_qp *hca_dct_conn(struct hca_qp *dct, const struct hca_pkt *p);
+/* Free the DCT's connection QPs. */
+void hca_dct_release(struct hca_qp *dct);
 
 /* ---- trace (hca_trace.c) ---- */
 /* What the engine did in this process: one line at exit, to --trace and

@@ -40,7 +40,7 @@ struct hca_qp *hca_qp_by_qpn(unsigned int dev, uint32_t qpn)
 	struct hca_qp *qp;
 
 	for (qp = hca_qps; qp; qp = qp->next)
-		if (qp->qpn == qpn && qp->dev == dev)
+		if (qp->qpn == qpn && qp->dev == dev && !qp->dct_parent)
 			return qp;
 	return NULL;
 }
@@ -92,6 +92,7 @@ void hca_qp_reset(struct hca_qp *qp)
 	qp->retries = qp->rnr_retries = 0;
 	qp->mark.pid = 0;
 	qp->cq_overran = 0;
+	qp->dc_live = 0; /* a DCI connects again */
 }
 
 int hca_step(void)

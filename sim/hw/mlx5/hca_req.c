@@ -103,6 +103,12 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		*bbs = 1;
 	if (w->opcode == HCA_WQE_NOP)
 		return 0; /* its ds only says how many BBs it pads over */
+	if (qp->dci) {
+		s = seg_next(c);
+		for (n = hca_dci_av(w, s), bc = 1; bc < n; bc++)
+			seg_next(c);
+		used += n;
+	}
 	if (qp->xrc == HCA_XRC_INI && w->opcode != HCA_WQE_UMR) {
 		/* the XRC segment: the target SRQ's number, 12 bytes reserved */
 		s = seg_next(c);
@@ -364,6 +370,8 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	} else {
 		p.dst_dev = (uint16_t)qp->dlid_dev;
 		p.dst_qpn = qp->dest_qpn;
+		if (qp->dci)
+			hca_dci_stamp(qp, &p);
 	}
 	if (k == 0)
 		p.flags |= HCA_PF_FIRST;
@@ -452,6 +460,8 @@ static int transmit(struct hca_qp *qp)
 			break;
 		if (w->deadline && w->sent == 0 && i == qp->tail)
 			break; /* RNR wait */
+		if (qp->dci && !hca_dci_ready(qp, w, i == qp->tail))
+			break;
 		for (k = w->sent; k < w->npkts; k = w->sent) {
 			ret = send_one(qp, w, k);
 			if (ret == -EAGAIN)
