@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "fault.h"
+#include "netdev.h"
 
 #define SIM_MAGIC	0x52534d31u /* "RSM1" */
 #define SIM_MAX_DEVICES 1024
@@ -37,12 +38,15 @@ struct sim_config {
 	uint8_t no_netlink;
 	uint8_t static_uar; /* mlx5 kernel without MLX5_LIB_CAP_DYN_UAR */
 	uint8_t cc_guest;   /* a confidential-computing guest: DMA bounces */
+	uint8_t no_netns;   /* --no-netns: stay in the caller's namespace */
 	char trace_path[SIM_PATH_LEN];
 	/* --fault rules, --seed, and the clock their times count from */
 	uint64_t seed;
 	uint64_t start_ns; /* CLOCK_MONOTONIC when the world was made */
 	uint32_t nfaults;
 	struct sim_fault_rule faults[SIM_MAX_FAULTS];
+	/* --link-layer: port 1 of device d is Ethernet (RoCE) */
+	uint8_t link_eth[SIM_MAX_DEVICES];
 };
 
 struct sim_fail_rule {
@@ -82,7 +86,9 @@ struct sim_shared {
 	uint32_t nfail;
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
+	struct sim_net net; /* netdevs and RoCE GID tables (netdev.h) */
 };
+_Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");
 
 /* Create the state file in dir (launcher). 0 or -errno. */
 int sim_shared_create(const char *dir, const struct sim_config *cfg,
