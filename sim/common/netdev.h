@@ -102,7 +102,7 @@ int sim_roce_find_ip(struct sim_shared *sh, const struct sockaddr *sa,
  * is a no-op. 1 added, 0 present, -ENOSPC table full. */
 int sim_gid_add(struct sim_netdev *nd, const uint8_t gid[16], uint8_t type,
 		int32_t ifindex, int reserved_slot);
-/* Delete the entry (gid, type, ifindex): 1 deleted, 0 none. */
+/* Delete the non-default entry (gid, type, ifindex): 1 deleted, 0 none. */
 int sim_gid_del(struct sim_netdev *nd, const uint8_t gid[16], uint8_t type,
 		int32_t ifindex);
 /* The default GIDs (fe80:: + EUI-64 of the MAC), one per type. */

@@ -146,7 +146,8 @@ int sim_gid_del(struct sim_netdev *nd, const uint8_t gid[16], uint8_t type,
 {
 	uint32_t i;
 
-	for (i = 0; i < nd->gid_tbl_len; i++) {
+	/* an address never deletes a default GID (GID_ATTR_FIND_MASK_DEFAULT) */
+	for (i = nd->ndefault; i < nd->gid_tbl_len; i++) {
 		if (!same_key(&nd->gids[i], gid, type, ifindex))
 			continue;
 		/* a RoCE slot stays taken while a QP or AH holds it */
