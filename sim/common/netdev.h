@@ -96,6 +96,17 @@ int sim_roce_find_ip(struct sim_shared *sh, const struct sockaddr *sa,
 		     uint8_t type, unsigned int *dev, unsigned int *port,
 		     unsigned int *index);
 
+/* The netdev whose MAC is mac, or NULL. */
+struct sim_netdev *sim_netdev_by_mac(struct sim_shared *sh,
+				     const uint8_t mac[6]);
+/* The destination MAC of dgid as the kernel resolves it for a RoCE AV:
+ * multicast mapped, an address of this host -> the MAC of the netdev
+ * holding it. 0 or -ETIMEDOUT (no neighbour answers). Takes the lock. */
+int sim_roce_resolve_dmac(struct sim_shared *sh, const uint8_t dgid[16],
+			  uint8_t dmac[6]);
+/* The port's active MTU (IB enum, 1..5) for netdev MTU mtu; 0 if none. */
+unsigned int sim_roce_active_mtu(uint32_t mtu);
+
 /* ---- table maintenance (the launcher; caller holds the shared lock) ---- */
 
 /* Add (gid, type, ifindex) in the lowest free slot; a key present already

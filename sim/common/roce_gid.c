@@ -185,3 +185,61 @@ void sim_net_wake(struct sim_shared *sh)
 	syscall(SYS_futex, &sh->net.seq, FUTEX_WAKE, 0x7fffffff, NULL, NULL,
 		0);
 }
+
+struct sim_netdev *sim_netdev_by_mac(struct sim_shared *sh,
+				     const uint8_t mac[6])
+{
+	uint32_t i;
+
+	for (i = 0; i < sh->net.nnetdev; i++)
+		if (!memcmp(sh->net.nd[i].mac, mac, 6))
+			return &sh->net.nd[i];
+	return NULL;
+}
+
+int sim_roce_resolve_dmac(struct sim_shared *sh, const uint8_t dgid[16],
+			  uint8_t dmac[6])
+{
+	static const uint8_t v4mc[3] = {0x01, 0x00, 0x5e};
+	uint32_t i, j;
+	int ret = -ETIMEDOUT;
+
+	if (dgid[0] == 0xff) { /* IPv6 multicast: 33:33 + last 4 bytes */
+		dmac[0] = dmac[1] = 0x33;
+		memcpy(dmac + 2, dgid + 12, 4);
+		return 0;
+	}
+	if (!memcmp(dgid, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) &&
+	    (dgid[12] & 0xf0) == 0xe0) { /* IPv4 multicast */
+		memcpy(dmac, v4mc, 3);
+		dmac[3] = dgid[13] & 0x7f;
+		dmac[4] = dgid[14];
+		dmac[5] = dgid[15];
+		return 0;
+	}
+	/* the world is one host: a destination it owns answers with the MAC
+	 * of the netdev holding the address; nothing else answers ARP/ND */
+	sim_shared_lock(sh);
+	for (i = 0; ret && i < sh->net.nnetdev; i++)
+		for (j = 0; ret && j < sh->net.nd[i].gid_tbl_len; j++)
+			if (sh->net.nd[i].gids[j].state == SIM_GID_VALID &&
+			    !memcmp(sh->net.nd[i].gids[j].gid, dgid, 16)) {
+				memcpy(dmac, sh->net.nd[i].mac, 6);
+				ret = 0;
+			}
+	sim_shared_unlock(sh);
+	return ret;
+}
+
+/* iboe_get_mtu: the largest IB MTU whose RoCE packet fits the netdev MTU
+ * (GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4 = 96 bytes). */
+unsigned int sim_roce_active_mtu(uint32_t mtu)
+{
+	static const uint32_t need[] = {4096, 2048, 1024, 512, 256};
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		if (mtu >= need[i] + 96)
+			return 5 - i;
+	return 0;
+}

@@ -117,7 +117,7 @@ static void put_device(struct nl_out *o, const struct nlmsghdr *req,
 	put_u64(o, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, sim_guid(i));
 	put_u8(o, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, (uint8_t)sim.model->node_type);
 	put_str(o, RDMA_NLDEV_ATTR_DEV_PROTOCOL,
-		sim.model->gid_is_roce ? "roce" : "ib");
+		sim_port_is_eth(sim.sh, i) ? "roce" : "ib");
 	msg_end(o);
 }
 

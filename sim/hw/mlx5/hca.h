@@ -138,6 +138,7 @@ struct hca_swqe {
 	/* UD address */
 	uint32_t dqpn, qkey;
 	uint16_t dlid;
+	uint8_t rmac[6]; /* UD on RoCE: the AV's destination MAC */
 	uint8_t sl, grh;
 	uint8_t dgid[16];
 	/* transport progress */

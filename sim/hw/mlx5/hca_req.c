@@ -55,6 +55,18 @@ static uint8_t *seg_next(struct seg_cur *c)
 	return p;
 }
 
+/* A UD datagram's device: by DLID on IB, by the AV's MAC on RoCE. */
+static unsigned int hca_ud_dst_dev(const struct hca_qp *qp,
+				   const struct hca_swqe *w)
+{
+	struct sim_netdev *nd;
+
+	if (!sim_port_is_eth(sim.sh, qp->dev))
+		return w->dlid ? w->dlid - 1u : qp->dev;
+	nd = sim_netdev_by_mac(sim.sh, w->rmac);
+	return nd ? nd->dev : qp->dev;
+}
+
 static int is_read_like(uint8_t op)
 {
 	return op == HCA_WQE_RDMA_READ || op == HCA_WQE_ATOMIC_CS ||
@@ -96,6 +108,7 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		w->sl = s[12] & 0xf;
 		w->dlid = (uint16_t)(s[14] << 8 | s[15]);
 		s = seg_next(c);
+		memcpy(w->rmac, s + 4, 6);
 		w->grh = !!(be32_at(s + 12) & (1u << 30));
 		s = seg_next(c);
 		memcpy(w->dgid, s, 16);
@@ -323,7 +336,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	p.atom[0] = w->swap_add;
 	p.atom[1] = w->compare;
 	if (qp->type == HCA_QPT_UD) {
-		p.dst_dev = (uint16_t)(w->dlid ? w->dlid - 1u : qp->dev);
+		p.dst_dev = (uint16_t)hca_ud_dst_dev(qp, w);
 		p.dst_qpn = w->dqpn;
 		/* a Q_Key with the high bit set means "use the QP's own" */
 		p.qkey = (w->qkey & 0x80000000u) ? qp->qkey : w->qkey;
