@@ -197,6 +197,18 @@ struct sim_netdev *sim_netdev_by_mac(struct sim_shared *sh,
 	return NULL;
 }
 
+/* ::, ::1, ::ffff:0.0.0.0 and ::ffff:127/8: the kernel routes these to
+ * the loopback device (ip_route_output_key_hash, ip6_route_output). */
+static int is_lo_gid(const uint8_t g[16])
+{
+	static const uint8_t zero[16];
+
+	if (!memcmp(g, zero, 15))
+		return g[15] <= 1;
+	return !memcmp(g, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) &&
+	       (g[12] == 127 || !memcmp(g + 12, zero, 4));
+}
+
 int sim_roce_resolve_dmac(struct sim_shared *sh, const uint8_t dgid[16],
 			  uint8_t dmac[6])
 {
@@ -215,6 +227,10 @@ int sim_roce_resolve_dmac(struct sim_shared *sh, const uint8_t dgid[16],
 		dmac[3] = dgid[13] & 0x7f;
 		dmac[4] = dgid[14];
 		dmac[5] = dgid[15];
+		return 0;
+	}
+	if (is_lo_gid(dgid)) { /* routed through lo: lo's MAC */
+		memset(dmac, 0, 6);
 		return 0;
 	}
 	/* the world is one host: a destination it owns answers with the MAC

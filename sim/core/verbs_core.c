@@ -36,8 +36,10 @@ int sim_alloc_async_fd(struct sim_uvfile *uv, int cloexec)
 	struct sim_evq *q;
 	int fd = sim_evq_new(uv, 0, cloexec, &q);
 
-	if (fd >= 0 && !uv->async)
+	if (fd >= 0 && !uv->async) {
 		uv->async = q;
+		sim_net_events_watch(uv);
+	}
 	return fd;
 }
 
