@@ -2,11 +2,13 @@
 /*
  * The world's network: its own network namespace (inside a new user
  * namespace when we are not root), lo up, and per Ethernet port a veth
- * named eth<D> whose peer sw<D> sits in a second, private "wire" namespace,
- * so the world sees only its ports, their carrier follows `ip link set`,
- * and both namespaces and every netdev go away with the launcher's last
- * process. Each port gets the configured addresses (default
- * 192.168.<D+1>.1/24 and fd00:0:0:<D+1>::1/64, without DAD).
+ * named eth<D> whose peer sw<D> sits in a second, private "wire" namespace
+ * on a bridge there (the switch every port is cabled to), so the world sees
+ * only its ports, ARP and neighbour discovery between ports are the
+ * kernel's own, carrier follows `ip link set`, and both namespaces and
+ * every netdev go away with the launcher's last process. Each port gets the
+ * configured addresses (default 192.168.1.<D+1>/24 and fd00::<D+1>/64, one
+ * subnet as ports on one switch, without DAD).
  */
 #include "launcher.h"
 #include "rtnl.h"
@@ -17,6 +19,7 @@
 #include <linux/capability.h>
 #include <net/if.h>
 #include <linux/if_addr.h>
+#include <linux/ip.h>
 #include <linux/veth.h>
 #include <sched.h>
 #include <stdio.h>
@@ -92,8 +95,10 @@ static int new_netns(int *userns)
 	return map_ids(uid, gid);
 }
 
+#define SWITCH_IFINDEX 100 /* the bridge, alone in the wire namespace */
+
 static int set_link(int sock, const char *name, int ifindex, unsigned int up,
-		    const uint8_t *mac)
+		    const uint8_t *mac, int master)
 {
 	struct rtnl_req r;
 	struct ifinfomsg *ifi =
@@ -107,7 +112,60 @@ static int set_link(int sock, const char *name, int ifindex, unsigned int up,
 		rtnl_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
 	if (mac)
 		rtnl_put(&r, IFLA_ADDRESS, mac, 6);
-	return rtnl_talk(sock, &r);
+	if (master)
+		rtnl_put(&r, IFLA_MASTER, &master, sizeof(master));
+	return rtnl_talk(sock, &r, NULL, NULL);
+}
+
+/*
+ * Ports of one host on one switch answer each other's ARP only when a
+ * packet from an address of this host is welcome (the kernel drops it as
+ * a martian otherwise): accept_local on the port, as a host whose ports
+ * talk RoCE to each other is configured.
+ */
+static int accept_local(int sock, int ifindex)
+{
+	struct rtattr *spec, *inet, *conf;
+	struct ifinfomsg *ifi;
+	struct rtnl_req r;
+	uint32_t one = 1;
+
+	ifi = rtnl_start(&r, RTM_NEWLINK, 0, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	spec = rtnl_nest(&r, IFLA_AF_SPEC);
+	inet = rtnl_nest(&r, AF_INET);
+	conf = rtnl_nest(&r, IFLA_INET_CONF);
+	rtnl_put(&r, IPV4_DEVCONF_ACCEPT_LOCAL, &one, sizeof(one));
+	rtnl_nest_end(&r, conf);
+	rtnl_nest_end(&r, inet);
+	rtnl_nest_end(&r, spec);
+	return rtnl_talk(sock, &r, NULL, NULL);
+}
+
+/* The switch: a bridge in the wire namespace, up. */
+static int add_switch(int sock)
+{
+	struct rtattr *info, *data;
+	struct ifinfomsg *ifi;
+	struct rtnl_req r;
+	uint8_t off = 0;
+	int ret;
+
+	ifi = rtnl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL,
+			 sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = SWITCH_IFINDEX;
+	rtnl_put(&r, IFLA_IFNAME, "switch", 7);
+	info = rtnl_nest(&r, IFLA_LINKINFO);
+	rtnl_put(&r, IFLA_INFO_KIND, "bridge", 7);
+	/* a plain switch: multicast (neighbour solicitations) floods */
+	data = rtnl_nest(&r, IFLA_INFO_DATA);
+	rtnl_put(&r, IFLA_BR_MCAST_SNOOPING, &off, sizeof(off));
+	rtnl_nest_end(&r, data);
+	rtnl_nest_end(&r, info);
+	ret = rtnl_talk(sock, &r, NULL, NULL);
+	return ret ? ret : set_link(sock, NULL, SWITCH_IFINDEX, 1, NULL, 0);
 }
 
 /* veth `name` here, its peer `peer` in the namespace of wire_fd. */
@@ -134,7 +192,7 @@ static int add_veth(int sock, const char *name, const char *peer,
 	rtnl_nest_end(&r, pinfo);
 	rtnl_nest_end(&r, data);
 	rtnl_nest_end(&r, info);
-	return rtnl_talk(sock, &r);
+	return rtnl_talk(sock, &r, NULL, NULL);
 }
 
 int sim_net_add_addr(int sock, int ifindex, const char *cidr)
@@ -164,7 +222,7 @@ int sim_net_add_addr(int sock, int ifindex, const char *cidr)
 	rtnl_put(&r, IFA_LOCAL, a, fam == AF_INET ? 4 : 16);
 	rtnl_put(&r, IFA_ADDRESS, a, fam == AF_INET ? 4 : 16);
 	rtnl_put(&r, IFA_FLAGS, &flags, sizeof(flags));
-	return rtnl_talk(sock, &r);
+	return rtnl_talk(sock, &r, NULL, NULL);
 }
 
 /* The port's MAC: the node GUID with its EUI-64 undone. */
@@ -195,16 +253,18 @@ static int add_port(struct sim_net_setup *ns, unsigned int d,
 	if (!ifindex)
 		return -ENODEV;
 	port_mac(ns->guid_base + d, mac);
-	ret = set_link(ns->world_sock, NULL, ifindex, 1, mac);
+	ret = set_link(ns->world_sock, NULL, ifindex, 1, mac, 0);
 	if (!ret)
-		ret = set_link(ns->wire_sock, peer, 0, 1, NULL);
+		ret = accept_local(ns->world_sock, ifindex);
+	if (!ret)
+		ret = set_link(ns->wire_sock, peer, 0, 1, NULL, SWITCH_IFINDEX);
 	for (i = 0; !ret && i < naddr; i++)
 		ret = sim_net_add_addr(ns->world_sock, ifindex, addrs[i]);
 	if (ret || naddr)
 		return ret;
-	snprintf(def, sizeof(def), "192.168.%u.1/24", d + 1);
+	snprintf(def, sizeof(def), "192.168.1.%u/24", d + 1);
 	ret = sim_net_add_addr(ns->world_sock, ifindex, def);
-	snprintf(def, sizeof(def), "fd00:0:0:%x::1/64", d + 1);
+	snprintf(def, sizeof(def), "fd00::%x/64", d + 1);
 	return ret ? ret : sim_net_add_addr(ns->world_sock, ifindex, def);
 }
 
@@ -233,7 +293,9 @@ int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns)
 	if (ns->world_sock < 0)
 		return ns->world_sock;
 	ns->netns = 1;
-	ret = set_link(ns->world_sock, "lo", 0, 1, NULL);
+	ret = set_link(ns->world_sock, "lo", 0, 1, NULL, 0);
+	if (!ret && need)
+		ret = add_switch(ns->wire_sock);
 	for (d = 0; !ret && d < l->cfg.ndev; d++) {
 		if (!l->cfg.link_eth[d])
 			continue;

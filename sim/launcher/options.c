@@ -73,7 +73,7 @@ static const char usage[] =
 	"                     without D=); eth gives the port a netdev and\n"
 	"                     RoCE GIDs (mlx5 default ib, rxe always eth)\n"
 	"  --addr D=ADDR/LEN  an address of device D's netdev, repeatable\n"
-	"                     (default 192.168.<D+1>.1/24, fd00:0:0:<D+1>::1/64)\n"
+	"                     (default 192.168.1.<D+1>/24, fd00::<D+1>/64)\n"
 	"  --no-netns         stay in the caller's network namespace (IB only)\n"
 	"  --help             this text\n";
 

@@ -117,13 +117,13 @@ static void check_table(void)
 	struct ibv_gid_entry e;
 	union ibv_gid g, want;
 	int v4 = find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
-	int v6 = find_gid("fd00:0:0:1::1", IBV_GID_TYPE_ROCE_V2);
+	int v6 = find_gid("fd00::1", IBV_GID_TYPE_ROCE_V2);
 	char path[128], buf[64] = "";
 	FILE *f;
 
 	/* defaults first, then IPv4, then IPv6; v1 before v2 */
 	CHECK(v4 == (has_v1 ? 3 : 1), "::ffff:192.168.1.1 v2 at %d", v4);
-	CHECK(v6 == (has_v1 ? 5 : 2), "fd00:0:0:1::1 v2 at %d", v6);
+	CHECK(v6 == (has_v1 ? 5 : 2), "fd00::1 v2 at %d", v6);
 	if (has_v1)
 		CHECK(find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V1) == 2,
 		      "the v1 entry of 192.168.1.1");
@@ -177,7 +177,7 @@ static void check_changes(void)
 	      "down: events %#x", st);
 	CHECK(!ibv_query_port(ctx, 1, &pa) && pa.state == IBV_PORT_DOWN,
 	      "state %d after ip link set down", pa.state);
-	CHECK(find_gid("fd00:0:0:1::1", IBV_GID_TYPE_ROCE_V2) < 0,
+	CHECK(find_gid("fd00::1", IBV_GID_TYPE_ROCE_V2) < 0,
 	      "IPv6 GID kept over admin-down");
 	CHECK(find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2) >= 0,
 	      "IPv4 GID lost over admin-down");
@@ -185,14 +185,37 @@ static void check_changes(void)
 	expect_events(IBV_EVENT_PORT_ACTIVE, 1, "up");
 	CHECK(!ibv_query_port(ctx, 1, &pa) && pa.state == IBV_PORT_ACTIVE,
 	      "state %d after ip link set up", pa.state);
-	sh("ip addr add fd00:0:0:1::1/64 dev eth0 nodad");
+	sh("ip addr add fd00::1/64 dev eth0 nodad");
 	expect_events(IBV_EVENT_GID_CHANGE, n, "IPv6 address back");
 }
 
+/* create_ah from sgid to dst fails with err (0: succeeds). */
+static void ah_case(struct ibv_pd *pd, int sgid, const char *dst, int err)
+{
+	struct ibv_ah_attr a = {.port_num = 1, .is_global = 1,
+				.grh = {.sgid_index = (uint8_t)sgid,
+					.hop_limit = 1}};
+	struct ibv_ah *ah;
+
+	gid_of_ip(dst, &a.grh.dgid);
+	errno = 0;
+	ah = ibv_create_ah(pd, &a);
+	CHECK(err ? !ah && errno == err : !!ah, "AH sgid %d to %s: %s", sgid,
+	      dst, ah ? "created" : strerror(errno));
+	if (ah)
+		ibv_destroy_ah(ah);
+}
+
+/* The kernel's AV rules on RoCE: a GRH, one address family, a route,
+ * a neighbour that answers within 1000 ms. */
 static void check_ah(struct ibv_pd *pd)
 {
 	struct ibv_ah_attr a = {.port_num = 1, .dlid = 1};
+	int v4 = find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
+	int v6 = find_gid("fd00::1", IBV_GID_TYPE_ROCE_V2);
+	struct timespec t0, t1;
 	struct ibv_ah *ah;
+	long ms;
 
 	errno = 0;
 	ah = ibv_create_ah(pd, &a);
@@ -200,6 +223,80 @@ static void check_ah(struct ibv_pd *pd)
 	      strerror(errno));
 	if (ah)
 		ibv_destroy_ah(ah);
+	ah_case(pd, v4, "192.168.1.1", 0);
+	ah_case(pd, v6, "fd00::1", 0);
+	ah_case(pd, v4, "fd00::1", EINVAL);
+	ah_case(pd, v6, "2001:db8::1", ENETUNREACH);
+	ah_case(pd, v4, "239.1.2.3", 0); /* multicast: no lookup */
+	/* nobody on the switch has 192.168.1.77: ARP goes unanswered */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ah_case(pd, v4, "192.168.1.77", ETIMEDOUT);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+	     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	CHECK(ms >= 900, "gave up on the neighbour after %ld ms", ms);
+	/* a neighbour the administrator set answers at once */
+	sh("ip neigh add 192.168.1.78 lladdr 02:00:00:00:00:78 dev eth0");
+	ah_case(pd, v4, "192.168.1.78", 0);
+}
+
+/* MODIFY_QP of an RC QP on RoCE: the kernel resolves its AV too, and the
+ * route's hop limit replaces the caller's. */
+static void check_rc_av(struct ibv_pd *pd)
+{
+	struct ibv_cq *cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	struct ibv_qp_init_attr ia = {.send_cq = cq, .recv_cq = cq,
+				      .qp_type = IBV_QPT_RC,
+				      .cap = {.max_send_wr = 1,
+					      .max_recv_wr = 1,
+					      .max_send_sge = 1,
+					      .max_recv_sge = 1}};
+	struct ibv_qp *qp = cq ? ibv_create_qp(pd, &ia) : NULL;
+	struct ibv_qp_attr qa = {.qp_state = IBV_QPS_INIT, .port_num = 1};
+	struct ibv_qp_init_attr qi;
+
+	CHECK(qp, "RC QP: %s", strerror(errno));
+	if (!qp)
+		goto out;
+	CHECK(!ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+					      IBV_QP_PORT |
+					      IBV_QP_ACCESS_FLAGS),
+	      "to INIT");
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_state = IBV_QPS_RTR;
+	qa.path_mtu = IBV_MTU_1024;
+	qa.dest_qp_num = qp->qp_num;
+	qa.max_dest_rd_atomic = 1;
+	qa.min_rnr_timer = 1;
+	qa.ah_attr.port_num = 1;
+	qa.ah_attr.is_global = 1;
+	qa.ah_attr.grh.hop_limit = 7;
+	qa.ah_attr.grh.sgid_index =
+		(uint8_t)find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
+	gid_of_ip("192.168.1.77", &qa.ah_attr.grh.dgid);
+	errno = 0;
+	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_AV |
+					     IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+					     IBV_QP_RQ_PSN |
+					     IBV_QP_MAX_DEST_RD_ATOMIC |
+					     IBV_QP_MIN_RNR_TIMER) == ETIMEDOUT,
+	      "RC to an unanswered neighbour: %s", strerror(errno));
+	gid_of_ip("192.168.1.1", &qa.ah_attr.grh.dgid);
+	CHECK(!ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_AV |
+					      IBV_QP_PATH_MTU |
+					      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+					      IBV_QP_MAX_DEST_RD_ATOMIC |
+					      IBV_QP_MIN_RNR_TIMER),
+	      "RC to RTR: %s", strerror(errno));
+	memset(&qa, 0, sizeof(qa));
+	CHECK(!ibv_query_qp(qp, &qa, IBV_QP_AV, &qi) &&
+		      qa.ah_attr.grh.hop_limit == 64,
+	      "RC AV hop limit %u, want the route's 64",
+	      qa.ah_attr.grh.hop_limit);
+	ibv_destroy_qp(qp);
+out:
+	if (cq)
+		ibv_destroy_cq(cq);
 }
 
 struct ud {
@@ -367,6 +464,7 @@ int main(int argc, char **argv)
 	check_table();
 	check_changes();
 	check_ah(pd);
+	check_rc_av(pd);
 	if (argc > 3 && !strcmp(argv[3], "--data"))
 		check_ud(pd);
 	ibv_dealloc_pd(pd);
