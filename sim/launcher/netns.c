@@ -25,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -81,18 +83,49 @@ static void keep_net_caps(void)
 		prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, caps[i], 0, 0);
 }
 
-/* Enter a new network namespace, with a user namespace where needed. */
+/* Enter new network and mount namespaces, with a user namespace where
+ * needed; our mounts never propagate back. */
 static int new_netns(int *userns)
 {
 	uid_t uid = getuid();
 	gid_t gid = getgid();
+	int ret = 0;
 
-	if (!unshare(CLONE_NEWNET))
-		return 0;
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
-		return -errno;
-	*userns = 1;
-	return map_ids(uid, gid);
+	if (unshare(CLONE_NEWNET | CLONE_NEWNS)) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS))
+			return -errno;
+		*userns = 1;
+		ret = map_ids(uid, gid);
+	}
+	if (!ret && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * /sys/class/net shows the network namespace of whoever mounted sysfs: a
+ * sysfs of the world's own, mounted at dir/netsys, lends its net class and
+ * its virtual net devices to /sys, so a program reads its own netdevs
+ * there (best effort: without it the world still works).
+ */
+void sim_net_mount_sysfs(const struct sim_net_setup *ns, const char *dir)
+{
+	static const char *const parts[] = {"class/net", "devices/virtual/net"};
+	char mnt[4096], src[4200], dst[64];
+	unsigned int i;
+
+	if (!ns->netns)
+		return;
+	snprintf(mnt, sizeof(mnt), "%s/netsys", dir);
+	if (mkdir(mnt, 0755) || mount("sysfs", mnt, "sysfs", 0, NULL))
+		return;
+	for (i = 0; i < 2; i++) {
+		snprintf(src, sizeof(src), "%s/%s", mnt, parts[i]);
+		snprintf(dst, sizeof(dst), "/sys/%s", parts[i]);
+		mount(src, dst, NULL, MS_BIND, NULL);
+	}
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
 }
 
 #define SWITCH_IFINDEX 100 /* the bridge, alone in the wire namespace */
