@@ -310,8 +310,12 @@ int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns)
 	ns->wire_fd = ns->wire_sock = ns->world_sock = -1;
 	for (d = 0; d < l->cfg.ndev; d++)
 		need += l->cfg.link_eth[d];
-	if (l->cfg.no_netns)
+	if (l->cfg.netns == SIM_NETNS_NEVER)
 		return need ? -EOPNOTSUPP : 0;
+	/* an IB-only world stays in ours unless asked: programs that look
+	 * up this host's name find its address there */
+	if (!need && l->cfg.netns == SIM_NETNS_AUTO)
+		return 0;
 	/* the wire first, then the world inside the same user namespace */
 	ret = new_netns(&userns);
 	if (ret)
@@ -326,6 +330,11 @@ int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns)
 	if (ns->world_sock < 0)
 		return ns->world_sock;
 	ns->netns = 1;
+	/* no DAD in the world: addresses (link-local too) are usable, and
+	 * their GIDs resolvable, from the start (a network administrator
+	 * may write net sysctls in its namespace) */
+	write_file("/proc/sys/net/ipv6/conf/all/accept_dad", "0");
+	write_file("/proc/sys/net/ipv6/conf/default/accept_dad", "0");
 	ret = set_link(ns->world_sock, "lo", 0, 1, NULL, 0);
 	if (!ret && need)
 		ret = add_switch(ns->wire_sock);

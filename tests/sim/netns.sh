@@ -12,7 +12,8 @@ command -v ip >/dev/null 2>&1 || { echo "SKIP: no ip (iproute2)"; exit 77; }
 links_before=$(ip -o link | awk -F': ' '{print $2}' | sort)
 
 for bad in "--link-layer roce" "--link-layer 1025=eth" "--addr 10.0.0.1/8" \
-	"--addr 0=10.0.0.1" "--driver rxe --link-layer ib"; do
+	"--addr 0=10.0.0.1" "--driver rxe --link-layer ib" \
+	"--link-layer eth --no-netns"; do
 	# shellcheck disable=SC2086
 	"$SIM" $bad -- true >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "'$bad' must exit 2"
@@ -48,6 +49,14 @@ echo "$out" | grep -qx '52:54:00:12:34:00' || fail "rxe MAC: $out"
 	fail "/sys/class/net is not the world's: $out"
 world=$(echo "$out" | sed -n 's/^net:\[\([0-9]*\)\]$/\1/p')
 [ -n "$world" ] || fail "no namespace inode: $out"
+
+# an IB-only world stays in our namespace unless asked
+[ "$("$SIM" -- readlink /proc/self/ns/net)" = "$(readlink /proc/self/ns/net)" ] ||
+	fail "an IB-only world left our network namespace"
+out=$("$SIM" --netns -- sh -c 'readlink /proc/self/ns/net; ip -o link')
+[ "$(echo "$out" | head -1)" != "$(readlink /proc/self/ns/net)" ] &&
+	[ "$(echo "$out" | grep -c ': lo:')" = 1 ] &&
+	[ "$(echo "$out" | wc -l)" = 2 ] || fail "--netns: $out"
 
 # an unprivileged user gets a user namespace and may administer its world
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
