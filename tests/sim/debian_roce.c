@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "qp_link.h"
 
 #define LIMIT_MS 5000
 #define QKEY	 0x11111111u
@@ -245,50 +246,25 @@ static void check_ah(struct ibv_pd *pd)
 static void check_rc_av(struct ibv_pd *pd)
 {
 	struct ibv_cq *cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
-	struct ibv_qp_init_attr ia = {.send_cq = cq, .recv_cq = cq,
-				      .qp_type = IBV_QPT_RC,
-				      .cap = {.max_send_wr = 1,
-					      .max_recv_wr = 1,
-					      .max_send_sge = 1,
-					      .max_recv_sge = 1}};
-	struct ibv_qp *qp = cq ? ibv_create_qp(pd, &ia) : NULL;
-	struct ibv_qp_attr qa = {.qp_state = IBV_QPS_INIT, .port_num = 1};
+	struct ibv_qp *qp = cq ? qp_link_rc_qp(pd, cq, cq, 1) : NULL;
+	union ibv_gid far, self;
 	struct ibv_qp_init_attr qi;
+	struct ibv_qp_attr qa;
+	struct qp_link l;
 
 	CHECK(qp, "RC QP: %s", strerror(errno));
 	if (!qp)
 		goto out;
-	CHECK(!ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					      IBV_QP_PORT |
-					      IBV_QP_ACCESS_FLAGS),
-	      "to INIT");
-	memset(&qa, 0, sizeof(qa));
-	qa.qp_state = IBV_QPS_RTR;
-	qa.path_mtu = IBV_MTU_1024;
-	qa.dest_qp_num = qp->qp_num;
-	qa.max_dest_rd_atomic = 1;
-	qa.min_rnr_timer = 1;
-	qa.ah_attr.port_num = 1;
-	qa.ah_attr.is_global = 1;
-	qa.ah_attr.grh.hop_limit = 7;
-	qa.ah_attr.grh.sgid_index =
-		(uint8_t)find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
-	gid_of_ip("192.168.1.77", &qa.ah_attr.grh.dgid);
-	errno = 0;
-	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_AV |
-					     IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-					     IBV_QP_RQ_PSN |
-					     IBV_QP_MAX_DEST_RD_ATOMIC |
-					     IBV_QP_MIN_RNR_TIMER) == ETIMEDOUT,
-	      "RC to an unanswered neighbour: %s", strerror(errno));
-	gid_of_ip("192.168.1.1", &qa.ah_attr.grh.dgid);
-	CHECK(!ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_AV |
-					      IBV_QP_PATH_MTU |
-					      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-					      IBV_QP_MAX_DEST_RD_ATOMIC |
-					      IBV_QP_MIN_RNR_TIMER),
-	      "RC to RTR: %s", strerror(errno));
-	memset(&qa, 0, sizeof(qa));
+	gid_of_ip("192.168.1.77", &far);
+	gid_of_ip("192.168.1.1", &self);
+	l = qp_link_default(qp->qp_num);
+	l.sgid_index = (uint8_t)find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
+	l.hop_limit = 7;
+	l.dgid = &far;
+	CHECK(qp_link_up(qp, &l) == ETIMEDOUT,
+	      "RC to an unanswered neighbour");
+	l.dgid = &self;
+	CHECK(!qp_link_up(qp, &l), "RC to RTS");
 	CHECK(!ibv_query_qp(qp, &qa, IBV_QP_AV, &qi) &&
 		      qa.ah_attr.grh.hop_limit == 64,
 	      "RC AV hop limit %u, want the route's 64",
@@ -314,21 +290,15 @@ static struct ibv_qp *ud_qp(struct ibv_pd *pd, struct ibv_cq *cq)
 					      .max_recv_wr = 4,
 					      .max_send_sge = 1,
 					      .max_recv_sge = 1}};
-	struct ibv_qp_attr qa = {.qp_state = IBV_QPS_INIT, .port_num = 1,
-				 .qkey = QKEY};
 	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+	struct qp_link l = qp_link_default(0);
 
-	if (!qp)
+	l.qkey = QKEY;
+	if (qp && qp_link_up(qp, &l)) {
+		ibv_destroy_qp(qp);
 		return NULL;
-	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					   IBV_QP_PORT | IBV_QP_QKEY))
-		return NULL;
-	qa.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE))
-		return NULL;
-	qa.qp_state = IBV_QPS_RTS;
-	return ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_SQ_PSN) ? NULL
-								     : qp;
+	}
+	return qp;
 }
 
 static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
