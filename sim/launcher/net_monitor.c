@@ -17,10 +17,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -34,10 +36,11 @@ static struct {
 	struct sim_shared *sh;
 	const char *dir;
 	int sock;
+	int stop_fd; /* an eventfd: the launcher is done */
 	pthread_t thread;
 	int running;
 	int rescan; /* a MAC changed: its addresses are added again */
-} mon = {.sock = -1};
+} mon = {.sock = -1, .stop_fd = -1};
 
 static struct sim_netdev *netdev_by_ifindex(int ifindex)
 {
@@ -175,23 +178,28 @@ static int dump(uint16_t type)
 static void *monitor_main(void *arg)
 {
 	uint8_t buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct pollfd p[2] = {{.fd = mon.sock, .events = POLLIN},
+			      {.fd = mon.stop_fd, .events = POLLIN}};
 	ssize_t n;
 
 	(void)arg;
 	for (;;) {
-		n = recv(mon.sock, buf, sizeof(buf), 0);
-		if (n < 0 && errno == EINTR)
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents)
+			break;
+		if (!p[0].revents)
+			continue;
+		n = recv(mon.sock, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
 			break;
-		/* the stop cancels us only while we wait in recv() */
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		handle(buf, n);
 		if (mon.rescan) {
 			mon.rescan = 0;
 			dump(RTM_GETADDR);
 		}
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 	}
 	return NULL;
 }
@@ -268,6 +276,9 @@ int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 	if (ret)
 		return ret;
 	mon.rescan = 0;
+	mon.stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (mon.stop_fd < 0)
+		return -errno;
 	mon.running = 1;
 	ret = -pthread_create(&mon.thread, NULL, monitor_main, NULL);
 	if (ret)
@@ -277,12 +288,16 @@ int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 
 void sim_net_monitor_stop(void)
 {
+	uint64_t one = 1;
+
 	if (mon.running) {
 		mon.running = 0;
-		pthread_cancel(mon.thread);
-		pthread_join(mon.thread, NULL);
+		if (write(mon.stop_fd, &one, sizeof(one)) == sizeof(one))
+			pthread_join(mon.thread, NULL);
 	}
+	if (mon.stop_fd >= 0)
+		close(mon.stop_fd);
 	if (mon.sock >= 0)
 		close(mon.sock);
-	mon.sock = -1;
+	mon.sock = mon.stop_fd = -1;
 }

@@ -292,7 +292,9 @@ static int add_port(struct sim_net_setup *ns, unsigned int d,
 	if (!ret)
 		ret = set_link(ns->wire_sock, peer, 0, 1, NULL, SWITCH_IFINDEX);
 	for (i = 0; !ret && i < naddr; i++)
-		ret = sim_net_add_addr(ns->world_sock, ifindex, addrs[i]);
+		if (strcmp(addrs[i], "none")) /* --addr D=none: no defaults */
+			ret = sim_net_add_addr(ns->world_sock, ifindex,
+					       addrs[i]);
 	if (ret || naddr)
 		return ret;
 	snprintf(def, sizeof(def), "192.168.1.%u/24", d + 1);

@@ -72,7 +72,8 @@ static const char usage[] =
 	"  --link-layer [D=]ib|eth  port link layer of device D (every device\n"
 	"                     without D=); eth gives the port a netdev and\n"
 	"                     RoCE GIDs (mlx5 default ib, rxe always eth)\n"
-	"  --addr D=ADDR/LEN  an address of device D's netdev, repeatable\n"
+	"  --addr D=ADDR/LEN  an address of device D's netdev, repeatable;\n"
+	"                     D=none: no address at all\n"
 	"                     (default 192.168.1.<D+1>/24, fd00::<D+1>/64)\n"
 	"  --netns            a network namespace of its own also for a world\n"
 	"                     without Ethernet ports (made when one has them)\n"
@@ -265,9 +266,10 @@ static int parse_addr(const char *arg, struct sim_launch *l)
 	int64_t dev;
 	const char *v = dev_prefix(arg, &dev);
 
-	if (!v || dev < 0 || !strchr(v, '/') || l->naddr == SIM_MAX_ADDRS) {
-		fprintf(stderr, "rdma-sim: --addr wants D=ADDR/LEN (at most "
-				"%d)\n",
+	if (!v || dev < 0 || (!strchr(v, '/') && strcmp(v, "none")) ||
+	    l->naddr == SIM_MAX_ADDRS) {
+		fprintf(stderr, "rdma-sim: --addr wants D=ADDR/LEN or D=none "
+				"(at most %d)\n",
 			SIM_MAX_ADDRS);
 		return -1;
 	}

@@ -38,6 +38,12 @@ echo "$out" | grep -qx '0000:0000:0000:0000:0000:ffff:0a14:1e28' ||
 	fail "GID 3 is not ::ffff:10.20.30.40: $out"
 echo "$out" | grep -qx 'eth1' || fail "ndevs/3: $out"
 
+# --addr 0=none: the default GID alone
+out=$("$SIM" --driver rxe --addr 0=none -- sh -c 'ip -o -4 addr show dev eth0
+	cat /sys/class/infiniband/rxe0/ports/1/gids/1') || fail "--addr 0=none"
+[ "$out" = "0000:0000:0000:0000:0000:0000:0000:0000" ] ||
+	fail "--addr 0=none: $out"
+
 # rxe: Ethernet without asking; the MAC is the one its GUID says, and
 # /sys/class/net is the world's
 out=$("$SIM" --driver rxe -- sh -c 'ls /sys/class/net
