@@ -22,10 +22,14 @@ DEPS=(
 	git
 	# upstream userspace that judges rdma-sim (Debian's rdma-core 44)
 	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest python3-pyverbs
+	# umad judges (tests/sim/umad_tools.py)
+	infiniband-diags
 	# Debian's UCX (tests/sim/ucx_perftest.sh)
 	ucx-utils
 	# DAPL's dtest (tests/sim/busy_world.sh)
 	dapl2-utils
+	# a Go program under rdma-sim (tests/sim/go_verbs)
+	golang-go
 	# perftest 4.5 built from Debian's source against rdma-dm (tests/perftest)
 	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool
 	# the real-kernel lane

@@ -41,9 +41,12 @@ static int check_qp_attr(const struct ibv_context *ctx,
 	    (create_flags(attr) & ~(uint32_t)QP_CREATE_FLAGS_KNOWN))
 		return EINVAL;
 	if (attr->qp_type == IBV_QPT_XRC_RECV)
-		/* This command layer keeps no XRC domain handles. */
-		return attr->comp_mask & IBV_QP_INIT_ATTR_XRCD ? EOPNOTSUPP :
-								 EINVAL;
+		/* a target QP has its domain and nothing else */
+		return (attr->comp_mask & IBV_QP_INIT_ATTR_XRCD) &&
+				       attr->xrcd &&
+				       VERBS_IN_CTX(attr->xrcd, ctx) ?
+			       0 :
+			       EINVAL;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
 		return EINVAL;
 	if (!VERBS_IN_CTX(attr->pd, ctx) || !VERBS_IN_CTX(attr->send_cq, ctx) ||
@@ -63,12 +66,31 @@ static uint32_t handle_of(const struct ibv_cq *cq)
 	return cq ? cq->handle : 0;
 }
 
-/* The receive CQ the kernel gets: none for XRC_SEND and RSS QPs. */
+static bool is_xrc_tgt(const struct ibv_qp_init_attr_ex *attr)
+{
+	return attr->qp_type == IBV_QPT_XRC_RECV;
+}
+
+/* The receive CQ the kernel gets: none for XRC and RSS QPs. */
 static struct ibv_cq *recv_cq_of(const struct ibv_qp_init_attr_ex *attr)
 {
-	if (attr->qp_type == IBV_QPT_XRC_SEND || has_ind_table(attr))
+	if (attr->qp_type == IBV_QPT_XRC_SEND || is_xrc_tgt(attr) ||
+	    has_ind_table(attr))
 		return NULL;
 	return attr->recv_cq;
+}
+
+/* The send CQ the kernel gets: none for a target QP. */
+static struct ibv_cq *send_cq_of(const struct ibv_qp_init_attr_ex *attr)
+{
+	return is_xrc_tgt(attr) ? NULL : attr->send_cq;
+}
+
+/* pd_handle of the write forms: an XRC target QP names its domain there. */
+static uint32_t pd_handle_of(const struct ibv_qp_init_attr_ex *attr)
+{
+	return is_xrc_tgt(attr) ? verbs_get_xrcd(attr->xrcd)->handle :
+				  attr->pd->handle;
 }
 
 static void caps_from_resp(struct ibv_qp_cap *cap,
@@ -93,10 +115,12 @@ static int create_qp_write(struct ibv_context *ctx, struct verbs_qp *qp,
 {
 	struct ib_uverbs_ex_create_qp ex = {
 		.user_handle = (uintptr_t)qp,
-		.pd_handle = attr->pd->handle,
-		.send_cq_handle = handle_of(attr->send_cq),
+		.pd_handle = pd_handle_of(attr),
+		.send_cq_handle = handle_of(send_cq_of(attr)),
 		.recv_cq_handle = handle_of(recv_cq_of(attr)),
-		.srq_handle = attr->srq ? attr->srq->handle : 0,
+		.srq_handle = attr->srq && !is_xrc_tgt(attr) ?
+				      attr->srq->handle :
+				      0,
 		.max_send_wr = attr->cap.max_send_wr,
 		.max_recv_wr = attr->cap.max_recv_wr,
 		.max_send_sge = attr->cap.max_send_sge,
@@ -104,7 +128,7 @@ static int create_qp_write(struct ibv_context *ctx, struct verbs_qp *qp,
 		.max_inline_data = attr->cap.max_inline_data,
 		.sq_sig_all = !!attr->sq_sig_all,
 		.qp_type = (uint8_t)attr->qp_type,
-		.is_srq = !!attr->srq,
+		.is_srq = attr->srq && !is_xrc_tgt(attr),
 	};
 	struct ib_uverbs_ex_create_qp_resp ex_resp;
 	struct ib_uverbs_create_qp req = {};
@@ -141,6 +165,11 @@ static void add_qp_objects(struct uverbs_cmd *cmd,
 {
 	struct ibv_cq *recv_cq = recv_cq_of(attr);
 
+	if (is_xrc_tgt(attr)) {
+		uverbs_attr_in_obj(cmd, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE,
+				   verbs_get_xrcd(attr->xrcd)->handle);
+		return;
+	}
 	uverbs_attr_in_obj(cmd, UVERBS_ATTR_CREATE_QP_PD_HANDLE,
 			   attr->pd->handle);
 	if (attr->srq)
@@ -181,17 +210,17 @@ static void set_qp(struct verbs_qp *vqp, struct ibv_context *ctx,
 
 	qp->context = ctx;
 	qp->qp_context = attr->qp_context;
-	qp->pd = attr->pd;
-	qp->send_cq = attr->send_cq;
+	qp->pd = is_xrc_tgt(attr) ? NULL : attr->pd;
+	qp->send_cq = send_cq_of(attr);
 	qp->recv_cq = recv_cq_of(attr);
-	qp->srq = attr->srq;
+	qp->srq = is_xrc_tgt(attr) ? NULL : attr->srq;
 	qp->handle = handle;
 	qp->qp_num = qp_num;
 	qp->state = IBV_QPS_RESET;
 	qp->qp_type = attr->qp_type;
 	verbs_init_events(&qp->mutex, &qp->cond, &qp->events_completed);
-	vqp->xrcd = NULL;
-	vqp->comp_mask = 0;
+	vqp->xrcd = is_xrc_tgt(attr) ? attr->xrcd : NULL;
+	vqp->comp_mask = is_xrc_tgt(attr) ? VERBS_QP_XRCD : 0;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 		vqp->comp_mask |= VERBS_QP_EX;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Shared receive queues: SRQ_CREATE / SRQ_DESTROY as ioctls with the
- * legacy CREATE_SRQ (basic), CREATE_XSRQ (tag matching) and DESTROY_SRQ
+ * legacy CREATE_SRQ (basic), CREATE_XSRQ (XRC, tag matching) and DESTROY_SRQ
  * writes as fallback; modify and query exist only as write() commands.
  */
 #include <errno.h>
@@ -20,6 +20,7 @@ static int check_srq_attr(const struct ibv_context *ctx,
 			  const struct ibv_srq_init_attr_ex *attr)
 {
 	const uint32_t tm = IBV_SRQ_INIT_ATTR_CQ | IBV_SRQ_INIT_ATTR_TM;
+	const uint32_t xrc = IBV_SRQ_INIT_ATTR_CQ | IBV_SRQ_INIT_ATTR_XRCD;
 
 	if (attr->comp_mask >= IBV_SRQ_INIT_ATTR_RESERVED)
 		return EOPNOTSUPP;
@@ -35,8 +36,11 @@ static int check_srq_attr(const struct ibv_context *ctx,
 			return EINVAL;
 		return 0;
 	case IBV_SRQT_XRC:
-		/* This command layer keeps no XRC domain handles. */
-		return EOPNOTSUPP;
+		if ((attr->comp_mask & xrc) != xrc || !attr->cq ||
+		    !attr->xrcd || !VERBS_IN_CTX(attr->cq, ctx) ||
+		    !VERBS_IN_CTX(attr->xrcd, ctx))
+			return EINVAL;
+		return 0;
 	default:
 		return EINVAL;
 	}
@@ -49,7 +53,7 @@ static int create_srq_write(struct ibv_context *ctx, struct verbs_srq *srq,
 {
 	struct ib_uverbs_create_xsrq xreq = {
 		.user_handle = (uintptr_t)srq,
-		.srq_type = IB_UVERBS_SRQT_TM,
+		.srq_type = srq_type_of(attr),
 		.pd_handle = attr->pd->handle,
 		.max_wr = attr->attr.max_wr,
 		.max_sge = attr->attr.max_sge,
@@ -68,6 +72,10 @@ static int create_srq_write(struct ibv_context *ctx, struct verbs_srq *srq,
 		return verbs_write_cmd(ctx, IB_USER_VERBS_CMD_CREATE_SRQ, &req,
 				       sizeof(req), resp, sizeof(*resp), udata);
 	xreq.cq_handle = attr->cq->handle;
+	if (xreq.srq_type == IB_UVERBS_SRQT_XRC) {
+		xreq.max_num_tags = 0;
+		xreq.xrcd_handle = verbs_get_xrcd(attr->xrcd)->handle;
+	}
 	return verbs_write_cmd(ctx, IB_USER_VERBS_CMD_CREATE_XSRQ, &xreq,
 			       sizeof(xreq), resp, sizeof(*resp), udata);
 }
@@ -94,6 +102,14 @@ int ibv_cmd_create_srq_ex(struct ibv_context *ctx, struct verbs_srq *vsrq,
 	handle = uverbs_attr_new_obj(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE);
 	uverbs_attr_in_obj(cmd, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE,
 			   attr->pd->handle);
+	if (type == IBV_SRQT_XRC) {
+		uverbs_attr_in_obj(cmd, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE,
+				   attr->cq->handle);
+		uverbs_attr_in_obj(cmd, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE,
+				   verbs_get_xrcd(attr->xrcd)->handle);
+		uverbs_attr_out_ptr(cmd, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+				    &resp.srqn, sizeof(resp.srqn));
+	}
 	if (type == IBV_SRQT_TM) {
 		uverbs_attr_in_obj(cmd, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE,
 				   attr->cq->handle);
@@ -131,9 +147,9 @@ int ibv_cmd_create_srq_ex(struct ibv_context *ctx, struct verbs_srq *vsrq,
 	srq->handle = resp.srq_handle;
 	verbs_init_events(&srq->mutex, &srq->cond, &srq->events_completed);
 	vsrq->srq_type = type;
-	vsrq->xrcd = NULL;
-	vsrq->cq = type == IBV_SRQT_TM ? attr->cq : NULL;
-	vsrq->srq_num = 0;
+	vsrq->xrcd = type == IBV_SRQT_XRC ? attr->xrcd : NULL;
+	vsrq->cq = type == IBV_SRQT_BASIC ? NULL : attr->cq;
+	vsrq->srq_num = type == IBV_SRQT_XRC ? resp.srqn : 0;
 	attr->attr.max_wr = resp.max_wr;
 	attr->attr.max_sge = resp.max_sge;
 	return 0;

@@ -162,6 +162,18 @@ static inline struct verbs_srq *verbs_get_srq(struct ibv_srq *srq)
 	return (struct verbs_srq *)srq;
 }
 
+/* An XRC domain: the public part and the kernel's handle of it. */
+struct verbs_xrcd {
+	struct ibv_xrcd xrcd;
+	uint32_t comp_mask;
+	uint32_t handle;
+};
+
+static inline struct verbs_xrcd *verbs_get_xrcd(struct ibv_xrcd *xrcd)
+{
+	return (struct verbs_xrcd *)xrcd;
+}
+
 /* ------------------------------------------------------------------ */
 /* Matching a device to a provider.                                    */
 
@@ -652,6 +664,23 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 		       int attr_mask, const struct ibv_udata *udata);
 int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
 int ibv_cmd_destroy_srq(struct ibv_srq *srq);
+
+/* XRC (cmd_xrcd.c). open_xrcd: comp_mask must hold FD and OFLAGS (EINVAL),
+ * nothing beyond them (EOPNOTSUPP); fd -1 makes a private domain. open_qp:
+ * NUM, XRCD and TYPE are needed (EINVAL), bits past CONTEXT EOPNOTSUPP;
+ * the QP opened has no PD, CQs or SRQ and state IBV_QPS_UNKNOWN. 0 or a
+ * positive errno (errno set). */
+int ibv_cmd_open_xrcd(struct ibv_context *ctx, struct verbs_xrcd *xrcd,
+		      const struct ibv_xrcd_init_attr *attr,
+		      const struct ibv_udata *udata);
+int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
+int ibv_cmd_open_qp(struct ibv_context *ctx, struct verbs_qp *qp,
+		    const struct ibv_qp_open_attr *attr,
+		    const struct ibv_udata *udata);
+/* ADVISE_MR (ioctl only): EOPNOTSUPP on a kernel without it. */
+int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		      uint32_t flags, const struct ibv_sge *sg_list,
+		      uint32_t num_sge);
 
 /* Kernel AH (RoCE: the kernel resolves the destination MAC, resp.dmac in
  * the provider's @udata out). Sets ah->context, pd and handle. */

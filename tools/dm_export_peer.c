@@ -97,9 +97,10 @@ static int compare_peer_read(struct rdma_sim_peer *peer, uint64_t off,
 	return ok;
 }
 
+/* The peer's bytes as the CPU reads them: from @dm, or at @cpu. */
 static int peer_write_cpu_read(struct rdma_sim_peer *peer, uint64_t off,
-			       struct ibv_dm *dm, size_t len, char *why,
-			       size_t why_len)
+			       struct ibv_dm *dm, const uint8_t *cpu,
+			       size_t len, char *why, size_t why_len)
 {
 	uint8_t *mine = malloc(len ? len : 1), *seen = malloc(len ? len : 1);
 	size_t i;
@@ -116,7 +117,9 @@ static int peer_write_cpu_read(struct rdma_sim_peer *peer, uint64_t off,
 			 strerror(errno));
 		goto out;
 	}
-	err = ibv_memcpy_from_dm(seen, dm, 0, len);
+	if (cpu)
+		memcpy(seen, cpu, len);
+	err = cpu ? 0 : ibv_memcpy_from_dm(seen, dm, 0, len);
 	if (err) {
 		snprintf(why, why_len, "CPU read after peer write: %s",
 			 strerror(err));
@@ -131,36 +134,72 @@ out:
 	return ok;
 }
 
-int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
-	       unsigned int round, char *why, size_t why_len)
+/*
+ * The peer's import of @fd, which must hold @need bytes; NULL with *@ret
+ * -1 (no peer device) or 0 (failed), @why saying which.
+ */
+static struct rdma_sim_peer *peer_open(int fd, uint64_t need, int *ret,
+				       char *why, size_t why_len)
 {
 	struct rdma_sim_peer *peer;
-	uint64_t off;
-	int ok;
 
+	*ret = -1;
 	if (load_peer_library(why, why_len))
-		return -1;
+		return NULL;
 	if (!sim.active()) {
 		snprintf(why, why_len,
 			 "not running under rdma-sim, so no peer device "
 			 "(a GPU or second NIC would import it)");
-		return -1;
+		return NULL;
 	}
+	*ret = 0;
 	peer = sim.import(fd);
 	if (!peer) {
 		snprintf(why, why_len, "peer import failed: %s",
 			 strerror(errno));
-		return 0;
+		return NULL;
 	}
-	off = dm_offset_in_dmabuf(dm);
-	if (off + len > sim.size(peer)) {
+	if (need > sim.size(peer)) {
 		snprintf(why, why_len, "dma-buf is %zu bytes, need %zu",
-			 sim.size(peer), (size_t)(off + len));
+			 sim.size(peer), (size_t)need);
 		sim.release(peer);
-		return 0;
+		return NULL;
 	}
+	return peer;
+}
+
+int peer_check_mem(int fd, const uint8_t *cpu, size_t len, char *why,
+		   size_t why_len)
+{
+	struct rdma_sim_peer *peer;
+	int ok;
+
+	peer = peer_open(fd, len, &ok, why, why_len);
+	if (!peer)
+		return ok;
+	ok = compare_peer_read(peer, 0, cpu, len, why, why_len) &&
+	     peer_write_cpu_read(peer, 0, NULL, cpu, len, why, why_len);
+	if (ok)
+		snprintf(why, why_len,
+			 "peer read the %zu bytes the CPU wrote, CPU read "
+			 "the peer's",
+			 len);
+	sim.release(peer);
+	return ok;
+}
+
+int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
+	       unsigned int round, char *why, size_t why_len)
+{
+	uint64_t off = dm_offset_in_dmabuf(dm);
+	struct rdma_sim_peer *peer;
+	int ok;
+
+	peer = peer_open(fd, off + len, &ok, why, why_len);
+	if (!peer)
+		return ok;
 	ok = compare_peer_read(peer, off, pattern, len, why, why_len) &&
-	     peer_write_cpu_read(peer, off, dm, len, why, why_len);
+	     peer_write_cpu_read(peer, off, dm, NULL, len, why, why_len);
 	if (ok)
 		snprintf(why, why_len,
 			 "dma-buf %zu bytes; peer read the %zu bytes written, "
@@ -171,6 +210,14 @@ int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
 }
 
 #else
+
+int peer_check_mem(int fd, const uint8_t *cpu, size_t len, char *why,
+		   size_t why_len)
+{
+	snprintf(why, why_len,
+		 "built without rdma-sim's peer library (no peer device)");
+	return -1;
+}
 
 int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
 	       unsigned int round, char *why, size_t why_len)

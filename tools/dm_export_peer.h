@@ -16,4 +16,12 @@
 int peer_check(int fd, struct ibv_dm *dm, size_t len, const uint8_t *pattern,
 	       unsigned int round, char *why, size_t why_len);
 
+/*
+ * The same for a dma-buf of host memory mapped at @cpu (its first @len
+ * bytes): the peer reads what the CPU holds there, and the CPU reads
+ * there what the peer wrote.
+ */
+int peer_check_mem(int fd, const uint8_t *cpu, size_t len, char *why,
+		   size_t why_len);
+
 #endif /* DM_EXPORT_PEER_H */

@@ -100,6 +100,12 @@ const char *explain_errno(const char *what, int err)
 		if (!strcmp(what, "uar"))
 			return "this device or kernel hands out no UAR pages "
 			       "(not mlx5, or static UARs only)";
+		if (!strcmp(what, "buf-pd"))
+			return "the provider has no parent domains";
+		if (!strcmp(what, "mr") || !strcmp(what, "qp"))
+			return "the kernel pins no ordinary memory: on a "
+			       "confidential-computing guest's device only "
+			       "bounce memory works (see -b)";
 		break;
 	case EPERM:
 	case EACCES:
@@ -120,6 +126,12 @@ const char *explain_errno(const char *what, int err)
 		break;
 	case ENODEV:
 		return "the device went away";
+	case ENOENT:
+		if (!strcmp(what, "buf-pd"))
+			return "the device needs bounce memory but the kernel "
+			       "has no DMA-buf heap to take it from "
+			       "(/dev/dma_heap/system_cc_shared)";
+		break;
 	}
 	snprintf(buf, sizeof(buf), "%s", strerror(err));
 	return buf;

@@ -8,7 +8,10 @@
  * ibv_reg_dmabuf_mr(), checks the bytes through a peer device (rdma-sim's,
  * when running under it), moves data into and out of it with RDMA WRITE and
  * READ over an RC queue pair from the owner context, and frees everything.
- * With -u it also exports a doorbell (UAR) page of the owner as a dma-buf.
+ * With -u it also exports a doorbell (UAR) page of the owner as a dma-buf,
+ * with -b a buffer of the provider's (ibv_alloc_buf on a parent domain
+ * allowing confidential-computing bounce memory: a dma-buf of the shared
+ * heap on a CoCo guest's device, ordinary memory elsewhere).
  * Exit 0 only if every step passed.
  */
 #include <errno.h>
@@ -21,6 +24,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "dm_export_buf.h"
 #include "dm_export_peer.h"
 #include "dm_export_rdma.h"
 #include "dm_export_report.h"
@@ -31,6 +35,7 @@ struct options {
 	size_t size;
 	unsigned int count;
 	bool uar;
+	bool buf;
 };
 
 struct session {
@@ -47,7 +52,7 @@ struct session {
 static void usage(FILE *out, const char *prog)
 {
 	fprintf(out,
-		"Usage: %s [-d DEVICE] [-s SIZE] [-n COUNT] [-u]\n"
+		"Usage: %s [-d DEVICE] [-s SIZE] [-n COUNT] [-u] [-b]\n"
 		"Allocate RDMA device memory, export it as a dma-buf and\n"
 		"import it on a second context, printing every step.\n"
 		"  -d DEVICE  device to use (default: the first with device "
@@ -56,6 +61,8 @@ static void usage(FILE *out, const char *prog)
 		"  -n COUNT   rounds to run (default 1)\n"
 		"  -u         also export a doorbell (UAR) page as a "
 		"dma-buf\n"
+		"  -b         also export a provider buffer (ibv_alloc_buf) "
+		"as a dma-buf\n"
 		"  -h         this help\n",
 		prog);
 }
@@ -88,7 +95,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->size = 4096;
 	o->count = 1;
 	o->uar = false;
-	while ((c = getopt(argc, argv, "d:s:n:uh")) != -1) {
+	o->buf = false;
+	while ((c = getopt(argc, argv, "d:s:n:ubh")) != -1) {
 		switch (c) {
 		case 'd':
 			o->device = optarg;
@@ -113,6 +121,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'u':
 			o->uar = true;
+			break;
+		case 'b':
+			o->buf = true;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -501,6 +512,8 @@ int main(int argc, char **argv)
 		}
 		if (o.uar)
 			uar_export_steps(&s.rep, s.ctx);
+		if (o.buf)
+			buf_export_steps(&s.rep, s.ctx, o.size);
 	}
 	close_session(&s);
 	ibv_free_device_list(list);

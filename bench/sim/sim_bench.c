@@ -4,6 +4,13 @@
  * command, per MEMIC mmap+munmap, per DM alloc+free, and the pass-through
  * cost of an interposed call on an fd the sim does not own.
  * Run it under rdma-sim (bench/sim/run.sh does).
+ *
+ * sim_bench N --trap[-off]: the system-call boundary's own cost: plain
+ * system calls (getppid, read of an empty pipe) through libc and through
+ * syscall(2), and QUERY_PORT through libc's ioctl (interposed, no trap)
+ * and through syscall(2) (trapped, served in the SIGSYS handler); with
+ * --trap-off (rdma-sim --no-seccomp) raw ioctls would reach /dev/null, so
+ * that row is left out (bench/sim/syscall_trap.sh runs both).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +26,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,6 +124,28 @@ static int dm_free(int fd, uint32_t h)
 		       (now_ns() - t0) / (n), (long)(n));                      \
 	} while (0)
 
+static int trap_rows(long n, int fd, struct cmd *q, int trapped)
+{
+	int p[2], bad = 0;
+	char b;
+
+	if (pipe2(p, O_NONBLOCK | O_CLOEXEC))
+		return 1;
+	RUN("getppid (libc)", n, getppid());
+	RUN("syscall(getppid)", n, syscall(SYS_getppid));
+	RUN("read empty pipe (libc)", n, bad |= read(p[0], &b, 1) != -1);
+	RUN("syscall(read) empty pipe", n,
+	    bad |= syscall(SYS_read, p[0], &b, 1) != -1);
+	RUN("ioctl QUERY_PORT (libc)", n,
+	    bad |= ioctl(fd, RDMA_VERBS_IOCTL, q));
+	if (trapped)
+		RUN("syscall(ioctl) QUERY_PORT", n,
+		    bad |= syscall(SYS_ioctl, fd, RDMA_VERBS_IOCTL, q) != 0);
+	close(p[0]);
+	close(p[1]);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 200000;
@@ -131,6 +161,10 @@ int main(int argc, char **argv)
 	init(&q, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
 	add(&q, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8, 1);
 	add(&q, UVERBS_ATTR_QUERY_PORT_RESP, sizeof(port), (uintptr_t)&port);
+	if (argc > 2 && !strncmp(argv[2], "--trap", 6)) {
+		bad = trap_rows(n, fd, &q, !strcmp(argv[2], "--trap"));
+		goto out;
+	}
 	RUN("ioctl QUERY_PORT", n, bad |= ioctl(fd, RDMA_VERBS_IOCTL, &q));
 	RUN("ioctl on a non-sim fd", n, ioctl(null, FIONREAD, &h));
 	RUN("fcntl on a non-sim fd", n, bad |= fcntl(null, F_GETFD) < 0);
@@ -146,6 +180,7 @@ int main(int argc, char **argv)
 		bad |= p == MAP_FAILED || munmap(p, page);
 	});
 	bad |= dm_free(fd, h);
+out:
 	close(null);
 	close(fd);
 	if (bad)

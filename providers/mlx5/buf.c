@@ -4,6 +4,9 @@
  * is page aligned, zeroed and kept out of fork() children (a child's
  * copy-on-write must never move a page the HCA writes). Where it comes
  * from, in upstream's order of precedence:
+ *  - a CC parent domain (a confidential-computing guest's device reaches
+ *    only memory shared with the host): a dma-buf of the shared heap,
+ *    which the kernel is given by fd (BUF_UMEM), not by address;
  *  - a parent domain with both allocators: its alloc(), unless that says
  *    IBV_ALLOCATOR_USE_DEFAULT (NULL fails the object);
  *  - MLX_<CQ|QP|SRQ>_ALLOC_TYPE: ANON, HUGE (SysV huge pages), CONTIG
@@ -24,6 +27,7 @@
 #include <sys/shm.h>
 
 #include "datapath.h"
+#include "dmabuf_heap.h"
 
 #define HUGE_PAGE_SIZE (2ul << 20)
 #define CONTIG_MIN_LOG 12
@@ -47,6 +51,17 @@ static const char *const pref_names[] = {
 	[PREF_ALL] = "ALL",
 };
 
+/* @len bytes at @p are @buf now, kept out of fork() children. */
+static int taken(struct mlx5_buf *buf, void *p, size_t len,
+		 enum mlx5_buf_type type)
+{
+	madvise(p, len, MADV_DONTFORK);
+	buf->addr = p;
+	buf->length = len;
+	buf->type = type;
+	return 0;
+}
+
 int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size)
 {
 	size_t len = mlx5_align_up(size, page_size);
@@ -58,11 +73,7 @@ int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size)
 		 -1, 0);
 	if (p == MAP_FAILED)
 		return ENOMEM;
-	madvise(p, len, MADV_DONTFORK);
-	buf->addr = p;
-	buf->length = len;
-	buf->type = MLX5_BUF_ANON;
-	return 0;
+	return taken(buf, p, len, MLX5_BUF_ANON);
 }
 
 static int alloc_huge(struct mlx5_buf *buf, size_t size)
@@ -78,11 +89,7 @@ static int alloc_huge(struct mlx5_buf *buf, size_t size)
 	shmctl(id, IPC_RMID, NULL);
 	if (p == (void *)-1)
 		return errno;
-	madvise(p, len, MADV_DONTFORK);
-	buf->addr = p;
-	buf->length = len;
-	buf->type = MLX5_BUF_HUGE;
-	return 0;
+	return taken(buf, p, len, MLX5_BUF_HUGE);
 }
 
 static unsigned int log2_up(size_t n)
@@ -176,14 +183,28 @@ static int alloc_by_env(struct mlx5_context *ctx, struct mlx5_buf *buf,
 	return mlx5_alloc_buf(buf, size, ctx->page_size);
 }
 
+int mlx5_alloc_dmabuf(struct mlx5_context *ctx, struct mlx5_buf *buf,
+		      size_t size, struct ibv_dmabuf_heap *heap)
+{
+	size_t len = mlx5_align_up(size, ctx->page_size);
+	void *p = ibv_dmabuf_heap_alloc(heap, len, &buf->dmabuf_fd);
+
+	if (!p)
+		return errno;
+	return taken(buf, p, len, MLX5_BUF_DMABUF);
+}
+
 int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf, size_t size,
 		    const struct mlx5_ring_req *req)
 {
 	struct mlx5_parent_domain *mparent = mlx5_custom_allocator(req->pd);
+	struct ibv_dmabuf_heap *heap = mlx5_cc_heap(req->pd);
 	void *p;
 
 	if (!size)
 		return EINVAL;
+	if (heap)
+		return mlx5_alloc_dmabuf(ctx, buf, size, heap);
 	if (mparent) {
 		p = mparent->alloc(&mparent->mpd.ibv_pd, mparent->pd_context,
 				   size, req->alignment, req->resource_type);
@@ -218,6 +239,9 @@ void mlx5_free_buf(struct mlx5_buf *buf)
 		break;
 	case MLX5_BUF_HUGE:
 		shmdt(buf->addr);
+		break;
+	case MLX5_BUF_DMABUF:
+		ibv_dmabuf_heap_free(buf->addr, buf->length, buf->dmabuf_fd);
 		break;
 	default:
 		munmap(buf->addr, buf->length);

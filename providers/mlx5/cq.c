@@ -116,6 +116,8 @@ struct mlx5_cq *mlx5_create_cq_common(struct ibv_context *ibctx,
 	struct mlx5_ib_create_cq_resp resp = {};
 	struct ibv_udata udata = { .in = &req, .in_len = sizeof(req),
 				   .out = &resp, .out_len = sizeof(resp) };
+	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 2);
+	struct rdma_dm_buffer_desc umem[2];
 	uint32_t flags = 0, ncqe, sz;
 	struct mlx5_cq *cq;
 	int err;
@@ -188,13 +190,17 @@ struct mlx5_cq *mlx5_create_cq_common(struct ibv_context *ibctx,
 		req.cqe_comp_res_format = dv->comp_format;
 		req.flags |= dv->flags;
 	}
+	/* A CC parent domain's: the kernel takes them by fd (ioctl only). */
+	mlx5_add_buf_umem(ctx, cmd, cq->active, cq->dbrec,
+			  RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM,
+			  RDMA_DM_MLX5_ATTR_CREATE_CQ_DBR_BUF_UMEM, umem);
 	{
 		struct ibv_cq_init_attr_ex kattr = *attr;
 
 		/* The kernel is told the ring size minus one, as upstream. */
 		kattr.cqe = ncqe - 1;
-		err = ibv_cmd_create_cq_ex(ibctx, &kattr, flags,
-					   &cq->verbs_cq, &udata, NULL);
+		err = ibv_cmd_create_cq_ex(ibctx, &kattr, flags, &cq->verbs_cq,
+					   &udata, cmd);
 	}
 	if (err)
 		goto fail;
@@ -295,6 +301,9 @@ int mlx5_resize_cq(struct ibv_cq *ibcq, int cqe)
 
 	if (cqe < 0 || (uint64_t)cqe * cq->cqe_sz > INT_MAX)
 		return EINVAL;
+	/* RESIZE_CQ is a write command: it cannot name a dma-buf. */
+	if (cq->active->type == MLX5_BUF_DMABUF)
+		return EOPNOTSUPP;
 	nncqe = roundup_pow2((uint32_t)cqe + 1);
 	if (nncqe > MLX5_MAX_CQ_ENTRIES)
 		return EINVAL;

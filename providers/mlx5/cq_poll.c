@@ -180,6 +180,8 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 		wqe = qp->sq_start + ((size_t)idx << MLX5_SEND_WQE_SHIFT);
 		/* ctrl + raddr (+ atomic) precede the data segments. */
 		wqe += wc->opcode == IBV_WC_RDMA_READ ? 32 : 48;
+		if (qp->qp_type == IBV_QPT_XRC_SEND)
+			wqe += 16; /* the XRC segment */
 		wc->status = scatter_copy((struct mlx5_wqe_data_seg *)wqe,
 					  qp->sq.max_gs, data, wc->byte_len);
 	}

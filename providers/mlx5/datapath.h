@@ -24,6 +24,7 @@ enum mlx5_buf_type {
 	MLX5_BUF_HUGE,
 	MLX5_BUF_CONTIG,
 	MLX5_BUF_CUSTOM, /* from a parent domain's allocator */
+	MLX5_BUF_DMABUF, /* a CC parent domain's: a heap dma-buf, whole */
 };
 
 struct mlx5_buf {
@@ -32,6 +33,7 @@ struct mlx5_buf {
 	enum mlx5_buf_type type;
 	struct mlx5_parent_domain *owner; /* MLX5_BUF_CUSTOM */
 	uint64_t resource_type;		  /* MLX5_BUF_CUSTOM */
+	int dmabuf_fd;			  /* MLX5_BUF_DMABUF */
 };
 
 /* What a ring is for, which decides where its memory comes from. */
@@ -45,10 +47,33 @@ struct mlx5_ring_req {
 
 /* Anonymous, page aligned, zeroed. */
 int mlx5_alloc_buf(struct mlx5_buf *buf, size_t size, size_t page_size);
+/* Whole pages of @heap, a dma-buf of their own at offset 0. 0 or errno. */
+int mlx5_alloc_dmabuf(struct mlx5_context *ctx, struct mlx5_buf *buf,
+		      size_t size, struct ibv_dmabuf_heap *heap);
 /* As @req says (see buf.c). 0 or an errno. */
 int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf,
 		    size_t size, const struct mlx5_ring_req *req);
 void mlx5_free_buf(struct mlx5_buf *buf);
+
+/*
+ * If @buf is a dma-buf: the BUF_UMEM attribute @buf_attr describing it on
+ * @cmd, and @dbr_attr for the doorbell record @db (in a dma-buf page too).
+ * The kernel then reads the queue through the dma-buf, not the UHW's
+ * addresses (which stay, as upstream sends them); a driver attribute
+ * makes the command ioctl-only. @umem holds the payloads until it runs.
+ */
+void mlx5_add_buf_umem(struct mlx5_context *ctx, struct uverbs_cmd *cmd,
+		       const struct mlx5_buf *buf, __be32 *db,
+		       uint16_t buf_attr, uint16_t dbr_attr,
+		       struct rdma_dm_buffer_desc umem[2]);
+
+/* @pd's CC heap: a parent domain allowing bounce memory on a CC guest. */
+static inline struct ibv_dmabuf_heap *mlx5_cc_heap(struct ibv_pd *pd)
+{
+	struct mlx5_parent_domain *mparent = pd ? to_mparent_domain(pd) : NULL;
+
+	return mparent ? mparent->cc_heap : NULL;
+}
 
 /* @pd's parent domain if it has both allocators, else NULL. */
 static inline struct mlx5_parent_domain *
@@ -62,7 +87,12 @@ mlx5_custom_allocator(struct ibv_pd *pd)
 /* ---- doorbell records (dbrec.c) ---- */
 struct mlx5_dbrec_page;
 
-__be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx);
+/* A record in an ordinary page, or in a dma-buf page of @heap. */
+__be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx,
+			 struct ibv_dmabuf_heap *heap);
+/* A record in a dma-buf page: that page's fd and the record's offset. */
+int mlx5_dbrec_dmabuf(struct mlx5_context *ctx, __be32 *db, int *fd,
+		      size_t *off);
 /*
  * From @pd's allocators if it is a parent domain with them (8 bytes; then
  * *@owner is set and the record goes back with mlx5_free_dbrec_pd), else
@@ -372,6 +402,22 @@ void mlx5_qp_set_dv_wr_ops(struct mlx5_qp *qp);
 void mlx5_qp_init_wqe_consts(struct mlx5_qp *qp);
 void mlx5_qp_set_wr_complete(struct mlx5_qp *qp, bool operational);
 
+/* ---- XRC (xrc.c) ---- */
+struct ibv_xrcd *mlx5_open_xrcd(struct ibv_context *ctx,
+				struct ibv_xrcd_init_attr *attr);
+int mlx5_close_xrcd(struct ibv_xrcd *xrcd);
+/* XRC_RECV QPs: created (the kernel's own QP) or opened by number. */
+struct ibv_qp *mlx5_create_xrc_tgt(struct ibv_context *ctx,
+				   struct ibv_qp_init_attr_ex *attr);
+struct ibv_qp *mlx5_open_qp(struct ibv_context *ctx,
+			    struct ibv_qp_open_attr *attr);
+int mlx5_destroy_xrc_tgt(struct mlx5_qp *qp);
+int mlx5_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
+
+/* ---- on-demand paging (odp.c) ---- */
+int mlx5_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		   uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge);
+
 /* ---- SRQ (srq.c) ---- */
 struct mlx5_srq {
 	struct verbs_srq verbs_srq;
@@ -389,6 +435,7 @@ struct mlx5_srq {
 	__be32 *db;
 	struct mlx5_parent_domain *db_owner; /* mlx5_alloc_dbrec_pd */
 	uint8_t *free_map; /* 1: the WQE is on the free list */
+	bool has_uidx;	   /* XRC, CQE version 1: rsc.rsn is its index */
 };
 
 static inline struct mlx5_srq *to_msrq(struct ibv_srq *ibsrq)

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Doorbell records: each CQ, QP and SRQ has one, a cache line of its own
- * inside shared pages, so the kernel pins one page for many queues.
+ * inside shared pages, so the kernel pins one page for many queues. The
+ * queues of a CC parent domain take theirs from pages that are dma-bufs
+ * of the shared heap (the kernel gets the page's fd and the record's
+ * offset); such a page never holds an ordinary queue's record.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,17 +21,21 @@ struct mlx5_dbrec_page {
 	uint64_t free[]; /* bit set: slot free */
 };
 
-static struct mlx5_dbrec_page *new_page(struct mlx5_context *ctx)
+static struct mlx5_dbrec_page *new_page(struct mlx5_context *ctx,
+					struct ibv_dmabuf_heap *heap)
 {
 	unsigned int nslots = (unsigned int)(ctx->page_size /
 					     ctx->cache_line_size);
 	unsigned int words = (nslots + 63) / 64, i;
 	struct mlx5_dbrec_page *pg;
+	int err;
 
 	pg = calloc(1, sizeof(*pg) + words * sizeof(uint64_t));
 	if (!pg)
 		return NULL;
-	if (mlx5_alloc_buf(&pg->buf, ctx->page_size, ctx->page_size)) {
+	err = heap ? mlx5_alloc_dmabuf(ctx, &pg->buf, ctx->page_size, heap)
+		   : mlx5_alloc_buf(&pg->buf, ctx->page_size, ctx->page_size);
+	if (err) {
 		free(pg);
 		return NULL;
 	}
@@ -58,9 +65,10 @@ static void own_pages(struct mlx5_dp_context *dp)
 	dp->dbrec_pid = self;
 }
 
-__be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx)
+__be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx, struct ibv_dmabuf_heap *heap)
 {
 	struct mlx5_dp_context *dp = ctx->dp;
+	bool want_dmabuf = heap != NULL;
 	struct mlx5_dbrec_page *pg;
 	__be32 *db = NULL;
 	unsigned int w, bit;
@@ -68,10 +76,11 @@ __be32 *mlx5_alloc_dbrec(struct mlx5_context *ctx)
 	pthread_mutex_lock(&dp->dbrec_lock);
 	own_pages(dp);
 	for (pg = dp->dbrec_pages; pg; pg = pg->next)
-		if (pg->used < pg->nslots)
+		if (pg->used < pg->nslots &&
+		    (pg->buf.type == MLX5_BUF_DMABUF) == want_dmabuf)
 			break;
 	if (!pg) {
-		pg = new_page(ctx);
+		pg = new_page(ctx, heap);
 		if (!pg)
 			goto out;
 		pg->next = dp->dbrec_pages;
@@ -94,6 +103,39 @@ out:
 	return db;
 }
 
+/* The page holding @db, and its offset there (under dbrec_lock). */
+static struct mlx5_dbrec_page **find_page(struct mlx5_dp_context *dp,
+					  __be32 *db, size_t *off)
+{
+	struct mlx5_dbrec_page **pp, *pg;
+
+	for (pp = &dp->dbrec_pages; (pg = *pp); pp = &pg->next) {
+		*off = (size_t)((uint8_t *)db - (uint8_t *)pg->buf.addr);
+		if ((uint8_t *)db >= (uint8_t *)pg->buf.addr &&
+		    *off < pg->buf.length)
+			return pp;
+	}
+	return NULL;
+}
+
+int mlx5_dbrec_dmabuf(struct mlx5_context *ctx, __be32 *db, int *fd,
+		      size_t *off)
+{
+	struct mlx5_dp_context *dp = ctx->dp;
+	struct mlx5_dbrec_page **pp;
+	int ret = -1;
+
+	pthread_mutex_lock(&dp->dbrec_lock);
+	own_pages(dp);
+	pp = find_page(dp, db, off);
+	if (pp && (*pp)->buf.type == MLX5_BUF_DMABUF) {
+		*fd = (*pp)->buf.dmabuf_fd;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&dp->dbrec_lock);
+	return ret;
+}
+
 void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db)
 {
 	struct mlx5_dp_context *dp = ctx->dp;
@@ -103,11 +145,9 @@ void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db)
 
 	pthread_mutex_lock(&dp->dbrec_lock);
 	own_pages(dp);
-	for (pp = &dp->dbrec_pages; (pg = *pp); pp = &pg->next) {
-		off = (size_t)((uint8_t *)db - (uint8_t *)pg->buf.addr);
-		if ((uint8_t *)db < (uint8_t *)pg->buf.addr ||
-		    off >= pg->buf.length)
-			continue;
+	pp = find_page(dp, db, &off);
+	if (pp) {
+		pg = *pp;
 		slot = (unsigned int)(off / ctx->cache_line_size);
 		pg->free[slot / 64] |= 1ull << (slot % 64);
 		/* An empty page goes back, so a closed context maps none. */
@@ -116,7 +156,6 @@ void mlx5_free_dbrec(struct mlx5_context *ctx, __be32 *db)
 			mlx5_free_buf(&pg->buf);
 			free(pg);
 		}
-		break;
 	}
 	pthread_mutex_unlock(&dp->dbrec_lock);
 }
@@ -128,6 +167,8 @@ __be32 *mlx5_alloc_dbrec_pd(struct mlx5_context *ctx, struct ibv_pd *pd,
 	__be32 *db;
 
 	*owner = NULL;
+	if (mlx5_cc_heap(pd))
+		return mlx5_alloc_dbrec(ctx, mlx5_cc_heap(pd));
 	if (mparent) {
 		db = mparent->alloc(&mparent->mpd.ibv_pd, mparent->pd_context,
 				    8, 8, MLX5DV_RES_TYPE_DBR);
@@ -143,7 +184,7 @@ __be32 *mlx5_alloc_dbrec_pd(struct mlx5_context *ctx, struct ibv_pd *pd,
 			return db;
 		}
 	}
-	return mlx5_alloc_dbrec(ctx);
+	return mlx5_alloc_dbrec(ctx, NULL);
 }
 
 void mlx5_free_dbrec_pd(struct mlx5_context *ctx, __be32 *db,

@@ -69,8 +69,13 @@ static void post_sges(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 static void *post_segments(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 			   void *seg, unsigned int *ds, int *err)
 {
-	bool rc = qp->qp_type == IBV_QPT_RC;
+	bool rc = qp->qp_type == IBV_QPT_RC || qp->qp_type == IBV_QPT_XRC_SEND;
 
+	if (qp->qp_type == IBV_QPT_XRC_SEND) {
+		/* ctrl + XRC: 32 bytes, never at the ring's end */
+		seg = mlx5_set_xrc(seg, wr->qp_type.xrc.remote_srqn);
+		(*ds)++;
+	}
 	switch (wr->opcode) {
 	case IBV_WR_SEND:
 	case IBV_WR_SEND_WITH_IMM:

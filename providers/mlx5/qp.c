@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * QP life cycle for RC, UC and UD: one buffer (RQ first, then SQ), a
+ * QP life cycle for RC, UC, UD and XRC_SEND: one buffer (RQ first, then SQ), a
  * doorbell record and a doorbell/BlueFlame register, described to the
  * kernel in struct mlx5_ib_create_qp. Posting is gated on the state as
  * upstream: receives from INIT, sends from RTS; a reset QP forgets its
@@ -53,6 +53,11 @@ static int check_attr(const struct ibv_qp_init_attr_ex *attr, uint64_t *ops)
 	case IBV_QPT_UD:
 		supported = supported_ops_ud;
 		break;
+	case IBV_QPT_XRC_SEND:
+		supported = supported_ops_rc;
+		break;
+	case IBV_QPT_XRC_RECV:
+		return EINVAL; /* it names its domain (IBV_QP_INIT_ATTR_XRCD) */
 	default:
 		/* As libmlx5: the extended QP's ops are judged first. */
 		if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS ||
@@ -243,6 +248,7 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 {
 	/* Room for every core attribute: PD, SRQ, both CQs, caps, UHW... */
 	DECLARE_UVERBS_CMD(cmd, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 4);
+	struct rdma_dm_buffer_desc umem[2];
 	struct mlx5_ib_create_qp req = {};
 	struct mlx5_ib_create_qp_resp resp = {};
 	struct ibv_udata udata = { .in = &req, .in_len = sizeof(req),
@@ -260,6 +266,10 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 		req.flags |= MLX5_QP_FLAG_UAR_PAGE_INDEX;
 		req.bfreg_index = qp->bf->page_id;
 	}
+	/* A CC parent domain's: the kernel takes them by fd (ioctl only). */
+	mlx5_add_buf_umem(ctx, cmd, &qp->buf, qp->db,
+			  RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+			  RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM, umem);
 	err = ibv_cmd_create_qp_ex(&ctx->ibv_ctx.context, &qp->verbs_qp, attr,
 				   &udata, cmd);
 	*bfi = resp.bfreg_index;
@@ -379,6 +389,8 @@ struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
+	if (attr->qp_type == IBV_QPT_XRC_RECV)
+		return mlx5_create_xrc_tgt(ibctx, attr);
 	qp = create_qp(ibctx, attr, &no_dv);
 	return qp ? &qp->verbs_qp.qp : NULL;
 }
@@ -438,7 +450,9 @@ int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 	struct mlx5_qp *qp = to_mqp(ibqp);
 	int err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, NULL);
 
-	if (err || !(attr_mask & IBV_QP_STATE))
+	/* a target QP has no queues of ours to reset or open */
+	if (err || !(attr_mask & IBV_QP_STATE) ||
+	    qp->qp_type == IBV_QPT_XRC_RECV)
 		return err;
 	switch (attr->qp_state) {
 	case IBV_QPS_RESET:
@@ -483,8 +497,11 @@ int mlx5_destroy_qp(struct ibv_qp *ibqp)
 	struct mlx5_context *ctx = to_mctx(ibqp->context);
 	struct mlx5_qp *qp = to_mqp(ibqp);
 	struct mlx5_srq *srq = ibqp->srq ? to_msrq(ibqp->srq) : NULL;
-	int err = ibv_cmd_destroy_qp(ibqp);
+	int err;
 
+	if (qp->qp_type == IBV_QPT_XRC_RECV)
+		return mlx5_destroy_xrc_tgt(qp);
+	err = ibv_cmd_destroy_qp(ibqp);
 	if (err)
 		return err;
 	/* No CQE of a destroyed QP may reach the application. */

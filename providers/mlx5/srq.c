@@ -3,7 +3,9 @@
  * Shared receive queues: a ring of WQEs chained by next_wqe_index into a
  * free list. Posting fills the WQE at head and follows its link; a
  * completed WQE is chained back at tail. The doorbell record counts the
- * WQEs posted.
+ * WQEs posted. An XRC SRQ is the same ring; with CQE version 1 it has a
+ * user index of its own (its receive CQEs name it, not a QP), and its
+ * completions go to the CQ it was created with.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,8 +18,15 @@ static uint32_t roundup_pow2(uint32_t n)
 	return n <= 1 ? 1 : 1u << (32 - __builtin_clz(n - 1));
 }
 
+static bool is_xrc(const struct mlx5_srq *srq)
+{
+	return srq->verbs_srq.srq_type == IBV_SRQT_XRC;
+}
+
 static void free_srq(struct mlx5_context *ctx, struct mlx5_srq *srq)
 {
+	if (srq->has_uidx)
+		mlx5_rsc_clear(&ctx->dp->rsc, srq->rsc.rsn);
 	mlx5_free_buf(&srq->buf);
 	if (srq->db)
 		mlx5_free_dbrec_pd(ctx, srq->db, srq->db_owner);
@@ -76,13 +85,21 @@ static struct mlx5_srq *create_srq(struct ibv_context *ibctx,
 	uint32_t want;
 	int err;
 
+	bool xrc = (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
+		   attr->srq_type == IBV_SRQT_XRC;
+
 	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
-	    attr->srq_type != IBV_SRQT_BASIC) {
+	    attr->srq_type != IBV_SRQT_BASIC && !xrc) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
 	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd) {
 		errno = EINVAL;
+		return NULL;
+	}
+	/* As upstream: no SRQ rings from a CC parent domain's heap. */
+	if (mlx5_cc_heap(attr->pd)) {
+		errno = EOPNOTSUPP;
 		return NULL;
 	}
 	srq = calloc(1, sizeof(*srq));
@@ -102,6 +119,18 @@ static struct mlx5_srq *create_srq(struct ibv_context *ibctx,
 	}
 	req.buf_addr = (uintptr_t)srq->buf.addr;
 	req.db_addr = (uintptr_t)srq->db;
+	if (xrc)
+		req.uidx = 0xffffff;
+	if (xrc && ctx->cqe_version) {
+		int32_t uidx = mlx5_rsc_store_free(&ctx->dp->rsc, &srq->rsc);
+
+		if (uidx < 0) {
+			err = ENOMEM;
+			goto fail;
+		}
+		srq->has_uidx = true;
+		req.uidx = (uint32_t)uidx;
+	}
 	want = attr->attr.max_wr;
 	/* The kernel rounds max_wr + 1 up: tell it one less than the ring. */
 	attr->attr.max_wr = (uint32_t)srq->max - 1;
@@ -188,6 +217,8 @@ int mlx5_destroy_srq(struct ibv_srq *ibsrq)
 
 	if (err)
 		return err;
+	if (is_xrc(srq))
+		mlx5_cq_clean(to_mcq(srq->verbs_srq.cq), srq->rsc.rsn, NULL);
 	if (!ctx->cqe_version)
 		mlx5_rsc_clear(&ctx->dp->srq_rsc, srq->srqn);
 	free_srq(ctx, srq);

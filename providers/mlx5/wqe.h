@@ -61,6 +61,17 @@ static inline void mlx5_set_ud(struct mlx5_wqe_datagram_seg *seg,
 	seg->av.dqp_dct = htobe32(remote_qpn | MLX5_EXTENDED_UD_AV);
 }
 
+/* XRC_SEND: the XRC segment after ctrl names the target SRQ (16 bytes:
+ * the number, then 12 reserved). Returns the place after it. */
+static inline void *mlx5_set_xrc(void *seg, uint32_t remote_srqn)
+{
+	__be32 *x = seg;
+
+	x[0] = htobe32(remote_srqn);
+	x[1] = x[2] = x[3] = 0;
+	return x + 4;
+}
+
 /* The ctrl segment's fence / completion / solicited byte for @flags. */
 static inline uint8_t mlx5_fm_ce_se(const struct mlx5_qp *qp,
 				    unsigned int flags)

@@ -51,6 +51,8 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 	struct ibv_qp_ex *qpx = &qp->verbs_qp.qp_ex;
 	unsigned int cur = qp->sq.cur_post, nreq = qp->wr.nreq;
 	unsigned int head = qp->sq.head, idx;
+	/* XRC: the SRQ number's segment follows ctrl (wr_set_xrc_srqn) */
+	unsigned int xrc = qp->qp_type == IBV_QPT_XRC_SEND;
 	struct mlx5_wqe_ctrl_seg *ctrl;
 
 	/* An error, or the previous WQE still wants a setter. */
@@ -66,8 +68,10 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 	ctrl = mlx5_sq_wqe(qp, idx);
 	qp->wr.ctrl = ctrl;
 	qp->wr.size =
-		ud ? 1 + sizeof(struct mlx5_wqe_datagram_seg) / MLX5_DS : 1;
-	qp->wr.setters = ud ? 2 : 1; /* UD: the address too */
+		ud ? 1 + sizeof(struct mlx5_wqe_datagram_seg) / MLX5_DS
+		   : 1 + xrc;
+	/* UD: the address too; XRC: the SRQ number too */
+	qp->wr.setters = ud || xrc ? 2 : 1;
 	qp->wr.len8 = false;
 	qp->sq.wrid[idx] = qpx->wr_id;
 	if (qp->sq.raw_wqe)
@@ -75,7 +79,7 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 	qp->sq.wqe_head[idx] = head + nreq;
 	mlx5_set_ctrl(ctrl, cur, opcode, qp->qpn8, 0,
 		      mlx5_fm_ce_se(qp, qpx->wr_flags), imm);
-	return (uint8_t *)ctrl + sizeof(*ctrl);
+	return (uint8_t *)ctrl + sizeof(*ctrl) * (1 + xrc);
 }
 
 /* RC/UC sends: the data follows ctrl. */
@@ -136,7 +140,7 @@ WR_INLINE void open_rdma(struct ibv_qp_ex *qpx, uint8_t opcode, uint32_t rkey,
 		return;
 	mlx5_set_raddr(seg, raddr, rkey);
 	qp->wr.seg = seg + 1;
-	qp->wr.size = 2;
+	qp->wr.size += 1;
 }
 
 static void wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey,
@@ -177,7 +181,7 @@ WR_INLINE void open_atomic(struct ibv_qp_ex *qpx, uint8_t opcode,
 	aseg = (struct mlx5_wqe_atomic_seg *)(seg + 1);
 	mlx5_set_atomic(aseg, swap_add, compare);
 	qp->wr.seg = aseg + 1;
-	qp->wr.size = 3;
+	qp->wr.size += 2;
 	qp->wr.len8 = true;
 }
 
@@ -319,6 +323,16 @@ static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 	setter_done(qp, qp->wr.size);
 }
 
+static void wr_set_xrc_srqn(struct ibv_qp_ex *qpx, uint32_t remote_srqn)
+{
+	struct mlx5_qp *qp = to_mqpx(qpx);
+
+	if (!can_set(qp))
+		return;
+	mlx5_set_xrc(qp->wr.ctrl + 1, remote_srqn);
+	setter_done(qp, qp->wr.size);
+}
+
 /*
  * mlx5dv_wr_raw_wqe: the caller's WQE byte for byte (its ctrl gives the
  * opcode, flags and size in 16-byte units), with the WQE index and QP
@@ -335,6 +349,7 @@ static void wr_raw_wqe(struct mlx5dv_qp_ex *dvx, const void *wqe)
 
 	if (!open_wqe(qp, 0, 0, false))
 		return;
+	qp->wr.setters = 1; /* the caller's WQE holds every segment */
 	ctrl = qp->wr.ctrl;
 	qp->sq.raw_wqe[cur & (qp->sq.wqe_cnt - 1)] = 1;
 	mlx5_copy_inline(qp, ctrl, wqe, (size_t)ds * MLX5_DS);
@@ -418,6 +433,8 @@ void mlx5_qp_set_wr_ops(struct mlx5_qp *qp)
 			x->wr_send_imm = wr_send_imm_ud;
 		return; /* UD sends nothing else */
 	}
+	if (qp->qp_type == IBV_QPT_XRC_SEND)
+		x->wr_set_xrc_srqn = wr_set_xrc_srqn;
 	if (ops & IBV_QP_EX_WITH_SEND)
 		x->wr_send = wr_send;
 	if (ops & IBV_QP_EX_WITH_SEND_WITH_IMM)

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 
 extern const struct sim_devnode *const __start_sim_devnodes[];
@@ -20,13 +21,24 @@ extern const struct sim_devnode *const __stop_sim_devnodes[];
 const struct sim_devnode *sim_devnode_lookup(const char *path)
 {
 	const struct sim_devnode *const *n;
+	unsigned int minor;
 
 	if (!sim.active || !path)
 		return NULL;
 	for (n = __start_sim_devnodes; n < __stop_sim_devnodes; n++)
-		if (!strcmp((*n)->path, path))
+		if ((*n)->path ? !strcmp((*n)->path, path)
+			       : (*n)->match(path, &minor))
 			return *n;
 	return NULL;
+}
+
+unsigned int sim_devnode_minor(const struct sim_devnode *n, const char *path)
+{
+	unsigned int minor = n->minor;
+
+	if (!n->path)
+		n->match(path, &minor);
+	return minor;
 }
 
 void sim_devfile_put(struct sim_devfile *f)
@@ -35,6 +47,9 @@ void sim_devfile_put(struct sim_devfile *f)
 		return;
 	if (f->node->release)
 		f->node->release(f);
+	if (f->efd >= 0)
+		sim_internal_fd_close(&f->efd);
+	free(f->path);
 	free(f);
 }
 
@@ -47,7 +62,14 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 		err = ENOENT;
 		goto fail;
 	}
-	fd = real.open("/dev/null", (flags & O_ACCMODE) | (flags & O_CLOEXEC));
+	if (n->pollable)
+		fd = eventfd(0,
+			     EFD_SEMAPHORE |
+				     (flags & O_CLOEXEC ? EFD_CLOEXEC : 0) |
+				     (flags & O_NONBLOCK ? EFD_NONBLOCK : 0));
+	else
+		fd = real.open("/dev/null",
+			       (flags & O_ACCMODE) | (flags & O_CLOEXEC));
 	if (fd < 0) {
 		err = errno;
 		goto fail;
@@ -57,8 +79,17 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 	err = f ? 0 : ENOMEM;
 	if (f) {
 		f->node = n;
-		err = n->open ? -n->open(f, flags) : 0;
+		f->efd = -1;
+		f->path = strdup(path);
+		f->minor = sim_devnode_minor(n, path);
+		err = f->path ? 0 : ENOMEM;
 	}
+	if (!err && n->pollable) {
+		f->efd = real.fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		err = f->efd < 0 ? errno : -sim_internal_fd_add(&f->efd);
+	}
+	if (!err && n->open)
+		err = -n->open(f, flags);
 	if (!err && sim_fd_set(fd, SIM_FD_DEVNODE, f))
 		err = EMFILE;
 	if (err && f) {
@@ -97,4 +128,69 @@ int sim_ioctl_in(unsigned long ucmd, unsigned long kcmd, const void *arg,
 		*out = ksize;
 	memset(kdata, 0, ksize);
 	return sim_copy_from_user(kdata, arg, in < ksize ? in : ksize);
+}
+
+void sim_devfile_ready(struct sim_devfile *f, int n)
+{
+	uint64_t v = (uint64_t)n;
+
+	for (; n > 0; n = 0)
+		sys.write(f->efd, &v, sizeof(v));
+	for (; n < 0; n++)
+		sys.read(f->efd, &v, sizeof(v)); /* semaphore: one each */
+}
+
+/* The open file behind fd, held, or NULL (EBADF). */
+static struct sim_devfile *devfile_get(int fd)
+{
+	struct sim_devfile *f = NULL;
+
+	pthread_mutex_lock(&sim_lock);
+	if (sim_fd_kind(fd) == SIM_FD_DEVNODE) {
+		f = sim_fds[fd].dev;
+		f->refs++;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return f;
+}
+
+static void devfile_drop(struct sim_devfile *f)
+{
+	pthread_mutex_lock(&sim_lock);
+	sim_devfile_put(f);
+	pthread_mutex_unlock(&sim_lock);
+}
+
+/* read (rbuf) or write (wbuf) through the node's hook. */
+static ssize_t devnode_rw(int fd, void *rbuf, const void *wbuf, size_t len)
+{
+	struct sim_devfile *f = devfile_get(fd);
+	const struct sim_devnode *n;
+	ssize_t ret = -EINVAL;
+
+	if (!f) {
+		errno = EBADF;
+		return -1;
+	}
+	n = f->node;
+	if (rbuf && n->read)
+		ret = n->read(f, fd, rbuf, len);
+	else if (!rbuf && n->write)
+		ret = n->write(f, wbuf, len);
+	devfile_drop(f);
+	if (ret < 0) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
+
+ssize_t sim_devnode_read(int fd, void *buf, size_t len)
+{
+	return devnode_rw(fd, buf, NULL, len);
+}
+
+ssize_t sim_devnode_write(int fd, const void *buf, size_t len)
+{
+	return devnode_rw(fd, NULL, buf, len);
 }

@@ -257,12 +257,13 @@ int ioctl(int fd, unsigned long req, ...)
 	}
 	pthread_mutex_lock(&sim_lock);
 	if (fd_kind(fd) == SIM_FD_DEVNODE) {
-		const struct sim_devnode *n = sim_fds[fd].dev->node;
-		long r = n->ioctl(sim_fds[fd].dev, req, arg);
+		struct sim_devfile *df = sim_fds[fd].dev;
+		long r = df->node->ioctl ? df->node->ioctl(df, req, arg)
+					 : -ENOTTY;
 
-		pthread_mutex_unlock(&sim_lock);
-		sim_trace("ioctl fd %d (%s) cmd %#lx -> %s", fd, n->path, req,
+		sim_trace("ioctl fd %d (%s) cmd %#lx -> %s", fd, df->path, req,
 			  r < 0 ? strerrorname_np((int)-r) : "0");
+		pthread_mutex_unlock(&sim_lock);
 		return r < 0 ? fail_errno((int)-r) : (int)r;
 	}
 	if (fd_kind(fd) == SIM_FD_UVERBS)
@@ -293,6 +294,8 @@ ssize_t write(int fd, const void *buf, size_t count)
 		return fail_errno(EBADF);
 	if (kind == SIM_FD_NETLINK)
 		return send(fd, buf, count, 0);
+	if (kind == SIM_FD_DEVNODE)
+		return sim_devnode_write(fd, buf, count);
 	err = sim_fail("write");
 	if (err) {
 		sim_trace("write fd %d len %zu -> %s (injected)", fd, count,
@@ -325,6 +328,8 @@ ssize_t read(int fd, void *buf, size_t count)
 		return real.read(fd, buf, count);
 	if (kind == SIM_FD_INTERNAL)
 		return fail_errno(EBADF);
+	if (kind == SIM_FD_DEVNODE)
+		return sim_devnode_read(fd, buf, count);
 	return fail_errno(EINVAL);
 }
 

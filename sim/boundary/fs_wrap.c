@@ -199,17 +199,12 @@ int faccessat(int dirfd, const char *path, int mode, int flags)
 	return next(dirfd, REDIR(path, buf), mode, flags);
 }
 
-ssize_t readlink(const char *path, char *out, size_t len)
-{
-	static ssize_t (*next)(const char *, char *, size_t);
-	char buf[PATH_MAX];
-
-	if (!next)
-		*(void **)&next = dlsym_next("readlink");
-	return next(REDIR(path, buf), out, len);
-}
-
-ssize_t readlinkat(int dirfd, const char *path, char *out, size_t len)
+/*
+ * The bodies below are shared by each function and its _chk form through
+ * a static function: with _FORTIFY_SOURCE and -fno-semantic-interposition
+ * a call to our own definition would be glibc's always_inline wrapper.
+ */
+static ssize_t do_readlinkat(int dirfd, const char *path, char *out, size_t len)
 {
 	static ssize_t (*next)(int, const char *, char *, size_t);
 	char buf[PATH_MAX];
@@ -219,22 +214,136 @@ ssize_t readlinkat(int dirfd, const char *path, char *out, size_t len)
 	return next(dirfd, REDIR(path, buf), out, len);
 }
 
-/* The tree has no symlinks: a simulated path resolves to itself. */
-char *realpath(const char *path, char *resolved)
+ssize_t readlink(const char *path, char *out, size_t len)
+{
+	return do_readlinkat(AT_FDCWD, path, out, len);
+}
+
+ssize_t readlinkat(int dirfd, const char *path, char *out, size_t len)
+{
+	return do_readlinkat(dirfd, path, out, len);
+}
+
+/*
+ * The world directory as the kernel names it (its symlinks resolved): a
+ * resolved path under it is shown to the program without it, so realpath
+ * of /sys/class/infiniband/mlx5_0 is /sys/devices/.../infiniband/mlx5_0
+ * as on a real host, and that path is the world's again (paths.c).
+ */
+static size_t world_real(const char **root)
 {
 	static char *(*next)(const char *, char *);
-	char buf[PATH_MAX], tmp[PATH_MAX];
+	static char buf[PATH_MAX];
+	static size_t len;
+
+	if (!len) {
+		if (!next)
+			*(void **)&next = dlsym_next("realpath");
+		if (next(sim.dir, buf))
+			len = strlen(buf);
+	}
+	*root = buf;
+	return len;
+}
+
+/* Drop the world's prefix from resolved path p, in place. */
+static void unredirect(char *p)
+{
+	const char *root;
+	size_t n = sim.active ? world_real(&root) : 0;
+
+	if (n && !strncmp(p, root, n) && p[n] == '/')
+		memmove(p, p + n, strlen(p + n) + 1);
+}
+
+static char *do_realpath(const char *path, char *resolved)
+{
+	static char *(*next)(const char *, char *);
+	char buf[PATH_MAX], *ret;
 
 	if (!next)
 		*(void **)&next = dlsym_next("realpath");
-	if (!sim_redirect(path, buf, sizeof(buf)))
-		return next(path, resolved);
-	if (!next(buf, tmp))
-		return NULL;
-	if (!resolved)
-		return strdup(path);
-	snprintf(resolved, PATH_MAX, "%s", path);
-	return resolved;
+	ret = next(REDIR(path, buf), resolved);
+	if (ret)
+		unredirect(ret);
+	return ret;
+}
+
+char *realpath(const char *path, char *resolved)
+{
+	return do_realpath(path, resolved);
+}
+
+char *__realpath_chk(const char *path, char *resolved, size_t len);
+char *__realpath_chk(const char *path, char *resolved, size_t len)
+{
+	if (len < PATH_MAX)
+		abort(); /* glibc's __chk_fail: the buffer is too small */
+	return do_realpath(path, resolved);
+}
+
+char *canonicalize_file_name(const char *path)
+{
+	return do_realpath(path, NULL);
+}
+
+int chdir(const char *path)
+{
+	static int (*next)(const char *);
+	char buf[PATH_MAX];
+
+	if (!next)
+		*(void **)&next = dlsym_next("chdir");
+	return next(REDIR(path, buf));
+}
+
+static char *do_getcwd(char *out, size_t len)
+{
+	static char *(*next)(char *, size_t);
+	char *ret;
+
+	if (!next)
+		*(void **)&next = dlsym_next("getcwd");
+	ret = next(out, len);
+	if (ret)
+		unredirect(ret);
+	return ret;
+}
+
+char *getcwd(char *out, size_t len)
+{
+	return do_getcwd(out, len);
+}
+
+char *__getcwd_chk(char *out, size_t len, size_t outlen);
+char *__getcwd_chk(char *out, size_t len, size_t outlen)
+{
+	if (len > outlen)
+		abort();
+	return do_getcwd(out, len);
+}
+
+char *get_current_dir_name(void)
+{
+	return do_getcwd(NULL, 0);
+}
+
+ssize_t __readlink_chk(const char *path, char *out, size_t len, size_t outlen);
+ssize_t __readlink_chk(const char *path, char *out, size_t len, size_t outlen)
+{
+	if (len > outlen)
+		abort();
+	return do_readlinkat(AT_FDCWD, path, out, len);
+}
+
+ssize_t __readlinkat_chk(int dirfd, const char *path, char *out, size_t len,
+			 size_t outlen);
+ssize_t __readlinkat_chk(int dirfd, const char *path, char *out, size_t len,
+			 size_t outlen)
+{
+	if (len > outlen)
+		abort();
+	return do_readlinkat(dirfd, path, out, len);
 }
 
 /* ---- stat family ---- */
@@ -267,7 +376,7 @@ static int stat_path(const char *path, struct stat *st, int nofollow)
 	}
 	if (n) {
 		ret = real.stat("/dev/null", st);
-		st->st_rdev = makedev(n->major, n->minor);
+		st->st_rdev = makedev(n->major, sim_devnode_minor(n, path));
 		return ret;
 	}
 	path = REDIR(path, buf);
@@ -320,7 +429,7 @@ int fstat(int fd, struct stat *st)
 		pthread_mutex_lock(&sim_lock);
 		if (sim_fds[fd].kind == SIM_FD_DEVNODE)
 			st->st_rdev = makedev(sim_fds[fd].dev->node->major,
-					      sim_fds[fd].dev->node->minor);
+					      sim_fds[fd].dev->minor);
 		pthread_mutex_unlock(&sim_lock);
 	}
 	return ret;
@@ -348,6 +457,27 @@ int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
 	return fstatat(dirfd, path, (struct stat *)st, flags);
 }
 
+/* A simulated device node other than uverbs: /dev/null's, as a char
+ * device of its numbers (absent: ENOENT). */
+static int statx_devnode(const char *path, int flags, unsigned int mask,
+			 struct statx *stx, int ret)
+{
+	const struct sim_devnode *n = sim_devnode_lookup(path);
+
+	if (!n)
+		return ret;
+	if (n->present && !n->present()) {
+		errno = ENOENT;
+		return -1;
+	}
+	ret = real.statx(AT_FDCWD, "/dev/null", flags, mask, stx);
+	if (!ret) {
+		stx->stx_rdev_major = n->major;
+		stx->stx_rdev_minor = sim_devnode_minor(n, path);
+	}
+	return ret;
+}
+
 int statx(int dirfd, const char *path, int flags, unsigned int mask,
 	  struct statx *stx)
 {
@@ -367,5 +497,7 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask,
 		stx->stx_rdev_major = SIM_UVERBS_MAJOR;
 		stx->stx_rdev_minor = SIM_UVERBS_MINOR_BASE + idx;
 	}
+	if (idx < 0 && path[0] == '/')
+		ret = statx_devnode(path, flags, mask, stx, ret);
 	return ret;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Resolving libc, joining the world named by $RDMA_SIM_DIR. */
 #include "sim.h"
+#include "restrack.h"
+#include "syscall_trap.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -123,6 +125,7 @@ static int open_world(const char *dir)
 	if (!sim.sh)
 		return -errno;
 	sim.model = sim_model_by_kind(sim.sh->cfg.driver);
+	sim_res_forget_pid(getpid()); /* exec: the old image's objects went */
 	sim_fds = calloc(SIM_MAX_FDS, sizeof(*sim_fds));
 	if (!sim_fds)
 		return -ENOMEM;
@@ -173,6 +176,7 @@ static void __attribute__((constructor)) sim_init(void)
 	}
 	pthread_atfork(fork_prepare, fork_done, fork_done);
 	sim.active = 1;
+	sim_syscall_trap_init();
 }
 
 int sim_fail(const char *kind)

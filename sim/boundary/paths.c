@@ -13,6 +13,8 @@ static const char *const roots[] = {
 	"/dev/infiniband",
 };
 
+static const char mlx5_driver[] = "/sys/bus/pci/drivers/mlx5_core";
+
 int sim_redirect(const char *path, char *out, size_t len)
 {
 	unsigned int i;
@@ -24,6 +26,15 @@ int sim_redirect(const char *path, char *out, size_t len)
 		n = strlen(roots[i]);
 		if (strncmp(path, roots[i], n) || (path[n] && path[n] != '/'))
 			continue;
+		snprintf(out, len, "%s%s", sim.dir, path);
+		return 1;
+	}
+	/* the HCAs' PCI functions, and the driver their links name */
+	if (sim.model->pci_vendor &&
+	    (sim_pci_dev_of_path(path, sim.sh->cfg.ndev) >= 0 ||
+	     (!strncmp(path, mlx5_driver, sizeof(mlx5_driver) - 1) &&
+	      (!path[sizeof(mlx5_driver) - 1] ||
+	       path[sizeof(mlx5_driver) - 1] == '/')))) {
 		snprintf(out, len, "%s%s", sim.dir, path);
 		return 1;
 	}

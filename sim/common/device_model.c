@@ -81,3 +81,58 @@ void sim_format_guid(char *buf, unsigned int len, uint64_t guid)
 		 (unsigned int)(guid >> 16) & 0xffff,
 		 (unsigned int)guid & 0xffff);
 }
+
+void sim_pci_bdf(char *buf, unsigned int len, unsigned int dev)
+{
+	snprintf(buf, len, "0000:%02x:%02x.%x", (3 + dev / 256) & 0xff,
+		 (dev / 8) % 32, dev % 8);
+}
+
+void sim_pci_dir(char *buf, unsigned int len, unsigned int dev)
+{
+	char bdf[16];
+
+	sim_pci_bdf(bdf, sizeof(bdf), dev);
+	snprintf(buf, len, "/sys/devices/pci0000:00/0000:00:%02x.0/%s",
+		 (2 + dev / 256) & 0xff, bdf);
+}
+
+/* path begins with prefix, which ends there or at a '/' of path */
+static int under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return !strncmp(path, prefix, n) && (!path[n] || path[n] == '/');
+}
+
+int sim_pci_dev_of_path(const char *path, unsigned int ndev)
+{
+	static const char bus[] = "/sys/bus/pci/devices/0000:";
+	static const char root[] = "/sys/devices/pci0000:00/0000:00:";
+	unsigned int b, d, f, dev;
+	char want[128], bdf[16];
+	const char *p;
+	int in_bus;
+
+	in_bus = !strncmp(path, bus, sizeof(bus) - 1);
+	if (in_bus)
+		p = path + sizeof(bus) - 1;
+	else if (!strncmp(path, root, sizeof(root) - 1) &&
+		 strlen(path) >= sizeof(root) - 1 + 10)
+		p = path + sizeof(root) - 1 + 10; /* past "xx.0/0000:" */
+	else
+		return -1;
+	if (sscanf(p, "%2x:%2x.%1x", &b, &d, &f) != 3 || b < 3 || d > 31 ||
+	    f > 7)
+		return -1;
+	dev = (b - 3) * 256 + d * 8 + f;
+	if (dev >= ndev)
+		return -1;
+	if (in_bus) {
+		sim_pci_bdf(bdf, sizeof(bdf), dev);
+		snprintf(want, sizeof(want), "/sys/bus/pci/devices/%s", bdf);
+	} else {
+		sim_pci_dir(want, sizeof(want), dev);
+	}
+	return under(path, want) ? (int)dev : -1;
+}

@@ -13,6 +13,8 @@
 #define SIM_UVERBS_MINOR_BASE 192
 #define SIM_NUM_GIDS	      4
 #define SIM_NUM_PKEYS	      4
+/* umadN/issmN exist for the first 64 ports (the static minors) */
+#define SIM_UMAD_MAX_PORTS 64
 
 struct sim_device_model {
 	const char *cli_name;	  /* --driver value */
@@ -39,6 +41,17 @@ const struct sim_device_model *sim_model_by_name(const char *name);
 /* The model for enum sim_driver_kind. */
 const struct sim_device_model *sim_model_by_kind(unsigned int kind);
 int sim_model_kind(const struct sim_device_model *m);
+
+/*
+ * The PCI function of device dev (models with a PCI id): domain 0, bus
+ * 3 + dev / 256, slot (dev / 8) % 32, function dev % 8, below the root
+ * port 0000:00:<bus - 1>.0. Its sysfs directory, and the BDF alone.
+ */
+void sim_pci_dir(char *buf, unsigned int len, unsigned int dev);
+void sim_pci_bdf(char *buf, unsigned int len, unsigned int dev);
+/* The device whose PCI directory (or /sys/bus/pci/devices entry) path
+ * starts with, component-wise, or -1. */
+int sim_pci_dev_of_path(const char *path, unsigned int ndev);
 
 /* "xxxx:xxxx:xxxx:xxxx" from a host-order GUID. */
 void sim_format_guid(char *buf, unsigned int len, uint64_t guid);

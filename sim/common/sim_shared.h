@@ -44,8 +44,11 @@ struct sim_config {
 	uint8_t no_netlink;
 	uint8_t static_uar; /* mlx5 kernel without MLX5_LIB_CAP_DYN_UAR */
 	uint8_t cc_guest;   /* a confidential-computing guest: DMA bounces */
+	uint8_t no_dma_heap; /* no /dev/dma_heap (CONFIG_DMABUF_HEAPS=n) */
+	uint8_t no_seccomp; /* no system-call trap (boundary/seccomp.c) */
 	uint8_t netns;	    /* enum sim_netns_mode: --netns, --no-netns */
 	char trace_path[SIM_PATH_LEN];
+	char static_helper[SIM_PATH_LEN]; /* rdma-sim-static, for exec */
 	/* --fault rules, --seed, and the clock their times count from */
 	uint64_t seed;
 	uint64_t start_ns; /* CLOCK_MONOTONIC when the world was made */
@@ -82,6 +85,82 @@ struct sim_alloc {
 	uint32_t export_seq; /* names the next export's file */
 };
 
+/*
+ * An XRC domain named by a file (OPEN_XRCD with an fd): one row per
+ * (device, inode), what the kernel keeps per uverbs device in its
+ * xrcd_tree. Every process's open handles on it are counted per pid, so
+ * the row goes with the last handle or with the last holder's death
+ * (core/obj_xrcd.c).
+ */
+#define SIM_MAX_XRCD_FILES 256
+#define SIM_XRCD_HOLDERS   16
+struct sim_xrcd_file {
+	uint32_t in_use;
+	uint32_t dev;
+	uint32_t xrcdn;
+	uint64_t st_dev, st_ino;
+	struct {
+		int32_t pid;
+		uint32_t refs;
+	} holder[SIM_XRCD_HOLDERS];
+};
+
+/*
+ * The kernel's resource tracking (restrack) of the world: one row per
+ * user object of every process, what `rdma resource` lists
+ * (core/restrack.c). Written by the owning process, read by any.
+ */
+#define SIM_MAX_RES 8192
+enum sim_res_kind {
+	SIM_RES_CTX,
+	SIM_RES_PD,
+	SIM_RES_CQ,
+	SIM_RES_SRQ,
+	SIM_RES_QP,
+	SIM_RES_MR,
+	SIM_RES_AH, /* counted in its PD's users, never listed */
+	SIM_RES_KINDS,
+};
+
+struct sim_res {
+	uint8_t in_use;
+	uint8_t kind; /* enum sim_res_kind */
+	uint16_t dev;
+	int32_t pid;
+	uint32_t id;   /* restrack id; a QP's is its number */
+	uint32_t ctxn; /* PD, CQ */
+	uint32_t pdn;  /* QP, MR, SRQ, AH */
+	uint32_t cqn;  /* QP: send CQ, SRQ: XRC CQ (or ~0) */
+	uint32_t rcqn; /* QP: receive CQ */
+	uint32_t srqn; /* QP on an SRQ (or ~0) */
+	uint32_t cqe;
+	uint8_t type;  /* QP: IB_QPT_*, SRQ: IB_SRQT_* */
+	uint8_t state; /* QP: IB_QPS_* */
+	uint8_t port;  /* QP: 0 until INIT gave it one */
+	uint8_t path_mig;
+	uint32_t rqpn, rq_psn, sq_psn;
+	uint32_t lkey, rkey;
+	uint64_t iova, length;
+};
+
+/* Counters the HCA keeps per device (port 1), bumped by the engine. */
+enum sim_hwc {
+	SIM_HWC_RX_WRITE,     /* RDMA WRITE requests taken (responder) */
+	SIM_HWC_RX_READ,      /* RDMA READ requests taken */
+	SIM_HWC_RX_ATOMIC,    /* atomic requests taken */
+	SIM_HWC_OUT_OF_SEQ,   /* requests past a PSN gap (sequence NAK sent) */
+	SIM_HWC_DUPLICATE,    /* duplicate requests answered again */
+	SIM_HWC_RNR_NAK_RCVD, /* RNR NAKs the requester received */
+	SIM_HWC_SEQ_NAK_RCVD, /* sequence NAKs the requester received */
+	SIM_HWC_ACK_TIMEOUT,  /* local ACK timer expiries */
+	/* the PMA's PortCounters: packets and payload octets on the wire */
+	SIM_HWC_XMIT_PKTS,
+	SIM_HWC_RCV_PKTS,
+	SIM_HWC_XMIT_BYTES,
+	SIM_HWC_RCV_BYTES,
+	SIM_HWC_COUNT,
+};
+
 struct sim_shared {
 	uint32_t magic;
 	uint32_t size;
@@ -90,8 +169,13 @@ struct sim_shared {
 	uint64_t next_id;
 	uint32_t next_qpn; /* QP numbers: unique per device, all processes */
 	uint32_t nfail;
+	uint32_t trap_notes; /* enum sim_trap_note: said once per world */
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
+	struct sim_xrcd_file xrcd_files[SIM_MAX_XRCD_FILES];
+	uint32_t res_next[SIM_MAX_DEVICES][SIM_RES_KINDS]; /* restrack ids */
+	struct sim_res res[SIM_MAX_RES];
+	uint64_t hwc[SIM_MAX_DEVICES][SIM_HWC_COUNT]; /* atomics */
 	struct sim_net net; /* netdevs and RoCE GID tables (netdev.h) */
 };
 _Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");

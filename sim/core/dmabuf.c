@@ -248,12 +248,13 @@ int sim_dmabuf_open_again(struct sim_dmabuf *db, int fd_flags)
 	char path[SIM_PATH_LEN + 64];
 	int fd;
 
+	/* The kernel's file takes no slot of the program's table. */
 	export_path(path, sizeof(path), db);
-	fd = sys.open(path, (fd_flags & O_ACCMODE) | O_CLOEXEC);
+	fd = sim_open_private(path, (fd_flags & O_ACCMODE) | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	if (sys.fcntl(fd, F_OFD_SETLK, &l)) {
-		sys.close(fd);
+		sim_close_private(fd);
 		return -EIO;
 	}
 	return fd;
@@ -441,7 +442,7 @@ void *sim_dmabuf_cpu_map(struct sim_dmabuf_import *imp, void *addr, size_t len,
 	}
 	p = sys.mmap(addr, len, prot, flags, fd, 0);
 	err = errno;
-	sys.close(fd); /* the mapping keeps the open file */
+	sim_close_private(fd); /* the mapping keeps the open file */
 	errno = err;
 	return p;
 }

@@ -4,6 +4,7 @@
  * parser, then the handler. Only this file returns EPROTONOSUPPORT.
  */
 #include "uapi.h"
+#include "restrack.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -209,7 +210,8 @@ static int process_attr(struct sim_call *c, struct ib_uverbs_attr *u)
 static const char *short_name(const char *name)
 {
 	static const char *const prefixes[] = {"UVERBS_ATTR_", "MLX5_IB_ATTR_",
-					       "RDMA_DM_ATTR_"};
+					       "RDMA_DM_ATTR_",
+					       "RDMA_DM_MLX5_ATTR_"};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
@@ -270,6 +272,7 @@ static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
 		ret = -EINVAL;
 	if (ret)
 		return ret;
+	sim_res_sync(c->uv);
 	for (i = 0; i < c->n; i++) {
 		struct sim_call_attr *a = &c->a[i];
 

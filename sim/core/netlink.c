@@ -4,37 +4,30 @@
  * end of an AF_UNIX datagram pair; a request sent on it is answered at
  * once by queueing the kernel's reply datagrams on the other end, so
  * recvmsg/poll on the user's end behave as on a real netlink socket.
- * Answers: NLDEV GET (dump), GET_CHARDEV, SYS_GET; others -> EOPNOTSUPP.
+ * This file is the netlink layer: message building, the NLDEV command
+ * table, doit/dumpit dispatch and errors as rdma_nl_rcv_msg() gives them
+ * (netlink.h says where each command is answered).
  *
  * A dump is sent as the kernel's netlink_dump() sends it: one datagram
  * when the request arrives and one more after each recvmsg that returned
  * data, each holding the whole messages that fit in max(NLMSG_GOODSIZE,
  * the largest recv buffer seen, capped at 32 KiB), then NLMSG_DONE alone
- * (the nldev dumpit returns the bytes it wrote, so DONE never shares).
+ * (the nldev dumpits return the bytes they wrote, so DONE never shares).
  */
-#include "uapi.h"
+#include "netlink.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <linux/netlink.h>
-#include <rdma/rdma_netlink.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/socket.h>
 
 /* SKB_WITH_OVERHEAD(4096): the smallest dump skb of x86-64 kernels. */
-#define NL_GOODSIZE  3776
-#define NL_DUMP_MAX  32768 /* netlink_recvmsg caps max_recvmsg_len here */
-#define NL_MSG_SLACK 512   /* one message written past the limit, undone */
+#define NL_GOODSIZE 3776
 
-struct nl_out {
-	uint8_t buf[NL_DUMP_MAX + NL_MSG_SLACK];
-	size_t len;
-	struct nlmsghdr *cur;
-};
-
-static struct nlmsghdr *msg_begin(struct nl_out *o, uint16_t type,
-				  uint16_t flags, const struct nlmsghdr *req)
+struct nlmsghdr *nl_msg_begin(struct nl_out *o, uint16_t type, uint16_t flags,
+			      uint32_t seq, uint32_t pid)
 {
 	struct nlmsghdr *h = (struct nlmsghdr *)(o->buf + o->len);
 
@@ -42,231 +35,317 @@ static struct nlmsghdr *msg_begin(struct nl_out *o, uint16_t type,
 	h->nlmsg_len = NLMSG_HDRLEN;
 	h->nlmsg_type = type;
 	h->nlmsg_flags = flags;
-	h->nlmsg_seq = req->nlmsg_seq;
-	h->nlmsg_pid = req->nlmsg_pid;
+	h->nlmsg_seq = seq;
+	h->nlmsg_pid = pid;
 	o->cur = h;
 	return h;
 }
 
-static void msg_end(struct nl_out *o)
+void nl_msg_end(struct nl_out *o)
 {
 	o->len += NLMSG_ALIGN(o->cur->nlmsg_len);
 }
 
-static void put(struct nl_out *o, uint16_t type, const void *data, size_t len)
+/* Where the next attribute of the open message goes, as an offset. */
+static size_t tail(const struct nl_out *o)
 {
-	struct nlattr *a =
-		(struct nlattr *)((uint8_t *)o->cur + o->cur->nlmsg_len);
+	return (size_t)((uint8_t *)o->cur - o->buf) + o->cur->nlmsg_len;
+}
 
+void nl_cancel(struct nl_out *o, size_t mark)
+{
+	size_t msg = (size_t)((uint8_t *)o->cur - o->buf);
+
+	if (mark <= msg) {
+		o->len = mark; /* the whole message */
+		return;
+	}
+	o->cur->nlmsg_len = (uint32_t)(mark - msg);
+}
+
+void nl_put(struct nl_out *o, uint16_t type, const void *data, size_t len)
+{
+	struct nlattr *a = (struct nlattr *)(o->buf + tail(o));
+
+	if (tail(o) + NLA_HDRLEN + NLA_ALIGN(len) > sizeof(o->buf))
+		return; /* past any limit: the caller cancels it */
 	a->nla_type = type;
 	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
-	memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
+	if (len) /* a nest opens with no payload (data NULL) */
+		memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
 	memset((uint8_t *)a + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
 	o->cur->nlmsg_len += NLA_ALIGN(a->nla_len);
 }
 
-static void put_u8(struct nl_out *o, uint16_t t, uint8_t v)
+void nl_put_u8(struct nl_out *o, uint16_t t, uint8_t v)
 {
-	put(o, t, &v, sizeof(v));
+	nl_put(o, t, &v, sizeof(v));
 }
 
-static void put_u32(struct nl_out *o, uint16_t t, uint32_t v)
+void nl_put_u32(struct nl_out *o, uint16_t t, uint32_t v)
 {
-	put(o, t, &v, sizeof(v));
+	nl_put(o, t, &v, sizeof(v));
 }
 
-static void put_u64(struct nl_out *o, uint16_t t, uint64_t v)
+/* x86-64 has efficient unaligned access: the kernel adds no PAD. */
+void nl_put_u64(struct nl_out *o, uint16_t t, uint64_t v)
 {
-	put(o, t, &v, sizeof(v));
+	nl_put(o, t, &v, sizeof(v));
 }
 
-static void put_str(struct nl_out *o, uint16_t t, const char *s)
+void nl_put_str(struct nl_out *o, uint16_t t, const char *s)
 {
-	put(o, t, s, strlen(s) + 1);
+	nl_put(o, t, s, strlen(s) + 1);
 }
 
-/* NLMSG_ERROR: error 0 is an ACK. */
-static void put_error(struct nl_out *o, const struct nlmsghdr *req, int err)
+size_t nl_nest_begin(struct nl_out *o, uint16_t type)
 {
-	struct nlmsgerr e = {.error = err, .msg = *req};
-	struct nlmsghdr *h = msg_begin(o, NLMSG_ERROR, 0, req);
+	size_t at = tail(o);
 
-	memcpy((uint8_t *)h + NLMSG_HDRLEN, &e, sizeof(e));
-	h->nlmsg_len += sizeof(e);
-	msg_end(o);
+	nl_put(o, type, NULL, 0);
+	return at;
 }
 
-static void dev_name(char *buf, size_t len, unsigned int dev)
+void nl_nest_end(struct nl_out *o, size_t at)
 {
-	snprintf(buf, len, "%s%u", sim.model->ibdev_prefix, dev);
+	struct nlattr *a = (struct nlattr *)(o->buf + at);
+
+	a->nla_len = (uint16_t)(tail(o) - at);
 }
 
-static void put_device(struct nl_out *o, const struct nlmsghdr *req,
-		       unsigned int i)
+int64_t nl_get_u32(const struct nlattr *const *tb, uint16_t type)
 {
-	uint16_t type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
+	uint32_t v;
+
+	if (!tb[type] || tb[type]->nla_len < NLA_HDRLEN + sizeof(v))
+		return -1;
+	memcpy(&v, (const uint8_t *)tb[type] + NLA_HDRLEN, sizeof(v));
+	return v;
+}
+
+int nl_req_dev(const struct nlattr *const *tb)
+{
+	int64_t dev = nl_get_u32(tb, RDMA_NLDEV_ATTR_DEV_INDEX);
+
+	return dev < 0 || dev >= sim.sh->cfg.ndev ? -EINVAL : (int)dev;
+}
+
+void nl_put_dev(struct nl_out *o, unsigned int dev)
+{
 	char name[64];
 
-	dev_name(name, sizeof(name), i);
-	msg_begin(o, type, NLM_F_MULTI, req);
-	put_u32(o, RDMA_NLDEV_ATTR_DEV_INDEX, i);
-	put_str(o, RDMA_NLDEV_ATTR_DEV_NAME, name);
-	put_u32(o, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
-	put_str(o, RDMA_NLDEV_ATTR_FW_VERSION, sim.model->fw_ver);
-	put_u64(o, RDMA_NLDEV_ATTR_NODE_GUID, sim_guid(i));
-	put_u64(o, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, sim_guid(i));
-	put_u8(o, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, (uint8_t)sim.model->node_type);
-	put_str(o, RDMA_NLDEV_ATTR_DEV_PROTOCOL,
-		sim_port_is_eth(sim.sh, i) ? "roce" : "ib");
-	msg_end(o);
+	snprintf(name, sizeof(name), "%s%u", sim.model->ibdev_prefix, dev);
+	nl_put_u32(o, RDMA_NLDEV_ATTR_DEV_INDEX, dev);
+	nl_put_str(o, RDMA_NLDEV_ATTR_DEV_NAME, name);
 }
 
-/* One datagram of the running dump of nl. Called with sim_lock held. */
-static void dump_part(struct sim_nlsock *nl, struct nl_out *o)
+int nl_dump_each(struct sim_nl_dump *d, struct nl_out *o, size_t limit,
+		 uint16_t op, unsigned int end,
+		 void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
+			      unsigned int i))
 {
-	struct nlmsghdr req = {.nlmsg_seq = nl->dump_req.seq,
-			       .nlmsg_pid = nl->dump_req.pid};
-	size_t limit = nl->max_recvmsg_len > NL_GOODSIZE ? nl->max_recvmsg_len
-							 : NL_GOODSIZE;
-	unsigned int first = nl->dump_next;
 	size_t mark;
 
-	while (nl->dump_next < sim.sh->cfg.ndev) {
+	while (d->next < end) {
 		mark = o->len;
-		put_device(o, &req, nl->dump_next);
+		nl_msg_begin(o, nl_type(op), NLM_F_MULTI, d->seq, d->pid);
+		fill(o, d, d->next);
+		nl_msg_end(o);
 		if (o->len > limit) {
 			o->len = mark; /* nlmsg_cancel: it opens the next one */
 			break;
 		}
-		nl->dump_next++;
+		d->next++;
 	}
-	nl->dump_parts++;
-	if (nl->dump_next > first) {
-		sim_trace("netlink NLDEV_GET dump part %u: devices %u..%u, "
-			  "%zu bytes",
-			  nl->dump_parts, first, nl->dump_next - 1, o->len);
-		return;
-	}
-	msg_begin(o, NLMSG_DONE, NLM_F_MULTI, &req);
-	memset((uint8_t *)o->cur + NLMSG_HDRLEN, 0, sizeof(int));
-	o->cur->nlmsg_len += sizeof(int); /* payload: int 0 */
-	msg_end(o);
-	nl->dumping = 0;
-	sim_trace("netlink NLDEV_GET dump part %u: NLMSG_DONE", nl->dump_parts);
+	return (int)o->len;
 }
 
-static int nldev_dump_start(struct sim_nlsock *nl, struct nl_out *o,
-			    const struct nlmsghdr *req)
+/* NLMSG_ERROR: error 0 is an ACK; NETLINK_CAP_ACK echoes the header only. */
+static void put_error(struct nl_out *o, const struct nlmsghdr *req, int err)
 {
-	if (nl->dumping)
-		return -EBUSY; /* netlink_dump_start: one dump per socket */
-	nl->dumping = 1;
-	nl->dump_next = 0;
-	nl->dump_parts = 0;
-	nl->dump_req.seq = req->nlmsg_seq;
-	nl->dump_req.pid = req->nlmsg_pid;
-	sim_trace("netlink NLDEV_GET dump -> %u device(s)", sim.sh->cfg.ndev);
-	dump_part(nl, o);
-	return 0;
+	struct nlmsgerr e = {.error = err, .msg = *req};
+
+	nl_msg_begin(o, NLMSG_ERROR, 0, req->nlmsg_seq, req->nlmsg_pid);
+	memcpy((uint8_t *)o->cur + NLMSG_HDRLEN, &e, sizeof(e));
+	o->cur->nlmsg_len += sizeof(e);
+	nl_msg_end(o);
 }
 
 /* The attrs of a request: index by type, last one wins. */
-static void parse_attrs(const struct nlmsghdr *h, const struct nlattr **tb,
-			unsigned int max)
+static void parse_attrs(const struct nlmsghdr *h, nl_attrs tb)
 {
 	const uint8_t *p = (const uint8_t *)h + NLMSG_HDRLEN;
 	const uint8_t *end = (const uint8_t *)h + h->nlmsg_len;
 
-	memset(tb, 0, max * sizeof(*tb));
+	memset(tb, 0, sizeof(nl_attrs));
 	while (p + NLA_HDRLEN <= end) {
 		const struct nlattr *a = (const void *)p;
 
 		if (a->nla_len < NLA_HDRLEN || p + a->nla_len > end)
 			break;
-		if ((a->nla_type & NLA_TYPE_MASK) < max)
+		if ((a->nla_type & NLA_TYPE_MASK) < NL_MAX_ATTR)
 			tb[a->nla_type & NLA_TYPE_MASK] = a;
 		p += NLA_ALIGN(a->nla_len);
 	}
 }
 
-static int get_chardev(struct nl_out *o, const struct nlmsghdr *req)
-{
-	uint16_t type =
-		RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV);
-	const struct nlattr *tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID + 1];
-	unsigned int minor;
-	uint32_t dev;
-	char name[32];
+/* The NLDEV commands answered, as nldev_cb_table lists them. */
+static const struct nl_cmd {
+	uint16_t op;
+	const char *name;
+	int (*doit)(struct nl_out *o, const struct nl_req *r);
+	int (*dumpit)(struct sim_nl_dump *d, struct nl_out *o, size_t limit);
+} cmds[] = {
+	{RDMA_NLDEV_CMD_GET, "GET", nl_get_doit, nl_get_dumpit},
+	{RDMA_NLDEV_CMD_PORT_GET, "PORT_GET", nl_port_get_doit,
+	 nl_port_get_dumpit},
+	{RDMA_NLDEV_CMD_SYS_GET, "SYS_GET", nl_sys_get, NULL},
+	{RDMA_NLDEV_CMD_RES_GET, "RES_GET", nl_res_get_doit, nl_res_get_dumpit},
+	{RDMA_NLDEV_CMD_RES_QP_GET, "RES_QP_GET", NULL, nl_res_obj_dumpit},
+	{RDMA_NLDEV_CMD_RES_CM_ID_GET, "RES_CM_ID_GET", NULL,
+	 nl_res_obj_dumpit},
+	{RDMA_NLDEV_CMD_RES_CQ_GET, "RES_CQ_GET", NULL, nl_res_obj_dumpit},
+	{RDMA_NLDEV_CMD_RES_MR_GET, "RES_MR_GET", NULL, nl_res_obj_dumpit},
+	{RDMA_NLDEV_CMD_RES_PD_GET, "RES_PD_GET", NULL, nl_res_obj_dumpit},
+	{RDMA_NLDEV_CMD_RES_CTX_GET, "RES_CTX_GET", NULL, nl_res_obj_dumpit},
+	{RDMA_NLDEV_CMD_RES_SRQ_GET, "RES_SRQ_GET", NULL, nl_res_obj_dumpit},
+	{RDMA_NLDEV_CMD_GET_CHARDEV, "GET_CHARDEV", nl_get_chardev, NULL},
+	{RDMA_NLDEV_CMD_STAT_GET, "STAT_GET", nl_stat_get_doit,
+	 nl_stat_get_dumpit},
+};
 
-	parse_attrs(req, tb, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID + 1);
-	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE])
-		return -EINVAL;
-	memcpy(&dev,
-	       (const uint8_t *)tb[RDMA_NLDEV_ATTR_DEV_INDEX] + NLA_HDRLEN, 4);
-	if (dev >= sim.sh->cfg.ndev)
-		return -EINVAL;
-	if (strncmp((const char *)tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE] + NLA_HDRLEN,
-		    "uverbs", 7))
-		return -EINVAL;
-	minor = SIM_UVERBS_MINOR_BASE + dev;
-	snprintf(name, sizeof(name), "uverbs%u", dev);
-	msg_begin(o, type, 0, req);
-	/* huge_encode_dev: major in bits 8-19, minor low byte in 0-7 */
-	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV,
-		((uint64_t)SIM_UVERBS_MAJOR << 8) | (minor & 0xff) |
-			((uint64_t)(minor & ~0xffu) << 12));
-	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, sim.model->uverbs_abi);
-	put_str(o, RDMA_NLDEV_ATTR_CHARDEV_NAME, name);
-	put_u32(o, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, sim.model->driver_id);
-	msg_end(o);
-	sim_trace("netlink GET_CHARDEV dev %u uverbs -> %s %u:%u", dev, name,
-		  SIM_UVERBS_MAJOR, minor);
+static const struct nl_cmd *cmd_of(uint16_t op)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (cmds[i].op == op)
+			return &cmds[i];
+	return NULL;
+}
+
+/* One datagram of the running dump of nl. Called with sim_lock held. */
+static void dump_part(struct sim_nlsock *nl, struct nl_out *o)
+{
+	struct sim_nl_dump *d = &nl->dump;
+	const struct nl_cmd *c = cmd_of(d->op);
+	size_t limit = nl->max_recvmsg_len > NL_GOODSIZE ? nl->max_recvmsg_len
+							 : NL_GOODSIZE;
+	int ret = c->dumpit(d, o, limit);
+
+	d->parts++;
+	if (ret > 0) {
+		sim_trace("netlink NLDEV_%s dump part %u: %zu bytes", c->name,
+			  d->parts, o->len);
+		return;
+	}
+	o->len = 0;
+	nl_msg_begin(o, NLMSG_DONE, NLM_F_MULTI, d->seq, d->pid);
+	memcpy((uint8_t *)o->cur + NLMSG_HDRLEN, &ret, sizeof(ret));
+	o->cur->nlmsg_len += sizeof(int); /* payload: int 0 or -errno */
+	nl_msg_end(o);
+	nl->dumping = 0;
+	sim_trace("netlink NLDEV_%s dump part %u: NLMSG_DONE%s%s", c->name,
+		  d->parts, ret ? " " : "", ret ? strerrorname_np(-ret) : "");
+}
+
+static int dump_start(struct sim_nlsock *nl, struct nl_out *o,
+		      const struct nl_req *r)
+{
+	struct sim_nl_dump *d = &nl->dump;
+	int64_t port = nl_get_u32(r->tb, RDMA_NLDEV_ATTR_PORT_INDEX);
+
+	if (nl->dumping)
+		return -EBUSY; /* netlink_dump_start: one dump per socket */
+	memset(d, 0, sizeof(*d));
+	nl->dumping = 1;
+	d->seq = r->h->nlmsg_seq;
+	d->pid = r->h->nlmsg_pid;
+	d->op = RDMA_NL_GET_OP(r->h->nlmsg_type);
+	d->dev = nl_get_u32(r->tb, RDMA_NLDEV_ATTR_DEV_INDEX);
+	d->port = port < 0 ? 0 : (uint32_t)port;
+	d->last_id = -1;
+	/* a STAT_GET dump lists bound counters: it needs STAT_RES */
+	if (d->op == RDMA_NLDEV_CMD_STAT_GET &&
+	    nl_get_u32(r->tb, RDMA_NLDEV_ATTR_STAT_RES) < 0)
+		d->dev = -2;
+	sim_trace("netlink NLDEV_%s dump -> %u device(s)", cmd_of(d->op)->name,
+		  sim.sh->cfg.ndev);
+	dump_part(nl, o);
 	return 0;
 }
 
-static void sys_get(struct nl_out *o, const struct nlmsghdr *req)
+/*
+ * An op without an answer here: one the kernel does not have is EINVAL;
+ * the admin ones (SET, NEWLINK, DELLINK, SYS_SET, STAT_SET/DEL, the raw
+ * dumps) need CAP_NET_ADMIN first; the rest are not modelled.
+ */
+static int unanswered(uint16_t type)
 {
-	msg_begin(o, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET), 0,
-		  req);
-	put_u8(o, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1);
-	put_u8(o, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1);
-	msg_end(o);
-	sim_trace("netlink SYS_GET -> copy_on_fork 1");
+	static const uint8_t admin[] = {
+		RDMA_NLDEV_CMD_SET,
+		RDMA_NLDEV_CMD_NEWLINK,
+		RDMA_NLDEV_CMD_DELLINK,
+		RDMA_NLDEV_CMD_SYS_SET,
+		RDMA_NLDEV_CMD_STAT_SET,
+		RDMA_NLDEV_CMD_STAT_DEL,
+		RDMA_NLDEV_CMD_RES_QP_GET_RAW,
+		RDMA_NLDEV_CMD_RES_CQ_GET_RAW,
+		RDMA_NLDEV_CMD_RES_MR_GET_RAW,
+	};
+	unsigned int op = RDMA_NL_GET_OP(type), i;
+
+	if (RDMA_NL_GET_CLIENT(type) != RDMA_NL_NLDEV || !op || op == 8 ||
+	    op >= RDMA_NLDEV_NUM_OPS)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(admin); i++)
+		if (admin[i] == op && !sim_has_cap(CAP_NET_ADMIN))
+			return -EPERM;
+	return -EOPNOTSUPP;
+}
+
+int nl_dev_doit(struct nl_out *o, const struct nl_req *r, uint16_t op,
+		void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
+			     unsigned int dev))
+{
+	int dev = nl_req_dev(r->tb);
+
+	if (dev < 0)
+		return dev;
+	nl_msg_begin(o, nl_type(op), 0, r->h->nlmsg_seq, r->h->nlmsg_pid);
+	fill(o, NULL, (unsigned int)dev);
+	nl_msg_end(o);
+	sim_trace("netlink NLDEV_%s dev %d", cmd_of(op)->name, dev);
+	return 0;
 }
 
 /* Answer one request message into o. Called with sim_lock held. */
 static void answer(struct sim_nlsock *nl, struct nl_out *o,
-		   const struct nlmsghdr *req)
+		   const struct nlmsghdr *h)
 {
-	int err = 0;
+	const struct nl_cmd *c = NULL;
+	struct nl_req r = {.h = h};
+	int err;
 
-	if (RDMA_NL_GET_CLIENT(req->nlmsg_type) != RDMA_NL_NLDEV) {
-		err = -EINVAL;
+	if (RDMA_NL_GET_CLIENT(h->nlmsg_type) == RDMA_NL_NLDEV)
+		c = cmd_of(RDMA_NL_GET_OP(h->nlmsg_type));
+	parse_attrs(h, r.tb);
+	if (!c) {
+		err = unanswered(h->nlmsg_type);
+	} else if (h->nlmsg_flags & NLM_F_DUMP) {
+		err = c->dumpit ? dump_start(nl, o, &r) : -EINVAL;
+		if (!err)
+			return;
 	} else {
-		switch (RDMA_NL_GET_OP(req->nlmsg_type)) {
-		case RDMA_NLDEV_CMD_GET:
-			if (!(req->nlmsg_flags & NLM_F_DUMP)) {
-				err = -EOPNOTSUPP;
-				break;
-			}
-			err = nldev_dump_start(nl, o, req);
-			if (!err)
-				return;
-			break;
-		case RDMA_NLDEV_CMD_GET_CHARDEV:
-			err = get_chardev(o, req);
-			break;
-		case RDMA_NLDEV_CMD_SYS_GET:
-			sys_get(o, req);
-			break;
-		default:
-			err = -EOPNOTSUPP;
-		}
+		err = c->doit ? c->doit(o, &r) : -EINVAL;
+		if (err)
+			o->len = 0;
 	}
-	if (err || (req->nlmsg_flags & NLM_F_ACK))
-		put_error(o, req, err);
+	if (err || (h->nlmsg_flags & NLM_F_ACK))
+		put_error(o, h, err);
 	if (err)
-		sim_trace("netlink type %#x -> %s", req->nlmsg_type,
+		sim_trace("netlink NLDEV_%s (type %#x) -> %s",
+			  c ? c->name : "?", h->nlmsg_type,
 			  strerrorname_np(-err));
 }
 
@@ -309,6 +388,7 @@ ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len)
 	pthread_mutex_lock(&sim_lock);
 	for (; !ret && NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
 		o->len = 0;
+		o->cur = NULL;
 		answer(nl, o, h);
 		ret = queue(nl, o);
 	}

@@ -55,7 +55,8 @@ struct sim_obj {
 	uint32_t usecnt;       /* objects that depend on this one */
 	uint8_t live;	       /* the driver's create hook succeeded */
 	struct sim_uvfile *uv; /* the context that owns it */
-	void *drv; /* the driver's private state; the core never uses it */
+	void *drv;    /* the driver's private state; the core never uses it */
+	uint32_t res; /* its restrack row + 1 (restrack.c), 0: none */
 };
 
 #define sim_container_of(p, T, m) ((T *)((char *)(p)-offsetof(T, m)))
@@ -189,6 +190,7 @@ enum sim_qp_state {
 	SIM_QPS_ERR,
 };
 enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
+enum { SIM_QPT_XRC_INI = 9, SIM_QPT_XRC_TGT = 10 };
 
 /* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
 int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
@@ -247,6 +249,19 @@ struct sim_qp_attr {
 	struct sim_qp_cap cap;
 };
 
+/*
+ * A buffer a create named by descriptor (BUF_UMEM, umem.c): a range of an
+ * imported dma-buf (imp) or of user memory (imp NULL, off the address).
+ */
+struct sim_dmabuf_import;
+struct sim_umem {
+	int present;
+	struct sim_dmabuf_import *imp;
+	uint64_t off, len;
+};
+
+struct sim_call;
+
 struct sim_cq {
 	struct sim_obj obj;
 	uint32_t cqe; /* as the driver sized it (create and resize) */
@@ -257,12 +272,18 @@ struct sim_cq {
 	struct sim_evq *async;	 /* where its async events go */
 	uint32_t comp_events_reported;
 	uint32_t async_events_reported;
+	/* The ring (core attribute) and the driver's doorbell record, as
+	 * descriptors; released with the CQ. */
+	struct sim_umem buf_umem, dbr_umem;
+	struct sim_call *call; /* the create ioctl, while the driver runs */
 };
 
+struct sim_xrcd;
 struct sim_srq {
 	struct sim_obj obj;
 	struct sim_pd *pd;
 	struct sim_cq *cq; /* XRC/TM only */
+	struct sim_xrcd *xrcd; /* XRC only (held) */
 	uint8_t srq_type;  /* IB_UVERBS_SRQT_* */
 	uint32_t max_wr;
 	uint32_t max_sge;
@@ -283,10 +304,17 @@ struct sim_qp {
 	struct sim_cq *send_cq;
 	struct sim_cq *recv_cq;
 	struct sim_srq *srq;
+	struct sim_xrcd *xrcd; /* XRC_TGT (held) */
+	/* An XRC_TGT handle OPEN_QP made: the QP it opened (held), whose
+	 * attributes modify and query reach. NULL for every other QP. */
+	struct sim_qp *real;
 	uint64_t user_handle;
 	struct sim_qp_attr attr; /* current state and attributes; attr.cap */
 	struct sim_evq *async;
 	uint32_t events_reported;
+	/* The rings and the driver's doorbell record, as descriptors. */
+	struct sim_umem buf_umem, dbr_umem;
+	struct sim_call *call; /* the create ioctl, while the driver runs */
 };
 
 struct sim_ah {
@@ -315,6 +343,29 @@ static inline struct sim_ah *sim_ah(struct sim_obj *o)
 {
 	return o ? sim_container_of(o, struct sim_ah, obj) : NULL;
 }
+
+/* ---- XRC domains (obj_xrcd.c) ---- */
+extern const struct sim_obj_type sim_type_xrcd;
+struct sim_xrcd {
+	struct sim_obj obj;
+	uint32_t xrcdn; /* the domain: equal in every handle on one inode */
+	int32_t slot;	/* its row in the world's inode table, -1: private */
+};
+
+static inline struct sim_xrcd *sim_xrcd(struct sim_obj *o)
+{
+	return o ? sim_container_of(o, struct sim_xrcd, obj) : NULL;
+}
+
+/* The QP a handle acts on: the opened XRC_TGT QP for an OPEN_QP handle. */
+static inline struct sim_qp *sim_qp_real(struct sim_qp *qp)
+{
+	return qp && qp->real ? qp->real : qp;
+}
+
+/* Attributes modify_qp silently drops for a QP type (the kernel's
+ * modify_qp_mask): XRC_INI has no responder, XRC_TGT no requester. */
+uint32_t sim_qp_mask_stripped(unsigned int type);
 
 /* New object of type t with the lowest free handle; NULL on ENOMEM. */
 struct sim_obj *sim_obj_new(struct sim_uvfile *uv,

@@ -24,6 +24,7 @@ struct cq_args {
 	size_t uin_len;
 	void *uout;
 	size_t uout_len;
+	struct sim_call *call; /* ioctl: BUF_UMEM and driver attributes */
 };
 
 static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
@@ -52,9 +53,13 @@ static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
 		sim_evq_get(cq->channel);
 	if (cq->async)
 		sim_evq_get(cq->async);
-	ret = d->create_cq ? d->create_cq(uv, cq, a->uin, a->uin_len, a->uout,
-					  a->uout_len)
-			   : 0;
+	cq->call = a->call;
+	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM,
+			    &cq->buf_umem);
+	if (!ret && d->create_cq)
+		ret = d->create_cq(uv, cq, a->uin, a->uin_len, a->uout,
+				   a->uout_len);
+	cq->call = NULL;
 	if (ret) {
 		sim_obj_destroy(uv, &cq->obj);
 		return ret;
@@ -81,6 +86,8 @@ static void cq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 	} else if (uv->async) {
 		sim_evq_purge(uv->async, o);
 	}
+	sim_umem_put(&cq->buf_umem);
+	sim_umem_put(&cq->dbr_umem);
 }
 
 /* The counters go back to userspace, then the object goes. */
@@ -104,6 +111,7 @@ static int cq_create_ioctl(struct sim_call *c)
 			c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0),
 		.channel = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL),
 		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_EVENT_FD),
+		.call = c,
 	};
 	struct sim_cq *cq = NULL;
 	uint64_t flags;
@@ -155,6 +163,9 @@ static const struct sim_attr_spec cq_create_attrs[] = {
 	A_FLAGS(UVERBS_ATTR_CREATE_CQ_FLAGS, 0),
 	A_OUT(UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, 4, 1),
 	A_FD_READ(UVERBS_ATTR_CREATE_CQ_EVENT_FD, 0),
+	A_IN_STRUCT(RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM,
+		    sizeof(struct rdma_dm_buffer_desc),
+		    sizeof(struct rdma_dm_buffer_desc), 0),
 	A_UHW_IN,
 	A_UHW_OUT,
 };

@@ -319,6 +319,8 @@ static int w_ex_query_device(struct sim_wcall *w)
 	r.hca_core_clock = 156250;
 	if (sim.model->has_dm)
 		r.max_dm_size = sim.sh->cfg.dm_size;
+	if (sim_driver()->odp_caps)
+		sim_driver()->odp_caps(&r);
 	/* in a CoCo guest DMA must go through shared (bounce) memory */
 	if (sim.sh->cfg.cc_guest)
 		r.device_cap_flags_ex |= RDMA_DM_DEVICE_CC_DMA_BOUNCE;

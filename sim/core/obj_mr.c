@@ -195,16 +195,25 @@ static int user_mr_check(uint64_t addr, uint64_t len, uint64_t iova,
 	if ((addr & (page - 1)) != (iova & (page - 1)) || !len ||
 	    addr + len < addr || sim_check_mr_access(acc))
 		return -EINVAL;
-	return 0;
+	return sim_mr_odp_check(addr, len, iova, acc);
 }
 
-/* A user-memory MR the checks passed; NULL on ENOMEM. */
+/*
+ * A user-memory MR the checks passed; NULL on ENOMEM, or when a CoCo
+ * guest's kernel refuses to pin the pages (EOPNOTSUPP, ODP aside): *err.
+ * The pages themselves are looked at when the HCA uses them.
+ */
 static struct sim_mr *user_mr(struct sim_uvfile *uv, struct sim_pd *pd,
 			      uint64_t addr, uint64_t len, uint64_t iova,
-			      uint64_t acc)
+			      uint64_t acc, int *err)
 {
-	struct sim_mr *mr = sim_mr_new(uv, pd, NULL);
+	struct sim_mr *mr;
 
+	*err = -EOPNOTSUPP;
+	if (sim.sh->cfg.cc_guest && !(acc & IB_UVERBS_ACCESS_ON_DEMAND))
+		return NULL;
+	*err = -ENOMEM;
+	mr = sim_mr_new(uv, pd, NULL);
 	if (!mr)
 		return NULL;
 	mr->addr = addr;
@@ -255,8 +264,8 @@ static int reg_mr(struct sim_call *c)
 		err = dmabuf_mr(c, pd, fd, off, len, iova, acc, &mr);
 	} else {
 		err = user_mr_check(addr, len, iova, acc);
-		mr = err ? NULL : user_mr(c->uv, pd, addr, len, iova, acc);
-		err = err ? err : -ENOMEM;
+		mr = err ? NULL
+			 : user_mr(c->uv, pd, addr, len, iova, acc, &err);
 	}
 	if (!mr)
 		return err;
@@ -346,6 +355,14 @@ static const struct sim_attr_spec query_mr_attrs[] = {
 	A_OUT(UVERBS_ATTR_QUERY_MR_RESP_IOVA, 8, 8, 0),
 };
 
+static const struct sim_attr_spec advise_mr_attrs[] = {
+	A_IDR(UVERBS_ATTR_ADVISE_MR_PD_HANDLE, sim_type_pd, SA_READ),
+	A_CONST(UVERBS_ATTR_ADVISE_MR_ADVICE, 1),
+	A_FLAGS(UVERBS_ATTR_ADVISE_MR_FLAGS, 1),
+	A_IN(UVERBS_ATTR_ADVISE_MR_SGE_LIST, sizeof(struct ib_uverbs_sge),
+	     4096, 1),
+};
+
 static const struct sim_attr_spec mr_destroy_attrs[] = {
 	A_IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, sim_type_mr, SA_DESTROY),
 };
@@ -369,6 +386,8 @@ static const struct sim_method mr_methods[] = {
 	 .flags = SIM_M_NEEDS_CTX,
 	 .hidden = reg_mr_hidden},
 	MR(UVERBS_METHOD_QUERY_MR, "QUERY_MR", query_mr, query_mr_attrs),
+	MR(UVERBS_METHOD_ADVISE_MR, "ADVISE_MR", sim_mr_advise,
+	   advise_mr_attrs),
 };
 static int w_reg_mr(struct sim_wcall *w)
 {
@@ -386,9 +405,9 @@ static int w_reg_mr(struct sim_wcall *w)
 	if (!pd)
 		return err;
 	mr = user_mr(w->uv, sim_pd(pd), req->start, req->length, req->hca_va,
-		     req->access_flags);
+		     req->access_flags, &err);
 	if (!mr)
-		return -ENOMEM;
+		return err;
 	r.mr_handle = mr->obj.handle;
 	r.lkey = mr->lkey;
 	r.rkey = mr->rkey;

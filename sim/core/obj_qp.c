@@ -2,8 +2,12 @@
 /*
  * UVERBS_OBJECT_QP: create (ioctl QP_CREATE, write CREATE_QP and
  * EX_CREATE_QP), query (write), destroy (both). Modify is qp_modify.c.
- * RC, UC and UD QPs are modelled; XRC, RAW_PACKET and driver QPs are not
- * (EOPNOTSUPP once the uverbs checks passed). QP numbers are unique per
+ * RC, UC, UD and (with a driver that has XRC) XRC_INI and XRC_TGT QPs are
+ * modelled; RAW_PACKET and driver QPs are not (EOPNOTSUPP once the uverbs
+ * checks passed). An XRC_INI QP has a send CQ only and no receive queue; an
+ * XRC_TGT QP has its XRCD and nothing else: no PD, CQs, SRQ or caps (the
+ * kernel creates it for itself; its receives land on the XRC SRQ each
+ * packet names). OPEN_QP handles of it are obj_xrcd.c's. QP numbers are unique per
  * device across every process of the world (sim_shared).
  */
 #include "uapi.h"
@@ -33,12 +37,14 @@ struct qp_args {
 	struct sim_pd *pd;
 	struct sim_cq *send_cq, *recv_cq;
 	struct sim_srq *srq;
+	struct sim_xrcd *xrcd; /* XRC_TGT */
 	struct sim_qp_cap cap;
 	struct sim_evq *async;
 	const void *uin;
 	size_t uin_len;
 	void *uout;
 	size_t uout_len;
+	struct sim_call *call; /* ioctl: BUF_UMEM and driver attributes */
 };
 
 static uint32_t alloc_qpn(void)
@@ -50,6 +56,9 @@ static uint32_t alloc_qpn(void)
 	sim_shared_unlock(sim.sh);
 	return (sim_driver()->rules->qpn_base + n) & 0xffffff;
 }
+
+/* The object head of an optional holder (XRC QPs lack some). */
+#define OBJ_OF(p) ((p) ? &(p)->obj : NULL)
 
 static void hold(struct sim_obj *o)
 {
@@ -79,6 +88,23 @@ static int qp_type_known(uint32_t type)
 	return 0;
 }
 
+static int qp_type_modelled(uint32_t type)
+{
+	if (type == SIM_QPT_XRC_INI || type == SIM_QPT_XRC_TGT)
+		return sim_driver()->xrc;
+	return type >= SIM_QPT_RC && type <= SIM_QPT_UD;
+}
+
+/* The CQs a type needs: XRC_INI sends only, XRC_TGT has none. */
+static int qp_cqs_ok(const struct qp_args *a)
+{
+	if (a->type == SIM_QPT_XRC_TGT)
+		return 1;
+	if (a->type == SIM_QPT_XRC_INI)
+		return !!a->send_cq;
+	return a->send_cq && a->recv_cq;
+}
+
 static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 		     struct sim_qp **out)
 {
@@ -88,13 +114,14 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 
 	if (!qp_type_known(a->type))
 		return -EINVAL;
-	if (a->type < SIM_QPT_RC || a->type > SIM_QPT_UD)
-		return -EOPNOTSUPP; /* XRC, RAW_PACKET, DRIVER: not modelled */
+	if (!qp_type_modelled(a->type))
+		return -EOPNOTSUPP; /* RAW_PACKET, DRIVER: not modelled */
 	if (a->create_flags & ~d->rules->qp_create_flags)
 		return -EOPNOTSUPP;
-	if (!a->send_cq || !a->recv_cq)
+	if (!qp_cqs_ok(a))
 		return -EINVAL;
-	if (!a->srq && a->cap.max_recv_wr > d->rules->max_qp_wr)
+	if (!a->srq && a->type != SIM_QPT_XRC_TGT &&
+	    a->cap.max_recv_wr > d->rules->max_qp_wr)
 		return -EINVAL; /* both drivers size the RQ against this */
 	qp = sim_qp(sim_obj_new(uv, &sim_type_qp));
 	if (!qp)
@@ -107,19 +134,29 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	qp->send_cq = a->send_cq;
 	qp->recv_cq = a->recv_cq;
 	qp->srq = a->srq;
+	qp->xrcd = a->xrcd;
 	qp->async = a->async;
 	qp->attr.qp_state = SIM_QPS_RESET;
 	qp->attr.cap = a->cap;
+	if (a->type == SIM_QPT_XRC_TGT)
+		memset(&qp->attr.cap, 0, sizeof(qp->attr.cap));
+	if (a->type == SIM_QPT_XRC_INI)
+		qp->attr.cap.max_recv_wr = qp->attr.cap.max_recv_sge = 0;
 	qp->qpn = alloc_qpn();
-	hold(&qp->pd->obj);
-	hold(&qp->send_cq->obj);
-	hold(&qp->recv_cq->obj);
-	hold(qp->srq ? &qp->srq->obj : NULL);
+	hold(OBJ_OF(qp->pd));
+	hold(OBJ_OF(qp->send_cq));
+	hold(OBJ_OF(qp->recv_cq));
+	hold(OBJ_OF(qp->srq));
+	hold(OBJ_OF(qp->xrcd));
 	if (qp->async)
 		sim_evq_get(qp->async);
-	ret = d->create_qp ? d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
-					  a->uout_len)
-			   : 0;
+	qp->call = a->call;
+	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+			    &qp->buf_umem);
+	if (!ret && d->create_qp)
+		ret = d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
+				   a->uout_len);
+	qp->call = NULL;
 	if (ret) {
 		sim_obj_destroy(uv, &qp->obj);
 		return ret;
@@ -137,14 +174,18 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->live && d->destroy_qp)
 		d->destroy_qp(uv, qp);
-	release(&qp->pd->obj);
-	release(&qp->send_cq->obj);
-	release(&qp->recv_cq->obj);
-	release(qp->srq ? &qp->srq->obj : NULL);
+	release(OBJ_OF(qp->pd));
+	release(OBJ_OF(qp->send_cq));
+	release(OBJ_OF(qp->recv_cq));
+	release(OBJ_OF(qp->srq));
+	release(OBJ_OF(qp->xrcd));
+	release(OBJ_OF(qp->real));
 	if (q)
 		sim_evq_purge(q, o);
 	if (qp->async)
 		sim_evq_put(qp->async);
+	sim_umem_put(&qp->buf_umem);
+	sim_umem_put(&qp->dbr_umem);
 }
 
 static int qp_destroy_resp(struct sim_uvfile *uv, struct sim_qp *qp,
@@ -170,12 +211,12 @@ static int ioctl_type_check(struct sim_call *c, uint64_t type)
 {
 	switch (type) {
 	case IB_UVERBS_QPT_XRC_TGT:
-		/* no XRCD object is modelled: its lookup fails */
 		if (sim_attr(c, UVERBS_ATTR_CREATE_QP_PD_HANDLE) ||
 		    sim_attr(c, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE) ||
 		    sim_attr(c, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE))
 			return -EINVAL;
-		return -ENOENT;
+		return sim_attr(c, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE) ? 0
+								      : -ENOENT;
 	case IB_UVERBS_QPT_RAW_PACKET:
 		return sim_has_cap(CAP_NET_RAW) ? 0 : -EPERM;
 	}
@@ -193,15 +234,20 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 			       sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_TYPE, 0));
 	if (ret)
 		return ret;
+	if (a->type != IB_UVERBS_QPT_XRC_TGT &&
+	    sim_attr(c, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE))
+		return -EINVAL;
+	a->xrcd = sim_xrcd(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE));
 	a->pd = sim_pd(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_PD_HANDLE));
-	if (!a->pd)
+	if (!a->pd && !a->xrcd)
 		return -ENOENT; /* uverbs_attr_get_obj of an absent attr */
 	a->send_cq =
 		sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE));
 	a->recv_cq =
 		sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE));
 	a->srq = sim_srq(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE));
-	if (a->srq && a->srq->srq_type == IB_UVERBS_SRQT_XRC)
+	if (a->srq && (a->srq->srq_type == IB_UVERBS_SRQT_XRC ||
+		       a->type == IB_UVERBS_QPT_XRC_INI))
 		return -EINVAL;
 	if (sim_attr_flags(c, UVERBS_ATTR_CREATE_QP_FLAGS, SIM_QP_IOCTL_FLAGS,
 			   &flags))
@@ -220,6 +266,7 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 				     cap.max_inline_data};
 	a->user_handle = sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0);
 	a->async = sim_attr_evq(c, UVERBS_ATTR_CREATE_QP_EVENT_FD);
+	a->call = c;
 	return 0;
 }
 
@@ -273,6 +320,7 @@ static int qp_destroy_ioctl(struct sim_call *c)
 
 static const struct sim_attr_spec qp_create_attrs[] = {
 	A_IDR(UVERBS_ATTR_CREATE_QP_HANDLE, sim_type_qp, SA_NEW),
+	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, sim_type_xrcd, SA_READ),
 	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_PD_HANDLE, sim_type_pd, SA_READ),
 	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, sim_type_srq, SA_READ),
 	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, sim_type_cq, SA_READ),
@@ -284,6 +332,9 @@ static const struct sim_attr_spec qp_create_attrs[] = {
 	A_FLAGS(UVERBS_ATTR_CREATE_QP_FLAGS, 0),
 	A_U32(UVERBS_ATTR_CREATE_QP_SOURCE_QPN, 0),
 	A_FD_READ(UVERBS_ATTR_CREATE_QP_EVENT_FD, 0),
+	A_IN_STRUCT(RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+		    sizeof(struct rdma_dm_buffer_desc),
+		    sizeof(struct rdma_dm_buffer_desc), 0),
 	A_OUT_STRUCT(UVERBS_ATTR_CREATE_QP_RESP_CAP,
 		     sizeof(struct ib_uverbs_qp_cap),
 		     sizeof(struct ib_uverbs_qp_cap), 1),
@@ -311,15 +362,32 @@ static const struct sim_method qp_methods[] = {
 
 /* ---- write() ---- */
 
+/* XRC_TGT by write: the XRCD handle travels in pd_handle (bad: EINVAL),
+ * CQ, SRQ and caps are ignored. */
+static int w_xrc_tgt(struct sim_wcall *w, const struct ib_uverbs_create_qp *q,
+		     struct qp_args *a)
+{
+	int err;
+
+	a->xrcd = sim_xrcd(
+		sim_obj_get(w->uv, q->pd_handle, &sim_type_xrcd, &err));
+	if (!a->xrcd)
+		return -EINVAL;
+	a->user_handle = q->user_handle;
+	a->type = q->qp_type;
+	return 0;
+}
+
 /* The objects of a write create, in the kernel's lookup order. */
 static int w_objects(struct sim_wcall *w, const struct ib_uverbs_create_qp *q,
 		     struct qp_args *a)
 {
 	if (q->qp_type == IB_UVERBS_QPT_RAW_PACKET && !sim_has_cap(CAP_NET_RAW))
 		return -EPERM;
-	if (q->qp_type == IB_UVERBS_QPT_XRC_TGT)
-		return -EINVAL; /* no XRCD to look up */
 	int err;
+
+	if (q->qp_type == IB_UVERBS_QPT_XRC_TGT)
+		return w_xrc_tgt(w, q, a);
 
 	if (q->is_srq) {
 		a->srq = sim_srq(
@@ -329,7 +397,8 @@ static int w_objects(struct sim_wcall *w, const struct ib_uverbs_create_qp *q,
 		if (a->srq->srq_type == IB_UVERBS_SRQT_XRC)
 			return -EINVAL;
 	}
-	if (q->recv_cq_handle != q->send_cq_handle) {
+	if (q->qp_type != IB_UVERBS_QPT_XRC_INI &&
+	    q->recv_cq_handle != q->send_cq_handle) {
 		a->recv_cq = sim_cq(sim_obj_get(w->uv, q->recv_cq_handle,
 						&sim_type_cq, &err));
 		if (!a->recv_cq)
@@ -339,7 +408,7 @@ static int w_objects(struct sim_wcall *w, const struct ib_uverbs_create_qp *q,
 		sim_obj_get(w->uv, q->send_cq_handle, &sim_type_cq, &err));
 	if (!a->send_cq)
 		return err;
-	if (!a->recv_cq)
+	if (!a->recv_cq && q->qp_type != IB_UVERBS_QPT_XRC_INI)
 		a->recv_cq = a->send_cq;
 	a->pd = sim_pd(sim_obj_get(w->uv, q->pd_handle, &sim_type_pd, &err));
 	if (!a->pd)
@@ -475,6 +544,7 @@ static int w_query_qp(struct sim_wcall *w)
 	qp = sim_qp(sim_obj_get(w->uv, req->qp_handle, &sim_type_qp, &err));
 	if (!qp)
 		return err;
+	qp = sim_qp_real(qp);
 	at = &qp->attr;
 	dest_to_user(&at->ah, &r.dest);
 	dest_to_user(&at->alt_ah, &r.alt_dest);

@@ -2,7 +2,8 @@
 /*
  * UVERBS_OBJECT_SRQ: create (ioctl SRQ_CREATE, write CREATE_SRQ and
  * CREATE_XSRQ), modify and query (write), destroy (both; EBUSY while a QP
- * uses it). Basic SRQs are modelled; XRC and tag-matching SRQs are not.
+ * uses it). Basic and XRC SRQs are modelled (an XRC SRQ holds its XRCD
+ * and its CQ; its number goes back in the response), tag matching not.
  * The limit event (SRQ_LIMIT_REACHED) is raised by whoever consumes the
  * WQEs: the driver's engine calls sim_async_event and clears srq->limit.
  */
@@ -19,6 +20,8 @@ struct srq_args {
 	uint64_t user_handle;
 	uint32_t type, max_wr, max_sge, limit;
 	struct sim_pd *pd;
+	struct sim_xrcd *xrcd; /* XRC */
+	struct sim_cq *cq;     /* XRC */
 	struct sim_evq *async;
 	const void *uin;
 	size_t uin_len;
@@ -34,7 +37,8 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	struct sim_srq *srq;
 	int ret;
 
-	if (a->type != IB_UVERBS_SRQT_BASIC)
+	if (a->type != IB_UVERBS_SRQT_BASIC &&
+	    !(a->type == IB_UVERBS_SRQT_XRC && d->xrc))
 		return -EOPNOTSUPP;
 	if (a->max_wr > d->rules->max_srq_wr ||
 	    a->max_sge > d->rules->max_srq_sge)
@@ -51,6 +55,12 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	srq->srqn = next_srqn++;
 	srq->async = a->async;
 	srq->pd->obj.usecnt++;
+	if (a->type == IB_UVERBS_SRQT_XRC) {
+		srq->xrcd = a->xrcd;
+		srq->cq = a->cq;
+		srq->xrcd->obj.usecnt++;
+		srq->cq->obj.usecnt++;
+	}
 	if (srq->async)
 		sim_evq_get(srq->async);
 	ret = d->create_srq ? d->create_srq(uv, srq, a->uin, a->uin_len,
@@ -74,6 +84,10 @@ static void srq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 	if (o->live && d->destroy_srq)
 		d->destroy_srq(uv, srq);
 	srq->pd->obj.usecnt--;
+	if (srq->xrcd) {
+		srq->xrcd->obj.usecnt--;
+		srq->cq->obj.usecnt--;
+	}
 	if (q)
 		sim_evq_purge(q, o);
 	if (srq->async)
@@ -112,7 +126,12 @@ static int srq_create_ioctl(struct sim_call *c)
 	case IB_UVERBS_SRQT_BASIC:
 		break;
 	case IB_UVERBS_SRQT_XRC:
-		return -ENOENT; /* no XRCD object to name */
+		a.xrcd = sim_xrcd(
+			sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE));
+		a.cq = sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE));
+		if (!a.xrcd || !a.cq)
+			return -ENOENT;
+		break;
 	case IB_UVERBS_SRQT_TM:
 		if (!sim_attr(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE))
 			return -ENOENT;
@@ -130,6 +149,9 @@ static int srq_create_ioctl(struct sim_call *c)
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
 					&srq->max_sge, sizeof(srq->max_sge));
+	if (!ret && a.type == IB_UVERBS_SRQT_XRC)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+					&srq->srqn, sizeof(srq->srqn));
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
 					a.uout_len);
@@ -159,6 +181,7 @@ static int srq_destroy_ioctl(struct sim_call *c)
 static const struct sim_attr_spec srq_create_attrs[] = {
 	A_IDR(UVERBS_ATTR_CREATE_SRQ_HANDLE, sim_type_srq, SA_NEW),
 	A_IDR(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, sim_type_pd, SA_READ),
+	A_IDR_OPT(UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE, sim_type_xrcd, SA_READ),
 	A_IDR_OPT(UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE, sim_type_cq, SA_READ),
 	A_U64(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, 1),
 	A_U32(UVERBS_ATTR_CREATE_SRQ_MAX_WR, 1),
@@ -215,8 +238,14 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 	};
 	int err, ret;
 
-	if (x->srq_type == IB_UVERBS_SRQT_XRC)
-		return -EINVAL; /* no XRCD to look up */
+	if (x->srq_type == IB_UVERBS_SRQT_XRC) {
+		a.xrcd = sim_xrcd(sim_obj_get(w->uv, x->xrcd_handle,
+					      &sim_type_xrcd, &err));
+		a.cq = sim_cq(
+			sim_obj_get(w->uv, x->cq_handle, &sim_type_cq, &err));
+		if (!a.xrcd || !a.cq)
+			return -EINVAL;
+	}
 	if (x->srq_type == IB_UVERBS_SRQT_TM &&
 	    !sim_obj_get(w->uv, x->cq_handle, &sim_type_cq, &err))
 		return err;
@@ -231,6 +260,8 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		r.srq_handle = srq->obj.handle;
 		r.max_wr = srq->max_wr;
 		r.max_sge = srq->max_sge;
+		if (srq->xrcd)
+			r.srqn = srq->srqn;
 		snprintf(w->note, sizeof(w->note), "handle=%u max_wr=%u",
 			 r.srq_handle, r.max_wr);
 		ret = sim_wc_out(w, &r, sizeof(r));

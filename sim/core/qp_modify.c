@@ -177,6 +177,8 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	qp = sim_qp(sim_obj_get(w->uv, m->qp_handle, &sim_type_qp, &ret));
 	if (!qp)
 		return ret;
+	qp = sim_qp_real(qp); /* an opened XRC_TGT QP: the QP itself */
+	mask &= ~sim_qp_mask_stripped(qp->qp_type);
 	ret = uverbs_checks(m, qp, &mask);
 	if (ret)
 		return ret;

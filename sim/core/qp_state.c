@@ -122,14 +122,31 @@ static const struct transition table[7][7] = {
 		},
 };
 
+/*
+ * XRC QPs follow RC's rows without the attributes of the half they lack
+ * (the kernel's qp_state_table lists them so; modify_qp_mask drops them
+ * from the request first).
+ */
+uint32_t sim_qp_mask_stripped(unsigned int type)
+{
+	if (type == SIM_QPT_XRC_INI)
+		return M(MAX_DEST_RD_ATOMIC) | M(MIN_RNR_TIMER);
+	if (type == SIM_QPT_XRC_TGT)
+		return M(MAX_QP_RD_ATOMIC) | M(RETRY_CNT) | M(RNR_RETRY);
+	return 0;
+}
+
 int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
 			 uint32_t mask)
 {
 	const struct transition *t;
+	uint32_t strip = sim_qp_mask_stripped(type);
 	unsigned int k;
 
 	if (cur > SIM_QPS_ERR || next > SIM_QPS_ERR)
 		return 0;
+	if (type == SIM_QPT_XRC_INI || type == SIM_QPT_XRC_TGT)
+		type = SIM_QPT_RC;
 	if (type < SIM_QPT_RC || type > SIM_QPT_UD)
 		return 0;
 	/* CUR_STATE only names a state the QP can be told it is in */
@@ -140,7 +157,7 @@ int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
 	if (!t->valid)
 		return 0;
 	k = type - SIM_QPT_RC;
-	if ((mask & t->req[k]) != t->req[k])
+	if ((mask & t->req[k] & ~strip) != (t->req[k] & ~strip))
 		return 0;
 	return !(mask & ~(t->req[k] | t->opt[k] | SIM_QP_STATE));
 }

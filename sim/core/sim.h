@@ -128,6 +128,7 @@ struct sim_uvfile {
 	struct sim_evq *async;	    /* the default async event file */
 	struct sim_evq *evqs;	    /* event files of this context */
 	struct sim_uvfile *next_uv; /* every open uverbs file of the process */
+	uint32_t res; /* the context's restrack row + 1, 0: none */
 	uint32_t net_seen; /* RoCE port events delivered (net_events.c) */
 };
 
@@ -182,13 +183,17 @@ struct sim_nlsock {
 	uint32_t portid;
 	/* The kernel sizes each dump datagram by the largest recv so far. */
 	uint32_t max_recvmsg_len;
-	/* A running NLDEV GET dump: its request and the next device. */
+	/* A running dump: its request, the command's cursor (netlink.h). */
 	uint8_t dumping;
-	uint32_t dump_next;
-	uint32_t dump_parts;
-	struct nlmsghdr_copy {
-		uint32_t seq, pid;
-	} dump_req;
+	struct sim_nl_dump {
+		uint32_t seq, pid; /* of the request, echoed */
+		uint16_t op;	   /* RDMA_NLDEV_CMD_* */
+		uint32_t parts;
+		int64_t dev;	 /* DEV_INDEX of the request, -1: none */
+		uint32_t port;	 /* PORT_INDEX of the request, 0: none */
+		uint32_t next;	 /* next device (all-device dumps) */
+		int64_t last_id; /* last object id sent (object dumps) */
+	} dump;
 };
 
 enum sim_fd_kind {
@@ -220,12 +225,25 @@ struct sim_devnode {
 	void *(*mmap)(struct sim_devfile *f, void *addr, size_t len, int prot,
 		      int flags, off_t off);
 	void (*release)(struct sim_devfile *f);
+	/* A family of nodes (one per port): path is NULL, match says whether
+	 * a path is one of them and gives its minor. */
+	int (*match)(const char *path, unsigned int *minor);
+	/* read/write of the file: bytes or -errno; NULL: EINVAL. Called
+	 * without sim_lock (a read may block), f held. */
+	ssize_t (*read)(struct sim_devfile *f, int fd, void *buf, size_t len);
+	ssize_t (*write)(struct sim_devfile *f, const void *buf, size_t len);
+	/* The open file is an eventfd (EFD_SEMAPHORE) whose count the node
+	 * keeps equal to what read() would return: poll/epoll see it. */
+	uint8_t pollable;
 };
 
 struct sim_devfile {
 	int refs;
 	const struct sim_devnode *node;
 	void *priv;
+	char *path; /* as opened */
+	unsigned int minor;
+	int efd; /* pollable: the sim's own dup of the eventfd, else -1 */
 };
 
 #define SIM_DEVNODE(n)                                                         \
@@ -234,6 +252,14 @@ struct sim_devfile {
 
 /* The node at path (present or not), or NULL. */
 const struct sim_devnode *sim_devnode_lookup(const char *path);
+/* The minor number of node n at path. */
+unsigned int sim_devnode_minor(const struct sim_devnode *n, const char *path);
+/* read()/write() of a device-node fd: bytes, or -1 with errno. */
+ssize_t sim_devnode_read(int fd, void *buf, size_t len);
+ssize_t sim_devnode_write(int fd, const void *buf, size_t len);
+/* A pollable node has n more (n > 0) or fewer (n < 0) to read. Needs
+ * sim_lock. */
+void sim_devfile_ready(struct sim_devfile *f, int n);
 /* open() of a node's path: fd or -1 with errno. */
 int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags);
 void sim_devfile_put(struct sim_devfile *f);

@@ -183,6 +183,24 @@ int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
 		 void **out, size_t *out_len);
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
 
+/* ---- buffers named by descriptor (umem.c) ---- */
+/*
+ * Pin @len bytes of user memory at @addr as ib_umem_get() would: 0,
+ * -EFAULT (not all mapped), -EOPNOTSUPP (a CoCo guest: DMA bounces).
+ */
+int sim_pin_user(uint64_t addr, uint64_t len);
+/*
+ * The BUF_UMEM attribute @id of @c (NULL or absent: *u zeroed, 0): checked
+ * and, for a dma-buf, imported. 0 or -errno.
+ */
+int sim_umem_get(struct sim_call *c, uint16_t id, struct sim_umem *u);
+/* The core's ring descriptor @id: as sim_umem_get, and -EOPNOTSUPP when
+ * the driver takes no rings by descriptor. */
+int sim_umem_ring(struct sim_call *c, uint16_t id, struct sim_umem *u);
+/* The device's view of the range, or NULL (none, or revoked). */
+uint8_t *sim_umem_bytes(struct sim_umem *u);
+void sim_umem_put(struct sim_umem *u);
+
 /* ---- driver model (driver_*.c) ---- */
 /*
  * What a driver reports and checks for the data-path objects: its limits
@@ -287,6 +305,16 @@ struct sim_driver_ops {
 	/* models a kernel with UVERBS_METHOD_REG_MR (after 6.12); rxe stays
 	 * the 6.1/6.12 kernels the VM lane compares it with */
 	uint8_t reg_mr_method;
+	/* takes CQ and QP rings by descriptor (BUF_UMEM); else EOPNOTSUPP */
+	uint8_t buf_umem;
+	uint8_t xrc; /* alloc_xrcd: the XRCD object, XRC SRQs and QPs */
+	/* On-demand paging (NULL: none). odp_caps fills EX_QUERY_DEVICE's
+	 * odp_caps and xrc_odp_caps; advise_mr runs ADVISE_MR after the
+	 * core's checks (sge: n entries), 0 or -errno. */
+	void (*odp_caps)(struct ib_uverbs_ex_query_device_resp *r);
+	int (*advise_mr)(struct sim_uvfile *uv, struct sim_pd *pd,
+			 uint32_t advice, uint32_t flags,
+			 const struct ib_uverbs_sge *sge, uint32_t n);
 };
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;
@@ -396,6 +424,10 @@ int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a);
 int sim_resolve_ah_dmac(unsigned int dev, struct sim_ah_attr *a);
 /* ib_check_mr_access: 0 or -EINVAL */
 int sim_check_mr_access(uint64_t flags);
+/* ODP rules of REG_MR (mr_advise.c): 0 or -EINVAL. */
+int sim_mr_odp_check(uint64_t addr, uint64_t len, uint64_t iova, uint64_t acc);
+/* UVERBS_METHOD_ADVISE_MR's handler (mr_advise.c). */
+int sim_mr_advise(struct sim_call *c);
 /* New MR holding pd (and dm). NULL on ENOMEM. */
 struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
 			  struct sim_dm *dm);

@@ -5,6 +5,7 @@
  * the last fd of the file is closed.
  */
 #include "uapi.h"
+#include "restrack.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -182,6 +183,7 @@ void sim_uvfile_put(struct sim_uvfile *uv)
 		sim_evq_close(q);
 		sim_evq_put(q);
 	}
+	sim_res_forget_ctx(uv);
 	uvfile_unlink(uv);
 	free(uv);
 }
@@ -230,6 +232,7 @@ int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 		return -EBUSY;
 	if (o->type->destroy)
 		o->type->destroy(uv, o);
+	sim_res_forget(uv, o);
 	for (p = &uv->objs; *p; p = &(*p)->next) {
 		if (*p == o) {
 			*p = o->next;

@@ -5,6 +5,7 @@
  * themselves are in their objects' files (struct sim_obj_type.wcmds).
  */
 #include "uapi.h"
+#include "restrack.h"
 
 #include <errno.h>
 #include <rdma/ib_user_verbs.h>
@@ -93,7 +94,10 @@ static int run_wcmd(const struct sim_wcmd *c, struct sim_wcall *w)
 	err = sim_fail(c->name);
 	if (err)
 		return -err;
-	return c->fn(w);
+	err = c->fn(w);
+	if (!err)
+		sim_res_sync(w->uv);
+	return err;
 }
 
 int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w)

@@ -3,6 +3,7 @@
 #define RDMA_SIM_LAUNCHER_H
 
 #include "sim_shared.h"
+#include "static_elf.h"
 
 #define SIM_MAX_ADDRS 64
 

@@ -92,7 +92,43 @@ static int set_env(const char *dir, const char *lib)
 	return ret ? -errno : 0;
 }
 
-static int run(char **argv)
+/* rdma-sim-static, beside this executable. */
+static void helper_path(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	buf[0] = 0;
+	if (n < 0)
+		return;
+	exe[n] = 0;
+	*strrchr(exe, '/') = 0;
+	if (snprintf(buf, len, "%s/rdma-sim-static", exe) >= (int)len)
+		buf[0] = 0;
+}
+
+/* execvp, or a static program through rdma-sim-static. */
+static void exec_program(char **argv, const char *helper)
+{
+	char path[PATH_MAX], **v;
+	int argc;
+
+	if (!sim_static_program(argv[0], path, sizeof(path))) {
+		execvp(argv[0], argv);
+		return;
+	}
+	for (argc = 0; argv[argc]; argc++)
+		;
+	v = calloc((size_t)argc + 2, sizeof(*v));
+	if (!v)
+		return;
+	v[0] = (char *)helper;
+	v[1] = path;
+	memcpy(&v[2], &argv[1], (size_t)argc * sizeof(*v));
+	execv(helper, v);
+}
+
+static int run(char **argv, const char *helper)
 {
 	struct sigaction sa = {.sa_handler = forward_signal};
 	int status;
@@ -103,7 +139,7 @@ static int run(char **argv)
 		return 127;
 	}
 	if (!child) {
-		execvp(argv[0], argv);
+		exec_program(argv, helper);
 		fprintf(stderr, "rdma-sim: cannot run %s: %s\n", argv[0],
 			strerror(errno));
 		_exit(127);
@@ -163,6 +199,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	l.cfg.start_ns =
 		(uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	helper_path(l.cfg.static_helper, sizeof(l.cfg.static_helper));
 	ret = sim_shared_create(dir, &l.cfg, l.fail, l.nfail);
 	if (!ret)
 		ret = sim_write_sysfs(dir, &l.cfg);
@@ -180,7 +217,7 @@ int main(int argc, char **argv)
 		remove_tree(dir);
 		return 2;
 	}
-	ret = run(l.argv);
+	ret = run(l.argv, l.cfg.static_helper);
 	sim_net_monitor_stop();
 	sim_net_teardown(&ns);
 	remove_tree(dir);

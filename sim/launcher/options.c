@@ -51,6 +51,9 @@ static const char usage[] =
 	"                     static UAR pages from alloc_ucontext\n"
 	"  --cc-guest         a confidential-computing guest: devices report\n"
 	"                     CC_DMA_BOUNCE, /dev/dma_heap/system_cc_shared\n"
+	"  --no-dma-heap      kernel without DMA-buf heaps (/dev/dma_heap)\n"
+	"  --no-seccomp       no system-call trap: only calls through libc\n"
+	"                     reach the simulated kernel (no raw syscalls)\n"
 	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
 	"                     number); repeatable, see sim/README.md\n"
 	"  --list-fail-kinds  print every KIND --fail accepts\n"
@@ -170,6 +173,8 @@ enum {
 	OPT_NO_NETLINK,
 	OPT_STATIC_UAR,
 	OPT_CC_GUEST,
+	OPT_NO_DMA_HEAP,
+	OPT_NO_SECCOMP,
 	OPT_FAIL,
 	OPT_TRACE,
 	OPT_DRIVER,
@@ -191,6 +196,8 @@ static const struct option longopts[] = {
 	{"no-netlink", no_argument, NULL, OPT_NO_NETLINK},
 	{"static-uar", no_argument, NULL, OPT_STATIC_UAR},
 	{"cc-guest", no_argument, NULL, OPT_CC_GUEST},
+	{"no-dma-heap", no_argument, NULL, OPT_NO_DMA_HEAP},
+	{"no-seccomp", no_argument, NULL, OPT_NO_SECCOMP},
 	{"fail", required_argument, NULL, OPT_FAIL},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"driver", required_argument, NULL, OPT_DRIVER},
@@ -327,6 +334,12 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_CC_GUEST:
 		l->cfg.cc_guest = 1;
+		return 0;
+	case OPT_NO_DMA_HEAP:
+		l->cfg.no_dma_heap = 1;
+		return 0;
+	case OPT_NO_SECCOMP:
+		l->cfg.no_seccomp = 1;
 		return 0;
 	case OPT_FAIL:
 		return parse_fail(arg, l);

@@ -124,44 +124,238 @@ static int write_port(const char *ib, const struct sim_device_model *m,
 	return ret ? -EIO : 0;
 }
 
+/* A relative symlink at dir/relpath, as sysfs links its objects. */
+static int link_at(const char *dir, const char *relpath, const char *target)
+{
+	char path[1024], *slash;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, relpath);
+	slash = strrchr(path, '/');
+	*slash = 0;
+	ret = mkdirs(path);
+	*slash = '/';
+	if (!ret && symlink(target, path))
+		ret = -errno;
+	return ret;
+}
+
+/* The CPUs of NUMA node 0, as the host reports them (mask or list). */
+static void node0_cpus(char *buf, size_t len, const char *file,
+		       const char *fallback)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node0/%s", file);
+	f = fopen(path, "re");
+	snprintf(buf, len, "%s", fallback);
+	if (f) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+	}
+}
+
+/* resource: start, end, flags of 6 BARs, the ROM and 6 SR-IOV BARs; BAR0
+ * is 32 MiB of 64-bit prefetchable memory, the rest unused. */
+static int write_resource(const char *fn, unsigned int idx)
+{
+	unsigned long long bar = 0xe0000000000ULL + idx * 0x2000000ULL;
+	char text[13 * 60], *p = text;
+	unsigned int i;
+
+	p += sprintf(p, "0x%016llx 0x%016llx 0x%016llx", bar, bar + 0x1ffffff,
+		     0x14220cULL);
+	for (i = 1; i < 13; i++)
+		p += sprintf(p, "\n0x%016x 0x%016x 0x%016x", 0, 0, 0);
+	return put(fn, "resource", "%s", text);
+}
+
+/* The 256-byte type 0 configuration header (pci_regs.h offsets). */
+static int write_config(const char *fn, const struct sim_device_model *m,
+			uint32_t pci_class)
+{
+	uint8_t c[256] = {0};
+	char path[1100];
+	FILE *f;
+	size_t n;
+
+	c[0x00] = (uint8_t)m->pci_vendor;
+	c[0x01] = (uint8_t)(m->pci_vendor >> 8);
+	c[0x02] = (uint8_t)m->pci_device;
+	c[0x03] = (uint8_t)(m->pci_device >> 8);
+	c[0x04] = 0x06; /* memory space, bus master */
+	c[0x06] = 0x10; /* status: capability list */
+	c[0x09] = (uint8_t)pci_class;
+	c[0x0a] = (uint8_t)(pci_class >> 8);
+	c[0x0b] = (uint8_t)(pci_class >> 16);
+	c[0x10] = 0x0c; /* BAR0: 64-bit prefetchable memory */
+	c[0x2c] = (uint8_t)m->pci_vendor;
+	c[0x2d] = (uint8_t)(m->pci_vendor >> 8);
+	c[0x2e] = 0x16; /* subsystem id 0x0016 */
+	c[0x34] = 0x60; /* first capability: PCI Express */
+	c[0x3d] = 1;	/* INTA# */
+	c[0x60] = 0x10; /* PCIe capability id */
+	c[0x62] = 0x02; /* version 2, endpoint */
+	snprintf(path, sizeof(path), "%s/config", fn);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	n = fwrite(c, 1, sizeof(c), f);
+	return fclose(f) || n != sizeof(c) ? -EIO : 0;
+}
+
+/*
+ * The HCA's PCI function (pci-sysfs.c attributes) with its class devices
+ * below it: infiniband/<dev>, infiniband_verbs/uverbsN; /sys/class and
+ * /sys/bus/pci/devices link to them, as the driver core links them.
+ */
+static int write_pci(const char *dir, const struct sim_device_model *m,
+		     unsigned int idx, char *fn, size_t fnlen)
+{
+	uint32_t pci_class = m->gid_is_roce ? 0x020000 : 0x020700;
+	char rel[768], bdf[16], target[800], cpus[256];
+	int ret = 0;
+
+	sim_pci_dir(rel, sizeof(rel), idx);
+	sim_pci_bdf(bdf, sizeof(bdf), idx);
+	snprintf(fn, fnlen, "%s%s", dir, rel);
+	ret |= put(fn, "vendor", "0x%04x", m->pci_vendor);
+	ret |= put(fn, "device", "0x%04x", m->pci_device);
+	ret |= put(fn, "subsystem_vendor", "0x%04x", m->pci_vendor);
+	ret |= put(fn, "subsystem_device", "0x%04x", 0x0016u);
+	ret |= put(fn, "class", "0x%06x", pci_class);
+	ret |= put(fn, "revision", "0x%02x", 0);
+	ret |= put(fn, "irq", "%d", 16);
+	ret |= put(fn, "enable", "%d", 1);
+	ret |= put(fn, "numa_node", "%d", 0);
+	node0_cpus(cpus, sizeof(cpus), "cpumap", "1");
+	ret |= put(fn, "local_cpus", "%s", cpus);
+	node0_cpus(cpus, sizeof(cpus), "cpulist", "0");
+	ret |= put(fn, "local_cpulist", "%s", cpus);
+	ret |= put(fn, "dma_mask_bits", "%d", 64);
+	ret |= put(fn, "consistent_dma_mask_bits", "%d", 64);
+	ret |= put(fn, "max_link_speed", "16.0 GT/s PCIe");
+	ret |= put(fn, "current_link_speed", "16.0 GT/s PCIe");
+	ret |= put(fn, "max_link_width", "%d", 16);
+	ret |= put(fn, "current_link_width", "%d", 16);
+	ret |= put(fn, "power_state", "D0");
+	ret |= put(fn, "modalias",
+		   "pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X", m->pci_vendor,
+		   m->pci_device, m->pci_vendor, 0x0016u, pci_class >> 16,
+		   (pci_class >> 8) & 0xff, pci_class & 0xff);
+	ret |= put(fn, "uevent",
+		   "DRIVER=mlx5_core\nPCI_CLASS=%X\nPCI_ID=%04X:%04X\n"
+		   "PCI_SUBSYS_ID=%04X:%04X\nPCI_SLOT_NAME=%s\n"
+		   "MODALIAS=pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X",
+		   pci_class, m->pci_vendor, m->pci_device, m->pci_vendor,
+		   0x0016u, bdf, m->pci_vendor, m->pci_device, m->pci_vendor,
+		   0x0016u, pci_class >> 16, (pci_class >> 8) & 0xff,
+		   pci_class & 0xff);
+	ret |= write_resource(fn, idx);
+	ret |= write_config(fn, m, pci_class);
+	ret |= link_at(fn, "driver", "../../../../bus/pci/drivers/mlx5_core");
+	ret |= link_at(fn, "subsystem", "../../../../bus/pci");
+	snprintf(target, sizeof(target), "../../..%s", rel + 4);
+	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s", bdf);
+	ret |= link_at(dir, rel, target);
+	return ret ? -EIO : 0;
+}
+
+/* dir/sys/class/<cls>/<name> -> the class device below the function. */
+static int link_class(const char *dir, unsigned int idx, const char *cls,
+		      const char *name)
+{
+	char rel[256], target[256];
+
+	sim_pci_dir(target, sizeof(target), idx);
+	snprintf(rel, sizeof(rel), "sys/class/%s/%s", cls, name);
+	snprintf(target + strlen(target), sizeof(target) - strlen(target),
+		 "/%s/%s", cls, name);
+	/* from sys/class/<cls>/: ../../ is sys/ */
+	memmove(target + 5, target + 4, strlen(target + 4) + 1);
+	memcpy(target, "../..", 5);
+	return link_at(dir, rel, target);
+}
+
+/*
+ * infiniband_mad/<kind><idx> of port 1 (user_mad.c: ibdev, port, dev),
+ * below the PCI function when there is one, and its /dev node.
+ */
+static int write_mad_dev(const char *dir, const struct sim_device_model *m,
+			 unsigned int idx, const char *kind, unsigned int minor)
+{
+	char d[1100], rel[128], name[32], fn[1000];
+	int ret = 0;
+
+	snprintf(name, sizeof(name), "%s%u", kind, idx);
+	if (m->pci_vendor) {
+		sim_pci_dir(rel, sizeof(rel), idx);
+		snprintf(fn, sizeof(fn), "%s%s", dir, rel);
+		snprintf(d, sizeof(d), "%s/infiniband_mad/%s", fn, name);
+		snprintf(rel, sizeof(rel), "../../../%s", strrchr(fn, '/') + 1);
+		ret |= link_at(d, "device", rel);
+		ret |= link_class(dir, idx, "infiniband_mad", name);
+	} else {
+		snprintf(d, sizeof(d), "%s/sys/class/infiniband_mad/%s", dir,
+			 name);
+	}
+	ret |= put(d, "ibdev", "%s%u", m->ibdev_prefix, idx);
+	ret |= put(d, "port", "%d", 1);
+	ret |= put(d, "dev", "%u:%u", SIM_UVERBS_MAJOR, minor);
+	snprintf(rel, sizeof(rel), "dev/infiniband/%s", name);
+	ret |= put(dir, rel, "%s", "");
+	return ret;
+}
+
 static int write_device(const char *dir, const struct sim_device_model *m,
 			unsigned int idx, int eth)
 {
 	uint64_t guid = m->guid_base + idx;
-	char ib[768], uv[768], rel[128], g[32];
+	char ib[1100], uv[1100], fn[1000], rel[128], g[32], name[64];
 	unsigned int minor = SIM_UVERBS_MINOR_BASE + idx;
 	int ret = 0;
 
-	snprintf(ib, sizeof(ib), "%s/sys/class/infiniband/%s%u", dir,
-		 m->ibdev_prefix, idx);
-	snprintf(uv, sizeof(uv), "%s/sys/class/infiniband_verbs/uverbs%u", dir,
-		 idx);
+	snprintf(name, sizeof(name), "%s%u", m->ibdev_prefix, idx);
+	if (m->pci_vendor) {
+		ret |= write_pci(dir, m, idx, fn, sizeof(fn));
+		snprintf(ib, sizeof(ib), "%s/infiniband/%s", fn, name);
+		snprintf(uv, sizeof(uv), "%s/infiniband_verbs/uverbs%u", fn,
+			 idx);
+		snprintf(rel, sizeof(rel), "../../../%s", strrchr(fn, '/') + 1);
+		ret |= link_at(ib, "device", rel);
+		ret |= link_at(uv, "device", rel);
+		ret |= link_class(dir, idx, "infiniband", name);
+		snprintf(rel, sizeof(rel), "uverbs%u", idx);
+		ret |= link_class(dir, idx, "infiniband_verbs", rel);
+	} else {
+		snprintf(ib, sizeof(ib), "%s/sys/class/infiniband/%s", dir,
+			 name);
+		snprintf(uv, sizeof(uv),
+			 "%s/sys/class/infiniband_verbs/uverbs%u", dir, idx);
+	}
 	sim_format_guid(g, sizeof(g), guid);
 	ret |= put(ib, "node_type", "%s", m->node_type_str);
 	ret |= put(ib, "node_guid", "%s", g);
 	ret |= put(ib, "sys_image_guid", "%s", g);
-	ret |= put(ib, "node_desc", "rdma-sim %s%u", m->ibdev_prefix, idx);
+	ret |= put(ib, "node_desc", "rdma-sim %s", name);
 	ret |= put(ib, "fw_ver", "%s", m->fw_ver);
 	ret |= put(ib, "hca_type", "%s", m->hca_type);
 	ret |= put(ib, "board_id", "%s", m->board_id);
 	ret |= put(ib, "hw_rev", "0x%x", m->hw_ver);
-	if (m->pci_vendor) {
-		ret |= put(ib, "device/modalias",
-			   "pci:v%08Xd%08Xsv%08Xsd%08Xbc02sc07i00",
-			   m->pci_vendor, m->pci_device, m->pci_vendor,
-			   0x0016u);
-		ret |= put(ib, "device/vendor", "0x%04x", m->pci_vendor);
-		ret |= put(ib, "device/device", "0x%04x", m->pci_device);
-	}
-	snprintf(rel, sizeof(rel), "device/infiniband_verbs/uverbs%u/ibdev",
-		 idx);
-	ret |= put(ib, rel, "%s%u", m->ibdev_prefix, idx);
 	ret |= write_port(ib, m, guid, idx, eth);
-	ret |= put(uv, "ibdev", "%s%u", m->ibdev_prefix, idx);
+	ret |= put(uv, "ibdev", "%s", name);
 	ret |= put(uv, "dev", "%u:%u", SIM_UVERBS_MAJOR, minor);
 	ret |= put(uv, "abi_version", "%u", m->uverbs_abi);
 	snprintf(rel, sizeof(rel), "dev/infiniband/uverbs%u", idx);
 	ret |= put(dir, rel, "%s", "");
+	if (idx < SIM_UMAD_MAX_PORTS) {
+		ret |= write_mad_dev(dir, m, idx, "umad", idx);
+		if (!m->gid_is_roce) /* the SM's device: SMI ports only */
+			ret |= write_mad_dev(dir, m, idx, "issm",
+					     SIM_UMAD_MAX_PORTS + idx);
+	}
 	return ret ? -EIO : 0;
 }
 
@@ -180,6 +374,11 @@ int sim_write_sysfs(const char *dir, const struct sim_config *cfg)
 	if (ret)
 		return ret;
 	ret = put(dir, "sys/class/infiniband_mad/abi_version", "5");
+	if (!ret && m->pci_vendor) {
+		snprintf(path, sizeof(path), "%s/sys/bus/pci/drivers/mlx5_core",
+			 dir);
+		ret = mkdirs(path);
+	}
 	for (i = 0; !ret && i < cfg->ndev; i++)
 		ret = write_device(dir, m, i, cfg->link_eth[i]);
 	return ret;

@@ -50,6 +50,14 @@ static int to_init(struct ibv_qp *qp, const struct qp_link *l)
 	return ibv_modify_qp(qp, &a, mask);
 }
 
+/* RC and both halves of XRC take RC's attributes (the kernel drops what
+ * an XRC half has no use for). */
+static int rc_like(const struct ibv_qp *qp)
+{
+	return qp->qp_type == IBV_QPT_RC || qp->qp_type == IBV_QPT_XRC_SEND ||
+	       qp->qp_type == IBV_QPT_XRC_RECV;
+}
+
 static int to_rtr(struct ibv_qp *qp, const struct qp_link *l)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
@@ -69,7 +77,7 @@ static int to_rtr(struct ibv_qp *qp, const struct qp_link *l)
 		a.ah_attr.grh.hop_limit = l->hop_limit;
 	}
 	mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
-	if (qp->qp_type == IBV_QPT_RC) {
+	if (rc_like(qp)) {
 		a.max_dest_rd_atomic = l->rd_atomic;
 		a.min_rnr_timer = l->min_rnr_timer;
 		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
@@ -85,7 +93,7 @@ static int to_rts(struct ibv_qp *qp, const struct qp_link *l)
 	};
 	int mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
 
-	if (qp->qp_type == IBV_QPT_RC) {
+	if (rc_like(qp)) {
 		a.timeout = l->timeout;
 		a.retry_cnt = l->retry_cnt;
 		a.rnr_retry = l->rnr_retry;

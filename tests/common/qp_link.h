@@ -39,9 +39,9 @@ struct qp_link {
 struct qp_link qp_link_default(uint32_t dest_qpn);
 
 /*
- * Move @qp (in RESET; any type of RC, UC, UD) to RTS along @l: each
- * transition carries only the attributes its QP type takes. 0, or the
- * errno of the first ibv_modify_qp that failed (the QP stays in the
+ * Move @qp (in RESET; RC, UC, UD or either half of XRC) to RTS along @l:
+ * each transition carries only the attributes its QP type takes. 0, or
+ * the errno of the first ibv_modify_qp that failed (the QP stays in the
  * state before it).
  */
 int qp_link_up(struct ibv_qp *qp, const struct qp_link *l);

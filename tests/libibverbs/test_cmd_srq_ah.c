@@ -112,7 +112,10 @@ static void test_create_srq_checks(void **state)
 		 IBV_SRQT_TM, 0, EINVAL}, /* no tags */
 		{IBV_SRQ_INIT_ATTR_PD | IBV_SRQ_INIT_ATTR_TYPE |
 			 IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
-		 IBV_SRQT_XRC, 0, EOPNOTSUPP},
+		 IBV_SRQT_XRC, 0, EINVAL}, /* XRC without a domain */
+		{IBV_SRQ_INIT_ATTR_PD | IBV_SRQ_INIT_ATTR_TYPE |
+			 IBV_SRQ_INIT_ATTR_XRCD,
+		 IBV_SRQT_XRC, 0, EINVAL}, /* XRC without its CQ mask */
 	};
 	struct verbs_srq srq;
 	size_t i;

@@ -24,6 +24,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "check_exit.h"
 #include "qp_link.h"
 
 #define MSG 4096
@@ -36,15 +37,6 @@ struct wire {
 	uint16_t lid;
 };
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);       \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fprintf(stderr, " (errno %d)\n", errno);               \
-			exit(1);                                               \
-		}                                                              \
-	} while (0)
 
 static void pattern(uint8_t *p, int half)
 {

@@ -28,7 +28,11 @@ static int make_cq(struct rdma_ep *ep, const struct ep_opts *o, int cqe)
 		.wc_flags = IBV_WC_STANDARD_FLAGS | o->wc_flags,
 	};
 
-	if (o->cq_ex || o->create_cq_ex) {
+	if (o->cq_on_pd) {
+		ca.comp_mask = IBV_CQ_INIT_ATTR_MASK_PD;
+		ca.parent_domain = ep->pd;
+	}
+	if (o->cq_ex || o->create_cq_ex || o->cq_on_pd) {
 		ep->cq_ex = o->create_cq_ex ? o->create_cq_ex(ep->ctx, &ca)
 					    : ibv_create_cq_ex(ep->ctx, &ca);
 		ep->cq = ep->cq_ex ? ibv_cq_ex_to_cq(ep->cq_ex) : NULL;
@@ -157,6 +161,16 @@ int ep_poll(struct rdma_ep *ep, struct ibv_wc *wc, int n)
 		got += r;
 	}
 	return got;
+}
+
+bool cq_wait(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	double end = now() + 10;
+	int r = 0;
+
+	while (!r && now() < end)
+		r = ibv_poll_cq(cq, 1, wc);
+	return r == 1;
 }
 
 int ep_post(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,

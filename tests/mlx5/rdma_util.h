@@ -40,6 +40,9 @@ struct ep_opts {
 				       struct ibv_qp_init_attr_ex *attr);
 	bool qp_ex;	 /* ibv_create_qp_ex with every send op of the type */
 	bool channel;	 /* a completion channel on the CQ */
+	/* The CQ belongs to the QP's PD, a parent domain (ibv_create_cq_ex,
+	 * IBV_CQ_INIT_ATTR_MASK_PD). */
+	bool cq_on_pd;
 	bool sig_all;
 	struct ibv_srq *srq;
 	uint32_t max_inline;
@@ -62,6 +65,9 @@ int ep_pair(struct rdma_ep *a, struct ibv_pd *pa, const struct ep_opts *oa,
 
 /* Poll until @n completions arrived or 10 s passed; returns how many. */
 int ep_poll(struct rdma_ep *ep, struct ibv_wc *wc, int n);
+
+/* Poll @cq for one completion, 10 s at most: true when @wc holds it. */
+bool cq_wait(struct ibv_cq *cq, struct ibv_wc *wc);
 
 /* Post one WR with one SGE; 0 or the post's errno. */
 int ep_post(struct rdma_ep *ep, enum ibv_wr_opcode op, void *addr,

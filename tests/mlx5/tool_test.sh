@@ -35,6 +35,16 @@ expect 1 "cannot export device memory as a dma-buf" --no-dmabuf -- "$tool"
 # -u: a doorbell page of its own is allocated, its export refused in words.
 expect 1 "doorbell (UAR) page of its own .* ok" --no-dmabuf -- "$tool" -u
 expect 1 "cannot export a doorbell page as a dma-buf" --no-dmabuf -- "$tool" -u
+# -b: a provider buffer; a dma-buf (checked by the peer) on a CoCo guest,
+# whose kernel pins no ordinary memory for the main job's QP pair.
+expect 0 "export the buffer as a dma-buf .* skipped .*needs no bounce" \
+	-- "$tool" -b
+expect 1 "check the buffer through a peer device .* ok" --cc-guest -- \
+	"$tool" -b
+expect 1 "connect an RC QP pair .* FAILED .*pins no ordinary memory" \
+	--cc-guest -- "$tool" -b
+expect 1 "kernel has no DMA-buf heap" --cc-guest --no-dma-heap -- \
+	"$tool" -b
 expect 1 "no device has device memory" --no-dm -- "$tool"
 expect 1 "cannot use mlx5_0: it has no device memory" --no-dm -- "$tool" -d mlx5_0
 expect 1 "permission denied" --fail open:1:EACCES -- "$tool"

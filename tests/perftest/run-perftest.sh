@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# perftest's RC (and UD send) benchmarks as server + client processes under
+# perftest's RC (and UD send, XRC, ODP) benchmarks as server + client under
 # one rdma-sim, on mlx5_0, or server on mlx5_0 and client on mlx5_1.
 #
 # usage: run-perftest.sh RDMA_SIM NDEV BINDIR [LIBPATH]
@@ -33,6 +33,11 @@ runs=(
 	"send_lat:ib_send_lat"
 	"send_bw_ud:ib_send_bw -c UD"
 	"send_lat_ud:ib_send_lat -c UD"
+	"send_bw_xrc:ib_send_bw -c XRC"
+	"write_bw_xrc:ib_write_bw -c XRC"
+	"send_bw_odp:ib_send_bw --odp"
+	"write_bw_odp:ib_write_bw --odp"
+	"read_bw_odp:ib_read_bw --odp"
 )
 
 status=0

@@ -97,6 +97,22 @@ def sim_reaches_pyverbs(args, env):
     return out.strip() == 'ok'
 
 
+def rdma_link_answers(args, env):
+    """Does iproute2's rdma, as rdma-core's suite calls it in its set-up
+    (tests/base.py at HEAD), list every simulated port?"""
+    import json
+    cmd = [os.path.abspath(args.sim), '--devices', str(args.devices), '--',
+           'rdma', 'link', 'show', '-j']
+    try:
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                             timeout=60).stdout
+        links = json.loads(out)
+    except (subprocess.TimeoutExpired, ValueError, OSError):
+        return False
+    return sorted((l.get('ifname'), l.get('port')) for l in links) == \
+        [('mlx5_%d' % i, 1) for i in range(args.devices)]
+
+
 def unpack(dest):
     """A copy of the suite with its gzip-compressed files unpacked."""
     tests = os.path.join(dest, 'tests')
@@ -209,8 +225,11 @@ def main():
                 print('FAIL: pyverbs on %s libibverbs cannot open the '
                       'simulated device with nothing forced into it' % name)
                 return 1
-        print('no stand-in for `rdma link show -j`: the v44 suite does '
-              'not run it')
+        if not rdma_link_answers(args, base):
+            print('FAIL: `rdma link show -j` does not list the simulated '
+                  'ports (the suite\'s set-up at HEAD runs it)')
+            return 1
+        print('`rdma link show -j` answers under rdma-sim: no stand-in')
         deb = run_lib(args, suite, 'debian', deb_env, work)
         ours = run_lib(args, suite, 'ours', our_env, work)
     finally:

@@ -10,11 +10,15 @@
 #include "rdma_sim_peer.h"
 
 void bufs_check_uar(void);
-void bufs_check_dmah(void); /* and completion counters */
+/* and completion counters; a CoCo guest pins no user memory for an MR */
+void bufs_check_dmah(int cc_guest);
 void bufs_check_rxe(int fd);
 void bufs_check_heap(int cc_guest);
 void bufs_check_drm(void);
 /* The peer in an exec'd child reads want from dma-buf dfd: 0 if it did. */
 int bufs_exec_reads(int dfd, const char *want);
+/* ... in a forked child, and in one that got only an SCM_RIGHTS copy. */
+int bufs_fork_reads(int dfd, const char *want);
+int bufs_rights_reads(int dfd, const char *want);
 
 #endif

@@ -6,6 +6,7 @@
  * exports (the GPU as the importer), with revocation.
  */
 #include "bufs.h"
+#include "fds.h"
 #include "gem.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <libdrm/drm.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -277,8 +279,64 @@ static void check_fork(int fd)
 	EXPECT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	       "child's read of the GEM dma-buf");
 	EXPECT_ERR(bufs_exec_reads(d, "inherited"), 0);
+	EXPECT_ERR(bufs_rights_reads(d, "inherited"), 0);
 	EXPECT_ERR(gem_close(fd, h), 0);
 	close(d);
+}
+
+#define FILLERS 32
+
+/*
+ * Lower the soft limit a few slots above the lowest free descriptor (the
+ * sim's own may sit higher and keep working) and dup until EMFILE; how
+ * many were taken.
+ */
+static int fill_table(int fd, int *fills, struct rlimit *saved)
+{
+	struct rlimit low;
+	int n = 0, f = dup(fd);
+
+	close(f);
+	getrlimit(RLIMIT_NOFILE, saved);
+	low = *saved;
+	low.rlim_cur = (rlim_t)f + FILLERS / 4;
+	EXPECT(!setrlimit(RLIMIT_NOFILE, &low), "lower RLIMIT_NOFILE");
+	while (n < FILLERS && (f = dup(fd)) >= 0)
+		fills[n++] = f;
+	EXPECT(n < FILLERS && errno == EMFILE, "table full after %d", n);
+	return n;
+}
+
+/*
+ * PRIME export at a full descriptor table: EMFILE, for the first export
+ * of an object and for a re-export alike, with nothing left behind; once
+ * a slot is free the export works, and is the object's one dma-buf.
+ */
+static void check_full_table(int fd)
+{
+	int fills[FILLERS], n, d = -1, d2 = -1, fds = count_fds();
+	struct stat a = {}, b = {};
+	struct rlimit saved;
+	uint32_t h = 0;
+
+	EXPECT_ERR(gem_create(fd, page, AMDGPU_GEM_DOMAIN_GTT, 0, &h), 0);
+	n = fill_table(fd, fills, &saved);
+	EXPECT_ERR(prime_export(fd, h, DRM_CLOEXEC | DRM_RDWR, &d), EMFILE);
+	close(fills[--n]);
+	EXPECT_ERR(prime_export(fd, h, DRM_CLOEXEC | DRM_RDWR, &d), 0);
+	EXPECT_ERR(prime_export(fd, h, DRM_CLOEXEC, &d2), EMFILE);
+	close(fills[--n]);
+	EXPECT_ERR(prime_export(fd, h, DRM_CLOEXEC, &d2), 0);
+	EXPECT(!fstat(d, &a) && !fstat(d2, &b) && a.st_ino == b.st_ino,
+	       "re-export is the same dma-buf");
+	while (n)
+		close(fills[--n]);
+	setrlimit(RLIMIT_NOFILE, &saved);
+	close(d);
+	close(d2);
+	EXPECT_ERR(gem_close(fd, h), 0);
+	EXPECT(count_fds() == fds, "fds after full-table exports: %d, want %d",
+	       count_fds(), fds);
 }
 
 void bufs_check_drm(void)
@@ -294,5 +352,6 @@ void bufs_check_drm(void)
 	check_export(fd);
 	check_import(fd);
 	check_fork(fd);
+	check_full_table(fd);
 	close(fd);
 }

@@ -94,6 +94,9 @@ static void check_buffer(int hfd)
 		EXPECT_ERR(bufs_exec_reads(fd, "gpu"), 0);
 	}
 	rdma_sim_peer_release(peer);
+	/* children that hold nothing else of ours see the same bytes */
+	EXPECT_ERR(bufs_fork_reads(fd, "gpu"), 0);
+	EXPECT_ERR(bufs_rights_reads(fd, "gpu"), 0);
 	if (p != MAP_FAILED)
 		munmap(p, 2 * page);
 	/* a read-only buffer maps read-only only */

@@ -4,17 +4,19 @@
 
 #include "fds.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 const char *raw_argv0;
 
-/* --peer-reads FD WANT: an exec'd child reads WANT through the peer. */
-static int peer_reads(const char *fd, const char *want)
+/* The peer device reads WANT at the start of dma-buf @fd: 0, else 1. */
+static int reads(int fd, const char *want)
 {
-	struct rdma_sim_peer *peer = rdma_sim_peer_import(atoi(fd));
+	struct rdma_sim_peer *peer = rdma_sim_peer_import(fd);
 	char buf[64] = "";
 	int bad;
 
@@ -22,13 +24,70 @@ static int peer_reads(const char *fd, const char *want)
 	      rdma_sim_peer_read(peer, 0, buf, strlen(want) + 1) ||
 	      strcmp(buf, want);
 	rdma_sim_peer_release(peer);
-	close(atoi(fd));
+	close(fd);
 	return bad;
+}
+
+/* --peer-reads FD WANT: an exec'd child reads WANT through the peer. */
+static int peer_reads(const char *fd, const char *want)
+{
+	return reads(atoi(fd), want);
+}
+
+static int wait_for(pid_t pid)
+{
+	int st = -1;
+
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st)
+							    : -1;
+}
+
+int bufs_fork_reads(int dfd, const char *want)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(reads(dfd, want));
+	return wait_for(pid);
+}
+
+int bufs_rights_reads(int dfd, const char *want)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = {0}, b = 0;
+	struct iovec iov = {.iov_base = &b, .iov_len = 1};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = cbuf,
+			   .msg_controllen = sizeof(cbuf)};
+	struct cmsghdr *c;
+	int sv[2], got;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(dfd); /* the child knows it only from the socket */
+		if (recvmsg(sv[1], &m, 0) != 1 || !CMSG_FIRSTHDR(&m))
+			_exit(20);
+		memcpy(&got, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
+		_exit(reads(got, want));
+	}
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &dfd, sizeof(int));
+	if (sendmsg(sv[0], &m, 0) != 1)
+		kill(pid, SIGKILL);
+	close(sv[0]);
+	close(sv[1]);
+	return wait_for(pid);
 }
 
 int bufs_exec_reads(int dfd, const char *want)
 {
-	int fd = dup(dfd), st = -1; /* without O_CLOEXEC */
+	int fd = dup(dfd); /* without O_CLOEXEC */
 	char arg[16];
 	pid_t pid;
 
@@ -40,8 +99,7 @@ int bufs_exec_reads(int dfd, const char *want)
 		_exit(127);
 	}
 	close(fd);
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st)
-							    : -1;
+	return wait_for(pid);
 }
 
 /* --rxe: what the soft-RoCE driver lacks. */
@@ -63,7 +121,7 @@ static int check_rxe(void)
 
 int main(int argc, char **argv)
 {
-	int fds_before, maps_before;
+	int fds_before, maps_before, cc;
 
 	raw_argv0 = argv[0];
 	raw_driver_id = RDMA_DRIVER_MLX5;
@@ -75,11 +133,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sim_bufs: must run under rdma-sim\n");
 		return 1;
 	}
+	cc = argc > 1 && !strcmp(argv[1], "--cc-guest");
 	fds_before = count_fds();
 	maps_before = count_maps();
 	bufs_check_uar();
-	bufs_check_dmah();
-	bufs_check_heap(argc > 1 && !strcmp(argv[1], "--cc-guest"));
+	bufs_check_dmah(cc);
+	bufs_check_heap(cc);
 	bufs_check_drm();
 	EXPECT(count_fds() == fds_before, "fds leaked: %d -> %d", fds_before,
 	       count_fds());

@@ -156,19 +156,12 @@ static int wait_child(pid_t pid)
 static void check_fork_and_rights(void)
 {
 	struct rdma_sim_peer *peer;
-	int fd, dfd, sv[2], got = -1;
-	char cbuf[CMSG_SPACE(sizeof(int))], b = 0, buf[8] = "";
-	struct iovec iov = {.iov_base = &b, .iov_len = 1};
-	struct msghdr m = {.msg_iov = &iov,
-			   .msg_iovlen = 1,
-			   .msg_control = cbuf,
-			   .msg_controllen = sizeof(cbuf)};
-	struct cmsghdr *c;
+	char buf[8] = "";
+	int fd, dfd;
 	uint64_t off;
 	uint32_t h;
 	pid_t pid;
 
-	memset(cbuf, 0, sizeof(cbuf));
 	if (uar_export(&fd, &h, &off, &dfd))
 		return;
 	peer = rdma_sim_peer_import(dfd);
@@ -193,24 +186,7 @@ static void check_fork_and_rights(void)
 	EXPECT_ERR(rdma_sim_peer_read(peer, 8, buf, 4) ? errno : 0, 0);
 	EXPECT(!strcmp(buf, "kid"), "child's store %s", buf);
 	/* a process that only gets the fd over a socket */
-	EXPECT_ERR(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
-	pid = fork();
-	if (!pid) {
-		close(dfd);
-		if (recvmsg(sv[1], &m, 0) != 1 || !CMSG_FIRSTHDR(&m))
-			_exit(20);
-		memcpy(&got, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
-		_exit(child_reads(got));
-	}
-	c = CMSG_FIRSTHDR(&m);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &dfd, sizeof(int));
-	EXPECT(sendmsg(sv[0], &m, 0) == 1, "sendmsg");
-	EXPECT_ERR(wait_child(pid), 0);
-	close(sv[0]);
-	close(sv[1]);
+	EXPECT_ERR(bufs_rights_reads(dfd, "fork"), 0);
 out:
 	rdma_sim_peer_release(peer);
 	close(dfd);

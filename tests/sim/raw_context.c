@@ -204,6 +204,60 @@ void raw_check_write(void)
 	close(fd);
 }
 
+#define PCI_FN "/sys/devices/pci0000:00/0000:00:02.0/0000:03:00.0"
+
+char *__realpath_chk(const char *path, char *resolved, size_t len);
+char *__getcwd_chk(char *out, size_t len, size_t outlen);
+
+/* The text of a sysfs file ("" if it cannot be read). */
+static const char *read_attr(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+
+	buf[n > 0 ? n : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+/* Every lookup through the PCI function resolves, as UCX and hwloc do. */
+static void raw_check_pci_paths(void)
+{
+	char real[4096], cwd[4096], buf[64] = {0};
+	ssize_t n;
+	char *p;
+
+	n = readlink("/sys/class/infiniband/mlx5_0", buf, sizeof(buf) - 1);
+	EXPECT(n > 0 && !strncmp(buf, "../../devices/pci0000:00/", 25),
+	       "readlink class link: %s", buf);
+	EXPECT(__realpath_chk("/sys/class/infiniband/mlx5_0/device", real,
+			      sizeof(real)) &&
+		       !strcmp(real, PCI_FN),
+	       "__realpath_chk device: %s", real);
+	p = canonicalize_file_name("/sys/bus/pci/devices/0000:03:00.0");
+	EXPECT(p && !strcmp(p, PCI_FN), "canonicalize bus link: %s", p);
+	free(p);
+	/* what UCX reads from the resolved path */
+	EXPECT(!strcmp(read_attr(PCI_FN "/vendor", buf, sizeof(buf)),
+		       "0x15b3\n"),
+	       "vendor: %s", buf);
+	EXPECT(!strcmp(read_attr("/sys/bus/pci/devices/0000:03:00.0/"
+				 "current_link_width",
+				 buf, sizeof(buf)),
+		       "16\n"),
+	       "link width: %s", buf);
+	EXPECT(getcwd(cwd, sizeof(cwd)) != NULL, "getcwd");
+	EXPECT(!chdir("/sys/class/infiniband/mlx5_0/device") &&
+		       __getcwd_chk(real, sizeof(real), sizeof(real)) &&
+		       !strcmp(real, PCI_FN) &&
+		       !access("infiniband/mlx5_0", F_OK),
+	       "chdir into the function: %s", real);
+	EXPECT(!chdir(cwd), "chdir back");
+	EXPECT(access(PCI_FN "/../0000:03:00.1", F_OK) && errno == ENOENT,
+	       "a second function with one device");
+}
+
 /* The path interposers: every way upstream code looks at the tree. */
 void raw_check_paths(void)
 {
@@ -225,9 +279,11 @@ void raw_check_paths(void)
 	       "stat uverbs0");
 	EXPECT(stat("/dev/infiniband/uverbs1", &st) && errno == ENOENT,
 	       "uverbs1 exists with one device");
+	/* the class device lives below its PCI function, as on a host */
 	EXPECT(realpath("/sys/class/infiniband/mlx5_0", real) &&
-		       !strcmp(real, "/sys/class/infiniband/mlx5_0"),
-	       "realpath");
+		       !strcmp(real, PCI_FN "/infiniband/mlx5_0"),
+	       "realpath: %s", real);
+	raw_check_pci_paths();
 	EXPECT(!stat("/sys/class/infiniband_verbs/abi_version", &st) &&
 		       S_ISREG(st.st_mode),
 	       "abi_version");

@@ -79,5 +79,6 @@ void v_check_srq_ah(void);
 void v_check_events(void);
 void v_check_leaks(void);
 void v_check_mlx5_udata(void);
+void v_check_xrc(void);
 
 #endif

@@ -24,6 +24,7 @@ int main(int argc, char **argv)
 	v_check_events();
 	v_check_leaks();
 	v_check_mlx5_udata();
+	v_check_xrc();
 	if (raw_failures) {
 		fprintf(stderr, "sim_verbs: %d failure(s)\n", raw_failures);
 		return 1;

@@ -63,15 +63,22 @@ static long heap_ioctl(struct sim_devfile *f, unsigned long req, void *arg)
 	return ret;
 }
 
+/* A kernel built without DMA-buf heaps (--no-dma-heap) has neither. */
+static int heaps(void)
+{
+	return !sim.sh->cfg.no_dma_heap;
+}
+
 static int cc_guest(void)
 {
-	return sim.sh->cfg.cc_guest;
+	return sim.sh->cfg.cc_guest && heaps();
 }
 
 static const struct sim_devnode system_heap = {
 	.path = "/dev/dma_heap/system",
 	.major = HEAP_MAJOR,
 	.minor = 0,
+	.present = heaps,
 	.ioctl = heap_ioctl,
 };
 SIM_DEVNODE(system_heap);

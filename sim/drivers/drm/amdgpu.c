@@ -256,12 +256,16 @@ static long prime_export(struct drm_file *df, void *arg)
 		fd = sim_dmabuf_install(obj->imp->db, obj->imp->hold,
 					a->flags & DRM_CLOEXEC);
 	} else {
+		/* Made once and kept with the object, even when no fd
+		 * can be installed (a full table: EMFILE below). */
 		if (obj->dmabuf_file < 0) {
-			obj->dmabuf_file = sim_dmabuf_open_again(
+			fd = sim_dmabuf_open_again(
 				obj->db,
 				(a->flags & DRM_RDWR) ? O_RDWR : O_RDONLY);
-			if (obj->dmabuf_file < 0 ||
-			    sim_internal_fd_add(&obj->dmabuf_file))
+			if (fd < 0)
+				return fd;
+			obj->dmabuf_file = fd;
+			if (sim_internal_fd_add(&obj->dmabuf_file))
 				return obj->dmabuf_file = -1, -ENOMEM;
 		}
 		fd = sim_dmabuf_install(obj->db, obj->dmabuf_file,

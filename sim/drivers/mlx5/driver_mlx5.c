@@ -318,4 +318,8 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.alloc_pd_uhw = 1,
 	.reg_dmabuf_mr = 1,
 	.reg_mr_method = 1,
+	.buf_umem = 1,
+	.xrc = 1,
+	.odp_caps = mlx5_sim_odp_caps,
+	.advise_mr = mlx5_sim_advise_mr,
 };

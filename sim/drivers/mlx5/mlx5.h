@@ -58,6 +58,18 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *cq, uint32_t cqe,
 		       const void *in, size_t in_len, void *out,
 		       size_t out_len);
 void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *cq);
+/* On-demand paging (mlx5_odp.c) */
+void mlx5_sim_odp_caps(struct ib_uverbs_ex_query_device_resp *r);
+int mlx5_sim_advise_mr(struct sim_uvfile *uv, struct sim_pd *pd,
+		       uint32_t advice, uint32_t flags,
+		       const struct ib_uverbs_sge *sge, uint32_t n);
+/* Hand the engine's qp for gqp to the HCA: reachable on the fabric and
+ * in the engine's list. 0 or -errno (nothing done). */
+struct hca_qp;
+int mlx5_sim_qp_attach(struct sim_uvfile *uv, struct sim_qp *gqp,
+		       struct hca_qp *qp);
+/* XRC_TGT: a kernel QP, no user data (mlx5_xrc.c) */
+int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 		       const void *in, size_t in_len, void *out,
 		       size_t out_len);

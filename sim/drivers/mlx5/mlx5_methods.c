@@ -76,6 +76,19 @@ static const struct sim_attr_spec query_context_ext[] = {
 		     sizeof(struct mlx5_ib_alloc_ucontext_resp), 0),
 };
 
+/* A CC queue's doorbell record as a dma-buf range (mlx5_queues.c). */
+static const struct sim_attr_spec cq_create_ext[] = {
+	A_IN_STRUCT(RDMA_DM_MLX5_ATTR_CREATE_CQ_DBR_BUF_UMEM,
+		    sizeof(struct rdma_dm_buffer_desc),
+		    sizeof(struct rdma_dm_buffer_desc), 0),
+};
+
+static const struct sim_attr_spec qp_create_ext[] = {
+	A_IN_STRUCT(RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM,
+		    sizeof(struct rdma_dm_buffer_desc),
+		    sizeof(struct rdma_dm_buffer_desc), 0),
+};
+
 #define EXT(o, m, a)                                                           \
 	{                                                                      \
 		.obj = (o), .method = (m), .attrs = (a),                       \
@@ -86,5 +99,7 @@ const struct sim_method_ext mlx5_sim_ext[] = {
 	EXT(UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC, dm_alloc_ext),
 	EXT(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT,
 	    query_context_ext),
+	EXT(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, cq_create_ext),
+	EXT(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, qp_create_ext),
 };
 const unsigned int mlx5_sim_next = ARRAY_SIZE(mlx5_sim_ext);

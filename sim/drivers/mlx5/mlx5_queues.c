@@ -58,17 +58,6 @@ static uint8_t log2_floor(uint32_t v)
 	return v > 1 ? (uint8_t)(31 - __builtin_clz(v)) : 0;
 }
 
-/* The kernel pins user rings: an unmapped range fails as pinning does. */
-static int check_user(uint64_t addr, uint64_t len)
-{
-	uint8_t b;
-
-	if (!addr || sim_copy_from_user(&b, (void *)(uintptr_t)addr, 1) ||
-	    sim_copy_from_user(&b, (void *)(uintptr_t)(addr + len - 1), 1))
-		return -EFAULT;
-	return 0;
-}
-
 static int nonzero(const void *p, size_t from, size_t to)
 {
 	const uint8_t *b = p;
@@ -77,6 +66,38 @@ static int nonzero(const void *p, size_t from, size_t to)
 		if (b[from])
 			return 1;
 	return 0;
+}
+
+/*
+ * Where the HCA finds a queue: the ring and doorbell record the create
+ * named by descriptor (BUF_UMEM: a dma-buf's own pages, whatever the UHW
+ * addresses say), else those addresses, pinned. @need: the ring's bytes.
+ * The doorbell record's descriptor, driver attribute @dbr_attr, goes to
+ * @dbr (the core releases it with the object).
+ */
+static int queue_mem(struct sim_call *c, uint16_t dbr_attr,
+		     struct sim_umem *ring, struct sim_umem *dbr, uint64_t va,
+		     uint64_t db_va, uint64_t need, uint8_t **buf,
+		     volatile uint32_t **db)
+{
+	int ret = sim_umem_get(c, dbr_attr, dbr);
+
+	if (ret)
+		return ret;
+	if ((ring->present && ring->len < need) ||
+	    (dbr->present && dbr->len < 8))
+		return -EINVAL;
+	/* The kernel pins user rings (sim_pin_user: EFAULT, EOPNOTSUPP). */
+	if (!ring->present && need)
+		ret = sim_pin_user(va, need);
+	if (!ret && !dbr->present)
+		ret = sim_pin_user(db_va, 8);
+	if (ret)
+		return ret;
+	*buf = ring->present ? sim_umem_bytes(ring) : (uint8_t *)(uintptr_t)va;
+	*db = dbr->present ? (volatile uint32_t *)sim_umem_bytes(dbr)
+			   : (volatile uint32_t *)(uintptr_t)db_va;
+	return *buf && *db ? 0 : -EFAULT;
 }
 
 static uint32_t new_number(void)
@@ -95,7 +116,10 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	struct mlx5_ib_create_cq req = {};
 	struct mlx5_ib_create_cq_resp resp = {};
 	uint32_t entries = gcq->cqe;
+	volatile uint32_t *dbrec;
 	struct hca_cq *cq;
+	uint8_t *buf;
+	int ret;
 
 	if (entries > 1u << MLX5_SIM_LOG_MAX_CQ_SZ)
 		return -EINVAL;
@@ -115,9 +139,12 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	if (req.cqe_comp_en ||
 	    (req.flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD))
 		return -EOPNOTSUPP; /* no CQE compression, no padding */
-	if (check_user(req.buf_addr, (uint64_t)entries * req.cqe_size) ||
-	    check_user(req.db_addr, 8))
-		return -EFAULT;
+	ret = queue_mem(gcq->call, RDMA_DM_MLX5_ATTR_CREATE_CQ_DBR_BUF_UMEM,
+			&gcq->buf_umem, &gcq->dbr_umem, req.buf_addr,
+			req.db_addr, (uint64_t)entries * req.cqe_size, &buf,
+			&dbrec);
+	if (ret)
+		return ret;
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return -ENOMEM;
@@ -127,8 +154,8 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 	cq->ncqe = entries;
 	cq->cqe_size = req.cqe_size;
 	cq->ignore_overrun = !!(gcq->flags & IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
-	cq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
-	cq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
+	cq->buf = buf;
+	cq->dbrec = dbrec;
 	/* no arm yet: a value no arm doorbell can carry */
 	cq->dbrec[1] = htobe32(HCA_CQ_ARM_IDLE);
 	gcq->cqe = entries - 1;
@@ -170,6 +197,7 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 	struct hca_cq *cq = gcq->obj.drv;
 	struct mlx5_ib_resize_cq req;
 	uint32_t entries = roundup_pow2(cqe + 1), set_ci;
+	int ret;
 
 	(void)uv, (void)out, (void)out_len;
 	if (entries > (1u << MLX5_SIM_LOG_MAX_CQ_SZ) + 1)
@@ -181,8 +209,9 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 	memcpy(&req, in, sizeof(req));
 	if (req.reserved0 || req.reserved1 || !req.cqe_size)
 		return -EINVAL;
-	if (check_user(req.buf_addr, (uint64_t)entries * req.cqe_size))
-		return -EFAULT;
+	ret = sim_pin_user(req.buf_addr, (uint64_t)entries * req.cqe_size);
+	if (ret)
+		return ret;
 	if (req.cqe_size != cq->cqe_size)
 		return -EINVAL;
 	set_ci = be32toh(cq->dbrec[0]) & 0xffffff;
@@ -232,17 +261,38 @@ static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
 	return 0;
 }
 
+int mlx5_sim_qp_attach(struct sim_uvfile *uv, struct sim_qp *gqp,
+		       struct hca_qp *qp)
+{
+	int ret = hca_fabric_attach(uv->dev, gqp->qpn);
+
+	if (ret)
+		return ret;
+	qp->obj = &gqp->obj;
+	qp->uv = uv;
+	qp->dev = uv->dev;
+	qp->qpn = gqp->qpn;
+	gqp->obj.drv = qp;
+	qp->next = hca_qps;
+	hca_qps = qp;
+	return 0;
+}
+
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
 	struct mlx5_ib_create_qp req = {};
 	struct mlx5_ib_create_qp_resp resp = {};
 	uint64_t rq_bytes, len;
+	volatile uint32_t *dbrec;
 	struct hca_qp *qp;
+	uint8_t *buf;
 	int ret;
 
+	if (gqp->qp_type == HCA_QPT_XRC_TGT)
+		return mlx5_sim_create_xrc_tgt(uv, gqp);
 	if (gqp->qp_type != HCA_QPT_RC && gqp->qp_type != HCA_QPT_UC &&
-	    gqp->qp_type != HCA_QPT_UD)
+	    gqp->qp_type != HCA_QPT_UD && gqp->qp_type != HCA_QPT_XRC_INI)
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
@@ -255,9 +305,11 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	gqp->attr.cap.max_recv_wr = req.rq_wqe_count;
 	rq_bytes = (uint64_t)req.rq_wqe_count << req.rq_wqe_shift;
 	len = rq_bytes + ((uint64_t)req.sq_wqe_count << 6);
-	if ((len && check_user(req.buf_addr, len)) ||
-	    check_user(req.db_addr, 8))
-		return -EFAULT;
+	ret = queue_mem(gqp->call, RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM,
+			&gqp->buf_umem, &gqp->dbr_umem, req.buf_addr,
+			req.db_addr, len, &buf, &dbrec);
+	if (ret)
+		return ret;
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return -ENOMEM;
@@ -269,32 +321,29 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 			return -ENOMEM;
 		}
 	}
-	ret = hca_fabric_attach(uv->dev, gqp->qpn);
+	ret = mlx5_sim_qp_attach(uv, gqp, qp);
 	if (ret) {
 		free(qp->ring);
 		free(qp);
 		return ret;
 	}
-	qp->obj = &gqp->obj;
-	qp->uv = uv;
-	qp->dev = uv->dev;
-	qp->qpn = gqp->qpn;
 	qp->type = gqp->qp_type;
+	if (qp->type == HCA_QPT_XRC_INI) {
+		qp->type = HCA_QPT_RC;
+		qp->xrc = HCA_XRC_INI;
+	}
 	qp->uidx = req.uidx;
 	qp->pd = gqp->pd;
 	qp->scq = hcq(gqp->send_cq);
 	qp->rcq = hcq(gqp->recv_cq);
 	qp->srq = gqp->srq ? gqp->srq->obj.drv : NULL;
-	qp->buf = (uint8_t *)(uintptr_t)req.buf_addr;
-	qp->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
+	qp->buf = buf;
+	qp->dbrec = dbrec;
 	qp->rq_wqe_cnt = req.rq_wqe_count;
 	qp->rq_wqe_shift = req.rq_wqe_shift;
 	qp->sq_wqe_cnt = req.sq_wqe_count;
 	qp->sq_start = qp->buf + rq_bytes;
-	gqp->obj.drv = qp;
 	hca_trace_rings(qp, &gqp->attr.cap);
-	qp->next = hca_qps;
-	hca_qps = qp;
 	/* static UARs: a medium (shared) bfreg; dynamic: the user's page */
 	resp.bfreg_index = uv->uar_dyn ? 0xffffffffu : 1;
 	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
@@ -399,6 +448,7 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 	struct mlx5_ib_create_srq_resp resp = {};
 	uint32_t max = roundup_pow2(gsrq->max_wr + 1), size;
 	struct hca_srq *srq;
+	int ret;
 
 	if (in_len < offsetof(struct mlx5_ib_create_srq, uidx))
 		return -EINVAL;
@@ -411,9 +461,11 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 		return -EINVAL;
 	size = 16 + 16 * gsrq->max_sge;
 	size = roundup_pow2(size < 32 ? 32 : size);
-	if (check_user(req.buf_addr, (uint64_t)max * size) ||
-	    check_user(req.db_addr, 4))
-		return -EFAULT;
+	ret = sim_pin_user(req.buf_addr, (uint64_t)max * size);
+	if (!ret)
+		ret = sim_pin_user(req.db_addr, 4);
+	if (ret)
+		return ret;
 	srq = calloc(1, sizeof(*srq));
 	if (!srq)
 		return -ENOMEM;
@@ -428,6 +480,12 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 	srq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
 	srq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
 	srq->limit = gsrq->limit;
+	srq->uidx = req.uidx;
+	if (gsrq->xrcd) {
+		srq->xrcdn = gsrq->xrcd->xrcdn;
+		srq->cq = hcq(gsrq->cq);
+		srq->pd = gsrq->pd;
+	}
 	gsrq->obj.drv = srq;
 	srq->next = hca_srqs;
 	hca_srqs = srq;
@@ -463,6 +521,8 @@ void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *gsrq)
 			*p = srq->next;
 			break;
 		}
+	if (srq)
+		hca_xrc_srq_gone(srq);
 	free(srq);
 	gsrq->obj.drv = NULL;
 }

@@ -312,8 +312,11 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].dev_qpn = key;
 	}
 	ret = send_to(owners[slot].pid, p, iov, iovcnt, mark);
-	if (ret != -EAGAIN) /* a full ring (ring_full) is tried again */
+	if (ret != -EAGAIN) { /* a full ring (ring_full) is tried again */
 		hca_stats.pkts_out++;
+		hca_hw_count(p->src_dev, SIM_HWC_XMIT_PKTS);
+		hca_hw_add(p->src_dev, SIM_HWC_XMIT_BYTES, p->len);
+	}
 	if (ret == -EHOSTUNREACH) {
 		owners[slot].pid = 0; /* look again next time */
 		if (mark)
@@ -416,6 +419,8 @@ void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
 
 	cur_payload = payload;
 	cur_len = p->len;
+	hca_hw_count(p->dst_dev, SIM_HWC_RCV_PKTS);
+	hca_hw_add(p->dst_dev, SIM_HWC_RCV_BYTES, p->len);
 	if (!qp)
 		return;
 	if (p->op == HCA_PKT_ACK || p->op == HCA_PKT_NAK ||

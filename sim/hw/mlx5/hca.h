@@ -74,6 +74,9 @@ enum {
 	HCA_QPS_ERR,
 };
 enum { HCA_QPT_RC = 2, HCA_QPT_UC = 3, HCA_QPT_UD = 4 };
+enum { HCA_QPT_XRC_INI = 9, HCA_QPT_XRC_TGT = 10 };
+/* An XRC QP's half of the connection; its transport is RC's. */
+enum { HCA_XRC_NONE, HCA_XRC_INI, HCA_XRC_TGT };
 
 /* remote access bits (IB_ACCESS_*) */
 enum {
@@ -114,6 +117,11 @@ struct hca_srq {
 	uint16_t head;	   /* next WQE index on the free list */
 	uint32_t limit;	   /* armed limit, 0 = not armed */
 	uint32_t uidx;
+	/* XRC: the domain whose TGT QPs may name it, and where its
+	 * completions go; 0 / NULL for a basic SRQ */
+	uint32_t xrcdn;
+	struct hca_cq *cq;
+	struct sim_pd *pd;
 };
 
 struct hca_sge {
@@ -127,6 +135,7 @@ struct hca_swqe {
 	uint8_t ds;	  /* WQE size in 16-byte units (ctrl qpn_ds) */
 	uint16_t wqe_idx; /* the ctrl segment's index: wqe_counter */
 	uint32_t imm;	  /* raw (big-endian) immediate / rkey */
+	uint32_t xrc_srqn; /* XRC_INI: the XRC segment's SRQ number */
 	uint64_t raddr;
 	uint32_t rkey;
 	uint64_t swap_add, compare;
@@ -192,6 +201,8 @@ struct hca_qp {
 	struct sim_uvfile *uv;
 	unsigned int dev;
 	uint32_t qpn, type, state, uidx;
+	uint8_t xrc;	/* HCA_XRC_*: type is then HCA_QPT_RC */
+	uint32_t xrcdn; /* XRC_TGT: its domain */
 	struct sim_pd *pd;
 	uint8_t sig_all;
 	uint8_t cq_overran; /* a CQE of it found its CQ full (hca_cqe.c) */
@@ -331,6 +342,7 @@ struct hca_pkt {
 	uint32_t msg_len; /* READ request: bytes asked for */
 	uint64_t atom[2]; /* swap_add, compare / original value */
 	uint32_t qkey;	  /* UD */
+	uint32_t xrc_srqn; /* XRC: the XRCETH's SRQ number */
 	uint16_t slid;
 	uint8_t rnr_timer;
 	uint8_t pad;
@@ -400,6 +412,21 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
+/* ---- on-demand paging (hca_odp.c) ---- */
+/* Resolve the HCA's page faults on [addr, addr+len) of this process: 0
+ * once every page is in (writable if write), -EFAULT when a page does not
+ * exist or may not be written. snapshot: fault nothing, only check that
+ * the pages exist (ADVISE_MR's NO_FAULT). */
+int hca_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot);
+
+/* ---- XRC (hca_xrc.c) ---- */
+/* A request for an XRC_TGT QP: point its receive side at the XRC SRQ the
+ * packet names (its CQ, user index and PD). 0, or -ENOENT when no SRQ of
+ * the TGT QP's domain has that number. */
+int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p);
+/* An XRC SRQ goes away: no TGT QP may still point at it. */
+void hca_xrc_srq_gone(const struct hca_srq *srq);
+
 /* ---- trace (hca_trace.c) ---- */
 /* What the engine did in this process: one line at exit, to --trace and
  * to $RDMA_SIM_HCA_STATS (benchmarks read it without tracing every WQE).
@@ -419,8 +446,20 @@ struct hca_stats {
 	uint64_t seq_naks;     /* PSN sequence NAKs sent (a gap was seen) */
 	uint64_t duplicates;   /* duplicate requests answered again */
 	uint64_t faults;       /* --fault actions taken in this process */
+	uint64_t odp_faults;   /* ODP accesses that had to fault pages in */
 };
 extern struct hca_stats hca_stats;
+/* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the
+ * PMA's PortCounters). */
+static inline void hca_hw_add(unsigned int dev, enum sim_hwc c, uint64_t n)
+{
+	__atomic_fetch_add(&sim.sh->hwc[dev][c], n, __ATOMIC_RELAXED);
+}
+
+static inline void hca_hw_count(unsigned int dev, enum sim_hwc c)
+{
+	hca_hw_add(dev, c, 1);
+}
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* The rings libmlx5 asked for, to compare two libraries' sizing. */

@@ -37,8 +37,17 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	if (va < mr->iova || len > mr->length ||
 	    va - mr->iova > mr->length - len)
 		return NULL;
-	if (mr->backing == SIM_MR_USER)
-		return (void *)(uintptr_t)(mr->addr + (va - mr->iova));
+	if (mr->backing == SIM_MR_USER) {
+		base = (uint8_t *)(uintptr_t)(mr->addr + (va - mr->iova));
+		if ((mr->access & IB_UVERBS_ACCESS_ON_DEMAND) &&
+		    hca_odp_fault((uintptr_t)base, len,
+				  !!(need & (HCA_ACC_LOCAL_WRITE |
+					     HCA_ACC_REMOTE_WRITE |
+					     HCA_ACC_REMOTE_ATOMIC)),
+				  0))
+			return NULL; /* the page fault could not be resolved */
+		return base;
+	}
 	if (mr->backing == SIM_MR_DMABUF) {
 		/* NULL once the exporter revoked the buffer */
 		base = sim_dmabuf_bytes(mr->dmabuf);

@@ -121,6 +121,12 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		*bbs = 1;
 	if (w->opcode == HCA_WQE_NOP)
 		return 0; /* its ds only says how many BBs it pads over */
+	if (qp->xrc == HCA_XRC_INI && w->opcode != HCA_WQE_UMR) {
+		/* the XRC segment: the target SRQ's number, 12 bytes reserved */
+		s = seg_next(c);
+		w->xrc_srqn = be32_at(s) & 0xffffff;
+		used++;
+	}
 	if (qp->type == HCA_QPT_UD) {
 		s = seg_next(c);
 		w->qkey = be32_at(s);
@@ -361,6 +367,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	p.msg_len = w->len - (w->opcode == HCA_WQE_RDMA_READ ? off : 0);
 	p.atom[0] = w->swap_add;
 	p.atom[1] = w->compare;
+	p.xrc_srqn = w->xrc_srqn;
 	if (qp->type == HCA_QPT_UD) {
 		p.dst_dev = (uint16_t)hca_ud_dst_dev(qp, w);
 		p.dst_qpn = w->dqpn;
@@ -554,6 +561,7 @@ void hca_req_timers(struct hca_qp *qp, uint64_t now)
 		return;
 	}
 	hca_stats.ack_timeouts++;
+	hca_hw_count(qp->dev, SIM_HWC_ACK_TIMEOUT);
 	if (sim_tracing())
 		sim_trace("qp %#x ACK timeout psn %#x retry %u of %u", qp->qpn,
 			  w->psn_first, qp->retries + 1, qp->retry_cnt);
@@ -669,11 +677,13 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 			}
 			rewind_to(qp, p->psn, false);
 			hca_stats.rnr_naks++;
+			hca_hw_count(qp->dev, SIM_HWC_RNR_NAK_RCVD);
 			w->deadline =
 				hca_now() + rnr_us[p->rnr_timer & 31] * 1000ull;
 			return;
 		}
 		if (p->nak == HCA_NAK_SEQ) {
+			hca_hw_count(qp->dev, SIM_HWC_SEQ_NAK_RCVD);
 			if (w->deadline && !w->sent)
 				return; /* waiting out an RNR NAK already */
 			/* a transport retry, as a timeout is */

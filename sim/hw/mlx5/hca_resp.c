@@ -377,6 +377,7 @@ static void replay(struct hca_qp *qp, const struct hca_pkt *p)
 		    qp->rr_head - qp->rr_tail >= HCA_RRESP)
 			return; /* queued already, or no room */
 		hca_stats.duplicates++;
+		hca_hw_count(qp->dev, SIM_HWC_DUPLICATE);
 		if (op == HCA_PKT_ATOMIC_RESP) {
 			queue_reply(qp, p, op, p->psn, NULL, 0, r->orig);
 			return;
@@ -525,6 +526,7 @@ static void rc_out_of_order(struct hca_qp *qp, const struct hca_pkt *p)
 			return;
 		}
 		hca_stats.duplicates++;
+		hca_hw_count(qp->dev, SIM_HWC_DUPLICATE);
 		qp->ack_psn = (qp->epsn - 1) & PSN_MASK;
 		qp->ack_pending = 1;
 		return;
@@ -533,6 +535,7 @@ static void rc_out_of_order(struct hca_qp *qp, const struct hca_pkt *p)
 		return;
 	qp->seq_nak_sent = 1;
 	hca_stats.seq_naks++;
+	hca_hw_count(qp->dev, SIM_HWC_OUT_OF_SEQ);
 	send_nak(qp, HCA_NAK_SEQ, qp->epsn);
 }
 
@@ -543,6 +546,17 @@ static void uc_abort(struct hca_qp *qp)
 	if (qp->msg_op == HCA_PKT_SEND && !qp->srq)
 		qp->rq_consumed--;
 	qp->in_msg = 0;
+}
+
+/* The requests the port counts as they arrive in order. */
+static void count_request(const struct hca_qp *qp, const struct hca_pkt *p)
+{
+	if (p->op == HCA_PKT_WRITE && (p->flags & HCA_PF_FIRST))
+		hca_hw_count(qp->dev, SIM_HWC_RX_WRITE);
+	else if (p->op == HCA_PKT_READ_REQ)
+		hca_hw_count(qp->dev, SIM_HWC_RX_READ);
+	else if (p->op == HCA_PKT_CS || p->op == HCA_PKT_FA)
+		hca_hw_count(qp->dev, SIM_HWC_RX_ATOMIC);
 }
 
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
@@ -563,6 +577,11 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 		uc_abort(qp); /* a packet is missing: drop the message */
 	qp->epsn = p->psn;    /* UC follows the wire; RC: unchanged */
 	qp->seq_nak_sent = 0;
+	if (qp->xrc == HCA_XRC_TGT && hca_xrc_target(qp, p)) {
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, SIM_EVENT_QP_REQ_ERR);
+		return;
+	}
+	count_request(qp, p);
 	switch (p->op) {
 	case HCA_PKT_SEND:
 	case HCA_PKT_WRITE:

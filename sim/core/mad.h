@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Management datagrams between the umad device (core/umad.c) and the
+ * HCA's own agents (hw/mlx5/hca_mad.c: the SMA and PMA the firmware runs,
+ * reached through the driver's process_mad). Offsets are the IBA's, all
+ * fields big-endian.
+ */
+#ifndef RDMA_SIM_MAD_H
+#define RDMA_SIM_MAD_H
+
+#include <stdint.h>
+
+#define SIM_MAD_SIZE	 256
+#define SIM_MAD_HDR	 24 /* the common MAD header */
+#define SIM_MAD_RMPP_HDR 36 /* shortest write the kernel takes */
+
+enum {
+	SIM_MAD_CLASS_SMI = 0x01,
+	SIM_MAD_CLASS_SA = 0x03,
+	SIM_MAD_CLASS_PERF = 0x04,
+	SIM_MAD_CLASS_SMI_DR = 0x81,
+};
+
+enum {
+	SIM_MAD_GET = 0x01,
+	SIM_MAD_SET = 0x02,
+	SIM_MAD_RESP = 0x80, /* the R bit of the method */
+};
+
+/*
+ * The HCA's answer to MAD in arriving on port 1 of device dev: 1 with the
+ * response in out, 0 when no agent of the HCA answers it (it goes
+ * unanswered, as into a fabric without that manager).
+ */
+int sim_process_mad(unsigned int dev, const uint8_t *in, uint8_t *out);
+
+#endif

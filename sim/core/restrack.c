@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Resource tracking of the world (see restrack.h). The kernel gives each
+ * tracked object an id per device and kind, allocated cyclically (xarray
+ * next id) and never reused before wrapping; a QP's id is its number.
+ * The MAD layer's PD and CQ of each port come first, so user PDs and CQs
+ * start at 1 on a one-port device, contexts, MRs and SRQs at 0.
+ */
+#include "restrack.h"
+#include "uapi.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+static const struct {
+	const struct sim_obj_type *type;
+	uint8_t kind;
+} tracked[] = {
+	{&sim_type_pd, SIM_RES_PD},   {&sim_type_cq, SIM_RES_CQ},
+	{&sim_type_srq, SIM_RES_SRQ}, {&sim_type_qp, SIM_RES_QP},
+	{&sim_type_mr, SIM_RES_MR},   {&sim_type_ah, SIM_RES_AH},
+};
+
+uint32_t sim_res_first_id(unsigned int kind)
+{
+	return kind == SIM_RES_PD || kind == SIM_RES_CQ ? 1 : 0;
+}
+
+static struct sim_res *row_of(uint32_t res)
+{
+	return res ? &sim.sh->res[res - 1] : NULL;
+}
+
+static uint32_t id_of(const struct sim_obj *o)
+{
+	return o && o->res ? row_of(o->res)->id : ~0u;
+}
+
+static void fill(struct sim_res *r, struct sim_uvfile *uv, struct sim_obj *o)
+{
+	struct sim_qp *qp;
+	struct sim_mr *mr;
+
+	r->ctxn = row_of(uv->res) ? row_of(uv->res)->id : ~0u;
+	r->cqn = r->rcqn = r->srqn = ~0u;
+	switch (r->kind) {
+	case SIM_RES_CQ:
+		r->cqe = sim_cq(o)->cqe;
+		break;
+	case SIM_RES_SRQ:
+		r->pdn = id_of(&sim_srq(o)->pd->obj);
+		r->cqn = id_of(sim_srq(o)->cq ? &sim_srq(o)->cq->obj : NULL);
+		r->type = sim_srq(o)->srq_type;
+		break;
+	case SIM_RES_QP:
+		qp = sim_qp(o);
+		r->id = qp->qpn;
+		r->pdn = id_of(qp->pd ? &qp->pd->obj : NULL);
+		r->cqn = id_of(qp->send_cq ? &qp->send_cq->obj : NULL);
+		r->rcqn = id_of(qp->recv_cq ? &qp->recv_cq->obj : NULL);
+		r->srqn = id_of(qp->srq ? &qp->srq->obj : NULL);
+		r->type = qp->qp_type;
+		r->state = qp->attr.qp_state;
+		r->port = qp->attr.port_num;
+		r->path_mig = qp->attr.path_mig_state;
+		r->rqpn = qp->attr.dest_qp_num;
+		r->rq_psn = qp->attr.rq_psn;
+		r->sq_psn = qp->attr.sq_psn;
+		break;
+	case SIM_RES_MR:
+		mr = sim_mr(o);
+		r->pdn = id_of(&mr->pd->obj);
+		r->lkey = mr->lkey;
+		r->rkey = mr->rkey;
+		r->iova = mr->iova;
+		r->length = mr->length;
+		break;
+	case SIM_RES_AH:
+		r->pdn = id_of(&sim_ah(o)->pd->obj);
+		break;
+	}
+}
+
+/* A free row for a new object of (dev, kind), its id allocated. */
+static uint32_t row_new(unsigned int dev, unsigned int kind)
+{
+	struct sim_shared *sh = sim.sh;
+	unsigned int i;
+
+	for (i = 0; i < SIM_MAX_RES; i++) {
+		if (sh->res[i].in_use)
+			continue;
+		memset(&sh->res[i], 0, sizeof(sh->res[i]));
+		sh->res[i].in_use = 1;
+		sh->res[i].kind = (uint8_t)kind;
+		sh->res[i].dev = (uint16_t)dev;
+		sh->res[i].pid = getpid();
+		sh->res[i].id =
+			sim_res_first_id(kind) + sh->res_next[dev][kind]++;
+		return i + 1;
+	}
+	return 0; /* full: the object lives on, unlisted */
+}
+
+/* (Re)write the row of o (or of uv's context when o is NULL). */
+static void publish(struct sim_uvfile *uv, struct sim_obj *o, unsigned int kind)
+{
+	uint32_t *res = o ? &o->res : &uv->res;
+	struct sim_res now;
+
+	if (*res) {
+		now = *row_of(*res);
+		fill(&now, uv, o);
+		if (!memcmp(&now, row_of(*res), sizeof(now)))
+			return;
+	}
+	sim_shared_lock(sim.sh);
+	if (!*res)
+		*res = row_new(uv->dev, kind);
+	if (*res)
+		fill(row_of(*res), uv, o);
+	sim_shared_unlock(sim.sh);
+}
+
+void sim_res_sync(struct sim_uvfile *uv)
+{
+	struct sim_obj *o;
+	unsigned int i;
+
+	if (!uv || !sim_uvfile_mine(uv))
+		return;
+	if (uv->has_ctx && !uv->res)
+		publish(uv, NULL, SIM_RES_CTX);
+	/* in dependency order: a QP's row names its PD's and CQs' ids */
+	for (i = 0; i < ARRAY_SIZE(tracked); i++)
+		for (o = uv->objs; o; o = o->next)
+			if (o->type == tracked[i].type)
+				publish(uv, o, tracked[i].kind);
+}
+
+static void row_free(uint32_t *res)
+{
+	if (!*res)
+		return;
+	sim_shared_lock(sim.sh);
+	row_of(*res)->in_use = 0;
+	sim_shared_unlock(sim.sh);
+	*res = 0;
+}
+
+void sim_res_forget(struct sim_uvfile *uv, struct sim_obj *o)
+{
+	if (sim_uvfile_mine(uv))
+		row_free(&o->res);
+}
+
+void sim_res_forget_ctx(struct sim_uvfile *uv)
+{
+	if (sim_uvfile_mine(uv))
+		row_free(&uv->res);
+}
+
+static void forget_if(int (*gone)(const struct sim_res *r, pid_t pid),
+		      pid_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_MAX_RES; i++)
+		if (sim.sh->res[i].in_use && gone(&sim.sh->res[i], pid))
+			sim.sh->res[i].in_use = 0;
+}
+
+static int of_pid(const struct sim_res *r, pid_t pid)
+{
+	return r->pid == pid;
+}
+
+static int owner_dead(const struct sim_res *r, pid_t pid)
+{
+	(void)pid;
+	return kill(r->pid, 0) && errno == ESRCH;
+}
+
+void sim_res_forget_pid(pid_t pid)
+{
+	sim_shared_lock(sim.sh);
+	forget_if(of_pid, pid);
+	sim_shared_unlock(sim.sh);
+}
+
+static int matches(const struct sim_res *r, unsigned int dev, unsigned int kind)
+{
+	return r->in_use && r->dev == dev && r->kind == kind;
+}
+
+int sim_res_walk(unsigned int dev, unsigned int kind, int64_t *pos,
+		 int (*fn)(const struct sim_res *r, void *arg), void *arg)
+{
+	const struct sim_res *next;
+	int stopped = 0, err = errno;
+	unsigned int i;
+
+	sim_shared_lock(sim.sh);
+	forget_if(owner_dead, 0); /* the process died: its objects went */
+	for (;;) {
+		next = NULL;
+		for (i = 0; i < SIM_MAX_RES; i++) {
+			const struct sim_res *r = &sim.sh->res[i];
+
+			if (matches(r, dev, kind) && (int64_t)r->id > *pos &&
+			    (!next || r->id < next->id))
+				next = r;
+		}
+		if (!next)
+			break;
+		if (fn(next, arg)) {
+			stopped = 1;
+			break;
+		}
+		*pos = next->id;
+	}
+	sim_shared_unlock(sim.sh);
+	errno = err;
+	return stopped;
+}
+
+uint64_t sim_res_count(unsigned int dev, unsigned int kind, size_t off,
+		       uint32_t ref)
+{
+	uint64_t n = 0;
+	unsigned int i;
+	uint32_t v;
+	int err = errno;
+
+	sim_shared_lock(sim.sh);
+	forget_if(owner_dead, 0);
+	for (i = 0; i < SIM_MAX_RES; i++) {
+		const struct sim_res *r = &sim.sh->res[i];
+
+		if (!matches(r, dev, kind))
+			continue;
+		if (off != SIM_RES_ANY) {
+			memcpy(&v, (const uint8_t *)r + off, sizeof(v));
+			if (v != ref)
+				continue;
+		}
+		n++;
+	}
+	sim_shared_unlock(sim.sh);
+	errno = err;
+	return n;
+}

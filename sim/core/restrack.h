@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The world's resource tracking, as the kernel's restrack: every user
+ * context, PD, CQ, SRQ, QP, MR (and AH, for its PD's count) of every
+ * process has a row in struct sim_shared, which RDMA netlink lists
+ * (`rdma resource`). Rows of a process that died are dropped when read.
+ */
+#ifndef RDMA_SIM_RESTRACK_H
+#define RDMA_SIM_RESTRACK_H
+
+#include "sim.h"
+
+/* Publish uv's objects as they are now: new ones get a row, QPs and CQs
+ * refresh theirs. Runs after every successful command. Needs sim_lock. */
+void sim_res_sync(struct sim_uvfile *uv);
+/* Drop the row of an object being destroyed, or of uv's context. */
+void sim_res_forget(struct sim_uvfile *uv, struct sim_obj *o);
+void sim_res_forget_ctx(struct sim_uvfile *uv);
+/* A new program image in this pid holds no objects (exec). */
+void sim_res_forget_pid(pid_t pid);
+
+/* Ids the kernel's own objects take on each port: the MAD layer's PD and
+ * CQ have id port-1, user ids of those kinds start after them. */
+uint32_t sim_res_first_id(unsigned int kind);
+
+/* Call fn on each live row of dev of kind, in id order, from the row
+ * after *pos (-1 to start); stops when fn returns non-zero and leaves *pos
+ * at that row. Takes the shared lock. 1 if stopped, 0 at the end. */
+int sim_res_walk(unsigned int dev, unsigned int kind, int64_t *pos,
+		 int (*fn)(const struct sim_res *r, void *arg), void *arg);
+/* Rows of dev of kind; with ref, only those whose field at offset off
+ * (a uint32_t of struct sim_res) equals ref. */
+uint64_t sim_res_count(unsigned int dev, unsigned int kind, size_t off,
+		       uint32_t ref);
+#define SIM_RES_ANY ((size_t)-1)
+
+#endif
