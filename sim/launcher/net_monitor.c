@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -204,6 +205,99 @@ static void *monitor_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A port is usable once the kernel's link watch has run for its carrier
+ * (until then its queue drops what is sent: ARP requests, for one). PROGRAM
+ * starts when every port is running, as on a host whose links are up.
+ */
+static void on_wire_link(const struct nlmsghdr *h, void *arg)
+{
+	const struct ifinfomsg *ifi = NLMSG_DATA(h);
+
+	if (h->nlmsg_type == RTM_NEWLINK && (ifi->ifi_flags & IFF_UP) &&
+	    !(ifi->ifi_flags & IFF_RUNNING))
+		*(int *)arg = 0;
+}
+
+/* Every link up in the wire namespace (the switch, its ports) running. */
+static int wire_running(int sock)
+{
+	struct rtnl_req r;
+	struct rtgenmsg *g = rtnl_start(&r, RTM_GETLINK, NLM_F_DUMP,
+					sizeof(*g));
+	int all = 1;
+
+	g->rtgen_family = AF_UNSPEC;
+	if (rtnl_talk(sock, &r, on_wire_link, &all))
+		return 1; /* cannot tell: do not wait */
+	return all;
+}
+
+static void wait_running(int wire_sock)
+{
+	uint8_t buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct pollfd p = {.fd = mon.sock, .events = POLLIN};
+	int tries = 0;
+	uint32_t i;
+	ssize_t n;
+
+	for (;;) {
+		for (i = 0; i < mon.sh->net.nnetdev; i++)
+			if (!mon.sh->net.nd[i].running)
+				break;
+		if ((i == mon.sh->net.nnetdev && wire_running(wire_sock)) ||
+		    tries++ == 50)
+			return;
+		if (poll(&p, 1, 100) != 1)
+			continue;
+		n = recv(mon.sock, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n > 0)
+			handle(buf, n);
+	}
+}
+
+/* A datagram from port a's netdev to address gid (discard port): the
+ * kernel asks for the neighbour, as traffic seen on a switch would. */
+static void greet(const struct sim_netdev *a, const uint8_t *gid)
+{
+	struct sockaddr_in6 s6 = {.sin6_family = AF_INET6,
+				  .sin6_port = htons(9)};
+	struct sockaddr_in s4 = {.sin_family = AF_INET, .sin_port = htons(9)};
+	int v4 = !memcmp(gid, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12);
+	int fd = socket(v4 ? AF_INET : AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	memcpy(&s4.sin_addr, gid + 12, 4);
+	memcpy(&s6.sin6_addr, gid, 16);
+	if (!setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, a->ifname,
+			(socklen_t)strlen(a->ifname)))
+		sendto(fd, "", 1, MSG_DONTWAIT,
+		       v4 ? (struct sockaddr *)&s4 : (struct sockaddr *)&s6,
+		       v4 ? sizeof(s4) : sizeof(s6));
+	close(fd);
+}
+
+/* Ports of one world have talked before PROGRAM starts: each has asked
+ * for the others' addresses, so their first address vectors resolve at
+ * once instead of waiting for ARP behind a busy host. */
+static void introduce_ports(void)
+{
+	struct sim_net *net = &mon.sh->net;
+	const struct sim_gid_slot *g;
+	uint32_t a, b, i;
+
+	for (a = 0; a < net->nnetdev; a++)
+		for (b = 0; b < net->nnetdev; b++)
+			for (i = net->nd[b].ndefault;
+			     a != b && i < net->nd[b].gid_tbl_len; i++) {
+				g = &net->nd[b].gids[i];
+				if (g->state == SIM_GID_VALID &&
+				    g->type == SIM_GID_ROCE_V2)
+					greet(&net->nd[a], g->gid);
+			}
+}
+
 static void port_of(struct sim_netdev *nd, unsigned int d, unsigned int drv)
 {
 	nd->dev = d;
@@ -276,6 +370,8 @@ int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 	if (ret)
 		return ret;
 	mon.rescan = 0;
+	wait_running(ns->wire_sock);
+	introduce_ports();
 	mon.stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (mon.stop_fd < 0)
 		return -errno;

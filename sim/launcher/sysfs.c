@@ -352,7 +352,7 @@ static int write_device(const char *dir, const struct sim_device_model *m,
 	ret |= put(dir, rel, "%s", "");
 	if (idx < SIM_UMAD_MAX_PORTS) {
 		ret |= write_mad_dev(dir, m, idx, "umad", idx);
-		if (!m->gid_is_roce) /* the SM's device: SMI ports only */
+		if (!eth) /* the SM's device: SMI ports only */
 			ret |= write_mad_dev(dir, m, idx, "issm",
 					     SIM_UMAD_MAX_PORTS + idx);
 	}
