@@ -116,10 +116,10 @@ endfunction()
 # Tests that run Debian's perftest: it leaks its own buffers at exit, which
 # is not ours to report. In sanitizer builds LSan is off for them; ASan
 # still checks every access (our libraries' and the sim's leaks are checked
-# by their own tests).
+# by their own tests). Appended, so a test keeps the environment it set.
 function(rdma_foreign_leaks_allowed)
 	if(RDMA_SANITIZED)
-		set_tests_properties(${ARGN} PROPERTIES
+		set_property(TEST ${ARGN} APPEND PROPERTY
 			ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 	endif()
 endfunction()

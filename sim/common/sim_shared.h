@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "fault.h"
+#include "netdev.h"
 
 #define SIM_MAGIC	0x52534d31u /* "RSM1" */
 #define SIM_MAX_DEVICES 1024
@@ -27,6 +28,12 @@
 #define SIM_PATH_LEN   512
 
 enum sim_driver_kind { SIM_DRIVER_MLX5 = 0, SIM_DRIVER_RXE = 1 };
+/* Whether the world gets its own network namespace. */
+enum sim_netns_mode {
+	SIM_NETNS_AUTO = 0, /* when a port is Ethernet */
+	SIM_NETNS_ALWAYS,   /* --netns */
+	SIM_NETNS_NEVER,    /* --no-netns (IB-only worlds) */
+};
 
 struct sim_config {
 	uint32_t ndev;
@@ -39,6 +46,7 @@ struct sim_config {
 	uint8_t cc_guest;   /* a confidential-computing guest: DMA bounces */
 	uint8_t no_dma_heap; /* no /dev/dma_heap (CONFIG_DMABUF_HEAPS=n) */
 	uint8_t no_seccomp; /* no system-call trap (boundary/seccomp.c) */
+	uint8_t netns;	    /* enum sim_netns_mode: --netns, --no-netns */
 	char trace_path[SIM_PATH_LEN];
 	char static_helper[SIM_PATH_LEN]; /* rdma-sim-static, for exec */
 	/* --fault rules, --seed, and the clock their times count from */
@@ -46,6 +54,8 @@ struct sim_config {
 	uint64_t start_ns; /* CLOCK_MONOTONIC when the world was made */
 	uint32_t nfaults;
 	struct sim_fault_rule faults[SIM_MAX_FAULTS];
+	/* --link-layer: port 1 of device d is Ethernet (RoCE) */
+	uint8_t link_eth[SIM_MAX_DEVICES];
 };
 
 struct sim_fail_rule {
@@ -166,7 +176,9 @@ struct sim_shared {
 	uint32_t res_next[SIM_MAX_DEVICES][SIM_RES_KINDS]; /* restrack ids */
 	struct sim_res res[SIM_MAX_RES];
 	uint64_t hwc[SIM_MAX_DEVICES][SIM_HWC_COUNT]; /* atomics */
+	struct sim_net net; /* netdevs and RoCE GID tables (netdev.h) */
 };
+_Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");
 
 /* Create the state file in dir (launcher). 0 or -errno. */
 int sim_shared_create(const char *dir, const struct sim_config *cfg,

@@ -50,7 +50,7 @@ static void fill_dev(struct nl_out *o, const struct sim_nl_dump *d,
 	nl_put_u8(o, RDMA_NLDEV_ATTR_DEV_DIM,
 		  sim_model_kind(sim.model) == SIM_DRIVER_MLX5);
 	nl_put_str(o, RDMA_NLDEV_ATTR_DEV_PROTOCOL,
-		   sim.model->gid_is_roce ? "roce" : "ib");
+		   sim_port_is_eth(sim.sh, dev) ? "roce" : "ib");
 }
 
 int nl_get_doit(struct nl_out *o, const struct nl_req *r)
@@ -152,7 +152,7 @@ static int chardev_of(const char *type, int dev, int64_t port, char *name,
 	}
 	if (!issm && strcmp(type, "umad"))
 		return -EOPNOTSUPP; /* no client of that name */
-	if (dev < 0 || port != 1 || (issm && sim.model->gid_is_roce))
+	if (dev < 0 || port != 1 || (issm && sim_port_is_eth(sim.sh, (unsigned int)dev)))
 		return -EINVAL;
 	if (dev >= SIM_UMAD_MAX_PORTS)
 		return -EOPNOTSUPP;

@@ -72,7 +72,9 @@ static int w_create_ah(struct sim_wcall *w)
 	if (!pd)
 		return ret;
 	attr_from_user(&req->attr, &attr);
-	ret = sim_check_ah_attr(&attr);
+	ret = sim_check_ah_attr(w->uv->dev, &attr);
+	if (!ret) /* every user AH on RoCE (rdma_create_user_ah) */
+		ret = sim_resolve_ah_dmac(w->uv->dev, &attr);
 	if (ret)
 		return ret;
 	out = calloc(1, w->uhw_out_len ? w->uhw_out_len : 1);

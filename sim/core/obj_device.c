@@ -96,11 +96,32 @@ static int query_context(struct sim_call *c)
 	return ret;
 }
 
+/* A RoCE port's entry, from the table the network monitor keeps. */
+static int roce_gid_entry(struct sim_netdev *nd, uint32_t index,
+			  struct ib_uverbs_gid_entry *e)
+{
+	struct sim_gid_slot g;
+	int ret = sim_gid_get(sim.sh, nd, index, &g);
+
+	if (ret)
+		return ret;
+	memset(e, 0, sizeof(*e));
+	memcpy(e->gid, g.gid, 16);
+	e->gid_index = index;
+	e->port_num = 1;
+	e->gid_type = g.type;
+	e->netdev_ifindex = (uint32_t)g.ifindex;
+	return 0;
+}
+
 static int gid_entry(unsigned int dev, uint32_t index,
 		     struct ib_uverbs_gid_entry *e)
 {
+	struct sim_netdev *nd = sim_netdev_of(sim.sh, dev, 1);
 	uint64_t guid = sim_guid(dev);
 
+	if (nd)
+		return roce_gid_entry(nd, index, e);
 	if (index >= sim.model->gid_tbl_len)
 		return -EINVAL;
 	if (index) /* only GID 0 is populated */
@@ -123,8 +144,9 @@ static int query_gid_table(struct sim_call *c)
 		sim_attr(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
 	struct ib_uverbs_gid_entry e;
 	uint64_t n = 0, flags;
+	uint32_t i;
 	uint8_t *buf;
-	int ret;
+	int ret = 0;
 
 	if (sim_attr_flags(c, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0, &flags))
 		return -EINVAL;
@@ -133,10 +155,19 @@ static int query_gid_table(struct sim_call *c)
 	buf = calloc(1, a->len);
 	if (!buf)
 		return -ENOMEM;
-	/* one port, one valid GID */
-	if (!gid_entry(c->uv->dev, 0, &e)) {
-		memcpy(buf, &e, esz < sizeof(e) ? esz : sizeof(e));
-		n = 1;
+	/* valid entries only, port by port (rdma_query_gid_table) */
+	for (i = 0; i < SIM_GID_SLOTS && !ret; i++) {
+		if (gid_entry(c->uv->dev, i, &e))
+			continue;
+		if ((n + 1) * esz > a->len)
+			ret = -EINVAL; /* more entries than room */
+		else
+			memcpy(buf + n++ * esz, &e,
+			       esz < sizeof(e) ? esz : sizeof(e));
+	}
+	if (ret) {
+		free(buf);
+		return ret;
 	}
 	ret = sim_attr_copy_out(c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
 				buf, (size_t)(n * esz));

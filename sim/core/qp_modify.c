@@ -185,10 +185,15 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	if (ret)
 		return ret;
 	apply(m, mask, rate_limit, qp, &n);
-	if ((mask & SIM_QP_AV) && (ret = sim_check_ah_attr(&n.ah)))
+	if ((mask & SIM_QP_AV) && (ret = sim_check_ah_attr(w->uv->dev, &n.ah)))
+		return ret;
+	/* the kernel resolves the MAC for connected QPs, never for UD */
+	if ((mask & SIM_QP_AV) && qp->qp_type != SIM_QPT_UD &&
+	    (ret = sim_resolve_ah_dmac(w->uv->dev, &n.ah)))
 		return ret;
 	if ((mask & SIM_QP_ALT_PATH) &&
-	    (sim.model->gid_is_roce || (ret = sim_check_ah_attr(&n.alt_ah))))
+	    (sim_port_is_eth(sim.sh, w->uv->dev) ||
+	     (ret = sim_check_ah_attr(w->uv->dev, &n.alt_ah))))
 		return ret ? ret : -EINVAL; /* no alternate path on RoCE */
 	/* the note says where the QP was: the driver's HCA may already
 	 * have moved the core's copy (a QP in ERR flushes at once) */

@@ -129,6 +129,7 @@ struct sim_uvfile {
 	struct sim_evq *evqs;	    /* event files of this context */
 	struct sim_uvfile *next_uv; /* every open uverbs file of the process */
 	uint32_t res; /* the context's restrack row + 1, 0: none */
+	uint32_t net_seen; /* RoCE port events delivered (net_events.c) */
 };
 
 /*

@@ -425,7 +425,13 @@ uint32_t sim_num_comp_vectors(void);
 /* An address vector as rdma_check_ah_attr and the source-GID lookup see
  * it: RoCE needs a GRH (EINVAL), the GID index must be in the table
  * (EINVAL) and hold a GID (ENODATA). */
-int sim_check_ah_attr(const struct sim_ah_attr *a);
+/* Deliver uv's RoCE port events from now on (net_events.c); called with
+ * sim_lock held when uv gets its async event file. */
+void sim_net_events_watch(struct sim_uvfile *uv);
+int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a);
+/* RoCE port: the AV's destination MAC as the kernel resolves it
+ * (-ETIMEDOUT when nothing answers); 0 on InfiniBand. */
+int sim_resolve_ah_dmac(unsigned int dev, struct sim_ah_attr *a);
 /* ib_check_mr_access: 0 or -EINVAL */
 int sim_check_mr_access(uint64_t flags);
 /* ODP rules of REG_MR (mr_advise.c): 0 or -EINVAL. */

@@ -87,8 +87,8 @@ static int umad_match(const char *path, unsigned int *minor)
 {
 	if (match_index(path, "/dev/infiniband/umad", minor))
 		return 1;
-	if (sim.model->gid_is_roce ||
-	    !match_index(path, "/dev/infiniband/issm", minor))
+	if (!match_index(path, "/dev/infiniband/issm", minor) ||
+	    sim_port_is_eth(sim.sh, *minor)) /* issm: IB ports only */
 		return 0;
 	*minor += UMAD_MAX_PORTS;
 	return 1;

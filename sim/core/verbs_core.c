@@ -36,8 +36,10 @@ int sim_alloc_async_fd(struct sim_uvfile *uv, int cloexec)
 	struct sim_evq *q;
 	int fd = sim_evq_new(uv, 0, cloexec, &q);
 
-	if (fd >= 0 && !uv->async)
+	if (fd >= 0 && !uv->async) {
 		uv->async = q;
+		sim_net_events_watch(uv);
+	}
 	return fd;
 }
 
@@ -87,7 +89,8 @@ void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r)
 void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 {
 	struct ib_uverbs_query_port_resp *p = &r->legacy_resp;
-	int eth = sim.model->gid_is_roce;
+	struct sim_netdev *nd = sim_netdev_of(sim.sh, dev, 1);
+	int eth = sim_port_is_eth(sim.sh, dev);
 
 	memset(r, 0, sizeof(*r));
 	p->port_cap_flags = eth ? 0x04010000 : 0x2651e848;
@@ -107,6 +110,15 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	p->phys_state = p->state == 1 ? 2 : 5; /* Polling / LinkUp */
 	p->link_layer = eth ? 2 : 1;
 	r->port_cap_flags2 = 0;
+	if (!nd)
+		return;
+	/* RoCE: state and MTU follow the bound netdev (mlx5_query_port_roce) */
+	p->gid_tbl_len = nd->gid_tbl_len;
+	p->active_mtu = (uint8_t)sim_roce_active_mtu(nd->mtu);
+	if (!nd->running) {
+		p->state = 1;	   /* DOWN */
+		p->phys_state = 3; /* Disabled */
+	}
 }
 
 int sim_has_cap(int cap)
@@ -126,11 +138,17 @@ int sim_has_raw_caps(void)
 	return sim_has_cap(CAP_SYS_RAWIO) && sim_has_cap(CAP_NET_RAW);
 }
 
-int sim_check_ah_attr(const struct sim_ah_attr *a)
+int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a)
 {
-	if (!a->is_global)
-		return sim.model->gid_is_roce ? -EINVAL : 0;
+	struct sim_netdev *nd = sim_netdev_of(sim.sh, dev, 1);
+	struct sim_gid_slot g;
+
+	if (!a->is_global) /* RoCE needs a GRH (rdma_check_ah_attr) */
+		return sim_port_is_eth(sim.sh, dev) ? -EINVAL : 0;
+	if (nd)
+		return sim_gid_get(sim.sh, nd, a->sgid_index, &g);
 	if (a->sgid_index >= sim.model->gid_tbl_len)
 		return -EINVAL;
 	return a->sgid_index ? -ENODATA : 0; /* only GID 0 is populated */
 }
+

@@ -5,12 +5,27 @@
 #include "sim_shared.h"
 #include "static_elf.h"
 
+#define SIM_MAX_ADDRS 64
+
 struct sim_launch {
 	struct sim_config cfg;
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	unsigned int nfail;
 	int list_kinds; /* --list-fail-kinds */
 	char **argv;	/* PROGRAM [ARGS...] */
+	/* --addr D=ADDR/PLEN: addresses of device D's port netdev */
+	unsigned int naddr;
+	const char *addr[SIM_MAX_ADDRS];
+	unsigned int addr_dev[SIM_MAX_ADDRS];
+};
+
+/* The namespaces and rtnetlink sockets of the world's network (netns.c). */
+struct sim_net_setup {
+	int wire_fd;	/* the wire namespace, where the veth peers are */
+	int wire_sock;	/* rtnetlink in the wire namespace */
+	int world_sock; /* rtnetlink in the world's namespace */
+	int netns;	/* the world has its own namespace */
+	uint64_t guid_base;
 };
 
 /* Parse the command line. 0, 1 (--help printed) or -1 (error printed). */
@@ -22,5 +37,30 @@ int sim_check_fail_kinds(const char *lib, const struct sim_launch *l);
 int sim_print_fail_kinds(const char *lib);
 /* Write the sysfs tree and device nodes under dir. 0 or -errno. */
 int sim_write_sysfs(const char *dir, const struct sim_config *cfg);
+
+/*
+ * Give the world its own network namespace with one veth per Ethernet port
+ * and its addresses. An IB-only world whose namespace cannot be made stays
+ * in ours (ns->netns 0). 0 or -errno.
+ */
+int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns);
+void sim_net_teardown(struct sim_net_setup *ns);
+/* Show the world's netdevs under /sys/class/net (best effort). */
+void sim_net_mount_sysfs(const struct sim_net_setup *ns, const char *dir);
+/* Add address cidr ("a.b.c.d/p" or "x::y/p") to ifindex. 0 or -errno. */
+int sim_net_add_addr(int sock, int ifindex, const char *cidr);
+/*
+ * Fill the shared netdev table of dir's world, build the GID tables from
+ * the netdevs' addresses, write their sysfs files, then keep all of it
+ * current from rtnetlink in a thread until sim_net_monitor_stop().
+ * 0 or -errno.
+ */
+int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
+			  const struct sim_net_setup *ns);
+void sim_net_monitor_stop(void);
+/* (Re)write the gids/, gid_attrs/ and state files of RoCE port n (in
+ * sh->net.nd) where they changed since the last call. 0 or -errno. */
+int sim_sysfs_write_roce_port(const char *dir, const struct sim_shared *sh,
+			      unsigned int n);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include "launcher.h"
+#include "device_model.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -158,6 +159,7 @@ int main(int argc, char **argv)
 {
 	char dir[PATH_MAX], lib[PATH_MAX + 32];
 	struct sim_launch l;
+	struct sim_net_setup ns;
 	struct timespec now;
 	const char *tmp;
 	int ret;
@@ -175,6 +177,17 @@ int main(int argc, char **argv)
 		return sim_print_fail_kinds(lib) ? 2 : 0;
 	if (sim_check_fail_kinds(lib, &l))
 		return 2;
+	/* before any thread: a user namespace wants a single thread */
+	ns.guid_base = sim_model_by_kind(l.cfg.driver)->guid_base;
+	ret = sim_net_setup(&l, &ns);
+	if (ret) {
+		fprintf(stderr,
+			"rdma-sim: cannot give the world its network "
+			"(namespace, netdevs): %s\n",
+			strerror(-ret));
+		sim_net_teardown(&ns);
+		return 2;
+	}
 	tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof(dir), "%s/rdma-sim.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
@@ -191,14 +204,22 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = sim_write_sysfs(dir, &l.cfg);
 	if (!ret)
+		ret = sim_net_monitor_start(dir, &l, &ns);
+	if (!ret)
+		sim_net_mount_sysfs(&ns, dir);
+	if (!ret)
 		ret = set_env(dir, lib);
 	if (ret) {
 		fprintf(stderr, "rdma-sim: cannot set up %s: %s\n", dir,
 			strerror(-ret));
+		sim_net_monitor_stop();
+		sim_net_teardown(&ns);
 		remove_tree(dir);
 		return 2;
 	}
 	ret = run(l.argv, l.cfg.static_helper);
+	sim_net_monitor_stop();
+	sim_net_teardown(&ns);
 	remove_tree(dir);
 	return ret;
 }

@@ -72,6 +72,15 @@ static const char usage[] =
 	"                     seed and program give the same faults\n"
 	"  --trace FILE       append every intercepted call to FILE\n"
 	"  --driver mlx5|rxe  device model (default mlx5)\n"
+	"  --link-layer [D=]ib|eth  port link layer of device D (every device\n"
+	"                     without D=); eth gives the port a netdev and\n"
+	"                     RoCE GIDs (mlx5 default ib, rxe always eth)\n"
+	"  --addr D=ADDR/LEN  an address of device D's netdev, repeatable;\n"
+	"                     D=none: no address at all\n"
+	"                     (default 192.168.1.<D+1>/24, fd00::<D+1>/64)\n"
+	"  --netns            a network namespace of its own also for a world\n"
+	"                     without Ethernet ports (made when one has them)\n"
+	"  --no-netns         stay in the caller's network namespace (IB only)\n"
 	"  --help             this text\n";
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -172,6 +181,10 @@ enum {
 	OPT_LIST_KINDS,
 	OPT_FAULT,
 	OPT_SEED,
+	OPT_LINK_LAYER,
+	OPT_ADDR,
+	OPT_NO_NETNS,
+	OPT_NETNS,
 	OPT_HELP
 };
 
@@ -191,6 +204,10 @@ static const struct option longopts[] = {
 	{"list-fail-kinds", no_argument, NULL, OPT_LIST_KINDS},
 	{"fault", required_argument, NULL, OPT_FAULT},
 	{"seed", required_argument, NULL, OPT_SEED},
+	{"link-layer", required_argument, NULL, OPT_LINK_LAYER},
+	{"addr", required_argument, NULL, OPT_ADDR},
+	{"no-netns", no_argument, NULL, OPT_NO_NETNS},
+	{"netns", no_argument, NULL, OPT_NETNS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{}};
 
@@ -209,6 +226,62 @@ static int set_trace(const char *arg, struct sim_config *cfg)
 		fprintf(stderr, "rdma-sim: --trace path too long\n");
 		return -1;
 	}
+	return 0;
+}
+
+/* "[D=]VALUE": the device (-1 = every device) and VALUE. */
+static const char *dev_prefix(const char *arg, int64_t *dev)
+{
+	const char *eq = strchr(arg, '=');
+	char num[16];
+	uint64_t v;
+
+	*dev = -1;
+	if (!eq)
+		return arg;
+	if ((size_t)(eq - arg) >= sizeof(num))
+		return NULL;
+	memcpy(num, arg, (size_t)(eq - arg));
+	num[eq - arg] = 0;
+	if (parse_u64(num, &v) || v >= SIM_MAX_DEVICES)
+		return NULL;
+	*dev = (int64_t)v;
+	return eq + 1;
+}
+
+static int link_ib_asked; /* some --link-layer said ib */
+
+static int parse_link_layer(const char *arg, struct sim_launch *l)
+{
+	int64_t dev;
+	const char *v = dev_prefix(arg, &dev);
+	unsigned int d;
+
+	if (!v || (strcmp(v, "ib") && strcmp(v, "eth"))) {
+		fprintf(stderr, "rdma-sim: --link-layer wants [D=]ib|eth\n");
+		return -1;
+	}
+	for (d = 0; d < SIM_MAX_DEVICES; d++)
+		if (dev < 0 || dev == d)
+			l->cfg.link_eth[d] = (uint8_t)(v[0] == 'e');
+	link_ib_asked |= v[0] == 'i';
+	return 0;
+}
+
+static int parse_addr(const char *arg, struct sim_launch *l)
+{
+	int64_t dev;
+	const char *v = dev_prefix(arg, &dev);
+
+	if (!v || dev < 0 || (!strchr(v, '/') && strcmp(v, "none")) ||
+	    l->naddr == SIM_MAX_ADDRS) {
+		fprintf(stderr, "rdma-sim: --addr wants D=ADDR/LEN or D=none "
+				"(at most %d)\n",
+			SIM_MAX_ADDRS);
+		return -1;
+	}
+	l->addr_dev[l->naddr] = (unsigned int)dev;
+	l->addr[l->naddr++] = v;
 	return 0;
 }
 
@@ -284,6 +357,16 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_TRACE:
 		return set_trace(arg, &l->cfg);
+	case OPT_LINK_LAYER:
+		return parse_link_layer(arg, l);
+	case OPT_ADDR:
+		return parse_addr(arg, l);
+	case OPT_NO_NETNS:
+		l->cfg.netns = SIM_NETNS_NEVER;
+		return 0;
+	case OPT_NETNS:
+		l->cfg.netns = SIM_NETNS_ALWAYS;
+		return 0;
 	case OPT_DRIVER:
 		m = sim_model_by_name(arg);
 		if (!m) {
@@ -323,6 +406,15 @@ int sim_parse_options(int argc, char **argv, struct sim_launch *l)
 	}
 	if (no_dm)
 		l->cfg.dm_size = 0;
+	if (l->cfg.driver == SIM_DRIVER_RXE) {
+		/* soft-RoCE is Ethernet only */
+		if (link_ib_asked) {
+			fprintf(stderr,
+				"rdma-sim: rxe ports are Ethernet only\n");
+			return -1;
+		}
+		memset(l->cfg.link_eth, 1, sizeof(l->cfg.link_eth));
+	}
 	if (optind >= argc && !l->list_kinds) {
 		fprintf(stderr, "rdma-sim: no PROGRAM given\n%s", usage);
 		return -1;

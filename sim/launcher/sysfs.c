@@ -5,6 +5,7 @@
  */
 #include "launcher.h"
 #include "device_model.h"
+#include "netdev.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +81,7 @@ static void gid_string(char *buf, size_t len, const struct sim_device_model *m,
 }
 
 static int write_port(const char *ib, const struct sim_device_model *m,
-		      uint64_t guid, unsigned int dev)
+		      uint64_t guid, unsigned int dev, int eth)
 {
 	char gid[64];
 	unsigned int i;
@@ -88,16 +89,18 @@ static int write_port(const char *ib, const struct sim_device_model *m,
 
 	ret |= put(ib, "ports/1/state", "4: ACTIVE");
 	ret |= put(ib, "ports/1/phys_state", "5: LinkUp");
-	ret |= put(ib, "ports/1/link_layer", "%s", m->link_layer);
+	ret |= put(ib, "ports/1/link_layer", "%s",
+		   eth ? "Ethernet" : "InfiniBand");
 	ret |= put(ib, "ports/1/rate", "%s", m->rate);
 	/* device N is LID N+1: the fabric routes IB packets by DLID */
-	ret |= put(ib, "ports/1/lid", "0x%x", m->gid_is_roce ? 0 : dev + 1);
-	ret |= put(ib, "ports/1/sm_lid", "0x%x", m->gid_is_roce ? 0 : 1);
+	ret |= put(ib, "ports/1/lid", "0x%x", eth ? 0 : dev + 1);
+	ret |= put(ib, "ports/1/sm_lid", "0x%x", eth ? 0 : 1);
 	ret |= put(ib, "ports/1/lid_mask_count", "0");
 	ret |= put(ib, "ports/1/sm_sl", "0");
 	ret |= put(ib, "ports/1/cap_mask", "0x%08x",
-		   m->gid_is_roce ? 0x04010000 : 0x2651e848);
-	for (i = 0; i < SIM_NUM_GIDS; i++) {
+		   eth ? 0x00010000 : 0x2651e848);
+	/* a RoCE port's table is the network monitor's (net_monitor.c) */
+	for (i = 0; !eth && i < SIM_NUM_GIDS; i++) {
 		char rel[64];
 
 		gid_string(gid, sizeof(gid), m, guid, i);
@@ -307,7 +310,7 @@ static int write_mad_dev(const char *dir, const struct sim_device_model *m,
 }
 
 static int write_device(const char *dir, const struct sim_device_model *m,
-			unsigned int idx)
+			unsigned int idx, int eth)
 {
 	uint64_t guid = m->guid_base + idx;
 	char ib[1100], uv[1100], fn[1000], rel[128], g[32], name[64];
@@ -341,7 +344,7 @@ static int write_device(const char *dir, const struct sim_device_model *m,
 	ret |= put(ib, "hca_type", "%s", m->hca_type);
 	ret |= put(ib, "board_id", "%s", m->board_id);
 	ret |= put(ib, "hw_rev", "0x%x", m->hw_ver);
-	ret |= write_port(ib, m, guid, idx);
+	ret |= write_port(ib, m, guid, idx, eth);
 	ret |= put(uv, "ibdev", "%s", name);
 	ret |= put(uv, "dev", "%u:%u", SIM_UVERBS_MAJOR, minor);
 	ret |= put(uv, "abi_version", "%u", m->uverbs_abi);
@@ -349,7 +352,7 @@ static int write_device(const char *dir, const struct sim_device_model *m,
 	ret |= put(dir, rel, "%s", "");
 	if (idx < SIM_UMAD_MAX_PORTS) {
 		ret |= write_mad_dev(dir, m, idx, "umad", idx);
-		if (!m->gid_is_roce) /* the SM's device: SMI ports only */
+		if (!eth) /* the SM's device: SMI ports only */
 			ret |= write_mad_dev(dir, m, idx, "issm",
 					     SIM_UMAD_MAX_PORTS + idx);
 	}
@@ -377,6 +380,79 @@ int sim_write_sysfs(const char *dir, const struct sim_config *cfg)
 		ret = mkdirs(path);
 	}
 	for (i = 0; !ret && i < cfg->ndev; i++)
-		ret = write_device(dir, m, i);
+		ret = write_device(dir, m, i, cfg->link_eth[i]);
 	return ret;
+}
+
+/*
+ * What sysfs shows of each RoCE port now, to rewrite only what changed.
+ * Files exist for slots 0..shown_len-1: the first SYSFS_GIDS and every
+ * slot that ever held a GID (all 1024 of rxe's cost seconds of start-up).
+ */
+#define SYSFS_GIDS 16
+static struct sim_gid_slot shown[SIM_MAX_NETDEVS][SIM_GID_SLOTS];
+static uint32_t shown_len[SIM_MAX_NETDEVS];
+static uint8_t shown_state[SIM_MAX_NETDEVS]; /* 0 unwritten, 1 down, 2 up */
+
+static int write_gid(const char *ib, const struct sim_netdev *nd,
+		     const struct sim_gid_slot *g, unsigned int i)
+{
+	static const char *const types[] = {"IB/RoCE v1", "IB/RoCE v1",
+					    "RoCE v2"};
+	const uint8_t *b = g->gid;
+	char rel[64];
+	int ret;
+
+	snprintf(rel, sizeof(rel), "ports/1/gids/%u", i);
+	ret = put(ib, rel,
+		  "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:"
+		  "%02x%02x:%02x%02x",
+		  b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
+		  b[10], b[11], b[12], b[13], b[14], b[15]);
+	/* an empty slot reads EINVAL in the kernel: here an empty file */
+	snprintf(rel, sizeof(rel), "ports/1/gid_attrs/types/%u", i);
+	ret |= g->state == SIM_GID_VALID ? put(ib, rel, "%s", types[g->type % 3])
+					 : put(ib, rel, "%s", "");
+	snprintf(rel, sizeof(rel), "ports/1/gid_attrs/ndevs/%u", i);
+	ret |= g->state == SIM_GID_VALID ? put(ib, rel, "%s", nd->ifname)
+					 : put(ib, rel, "%s", "");
+	return ret;
+}
+
+int sim_sysfs_write_roce_port(const char *dir, const struct sim_shared *sh,
+			      unsigned int n)
+{
+	const struct sim_device_model *m = sim_model_by_kind(sh->cfg.driver);
+	const struct sim_netdev *nd = &sh->net.nd[n];
+	uint8_t state = nd->running ? 2 : 1;
+	char ib[768];
+	uint32_t i;
+	int ret = 0;
+
+	snprintf(ib, sizeof(ib), "%s/sys/class/infiniband/%s%u", dir,
+		 m->ibdev_prefix, nd->dev);
+	for (i = 0; i < nd->gid_tbl_len; i++) {
+		struct sim_gid_slot v = {.state = nd->gids[i].state};
+
+		if (v.state == SIM_GID_VALID)
+			v = nd->gids[i];
+		if (i < shown_len[n] ? !memcmp(&v, &shown[n][i], sizeof(v))
+				     : i >= SYSFS_GIDS && !v.state)
+			continue;
+		for (; shown_len[n] < i; shown_len[n]++) /* no gaps */
+			ret |= write_gid(ib, nd, &shown[n][shown_len[n]],
+					 shown_len[n]);
+		shown[n][i] = v;
+		ret |= write_gid(ib, nd, &v, i);
+		if (shown_len[n] <= i)
+			shown_len[n] = i + 1;
+	}
+	if (state != shown_state[n]) {
+		shown_state[n] = state;
+		ret |= put(ib, "ports/1/state", "%s",
+			   state == 2 ? "4: ACTIVE" : "1: DOWN");
+		ret |= put(ib, "ports/1/phys_state", "%s",
+			   state == 2 ? "5: LinkUp" : "3: Disabled");
+	}
+	return ret ? -EIO : 0;
 }

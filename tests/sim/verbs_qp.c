@@ -204,10 +204,11 @@ static void sgid_4(struct ib_uverbs_modify_qp *m)
 	m->dest.sgid_index = 4;
 }
 
+/* rxe: 0 the default GID, 1 and 2 its netdev's IPv4 and IPv6 address */
 static void sgid_empty(struct ib_uverbs_modify_qp *m)
 {
 	m->dest.is_global = 1;
-	m->dest.sgid_index = 1;
+	m->dest.sgid_index = v_rxe ? 3 : 1;
 }
 
 static void no_grh(struct ib_uverbs_modify_qp *m)

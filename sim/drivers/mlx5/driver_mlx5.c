@@ -323,6 +323,7 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.destroy_cq = mlx5_sim_destroy_cq,
 	.create_qp = mlx5_sim_create_qp,
 	.modify_qp = mlx5_sim_modify_qp,
+	.create_ah = mlx5_sim_create_ah,
 	.destroy_qp = mlx5_sim_destroy_qp,
 	.create_srq = mlx5_sim_create_srq,
 	.modify_srq = mlx5_sim_modify_srq,

@@ -75,6 +75,11 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 		       const void *in, size_t in_len, void *out,
 		       size_t out_len);
+int mlx5_sim_create_ah(struct sim_uvfile *uv, struct sim_ah *ah,
+		       const void *in, size_t in_len, void *out,
+		       size_t out_len);
+/* The device an address vector leads to (DLID on IB, DMAC on RoCE). */
+unsigned int mlx5_av_dev(unsigned int dev, const struct sim_ah_attr *ah);
 int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 		       const struct sim_qp_attr *attr, uint32_t mask,
 		       const void *in, size_t in_len, void *out,

@@ -23,6 +23,21 @@
 	 MLX5_QP_FLAG_BFREG_INDEX | MLX5_QP_FLAG_ALLOW_SCATTER_CQE |           \
 	 MLX5_QP_FLAG_UAR_PAGE_INDEX)
 
+/* The device an AV leads to: by DLID on InfiniBand, by the destination
+ * MAC the kernel resolved on RoCE (the world's netdevs are one host). */
+unsigned int mlx5_av_dev(unsigned int dev, const struct sim_ah_attr *ah)
+{
+	struct sim_netdev *nd;
+
+	if (!sim_port_is_eth(sim.sh, dev))
+		return ah->dlid ? ah->dlid - 1u : dev;
+	nd = sim_netdev_by_mac(sim.sh, ah->dmac);
+	if (nd)
+		return nd->dev;
+	/* lo's all-zero MAC loops back; a MAC no port has is lost */
+	return memcmp(ah->dmac, "\0\0\0\0\0\0", 6) ? SIM_NO_DEVICE : dev;
+}
+
 static int is_pow2(uint32_t v)
 {
 	return v && !(v & (v - 1));
@@ -414,7 +429,7 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	if (mask & M_QKEY)
 		qp->qkey = a->qkey;
 	if (mask & M_AV)
-		qp->dlid_dev = a->ah.dlid ? a->ah.dlid - 1u : qp->dev;
+		qp->dlid_dev = mlx5_av_dev(qp->dev, &a->ah);
 	if (mask & M_TIMEOUT)
 		qp->timeout = a->timeout;
 	if (mask & M_RETRY)
@@ -528,4 +543,23 @@ void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *gsrq)
 		hca_xrc_srq_gone(srq);
 	free(srq);
 	gsrq->obj.drv = NULL;
+}
+
+/* mlx5_ib_create_ah: on RoCE the response carries the resolved MAC
+ * (struct mlx5_ib_create_ah_resp: response_length, dmac). */
+int mlx5_sim_create_ah(struct sim_uvfile *uv, struct sim_ah *ah,
+		       const void *in, size_t in_len, void *out,
+		       size_t out_len)
+{
+	uint8_t *o = out;
+	uint32_t len = 10;
+
+	(void)in, (void)in_len;
+	if (!sim_port_is_eth(sim.sh, uv->dev))
+		return 0;
+	if (out_len < len)
+		return -EINVAL;
+	memcpy(o, &len, 4);
+	memcpy(o + 4, ah->attr.dmac, 6);
+	return 0;
 }

@@ -214,7 +214,7 @@ int sim_process_mad(unsigned int dev, const uint8_t *in, uint8_t *out)
 	uint16_t attr, status = 0;
 	uint32_t mod;
 
-	if (sim.model->gid_is_roce || in[0] != 1 ||
+	if (sim_port_is_eth(sim.sh, dev) || in[0] != 1 ||
 	    (cls != SIM_MAD_CLASS_SMI && cls != SIM_MAD_CLASS_SMI_DR &&
 	     cls != SIM_MAD_CLASS_PERF))
 		return 0; /* no agent of the HCA for it */

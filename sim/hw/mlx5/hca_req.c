@@ -55,6 +55,38 @@ static uint8_t *seg_next(struct seg_cur *c)
 	return p;
 }
 
+/* A UD datagram's device: by DLID on IB, by the AV's MAC on RoCE. */
+static unsigned int hca_ud_dst_dev(const struct hca_qp *qp,
+				   const struct hca_swqe *w)
+{
+	struct sim_netdev *nd;
+
+	if (!sim_port_is_eth(sim.sh, qp->dev))
+		return w->dlid ? w->dlid - 1u : qp->dev;
+	nd = sim_netdev_by_mac(sim.sh, w->rmac);
+	if (nd)
+		return nd->dev;
+	return memcmp(w->rmac, "\0\0\0\0\0\0", 6) ? SIM_NO_DEVICE : qp->dev;
+}
+
+/* The GRH's source side: on RoCE the SGID and its type come from the
+ * port's GID table, as the HCA's own copy of it. */
+static void ud_source(const struct hca_qp *qp, const struct hca_swqe *w,
+		      struct hca_pkt *p)
+{
+	struct sim_netdev *nd = sim_netdev_of(sim.sh, qp->dev, 1);
+	const struct sim_gid_slot *g;
+
+	p->tclass = w->tclass;
+	p->hop_limit = w->hop_limit;
+	p->flow_label = w->flow_label;
+	if (!nd || w->sgid_index >= nd->gid_tbl_len)
+		return;
+	g = &nd->gids[w->sgid_index];
+	memcpy(p->sgid, g->gid, 16);
+	p->gid_type = g->type;
+}
+
 static int is_read_like(uint8_t op)
 {
 	return op == HCA_WQE_RDMA_READ || op == HCA_WQE_ATOMIC_CS ||
@@ -122,7 +154,14 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		w->sl = s[12] & 0xf;
 		w->dlid = (uint16_t)(s[14] << 8 | s[15]);
 		s = seg_next(c);
-		w->grh = !!(be32_at(s + 12) & (1u << 30));
+		memcpy(w->rmac, s + 4, 6);
+		w->tclass = s[10];
+		w->hop_limit = s[11];
+		/* RoCE always carries a GRH (or IP header): no flag for it */
+		w->grh = !!(be32_at(s + 12) & (1u << 30)) ||
+			 sim_port_is_eth(sim.sh, qp->dev);
+		w->sgid_index = (uint8_t)(be32_at(s + 12) >> 20);
+		w->flow_label = be32_at(s + 12) & 0xfffff;
 		s = seg_next(c);
 		memcpy(w->dgid, s, 16);
 		used += 3;
@@ -358,7 +397,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	p.atom[1] = w->compare;
 	p.xrc_srqn = w->xrc_srqn;
 	if (qp->type == HCA_QPT_UD) {
-		p.dst_dev = (uint16_t)(w->dlid ? w->dlid - 1u : qp->dev);
+		p.dst_dev = (uint16_t)hca_ud_dst_dev(qp, w);
 		p.dst_qpn = w->dqpn;
 		/* a Q_Key with the high bit set means "use the QP's own" */
 		p.qkey = (w->qkey & 0x80000000u) ? qp->qkey : w->qkey;
@@ -366,6 +405,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 		if (w->grh) {
 			p.flags |= HCA_PF_GRH;
 			memcpy(p.dgid, w->dgid, 16);
+			ud_source(qp, w, &p);
 		}
 	} else {
 		p.dst_dev = (uint16_t)qp->dlid_dev;
