@@ -47,10 +47,13 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 		err = ENOENT;
 		goto fail;
 	}
-	fd = real.open("/dev/null", (flags & O_ACCMODE) | (flags & O_CLOEXEC));
-	if (fd < 0) {
-		err = errno;
-		goto fail;
+	if (!n->open_fd) {
+		fd = real.open("/dev/null",
+			       (flags & O_ACCMODE) | (flags & O_CLOEXEC));
+		if (fd < 0) {
+			err = errno;
+			goto fail;
+		}
 	}
 	pthread_mutex_lock(&sim_lock);
 	f = calloc(1, sizeof(*f));
@@ -59,6 +62,10 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 		f->node = n;
 		err = n->open ? -n->open(f, flags) : 0;
 	}
+	if (!err && n->open_fd) {
+		fd = n->open_fd(f, flags);
+		err = fd < 0 ? -fd : 0;
+	}
 	if (!err && sim_fd_set(fd, SIM_FD_DEVNODE, f))
 		err = EMFILE;
 	if (err && f) {
@@ -66,7 +73,7 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 		sim_devfile_put(f);
 	}
 	pthread_mutex_unlock(&sim_lock);
-	if (err)
+	if (err && fd >= 0)
 		real.close(fd);
 fail:
 	return sim_open_done(path, flags, err ? -1 : fd, err);

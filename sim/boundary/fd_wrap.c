@@ -277,6 +277,30 @@ int ioctl(int fd, unsigned long req, ...)
 	return ret ? fail_errno(-ret) : 0;
 }
 
+/* write() of a device node: its hook runs with the open file held but
+ * without sim_lock, since it may block (the RDMA CM's GET_EVENT). */
+static ssize_t devnode_write(int fd, const void *buf, size_t count)
+{
+	struct sim_devfile *df = NULL;
+	ssize_t ret = -EBADF;
+
+	pthread_mutex_lock(&sim_lock);
+	if (fd_kind(fd) == SIM_FD_DEVNODE) {
+		df = sim_fds[fd].dev;
+		df->refs++;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	if (df)
+		ret = df->node->write ? df->node->write(df, fd, buf, count)
+				      : -EINVAL;
+	if (df) {
+		pthread_mutex_lock(&sim_lock);
+		sim_devfile_put(df);
+		pthread_mutex_unlock(&sim_lock);
+	}
+	return ret < 0 ? fail_errno((int)-ret) : ret;
+}
+
 ssize_t write(int fd, const void *buf, size_t count)
 {
 	uint8_t kind;
@@ -304,6 +328,8 @@ ssize_t write(int fd, const void *buf, size_t count)
 						  O_RDONLY
 					  ? EBADF
 					  : EINVAL);
+	if (kind == SIM_FD_DEVNODE)
+		return devnode_write(fd, buf, count);
 	if (kind != SIM_FD_UVERBS)
 		return fail_errno(EINVAL);
 	pthread_mutex_lock(&sim_lock);

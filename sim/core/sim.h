@@ -220,6 +220,12 @@ struct sim_devnode {
 	void *(*mmap)(struct sim_devfile *f, void *addr, size_t len, int prot,
 		      int flags, off_t off);
 	void (*release)(struct sim_devfile *f);
+	/* NULL: the fd is an open of /dev/null; else the node opens the file
+	 * behind the program's fd itself (after open): fd or -errno */
+	int (*open_fd)(struct sim_devfile *f, int flags);
+	/* NULL: EINVAL. Runs WITHOUT sim_lock (it may block), f held. */
+	ssize_t (*write)(struct sim_devfile *f, int fd, const void *buf,
+			 size_t len);
 };
 
 struct sim_devfile {
