@@ -13,6 +13,7 @@
  * (the nldev dumpit returns the bytes it wrote, so DONE never shares).
  */
 #include "uapi.h"
+#include "ucma.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -189,6 +190,29 @@ static void parse_attrs(const struct nlmsghdr *h, const struct nlattr **tb,
 	}
 }
 
+/* huge_encode_dev: major in bits 8-19, minor low byte in 0-7 */
+static uint64_t huge_dev(unsigned int major, unsigned int minor)
+{
+	return ((uint64_t)major << 8) | (minor & 0xff) |
+	       ((uint64_t)(minor & ~0xffu) << 12);
+}
+
+/* The RDMA CM's misc device: a global chardev, no device index. */
+static int get_chardev_ucma(struct nl_out *o, const struct nlmsghdr *req)
+{
+	msg_begin(o,
+		  RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV),
+		  0, req);
+	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV,
+		huge_dev(UCMA_MAJOR, UCMA_MINOR));
+	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, RDMA_USER_CM_ABI_VERSION);
+	put_str(o, RDMA_NLDEV_ATTR_CHARDEV_NAME, "rdma_cm");
+	msg_end(o);
+	sim_trace("netlink GET_CHARDEV rdma_cm -> %u:%u", UCMA_MAJOR,
+		  UCMA_MINOR);
+	return 0;
+}
+
 static int get_chardev(struct nl_out *o, const struct nlmsghdr *req)
 {
 	uint16_t type =
@@ -199,6 +223,11 @@ static int get_chardev(struct nl_out *o, const struct nlmsghdr *req)
 	char name[32];
 
 	parse_attrs(req, tb, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID + 1);
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] && tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE] &&
+	    !strncmp((const char *)tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE] +
+			     NLA_HDRLEN,
+		     "rdma_cm", 8))
+		return get_chardev_ucma(o, req);
 	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE])
 		return -EINVAL;
 	memcpy(&dev,
@@ -211,10 +240,8 @@ static int get_chardev(struct nl_out *o, const struct nlmsghdr *req)
 	minor = SIM_UVERBS_MINOR_BASE + dev;
 	snprintf(name, sizeof(name), "uverbs%u", dev);
 	msg_begin(o, type, 0, req);
-	/* huge_encode_dev: major in bits 8-19, minor low byte in 0-7 */
 	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV,
-		((uint64_t)SIM_UVERBS_MAJOR << 8) | (minor & 0xff) |
-			((uint64_t)(minor & ~0xffu) << 12));
+		huge_dev(SIM_UVERBS_MAJOR, minor));
 	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, sim.model->uverbs_abi);
 	put_str(o, RDMA_NLDEV_ATTR_CHARDEV_NAME, name);
 	put_u32(o, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, sim.model->driver_id);

@@ -18,6 +18,10 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+/* misc device 10 with a minor of its own, as the kernel registers it */
+#define UCMA_MAJOR 10
+#define UCMA_MINOR 58
+
 #define UCMA_MAX_IDS	1024
 #define UCMA_MAX_FILES	256
 #define UCMA_MAX_EVENTS 4096

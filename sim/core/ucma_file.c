@@ -18,9 +18,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define UCMA_MAJOR 10
-#define UCMA_MINOR 58
-
 struct ucma_world *ucma_w;
 
 uint64_t ucma_now_ns(void)

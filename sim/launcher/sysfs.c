@@ -180,6 +180,10 @@ int sim_write_sysfs(const char *dir, const struct sim_config *cfg)
 	if (ret)
 		return ret;
 	ret = put(dir, "sys/class/infiniband_mad/abi_version", "5");
+	if (!ret) /* the RDMA CM (misc 10:58, ucma ABI 4) */
+		ret = put(dir, "sys/class/misc/rdma_cm/abi_version", "4");
+	if (!ret)
+		ret = put(dir, "sys/class/misc/rdma_cm/dev", "10:58");
 	for (i = 0; !ret && i < cfg->ndev; i++)
 		ret = write_device(dir, m, i, cfg->link_eth[i]);
 	return ret;
