@@ -44,6 +44,7 @@ struct grh_view {
 	union ibv_gid local;
 	uint32_t flow_label;
 	uint8_t traffic_class;
+	uint8_t hop_limit; /* the GRH's hop limit or the IPv4 TTL */
 	enum ibv_gid_type gid_type;
 };
 
@@ -66,6 +67,7 @@ static int parse_grh(const struct ibv_grh *grh, bool ethernet,
 		v->local = grh->dgid;
 		v->flow_label = vtf & 0xfffff;
 		v->traffic_class = (vtf >> 20) & 0xff;
+		v->hop_limit = grh->hop_limit;
 		v->gid_type = !ethernet ? IBV_GID_TYPE_IB :
 			      grh->next_hdr == IPPROTO_UDP_NUM ?
 						  IBV_GID_TYPE_ROCE_V2 :
@@ -78,6 +80,7 @@ static int parse_grh(const struct ibv_grh *grh, bool ethernet,
 	ipv4_mapped_gid(&v->local, ipv4 + 16);
 	v->flow_label = 0;
 	v->traffic_class = ipv4[1];
+	v->hop_limit = ipv4[8];
 	v->gid_type = IBV_GID_TYPE_ROCE_V2;
 	return 0;
 }
@@ -144,7 +147,7 @@ int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 	ah_attr->grh.dgid = v.remote;
 	ah_attr->grh.sgid_index = (uint8_t)index;
 	ah_attr->grh.flow_label = v.flow_label;
-	ah_attr->grh.hop_limit = 0xff;
+	ah_attr->grh.hop_limit = v.hop_limit;
 	ah_attr->grh.traffic_class = v.traffic_class;
 	return 0;
 }

@@ -282,7 +282,7 @@ static void test_ah_from_wc_ib(void **state)
 	assert_int_equal(ah.grh.sgid_index, 0);
 	assert_int_equal(ah.grh.flow_label, 0x54321);
 	assert_int_equal(ah.grh.traffic_class, 0x28);
-	assert_int_equal(ah.grh.hop_limit, 0xff);
+	assert_int_equal(ah.grh.hop_limit, 3); /* the GRH's, as rdma-core */
 	assert_int_equal(ah.dlid, 0x42);
 }
 
@@ -320,6 +320,7 @@ static void test_ah_from_wc_roce(void **state)
 			    ((uint8_t[]){[10] = 0xff, [11] = 0xff, 10, 0, 0, 9}),
 			    16);
 	assert_int_equal(ah.grh.traffic_class, 0x60);
+	assert_int_equal(ah.grh.hop_limit, 64); /* the TTL */
 	assert_int_equal(ah.grh.flow_label, 0);
 	assert_int_equal(ah.is_global, 1);
 

@@ -7,6 +7,7 @@
 # Usage: debian_datapath.sh SIM DEVICES PORT PROGRAM [ARGS...]
 #   DEVICES 1: both on mlx5_0; 2: server on mlx5_0, client on mlx5_1.
 #   DP_SIM_OPTS in the environment: more rdma-sim options (--static-uar).
+#   DP_LIBS: run on the libraries in that directory (ours) instead.
 SIM=$1
 NDEV=$2
 PORT=$3
@@ -47,7 +48,8 @@ echo "\$c \$s" >"$w/rc"
 EOF
 chmod +x "$w/run"
 # shellcheck disable=SC2086 # DP_SIM_OPTS is a list of options
-env -u LD_LIBRARY_PATH timeout 60 "$SIM" --devices "$NDEV" ${DP_SIM_OPTS:-} \
+env -u LD_LIBRARY_PATH ${DP_LIBS:+LD_LIBRARY_PATH=$DP_LIBS} \
+	timeout 60 "$SIM" --devices "$NDEV" ${DP_SIM_OPTS:-} \
 	-- "$w/run"
 echo "--- server"; cat "$w/s"
 echo "--- client"; cat "$w/c"

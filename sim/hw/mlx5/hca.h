@@ -139,6 +139,8 @@ struct hca_swqe {
 	uint32_t dqpn, qkey;
 	uint16_t dlid;
 	uint8_t rmac[6]; /* UD on RoCE: the AV's destination MAC */
+	uint8_t sgid_index, tclass, hop_limit;
+	uint32_t flow_label;
 	uint8_t sl, grh;
 	uint8_t dgid[16];
 	/* transport progress */
@@ -268,6 +270,7 @@ struct hca_cqe_info {
 	uint32_t src_qp;
 	uint16_t slid;
 	uint8_t sl, grh, solicited;
+	uint8_t l3_type; /* RoCE: 0 GRH (v1), 1 IPv6, 2 IPv4 (v2) */
 };
 /* Write one CQE (owner bit last) and fire the armed event. */
 void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
@@ -332,6 +335,9 @@ struct hca_pkt {
 	uint8_t rnr_timer;
 	uint8_t pad;
 	uint8_t sgid[16], dgid[16]; /* UD with GRH */
+	/* RoCE: the SGID's type (v1/v2), the IP header's fields */
+	uint8_t gid_type, tclass, hop_limit;
+	uint32_t flow_label;
 };
 
 /* Create this process's receive ring (once). 0 or -errno. */

@@ -61,7 +61,8 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 		put16(e + 22, ci->slid);
 		put32(e + 24, (ci->src_qp & 0xffffff) |
 				      ((uint32_t)(ci->sl & 0xf) << 24) |
-				      (ci->grh ? 2u << 28 : 0));
+				      (ci->grh ? 2u << 28 : 0) |
+				      ((uint32_t)(ci->l3_type & 3) << 24));
 		memcpy(e + 36, &ci->imm, 4); /* raw, as libmlx5 reads it */
 		put32(e + 44, ci->byte_cnt);
 		/* the completion time, in cycles of the HCA clock */

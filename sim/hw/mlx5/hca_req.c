@@ -67,6 +67,24 @@ static unsigned int hca_ud_dst_dev(const struct hca_qp *qp,
 	return nd ? nd->dev : qp->dev;
 }
 
+/* The GRH's source side: on RoCE the SGID and its type come from the
+ * port's GID table, as the HCA's own copy of it. */
+static void ud_source(const struct hca_qp *qp, const struct hca_swqe *w,
+		      struct hca_pkt *p)
+{
+	struct sim_netdev *nd = sim_netdev_of(sim.sh, qp->dev, 1);
+	const struct sim_gid_slot *g;
+
+	p->tclass = w->tclass;
+	p->hop_limit = w->hop_limit;
+	p->flow_label = w->flow_label;
+	if (!nd || w->sgid_index >= nd->gid_tbl_len)
+		return;
+	g = &nd->gids[w->sgid_index];
+	memcpy(p->sgid, g->gid, 16);
+	p->gid_type = g->type;
+}
+
 static int is_read_like(uint8_t op)
 {
 	return op == HCA_WQE_RDMA_READ || op == HCA_WQE_ATOMIC_CS ||
@@ -109,7 +127,13 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		w->dlid = (uint16_t)(s[14] << 8 | s[15]);
 		s = seg_next(c);
 		memcpy(w->rmac, s + 4, 6);
-		w->grh = !!(be32_at(s + 12) & (1u << 30));
+		w->tclass = s[10];
+		w->hop_limit = s[11];
+		/* RoCE always carries a GRH (or IP header): no flag for it */
+		w->grh = !!(be32_at(s + 12) & (1u << 30)) ||
+			 sim_port_is_eth(sim.sh, qp->dev);
+		w->sgid_index = (uint8_t)(be32_at(s + 12) >> 20);
+		w->flow_label = be32_at(s + 12) & 0xfffff;
 		s = seg_next(c);
 		memcpy(w->dgid, s, 16);
 		used += 3;
@@ -344,6 +368,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 		if (w->grh) {
 			p.flags |= HCA_PF_GRH;
 			memcpy(p.dgid, w->dgid, 16);
+			ud_source(qp, w, &p);
 		}
 	} else {
 		p.dst_dev = (uint16_t)qp->dlid_dev;

@@ -82,6 +82,21 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 	return 0;
 }
 
+static int v4_mapped(const uint8_t *g)
+{
+	return !memcmp(g, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12);
+}
+
+/* What carried a datagram with a GRH: 0 IB or RoCE v1, 1 RoCE v2 over
+ * IPv6, 2 RoCE v2 over IPv4 (the CQE's L3 type). */
+static uint8_t pkt_l3_type(const struct hca_qp *qp, const struct hca_pkt *p)
+{
+	if (!sim_port_is_eth(sim.sh, qp->dev) ||
+	    p->gid_type != SIM_GID_ROCE_V2)
+		return 0;
+	return v4_mapped(p->sgid) ? 2 : 1;
+}
+
 void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd)
 {
@@ -110,6 +125,7 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		ci.slid = p->slid;
 		ci.sl = p->sl;
 		ci.grh = !!(p->flags & HCA_PF_GRH);
+		ci.l3_type = ci.grh ? pkt_l3_type(qp, p) : 0;
 		ci.solicited = !!(p->flags & HCA_PF_SE);
 	}
 	if (qp->rcq)
@@ -186,21 +202,71 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 	hca_qp_to_err(qp);
 }
 
+/* A RoCE v2 datagram over IPv4: bytes 20..39 hold its IPv4 header (TOS
+ * the traffic class, TTL the hop limit, protocol UDP), 0..19 zero. */
+static void ipv4_header(uint8_t *h, const struct hca_pkt *p)
+{
+	uint16_t tot = (uint16_t)(20 + 8 + 12 + 8 + p->len + 4), v;
+	uint32_t sum = 0;
+	unsigned int i;
+
+	memset(h, 0, 40);
+	h += 20;
+	h[0] = 0x45;
+	h[1] = p->tclass;
+	h[2] = (uint8_t)(tot >> 8);
+	h[3] = (uint8_t)tot;
+	h[6] = 0x40; /* don't fragment */
+	h[8] = p->hop_limit;
+	h[9] = 17;
+	memcpy(h + 12, p->sgid + 12, 4);
+	memcpy(h + 16, p->dgid + 12, 4);
+	for (i = 0; i < 20; i += 2)
+		sum += (uint32_t)(h[i] << 8 | h[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	v = (uint16_t)~sum;
+	h[10] = (uint8_t)(v >> 8);
+	h[11] = (uint8_t)v;
+}
+
+/* The 40 bytes a UD receive gets first: the GRH (IB, RoCE v1), the IPv6
+ * header (RoCE v2, next header UDP) or the IPv4 header (RoCE v2 over an
+ * IPv4-mapped GID). */
+static void build_grh(const struct hca_qp *qp, const struct hca_pkt *p,
+			 uint8_t grh[40])
+{
+	int roce = sim_port_is_eth(sim.sh, qp->dev);
+	uint8_t l3 = pkt_l3_type(qp, p);
+	int v2 = l3 != 0;
+	uint32_t plen = 12 + 8 + p->len + 4 + (v2 ? 8 : 0), w0;
+
+	if (l3 == 2) {
+		ipv4_header(grh, p);
+		return;
+	}
+	w0 = 6u << 28 | (uint32_t)p->tclass << 20 | (p->flow_label & 0xfffff);
+	grh[0] = (uint8_t)(w0 >> 24);
+	grh[1] = (uint8_t)(w0 >> 16);
+	grh[2] = (uint8_t)(w0 >> 8);
+	grh[3] = (uint8_t)w0;
+	grh[4] = (uint8_t)(plen >> 8);
+	grh[5] = (uint8_t)plen;
+	grh[6] = v2 ? 17 : 0x1b; /* next header: UDP or BTH */
+	grh[7] = roce ? p->hop_limit : 64;
+	memcpy(grh + 8, p->sgid, 16);
+	memcpy(grh + 24, p->dgid, 16);
+}
+
 static void write_grh(struct hca_qp *qp, const struct hca_pkt *p,
 		      const struct iovec *iov, int n)
 {
-	uint8_t grh[40] = {0x60}, *d;
+	uint8_t grh[40] = {0}, *d;
 	uint32_t i, k, off = 0;
-	uint16_t plen = htobe16((uint16_t)(p->len + 8 + 8));
 
 	if (!(p->flags & HCA_PF_GRH))
 		return;
-	memcpy(grh + 4, &plen, 2);
-	grh[6] = 0x1b; /* next header: BTH */
-	grh[7] = 64;
-	memcpy(grh + 8, p->sgid, 16);
-	memcpy(grh + 24, p->dgid, 16);
-	(void)qp;
+	build_grh(qp, p, grh);
 	for (i = 0; i < (uint32_t)n && off < 40; i++) {
 		d = iov[i].iov_base;
 		for (k = 0; k < iov[i].iov_len && off < 40; k++)

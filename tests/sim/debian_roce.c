@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * A RoCE port as a program sees it, under rdma-sim with the device's port
+ * on Ethernet (its netdev eth0 in the world's own network namespace):
+ * port attributes, the GID table built from eth0's addresses (query_gid,
+ * query_gid_ex, query_gid_table, sysfs), the table and the port following
+ * `ip addr` and `ip link` with GID_CHANGE, PORT_ERR and PORT_ACTIVE, an AH
+ * that needs a GRH, and (--data) a UD datagram whose receive buffer starts
+ * with the IPv4 header a RoCE v2 packet over IPv4 carries, v1's GRH, and
+ * ibv_init_ah_from_wc reading them back.
+ * Usage: debian_roce DEV v1|v2only [--data]
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "judge.h"
+
+#define LIMIT_MS 5000
+#define QKEY	 0x11111111u
+
+static struct ibv_context *ctx;
+static int has_v1; /* mlx5: v1 and v2 GIDs; rxe: v2 only */
+
+static void gid_of_ip(const char *ip, union ibv_gid *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (strchr(ip, ':')) {
+		inet_pton(AF_INET6, ip, g->raw);
+		return;
+	}
+	g->raw[10] = g->raw[11] = 0xff;
+	inet_pton(AF_INET, ip, g->raw + 12);
+}
+
+/* Index of (ip, type) in the table, or -1. */
+static int find_gid(const char *ip, enum ibv_gid_type type)
+{
+	struct ibv_gid_entry e[64];
+	union ibv_gid g;
+	ssize_t n, i;
+
+	gid_of_ip(ip, &g);
+	n = ibv_query_gid_table(ctx, e, 64, 0);
+	CHECK(n > 0, "query_gid_table: %zd (%s)", n, strerror(errno));
+	for (i = 0; i < n; i++)
+		if (!memcmp(e[i].gid.raw, g.raw, 16) && e[i].gid_type == type)
+			return (int)e[i].gid_index;
+	return -1;
+}
+
+/* The next async event within LIMIT_MS, or -1. */
+static int next_event(void)
+{
+	struct pollfd p = {.fd = ctx->async_fd, .events = POLLIN};
+	struct ibv_async_event ev;
+	int type;
+
+	if (poll(&p, 1, LIMIT_MS) != 1)
+		return -1;
+	if (ibv_get_async_event(ctx, &ev))
+		return -1;
+	type = ev.event_type;
+	CHECK(ev.element.port_num == 1, "event %d on port %d", type,
+	      ev.element.port_num);
+	ibv_ack_async_event(&ev);
+	return type;
+}
+
+static void expect_events(int type, int n, const char *why)
+{
+	int i, got;
+
+	for (i = 0; i < n; i++) {
+		got = next_event();
+		CHECK(got == type, "%s: event %d of %d is %d, want %d", why,
+		      i + 1, n, got, type);
+	}
+}
+
+static void sh(const char *cmd)
+{
+	CHECK(system(cmd) == 0, "'%s' failed", cmd);
+}
+
+static void check_port(void)
+{
+	struct ibv_port_attr pa;
+
+	CHECK(!ibv_query_port(ctx, 1, &pa), "query_port");
+	CHECK(pa.link_layer == IBV_LINK_LAYER_ETHERNET, "link layer %d",
+	      pa.link_layer);
+	CHECK(pa.state == IBV_PORT_ACTIVE, "state %d", pa.state);
+	CHECK(pa.active_mtu == IBV_MTU_1024, "active mtu %d (netdev 1500)",
+	      pa.active_mtu);
+	CHECK(pa.lid == 0 && pa.sm_lid == 0, "lid %u sm_lid %u", pa.lid,
+	      pa.sm_lid);
+	CHECK(pa.gid_tbl_len == (has_v1 ? 255 : 1024), "gid_tbl_len %d",
+	      pa.gid_tbl_len);
+	sh("ip link set eth0 mtu 9000");
+	usleep(200000);
+	CHECK(!ibv_query_port(ctx, 1, &pa) && pa.active_mtu == IBV_MTU_4096,
+	      "active mtu %d at netdev mtu 9000", pa.active_mtu);
+	sh("ip link set eth0 mtu 1500");
+}
+
+static void check_table(void)
+{
+	struct ibv_gid_entry e;
+	union ibv_gid g, want;
+	int v4 = find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
+	int v6 = find_gid("fd00:0:0:1::1", IBV_GID_TYPE_ROCE_V2);
+	char path[128], buf[64] = "";
+	FILE *f;
+
+	/* defaults first, then IPv4, then IPv6; v1 before v2 */
+	CHECK(v4 == (has_v1 ? 3 : 1), "::ffff:192.168.1.1 v2 at %d", v4);
+	CHECK(v6 == (has_v1 ? 5 : 2), "fd00:0:0:1::1 v2 at %d", v6);
+	if (has_v1)
+		CHECK(find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V1) == 2,
+		      "the v1 entry of 192.168.1.1");
+	CHECK(!ibv_query_gid_ex(ctx, 1, (uint32_t)v4, &e, 0), "gid_ex %d: %s",
+	      v4, strerror(errno));
+	CHECK(e.ndev_ifindex == if_nametoindex("eth0"), "ifindex %u",
+	      e.ndev_ifindex);
+	CHECK(!ibv_query_gid_ex(ctx, 1, 0, &e, 0) &&
+		      e.gid.raw[0] == 0xfe && e.gid.raw[1] == 0x80 &&
+		      e.gid.raw[11] == 0xff && e.gid.raw[12] == 0xfe,
+	      "default GID fe80:: + EUI-64 of the MAC");
+	errno = 0;
+	CHECK(ibv_query_gid_ex(ctx, 1, 100, &e, 0) == ENODATA,
+	      "empty slot: %s", strerror(errno));
+	CHECK(ibv_query_gid_ex(ctx, 1, 5000, &e, 0) == EINVAL,
+	      "beyond the table");
+	memset(&g, 0xaa, sizeof(g));
+	memset(&want, 0, sizeof(want));
+	CHECK(!ibv_query_gid(ctx, 1, 100, &g) && !memcmp(&g, &want, 16),
+	      "query_gid of an empty slot: zero GID, success");
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/gid_attrs/ndevs/%d",
+		 ibv_get_device_name(ctx->device), v4);
+	f = fopen(path, "r");
+	CHECK(f && fgets(buf, sizeof(buf), f) && !strcmp(buf, "eth0\n"),
+	      "%s: '%s'", path, buf);
+	if (f)
+		fclose(f);
+}
+
+static void check_changes(void)
+{
+	struct ibv_port_attr pa;
+	int n = has_v1 ? 2 : 1, i, st = 0;
+
+	sh("ip addr add 10.7.7.7/24 dev eth0");
+	expect_events(IBV_EVENT_GID_CHANGE, n, "address added");
+	/* after the defaults, IPv4 and IPv6 entries: mlx5 6 and 7, rxe 3 */
+	CHECK(find_gid("10.7.7.7", IBV_GID_TYPE_ROCE_V2) == (has_v1 ? 7 : 3),
+	      "10.7.7.7 in the lowest free slot: %d",
+	      find_gid("10.7.7.7", IBV_GID_TYPE_ROCE_V2));
+	sh("ip addr del 10.7.7.7/24 dev eth0");
+	expect_events(IBV_EVENT_GID_CHANGE, n, "address removed");
+	CHECK(find_gid("10.7.7.7", IBV_GID_TYPE_ROCE_V2) < 0, "still there");
+	/* admin down: PORT_ERR, and IPv6 drops its address (one event per
+	 * GID; its link-local is the default GID, which stays) */
+	sh("ip link set eth0 down");
+	for (i = 0; i < 1 + n; i++)
+		st |= 1 << next_event();
+	CHECK(st == (1 << IBV_EVENT_PORT_ERR | 1 << IBV_EVENT_GID_CHANGE),
+	      "down: events %#x", st);
+	CHECK(!ibv_query_port(ctx, 1, &pa) && pa.state == IBV_PORT_DOWN,
+	      "state %d after ip link set down", pa.state);
+	CHECK(find_gid("fd00:0:0:1::1", IBV_GID_TYPE_ROCE_V2) < 0,
+	      "IPv6 GID kept over admin-down");
+	CHECK(find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2) >= 0,
+	      "IPv4 GID lost over admin-down");
+	sh("ip link set eth0 up");
+	expect_events(IBV_EVENT_PORT_ACTIVE, 1, "up");
+	CHECK(!ibv_query_port(ctx, 1, &pa) && pa.state == IBV_PORT_ACTIVE,
+	      "state %d after ip link set up", pa.state);
+	sh("ip addr add fd00:0:0:1::1/64 dev eth0 nodad");
+	expect_events(IBV_EVENT_GID_CHANGE, n, "IPv6 address back");
+}
+
+static void check_ah(struct ibv_pd *pd)
+{
+	struct ibv_ah_attr a = {.port_num = 1, .dlid = 1};
+	struct ibv_ah *ah;
+
+	errno = 0;
+	ah = ibv_create_ah(pd, &a);
+	CHECK(!ah && errno == EINVAL, "AH without GRH on RoCE: %p %s", ah,
+	      strerror(errno));
+	if (ah)
+		ibv_destroy_ah(ah);
+}
+
+struct ud {
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t buf[4096];
+};
+
+static struct ibv_qp *ud_qp(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_qp_init_attr ia = {.send_cq = cq, .recv_cq = cq,
+				      .qp_type = IBV_QPT_UD,
+				      .cap = {.max_send_wr = 4,
+					      .max_recv_wr = 4,
+					      .max_send_sge = 1,
+					      .max_recv_sge = 1}};
+	struct ibv_qp_attr qa = {.qp_state = IBV_QPS_INIT, .port_num = 1,
+				 .qkey = QKEY};
+	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+
+	if (!qp)
+		return NULL;
+	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+					   IBV_QP_PORT | IBV_QP_QKEY))
+		return NULL;
+	qa.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE))
+		return NULL;
+	qa.qp_state = IBV_QPS_RTS;
+	return ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_SQ_PSN) ? NULL
+								     : qp;
+}
+
+static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (ibv_poll_cq(cq, 1, wc) == 1)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 > LIMIT_MS)
+			return -1;
+	}
+}
+
+static uint16_t csum(const uint8_t *h)
+{
+	uint32_t s = 0;
+	int i;
+
+	for (i = 0; i < 20; i += 2)
+		s += (uint32_t)(h[i] << 8 | h[i + 1]);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/* One datagram from sgid to 192.168.1.1; the receive's first 40 bytes. */
+static void ud_send(struct ibv_pd *pd, struct ud *u, int sgid, uint8_t *hdr)
+{
+	struct ibv_ah_attr a = {.port_num = 1, .is_global = 1,
+				.grh = {.sgid_index = (uint8_t)sgid,
+					.hop_limit = 33,
+					.traffic_class = 0x20}};
+	struct ibv_sge rs = {(uintptr_t)u->buf, 40 + 64, u->mr->lkey};
+	struct ibv_sge ss = {(uintptr_t)u->buf + 2048, 64, u->mr->lkey};
+	struct ibv_recv_wr rw = {.sg_list = &rs, .num_sge = 1}, *brw;
+	struct ibv_send_wr sw = {.sg_list = &ss, .num_sge = 1,
+				 .opcode = IBV_WR_SEND,
+				 .send_flags = IBV_SEND_SIGNALED},
+			   *bsw;
+	struct ibv_ah_attr back;
+	struct ibv_wc wc[2];
+	struct ibv_ah *ah;
+
+	gid_of_ip("192.168.1.1", &a.grh.dgid);
+	ah = ibv_create_ah(pd, &a);
+	CHECK(ah, "create_ah sgid %d: %s", sgid, strerror(errno));
+	if (!ah)
+		return;
+	memset(u->buf, 0xee, 40 + 64);
+	memset(u->buf + 2048, 0x5a, 64);
+	sw.wr.ud.ah = ah;
+	sw.wr.ud.remote_qpn = u->qp->qp_num;
+	sw.wr.ud.remote_qkey = QKEY;
+	CHECK(!ibv_post_recv(u->qp, &rw, &brw), "post_recv");
+	CHECK(!ibv_post_send(u->qp, &sw, &bsw), "post_send");
+	CHECK(!poll_one(u->cq, &wc[0]) && !poll_one(u->cq, &wc[1]),
+	      "two completions");
+	if (wc[0].opcode != IBV_WC_RECV)
+		wc[0] = wc[1];
+	CHECK(wc[0].status == IBV_WC_SUCCESS && wc[0].opcode == IBV_WC_RECV &&
+		      wc[0].byte_len == 40 + 64 &&
+		      (wc[0].wc_flags & IBV_WC_GRH),
+	      "receive: status %d len %u flags %#x", wc[0].status,
+	      wc[0].byte_len, wc[0].wc_flags);
+	CHECK(u->buf[40] == 0x5a && u->buf[40 + 63] == 0x5a, "payload");
+	memcpy(hdr, u->buf, 40);
+	CHECK(!ibv_init_ah_from_wc(ctx, 1, &wc[0], (struct ibv_grh *)u->buf,
+				   &back),
+	      "init_ah_from_wc: %s", strerror(errno));
+	CHECK(back.is_global && back.grh.sgid_index == sgid &&
+		      back.grh.hop_limit == 33,
+	      "ah from wc: sgid %u hop %u", back.grh.sgid_index,
+	      back.grh.hop_limit);
+	ibv_destroy_ah(ah);
+}
+
+static void check_ud(struct ibv_pd *pd)
+{
+	struct ud *u = calloc(1, sizeof(*u));
+	uint8_t h[40];
+	int v2 = find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
+
+	u->cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
+	u->mr = ibv_reg_mr(pd, u->buf, sizeof(u->buf), IBV_ACCESS_LOCAL_WRITE);
+	u->qp = u->cq && u->mr ? ud_qp(pd, u->cq) : NULL;
+	CHECK(u->qp, "UD QP: %s", strerror(errno));
+	if (!u->qp)
+		return;
+	ud_send(pd, u, v2, h);
+	/* v2 over IPv4: 20 bytes zero, then the IPv4 header */
+	CHECK(!h[0] && !h[19] && h[20] == 0x45 && h[21] == 0x20 &&
+		      h[28] == 33 && h[29] == 17,
+	      "IPv4 header: %02x %02x ttl %u proto %u", h[20], h[21], h[28],
+	      h[29]);
+	CHECK(!memcmp(h + 32, "\xc0\xa8\x01\x01", 4) &&
+		      !memcmp(h + 36, "\xc0\xa8\x01\x01", 4) && !csum(h + 20),
+	      "IPv4 addresses and checksum");
+	if (has_v1) {
+		ud_send(pd, u, find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V1),
+			h);
+		CHECK((h[0] >> 4) == 6 && h[6] == 0x1b && h[7] == 33,
+		      "RoCE v1 GRH: version %u next %#x hop %u", h[0] >> 4,
+		      h[6], h[7]);
+	}
+	ibv_destroy_qp(u->qp);
+	ibv_dereg_mr(u->mr);
+	ibv_destroy_cq(u->cq);
+	free(u);
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_device **list;
+	struct ibv_pd *pd;
+	int i, n;
+
+	if (argc < 3)
+		return 2;
+	has_v1 = !strcmp(argv[2], "v1");
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx) {
+		fprintf(stderr, "FAIL: no device %s\n", argv[1]);
+		return 1;
+	}
+	pd = ibv_alloc_pd(ctx);
+	check_port();
+	check_table();
+	check_changes();
+	check_ah(pd);
+	if (argc > 3 && !strcmp(argv[3], "--data"))
+		check_ud(pd);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	ibv_free_device_list(list);
+	if (failures)
+		fprintf(stderr, "%d failure(s)\n", failures);
+	return !!failures;
+}
