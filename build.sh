@@ -22,6 +22,7 @@ DEPS=(
 	git
 	# upstream userspace that judges rdma-sim (Debian's rdma-core 44)
 	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest python3-pyverbs
+	rdmacm-utils # the RDMA CM judges (tests/sim/rdmacm_judges.sh)
 	# Debian's UCX (tests/sim/ucx_perftest.sh)
 	ucx-utils
 	# DAPL's dtest (tests/sim/busy_world.sh)
