@@ -247,6 +247,51 @@ void ucma_reap(void)
 		}
 }
 
+/*
+ * The kernel closes a dead process's files at once, and its CM's timers
+ * run whether anybody waits or not. Each process with an rdma_cm file
+ * runs one thread that looks for dead owners and runs its files' timers
+ * every REAP_NS, so a peer sees the DREQ of a killed process without
+ * calling into the CM itself.
+ */
+#define REAP_NS 100000000L
+
+static void *reaper(void *arg)
+{
+	struct timespec ts = {0, REAP_NS};
+	int f;
+
+	(void)arg;
+	for (;;) {
+		nanosleep(&ts, NULL);
+		ucma_lock();
+		ucma_reap();
+		for (f = 0; f < UCMA_MAX_FILES; f++)
+			if (ucma_w->files[f].used &&
+			    ucma_w->files[f].pid == getpid())
+				ucma_timers(f);
+		ucma_unlock();
+	}
+	return NULL;
+}
+
+static void reaper_start(void)
+{
+	static pid_t started;
+	sigset_t all, old;
+	pthread_t t;
+
+	if (started == getpid())
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (!pthread_create(&t, NULL, reaper, NULL)) {
+		pthread_detach(t);
+		started = getpid();
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 /* ---- GET_EVENT ---- */
 
 static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
@@ -442,6 +487,7 @@ static int ucma_open_fd(struct sim_devfile *df, int flags)
 	}
 	ucma_unlock();
 	df->priv = fp;
+	reaper_start();
 	return fd;
 }
 

@@ -58,6 +58,8 @@ while [ \$i -lt 600 ] && ! grep -q "rdma_cm LISTEN -> ok" "$w/trace"; do
 done
 timeout 120 $C >"$w/c" 2>&1
 crc=\$?
+# a client that failed leaves its server waiting: stop it now
+[ \$crc -eq 0 ] || kill \$spid
 timeout 30 sh -c "while kill -0 \$spid 2>/dev/null; do sleep 0.1; done" ||
 	kill \$spid
 wait \$spid
