@@ -203,8 +203,7 @@ static int get_chardev_ucma(struct nl_out *o, const struct nlmsghdr *req)
 	msg_begin(o,
 		  RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV),
 		  0, req);
-	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV,
-		huge_dev(UCMA_MAJOR, UCMA_MINOR));
+	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV, huge_dev(UCMA_MAJOR, UCMA_MINOR));
 	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, RDMA_USER_CM_ABI_VERSION);
 	put_str(o, RDMA_NLDEV_ATTR_CHARDEV_NAME, "rdma_cm");
 	msg_end(o);
@@ -223,7 +222,8 @@ static int get_chardev(struct nl_out *o, const struct nlmsghdr *req)
 	char name[32];
 
 	parse_attrs(req, tb, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID + 1);
-	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] && tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE] &&
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] &&
+	    tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE] &&
 	    !strncmp((const char *)tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE] +
 			     NLA_HDRLEN,
 		     "rdma_cm", 8))
@@ -240,8 +240,7 @@ static int get_chardev(struct nl_out *o, const struct nlmsghdr *req)
 	minor = SIM_UVERBS_MINOR_BASE + dev;
 	snprintf(name, sizeof(name), "uverbs%u", dev);
 	msg_begin(o, type, 0, req);
-	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV,
-		huge_dev(SIM_UVERBS_MAJOR, minor));
+	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV, huge_dev(SIM_UVERBS_MAJOR, minor));
 	put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, sim.model->uverbs_abi);
 	put_str(o, RDMA_NLDEV_ATTR_CHARDEV_NAME, name);
 	put_u32(o, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, sim.model->driver_id);

@@ -78,8 +78,8 @@ enum ucma_cm {
 /* What an id's timer does when it expires. */
 enum ucma_timer {
 	TIMER_NONE,
-	TIMER_ADDR,	/* address resolution: ADDR_ERROR -ETIMEDOUT */
-	TIMER_REQ,	/* REQ/SIDR_REQ unanswered: send again, or give up */
+	TIMER_ADDR, /* address resolution: ADDR_ERROR -ETIMEDOUT */
+	TIMER_REQ,  /* REQ/SIDR_REQ unanswered: send again, or give up */
 };
 
 struct ucma_id {
@@ -100,8 +100,8 @@ struct ucma_id {
 	uint8_t sgid[16], dgid[16];
 	uint8_t mtu; /* IB enum */
 	uint8_t hop_limit;
-	uint8_t route; /* route resolved (a path exists) */
-	uint8_t bound; /* holds its port (an explicit or implicit bind) */
+	uint8_t route;	    /* route resolved (a path exists) */
+	uint8_t bound;	    /* holds its port (an explicit or implicit bind) */
 	uint8_t via_netdev; /* resolved over a RoCE netdev (not loopback) */
 	/* options */
 	uint8_t reuseaddr, afonly, tos, tos_set, ack_timeout;
@@ -166,9 +166,9 @@ struct ucma_sib {
 	uint64_t sib_scope_id;
 };
 
-#define UCMA_AF_IB   27
-#define UCMA_QPT_RC  2
-#define UCMA_QPT_UD  4
+#define UCMA_AF_IB    27
+#define UCMA_QPT_RC   2
+#define UCMA_QPT_UD   4
 #define UCMA_UDP_QKEY 0x01234567u
 
 extern struct ucma_world *ucma_w;

@@ -14,22 +14,22 @@
 #include <string.h>
 
 /* CM payload sizes (ib_cm.h) less the 36-byte CMA header of IP ids. */
-#define REQ_PDATA	92
-#define REP_PDATA	196
-#define REJ_PDATA	148
-#define SIDR_REQ_PDATA	216
-#define SIDR_REP_PDATA	136
-#define CMA_HDR		36
-#define REJ_NO_LISTENER 8  /* IB_CM_REJ_INVALID_SERVICE_ID */
-#define REJ_TIMEOUT	4  /* IB_CM_REJ_TIMEOUT */
-#define REJ_CONSUMER	28 /* IB_CM_REJ_CONSUMER_DEFINED */
-#define REJ_ECE		35 /* IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED */
+#define REQ_PDATA	 92
+#define REP_PDATA	 196
+#define REJ_PDATA	 148
+#define SIDR_REQ_PDATA	 216
+#define SIDR_REP_PDATA	 136
+#define CMA_HDR		 36
+#define REJ_NO_LISTENER	 8  /* IB_CM_REJ_INVALID_SERVICE_ID */
+#define REJ_TIMEOUT	 4  /* IB_CM_REJ_TIMEOUT */
+#define REJ_CONSUMER	 28 /* IB_CM_REJ_CONSUMER_DEFINED */
+#define REJ_ECE		 35 /* IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED */
 #define SIDR_NO_LISTENER 1
 #define SIDR_REJECT	 2
 #define CM_RETRIES	 15 /* CMA_MAX_CM_RETRIES */
 /* cm response timeout 20 (4.3 s) plus twice the RoCE packet life (268 ms) */
-#define CM_RETRY_NS	 4832000000ull
-#define CA_ACK_DELAY	 16 /* the device's local_ca_ack_delay */
+#define CM_RETRY_NS  4832000000ull
+#define CA_ACK_DELAY 16 /* the device's local_ca_ack_delay */
 
 /* IB_QP_* attribute mask bits */
 enum {
@@ -236,8 +236,7 @@ static int accept_ud(struct ucma_id *p, const struct rdma_ucm_conn_param *cp)
 	if (!a || a->cm != CM_SIDR_REQ_SENT)
 		return 0;
 	memset(&r, 0, sizeof(r));
-	memcpy(r.param.ud.private_data, cp->private_data,
-	       cp->private_data_len);
+	memcpy(r.param.ud.private_data, cp->private_data, cp->private_data_len);
 	r.param.ud.private_data_len = SIDR_REP_PDATA;
 	r.param.ud.qp_num = p->qpn;
 	r.param.ud.qkey = UCMA_UDP_QKEY;
@@ -578,8 +577,8 @@ uint64_t ucma_timers(int f)
 
 static int cmd_join(struct ucma_id *id)
 {
-	if (!ud(id) || (id->state != UCMA_ADDR_BOUND &&
-			id->state != UCMA_ADDR_RESOLVED))
+	if (!ud(id) ||
+	    (id->state != UCMA_ADDR_BOUND && id->state != UCMA_ADDR_RESOLVED))
 		return -EINVAL;
 	return -EOPNOTSUPP; /* multicast groups are not modelled yet */
 }
@@ -606,7 +605,7 @@ int ucma_cmd_conn(int f, uint32_t cmd, const uint8_t *in, uint16_t out)
 	memcpy(&idn, in + off, sizeof(idn));
 	if (cmd == RDMA_USER_CM_CMD_LEAVE_MCAST)
 		return out < sizeof(struct rdma_ucm_destroy_id_resp) ? -ENOSPC
-								      : -ENOENT;
+								     : -ENOENT;
 	i = ucma_id_find(f, idn);
 	if (i < 0)
 		return i;

@@ -188,7 +188,8 @@ static void drain_stale(int f, int fd)
 	uint32_t *stale = &ucma_w->files[f].stale;
 
 	while (*stale) {
-		n = sys.read(fd, buf, *stale < sizeof(buf) ? *stale : sizeof(buf));
+		n = sys.read(fd, buf,
+			     *stale < sizeof(buf) ? *stale : sizeof(buf));
 		if (n <= 0)
 			break;
 		*stale -= (uint32_t)n;
@@ -388,11 +389,12 @@ static const struct ucma_cmd cmds[] = {
 };
 
 static const char *const cmd_names[] = {
-	"CREATE_ID", "DESTROY_ID", "BIND_IP", "RESOLVE_IP", "RESOLVE_ROUTE",
-	"QUERY_ROUTE", "CONNECT", "LISTEN", "ACCEPT", "REJECT", "DISCONNECT",
-	"INIT_QP_ATTR", "GET_EVENT", "GET_OPTION", "SET_OPTION", "NOTIFY",
-	"JOIN_IP_MCAST", "LEAVE_MCAST", "MIGRATE_ID", "QUERY", "BIND",
-	"RESOLVE_ADDR", "JOIN_MCAST",
+	"CREATE_ID",	 "DESTROY_ID",	 "BIND_IP",    "RESOLVE_IP",
+	"RESOLVE_ROUTE", "QUERY_ROUTE",	 "CONNECT",    "LISTEN",
+	"ACCEPT",	 "REJECT",	 "DISCONNECT", "INIT_QP_ATTR",
+	"GET_EVENT",	 "GET_OPTION",	 "SET_OPTION", "NOTIFY",
+	"JOIN_IP_MCAST", "LEAVE_MCAST",	 "MIGRATE_ID", "QUERY",
+	"BIND",		 "RESOLVE_ADDR", "JOIN_MCAST",
 };
 
 static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
@@ -477,7 +479,8 @@ static int ucma_open_fd(struct sim_devfile *df, int flags)
 	unlink(path);
 	fd = mkfifo(path, 0600) ? -errno : 0;
 	if (!fd)
-		fd = sys.open(path, O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
+		fd = sys.open(path,
+			      O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
 	if (fd < 0) {
 		fd = fd == -1 ? -errno : fd;
 		uf->used = 0;

@@ -16,10 +16,10 @@
 #include <string.h>
 #include <sys/random.h>
 
-#define PORT_LO 32768 /* net.ipv4.ip_local_port_range */
-#define PORT_HI 60999
+#define PORT_LO	    32768 /* net.ipv4.ip_local_port_range */
+#define PORT_HI	    60999
 #define MAX_BACKLOG 1024
-#define ROCE_LIFE 16 /* RoCE path packet life time */
+#define ROCE_LIFE   16 /* RoCE path packet life time */
 
 int ucma_is_ip_ps(uint16_t ps)
 {
@@ -69,8 +69,9 @@ static int any_addr(const struct sockaddr_storage *ss)
 static int loopback_addr(const struct sockaddr_storage *ss)
 {
 	if (ss->ss_family == AF_INET)
-		return (ntohl(((const struct sockaddr_in *)ss)->sin_addr
-				      .s_addr) >> 24) == 127;
+		return (ntohl(((const struct sockaddr_in *)ss)
+				      ->sin_addr.s_addr) >>
+			24) == 127;
 	return IN6_IS_ADDR_LOOPBACK(
 		&((const struct sockaddr_in6 *)ss)->sin6_addr);
 }
@@ -173,8 +174,7 @@ static int create_id(int f, const struct rdma_ucm_create_id *c, uint16_t out)
 	return 0;
 }
 
-static int destroy_id(int f, const struct rdma_ucm_destroy_id *c,
-		      uint16_t out)
+static int destroy_id(int f, const struct rdma_ucm_destroy_id *c, uint16_t out)
 {
 	struct rdma_ucm_destroy_id_resp r = {0};
 	int i;
@@ -262,8 +262,7 @@ static int overlap(const struct ucma_id *a, const struct ucma_id *b)
 	/* an IPv6 wildcard without AFONLY takes IPv4 too */
 	if (a->src.ss_family == AF_INET6 && any_addr(&a->src) && !a->afonly)
 		return 1;
-	return b->src.ss_family == AF_INET6 && any_addr(&b->src) &&
-	       !b->afonly;
+	return b->src.ss_family == AF_INET6 && any_addr(&b->src) && !b->afonly;
 }
 
 static int port_taken(const struct ucma_id *id, uint16_t port)
@@ -325,7 +324,8 @@ static int bind_addr(struct ucma_id *id, const struct sockaddr_storage *sa)
 		return 0;
 	}
 	if (sa->ss_family == AF_INET6 &&
-	    IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)sa)->sin6_addr) &&
+	    IN6_IS_ADDR_LINKLOCAL(
+		    &((const struct sockaddr_in6 *)sa)->sin6_addr) &&
 	    !((const struct sockaddr_in6 *)sa)->sin6_scope_id)
 		return -EINVAL;
 	if (!any_addr(sa)) {
@@ -566,8 +566,8 @@ static int cmd_listen(int f, const struct rdma_ucm_listen *c)
 	return 0;
 }
 
-static int set_option(struct ucma_id *id, int i, uint32_t level,
-		      uint32_t name, const uint8_t *v, uint32_t len)
+static int set_option(struct ucma_id *id, int i, uint32_t level, uint32_t name,
+		      const uint8_t *v, uint32_t len)
 {
 	int on;
 
@@ -662,8 +662,7 @@ static void user_path(const struct ucma_id *id, struct ib_user_path_rec *p)
 	p->rate_selector = 2;
 	p->rate = 7; /* 40 Gb/s */
 	p->packet_life_time_selector = 2;
-	p->packet_life_time = id->ack_timeout ? id->ack_timeout - 1
-					      : ROCE_LIFE;
+	p->packet_life_time = id->ack_timeout ? id->ack_timeout - 1 : ROCE_LIFE;
 }
 
 static int query_route(const struct ucma_id *id, uint64_t resp, uint16_t out)
@@ -748,7 +747,7 @@ static void pack_path(const struct ucma_id *id, uint8_t rec[64])
 	rec[54] = (uint8_t)(2 << 6 | id->mtu);
 	rec[55] = 2 << 6 | 7;
 	rec[56] = (uint8_t)(2 << 6 | (id->ack_timeout ? id->ack_timeout - 1
-						       : ROCE_LIFE));
+						      : ROCE_LIFE));
 }
 
 static int query_path(const struct ucma_id *id, uint64_t resp, uint16_t out)
@@ -831,8 +830,7 @@ void ucma_id_set_dev(struct ucma_id *id, uint32_t dev, uint32_t gid_index)
 
 /* ---- migrate ---- */
 
-static int cmd_migrate(int f, const struct rdma_ucm_migrate_id *c,
-		       uint16_t out)
+static int cmd_migrate(int f, const struct rdma_ucm_migrate_id *c, uint16_t out)
 {
 	struct rdma_ucm_migrate_resp r = {0};
 	struct ucma_fpriv *old;

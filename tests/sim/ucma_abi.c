@@ -26,14 +26,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define EV_ADDR_RESOLVED   0
-#define EV_ROUTE_RESOLVED  2
-#define EV_CONNECT_REQUEST 4
+#define EV_ADDR_RESOLVED    0
+#define EV_ROUTE_RESOLVED   2
+#define EV_CONNECT_REQUEST  4
 #define EV_CONNECT_RESPONSE 5
-#define EV_UNREACHABLE     7
-#define EV_REJECTED	   8
-#define EV_ESTABLISHED	   9
-#define EV_DISCONNECTED	   10
+#define EV_UNREACHABLE	    7
+#define EV_REJECTED	    8
+#define EV_ESTABLISHED	    9
+#define EV_DISCONNECTED	    10
 
 static const char *server_ip = "192.168.1.1";
 
@@ -143,8 +143,8 @@ static void expect_event(int fd, uint32_t event, uint32_t id,
 		CHECK(e->id == id, "%s: id %u, wanted %u", what, e->id, id);
 }
 
-static long conn(int fd, uint32_t op, uint32_t id, uint64_t uid,
-		 uint32_t qpn, const char *pdata, uint8_t valid)
+static long conn(int fd, uint32_t op, uint32_t id, uint64_t uid, uint32_t qpn,
+		 const char *pdata, uint8_t valid)
 {
 	union {
 		struct rdma_ucm_connect c;
@@ -171,9 +171,8 @@ static long conn(int fd, uint32_t op, uint32_t id, uint64_t uid,
 		p->private_data_len = (uint8_t)strlen(pdata);
 		memcpy(p->private_data, pdata, strlen(pdata));
 	}
-	return cmd(fd, op,
-		   &u, op == RDMA_USER_CM_CMD_CONNECT ? sizeof(u.c)
-						       : sizeof(u.a),
+	return cmd(fd, op, &u,
+		   op == RDMA_USER_CM_CMD_CONNECT ? sizeof(u.c) : sizeof(u.a),
 		   0);
 }
 
@@ -217,8 +216,7 @@ static void test_framing(int fd)
 	char b;
 	int id;
 
-	CHECK(!fstat(fd, &st) && S_ISCHR(st.st_mode) &&
-		      major(st.st_rdev) == 10,
+	CHECK(!fstat(fd, &st) && S_ISCHR(st.st_mode) && major(st.st_rdev) == 10,
 	      "rdma_cm is a misc char device");
 	CHECK(read(fd, &b, 1) < 0 && errno == EINVAL, "read: EINVAL");
 	CHECK(write(fd, small, sizeof(small)) < 0 && errno == EINVAL,
@@ -226,12 +224,10 @@ static void test_framing(int fd)
 	CHECK(cmd(fd, 99, &c, sizeof(c), 4) == -EINVAL, "cmd 99: EINVAL");
 	CHECK(cmd(fd, RDMA_USER_CM_CMD_GET_OPTION, &c, 8, 0) == -ENOSYS,
 	      "GET_OPTION: ENOSYS");
-	CHECK(cmd(fd, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c), 2) ==
-		      -ENOSPC,
+	CHECK(cmd(fd, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c), 2) == -ENOSPC,
 	      "create out 2: ENOSPC");
 	c.ps = 0x77;
-	CHECK(cmd(fd, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c), 4) ==
-		      -EINVAL,
+	CHECK(cmd(fd, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c), 4) == -EINVAL,
 	      "create ps 0x77: EINVAL");
 	CHECK(destroy_id(fd, 1000, NULL) == -ENOENT, "unknown id: ENOENT");
 	CHECK(fcntl(fd, F_SETFL, O_NONBLOCK) == 0, "nonblock");
@@ -241,16 +237,15 @@ static void test_framing(int fd)
 		CHECK(cmd(fd, RDMA_USER_CM_CMD_GET_EVENT, &g, sizeof(g),
 			  sizeof(e)) == -EAGAIN,
 		      "empty queue, O_NONBLOCK: EAGAIN");
-		CHECK(cmd(fd, RDMA_USER_CM_CMD_GET_EVENT, &g, sizeof(g),
-			  300) == -ENOSPC,
+		CHECK(cmd(fd, RDMA_USER_CM_CMD_GET_EVENT, &g, sizeof(g), 300) ==
+			      -ENOSPC,
 		      "GET_EVENT out 300: ENOSPC");
 	}
 	CHECK(fcntl(fd, F_SETFL, 0) == 0, "block");
 	id = create_id(fd, 7, RDMA_PS_TCP);
 	CHECK(id >= 0, "create");
 	CHECK(route(fd, (uint32_t)id) == -EINVAL, "route without address");
-	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)id) ==
-		      -EINVAL,
+	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)id) == -EINVAL,
 	      "disconnect without device");
 	{
 		struct ib_uverbs_qp_attr q;
@@ -283,7 +278,8 @@ static void test_framing(int fd)
 
 static void test_bind(int fd)
 {
-	int a = create_id(fd, 1, RDMA_PS_TCP), b = create_id(fd, 2, RDMA_PS_TCP);
+	int a = create_id(fd, 1, RDMA_PS_TCP),
+	    b = create_id(fd, 2, RDMA_PS_TCP);
 	struct rdma_ucm_bind c = {.id = (uint32_t)a, .addr_size = 12};
 	int on = 1;
 	struct rdma_ucm_set_option o = {.optval = (uintptr_t)&on,
@@ -349,7 +345,8 @@ static void test_rc(int fd)
 	      "connect");
 	expect_event(fd, EV_CONNECT_REQUEST, ~0u, &e, "request");
 	s = (int)e.id;
-	CHECK(e.uid == 100 && s != l && s != c, "request: listener uid, new id");
+	CHECK(e.uid == 100 && s != l && s != c,
+	      "request: listener uid, new id");
 	CHECK(e.param.conn.private_data_len == 56 &&
 		      !memcmp(e.param.conn.private_data, "hello", 5) &&
 		      !memcmp(e.param.conn.private_data + 5, zeros, 51),
@@ -389,16 +386,14 @@ static void test_rc(int fd)
 		      "client RTS timeout %u retry %u", cq.timeout,
 		      cq.retry_cnt);
 	}
-	CHECK(conn(fd, RDMA_USER_CM_CMD_ACCEPT, (uint32_t)c, 200, 0, NULL,
-		   0) > 0,
+	CHECK(conn(fd, RDMA_USER_CM_CMD_ACCEPT, (uint32_t)c, 200, 0, NULL, 0) >
+		      0,
 	      "RTU");
 	expect_event(fd, EV_ESTABLISHED, (uint32_t)s, &e, "established");
 	CHECK(e.uid == 300, "established: accepted uid");
-	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) > 0,
-	      "DREQ");
+	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) > 0, "DREQ");
 	expect_event(fd, EV_DISCONNECTED, (uint32_t)s, &e, "DREQ received");
-	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)s) > 0,
-	      "DREP");
+	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)s) > 0, "DREP");
 	expect_event(fd, EV_DISCONNECTED, (uint32_t)c, &e, "DREP received");
 	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) == -EINVAL,
 	      "disconnect again: EINVAL");
@@ -478,10 +473,11 @@ static void test_ud(int fd)
 	c = client(fd, 501, RDMA_PS_UDP, 7700);
 	{
 		uint8_t t = 14;
-		struct rdma_ucm_set_option o = {.id = (uint32_t)c,
-						.optval = (uintptr_t)&t,
-						.optname = RDMA_OPTION_ID_ACK_TIMEOUT,
-						.optlen = 1};
+		struct rdma_ucm_set_option o = {
+			.id = (uint32_t)c,
+			.optval = (uintptr_t)&t,
+			.optname = RDMA_OPTION_ID_ACK_TIMEOUT,
+			.optlen = 1};
 
 		CHECK(cmd(fd, RDMA_USER_CM_CMD_SET_OPTION, &o, sizeof(o), 0) ==
 			      -EINVAL,
