@@ -90,6 +90,43 @@ static void pdata_param(struct rdma_ucm_event_resp *r, const uint8_t *data,
 	r->param.conn.private_data_len = size;
 }
 
+/* The conn param of a REQ or REP event from sender `from`: resources
+ * swapped to the receiver's view. */
+static void peer_param(struct rdma_ucm_event_resp *r,
+		       const struct ucma_id *from, const uint8_t *data,
+		       uint8_t len, uint8_t size)
+{
+	pdata_param(r, data, len, size);
+	r->param.conn.responder_resources = from->init_depth;
+	r->param.conn.initiator_depth = from->resp_res;
+	r->param.conn.flow_control = from->flow;
+	r->param.conn.rnr_retry_count = from->rnr_retry;
+	r->param.conn.srq = from->srq;
+	r->param.conn.qp_num = from->qpn;
+}
+
+/* What CONNECT or ACCEPT's conn param sets of the sender's side. */
+static void take_param(struct ucma_id *id, const struct rdma_ucm_conn_param *cp)
+{
+	id->qpn = cp->qp_num & 0xffffff;
+	id->resp_res = cp->responder_resources;
+	id->init_depth = cp->initiator_depth;
+	id->rnr_retry = cp->rnr_retry_count < 7 ? cp->rnr_retry_count : 7;
+	id->srq = cp->srq;
+	id->flow = cp->flow_control;
+}
+
+/* The path to id's peer as an address vector (RoCE: GRH, no LID). */
+static void fill_ah(const struct ucma_id *id, struct ib_uverbs_ah_attr *ah)
+{
+	memcpy(ah->grh.dgid, id->dgid, 16);
+	ah->grh.sgid_index = (uint8_t)id->sgid_index;
+	ah->grh.hop_limit = id->hop_limit;
+	ah->grh.traffic_class = id->tos;
+	ah->is_global = 1;
+	ah->port_num = id->port;
+}
+
 static void disconnected(struct ucma_id *id, int32_t status)
 {
 	if (id->state != UCMA_CONNECT)
@@ -176,14 +213,8 @@ static int send_req(struct ucma_id *a)
 		memcpy(r.param.ud.private_data, a->pdata, a->pdata_len);
 		r.param.ud.private_data_len = (uint8_t)size;
 	} else {
-		pdata_param(&r, a->pdata, a->pdata_len, (uint8_t)size);
-		r.param.conn.responder_resources = a->init_depth;
-		r.param.conn.initiator_depth = a->resp_res;
-		r.param.conn.flow_control = a->flow;
+		peer_param(&r, a, a->pdata, a->pdata_len, (uint8_t)size);
 		r.param.conn.retry_count = a->retry;
-		r.param.conn.rnr_retry_count = a->rnr_retry;
-		r.param.conn.srq = a->srq;
-		r.param.conn.qp_num = a->qpn;
 	}
 	r.uid = ucma_w->ids[l].uid;
 	r.id = (uint32_t)n;
@@ -202,13 +233,8 @@ static int cmd_connect(struct ucma_id *a, const struct rdma_ucm_connect *c)
 		return -EINVAL;
 	if (a->state != UCMA_ROUTE_RESOLVED)
 		return -EINVAL;
-	a->qpn = cp->qp_num & 0xffffff;
-	a->resp_res = cp->responder_resources;
-	a->init_depth = cp->initiator_depth;
+	take_param(a, cp);
 	a->retry = cp->retry_count < 7 ? cp->retry_count : 7;
-	a->rnr_retry = cp->rnr_retry_count < 7 ? cp->rnr_retry_count : 7;
-	a->srq = cp->srq;
-	a->flow = cp->flow_control;
 	a->pdata_len = cp->private_data_len;
 	memcpy(a->pdata, cp->private_data, cp->private_data_len);
 	a->state = UCMA_CONNECT;
@@ -240,12 +266,7 @@ static int accept_ud(struct ucma_id *p, const struct rdma_ucm_conn_param *cp)
 	r.param.ud.private_data_len = SIDR_REP_PDATA;
 	r.param.ud.qp_num = p->qpn;
 	r.param.ud.qkey = UCMA_UDP_QKEY;
-	memcpy(ah->grh.dgid, a->dgid, 16);
-	ah->grh.sgid_index = (uint8_t)a->sgid_index;
-	ah->grh.hop_limit = a->hop_limit;
-	ah->grh.traffic_class = a->tos;
-	ah->is_global = 1;
-	ah->port_num = a->port;
+	fill_ah(a, ah);
 	a->cm = CM_NONE;
 	a->timer = TIMER_NONE;
 	ucma_event(index_of(a), RDMA_CM_EVENT_ESTABLISHED, 0, &r);
@@ -259,12 +280,7 @@ static int send_rep(struct ucma_id *p, const struct rdma_ucm_conn_param *cp)
 
 	if (cp->private_data_len > REP_PDATA)
 		return -EINVAL;
-	p->qpn = cp->qp_num & 0xffffff;
-	p->resp_res = cp->responder_resources;
-	p->init_depth = cp->initiator_depth;
-	p->rnr_retry = cp->rnr_retry_count < 7 ? cp->rnr_retry_count : 7;
-	p->srq = cp->srq;
-	p->flow = cp->flow_control;
+	take_param(p, cp);
 	p->cm = CM_REP_SENT;
 	if (!a || a->cm != CM_REQ_SENT)
 		return 0; /* the active side went away: no RTU will come */
@@ -274,13 +290,7 @@ static int send_rep(struct ucma_id *p, const struct rdma_ucm_conn_param *cp)
 	a->resp_res = p->init_depth;
 	a->init_depth = p->resp_res;
 	a->rnr_retry = p->rnr_retry;
-	pdata_param(&r, cp->private_data, cp->private_data_len, REP_PDATA);
-	r.param.conn.responder_resources = p->init_depth;
-	r.param.conn.initiator_depth = p->resp_res;
-	r.param.conn.flow_control = p->flow;
-	r.param.conn.rnr_retry_count = p->rnr_retry;
-	r.param.conn.srq = p->srq;
-	r.param.conn.qp_num = p->qpn;
+	peer_param(&r, p, cp->private_data, cp->private_data_len, REP_PDATA);
 	ucma_event(index_of(a), RDMA_CM_EVENT_CONNECT_RESPONSE, 0, &r);
 	return 0;
 }
@@ -434,12 +444,7 @@ static int init_qp_attr(const struct ucma_id *id, uint32_t state,
 			return -EINVAL;
 		q->qp_attr_mask = QPA_STATE | QPA_AV | QPA_MTU | QPA_DEST_QPN |
 				  QPA_RQ_PSN | QPA_DEST_RD_ATOMIC | QPA_MIN_RNR;
-		memcpy(q->ah_attr.grh.dgid, id->dgid, 16);
-		q->ah_attr.grh.sgid_index = (uint8_t)id->sgid_index;
-		q->ah_attr.grh.hop_limit = id->hop_limit;
-		q->ah_attr.grh.traffic_class = id->tos;
-		q->ah_attr.is_global = 1;
-		q->ah_attr.port_num = id->port;
+		fill_ah(id, &q->ah_attr);
 		q->path_mtu = id->mtu;
 		q->dest_qp_num = id->peer_qpn;
 		q->rq_psn = id->psn;

@@ -356,12 +356,16 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 /* ---- the command table and write() ---- */
 
 struct ucma_cmd {
+	const char *name;
 	uint16_t in;  /* bytes the kernel copies in */
 	uint8_t min;  /* CONNECT/ACCEPT: a shorter `in` is EINVAL */
 	uint8_t kind; /* 0 none, 1 id/address, 2 connection, 3 GET_EVENT */
 };
 
-#define CMD(n, sz, k) [RDMA_USER_CM_CMD_##n] = {sizeof(struct sz), 0, k}
+/* MIN: the ece at the end is optional (in may stop before it) */
+#define CMD_(n, sz, min, k)                                                    \
+	[RDMA_USER_CM_CMD_##n] = {#n, sizeof(struct sz), min, k}
+#define CMD(n, sz, k) CMD_(n, sz, 0, k)
 static const struct ucma_cmd cmds[] = {
 	CMD(CREATE_ID, rdma_ucm_create_id, 1),
 	CMD(DESTROY_ID, rdma_ucm_destroy_id, 1),
@@ -369,14 +373,14 @@ static const struct ucma_cmd cmds[] = {
 	CMD(RESOLVE_IP, rdma_ucm_resolve_ip, 1),
 	CMD(RESOLVE_ROUTE, rdma_ucm_resolve_route, 1),
 	CMD(QUERY_ROUTE, rdma_ucm_query, 1),
-	[RDMA_USER_CM_CMD_CONNECT] = {sizeof(struct rdma_ucm_connect), 1, 2},
+	CMD_(CONNECT, rdma_ucm_connect, 1, 2),
 	CMD(LISTEN, rdma_ucm_listen, 1),
-	[RDMA_USER_CM_CMD_ACCEPT] = {sizeof(struct rdma_ucm_accept), 1, 2},
+	CMD_(ACCEPT, rdma_ucm_accept, 1, 2),
 	CMD(REJECT, rdma_ucm_reject, 2),
 	CMD(DISCONNECT, rdma_ucm_disconnect, 2),
 	CMD(INIT_QP_ATTR, rdma_ucm_init_qp_attr, 2),
 	CMD(GET_EVENT, rdma_ucm_get_event, 3),
-	[RDMA_USER_CM_CMD_GET_OPTION] = {0, 0, 0},
+	[RDMA_USER_CM_CMD_GET_OPTION] = {"GET_OPTION", 0, 0, 0},
 	CMD(SET_OPTION, rdma_ucm_set_option, 1),
 	CMD(NOTIFY, rdma_ucm_notify, 2),
 	CMD(JOIN_IP_MCAST, rdma_ucm_join_ip_mcast, 2),
@@ -386,15 +390,6 @@ static const struct ucma_cmd cmds[] = {
 	CMD(BIND, rdma_ucm_bind, 1),
 	CMD(RESOLVE_ADDR, rdma_ucm_resolve_addr, 1),
 	CMD(JOIN_MCAST, rdma_ucm_join_mcast, 2),
-};
-
-static const char *const cmd_names[] = {
-	"CREATE_ID",	 "DESTROY_ID",	 "BIND_IP",    "RESOLVE_IP",
-	"RESOLVE_ROUTE", "QUERY_ROUTE",	 "CONNECT",    "LISTEN",
-	"ACCEPT",	 "REJECT",	 "DISCONNECT", "INIT_QP_ATTR",
-	"GET_EVENT",	 "GET_OPTION",	 "SET_OPTION", "NOTIFY",
-	"JOIN_IP_MCAST", "LEAVE_MCAST",	 "MIGRATE_ID", "QUERY",
-	"BIND",		 "RESOLVE_ADDR", "JOIN_MCAST",
 };
 
 static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
@@ -437,7 +432,7 @@ static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
 		ucma_unlock();
 		pthread_mutex_unlock(&sim_lock);
 	}
-	sim_trace("write rdma_cm %s -> %s", cmd_names[hdr.cmd],
+	sim_trace("write rdma_cm %s -> %s", c->name,
 		  ret < 0 ? strerrorname_np(-ret) : "ok");
 	return ret < 0 ? ret : (ssize_t)len;
 }
