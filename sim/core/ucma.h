@@ -140,6 +140,17 @@ struct ucma_file {
 	uint32_t stale; /* FIFO bytes of events dropped unread */
 };
 
+/* A multicast join (the kernel's second table: its own ids). */
+struct ucma_mc {
+	uint8_t used;
+	int32_t id; /* the cm id that joined */
+	uint64_t uid;
+	uint8_t mgid[16];
+	uint32_t events_reported;
+};
+
+#define UCMA_MAX_MCS 1024
+
 struct ucma_world {
 	uint32_t magic;
 	int32_t free_ev;
@@ -147,6 +158,7 @@ struct ucma_world {
 	struct ucma_file files[UCMA_MAX_FILES];
 	struct ucma_id ids[UCMA_MAX_IDS];
 	struct ucma_event ev[UCMA_MAX_EVENTS];
+	struct ucma_mc mc[UCMA_MAX_MCS];
 };
 
 /* Per open file, in the process (the devfile's priv). */
@@ -184,8 +196,9 @@ void ucma_event(int i, uint32_t event, int32_t status,
 		const struct rdma_ucm_event_resp *param);
 /* Queue on file f an event with exactly resp; id i is whose it is. */
 void ucma_event_raw(int f, int i, const struct rdma_ucm_event_resp *resp);
-/* Drop the undelivered events of id i (its destroy). */
-void ucma_events_purge(int i);
+/* Drop the undelivered events of id i (its destroy), or only those of
+ * its multicast join mc (mc >= 0: the leave). */
+void ucma_events_purge(int i, int mc);
 /* The FIFO of file slot f. */
 void ucma_fifo_path(char *buf, size_t len, int f, uint32_t gen);
 /* Files whose process is gone: close them (destroy their ids). Lock. */
@@ -218,5 +231,12 @@ uint64_t ucma_timers(int f);
 /* The CONNECT_REQUEST of new id n was retrieved (or n is going): its
  * listener's backlog credit returns. */
 void ucma_credit_return(int n);
+
+/* ---- ucma_mcast.c: multicast joins ---- */
+int ucma_cmd_mcast(int f, uint32_t cmd, const uint8_t *in, uint16_t out);
+/* Leave every group id i joined (its destroy). Needs lock. */
+void ucma_mc_drop(int i);
+/* Event r of id i was delivered: count it where the kernel does. */
+void ucma_reported(const struct rdma_ucm_event_resp *r, int i);
 
 #endif

@@ -535,6 +535,7 @@ void ucma_id_destroy(int i)
 	for (n = 0; n < UCMA_MAX_IDS; n++)
 		if (ucma_w->ids[n].used && ucma_w->ids[n].listener == i)
 			ucma_w->ids[n].listener = -1;
+	ucma_mc_drop(i);
 }
 
 static void timer_fire(int i)
@@ -580,37 +581,20 @@ uint64_t ucma_timers(int f)
 
 /* ---- the commands ---- */
 
-static int cmd_join(struct ucma_id *id)
-{
-	if (!ud(id) ||
-	    (id->state != UCMA_ADDR_BOUND && id->state != UCMA_ADDR_RESOLVED))
-		return -EINVAL;
-	return -EOPNOTSUPP; /* multicast groups are not modelled yet */
-}
-
 int ucma_cmd_conn(int f, uint32_t cmd, const uint8_t *in, uint16_t out)
 {
-	/* every command here starts with the id but these two */
-	uint32_t off = cmd == RDMA_USER_CM_CMD_INIT_QP_ATTR ||
-				       cmd == RDMA_USER_CM_CMD_LEAVE_MCAST
-			       ? 8
+	/* every command here starts with the id but these three */
+	uint32_t off = cmd == RDMA_USER_CM_CMD_INIT_QP_ATTR ? 8
 		       : cmd == RDMA_USER_CM_CMD_CONNECT
 			       ? offsetof(struct rdma_ucm_connect, id)
 		       : cmd == RDMA_USER_CM_CMD_ACCEPT
 			       ? offsetof(struct rdma_ucm_accept, id)
-		       : cmd == RDMA_USER_CM_CMD_JOIN_IP_MCAST
-			       ? offsetof(struct rdma_ucm_join_ip_mcast, id)
-		       : cmd == RDMA_USER_CM_CMD_JOIN_MCAST
-			       ? offsetof(struct rdma_ucm_join_mcast, id)
 			       : 0;
 	struct ucma_id *id;
 	uint32_t idn;
 	int i;
 
 	memcpy(&idn, in + off, sizeof(idn));
-	if (cmd == RDMA_USER_CM_CMD_LEAVE_MCAST)
-		return out < sizeof(struct rdma_ucm_destroy_id_resp) ? -ENOSPC
-								     : -ENOENT;
 	i = ucma_id_find(f, idn);
 	if (i < 0)
 		return i;
@@ -628,8 +612,6 @@ int ucma_cmd_conn(int f, uint32_t cmd, const uint8_t *in, uint16_t out)
 		return cmd_accept(id, (const void *)in);
 	case RDMA_USER_CM_CMD_REJECT:
 		return cmd_reject(id, (const void *)in);
-	case RDMA_USER_CM_CMD_DISCONNECT:
-		return cmd_disconnect(id);
 	}
-	return cmd_join(id);
+	return cmd_disconnect(id);
 }

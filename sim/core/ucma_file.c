@@ -158,7 +158,13 @@ static void event_unlink(int f, int prev, int n)
 	ucma_w->free_ev = n;
 }
 
-void ucma_events_purge(int i)
+static int is_mc_event(uint32_t event)
+{
+	return event == RDMA_CM_EVENT_MULTICAST_JOIN ||
+	       event == RDMA_CM_EVENT_MULTICAST_ERROR;
+}
+
+void ucma_events_purge(int i, int mc)
 {
 	int f = ucma_w->ids[i].file, n, prev = -1, next;
 	struct ucma_event *e;
@@ -166,7 +172,9 @@ void ucma_events_purge(int i)
 	for (n = ucma_w->files[f].head; n >= 0; n = next) {
 		e = &ucma_w->ev[n];
 		next = e->next;
-		if (e->id != i || e->id_gen != ucma_w->ids[i].gen) {
+		if (e->id != i || e->id_gen != ucma_w->ids[i].gen ||
+		    (mc >= 0 && (!is_mc_event(e->resp.event) ||
+				 e->resp.id != (uint32_t)mc))) {
 			prev = n;
 			continue;
 		}
@@ -177,6 +185,14 @@ void ucma_events_purge(int i)
 		event_unlink(f, prev, n);
 		ucma_w->files[f].stale++;
 	}
+}
+
+void ucma_reported(const struct rdma_ucm_event_resp *r, int i)
+{
+	if (is_mc_event(r->event) && r->id < UCMA_MAX_MCS)
+		ucma_w->mc[r->id].events_reported++;
+	else
+		ucma_w->ids[i].events_reported++;
 }
 
 /* Read the FIFO bytes of events that were dropped (fd is the file's). */
@@ -330,7 +346,7 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 			event_unlink(fp->slot, -1, n);
 			if (sys.read(fd, &tok, 1) != 1)
 				sim_trace("ucma: event token missing");
-			ucma_w->ids[i].events_reported++;
+			ucma_reported(&r, i);
 			if (r.event == RDMA_CM_EVENT_CONNECT_REQUEST &&
 			    r.id != (uint32_t)i)
 				ucma_credit_return((int)r.id);
@@ -359,7 +375,8 @@ struct ucma_cmd {
 	const char *name;
 	uint16_t in;  /* bytes the kernel copies in */
 	uint8_t min;  /* CONNECT/ACCEPT: a shorter `in` is EINVAL */
-	uint8_t kind; /* 0 none, 1 id/address, 2 connection, 3 GET_EVENT */
+	uint8_t kind; /* 0 none, 1 id/address, 2 connection, 3 GET_EVENT,
+		       4 multicast */
 };
 
 /* MIN: the ece at the end is optional (in may stop before it) */
@@ -383,13 +400,13 @@ static const struct ucma_cmd cmds[] = {
 	[RDMA_USER_CM_CMD_GET_OPTION] = {"GET_OPTION", 0, 0, 0},
 	CMD(SET_OPTION, rdma_ucm_set_option, 1),
 	CMD(NOTIFY, rdma_ucm_notify, 2),
-	CMD(JOIN_IP_MCAST, rdma_ucm_join_ip_mcast, 2),
-	CMD(LEAVE_MCAST, rdma_ucm_destroy_id, 2),
+	CMD(JOIN_IP_MCAST, rdma_ucm_join_ip_mcast, 4),
+	CMD(LEAVE_MCAST, rdma_ucm_destroy_id, 4),
 	CMD(MIGRATE_ID, rdma_ucm_migrate_id, 1),
 	CMD(QUERY, rdma_ucm_query, 1),
 	CMD(BIND, rdma_ucm_bind, 1),
 	CMD(RESOLVE_ADDR, rdma_ucm_resolve_addr, 1),
-	CMD(JOIN_MCAST, rdma_ucm_join_mcast, 2),
+	CMD(JOIN_MCAST, rdma_ucm_join_mcast, 4),
 };
 
 static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
@@ -426,8 +443,10 @@ static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
 		ucma_reap();
 		if (c->kind == 1)
 			ret = ucma_cmd_id(fp->slot, hdr.cmd, in, hdr.out);
-		else
+		else if (c->kind == 2)
 			ret = ucma_cmd_conn(fp->slot, hdr.cmd, in, hdr.out);
+		else
+			ret = ucma_cmd_mcast(fp->slot, hdr.cmd, in, hdr.out);
 		drain_stale(fp->slot, fd);
 		ucma_unlock();
 		pthread_mutex_unlock(&sim_lock);

@@ -76,6 +76,16 @@ static int loopback_addr(const struct sockaddr_storage *ss)
 		&((const struct sockaddr_in6 *)ss)->sin6_addr);
 }
 
+/* 224.0.0.0/4, ff00::/8: no neighbour to ask, the MAC is mapped */
+static int multicast_addr(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return IN_MULTICAST(ntohl(
+			((const struct sockaddr_in *)ss)->sin_addr.s_addr));
+	return IN6_IS_ADDR_MULTICAST(
+		&((const struct sockaddr_in6 *)ss)->sin6_addr);
+}
+
 static int same_ip(const struct sockaddr_storage *a,
 		   const struct sockaddr_storage *b)
 {
@@ -184,7 +194,7 @@ static int destroy_id(int f, const struct rdma_ucm_destroy_id *c, uint16_t out)
 	i = ucma_id_find(f, c->id);
 	if (i < 0)
 		return i;
-	ucma_events_purge(i);
+	ucma_events_purge(i, -1);
 	r.events_reported = ucma_w->ids[i].events_reported;
 	ucma_id_destroy(i);
 	return sim_copy_to_user((void *)(uintptr_t)c->response, &r, sizeof(r));
@@ -469,7 +479,7 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 		addr_error(i, -ENODEV);
 		return 0;
 	}
-	if (roce_port_of(dst, &ddev, &dgi)) {
+	if (!multicast_addr(dst) && roce_port_of(dst, &ddev, &dgi)) {
 		/* nobody answers ARP on the wire: the resolver times out */
 		id->timer = TIMER_ADDR;
 		id->addr_err = -ETIMEDOUT;
@@ -851,7 +861,7 @@ static int cmd_migrate(int f, const struct rdma_ucm_migrate_id *c, uint16_t out)
 		return i;
 	if (old->slot != f) {
 		/* queued events stay with the old file (not moved here) */
-		ucma_events_purge(i);
+		ucma_events_purge(i, -1);
 		ucma_w->ids[i].file = f;
 	}
 	r.events_reported = ucma_w->ids[i].events_reported;

@@ -30,10 +30,10 @@
 #define EV_ROUTE_RESOLVED   2
 #define EV_CONNECT_REQUEST  4
 #define EV_CONNECT_RESPONSE 5
-#define EV_UNREACHABLE	    7
 #define EV_REJECTED	    8
 #define EV_ESTABLISHED	    9
 #define EV_DISCONNECTED	    10
+#define EV_MULTICAST_JOIN   12
 
 static const char *server_ip = "192.168.1.1";
 
@@ -513,6 +513,69 @@ static void test_ud(int fd)
 	destroy_id(fd, (uint32_t)l, NULL);
 }
 
+static long join(int fd, uint32_t id, uint64_t uid, const char *group,
+		 uint32_t *mc)
+{
+	struct rdma_ucm_join_mcast c = {.id = id, .uid = uid};
+	struct rdma_ucm_create_id_resp r = {.id = ~0u};
+	long ret;
+
+	c.response = (uintptr_t)&r;
+	if (strchr(group, ':')) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&c.addr;
+
+		s6->sin6_family = AF_INET6;
+		inet_pton(AF_INET6, group, &s6->sin6_addr);
+		c.addr_size = sizeof(*s6);
+	} else {
+		ip4((struct sockaddr_storage *)&c.addr, group, 0);
+		c.addr_size = 16;
+	}
+	ret = cmd(fd, RDMA_USER_CM_CMD_JOIN_MCAST, &c, sizeof(c), sizeof(r));
+	*mc = r.id;
+	return ret;
+}
+
+/* Multicast on RoCE: the join's event and MGID, the IPv6 group RoCE v2
+ * cannot carry, leave. */
+static void test_mcast(int fd)
+{
+	static const uint8_t mgid[16] = {[10] = 0xff, [11] = 0xff, 239,
+					 1,	      1,	   1};
+	struct rdma_ucm_event_resp e;
+	struct rdma_ucm_destroy_id_resp lr = {0};
+	struct rdma_ucm_destroy_id l = {.response = (uintptr_t)&lr};
+	int u = create_id(fd, 700, RDMA_PS_UDP),
+	    t = create_id(fd, 701, RDMA_PS_TCP);
+	uint32_t mc;
+
+	CHECK(join(fd, (uint32_t)u, 1, "239.1.1.1", &mc) == -EINVAL,
+	      "join without a device: EINVAL");
+	bind_ip(fd, (uint32_t)u, server_ip, 0);
+	bind_ip(fd, (uint32_t)t, server_ip, 0);
+	CHECK(join(fd, (uint32_t)t, 1, "239.1.1.1", &mc) == -EINVAL,
+	      "join on an RC id: EINVAL");
+	CHECK(join(fd, (uint32_t)u, 1, "ff0e::1", &mc) == -524,
+	      "IPv6 group on RoCE v2: the kernel's ENOTSUPP");
+	CHECK(join(fd, (uint32_t)u, 77, "239.1.1.1", &mc) > 0, "join");
+	expect_event(fd, EV_MULTICAST_JOIN, mc, &e, "joined");
+	CHECK(e.uid == 77 && e.param.ud.qp_num == 0xffffff &&
+		      e.param.ud.qkey == 0x01234567 &&
+		      !memcmp(e.param.ud.ah_attr.grh.dgid, mgid, 16) &&
+		      e.param.ud.ah_attr.grh.hop_limit == 64,
+	      "join event: MGID ::ffff:239.1.1.1, qpn, qkey");
+	l.id = mc;
+	CHECK(cmd(fd, RDMA_USER_CM_CMD_LEAVE_MCAST, &l, sizeof(l), sizeof(lr)) >
+			      0 &&
+		      lr.events_reported == 1,
+	      "leave: 1 event reported");
+	CHECK(cmd(fd, RDMA_USER_CM_CMD_LEAVE_MCAST, &l, sizeof(l),
+		  sizeof(lr)) == -ENOENT,
+	      "leave again: ENOENT");
+	destroy_id(fd, (uint32_t)u, NULL);
+	destroy_id(fd, (uint32_t)t, NULL);
+}
+
 /* A process that dies holding an established id: its kernel file closes
  * and its CM sends DREQ. */
 static void test_death(int fd)
@@ -569,6 +632,7 @@ int main(int argc, char **argv)
 	test_rc(fd);
 	test_backlog(fd);
 	test_ud(fd);
+	test_mcast(fd);
 	test_death(fd);
 	close(fd);
 	if (failures)
