@@ -199,6 +199,10 @@ void ucma_event_raw(int f, int i, const struct rdma_ucm_event_resp *resp);
 /* Drop the undelivered events of id i (its destroy), or only those of
  * its multicast join mc (mc >= 0: the leave). */
 void ucma_events_purge(int i, int mc);
+/* Move the undelivered events of id i to file `to`'s tail (MIGRATE_ID). */
+void ucma_events_move(int i, int to);
+/* Read from fd, file f's FIFO, the bytes of events dropped unread. */
+void ucma_drain_stale(int f, int fd);
 /* The FIFO of file slot f. */
 void ucma_fifo_path(char *buf, size_t len, int f, uint32_t gen);
 /* Files whose process is gone: close them (destroy their ids). Lock. */

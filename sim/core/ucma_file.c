@@ -187,6 +187,26 @@ void ucma_events_purge(int i, int mc)
 	}
 }
 
+void ucma_events_move(int i, int to)
+{
+	int f = ucma_w->ids[i].file, n, prev = -1, next;
+	struct rdma_ucm_event_resp r;
+	struct ucma_event *e;
+
+	for (n = ucma_w->files[f].head; n >= 0; n = next) {
+		e = &ucma_w->ev[n];
+		next = e->next;
+		if (e->id != i || e->id_gen != ucma_w->ids[i].gen) {
+			prev = n;
+			continue;
+		}
+		r = e->resp;
+		event_unlink(f, prev, n);
+		ucma_w->files[f].stale++;
+		ucma_event_raw(to, i, &r);
+	}
+}
+
 void ucma_reported(const struct rdma_ucm_event_resp *r, int i)
 {
 	if (is_mc_event(r->event) && r->id < UCMA_MAX_MCS)
@@ -196,7 +216,7 @@ void ucma_reported(const struct rdma_ucm_event_resp *r, int i)
 }
 
 /* Read the FIFO bytes of events that were dropped (fd is the file's). */
-static void drain_stale(int f, int fd)
+void ucma_drain_stale(int f, int fd)
 {
 	char buf[64];
 	ssize_t n;
@@ -337,7 +357,7 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 			return -EINVAL;
 		}
 		wait = ucma_timers(fp->slot);
-		drain_stale(fp->slot, fd);
+		ucma_drain_stale(fp->slot, fd);
 		n = uf->head;
 		if (n >= 0) {
 			e = &ucma_w->ev[n];
@@ -447,7 +467,7 @@ static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
 			ret = ucma_cmd_conn(fp->slot, hdr.cmd, in, hdr.out);
 		else
 			ret = ucma_cmd_mcast(fp->slot, hdr.cmd, in, hdr.out);
-		drain_stale(fp->slot, fd);
+		ucma_drain_stale(fp->slot, fd);
 		ucma_unlock();
 		pthread_mutex_unlock(&sim_lock);
 	}

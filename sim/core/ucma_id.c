@@ -860,8 +860,8 @@ static int cmd_migrate(int f, const struct rdma_ucm_migrate_id *c, uint16_t out)
 	if (i < 0)
 		return i;
 	if (old->slot != f) {
-		/* queued events stay with the old file (not moved here) */
-		ucma_events_purge(i, -1);
+		ucma_events_move(i, f);
+		ucma_drain_stale(old->slot, (int)c->fd);
 		ucma_w->ids[i].file = f;
 	}
 	r.events_reported = ucma_w->ids[i].events_reported;

@@ -28,6 +28,9 @@ rping)
 ucmatose)
 	S="ucmatose -c 4 -C 20 $( [ -n "$CLI_SRC" ] && echo "-b $SRV")"
 	C="ucmatose -s $SRV $(src_opt -b) -c 4 -C 20" ;;
+ucmatose_migrate)
+	S="ucmatose -m -c 2 -C 10"
+	C="ucmatose -m -s $SRV -c 2 -C 10" ;;
 rdma_server)
 	S="rdma_server -s $SRV"
 	C="rdma_client -s $SRV" ;;
@@ -104,8 +107,11 @@ rping)
 		fail "server did not print 10 pings"
 	grep -q '^ping data: rdma-ping-9: JKLMNOPQRSTUVWXYZ' "$w/c" ||
 		fail "ping 9's data" ;;
-ucmatose | udaddy)
+ucmatose | ucmatose_migrate | udaddy)
 	for f in "$w/s" "$w/c"; do
+		[ "$JUDGE" != ucmatose_migrate ] ||
+			grep -q '^migrating to new event channel' "$f" ||
+			fail "no migration"
 		grep -q '^data transfers complete' "$f" ||
 			fail "no completed transfers"
 		grep -q '^return status 0' "$f" || fail "status"
