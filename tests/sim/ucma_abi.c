@@ -24,9 +24,11 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EV_ADDR_RESOLVED    0
+#define EV_ADDR_ERROR	    1
 #define EV_ROUTE_RESOLVED   2
 #define EV_CONNECT_REQUEST  4
 #define EV_CONNECT_RESPONSE 5
@@ -102,7 +104,7 @@ static long listen_id(int fd, uint32_t id, uint32_t backlog)
 
 static long resolve(int fd, uint32_t id, const char *ip, uint16_t port)
 {
-	struct rdma_ucm_resolve_addr c = {.id = id, .timeout_ms = 2000};
+	struct rdma_ucm_resolve_addr c = {.id = id, .timeout_ms = 1000};
 
 	c.dst_size = 16;
 	ip4((struct sockaddr_storage *)&c.dst_addr, ip, port);
@@ -316,6 +318,31 @@ static void test_bind(int fd)
 	      "bind b, both REUSEADDR");
 	destroy_id(fd, (uint32_t)a, NULL);
 	destroy_id(fd, (uint32_t)b, NULL);
+}
+
+/* Address errors: no neighbour answers on the wire (after the timeout),
+ * no route (at once); the id is back in ADDR_BOUND and may try again. */
+static void test_addr_errors(int fd)
+{
+	struct rdma_ucm_event_resp e;
+	struct timespec t0, t1;
+	int id = create_id(fd, 800, RDMA_PS_TCP);
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(resolve(fd, (uint32_t)id, "192.168.1.77", 1) > 0, "resolve");
+	expect_event(fd, EV_ADDR_ERROR, (uint32_t)id, &e, "no neighbour");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+	     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	CHECK((int)e.status == -ETIMEDOUT && ms >= 1000,
+	      "ADDR_ERROR -ETIMEDOUT after the timeout (%d, %ld ms)",
+	      (int)e.status, ms);
+	CHECK(resolve(fd, (uint32_t)id, "10.200.1.1", 1) > 0, "resolve again");
+	expect_event(fd, EV_ADDR_ERROR, (uint32_t)id, &e, "no route");
+	CHECK((int)e.status == -ENETUNREACH, "no route: -ENETUNREACH (%d)",
+	      (int)e.status);
+	destroy_id(fd, (uint32_t)id, NULL);
 }
 
 static void test_rc(int fd)
@@ -629,6 +656,7 @@ int main(int argc, char **argv)
 	}
 	test_framing(fd);
 	test_bind(fd);
+	test_addr_errors(fd);
 	test_rc(fd);
 	test_backlog(fd);
 	test_ud(fd);
