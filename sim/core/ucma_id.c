@@ -762,24 +762,25 @@ static void pack_path(const struct ucma_id *id, uint8_t rec[64])
 
 static int query_path(const struct ucma_id *id, uint64_t resp, uint16_t out)
 {
-	struct {
-		struct rdma_ucm_query_path_resp h;
-		struct ib_path_rec_data p;
-	} r;
+	/* rdma_ucm_query_path_resp, then one ib_path_rec_data */
+	uint8_t r[sizeof(struct rdma_ucm_query_path_resp) +
+		  sizeof(struct ib_path_rec_data)] __attribute__((aligned(8)));
+	struct rdma_ucm_query_path_resp *h = (void *)r;
+	struct ib_path_rec_data *p = (void *)(r + sizeof(*h));
 	size_t len;
 
-	if (out < sizeof(r.h))
+	if (out < sizeof(*h))
 		return -ENOSPC;
-	memset(&r, 0, sizeof(r));
+	memset(r, 0, sizeof(r));
 	if (id->route) {
-		r.h.num_paths = 1;
-		r.p.flags = 0x2b; /* GMP | PRIMARY | BIDIRECTIONAL */
-		pack_path(id, (uint8_t *)r.p.path_rec);
+		h->num_paths = 1;
+		p->flags = 0x2b; /* GMP | PRIMARY | BIDIRECTIONAL */
+		pack_path(id, (uint8_t *)p->path_rec);
 	}
-	len = sizeof(r.h) + r.h.num_paths * sizeof(r.p);
+	len = sizeof(*h) + h->num_paths * sizeof(*p);
 	if (len > out)
 		len = out;
-	return sim_copy_to_user((void *)(uintptr_t)resp, &r, len);
+	return sim_copy_to_user((void *)(uintptr_t)resp, r, len);
 }
 
 static int cmd_query(int f, uint32_t cmd, const struct rdma_ucm_query *c,
