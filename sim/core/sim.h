@@ -464,6 +464,15 @@ int sim_has_raw_caps(void);
 /* Capability cap (CAP_*) effective (capget). */
 int sim_has_cap(int cap);
 
+/* ---- multicast groups (qp_mcast.c) ---- */
+/* ff00::/8 or an IPv4 group mapped into a RoCE v2 GID. */
+int sim_gid_is_mcast(const uint8_t gid[16]);
+/* A QP is gone: its attachments go too. Takes the shared lock. */
+void sim_mcast_qp_gone(uint32_t dev, uint32_t qpn);
+/* The QPs attached to group gid, at most max: their count. */
+int sim_mcast_members(const uint8_t gid[16], uint32_t *devs, uint32_t *qpns,
+		      int max);
+
 static inline uint64_t sim_guid(unsigned int dev)
 {
 	return sim.model->guid_base + dev;

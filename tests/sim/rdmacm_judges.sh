@@ -21,6 +21,8 @@ if [ "$NDEV" = 2 ]; then
 fi
 src_opt() { [ -n "$CLI_SRC" ] && echo "$1 $CLI_SRC"; }
 
+# the server is ready: its LISTEN, or READY, in the world's trace
+READY="rdma_cm LISTEN -> ok"
 case $JUDGE in
 rping)
 	S="rping -s -a $SRV -V -C 10 -v"
@@ -37,6 +39,12 @@ rdma_server)
 udaddy)
 	S="udaddy -c 2 -C 20 $( [ -n "$CLI_SRC" ] && echo "-b $SRV")"
 	C="udaddy -s $SRV $(src_opt -b) -c 2 -C 20" ;;
+mckey)
+	# the receiver joins 239.1.1.1, the sender (-s) sends it 20
+	# datagrams once the receiver's QP is attached (uverbs command 30)
+	READY='data=0x1e CORE_IN.* -> 0|write ATTACH_MCAST.*-> ok'
+	S="mckey -m 239.1.1.1 -b $SRV -C 20"
+	C="mckey -m 239.1.1.1 -s -b ${CLI_SRC:-$SRV} -C 20" ;;
 rstream | riostream)
 	S="$JUDGE -b $SRV -T v -C 200 -S 4096"
 	C="$JUDGE -s $SRV -T v -C 200 -S 4096" ;;
@@ -55,7 +63,7 @@ cat >"$w/run" <<EOS
 $S >"$w/s" 2>&1 &
 spid=\$!
 i=0
-while [ \$i -lt 600 ] && ! grep -q "rdma_cm LISTEN -> ok" "$w/trace"; do
+while [ \$i -lt 600 ] && ! grep -Eq "$READY" "$w/trace"; do
 	sleep 0.1
 	i=\$((i + 1))
 done
@@ -107,6 +115,15 @@ rping)
 		fail "server did not print 10 pings"
 	grep -q '^ping data: rdma-ping-9: JKLMNOPQRSTUVWXYZ' "$w/c" ||
 		fail "ping 9's data" ;;
+mckey)
+	grep -q '^initiating data transfers' "$w/c" || fail "nothing sent"
+	for f in "$w/s" "$w/c"; do
+		grep -q '^mckey: joined dgid: ::ffff:239.1.1.1' "$f" ||
+			fail "join"
+		grep -q '^data transfers complete' "$f" ||
+			fail "20 datagrams not all received"
+		grep -q '^return status 0' "$f" || fail "status"
+	done ;;
 ucmatose | ucmatose_migrate | udaddy)
 	for f in "$w/s" "$w/c"; do
 		[ "$JUDGE" != ucmatose_migrate ] ||
