@@ -25,6 +25,8 @@
 #define SIM_NET_EVENTS	 256  /* per-port event log, a ring */
 #define SIM_MLX5_ROCE_GIDS 255 /* mlx5 RoCE gid_tbl_len */
 #define SIM_NET_MAX_DEVICES 1024 /* = SIM_MAX_DEVICES */
+/* A destination on the wire that no port of the world owns. */
+#define SIM_NO_DEVICE 0xffffu
 
 enum sim_gid_type {
 	SIM_GID_IB = 0,
@@ -99,11 +101,10 @@ int sim_roce_find_ip(struct sim_shared *sh, const struct sockaddr *sa,
 /* The netdev whose MAC is mac, or NULL. */
 struct sim_netdev *sim_netdev_by_mac(struct sim_shared *sh,
 				     const uint8_t mac[6]);
-/* The destination MAC of dgid as the kernel resolves it for a RoCE AV:
- * multicast mapped, an address of this host -> the MAC of the netdev
- * holding it. 0 or -ETIMEDOUT (no neighbour answers). Takes the lock. */
-int sim_roce_resolve_dmac(struct sim_shared *sh, const uint8_t dgid[16],
-			  uint8_t dmac[6]);
+/* The MAC a multicast DGID maps to: 0, or -1 when dgid is unicast. */
+int sim_roce_mcast_mac(const uint8_t dgid[16], uint8_t dmac[6]);
+/* ::, ::1, ::ffff:0.0.0.0 or ::ffff:127.x.y.z: routed through lo. */
+int sim_roce_is_lo_gid(const uint8_t g[16]);
 /* The port's active MTU (IB enum, 1..5) for netdev MTU mtu; 0 if none. */
 unsigned int sim_roce_active_mtu(uint32_t mtu);
 

@@ -197,9 +197,7 @@ struct sim_netdev *sim_netdev_by_mac(struct sim_shared *sh,
 	return NULL;
 }
 
-/* ::, ::1, ::ffff:0.0.0.0 and ::ffff:127/8: the kernel routes these to
- * the loopback device (ip_route_output_key_hash, ip6_route_output). */
-static int is_lo_gid(const uint8_t g[16])
+int sim_roce_is_lo_gid(const uint8_t g[16])
 {
 	static const uint8_t zero[16];
 
@@ -209,42 +207,24 @@ static int is_lo_gid(const uint8_t g[16])
 	       (g[12] == 127 || !memcmp(g + 12, zero, 4));
 }
 
-int sim_roce_resolve_dmac(struct sim_shared *sh, const uint8_t dgid[16],
-			  uint8_t dmac[6])
+int sim_roce_mcast_mac(const uint8_t dgid[16], uint8_t dmac[6])
 {
-	static const uint8_t v4mc[3] = {0x01, 0x00, 0x5e};
-	uint32_t i, j;
-	int ret = -ETIMEDOUT;
-
 	if (dgid[0] == 0xff) { /* IPv6 multicast: 33:33 + last 4 bytes */
 		dmac[0] = dmac[1] = 0x33;
 		memcpy(dmac + 2, dgid + 12, 4);
 		return 0;
 	}
 	if (!memcmp(dgid, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) &&
-	    (dgid[12] & 0xf0) == 0xe0) { /* IPv4 multicast */
-		memcpy(dmac, v4mc, 3);
+	    (dgid[12] & 0xf0) == 0xe0) { /* IPv4: 01:00:5e + low 23 bits */
+		dmac[0] = 0x01;
+		dmac[1] = 0x00;
+		dmac[2] = 0x5e;
 		dmac[3] = dgid[13] & 0x7f;
 		dmac[4] = dgid[14];
 		dmac[5] = dgid[15];
 		return 0;
 	}
-	if (is_lo_gid(dgid)) { /* routed through lo: lo's MAC */
-		memset(dmac, 0, 6);
-		return 0;
-	}
-	/* the world is one host: a destination it owns answers with the MAC
-	 * of the netdev holding the address; nothing else answers ARP/ND */
-	sim_shared_lock(sh);
-	for (i = 0; ret && i < sh->net.nnetdev; i++)
-		for (j = 0; ret && j < sh->net.nd[i].gid_tbl_len; j++)
-			if (sh->net.nd[i].gids[j].state == SIM_GID_VALID &&
-			    !memcmp(sh->net.nd[i].gids[j].gid, dgid, 16)) {
-				memcpy(dmac, sh->net.nd[i].mac, 6);
-				ret = 0;
-			}
-	sim_shared_unlock(sh);
-	return ret;
+	return -1;
 }
 
 /* iboe_get_mtu: the largest IB MTU whose RoCE packet fits the netdev MTU

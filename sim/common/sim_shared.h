@@ -28,6 +28,12 @@
 #define SIM_PATH_LEN   512
 
 enum sim_driver_kind { SIM_DRIVER_MLX5 = 0, SIM_DRIVER_RXE = 1 };
+/* Whether the world gets its own network namespace. */
+enum sim_netns_mode {
+	SIM_NETNS_AUTO = 0, /* when a port is Ethernet */
+	SIM_NETNS_ALWAYS,   /* --netns */
+	SIM_NETNS_NEVER,    /* --no-netns (IB-only worlds) */
+};
 
 struct sim_config {
 	uint32_t ndev;
@@ -38,7 +44,7 @@ struct sim_config {
 	uint8_t no_netlink;
 	uint8_t static_uar; /* mlx5 kernel without MLX5_LIB_CAP_DYN_UAR */
 	uint8_t cc_guest;   /* a confidential-computing guest: DMA bounces */
-	uint8_t no_netns;   /* --no-netns: stay in the caller's namespace */
+	uint8_t netns;	    /* enum sim_netns_mode: --netns, --no-netns */
 	char trace_path[SIM_PATH_LEN];
 	/* --fault rules, --seed, and the clock their times count from */
 	uint64_t seed;

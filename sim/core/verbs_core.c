@@ -151,9 +151,3 @@ int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a)
 	return a->sgid_index ? -ENODATA : 0; /* only GID 0 is populated */
 }
 
-int sim_resolve_ah_dmac(unsigned int dev, struct sim_ah_attr *a)
-{
-	if (!sim_netdev_of(sim.sh, dev, 1))
-		return 0;
-	return sim_roce_resolve_dmac(sim.sh, a->dgid, a->dmac);
-}

@@ -44,6 +44,8 @@ int sim_write_sysfs(const char *dir, const struct sim_config *cfg);
  */
 int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns);
 void sim_net_teardown(struct sim_net_setup *ns);
+/* Show the world's netdevs under /sys/class/net (best effort). */
+void sim_net_mount_sysfs(const struct sim_net_setup *ns, const char *dir);
 /* Add address cidr ("a.b.c.d/p" or "x::y/p") to ifindex. 0 or -errno. */
 int sim_net_add_addr(int sock, int ifindex, const char *cidr);
 /*

@@ -169,6 +169,8 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = sim_net_monitor_start(dir, &l, &ns);
 	if (!ret)
+		sim_net_mount_sysfs(&ns, dir);
+	if (!ret)
 		ret = set_env(dir, lib);
 	if (ret) {
 		fprintf(stderr, "rdma-sim: cannot set up %s: %s\n", dir,

@@ -73,7 +73,9 @@ static const char usage[] =
 	"                     without D=); eth gives the port a netdev and\n"
 	"                     RoCE GIDs (mlx5 default ib, rxe always eth)\n"
 	"  --addr D=ADDR/LEN  an address of device D's netdev, repeatable\n"
-	"                     (default 192.168.<D+1>.1/24, fd00:0:0:<D+1>::1/64)\n"
+	"                     (default 192.168.1.<D+1>/24, fd00::<D+1>/64)\n"
+	"  --netns            a network namespace of its own also for a world\n"
+	"                     without Ethernet ports (made when one has them)\n"
 	"  --no-netns         stay in the caller's network namespace (IB only)\n"
 	"  --help             this text\n";
 
@@ -176,6 +178,7 @@ enum {
 	OPT_LINK_LAYER,
 	OPT_ADDR,
 	OPT_NO_NETNS,
+	OPT_NETNS,
 	OPT_HELP
 };
 
@@ -196,6 +199,7 @@ static const struct option longopts[] = {
 	{"link-layer", required_argument, NULL, OPT_LINK_LAYER},
 	{"addr", required_argument, NULL, OPT_ADDR},
 	{"no-netns", no_argument, NULL, OPT_NO_NETNS},
+	{"netns", no_argument, NULL, OPT_NETNS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{}};
 
@@ -343,7 +347,10 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 	case OPT_ADDR:
 		return parse_addr(arg, l);
 	case OPT_NO_NETNS:
-		l->cfg.no_netns = 1;
+		l->cfg.netns = SIM_NETNS_NEVER;
+		return 0;
+	case OPT_NETNS:
+		l->cfg.netns = SIM_NETNS_ALWAYS;
 		return 0;
 	case OPT_DRIVER:
 		m = sim_model_by_name(arg);

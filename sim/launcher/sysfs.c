@@ -189,8 +189,14 @@ int sim_write_sysfs(const char *dir, const struct sim_config *cfg)
 	return ret;
 }
 
-/* What sysfs shows of each RoCE port now, to rewrite only what changed. */
+/*
+ * What sysfs shows of each RoCE port now, to rewrite only what changed.
+ * Files exist for slots 0..shown_len-1: the first SYSFS_GIDS and every
+ * slot that ever held a GID (all 1024 of rxe's cost seconds of start-up).
+ */
+#define SYSFS_GIDS 16
 static struct sim_gid_slot shown[SIM_MAX_NETDEVS][SIM_GID_SLOTS];
+static uint32_t shown_len[SIM_MAX_NETDEVS];
 static uint8_t shown_state[SIM_MAX_NETDEVS]; /* 0 unwritten, 1 down, 2 up */
 
 static int write_gid(const char *ib, const struct sim_netdev *nd,
@@ -235,10 +241,16 @@ int sim_sysfs_write_roce_port(const char *dir, const struct sim_shared *sh,
 
 		if (v.state == SIM_GID_VALID)
 			v = nd->gids[i];
-		if (shown_state[n] && !memcmp(&v, &shown[n][i], sizeof(v)))
+		if (i < shown_len[n] ? !memcmp(&v, &shown[n][i], sizeof(v))
+				     : i >= SYSFS_GIDS && !v.state)
 			continue;
+		for (; shown_len[n] < i; shown_len[n]++) /* no gaps */
+			ret |= write_gid(ib, nd, &shown[n][shown_len[n]],
+					 shown_len[n]);
 		shown[n][i] = v;
 		ret |= write_gid(ib, nd, &v, i);
+		if (shown_len[n] <= i)
+			shown_len[n] = i + 1;
 	}
 	if (state != shown_state[n]) {
 		shown_state[n] = state;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "judge.h"
+#include "qp_link.h"
 
 #define LIMIT_MS 5000
 #define QKEY	 0x11111111u
@@ -117,13 +118,13 @@ static void check_table(void)
 	struct ibv_gid_entry e;
 	union ibv_gid g, want;
 	int v4 = find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
-	int v6 = find_gid("fd00:0:0:1::1", IBV_GID_TYPE_ROCE_V2);
+	int v6 = find_gid("fd00::1", IBV_GID_TYPE_ROCE_V2);
 	char path[128], buf[64] = "";
 	FILE *f;
 
 	/* defaults first, then IPv4, then IPv6; v1 before v2 */
 	CHECK(v4 == (has_v1 ? 3 : 1), "::ffff:192.168.1.1 v2 at %d", v4);
-	CHECK(v6 == (has_v1 ? 5 : 2), "fd00:0:0:1::1 v2 at %d", v6);
+	CHECK(v6 == (has_v1 ? 5 : 2), "fd00::1 v2 at %d", v6);
 	if (has_v1)
 		CHECK(find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V1) == 2,
 		      "the v1 entry of 192.168.1.1");
@@ -177,7 +178,7 @@ static void check_changes(void)
 	      "down: events %#x", st);
 	CHECK(!ibv_query_port(ctx, 1, &pa) && pa.state == IBV_PORT_DOWN,
 	      "state %d after ip link set down", pa.state);
-	CHECK(find_gid("fd00:0:0:1::1", IBV_GID_TYPE_ROCE_V2) < 0,
+	CHECK(find_gid("fd00::1", IBV_GID_TYPE_ROCE_V2) < 0,
 	      "IPv6 GID kept over admin-down");
 	CHECK(find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2) >= 0,
 	      "IPv4 GID lost over admin-down");
@@ -185,14 +186,37 @@ static void check_changes(void)
 	expect_events(IBV_EVENT_PORT_ACTIVE, 1, "up");
 	CHECK(!ibv_query_port(ctx, 1, &pa) && pa.state == IBV_PORT_ACTIVE,
 	      "state %d after ip link set up", pa.state);
-	sh("ip addr add fd00:0:0:1::1/64 dev eth0 nodad");
+	sh("ip addr add fd00::1/64 dev eth0 nodad");
 	expect_events(IBV_EVENT_GID_CHANGE, n, "IPv6 address back");
 }
 
+/* create_ah from sgid to dst fails with err (0: succeeds). */
+static void ah_case(struct ibv_pd *pd, int sgid, const char *dst, int err)
+{
+	struct ibv_ah_attr a = {.port_num = 1, .is_global = 1,
+				.grh = {.sgid_index = (uint8_t)sgid,
+					.hop_limit = 1}};
+	struct ibv_ah *ah;
+
+	gid_of_ip(dst, &a.grh.dgid);
+	errno = 0;
+	ah = ibv_create_ah(pd, &a);
+	CHECK(err ? !ah && errno == err : !!ah, "AH sgid %d to %s: %s", sgid,
+	      dst, ah ? "created" : strerror(errno));
+	if (ah)
+		ibv_destroy_ah(ah);
+}
+
+/* The kernel's AV rules on RoCE: a GRH, one address family, a route,
+ * a neighbour that answers within 1000 ms. */
 static void check_ah(struct ibv_pd *pd)
 {
 	struct ibv_ah_attr a = {.port_num = 1, .dlid = 1};
+	int v4 = find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
+	int v6 = find_gid("fd00::1", IBV_GID_TYPE_ROCE_V2);
+	struct timespec t0, t1;
 	struct ibv_ah *ah;
+	long ms;
 
 	errno = 0;
 	ah = ibv_create_ah(pd, &a);
@@ -200,6 +224,55 @@ static void check_ah(struct ibv_pd *pd)
 	      strerror(errno));
 	if (ah)
 		ibv_destroy_ah(ah);
+	ah_case(pd, v4, "192.168.1.1", 0);
+	ah_case(pd, v6, "fd00::1", 0);
+	ah_case(pd, v4, "fd00::1", EINVAL);
+	ah_case(pd, v6, "2001:db8::1", ENETUNREACH);
+	ah_case(pd, v4, "239.1.2.3", 0); /* multicast: no lookup */
+	/* nobody on the switch has 192.168.1.77: ARP goes unanswered */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ah_case(pd, v4, "192.168.1.77", ETIMEDOUT);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+	     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	CHECK(ms >= 900, "gave up on the neighbour after %ld ms", ms);
+	/* a neighbour the administrator set answers at once */
+	sh("ip neigh add 192.168.1.78 lladdr 02:00:00:00:00:78 dev eth0");
+	ah_case(pd, v4, "192.168.1.78", 0);
+}
+
+/* MODIFY_QP of an RC QP on RoCE: the kernel resolves its AV too, and the
+ * route's hop limit replaces the caller's. */
+static void check_rc_av(struct ibv_pd *pd)
+{
+	struct ibv_cq *cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	struct ibv_qp *qp = cq ? qp_link_rc_qp(pd, cq, cq, 1) : NULL;
+	union ibv_gid far, self;
+	struct ibv_qp_init_attr qi;
+	struct ibv_qp_attr qa;
+	struct qp_link l;
+
+	CHECK(qp, "RC QP: %s", strerror(errno));
+	if (!qp)
+		goto out;
+	gid_of_ip("192.168.1.77", &far);
+	gid_of_ip("192.168.1.1", &self);
+	l = qp_link_default(qp->qp_num);
+	l.sgid_index = (uint8_t)find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
+	l.hop_limit = 7;
+	l.dgid = &far;
+	CHECK(qp_link_up(qp, &l) == ETIMEDOUT,
+	      "RC to an unanswered neighbour");
+	l.dgid = &self;
+	CHECK(!qp_link_up(qp, &l), "RC to RTS");
+	CHECK(!ibv_query_qp(qp, &qa, IBV_QP_AV, &qi) &&
+		      qa.ah_attr.grh.hop_limit == 64,
+	      "RC AV hop limit %u, want the route's 64",
+	      qa.ah_attr.grh.hop_limit);
+	ibv_destroy_qp(qp);
+out:
+	if (cq)
+		ibv_destroy_cq(cq);
 }
 
 struct ud {
@@ -217,21 +290,15 @@ static struct ibv_qp *ud_qp(struct ibv_pd *pd, struct ibv_cq *cq)
 					      .max_recv_wr = 4,
 					      .max_send_sge = 1,
 					      .max_recv_sge = 1}};
-	struct ibv_qp_attr qa = {.qp_state = IBV_QPS_INIT, .port_num = 1,
-				 .qkey = QKEY};
 	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+	struct qp_link l = qp_link_default(0);
 
-	if (!qp)
+	l.qkey = QKEY;
+	if (qp && qp_link_up(qp, &l)) {
+		ibv_destroy_qp(qp);
 		return NULL;
-	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					   IBV_QP_PORT | IBV_QP_QKEY))
-		return NULL;
-	qa.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE))
-		return NULL;
-	qa.qp_state = IBV_QPS_RTS;
-	return ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_SQ_PSN) ? NULL
-								     : qp;
+	}
+	return qp;
 }
 
 static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
@@ -367,6 +434,7 @@ int main(int argc, char **argv)
 	check_table();
 	check_changes();
 	check_ah(pd);
+	check_rc_av(pd);
 	if (argc > 3 && !strcmp(argv[3], "--data"))
 		check_ud(pd);
 	ibv_dealloc_pd(pd);

@@ -32,7 +32,10 @@ unsigned int mlx5_av_dev(unsigned int dev, const struct sim_ah_attr *ah)
 	if (!sim_port_is_eth(sim.sh, dev))
 		return ah->dlid ? ah->dlid - 1u : dev;
 	nd = sim_netdev_by_mac(sim.sh, ah->dmac);
-	return nd ? nd->dev : dev;
+	if (nd)
+		return nd->dev;
+	/* lo's all-zero MAC loops back; a MAC no port has is lost */
+	return memcmp(ah->dmac, "\0\0\0\0\0\0", 6) ? SIM_NO_DEVICE : dev;
 }
 
 static int is_pow2(uint32_t v)

@@ -64,7 +64,9 @@ static unsigned int hca_ud_dst_dev(const struct hca_qp *qp,
 	if (!sim_port_is_eth(sim.sh, qp->dev))
 		return w->dlid ? w->dlid - 1u : qp->dev;
 	nd = sim_netdev_by_mac(sim.sh, w->rmac);
-	return nd ? nd->dev : qp->dev;
+	if (nd)
+		return nd->dev;
+	return memcmp(w->rmac, "\0\0\0\0\0\0", 6) ? SIM_NO_DEVICE : qp->dev;
 }
 
 /* A datagram to a multicast group: one copy to every QP attached to it

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * A few rtnetlink requests of the launcher's own (NETLINK_ROUTE): build a
- * message with nested attributes, send it, read the kernel's ack.
+ * rtnetlink (NETLINK_ROUTE) requests the sim makes itself: the launcher's
+ * netdevs and addresses, the preload's route and neighbour lookups. Build
+ * a message with nested attributes, send it, read the replies and the
+ * kernel's ack.
  */
 #ifndef RDMA_SIM_RTNL_H
 #define RDMA_SIM_RTNL_H
+
+#include <sys/socket.h>
+#include <sys/types.h>
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -27,8 +32,17 @@ void rtnl_put(struct rtnl_req *r, uint16_t type, const void *data,
 /* Open a nested attribute; close it with rtnl_nest_end(). */
 struct rtattr *rtnl_nest(struct rtnl_req *r, uint16_t type);
 void rtnl_nest_end(struct rtnl_req *r, struct rtattr *nest);
-/* Send r on sock and wait for its ack. 0 or -errno. */
-int rtnl_talk(int sock, struct rtnl_req *r);
+/* How rtnl_talk() sends and receives: libc's by default; the preload
+ * library points them at its own libc table. */
+struct rtnl_io {
+	ssize_t (*send)(int, const void *, size_t, int);
+	ssize_t (*recvmsg)(int, struct msghdr *, int);
+};
+extern struct rtnl_io rtnl_io;
+/* Send r on sock; each reply message goes to reply (may be NULL) until
+ * the kernel's ack. 0 or -errno (the kernel's error). */
+int rtnl_talk(int sock, struct rtnl_req *r,
+	      void (*reply)(const struct nlmsghdr *h, void *arg), void *arg);
 /* A NETLINK_ROUTE socket in the caller's namespace, joined to groups. */
 int rtnl_open(uint32_t groups);
 

@@ -47,25 +47,37 @@ void rtnl_nest_end(struct rtnl_req *r, struct rtattr *nest)
 					 (uint8_t *)nest);
 }
 
-int rtnl_talk(int sock, struct rtnl_req *r)
+struct rtnl_io rtnl_io = {.send = send, .recvmsg = recvmsg};
+
+int rtnl_talk(int sock, struct rtnl_req *r,
+	      void (*reply)(const struct nlmsghdr *h, void *arg), void *arg)
 {
-	uint8_t buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+	uint8_t buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct iovec iov = {.iov_base = buf, .iov_len = sizeof(buf)};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
 	static uint32_t seq;
 	struct nlmsghdr *h;
+	uint32_t my_seq;
 	ssize_t n;
 
-	r->h->nlmsg_seq = ++seq;
-	if (send(sock, r->buf, r->h->nlmsg_len, 0) < 0)
+	my_seq = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
+	r->h->nlmsg_seq = my_seq;
+	if (rtnl_io.send(sock, r->buf, r->h->nlmsg_len, 0) < 0)
 		return -errno;
 	for (;;) {
-		n = recv(sock, buf, sizeof(buf), 0);
+		n = rtnl_io.recvmsg(sock, &msg, 0);
 		if (n < 0)
 			return -errno;
 		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
 		     h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_seq != seq || h->nlmsg_type != NLMSG_ERROR)
+			if (h->nlmsg_seq != my_seq)
 				continue;
-			return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+			if (h->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+			if (h->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (reply)
+				reply(h, arg);
 		}
 	}
 }

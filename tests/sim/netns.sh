@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The world's network: its own namespace with one netdev per Ethernet port
+# (addresses, MAC, the IB port without one), --link-layer and --addr, as
+# root and (when we are root, through setpriv) as an unprivileged user in
+# a user namespace; nothing left in the caller's namespace afterwards.
+# Usage: netns.sh SIM
+SIM=$1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v ip >/dev/null 2>&1 || { echo "SKIP: no ip (iproute2)"; exit 77; }
+
+links_before=$(ip -o link | awk -F': ' '{print $2}' | sort)
+
+for bad in "--link-layer roce" "--link-layer 1025=eth" "--addr 10.0.0.1/8" \
+	"--addr 0=10.0.0.1" "--driver rxe --link-layer ib" \
+	"--link-layer eth --no-netns"; do
+	# shellcheck disable=SC2086
+	"$SIM" $bad -- true >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "'$bad' must exit 2"
+done
+
+# device 0 InfiniBand, device 1 Ethernet with an address of our choosing
+out=$("$SIM" --devices 2 --link-layer 1=eth --addr 1=10.20.30.40/16 -- sh -c '
+	ip -o link | awk -F": " "{print \$2}"
+	ip -o addr show dev eth1
+	cat /sys/class/infiniband/mlx5_0/ports/1/link_layer
+	cat /sys/class/infiniband/mlx5_1/ports/1/link_layer
+	cat /sys/class/infiniband/mlx5_1/ports/1/gids/3
+	cat /sys/class/infiniband/mlx5_1/ports/1/gid_attrs/ndevs/3') ||
+	fail "mixed world: $out"
+echo "$out" | grep -q '^eth1@' || fail "no eth1 for the Ethernet port: $out"
+echo "$out" | grep -q '^eth0' && fail "a netdev for the IB port: $out"
+echo "$out" | grep -q 'inet 10.20.30.40/16' || fail "--addr: $out"
+echo "$out" | grep -q '192.168' && fail "default address beside --addr"
+echo "$out" | grep -qx 'InfiniBand' || fail "mlx5_0 not IB: $out"
+echo "$out" | grep -qx 'Ethernet' || fail "mlx5_1 not Ethernet: $out"
+echo "$out" | grep -qx '0000:0000:0000:0000:0000:ffff:0a14:1e28' ||
+	fail "GID 3 is not ::ffff:10.20.30.40: $out"
+echo "$out" | grep -qx 'eth1' || fail "ndevs/3: $out"
+
+# rxe: Ethernet without asking; the MAC is the one its GUID says, and
+# /sys/class/net is the world's
+out=$("$SIM" --driver rxe -- sh -c 'ls /sys/class/net
+	cat /sys/class/net/eth0/address
+	readlink /proc/self/ns/net') || fail "rxe world"
+echo "$out" | grep -qx '52:54:00:12:34:00' || fail "rxe MAC: $out"
+[ "$(echo "$out" | grep -c '^eth0$\|^lo$')" = 2 ] &&
+	[ "$(echo "$out" | grep -c '^[a-z]')" = 3 ] ||
+	fail "/sys/class/net is not the world's: $out"
+world=$(echo "$out" | sed -n 's/^net:\[\([0-9]*\)\]$/\1/p')
+[ -n "$world" ] || fail "no namespace inode: $out"
+
+# an IB-only world stays in our namespace unless asked
+[ "$("$SIM" -- readlink /proc/self/ns/net)" = "$(readlink /proc/self/ns/net)" ] ||
+	fail "an IB-only world left our network namespace"
+out=$("$SIM" --netns -- sh -c 'readlink /proc/self/ns/net; ip -o link')
+[ "$(echo "$out" | head -1)" != "$(readlink /proc/self/ns/net)" ] &&
+	[ "$(echo "$out" | grep -c ': lo:')" = 1 ] &&
+	[ "$(echo "$out" | wc -l)" = 2 ] || fail "--netns: $out"
+
+# an unprivileged user gets a user namespace and may administer its world
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$SIM"; then
+	out=$(cd / && TMPDIR=/tmp setpriv --reuid=65534 --regid=65534 \
+		--clear-groups "$SIM" --link-layer eth -- sh -c '
+		id -u
+		ip addr add 10.9.9.9/24 dev eth0 && sleep 0.3 &&
+		cat /sys/class/infiniband/mlx5_0/ports/1/gids/7') ||
+		fail "unprivileged world: $out"
+	echo "$out" | grep -qx 65534 || fail "uid changed: $out"
+	echo "$out" | grep -qx '0000:0000:0000:0000:0000:ffff:0a09:0909' ||
+		fail "unprivileged ip addr add gave no GID: $out"
+else
+	echo "note: not root (or no setpriv): the unprivileged case ran above"
+fi
+
+links_after=$(ip -o link | awk -F': ' '{print $2}' | sort)
+[ "$links_before" = "$links_after" ] ||
+	fail "netdevs left in the caller's namespace"
+# nobody is left in the world's namespace
+if command -v lsns >/dev/null 2>&1; then
+	lsns -n -t net -o NS 2>/dev/null | grep -qx "$world" &&
+		fail "the world's network namespace outlived rdma-sim"
+fi
+[ "$(readlink /proc/self/ns/net)" = "net:[$world]" ] &&
+	fail "rdma-sim ran in the caller's namespace"
+echo ok
