@@ -16,7 +16,7 @@ LIBDIR=$4
 SRV=192.168.1.1
 CLI_SRC=
 if [ "$NDEV" = 2 ]; then
-	SRV=192.168.2.1
+	SRV=192.168.1.2
 	CLI_SRC=192.168.1.1
 fi
 src_opt() { [ -n "$CLI_SRC" ] && echo "$1 $CLI_SRC"; }
