@@ -67,10 +67,10 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 			     EFD_SEMAPHORE |
 				     (flags & O_CLOEXEC ? EFD_CLOEXEC : 0) |
 				     (flags & O_NONBLOCK ? EFD_NONBLOCK : 0));
-	else
+	else if (!n->open_fd) /* else the node opens the file itself */
 		fd = real.open("/dev/null",
 			       (flags & O_ACCMODE) | (flags & O_CLOEXEC));
-	if (fd < 0) {
+	if (fd < 0 && !n->open_fd) {
 		err = errno;
 		goto fail;
 	}
@@ -90,6 +90,10 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 	}
 	if (!err && n->open)
 		err = -n->open(f, flags);
+	if (!err && n->open_fd) {
+		fd = n->open_fd(f, flags);
+		err = fd < 0 ? -fd : 0;
+	}
 	if (!err && sim_fd_set(fd, SIM_FD_DEVNODE, f))
 		err = EMFILE;
 	if (err && f) {
@@ -97,7 +101,7 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 		sim_devfile_put(f);
 	}
 	pthread_mutex_unlock(&sim_lock);
-	if (err)
+	if (err && fd >= 0)
 		real.close(fd);
 fail:
 	return sim_open_done(path, flags, err ? -1 : fd, err);
@@ -176,7 +180,7 @@ static ssize_t devnode_rw(int fd, void *rbuf, const void *wbuf, size_t len)
 	if (rbuf && n->read)
 		ret = n->read(f, fd, rbuf, len);
 	else if (!rbuf && n->write)
-		ret = n->write(f, wbuf, len);
+		ret = n->write(f, fd, wbuf, len);
 	devfile_drop(f);
 	if (ret < 0) {
 		errno = (int)-ret;

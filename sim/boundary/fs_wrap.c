@@ -427,9 +427,12 @@ int fstat(int fd, struct stat *st)
 		fake_rdev(st, idx);
 	if (!ret && sim_fd_kind(fd) == SIM_FD_DEVNODE) {
 		pthread_mutex_lock(&sim_lock);
-		if (sim_fds[fd].kind == SIM_FD_DEVNODE)
+		if (sim_fds[fd].kind == SIM_FD_DEVNODE) {
 			st->st_rdev = makedev(sim_fds[fd].dev->node->major,
 					      sim_fds[fd].dev->minor);
+			/* a node whose file is not /dev/null's (open_fd) */
+			st->st_mode = (st->st_mode & ~S_IFMT) | S_IFCHR;
+		}
 		pthread_mutex_unlock(&sim_lock);
 	}
 	return ret;

@@ -10,6 +10,7 @@ static const char *const roots[] = {
 	"/sys/class/infiniband_verbs",
 	"/sys/class/infiniband_mad",
 	"/sys/class/infiniband",
+	"/sys/class/misc/rdma_cm", /* the RDMA CM's misc device */
 	"/dev/infiniband",
 };
 

@@ -161,6 +161,16 @@ enum sim_hwc {
 	SIM_HWC_COUNT,
 };
 
+/* A UD QP attached to a multicast group (ATTACH_MCAST), world-wide. */
+#define SIM_MAX_MC_ATTACH 4096
+struct sim_mc_attach {
+	uint8_t used;
+	uint8_t gid[16];
+	uint16_t mlid;
+	uint32_t dev;
+	uint32_t qpn;
+};
+
 struct sim_shared {
 	uint32_t magic;
 	uint32_t size;
@@ -177,6 +187,7 @@ struct sim_shared {
 	struct sim_res res[SIM_MAX_RES];
 	uint64_t hwc[SIM_MAX_DEVICES][SIM_HWC_COUNT]; /* atomics */
 	struct sim_net net; /* netdevs and RoCE GID tables (netdev.h) */
+	struct sim_mc_attach mc[SIM_MAX_MC_ATTACH]; /* core/qp_mcast.c */
 };
 _Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");
 

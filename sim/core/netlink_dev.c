@@ -11,6 +11,7 @@
  *   SYS_GET      netns mode shared, copy-on-fork on
  */
 #include "netlink.h"
+#include "ucma.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -138,10 +139,21 @@ static uint64_t huge_dev(unsigned int major, unsigned int minor)
  * Fills name and the numbers; -errno as ib_get_client_nl_info.
  */
 static int chardev_of(const char *type, int dev, int64_t port, char *name,
-		      size_t len, unsigned int *minor, uint64_t *abi)
+		      size_t len, unsigned int *major, unsigned int *minor,
+		      uint64_t *abi)
 {
 	int issm = !strcmp(type, "issm");
 
+	*major = SIM_UVERBS_MAJOR; /* uverbs and umad share 231 */
+	if (!strcmp(type, "rdma_cm")) {
+		if (dev >= 0)
+			return -EOPNOTSUPP; /* ucma is a global client */
+		*major = UCMA_MAJOR; /* the misc device */
+		*minor = UCMA_MINOR;
+		*abi = RDMA_USER_CM_ABI_VERSION;
+		snprintf(name, len, "rdma_cm");
+		return 0;
+	}
 	if (!strcmp(type, "uverbs")) {
 		if (dev < 0)
 			return -EINVAL; /* uverbs is per device */
@@ -167,7 +179,7 @@ int nl_get_chardev(struct nl_out *o, const struct nl_req *r)
 	const struct nlattr *t = r->tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE];
 	int64_t port = nl_get_u32(r->tb, RDMA_NLDEV_ATTR_PORT_INDEX);
 	char type[16] = "", name[32];
-	unsigned int minor;
+	unsigned int major, minor;
 	int dev = -1, ret;
 	uint64_t abi;
 	size_t len;
@@ -184,13 +196,14 @@ int nl_get_chardev(struct nl_out *o, const struct nl_req *r)
 		if (dev < 0)
 			return dev;
 	}
-	ret = chardev_of(type, dev, port, name, sizeof(name), &minor, &abi);
+	ret = chardev_of(type, dev, port, name, sizeof(name), &major, &minor,
+			 &abi);
 	if (ret)
 		return ret;
 	nl_msg_begin(o, nl_type(RDMA_NLDEV_CMD_GET_CHARDEV), 0, r->h->nlmsg_seq,
 		     r->h->nlmsg_pid);
 	nl_put_u64(o, RDMA_NLDEV_ATTR_CHARDEV,
-		   huge_dev(SIM_UVERBS_MAJOR, minor));
+		   huge_dev(major, minor));
 	nl_put_u64(o, RDMA_NLDEV_ATTR_CHARDEV_ABI, abi);
 	nl_put_str(o, RDMA_NLDEV_ATTR_CHARDEV_NAME, name);
 	if (!strcmp(type, "uverbs"))
@@ -198,7 +211,7 @@ int nl_get_chardev(struct nl_out *o, const struct nl_req *r)
 			   sim.model->driver_id);
 	nl_msg_end(o);
 	sim_trace("netlink GET_CHARDEV dev %d %s -> %s %u:%u", dev, type, name,
-		  SIM_UVERBS_MAJOR, minor);
+		  major, minor);
 	return 0;
 }
 

@@ -176,6 +176,8 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->live && d->destroy_qp)
 		d->destroy_qp(uv, qp);
+	if (o->live && qp->qp_type == 4 /* UD */)
+		sim_mcast_qp_gone(uv->dev, qp->qpn);
 	release(OBJ_OF(qp->pd));
 	release(OBJ_OF(qp->send_cq));
 	release(OBJ_OF(qp->recv_cq));
@@ -603,6 +605,10 @@ static const struct sim_wcmd qp_wcmds[] = {
 	{IB_USER_VERBS_CMD_DESTROY_QP, "DESTROY_QP",
 	 sizeof(struct ib_uverbs_destroy_qp),
 	 sizeof(struct ib_uverbs_destroy_qp_resp), 1, 1, w_destroy_qp},
+	{IB_USER_VERBS_CMD_ATTACH_MCAST, "ATTACH_MCAST",
+	 sizeof(struct ib_uverbs_attach_mcast), 0, 0, 1, sim_w_attach_mcast},
+	{IB_USER_VERBS_CMD_DETACH_MCAST, "DETACH_MCAST",
+	 sizeof(struct ib_uverbs_detach_mcast), 0, 0, 1, sim_w_detach_mcast},
 };
 
 const struct sim_obj_type sim_type_qp = {

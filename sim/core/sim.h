@@ -229,12 +229,17 @@ struct sim_devnode {
 	 * a path is one of them and gives its minor. */
 	int (*match)(const char *path, unsigned int *minor);
 	/* read/write of the file: bytes or -errno; NULL: EINVAL. Called
-	 * without sim_lock (a read may block), f held. */
+	 * without sim_lock (a read may block, the RDMA CM's GET_EVENT
+	 * write too), f held. */
 	ssize_t (*read)(struct sim_devfile *f, int fd, void *buf, size_t len);
-	ssize_t (*write)(struct sim_devfile *f, const void *buf, size_t len);
+	ssize_t (*write)(struct sim_devfile *f, int fd, const void *buf,
+			 size_t len);
 	/* The open file is an eventfd (EFD_SEMAPHORE) whose count the node
 	 * keeps equal to what read() would return: poll/epoll see it. */
 	uint8_t pollable;
+	/* NULL: the fd is an open of /dev/null (or the eventfd); else the
+	 * node opens the file behind the program's fd itself: fd or -errno */
+	int (*open_fd)(struct sim_devfile *f, int flags);
 };
 
 struct sim_devfile {
@@ -483,6 +488,15 @@ int sim_clear_user(void *udst, size_t len);
 int sim_has_raw_caps(void);
 /* Capability cap (CAP_*) effective (capget). */
 int sim_has_cap(int cap);
+
+/* ---- multicast groups (qp_mcast.c) ---- */
+/* ff00::/8 or an IPv4 group mapped into a RoCE v2 GID. */
+int sim_gid_is_mcast(const uint8_t gid[16]);
+/* A QP is gone: its attachments go too. Takes the shared lock. */
+void sim_mcast_qp_gone(uint32_t dev, uint32_t qpn);
+/* The QPs attached to group gid, at most max: their count. */
+int sim_mcast_members(const uint8_t gid[16], uint32_t *devs, uint32_t *qpns,
+		      int max);
 
 static inline uint64_t sim_guid(unsigned int dev)
 {

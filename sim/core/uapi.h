@@ -408,6 +408,9 @@ int sim_w_post_recv(struct sim_wcall *w);
 int sim_w_post_srq_recv(struct sim_wcall *w);
 /* MODIFY_QP / EX_MODIFY_QP (qp_modify.c) */
 int sim_w_modify_qp(struct sim_wcall *w);
+/* ATTACH_MCAST / DETACH_MCAST (qp_mcast.c) */
+int sim_w_attach_mcast(struct sim_wcall *w);
+int sim_w_detach_mcast(struct sim_wcall *w);
 int sim_w_ex_modify_qp(struct sim_wcall *w);
 /* Destroy the object whose handle is the first u32 of the request. */
 int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t);

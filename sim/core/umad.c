@@ -252,7 +252,8 @@ static int destination(unsigned int dev, const struct ib_user_mad_hdr *h,
 	return (int)lid - 1;
 }
 
-static ssize_t umad_write(struct sim_devfile *f, const void *buf, size_t len)
+static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
+			  size_t len)
 {
 	uint8_t kbuf[sizeof(struct ib_user_mad_hdr) + SIM_MAD_SIZE] = {0};
 	uint8_t resp[SIM_MAD_SIZE];
@@ -263,6 +264,7 @@ static ssize_t umad_write(struct sim_devfile *f, const void *buf, size_t len)
 	int dev, answered = 0;
 	uint8_t *mad;
 
+	(void)fd; /* the node's file is an eventfd: nothing to write */
 	if (len < hs + SIM_MAD_RMPP_HDR || len > hs + SIM_MAD_SIZE)
 		return -EINVAL;
 	if (sim_copy_from_user(kbuf, buf, len))

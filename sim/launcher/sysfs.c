@@ -379,6 +379,10 @@ int sim_write_sysfs(const char *dir, const struct sim_config *cfg)
 			 dir);
 		ret = mkdirs(path);
 	}
+	if (!ret) /* the RDMA CM (misc 10:58, ucma ABI 4) */
+		ret = put(dir, "sys/class/misc/rdma_cm/abi_version", "4");
+	if (!ret)
+		ret = put(dir, "sys/class/misc/rdma_cm/dev", "10:58");
 	for (i = 0; !ret && i < cfg->ndev; i++)
 		ret = write_device(dir, m, i, cfg->link_eth[i]);
 	return ret;

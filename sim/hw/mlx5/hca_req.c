@@ -69,6 +69,23 @@ static unsigned int hca_ud_dst_dev(const struct hca_qp *qp,
 	return memcmp(w->rmac, "\0\0\0\0\0\0", 6) ? SIM_NO_DEVICE : qp->dev;
 }
 
+/* A datagram to a multicast group: one copy to every QP attached to it
+ * (the sender's own too, as the port loops multicast back). */
+static int ud_mcast(struct hca_qp *qp, struct hca_pkt *p,
+		    const struct iovec *iov, int n)
+{
+	uint32_t devs[64], qpns[64];
+	int k, m = sim_mcast_members(p->dgid, devs, qpns, 64);
+
+	for (k = 0; k < m; k++) {
+		p->dst_dev = (uint16_t)devs[k];
+		p->dst_qpn = qpns[k];
+		if (hca_fabric_send_mark(p, iov, n, &qp->mark) == -EAGAIN)
+			return -EAGAIN;
+	}
+	return 0;
+}
+
 /* The GRH's source side: on RoCE the SGID and its type come from the
  * port's GID table, as the HCA's own copy of it. */
 static void ud_source(const struct hca_qp *qp, const struct hca_swqe *w,
@@ -434,7 +451,11 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 		if (n < 0)
 			return synd;
 	}
-	ret = hca_fabric_send_mark(&p, iov, n, &qp->mark);
+	if (qp->type == HCA_QPT_UD && (p.flags & HCA_PF_GRH) &&
+	    sim_gid_is_mcast(p.dgid))
+		ret = ud_mcast(qp, &p, iov, n);
+	else
+		ret = hca_fabric_send_mark(&p, iov, n, &qp->mark);
 	if (ret == -EAGAIN)
 		return ret;
 	if (k < w->sent_max || (w->opcode == HCA_WQE_RDMA_READ && w->sent_max))
