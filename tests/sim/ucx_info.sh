@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Debian's UCX finds the simulated HCAs' PCI functions: `ucx_info -d`
-# lists the ConnectX transports (rc_mlx5, ud_mlx5) next to the verbs ones
-# for every device, each placed on its own system device (the PCI
+# lists the ConnectX transports (rc_mlx5, ud_mlx5, and dc_mlx5 now that
+# the sim has DC) next to the verbs ones for every device, each placed on its own system device (the PCI
 # function UCX found through /sys/class/infiniband/<dev>).
 # Usage: ucx_info.sh SIM NDEV
 SIM=$1
@@ -18,7 +18,7 @@ got=$(awk '/#      Transport:/ { tl = $3 }
 	/#  System device:/ && dev != "" { print tl, dev, $4, $5; dev = "" }' \
 	"$out" | sort)
 want=$(i=0; while [ $i -lt "$NDEV" ]; do
-	for tl in rc_verbs rc_mlx5 ud_verbs ud_mlx5; do
+	for tl in rc_verbs rc_mlx5 ud_verbs ud_mlx5 dc_mlx5; do
 		echo "$tl mlx5_$i:1 mlx5_$i ($i)"
 	done
 	i=$((i + 1))
