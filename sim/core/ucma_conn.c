@@ -86,7 +86,8 @@ static void pdata_param(struct rdma_ucm_event_resp *r, const uint8_t *data,
 			uint8_t len, uint8_t size)
 {
 	memset(r, 0, sizeof(*r));
-	memcpy(r->param.conn.private_data, data, len);
+	if (len) /* data is NULL when the sender gave none */
+		memcpy(r->param.conn.private_data, data, len);
 	r->param.conn.private_data_len = size;
 }
 
