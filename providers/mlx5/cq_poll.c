@@ -171,13 +171,12 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 		return CQ_POLL_ERR;
 	idx = be16toh(cqe->wqe_counter) & (qp->sq.wqe_cnt - 1);
 	wc->wr_id = qp->sq.wrid[idx];
-	qp->sq.tail = qp->sq.wqe_head[idx] + 1;
 	if (error)
-		return 0;
+		goto free_slot;
 	/* What a raw WQE did is the caller's business, not the library's. */
 	if (qp->sq.raw_wqe && qp->sq.raw_wqe[idx]) {
 		wc->opcode = IBV_WC_DRIVER2;
-		return 0;
+		goto free_slot;
 	}
 	req_opcode(cqe, wc);
 	if (wc->opcode == IBV_WC_BIND_MW)
@@ -191,7 +190,7 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 		 * others get a general error. */
 		if (qp->qp_type != IBV_QPT_RC) {
 			wc->status = IBV_WC_GENERAL_ERR;
-			return 0;
+			goto free_slot;
 		}
 		wqe = qp->sq_start + ((size_t)idx << MLX5_SEND_WQE_SHIFT);
 		/* ctrl + raddr (+ atomic) precede the data segments. */
@@ -200,6 +199,9 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 					  qp->sq.max_gs, data, wc->byte_len,
 					  qp);
 	}
+free_slot:
+	/* only now may a poster reuse the slots: their WQE was read above */
+	qp->sq.tail = qp->sq.wqe_head[idx] + 1;
 	return 0;
 }
 

@@ -94,9 +94,13 @@ static int init_wq(struct mlx5_wq *wq, unsigned int cnt, bool heads)
 	if (!cnt)
 		return 0;
 	wq->wrid = calloc(cnt, sizeof(*wq->wrid));
-	if (heads)
+	if (heads) {
 		wq->wqe_head = calloc(cnt, sizeof(*wq->wqe_head));
-	return !wq->wrid || (heads && !wq->wqe_head) ? ENOMEM : 0;
+		wq->umr_inv = calloc(cnt, 1);
+	}
+	return !wq->wrid || (heads && (!wq->wqe_head || !wq->umr_inv))
+		       ? ENOMEM
+		       : 0;
 }
 
 static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
@@ -113,6 +117,7 @@ static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
 	free(qp->sq.wrid);
 	free(qp->sq.wqe_head);
 	free(qp->sq.raw_wqe);
+	free(qp->sq.umr_inv);
 	free(qp->rq.wrid);
 	pthread_spin_destroy(&qp->sq.lock);
 	pthread_spin_destroy(&qp->rq.lock);
