@@ -321,6 +321,10 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	int err;
 
 	err = check_attr(attr, dv, &ops);
+	/* a DCT is found by user index only: without CQE version 1 it would
+	 * be stored under its QP number, 0 until the kernel gives a DCT one */
+	if (!err && dct && !ctx->cqe_version)
+		err = EOPNOTSUPP;
 	/* a DCT has no work queue of its own: its SRQ receives */
 	if (!err)
 		err = mlx5_calc_qp_sizes(&lim, attr->qp_type, ops,
