@@ -293,7 +293,7 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
 	/* in place or a new mkey: the response has the keys either way */
 	vmr->ibv_mr.lkey = resp.lkey;
 	vmr->ibv_mr.rkey = resp.rkey;
-	if (flags & IBV_REREG_MR_CHANGE_ACCESS)
-		vmr->access = access;
+	/* vmr->access stays the registration's: ibv_dereg_mr reads it to
+	 * know whether the range was made DONTFORK */
 	return 0;
 }

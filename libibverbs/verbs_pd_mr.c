@@ -222,6 +222,7 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 		 size_t length, int access)
 {
 	bool new_range = flags & IBV_REREG_MR_CHANGE_TRANSLATION;
+	bool fork_range;
 	void *old_addr;
 	size_t old_length;
 	int ret;
@@ -234,14 +235,17 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 		errno = EINVAL;
 		return IBV_REREG_MR_ERR_INPUT;
 	}
-	if (new_range && ibv_dontfork_range(addr, length))
+	/* an ODP MR's pages were never made DONTFORK (see ibv_reg_mr) */
+	fork_range = new_range &&
+		     !(verbs_get_mr(mr)->access & IBV_ACCESS_ON_DEMAND);
+	if (fork_range && ibv_dontfork_range(addr, length))
 		return IBV_REREG_MR_ERR_DONT_FORK_NEW;
 
 	ret = get_ops(mr->context)->rereg_mr(verbs_get_mr(mr), flags, pd,
 					     addr, length, access);
 	if (ret) {
 		errno = ret;
-		if (new_range && ibv_dofork_range(addr, length))
+		if (fork_range && ibv_dofork_range(addr, length))
 			return IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW;
 		return IBV_REREG_MR_ERR_CMD;
 	}
@@ -251,7 +255,7 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 	if (new_range) {
 		mr->addr = addr;
 		mr->length = length;
-		if (ibv_dofork_range(old_addr, old_length))
+		if (fork_range && ibv_dofork_range(old_addr, old_length))
 			return IBV_REREG_MR_ERR_DO_FORK_OLD;
 	}
 	return 0;

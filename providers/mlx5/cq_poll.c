@@ -12,6 +12,7 @@
 #include "datapath.h"
 #include "doorbell.h"
 #include "umr.h"
+#include "wqe.h"
 
 /* Upstream's internal "CQE of an unknown resource" result. */
 #define CQ_POLL_ERR (-2)
@@ -112,23 +113,25 @@ static void req_opcode(const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 
 /*
  * Scatter-to-CQE: the HCA put up to 64 bytes of payload in the CQE (or in
- * the 64 bytes before it) instead of memory; copy it along @segs as the
- * HCA would have. IBV_WC_LOC_LEN_ERR if it does not fit.
+ * the 64 bytes before it) instead of memory; copy it along @seg as the
+ * HCA would have. IBV_WC_LOC_LEN_ERR if it does not fit. With @sq, the
+ * segments may run past the send ring's end and go on at its start.
  */
-static enum ibv_wc_status scatter_copy(struct mlx5_wqe_data_seg *segs,
+static enum ibv_wc_status scatter_copy(struct mlx5_wqe_data_seg *seg,
 				       int max, const uint8_t *data,
-				       uint32_t len)
+				       uint32_t len, struct mlx5_qp *sq)
 {
 	uint32_t n;
 	int i;
 
-	for (i = 0; i < max && len; i++) {
-		if (segs[i].lkey == htobe32(MLX5_INVALID_LKEY))
+	for (i = 0; i < max && len;
+	     i++, seg = sq ? mlx5_sq_wrap(sq, seg + 1) : seg + 1) {
+		if (seg->lkey == htobe32(MLX5_INVALID_LKEY))
 			break;
-		n = be32toh(segs[i].byte_count);
+		n = be32toh(seg->byte_count);
 		if (n > len)
 			n = len;
-		memcpy((void *)(uintptr_t)be64toh(segs[i].addr), data, n);
+		memcpy((void *)(uintptr_t)be64toh(seg->addr), data, n);
 		data += n;
 		len -= n;
 	}
@@ -168,13 +171,12 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 		return CQ_POLL_ERR;
 	idx = be16toh(cqe->wqe_counter) & (qp->sq.wqe_cnt - 1);
 	wc->wr_id = qp->sq.wrid[idx];
-	qp->sq.tail = qp->sq.wqe_head[idx] + 1;
 	if (error)
-		return 0;
+		goto free_slot;
 	/* What a raw WQE did is the caller's business, not the library's. */
 	if (qp->sq.raw_wqe && qp->sq.raw_wqe[idx]) {
 		wc->opcode = IBV_WC_DRIVER2;
-		return 0;
+		goto free_slot;
 	}
 	req_opcode(cqe, wc);
 	if (wc->opcode == IBV_WC_BIND_MW)
@@ -183,14 +185,23 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 	if (data && (wc->opcode == IBV_WC_RDMA_READ ||
 		     wc->opcode == IBV_WC_COMP_SWAP ||
 		     wc->opcode == IBV_WC_FETCH_ADD)) {
+		/* Only RC's layout is known here (a DCI's address vector
+		 * or XRC's segment would sit in between): as libmlx5, the
+		 * others get a general error. */
+		if (qp->qp_type != IBV_QPT_RC) {
+			wc->status = IBV_WC_GENERAL_ERR;
+			goto free_slot;
+		}
 		wqe = qp->sq_start + ((size_t)idx << MLX5_SEND_WQE_SHIFT);
 		/* ctrl + raddr (+ atomic) precede the data segments. */
 		wqe += wc->opcode == IBV_WC_RDMA_READ ? 32 : 48;
-		if (qp->qp_type == IBV_QPT_XRC_SEND)
-			wqe += 16; /* the XRC segment */
 		wc->status = scatter_copy((struct mlx5_wqe_data_seg *)wqe,
-					  qp->sq.max_gs, data, wc->byte_len);
+					  qp->sq.max_gs, data, wc->byte_len,
+					  qp);
 	}
+free_slot:
+	/* only now may a poster reuse the slots: their WQE was read above */
+	qp->sq.tail = qp->sq.wqe_head[idx] + 1;
 	return 0;
 }
 
@@ -281,7 +292,7 @@ static int handle_resp(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 			      sizeof(struct mlx5_wqe_srq_next_seg);
 			wc->status = scatter_copy(
 				(struct mlx5_wqe_data_seg *)wqe, srq->max_gs,
-				data, wc->byte_len);
+				data, wc->byte_len, NULL);
 		}
 		mlx5_free_srq_wqe(srq, (int)idx);
 		return 0;
@@ -295,7 +306,8 @@ static int handle_resp(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 		wqe = (uint8_t *)qp->buf.addr + qp->rq.offset +
 		      ((size_t)idx << qp->rq.wqe_shift);
 		wc->status = scatter_copy((struct mlx5_wqe_data_seg *)wqe,
-					  qp->rq.max_gs, data, wc->byte_len);
+					  qp->rq.max_gs, data, wc->byte_len,
+					  NULL);
 	}
 	return 0;
 }

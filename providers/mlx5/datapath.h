@@ -284,6 +284,7 @@ struct mlx5_wq {
 	uint64_t *wrid;
 	unsigned int *wqe_head; /* sq: head value when the WQE was posted */
 	uint8_t *raw_wqe;	/* sq with raw WQEs: the slot holds one */
+	uint8_t *umr_inv;	/* sq: the slot's UMR completes LOCAL_INV */
 	unsigned int wqe_cnt;	/* sq: basic blocks; rq: WQEs */
 	unsigned int max_post;
 	unsigned int head;

@@ -205,12 +205,9 @@ static int post_one(struct mlx5_qp *qp, const struct ibv_send_wr *wr,
 ctrl:
 	mlx5_set_ctrl(ctrl, qp->sq.cur_post, mlx5_opcode[wr->opcode],
 		      qp->qpn8, ds,
-		      mlx5_fm_ce_se(qp, wr->send_flags) | qp->umr_fence,
+		      mlx5_fm_ce_se_umr(qp, wr->send_flags,
+					mlx5_opcode[wr->opcode]),
 		      send_imm(wr));
-	/* what follows a UMR waits for it, as libmlx5 fences it */
-	qp->umr_fence = mlx5_opcode[wr->opcode] == MLX5_OPCODE_UMR
-				? MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE
-				: 0;
 	qp->sq.wrid[idx] = wr->wr_id;
 	if (qp->sq.raw_wqe)
 		qp->sq.raw_wqe[idx] = 0;

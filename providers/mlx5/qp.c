@@ -94,9 +94,13 @@ static int init_wq(struct mlx5_wq *wq, unsigned int cnt, bool heads)
 	if (!cnt)
 		return 0;
 	wq->wrid = calloc(cnt, sizeof(*wq->wrid));
-	if (heads)
+	if (heads) {
 		wq->wqe_head = calloc(cnt, sizeof(*wq->wqe_head));
-	return !wq->wrid || (heads && !wq->wqe_head) ? ENOMEM : 0;
+		wq->umr_inv = calloc(cnt, 1);
+	}
+	return !wq->wrid || (heads && (!wq->wqe_head || !wq->umr_inv))
+		       ? ENOMEM
+		       : 0;
 }
 
 static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
@@ -113,6 +117,7 @@ static void free_qp(struct mlx5_context *ctx, struct mlx5_qp *qp)
 	free(qp->sq.wrid);
 	free(qp->sq.wqe_head);
 	free(qp->sq.raw_wqe);
+	free(qp->sq.umr_inv);
 	free(qp->rq.wrid);
 	pthread_spin_destroy(&qp->sq.lock);
 	pthread_spin_destroy(&qp->rq.lock);
@@ -316,6 +321,10 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	int err;
 
 	err = check_attr(attr, dv, &ops);
+	/* a DCT is found by user index only: without CQE version 1 it would
+	 * be stored under its QP number, 0 until the kernel gives a DCT one */
+	if (!err && dct && !ctx->cqe_version)
+		err = EOPNOTSUPP;
 	/* a DCT has no work queue of its own: its SRQ receives */
 	if (!err)
 		err = mlx5_calc_qp_sizes(&lim, attr->qp_type, ops,

@@ -142,6 +142,9 @@ int mlx5_calc_qp_sizes(const struct mlx5_qp_limits *lim,
 	memset(out, 0, sizeof(*out));
 	err = sq_size(lim, type, ops, cap, out);
 	if (!err)
-		err = rq_size(lim, cap, has_srq, out);
+		/* the kernel gives an XRC_SEND (INI) QP no RQ whatever
+		 * max_recv_wr says, so its SQ starts the buffer */
+		err = rq_size(lim, cap, has_srq || type == IBV_QPT_XRC_SEND,
+			      out);
 	return err;
 }

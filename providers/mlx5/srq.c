@@ -217,7 +217,9 @@ int mlx5_destroy_srq(struct ibv_srq *ibsrq)
 
 	if (err)
 		return err;
-	if (is_xrc(srq))
+	/* by user index: with CQE version 0 the rsn is the SRQ number,
+	 * which may well be some QP's number on that CQ */
+	if (is_xrc(srq) && srq->has_uidx)
 		mlx5_cq_clean(to_mcq(srq->verbs_srq.cq), srq->rsc.rsn, NULL);
 	if (!ctx->cqe_version)
 		mlx5_rsc_clear(&ctx->dp->srq_rsc, srq->srqn);

@@ -137,6 +137,7 @@ int mlx5_set_umr(struct mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl,
 	uint8_t w[UMR_WQE_BIND] = {0};
 	bool bind = r->info && r->info->length;
 	unsigned int size = bind ? UMR_WQE_BIND : UMR_WQE_INVAL;
+	size_t slot;
 
 	if (bind && r->info->length > UMR_MAX_KLM_LEN)
 		return EOPNOTSUPP;
@@ -145,14 +146,14 @@ int mlx5_set_umr(struct mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl,
 	else
 		umr_invalidate(w, r);
 	mlx5_copy_inline(qp, ctrl + 1, w + sizeof(*ctrl), size - sizeof(*ctrl));
+	/* kept aside: once polled, the slot may be rewritten under us */
+	slot = (size_t)((uint8_t *)ctrl - qp->sq_start) >> MLX5_SEND_WQE_SHIFT;
+	qp->sq.umr_inv[slot] = !bind && r->type == IBV_MW_TYPE_2;
 	*ds = size / MLX5_DS;
 	return 0;
 }
 
 enum ibv_wc_opcode mlx5_umr_wc_opcode(struct mlx5_qp *qp, unsigned int idx)
 {
-	const uint8_t *wqe = mlx5_sq_wqe(qp, idx);
-
-	return (wqe[UMR_FLAGS] & UMR_CHECK_QPN) ? IBV_WC_LOCAL_INV
-						: IBV_WC_BIND_MW;
+	return qp->sq.umr_inv[idx] ? IBV_WC_LOCAL_INV : IBV_WC_BIND_MW;
 }

@@ -80,6 +80,22 @@ static inline uint8_t mlx5_fm_ce_se(const struct mlx5_qp *qp,
 				     IBV_SEND_SOLICITED)];
 }
 
+/* mlx5_fm_ce_se plus the fence owed to a UMR posted just before: the small
+ * initiator fence, unless the WR asks a full fence (the two ORed make an
+ * undefined fence mode). Records whether @opcode owes the next WR one. */
+static inline uint8_t mlx5_fm_ce_se_umr(struct mlx5_qp *qp,
+					unsigned int flags, uint8_t opcode)
+{
+	uint8_t fm = mlx5_fm_ce_se(qp, flags);
+
+	if (!(flags & IBV_SEND_FENCE))
+		fm |= qp->umr_fence;
+	qp->umr_fence = opcode == MLX5_OPCODE_UMR
+				? MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE
+				: 0;
+	return fm;
+}
+
 /* Opcode, index, size and flags: two 8-byte stores (signature 0). */
 static inline void mlx5_set_ctrl(struct mlx5_wqe_ctrl_seg *ctrl,
 				 unsigned int cur_post, uint8_t opcode,

@@ -79,10 +79,7 @@ WR_INLINE void *open_wqe(struct mlx5_qp *qp, uint8_t opcode, __be32 imm,
 		qp->sq.raw_wqe[idx] = 0;
 	qp->sq.wqe_head[idx] = head + nreq;
 	mlx5_set_ctrl(ctrl, cur, opcode, qp->qpn8, 0,
-		      mlx5_fm_ce_se(qp, qpx->wr_flags) | qp->umr_fence, imm);
-	qp->umr_fence = opcode == MLX5_OPCODE_UMR
-				? MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE
-				: 0;
+		      mlx5_fm_ce_se_umr(qp, qpx->wr_flags, opcode), imm);
 	if (qp->dci) {
 		/* ctrl + the address vector fill the first basic block;
 		 * mlx5dv_wr_set_dc_addr writes it */

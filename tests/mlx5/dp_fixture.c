@@ -37,6 +37,7 @@ void fx_init(struct dp_fixture *fx, enum ibv_qp_type type,
 	qp->sq.qp_state_max_gs = -1;
 	qp->sq.wrid = calloc(sq_bbs, sizeof(uint64_t));
 	qp->sq.wqe_head = calloc(sq_bbs, sizeof(unsigned int));
+	qp->sq.umr_inv = calloc(sq_bbs, 1);
 	qp->sq_start = (uint8_t *)qp->buf.addr + rq_bytes;
 	qp->sq_end = qp->sq_start + (size_t)sq_bbs * 64;
 	qp->max_inline_data = 60;
@@ -81,6 +82,7 @@ void fx_cleanup(struct dp_fixture *fx)
 	free(fx->qp->rq.wrid);
 	free(fx->qp->sq.wrid);
 	free(fx->qp->sq.wqe_head);
+	free(fx->qp->sq.umr_inv);
 	free(fx->qp);
 	mlx5_free_buf(&fx->cq->bufs[0]);
 	pthread_spin_destroy(&fx->cq->lock);

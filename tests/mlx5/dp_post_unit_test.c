@@ -707,6 +707,12 @@ static void test_umr(void **state)
 	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &wr, &bad),
 			 EOPNOTSUPP);
 	assert_int_equal(fx.qp->sq.cur_post, 5);
+	/* a full fence asked after a UMR is the full fence alone (ORed with
+	 * the small one it would be an undefined fence mode) */
+	wr = (struct ibv_send_wr){ .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_FENCE };
+	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &wr, &bad), 0);
+	check_ctrl(wqe(&fx, 5), 5, MLX5_OPCODE_SEND, 1, MLX5_WQE_CTRL_FENCE);
 	fx_cleanup(&fx);
 }
 

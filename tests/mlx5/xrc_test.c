@@ -177,7 +177,9 @@ static void initiator_open(struct initiator *n, struct ibv_device *dev)
 {
 	struct ibv_qp_init_attr_ex a = {
 		.qp_type = IBV_QPT_XRC_SEND,
-		.cap = {.max_send_wr = DEPTH, .max_send_sge = 1},
+		/* an INI QP has no RQ: max_recv_wr must not move the SQ */
+		.cap = {.max_send_wr = DEPTH, .max_send_sge = 1,
+			.max_recv_wr = 4, .max_recv_sge = 1},
 		.comp_mask =
 			IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 		.send_ops_flags =

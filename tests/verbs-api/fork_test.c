@@ -7,6 +7,8 @@
  * the kernel copies pinned pages on fork (rdma-sim's RDMA netlink says so),
  * so protection is never needed nor enabled. The other two run where RDMA
  * netlink is absent (rdma-sim --no-netlink), whatever the host kernel.
+ * FORK_TEST_ODP links the shared libibverbs, so that it loads libmlx5 and
+ * registers memory.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -79,7 +81,7 @@ static void test_init_after_registration(void **state)
 	assert_int_equal(ibv_fork_init(), EINVAL);
 	assert_int_equal(ibv_is_fork_initialized(), IBV_FORK_DISABLED);
 }
-#else
+#elif !defined(FORK_TEST_ODP)
 static void test_nested_ranges(void **state)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -115,6 +117,43 @@ static void test_nested_ranges(void **state)
 }
 #endif
 
+#if defined(FORK_TEST_ODP)
+/* An ODP MR never makes its pages DONTFORK: nor does moving it. */
+static void test_odp_rereg(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	int n;
+
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(ibv_fork_init(), 0);
+	assert_int_equal(ibv_is_fork_initialized(), IBV_FORK_ENABLED);
+	list = ibv_get_device_list(&n);
+	assert_true(list && n > 0);
+	ctx = ibv_open_device(list[0]);
+	pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	assert_non_null(pd);
+	mr = ibv_reg_mr(pd, map, page,
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND);
+	assert_non_null(mr);
+	assert_int_equal(page_dontfork(map), 0);
+	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION,
+				      NULL, map + page, page, 0),
+			 0);
+	assert_int_equal(page_dontfork(map + page), 0);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+	assert_int_equal(ibv_dealloc_pd(pd), 0);
+	assert_int_equal(ibv_close_device(ctx), 0);
+	ibv_free_device_list(list);
+	munmap(map, 2 * page);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +161,8 @@ int main(void)
 		cmocka_unit_test(test_copy_on_fork),
 #elif defined(FORK_TEST_LATE)
 		cmocka_unit_test(test_init_after_registration),
+#elif defined(FORK_TEST_ODP)
+		cmocka_unit_test(test_odp_rereg),
 #else
 		cmocka_unit_test(test_nested_ranges),
 #endif
