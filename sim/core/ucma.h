@@ -205,6 +205,9 @@ void ucma_events_move(int i, int to);
 void ucma_drain_stale(int f, int fd);
 /* The FIFO of file slot f. */
 void ucma_fifo_path(char *buf, size_t len, int f, uint32_t gen);
+struct sim_devfile;
+/* Whether df is an open /dev/infiniband/rdma_cm (not another node). */
+int ucma_is_file(const struct sim_devfile *df);
 /* Files whose process is gone: close them (destroy their ids). Lock. */
 void ucma_reap(void);
 uint64_t ucma_now_ns(void);

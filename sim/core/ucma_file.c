@@ -560,3 +560,8 @@ static const struct sim_devnode rdma_cm_node = {
 	.release = ucma_release,
 };
 SIM_DEVNODE(rdma_cm_node);
+
+int ucma_is_file(const struct sim_devfile *df)
+{
+	return df->node == &rdma_cm_node;
+}
