@@ -357,14 +357,16 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 			return -EINVAL;
 		}
 		wait = ucma_timers(fp->slot);
-		ucma_drain_stale(fp->slot, fd);
+		ucma_drain_stale(fp->slot, fp->rfd);
 		n = uf->head;
 		if (n >= 0) {
 			e = &ucma_w->ev[n];
 			r = e->resp;
 			i = e->id;
 			event_unlink(fp->slot, -1, n);
-			if (sys.read(fd, &tok, 1) != 1)
+			/* the token only wakes pollers: one missing is no
+			 * matter */
+			if (sys.read(fp->rfd, &tok, 1) != 1)
 				sim_trace("ucma: event token missing");
 			ucma_reported(&r, i);
 			if (r.event == RDMA_CM_EVENT_CONNECT_REQUEST &&
@@ -467,7 +469,7 @@ static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
 			ret = ucma_cmd_conn(fp->slot, hdr.cmd, in, hdr.out);
 		else
 			ret = ucma_cmd_mcast(fp->slot, hdr.cmd, in, hdr.out);
-		ucma_drain_stale(fp->slot, fd);
+		ucma_drain_stale(fp->slot, fp->rfd);
 		ucma_unlock();
 		pthread_mutex_unlock(&sim_lock);
 	}
@@ -515,8 +517,18 @@ static int ucma_open_fd(struct sim_devfile *df, int flags)
 	if (!fd)
 		fd = sys.open(path,
 			      O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
+	fd = fd == -1 ? -errno : fd;
+	fp->rfd = -1;
+	if (fd >= 0) {
+		fp->rfd = sys.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		err = fp->rfd < 0 ? -errno : sim_internal_fd_add(&fp->rfd);
+		if (err) {
+			sys.close(fd);
+			fd = err;
+		}
+	}
 	if (fd < 0) {
-		fd = fd == -1 ? -errno : fd;
+		unlink(path);
 		uf->used = 0;
 		ucma_unlock();
 		free(fp);
@@ -539,6 +551,7 @@ static void ucma_release(struct sim_devfile *df)
 	    ucma_w->files[fp->slot].gen == fp->gen)
 		file_close(fp->slot);
 	ucma_unlock();
+	sim_internal_fd_close(&fp->rfd);
 	free(fp);
 }
 

@@ -861,7 +861,7 @@ static int cmd_migrate(int f, const struct rdma_ucm_migrate_id *c, uint16_t out)
 		return i;
 	if (old->slot != f) {
 		ucma_events_move(i, f);
-		ucma_drain_stale(old->slot, (int)c->fd);
+		ucma_drain_stale(old->slot, old->rfd);
 		ucma_w->ids[i].file = f;
 	}
 	r.events_reported = ucma_w->ids[i].events_reported;
