@@ -232,29 +232,6 @@ void ucma_drain_stale(int f, int fd)
 	}
 }
 
-static int pid_gone(int32_t pid)
-{
-	char path[32], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	if (pid == getpid())
-		return 0;
-	if (kill(pid, 0) && errno == ESRCH)
-		return 1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = sys.open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 1;
-	n = sys.read(fd, buf, sizeof(buf) - 1);
-	sys.close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && (p[2] == 'Z' || p[2] == 'X');
-}
-
 /* Close file slot f: destroy its ids, free its queue and FIFO. */
 static void file_close(int f)
 {
@@ -277,7 +254,8 @@ void ucma_reap(void)
 	int f;
 
 	for (f = 0; f < UCMA_MAX_FILES; f++)
-		if (ucma_w->files[f].used && pid_gone(ucma_w->files[f].pid)) {
+		if (ucma_w->files[f].used &&
+		    sim_pid_gone(ucma_w->files[f].pid)) {
 			sim_trace("ucma: file %d of gone pid %d closed", f,
 				  ucma_w->files[f].pid);
 			file_close(f);
