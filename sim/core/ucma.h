@@ -165,6 +165,9 @@ struct ucma_world {
 struct ucma_fpriv {
 	int32_t slot;
 	uint32_t gen;
+	/* the sim's own O_NONBLOCK read end of the FIFO: tokens are read
+	 * under the locks, where a blocking read would hang the world */
+	int rfd;
 };
 
 /* librdmacm's AF_IB address (48 bytes). */
@@ -201,10 +204,14 @@ void ucma_event_raw(int f, int i, const struct rdma_ucm_event_resp *resp);
 void ucma_events_purge(int i, int mc);
 /* Move the undelivered events of id i to file `to`'s tail (MIGRATE_ID). */
 void ucma_events_move(int i, int to);
-/* Read from fd, file f's FIFO, the bytes of events dropped unread. */
+/* Read from fd (file f's FIFO, non-blocking) the bytes of events dropped
+ * unread; a missing byte is left for later. */
 void ucma_drain_stale(int f, int fd);
 /* The FIFO of file slot f. */
 void ucma_fifo_path(char *buf, size_t len, int f, uint32_t gen);
+struct sim_devfile;
+/* Whether df is an open /dev/infiniband/rdma_cm (not another node). */
+int ucma_is_file(const struct sim_devfile *df);
 /* Files whose process is gone: close them (destroy their ids). Lock. */
 void ucma_reap(void);
 uint64_t ucma_now_ns(void);

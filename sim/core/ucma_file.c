@@ -232,29 +232,6 @@ void ucma_drain_stale(int f, int fd)
 	}
 }
 
-static int pid_gone(int32_t pid)
-{
-	char path[32], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	if (pid == getpid())
-		return 0;
-	if (kill(pid, 0) && errno == ESRCH)
-		return 1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = sys.open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 1;
-	n = sys.read(fd, buf, sizeof(buf) - 1);
-	sys.close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && (p[2] == 'Z' || p[2] == 'X');
-}
-
 /* Close file slot f: destroy its ids, free its queue and FIFO. */
 static void file_close(int f)
 {
@@ -277,7 +254,8 @@ void ucma_reap(void)
 	int f;
 
 	for (f = 0; f < UCMA_MAX_FILES; f++)
-		if (ucma_w->files[f].used && pid_gone(ucma_w->files[f].pid)) {
+		if (ucma_w->files[f].used &&
+		    sim_pid_gone(ucma_w->files[f].pid)) {
 			sim_trace("ucma: file %d of gone pid %d closed", f,
 				  ucma_w->files[f].pid);
 			file_close(f);
@@ -357,14 +335,16 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 			return -EINVAL;
 		}
 		wait = ucma_timers(fp->slot);
-		ucma_drain_stale(fp->slot, fd);
+		ucma_drain_stale(fp->slot, fp->rfd);
 		n = uf->head;
 		if (n >= 0) {
 			e = &ucma_w->ev[n];
 			r = e->resp;
 			i = e->id;
 			event_unlink(fp->slot, -1, n);
-			if (sys.read(fd, &tok, 1) != 1)
+			/* the token only wakes pollers: one missing is no
+			 * matter */
+			if (sys.read(fp->rfd, &tok, 1) != 1)
 				sim_trace("ucma: event token missing");
 			ucma_reported(&r, i);
 			if (r.event == RDMA_CM_EVENT_CONNECT_REQUEST &&
@@ -467,7 +447,7 @@ static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
 			ret = ucma_cmd_conn(fp->slot, hdr.cmd, in, hdr.out);
 		else
 			ret = ucma_cmd_mcast(fp->slot, hdr.cmd, in, hdr.out);
-		ucma_drain_stale(fp->slot, fd);
+		ucma_drain_stale(fp->slot, fp->rfd);
 		ucma_unlock();
 		pthread_mutex_unlock(&sim_lock);
 	}
@@ -515,8 +495,18 @@ static int ucma_open_fd(struct sim_devfile *df, int flags)
 	if (!fd)
 		fd = sys.open(path,
 			      O_RDWR | (flags & (O_CLOEXEC | O_NONBLOCK)));
+	fd = fd == -1 ? -errno : fd;
+	fp->rfd = -1;
+	if (fd >= 0) {
+		fp->rfd = sys.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		err = fp->rfd < 0 ? -errno : sim_internal_fd_add(&fp->rfd);
+		if (err) {
+			sys.close(fd);
+			fd = err;
+		}
+	}
 	if (fd < 0) {
-		fd = fd == -1 ? -errno : fd;
+		unlink(path);
 		uf->used = 0;
 		ucma_unlock();
 		free(fp);
@@ -539,6 +529,7 @@ static void ucma_release(struct sim_devfile *df)
 	    ucma_w->files[fp->slot].gen == fp->gen)
 		file_close(fp->slot);
 	ucma_unlock();
+	sim_internal_fd_close(&fp->rfd);
 	free(fp);
 }
 
@@ -560,3 +551,8 @@ static const struct sim_devnode rdma_cm_node = {
 	.release = ucma_release,
 };
 SIM_DEVNODE(rdma_cm_node);
+
+int ucma_is_file(const struct sim_devfile *df)
+{
+	return df->node == &rdma_cm_node;
+}

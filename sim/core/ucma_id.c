@@ -853,8 +853,7 @@ static int cmd_migrate(int f, const struct rdma_ucm_migrate_id *c, uint16_t out)
 	sf = sim_fd_get((int)c->fd);
 	if (!sf)
 		return sim_fd_of_program((int)c->fd) ? -EINVAL : -ENOENT;
-	if (sf->kind != SIM_FD_DEVNODE ||
-	    strcmp(sf->dev->node->path, "/dev/infiniband/rdma_cm"))
+	if (sf->kind != SIM_FD_DEVNODE || !ucma_is_file(sf->dev))
 		return -EINVAL;
 	old = sf->dev->priv;
 	i = ucma_id_find(old->slot, c->id);
@@ -862,7 +861,7 @@ static int cmd_migrate(int f, const struct rdma_ucm_migrate_id *c, uint16_t out)
 		return i;
 	if (old->slot != f) {
 		ucma_events_move(i, f);
-		ucma_drain_stale(old->slot, (int)c->fd);
+		ucma_drain_stale(old->slot, old->rfd);
 		ucma_w->ids[i].file = f;
 	}
 	r.events_reported = ucma_w->ids[i].events_reported;

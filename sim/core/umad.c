@@ -322,7 +322,16 @@ static ssize_t umad_read(struct sim_devfile *f, int fd, void *buf, size_t len)
 			u->tail = &u->head;
 		ret = sim_copy_to_user(buf, p->data, p->len) ? -EFAULT
 							     : (ssize_t)p->len;
-		free(p);
+		if (ret < 0) {
+			/* the kernel puts it back at the head of the list */
+			p->next = u->head;
+			if (!u->head)
+				u->tail = &p->next;
+			u->head = p;
+			sim_devfile_ready(f, 1);
+		} else {
+			free(p);
+		}
 	}
 	pthread_mutex_unlock(&sim_lock);
 	return ret;

@@ -232,6 +232,18 @@ static void test_framing(int fd)
 	CHECK(cmd(fd, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c), 4) == -EINVAL,
 	      "create ps 0x77: EINVAL");
 	CHECK(destroy_id(fd, 1000, NULL) == -ENOENT, "unknown id: ENOENT");
+	{
+		struct rdma_ucm_migrate_resp r;
+		struct rdma_ucm_migrate_id m = {.response = (uintptr_t)&r};
+		int other = open("/dev/infiniband/umad0", O_RDWR | O_CLOEXEC);
+
+		CHECK(other >= 0, "open umad0");
+		m.fd = (uint32_t)other;
+		CHECK(cmd(fd, RDMA_USER_CM_CMD_MIGRATE_ID, &m, sizeof(m),
+			  sizeof(r)) == -EINVAL,
+		      "MIGRATE_ID from a umad fd: EINVAL");
+		close(other);
+	}
 	CHECK(fcntl(fd, F_SETFL, O_NONBLOCK) == 0, "nonblock");
 	{
 		struct rdma_ucm_get_event g = {.response = (uintptr_t)&e};

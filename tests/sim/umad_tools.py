@@ -6,6 +6,7 @@ exact values, the PMA's counters moved by a known perftest load.
 
 Runs inside rdma-sim:  umad_tools.py DRIVER NDEV PORT
 """
+import ctypes
 import errno
 import fcntl
 import os
@@ -104,6 +105,11 @@ def abi():
     eq(os.write(fd, hdr(0) + smp_dr(0x11)), HDR_OLD + MAD, 'write count')
     eq(p.poll(0), [(fd, select.POLLIN)], 'poll with an answer queued')
     fails(lambda: os.read(fd, 100), errno.EINVAL, 'read too short for it')
+    # a copy-out that faults puts the packet back (still readable)
+    libc = ctypes.CDLL(None, use_errno=True)
+    eq(libc.read(fd, ctypes.c_void_p(8), 4096), -1, 'read to address 8')
+    eq(errno.errorcode.get(ctypes.get_errno()), 'EFAULT', 'its errno')
+    eq(p.poll(0), [(fd, select.POLLIN)], 'poll after the EFAULT read')
     r = os.read(fd, 4096)
     eq(len(r), HDR_OLD + MAD, 'answer length')
     aid, status, _, _, length = struct.unpack_from('<5I', r)

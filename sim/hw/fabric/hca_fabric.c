@@ -332,26 +332,6 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
  * scheduled, and that wait is not network time. A receiver that is gone
  * had its chance: its packets are lost.
  */
-/* The process is gone: reaped, or dead and not yet reaped (a zombie). */
-static int gone(pid_t pid)
-{
-	char path[40], buf[64], *p;
-	ssize_t n;
-	int fd;
-
-	if (kill(pid, 0) && errno == ESRCH)
-		return 1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = sys.open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = sys.read(fd, buf, sizeof(buf) - 1);
-	sys.close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	p = strrchr(buf, ')'); /* "pid (comm) S ..." */
-	return p && (p[2] == 'Z' || p[2] == 'X');
-}
-
 int hca_fabric_reached(struct hca_mark *m)
 {
 	struct ring_hdr *h;
@@ -362,7 +342,7 @@ int hca_fabric_reached(struct hca_mark *m)
 	h = peer_ring(m->pid);
 	if (!h)
 		return 1;
-	if (gone(m->pid))
+	if (sim_pid_gone(m->pid))
 		return 1;
 	if (__atomic_load_n(&h->done, __ATOMIC_ACQUIRE) < m->pos)
 		return 0;

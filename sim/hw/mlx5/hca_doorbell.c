@@ -278,17 +278,30 @@ watch:
 	db_watched = 1;
 }
 
+/* Pages of [a, b) no slot traps any more: writable again (as mapped),
+ * their doorbell records watched instead. */
+static void untrapped(uintptr_t a, uintptr_t b)
+{
+	if (a >= b)
+		return;
+	sys.mprotect((void *)a, b - a, PROT_READ | PROT_WRITE);
+	db_watched = 1;
+}
+
 void hca_doorbell_unmap(void *addr, size_t len)
 {
-	uintptr_t lo = (uintptr_t)addr, hi = lo + len, a;
+	uintptr_t lo = (uintptr_t)addr, hi = lo + len, a, end;
 	unsigned int i;
 
 	for (i = 0; i < db_used; i++) {
 		a = db_pages[i].addr;
-		if (a && a < hi && lo < a + db_pages[i].len) {
+		end = a + db_pages[i].len;
+		if (a && a < hi && lo < end) {
 			__atomic_store_n(&db_pages[i].addr, 0,
 					 __ATOMIC_RELEASE);
 			sys.munmap(db_pages[i].alias, db_pages[i].len);
+			untrapped(a, lo);
+			untrapped(hi, end);
 		}
 	}
 }
@@ -296,9 +309,19 @@ void hca_doorbell_unmap(void *addr, size_t len)
 void hca_doorbell_moved(void *old, void *new, size_t new_len)
 {
 	struct db_page *pg = page_of((uintptr_t)old);
+	size_t len;
 
-	if (pg && pg->addr == (uintptr_t)old && new_len == pg->len)
-		__atomic_store_n(&pg->addr, (uintptr_t) new, __ATOMIC_RELEASE);
+	if (!pg || pg->addr != (uintptr_t)old)
+		return;
+	__atomic_store_n(&pg->addr, 0, __ATOMIC_RELEASE);
+	len = pg->len;
+	if (new_len < len) { /* the alias keeps only what is left */
+		sys.munmap(pg->alias + new_len, len - new_len);
+		pg->len = new_len;
+	} else { /* the alias cannot grow with it: the new part is plain */
+		untrapped((uintptr_t) new + len, (uintptr_t) new + new_len);
+	}
+	__atomic_store_n(&pg->addr, (uintptr_t) new, __ATOMIC_RELEASE);
 }
 
 int hca_doorbell_watching(void)
