@@ -19,8 +19,8 @@ static int mcast_cmd(struct ibv_qp *qp, uint32_t command,
 	};
 
 	memcpy(req.gid, gid->raw, sizeof(req.gid));
-	return verbs_write_cmd(qp->context, command, &req, sizeof(req), NULL,
-			       0, NULL);
+	return verbs_write_cmd(qp->context, command, &req, sizeof(req), NULL, 0,
+			       NULL);
 }
 
 int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
