@@ -666,6 +666,12 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		     int attr_mask, struct ibv_qp_init_attr *init_attr);
 int ibv_cmd_destroy_qp(struct ibv_qp *qp);
+/* Multicast membership of a (UD) QP, write() only (cmd_mcast.c). 0 or a
+ * positive errno (errno set). */
+int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+			 uint16_t lid);
+int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+			 uint16_t lid);
 /* Marshal WRs into the POST_SEND/POST_RECV/POST_SRQ_RECV write()s (a list
  * with no WR is how rxe kicks the kernel). 0 or errno, *bad set. */
 int ibv_cmd_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
