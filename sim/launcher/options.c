@@ -3,6 +3,7 @@
 #include "device_model.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,11 +286,30 @@ static int parse_addr(const char *arg, struct sim_launch *l)
 	return 0;
 }
 
+/* Options that only switch one feature of the world on or off. */
+static const struct {
+	int opt;
+	size_t field; /* offsetof(struct sim_config, ...): a uint8_t */
+} flag_opts[] = {
+	{OPT_NO_DMABUF, offsetof(struct sim_config, no_dmabuf)},
+	{OPT_NO_NETLINK, offsetof(struct sim_config, no_netlink)},
+	{OPT_STATIC_UAR, offsetof(struct sim_config, static_uar)},
+	{OPT_CC_GUEST, offsetof(struct sim_config, cc_guest)},
+	{OPT_NO_DMA_HEAP, offsetof(struct sim_config, no_dma_heap)},
+	{OPT_NO_SECCOMP, offsetof(struct sim_config, no_seccomp)},
+};
+
 static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 {
 	const struct sim_device_model *m;
+	unsigned int i;
 	uint64_t v;
 
+	for (i = 0; i < sizeof(flag_opts) / sizeof(flag_opts[0]); i++)
+		if (flag_opts[i].opt == opt) {
+			((uint8_t *)&l->cfg)[flag_opts[i].field] = 1;
+			return 0;
+		}
 	switch (opt) {
 	case OPT_DEVICES:
 		if (parse_u64(arg, &v) || !v || v > SIM_MAX_DEVICES) {
@@ -322,24 +342,6 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_NO_DM:
 		*no_dm = 1;
-		return 0;
-	case OPT_NO_DMABUF:
-		l->cfg.no_dmabuf = 1;
-		return 0;
-	case OPT_NO_NETLINK:
-		l->cfg.no_netlink = 1;
-		return 0;
-	case OPT_STATIC_UAR:
-		l->cfg.static_uar = 1;
-		return 0;
-	case OPT_CC_GUEST:
-		l->cfg.cc_guest = 1;
-		return 0;
-	case OPT_NO_DMA_HEAP:
-		l->cfg.no_dma_heap = 1;
-		return 0;
-	case OPT_NO_SECCOMP:
-		l->cfg.no_seccomp = 1;
 		return 0;
 	case OPT_FAIL:
 		return parse_fail(arg, l);
