@@ -224,6 +224,9 @@ struct ucma_id *ucma_id_live(int i, uint32_t gen);
 int ucma_is_ip_ps(uint16_t ps);
 socklen_t ucma_sa_len(const struct sockaddr_storage *ss);
 uint16_t ucma_sa_port(const struct sockaddr_storage *ss);
+/* "a.b.c.d:port" or "[v6]:port", for the trace */
+const char *ucma_sa_str(const struct sockaddr_storage *ss, char *buf,
+			size_t len);
 int ucma_cmd_id(int f, uint32_t cmd, const uint8_t *in, uint16_t out);
 /* The listener a REQ from active id a reaches (-1: none), and the device
  * and GID index that hold a's destination. Needs lock. */

@@ -197,9 +197,12 @@ static int send_req(struct ucma_id *a)
 	struct rdma_ucm_event_resp r;
 	uint32_t dev, gi;
 	int l, n, size;
+	char buf[64];
 
 	l = ucma_listener_for(a, &dev, &gi);
 	if (l < 0) {
+		sim_trace("ucma: REQ to %s (port space 0x%x) meets no listener",
+			  ucma_sa_str(&a->dst, buf, sizeof(buf)), a->ps);
 		rej_to(a, ud(a) ? SIDR_NO_LISTENER : REJ_NO_LISTENER, NULL, 0);
 		return 0;
 	}
