@@ -54,6 +54,20 @@ rstream | riostream)
 ib_send_lat | ib_write_bw)
 	S="$JUDGE -R -n 1000"
 	C="$JUDGE -R -n 1000 $SRV" ;;
+io_demo)
+	# UCX 1.13's io_demo connects by socket address through UCX's
+	# rdmacm connection manager (a user's choice, printed); -q checks
+	# the data of every read and write
+	WAIT="ss -ltn | grep -q ':20111 '"
+	DAEMON=1
+	export UCX_SOCKADDR_TLS_PRIORITY=rdmacm
+	echo "UCX_SOCKADDR_TLS_PRIORITY=rdmacm"
+	# the sim's DCT does not reach RTR on a RoCE port (EINVAL): UCX
+	# would stop at its worker
+	export UCX_TLS=^dc_mlx5
+	echo "WORKAROUND: UCX_TLS=^dc_mlx5"
+	S="io_demo -p 20111 -q"
+	C="io_demo -p 20111 -q -i 100 -o write,read $SRV" ;;
 qperf)
 	# qperf's server is a daemon on TCP 19765 that touches the RDMA CM
 	# only for a test: ready once that port listens; stopped after
@@ -161,6 +175,12 @@ rstream | riostream)
 		grep -Eq '^custom +4k +200 +1 ' "$f" ||
 			fail "no 200 x 4k line"
 	done ;;
+io_demo)
+	grep -q 'Client exit with status .OK.' "$w/c" || fail "client status"
+	grep -Eq '\| read [0-9.]+ MBs .* \| write [0-9.]+ MBs' "$w/c" ||
+		fail "no read/write figures"
+	grep -q 'rdma_cm CONNECT -> ok' "$w/trace" ||
+		fail "not connected through the RDMA CM" ;;
 qperf)
 	# both tests over RDMA CM connections, each with its figure
 	[ "$(count "$w/c" '^ *use_cm *= *1 *$')" = 2 ] ||
