@@ -325,7 +325,7 @@ static int may_bind_service(void)
 		.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct d[2] = {0};
 	char map[64] = "";
-	unsigned long in, out, n = 0;
+	unsigned long in = 1, out = 1, n = 0;
 	FILE *f;
 
 	if (syscall(SYS_capget, &h, d) ||
