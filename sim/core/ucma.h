@@ -78,9 +78,12 @@ enum ucma_cm {
 /* What an id's timer does when it expires. */
 enum ucma_timer {
 	TIMER_NONE,
-	TIMER_ADDR, /* address resolution: ADDR_ERROR -ETIMEDOUT */
-	TIMER_REQ,  /* REQ/SIDR_REQ unanswered: send again, or give up */
+	TIMER_ADDR,	/* address resolution: ADDR_ERROR -ETIMEDOUT */
+	TIMER_REQ,	/* REQ/SIDR_REQ unanswered: send again, or give up */
+	TIMER_TIMEWAIT, /* the CM leaves timewait: TIMEWAIT_EXIT */
 };
+
+#define ROCE_LIFE 16 /* RoCE path packet life time */
 
 struct ucma_id {
 	uint8_t used;

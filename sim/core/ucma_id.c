@@ -23,7 +23,6 @@
 #define PORT_LO	    32768 /* net.ipv4.ip_local_port_range */
 #define PORT_HI	    60999
 #define MAX_BACKLOG 1024
-#define ROCE_LIFE   16 /* RoCE path packet life time */
 
 int ucma_is_ip_ps(uint16_t ps)
 {

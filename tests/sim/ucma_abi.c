@@ -38,6 +38,7 @@
 #define EV_ESTABLISHED	    9
 #define EV_DISCONNECTED	    10
 #define EV_MULTICAST_JOIN   12
+#define EV_TIMEWAIT_EXIT    15
 
 static const char *server_ip = "192.168.1.1";
 
@@ -133,6 +134,14 @@ static long get_event(int fd, struct rdma_ucm_event_resp *e, int ms)
 			       0
 		       ? -errno
 		       : 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 static void expect_event(int fd, uint32_t event, uint32_t id,
@@ -394,9 +403,10 @@ static void test_rc(int fd)
 	struct rdma_ucm_event_resp e;
 	struct rdma_ucm_query_addr_resp qa;
 	struct rdma_ucm_query q = {.response = (uintptr_t)&qa};
-	int l = create_id(fd, 100, RDMA_PS_TCP), c, s;
+	int l = create_id(fd, 100, RDMA_PS_TCP), c, s, i, seen = 0;
 	uint32_t reported = 0;
 	static const uint8_t zeros[256];
+	long t0;
 
 	CHECK(bind_ip(fd, (uint32_t)l, server_ip, 7471) > 0, "bind listener");
 	CHECK(listen_id(fd, (uint32_t)l, 8) > 0, "listen");
@@ -467,9 +477,18 @@ static void test_rc(int fd)
 	expect_event(fd, EV_DISCONNECTED, (uint32_t)c, &e, "DREP received");
 	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) == -EINVAL,
 	      "disconnect again: EINVAL");
+	/* both CMs leave timewait 2^(17-8) ms later (packet life 16 + 1) */
+	t0 = now_ms();
+	for (i = 0; i < 2; i++) {
+		expect_event(fd, EV_TIMEWAIT_EXIT, ~0u, &e, "timewait exit");
+		seen |= e.id == (uint32_t)c ? 1 : e.id == (uint32_t)s ? 2 : 4;
+	}
+	CHECK(seen == 3, "TIMEWAIT_EXIT once for each id (%#x)", seen);
+	CHECK(now_ms() - t0 >= 400, "timewait lasted %ld ms, not ~512",
+	      now_ms() - t0);
 	CHECK(get_event(fd, &e, 200) == -ETIMEDOUT, "nothing more queued");
-	CHECK(destroy_id(fd, (uint32_t)c, &reported) > 0 && reported == 4,
-	      "client reported 4 events (%u)", reported);
+	CHECK(destroy_id(fd, (uint32_t)c, &reported) > 0 && reported == 5,
+	      "client reported 5 events (%u)", reported);
 	destroy_id(fd, (uint32_t)s, NULL);
 
 	/* REJECT: reason 28 and the private data; other reasons EINVAL */
