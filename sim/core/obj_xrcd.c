@@ -19,7 +19,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,9 +34,10 @@ static uint32_t new_xrcdn(void)
 	return n ? n : 1;
 }
 
+/* A zombie's files are closed: its handles went with them. */
 static int holder_dead(int32_t pid)
 {
-	return pid > 0 && kill(pid, 0) && errno == ESRCH;
+	return pid > 0 && sim_pid_gone(pid);
 }
 
 /* Drop holders that died; free the row when none is left. Needs the

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int open_xrcd(int fd, int file, uint32_t oflags, uint32_t *handle)
@@ -137,6 +138,31 @@ static void check_domains(int fd, uint32_t pd, uint32_t cq)
 	unlink(path);
 }
 
+/* A domain on the inode of the file at path, opened by a dying process. */
+static int hold_domain(void *path)
+{
+	int fd = raw_open_ctx(NULL), file = open(path, O_RDONLY);
+	uint32_t x;
+
+	return fd < 0 || file < 0 || open_xrcd(fd, file, O_CREAT, &x);
+}
+
+/* Its only holder died (not reaped yet): the domain is gone. */
+static void check_zombie_holder(int fd)
+{
+	char path[] = "/tmp/sim-verbs-xrcd-XXXXXX";
+	int file = mkstemp(path);
+	pid_t pid = raw_zombie(hold_domain, path);
+	uint32_t x;
+
+	EXPECT(file >= 0 && pid > 0, "no zombie holding an XRCD");
+	EXPECT_ERR(open_xrcd(fd, file, 0, &x), EAGAIN);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	close(file);
+	unlink(path);
+}
+
 static void check_advise(int fd, uint32_t pd)
 {
 	size_t len = 2 * (size_t)sysconf(_SC_PAGESIZE);
@@ -177,6 +203,7 @@ void v_check_xrc(void)
 			   EPROTONOSUPPORT);
 	} else {
 		check_domains(fd, pd, cq);
+		check_zombie_holder(fd);
 	}
 	check_advise(fd, pd);
 	close(fd);
