@@ -138,7 +138,7 @@ static void xrcd_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 	unsigned int i;
 
 	(void)uv;
-	if (x->slot < 0)
+	if (!o->live || x->slot < 0) /* live: it holds its domain */
 		return;
 	sim_shared_lock(sim.sh);
 	f = &sim.sh->xrcd_files[x->slot];
@@ -160,15 +160,12 @@ static int w_open_xrcd(struct sim_wcall *w)
 {
 	const struct ib_uverbs_open_xrcd *req = w->in;
 	struct ib_uverbs_open_xrcd_resp r = {};
-	struct sim_xrcd *x;
+	struct sim_xrcd *x = sim_xrcd(w->obj);
 	int ret = 0;
 
+	x->slot = -1;
 	if (!xrcd_supported())
 		return -EOPNOTSUPP;
-	x = sim_xrcd(sim_obj_new(w->uv, &sim_type_xrcd));
-	if (!x)
-		return -ENOMEM;
-	x->slot = -1;
 	if (req->fd == (uint32_t)-1)
 		x->xrcdn = new_xrcdn();
 	else
@@ -182,8 +179,6 @@ static int w_open_xrcd(struct sim_wcall *w)
 			 x->slot < 0 ? " private" : "");
 		ret = sim_wc_out(w, &r, sizeof(r));
 	}
-	if (ret)
-		sim_obj_destroy(w->uv, &x->obj);
 	return ret;
 }
 
@@ -209,8 +204,8 @@ static int w_open_qp(struct sim_wcall *w)
 {
 	const struct ib_uverbs_open_qp *req = w->in;
 	struct ib_uverbs_create_qp_resp r = {};
+	struct sim_qp *qp = sim_qp(w->obj), *tgt;
 	struct sim_xrcd *x;
-	struct sim_qp *tgt, *qp;
 	int ret;
 
 	if (!xrcd_supported())
@@ -223,9 +218,6 @@ static int w_open_qp(struct sim_wcall *w)
 	tgt = tgt_qp(w->uv->dev, req->qpn, x->xrcdn);
 	if (!tgt)
 		return -EINVAL;
-	qp = sim_qp(sim_obj_new(w->uv, &sim_type_qp));
-	if (!qp)
-		return -ENOMEM;
 	qp->qp_type = SIM_QPT_XRC_TGT;
 	qp->qpn = tgt->qpn;
 	qp->user_handle = req->user_handle;
@@ -238,10 +230,7 @@ static int w_open_qp(struct sim_wcall *w)
 	r.qpn = qp->qpn;
 	snprintf(w->note, sizeof(w->note), "handle=%u qpn=%#x opened",
 		 r.qp_handle, r.qpn);
-	ret = sim_wc_out(w, &r, sizeof(r));
-	if (ret)
-		sim_obj_destroy(w->uv, &qp->obj);
-	return ret;
+	return sim_wc_out(w, &r, sizeof(r));
 }
 
 static int xrcd_destroy_ioctl(struct sim_call *c)
@@ -287,5 +276,6 @@ const struct sim_obj_type sim_type_xrcd = {
 	.nmethods = ARRAY_SIZE(xrcd_methods),
 	.wcmds = xrcd_wcmds,
 	.nwcmds = ARRAY_SIZE(xrcd_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_OPEN_XRCD},
 };
 SIM_OBJ_TYPE(sim_type_xrcd);
