@@ -18,6 +18,8 @@
 #ifndef RDMA_SIM_OBJ_H
 #define RDMA_SIM_OBJ_H
 
+#include "ib_enums.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -191,47 +193,6 @@ extern const struct sim_obj_type sim_type_cq, sim_type_qp, sim_type_srq,
 	sim_type_ah;
 
 struct sim_evq; /* an event file: completion channel or async fd */
-
-/* modify_qp attribute mask bits (the kernel's IB_QP_*) */
-enum sim_qp_mask {
-	SIM_QP_STATE = 1 << 0,
-	SIM_QP_CUR_STATE = 1 << 1,
-	SIM_QP_EN_SQD_ASYNC_NOTIFY = 1 << 2,
-	SIM_QP_ACCESS_FLAGS = 1 << 3,
-	SIM_QP_PKEY_INDEX = 1 << 4,
-	SIM_QP_PORT = 1 << 5,
-	SIM_QP_QKEY = 1 << 6,
-	SIM_QP_AV = 1 << 7,
-	SIM_QP_PATH_MTU = 1 << 8,
-	SIM_QP_TIMEOUT = 1 << 9,
-	SIM_QP_RETRY_CNT = 1 << 10,
-	SIM_QP_RNR_RETRY = 1 << 11,
-	SIM_QP_RQ_PSN = 1 << 12,
-	SIM_QP_MAX_QP_RD_ATOMIC = 1 << 13,
-	SIM_QP_ALT_PATH = 1 << 14,
-	SIM_QP_MIN_RNR_TIMER = 1 << 15,
-	SIM_QP_SQ_PSN = 1 << 16,
-	SIM_QP_MAX_DEST_RD_ATOMIC = 1 << 17,
-	SIM_QP_PATH_MIG_STATE = 1 << 18,
-	SIM_QP_CAP = 1 << 19,
-	SIM_QP_DEST_QPN = 1 << 20,
-	SIM_QP_STANDARD_BITS = (1 << 21) - 1,
-	SIM_QP_RATE_LIMIT = 1 << 25,
-};
-
-/* QP states and types (IB_QPS_*, IB_QPT_*) */
-enum sim_qp_state {
-	SIM_QPS_RESET,
-	SIM_QPS_INIT,
-	SIM_QPS_RTR,
-	SIM_QPS_RTS,
-	SIM_QPS_SQD,
-	SIM_QPS_SQE,
-	SIM_QPS_ERR,
-};
-enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
-enum { SIM_QPT_XRC_INI = 9, SIM_QPT_XRC_TGT = 10 };
-enum { SIM_QPT_DRIVER = 0xff };
 
 /* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
 int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,

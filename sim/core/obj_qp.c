@@ -90,19 +90,19 @@ static int qp_type_known(uint32_t type)
 
 static int qp_type_modelled(uint32_t type)
 {
-	if (type == SIM_QPT_XRC_INI || type == SIM_QPT_XRC_TGT)
+	if (type == IB_QPT_XRC_INI || type == IB_QPT_XRC_TGT)
 		return sim_driver()->xrc;
-	if (type == SIM_QPT_DRIVER)
+	if (type == IB_QPT_DRIVER)
 		return sim_driver()->rules->driver_qp; /* mlx5's DC */
-	return type >= SIM_QPT_RC && type <= SIM_QPT_UD;
+	return type >= IB_QPT_RC && type <= IB_QPT_UD;
 }
 
 /* The CQs a type needs: XRC_INI sends only, XRC_TGT has none. */
 static int qp_cqs_ok(const struct qp_args *a)
 {
-	if (a->type == SIM_QPT_XRC_TGT)
+	if (a->type == IB_QPT_XRC_TGT)
 		return 1;
-	if (a->type == SIM_QPT_XRC_INI)
+	if (a->type == IB_QPT_XRC_INI)
 		return !!a->send_cq;
 	return a->send_cq && a->recv_cq;
 }
@@ -122,7 +122,7 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 		return -EOPNOTSUPP;
 	if (!qp_cqs_ok(a))
 		return -EINVAL;
-	if (!a->srq && a->type != SIM_QPT_XRC_TGT &&
+	if (!a->srq && a->type != IB_QPT_XRC_TGT &&
 	    a->cap.max_recv_wr > d->rules->max_qp_wr)
 		return -EINVAL; /* both drivers size the RQ against this */
 	qp->qp_type = (uint8_t)a->type;
@@ -135,11 +135,11 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	qp->srq = a->srq;
 	qp->xrcd = a->xrcd;
 	qp->async = a->async;
-	qp->attr.qp_state = SIM_QPS_RESET;
+	qp->attr.qp_state = IB_QPS_RESET;
 	qp->attr.cap = a->cap;
-	if (a->type == SIM_QPT_XRC_TGT)
+	if (a->type == IB_QPT_XRC_TGT)
 		memset(&qp->attr.cap, 0, sizeof(qp->attr.cap));
-	if (a->type == SIM_QPT_XRC_INI)
+	if (a->type == IB_QPT_XRC_INI)
 		qp->attr.cap.max_recv_wr = qp->attr.cap.max_recv_sge = 0;
 	qp->qpn = alloc_qpn();
 	hold(OBJ_OF(qp->pd));
@@ -170,7 +170,7 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->live && d->destroy_qp)
 		d->destroy_qp(uv, qp);
-	if (o->live && qp->qp_type == 4 /* UD */)
+	if (o->live && qp->qp_type == IB_QPT_UD)
 		sim_mcast_qp_gone(uv->dev, qp->qpn);
 	release(OBJ_OF(qp->pd));
 	release(OBJ_OF(qp->send_cq));

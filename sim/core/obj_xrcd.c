@@ -194,7 +194,7 @@ static struct sim_qp *tgt_qp(unsigned int dev, uint32_t qpn, uint32_t xrcdn)
 {
 	struct sim_qp *qp = sim_qp_real(sim_qp_by_num(dev, qpn));
 
-	if (!qp || qp->qp_type != SIM_QPT_XRC_TGT || !qp->xrcd ||
+	if (!qp || qp->qp_type != IB_QPT_XRC_TGT || !qp->xrcd ||
 	    qp->xrcd->xrcdn != xrcdn)
 		return NULL;
 	return qp;
@@ -213,12 +213,12 @@ static int w_open_qp(struct sim_wcall *w)
 	x = sim_xrcd(sim_obj_get(w->uv, req->pd_handle, &sim_type_xrcd, &ret));
 	if (!x)
 		return -EINVAL;
-	if (req->qp_type != SIM_QPT_XRC_TGT)
+	if (req->qp_type != IB_QPT_XRC_TGT)
 		return -EINVAL;
 	tgt = tgt_qp(w->uv->dev, req->qpn, x->xrcdn);
 	if (!tgt)
 		return -EINVAL;
-	qp->qp_type = SIM_QPT_XRC_TGT;
+	qp->qp_type = IB_QPT_XRC_TGT;
 	qp->qpn = tgt->qpn;
 	qp->user_handle = req->user_handle;
 	qp->real = tgt;
