@@ -47,7 +47,7 @@ int mlx5_sim_create_dct(struct sim_uvfile *uv, struct sim_qp *gqp,
 	qp->uv = uv;
 	qp->dev = uv->dev;
 	qp->qpn = gqp->qpn; /* the number the firmware gives it at RTR */
-	qp->type = HCA_QPT_RC;
+	qp->type = IB_QPT_RC;
 	qp->dct = 1;
 	qp->dc_key = req->access_key;
 	qp->uidx = req->uidx;
@@ -144,19 +144,19 @@ int mlx5_sim_dc_modify(struct sim_qp *gqp, const struct sim_qp_attr *a,
 		return -EINVAL;
 	if (next == IB_QPS_INIT) {
 		qp->access = a->qp_access_flags;
-		qp->state = HCA_QPS_INIT;
+		qp->state = IB_QPS_INIT;
 		return 1;
 	}
 	qp->min_rnr_timer = a->min_rnr_timer;
 	if (dct_rtr(gqp, qp, out, out_len))
 		return -EINVAL;
-	qp->state = HCA_QPS_RTR;
+	qp->state = IB_QPS_RTR;
 	return 1;
 }
 
 void mlx5_sim_destroy_dct(struct hca_qp *qp)
 {
 	hca_dct_release(qp);
-	if (qp->state == HCA_QPS_RTR)
+	if (qp->state == IB_QPS_RTR)
 		hca_fabric_detach(qp->dev, qp->qpn);
 }

@@ -289,10 +289,10 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	uint8_t *buf;
 	int ret, dc;
 
-	if (gqp->qp_type == HCA_QPT_XRC_TGT)
+	if (gqp->qp_type == IB_QPT_XRC_TGT)
 		return mlx5_sim_create_xrc_tgt(uv, gqp);
-	if (gqp->qp_type != HCA_QPT_RC && gqp->qp_type != HCA_QPT_UC &&
-	    gqp->qp_type != HCA_QPT_UD && gqp->qp_type != HCA_QPT_XRC_INI &&
+	if (gqp->qp_type != IB_QPT_RC && gqp->qp_type != IB_QPT_UC &&
+	    gqp->qp_type != IB_QPT_UD && gqp->qp_type != IB_QPT_XRC_INI &&
 	    gqp->qp_type != IB_QPT_DRIVER)
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
@@ -333,12 +333,12 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		return ret;
 	}
 	qp->type = gqp->qp_type;
-	if (qp->type == HCA_QPT_XRC_INI) {
-		qp->type = HCA_QPT_RC;
+	if (qp->type == IB_QPT_XRC_INI) {
+		qp->type = IB_QPT_RC;
 		qp->xrc = HCA_XRC_INI;
 	}
 	if (dc) {
-		qp->type = HCA_QPT_RC; /* a DCI requests as RC */
+		qp->type = IB_QPT_RC; /* a DCI requests as RC */
 		qp->dci = 1;
 	}
 	qp->uidx = req.uidx;
@@ -433,9 +433,9 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		qp->dest_qpn = a->dest_qp_num;
 	if (!(mask & IB_QP_STATE))
 		return 0;
-	if (a->qp_state == HCA_QPS_RESET)
+	if (a->qp_state == IB_QPS_RESET)
 		hca_qp_reset(qp);
-	if (a->qp_state == HCA_QPS_ERR)
+	if (a->qp_state == IB_QPS_ERR)
 		hca_qp_to_err(qp);
 	qp->state = a->qp_state;
 	return 0;
