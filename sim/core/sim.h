@@ -101,6 +101,18 @@ int sim_fail(const char *kind);
  * object is committed (--fail KIND:N:ERR:commit): the framework aborts. */
 int sim_fail_commit(const char *kind);
 
+/* ---- blocking in a served call (boundary/wait.c) ---- */
+/* The errno of a served call that must wait in a static program's trap;
+ * no call ever returns it to the program. */
+#define SIM_EWAIT 530
+/*
+ * Wait, outside sim_lock, until fd is readable or timeout_ms (-1: none)
+ * passed: poll()'s count, or -errno. In a static program's trap it only
+ * looks, and returns -SIM_EWAIT when it would wait: the caller returns
+ * that unchanged, having consumed nothing, and is called again.
+ */
+int sim_wait_readable(int fd, int timeout_ms);
+
 /* ---- objects and files (uvfile.c) ---- */
 enum sim_entry_kind { SIM_ENT_MEMIC, SIM_ENT_UAR };
 
