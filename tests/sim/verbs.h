@@ -71,6 +71,8 @@ int v_query_state(int fd, uint32_t qp, uint8_t *state);
 
 int v_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 		 uint32_t *handle);
+/* INFO_HANDLES: the live handles of object type obj, ~0 on failure. */
+uint32_t v_count_handles(int fd, uint16_t obj);
 
 /* XRC by write(): OPEN_XRCD on file (-1: private), CREATE_QP of an
  * XRC_TGT, OPEN_QP of one. 0 or the errno. */

@@ -342,17 +342,6 @@ static const struct abort_case cases[] = {
 	{"DMABUF_ALLOC", 0, NEED_DM, c_dmabuf, d_fd, NULL},
 };
 
-static uint32_t count_handles(int fd, uint16_t obj)
-{
-	struct raw_ioctl c;
-	uint32_t total = ~0u;
-
-	raw_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
-	raw_attr(&c, UVERBS_ATTR_INFO_OBJECT_ID, 8, obj);
-	raw_ptr(&c, UVERBS_ATTR_INFO_TOTAL_HANDLES, &total);
-	return raw_call(fd, &c) ? ~0u : total;
-}
-
 /* One more object of the environment: its handle is the next one. */
 static int took(struct env *e, int ret, const uint32_t *h, const char *what)
 {
@@ -451,7 +440,7 @@ static void run_case(const struct abort_case *k)
 		return;
 	}
 	if (k->obj)
-		n = count_handles(e.fd, k->obj);
+		n = v_count_handles(e.fd, k->obj);
 	fds = count_fds();
 	maps = count_maps();
 	next_fd = lowest_free_fd();
@@ -461,9 +450,9 @@ static void run_case(const struct abort_case *k)
 	EXPECT(count_maps() == maps, "%s: %d mappings, %d before", k->kind,
 	       count_maps(), maps);
 	if (k->obj)
-		EXPECT(count_handles(e.fd, k->obj) == n,
+		EXPECT(v_count_handles(e.fd, k->obj) == n,
 		       "%s: %u handles, %u before", k->kind,
-		       count_handles(e.fd, k->obj), n);
+		       v_count_handles(e.fd, k->obj), n);
 	if (k->released)
 		k->released(&e);
 	/* the next create succeeds with what the aborted one had */
