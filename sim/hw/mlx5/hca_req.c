@@ -199,6 +199,14 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		}
 	} else if (w->opcode == HCA_WQE_UMR) {
 		return umr_segments(c, w, ds);
+	} else if (w->opcode == HCA_WQE_TAG_MATCHING) {
+		/* the TM segment (32 bytes), then a buffer for APPEND */
+		uint8_t tm[32];
+
+		memcpy(tm, seg_next(c), 16);
+		memcpy(tm + 16, seg_next(c), 16);
+		hca_tm_decode(w, tm);
+		used += 2;
 	}
 	/* A DS count short of the segments its opcode needs (0: not even
 	 * the control segment) is a malformed WQE. */
@@ -266,6 +274,9 @@ static void req_retire(struct hca_qp *qp, uint8_t synd)
 	/* a bind or invalidation takes effect as it retires, in SQ order */
 	if (!synd && w->opcode == HCA_WQE_UMR)
 		synd = umr_err = hca_umr_exec(qp, w);
+	if (!synd && w->opcode == HCA_WQE_TAG_MATCHING && qp->srq &&
+	    qp->srq->tm)
+		hca_tm_list_op(qp, w);
 	req_complete(qp, w, synd);
 	qp->tail++;
 	qp->retries = 0;
@@ -309,7 +320,9 @@ static void take_wqes(struct hca_qp *qp)
 		synd = decode(qp, &c, w, &bbs);
 		qp->sq_taken = (uint16_t)(qp->sq_taken + bbs);
 		/* a NOP or UMR puts nothing on the wire: no packet, no PSN */
-		w->npkts = w->opcode == HCA_WQE_NOP || w->opcode == HCA_WQE_UMR
+		w->npkts = w->opcode == HCA_WQE_NOP ||
+					   w->opcode == HCA_WQE_UMR ||
+					   w->opcode == HCA_WQE_TAG_MATCHING
 				   ? 0
 				   : 1;
 		if (!is_read_like(w->opcode) && w->len > HCA_SEG_MAX)
