@@ -23,48 +23,50 @@
 
 #include "tm.h"
 
+/* The command QP is looped to itself: its WQEs never reach the wire. */
 static int cmd_qp_connect(struct ibv_qp *qp)
 {
+	static const struct {
+		enum ibv_qp_state state;
+		int mask;
+	} steps[] = {
+		{IBV_QPS_INIT,
+		 IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS},
+		{IBV_QPS_RTR, IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+				      IBV_QP_RQ_PSN |
+				      IBV_QP_MAX_DEST_RD_ATOMIC |
+				      IBV_QP_MIN_RNR_TIMER},
+		{IBV_QPS_RTS, IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+				      IBV_QP_MAX_QP_RD_ATOMIC},
+	};
 	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
+		.path_mtu = IBV_MTU_256,
+		.dest_qp_num = qp->qp_num,
+		.max_rd_atomic = 1,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 12,
 		.port_num = 1,
+		.timeout = 14,
+		.retry_cnt = 7,
+		.rnr_retry = 7,
+		.ah_attr = {.port_num = 1},
 	};
 	struct ibv_port_attr port;
-	int err;
+	unsigned int i;
+	int err = ibv_query_port(qp->context, 1, &port);
 
-	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-	if (!err)
-		err = ibv_query_port(qp->context, 1, &port);
 	if (err)
 		return err;
-	/* looped to itself: its WQEs never reach the wire */
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_256;
-	a.dest_qp_num = qp->qp_num;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.port_num = 1;
 	a.ah_attr.dlid = port.lid;
 	a.ah_attr.is_global = port.link_layer == IBV_LINK_LAYER_ETHERNET;
-	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
-					    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-					    IBV_QP_RQ_PSN |
-					    IBV_QP_MAX_DEST_RD_ATOMIC |
-					    IBV_QP_MIN_RNR_TIMER);
-	if (err)
-		return err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-					     IBV_QP_RETRY_CNT |
-					     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-					     IBV_QP_MAX_QP_RD_ATOMIC);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		a.qp_state = steps[i].state;
+		err = ibv_modify_qp(qp, &a, IBV_QP_STATE | steps[i].mask);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 void mlx5_tm_destroy(struct mlx5_srq *srq)

@@ -14,7 +14,6 @@
  *                       (named: EOPNOTSUPP or EINVAL).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 
 #include <infiniband/tm_types.h>
 
+#include "check_exit.h"
 #include "dm_util.h"
 #include "rdma_util.h"
 
@@ -35,21 +35,6 @@
 #define SRQ_WR_ID  77
 #define NO_TAG_ID  78
 
-static void __attribute__((noreturn, format(printf, 2, 3)))
-die(int line, const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	fprintf(stderr, "line %d: ", line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (errno %d)\n", err);
-	exit(1);
-}
-
-#define CHECK(c, ...) ((c) ? (void)0 : die(__LINE__, __VA_ARGS__))
 #define CHECK_ERRNO(call, want)                                                \
 	do {                                                                   \
 		errno = 0;                                                     \
