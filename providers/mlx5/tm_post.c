@@ -207,6 +207,7 @@ static int tagged_cqe(struct mlx5_tm *tm, struct mlx5_cqe64 *cqe,
 	}
 	wc->wr_id = tm->tags[idx].wr_id;
 	wc->opcode = IBV_WC_TM_RECV;
+	wc->byte_len = be32toh(cqe->byte_cnt);
 	wc->wc_flags |= tag_wc_flags[cqe->app_op];
 	if (cqe->app_op == TM_APP_CONSUMED_SW_RNDV ||
 	    cqe->app_op == TM_APP_CONSUMED_MSG_SW_RNDV ||

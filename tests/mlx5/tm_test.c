@@ -5,8 +5,9 @@
  *   tm_test NDEV        mlx5 (IB): caps, every bad create's errno, list
  *                       operations and their CQEs, expected / unexpected /
  *                       no-tag messages with their bytes, the phase sync,
- *                       removal racing a match; the sender is a second
- *                       process on device NDEV. Teardown: every destroy
+ *                       removal racing a match, a rendezvous (the HCA
+ *                       READs the data, then sends the FIN); the sender
+ *                       is a second process on device NDEV. Teardown: every destroy
  *                       succeeds (EBUSY while in use), and the fds and
  *                       mappings of the peer-less part are counted.
  *   tm_test none ERRNO  a device without tag matching (rxe, mlx5 on
@@ -42,12 +43,61 @@
 		      #call, errno, want);                                     \
 	} while (0)
 
-/* What the client sends: a TMH opcode and tag; op 0xff ends it. */
+/* What the client sends: a TMH opcode and tag; op 0xff ends it. An RNDV
+ * header points at MSG bytes of the client's at RNDV_OFF, and the client
+ * waits for the FIN in its receive at FIN_OFF. */
 struct order {
 	uint8_t op;
 	uint64_t tag;
 	uint32_t app_ctx;
 };
+
+#define RNDV_OFF 2048
+#define FIN_OFF	 4096
+#define RNDV_HDR 64 /* tm_caps.max_rndv_hdr_size */
+
+/* TMH (and for RNDV the RVH) at buf; the length to send. */
+static uint32_t build_header(uint8_t *buf, const struct order *o,
+			     const struct ibv_mr *mr)
+{
+	uint32_t be32 = htobe32(o->app_ctx);
+	uint64_t be64 = htobe64(o->tag);
+
+	memset(buf, 0, RNDV_HDR);
+	buf[0] = o->op;
+	memcpy(buf + 4, &be32, 4);
+	memcpy(buf + 8, &be64, 8);
+	if (o->op != IBV_TMH_RNDV) {
+		fill_pattern(buf + TMH, MSG, (unsigned int)o->tag);
+		return TMH + MSG;
+	}
+	fill_pattern(buf + RNDV_OFF, MSG, (unsigned int)o->tag);
+	be64 = htobe64((uintptr_t)buf + RNDV_OFF);
+	memcpy(buf + 16, &be64, 8);
+	be32 = htobe32(mr->rkey);
+	memcpy(buf + 24, &be32, 4);
+	be32 = htobe32(MSG);
+	memcpy(buf + 28, &be32, 4);
+	return RNDV_HDR;
+}
+
+/* The FIN the receiving HCA sends back: a TMH naming the rendezvous. */
+static void check_fin(struct rdma_ep *ep, const uint8_t *buf,
+		      const struct order *o)
+{
+	uint32_t be32 = htobe32(o->app_ctx);
+	uint64_t be64 = htobe64(o->tag);
+	struct ibv_wc wc;
+
+	CHECK(ep_poll(ep, &wc, 1) == 1 && wc.status == IBV_WC_SUCCESS &&
+		      wc.opcode == IBV_WC_RECV && wc.wr_id == 99 &&
+		      wc.byte_len == TMH,
+	      "FIN: %s opcode %d len %u", ibv_wc_status_str(wc.status),
+	      wc.opcode, wc.byte_len);
+	CHECK(buf[0] == IBV_TMH_FIN && !memcmp(buf + 4, &be32, 4) &&
+		      !memcmp(buf + 8, &be64, 8),
+	      "FIN header");
+}
 
 struct wire {
 	uint32_t lid, qpn;
@@ -63,10 +113,11 @@ static int client(struct ibv_device *dev, int sock)
 	struct rdma_ep ep;
 	struct order ord;
 	struct ibv_wc wc;
-	uint64_t be;
-	uint32_t ctx;
+	uint32_t len;
 
-	CHECK(!host_open(&h, dev, LEN, IBV_ACCESS_LOCAL_WRITE), "host");
+	CHECK(!host_open(&h, dev, LEN,
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ),
+	      "host");
 	CHECK(!ep_open(&ep, h.ctx, h.pd, &o), "ep");
 	mine = (struct wire){ep.lid, ep.qpn};
 	CHECK(write(sock, &mine, sizeof(mine)) == sizeof(mine), "send");
@@ -76,19 +127,20 @@ static int client(struct ibv_device *dev, int sock)
 		CHECK(read(sock, &ord, sizeof(ord)) == sizeof(ord), "order");
 		if (ord.op == 0xff)
 			break;
-		memset(h.buf, 0, TMH);
-		h.buf[0] = ord.op;
-		ctx = htobe32(ord.app_ctx);
-		memcpy(h.buf + 4, &ctx, 4);
-		be = htobe64(ord.tag);
-		memcpy(h.buf + 8, &be, 8);
-		fill_pattern(h.buf + TMH, MSG, (unsigned int)ord.tag);
-		CHECK(!ep_post(&ep, IBV_WR_SEND, h.buf, TMH + MSG, h.mr->lkey,
-			       0, 0, IBV_SEND_SIGNALED, ord.tag),
+		len = build_header(h.buf, &ord, h.mr);
+		if (ord.op == IBV_TMH_RNDV)
+			CHECK(!ep_recv(&ep, h.buf + FIN_OFF, 64, h.mr->lkey,
+				       99),
+			      "recv");
+		CHECK(!ep_post(&ep, IBV_WR_SEND, h.buf, len, h.mr->lkey, 0, 0,
+			       IBV_SEND_SIGNALED, ord.tag),
 		      "send");
 		CHECK(ep_poll(&ep, &wc, 1) == 1 &&
-			      wc.status == IBV_WC_SUCCESS,
+			      wc.status == IBV_WC_SUCCESS &&
+			      wc.opcode == IBV_WC_SEND,
 		      "send completion %s", ibv_wc_status_str(wc.status));
+		if (ord.op == IBV_TMH_RNDV)
+			check_fin(&ep, h.buf + FIN_OFF, &ord);
 		CHECK(write(sock, "s", 1) == 1, "ack");
 	}
 	ep_close(&ep);
@@ -215,6 +267,31 @@ static void expect_match(struct server *s, uint64_t wr_id, uint64_t tag,
 	CHECK(!memcmp(s->h.buf + off, want, MSG), "tagged buffer bytes");
 }
 
+/* A rendezvous: CONSUMED (match, the TMH), then EXPECTED (the data). */
+static void expect_rndv(struct server *s, uint64_t wr_id, uint64_t tag,
+			uint32_t app_ctx, size_t off)
+{
+	struct tm_wc w = next_wc(s);
+	uint8_t want[MSG];
+
+	CHECK(w.status == IBV_WC_SUCCESS && w.opcode == IBV_WC_TM_RECV &&
+		      w.wr_id == wr_id && w.flags == IBV_WC_TM_MATCH &&
+		      w.tm.tag == tag && w.tm.priv == app_ctx,
+	      "rndv match wc: %s opcode %d wr_id %llu flags %#x tag %#llx",
+	      ibv_wc_status_str(w.status), w.opcode,
+	      (unsigned long long)w.wr_id, w.flags,
+	      (unsigned long long)w.tm.tag);
+	w = next_wc(s);
+	CHECK(w.status == IBV_WC_SUCCESS && w.opcode == IBV_WC_TM_RECV &&
+		      w.wr_id == wr_id && w.flags == IBV_WC_TM_DATA_VALID &&
+		      w.byte_len == MSG && w.tm.tag == 0,
+	      "rndv data wc: %s opcode %d wr_id %llu flags %#x len %u",
+	      ibv_wc_status_str(w.status), w.opcode,
+	      (unsigned long long)w.wr_id, w.flags, w.byte_len);
+	fill_pattern(want, MSG, (unsigned int)tag);
+	CHECK(!memcmp(s->h.buf + off, want, MSG), "rendezvous bytes");
+}
+
 /* A message in the SRQ WQE at SRQ_OFF: the whole of it, TMH included. */
 #define SRQ_OFF 4096
 static void expect_in_srq(struct server *s, enum ibv_wc_opcode op,
@@ -286,7 +363,7 @@ static void caps(struct ibv_context *ctx, bool has_tm)
 	CHECK(a.tm_caps.max_num_tags == 127 &&
 		      a.tm_caps.flags == IBV_TM_CAP_RC &&
 		      a.tm_caps.max_ops == 32768 && a.tm_caps.max_sge == 1 &&
-		      a.tm_caps.max_rndv_hdr_size == 0,
+		      a.tm_caps.max_rndv_hdr_size == RNDV_HDR,
 	      "tm_caps %u %#x %u %u %u", a.tm_caps.max_num_tags,
 	      a.tm_caps.flags, a.tm_caps.max_ops, a.tm_caps.max_sge,
 	      a.tm_caps.max_rndv_hdr_size);
@@ -449,6 +526,13 @@ static void traffic(struct server *s)
 	 * refused by the library */
 	wr.wr_id = 505;
 	CHECK(post_op(s, &wr) == EINVAL, "second delete");
+	/* rendezvous: matched at once (no data), then the HCA's READ fills
+	 * the entry (data valid, no header in the CQE) */
+	add_tag(s, 0x77, ~0ull, 3072, 20, IBV_OPS_TM_SYNC);
+	expect_list_wc(s, IBV_WC_TM_ADD, 1020, IBV_WC_SUCCESS, 0);
+	memset(s->h.buf + 3072, 0, MSG);
+	send_msg(s, IBV_TMH_RNDV, 0x77, 0x5a);
+	expect_rndv(s, 20, 0x77, 0x5a, 3072);
 	no_more_wc(s);
 }
 

@@ -4,8 +4,8 @@
  *
  * The capabilities follow mlx5_ib_query_device: max_num_tags =
  * (1 << log_tag_matching_list_sz) - 1, max_ops = 1 << log_max_qp_sz,
- * max_sge 1, IBV_TM_CAP_RC; max_rndv_hdr_size stays 0 because the modelled
- * HCA has no rendezvous offload (rndv_offload_rc). A port on Ethernet
+ * max_sge 1, IBV_TM_CAP_RC, and max_rndv_hdr_size 64 (rndv_offload_rc: the
+ * HCA READs a matched rendezvous itself). A port on Ethernet
  * models the ConnectX-6 Dx, which reports no tag matching at all (list
  * size 0); an IB port models a ConnectX with a 128-slot list.
  *
@@ -36,6 +36,7 @@ void mlx5_sim_tm_caps(unsigned int dev, struct ib_uverbs_tm_caps *caps)
 	caps->max_ops = 1u << MLX5_SIM_LOG_MAX_QP_SZ;
 	caps->max_sge = 1;
 	caps->flags = MLX5_TM_CAP_RC;
+	caps->max_rndv_hdr_size = HCA_TM_RNDV_HDR;
 }
 
 int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq,

@@ -157,7 +157,12 @@ struct hca_tm_op {
 	uint8_t op, flags;
 	uint16_t index, sw_cnt;
 	uint64_t tag, mask;
+	/* the HCA's own rendezvous WQEs (hca_tm.c): the READ of the data
+	 * into slot index, then the FIN; app_ctx from the RNDV's TMH */
+	uint8_t rndv;
+	uint32_t app_ctx;
 };
+enum { HCA_TM_RNDV_READ = 1, HCA_TM_RNDV_FIN = 2 };
 
 /* A send WQE decoded when it was taken from the ring. */
 struct hca_swqe {
@@ -275,7 +280,7 @@ struct hca_qp {
 	 * TMH bytes not scattered, the TMH */
 	uint8_t tm_op, tm_skip;
 	uint16_t tm_idx;
-	uint8_t tm_head[16];
+	uint8_t tm_head[32]; /* TMH, then a rendezvous' RVH */
 	struct hca_rresp rr[HCA_RRESP];
 	uint32_t rr_head, rr_tail;
 	struct hca_rres res[HCA_RKEEP];
@@ -491,6 +496,10 @@ uint8_t hca_fault_wqe(struct hca_qp *qp);
 
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);
+/* Queue a WQE of the HCA's own (tmpl: decoded fields; inl: inline data)
+ * behind qp's posted ones; 0, -ENOSPC when the ring is full, -ENOMEM. */
+int hca_req_inject(struct hca_qp *qp, const struct hca_swqe *tmpl,
+		   const void *inl, uint32_t inl_len);
 void hca_req_timers(struct hca_qp *qp, uint64_t now);
 void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* Handle a request packet; payload can be read with hca_fabric_take(). */
@@ -522,8 +531,11 @@ void hca_xrc_srq_gone(const struct hca_srq *srq);
 
 /* ---- tag matching (hca_tm.c) ---- */
 enum { HCA_CQE_APP_TM = 1 };
+#define HCA_TM_RNDV_HDR 64 /* tm_caps.max_rndv_hdr_size */
 /* CQE app_op values */
 enum {
+	HCA_TM_APP_CONSUMED = 1,
+	HCA_TM_APP_EXPECTED = 2,
 	HCA_TM_APP_UNEXPECTED = 3,
 	HCA_TM_APP_NO_TAG = 4,
 	HCA_TM_APP_APPEND = 5,
@@ -544,8 +556,12 @@ void hca_tm_list_op(struct hca_qp *qp, const struct hca_swqe *w);
  * WQE for it, RNR). Sets qp->tm_op, tm_idx, tm_skip. */
 int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p,
 		struct hca_sge *sge, uint32_t *nsge, uint32_t *wqe_counter);
-/* Fill the TM fields of the message's CQE; the CQ it goes to. */
+/* Fill the TM fields of the message's CQE; the CQ it goes to. A matched
+ * rendezvous starts its READ here. */
 struct hca_cq *hca_tm_complete(struct hca_qp *qp, struct hca_cqe_info *ci);
+/* The rendezvous READ w retired (synd: how): the EXPECTED CQE, the FIN. */
+void hca_tm_rndv_done(struct hca_qp *qp, const struct hca_swqe *w,
+		      uint8_t synd);
 
 /* ---- DC (hca_dc.c) ---- */
 /* Decode a DCI WQE's address vector at s into w: its size in 16-byte

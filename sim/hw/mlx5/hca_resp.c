@@ -447,7 +447,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 {
 	struct iovec iov[HCA_MAX_SGE + 1];
 	int write = p->op == HCA_PKT_WRITE, n;
-	uint8_t synd = 0, tmh[16];
+	uint8_t synd = 0, tmh[HCA_TM_RNDV_HDR];
 	uint32_t skip = 0;
 	void *dst;
 

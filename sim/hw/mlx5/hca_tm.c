@@ -20,14 +20,21 @@
  * (tmh.tag & mask) == tag (ibv_post_srq_ops(3)); a match takes the slot
  * and the payload after the TMH lands in the slot's buffer, completing as
  * CONSUMED_MSG with the slot index in app_info and the TMH scattered to
- * CQE bytes 0-15. EAGER without a match, and RNDV (no rendezvous offload:
- * tm_caps.max_rndv_hdr_size is 0, software does the read), are unexpected:
- * the whole message lands in the next SRQ WQE, app_op UNEXPECTED, and the
- * HCA's unexpected count goes up. NO_TAG, FIN and messages shorter than a
- * TMH land in the SRQ WQE as NO_TAG. Every TM CQE goes to the SRQ's CQ
- * and names the SRQ by its user index (its number with CQE version 0).
+ * CQE bytes 0-15. RNDV (at most max_rndv_hdr_size, 64 bytes: the TMH, the
+ * RVH {va @16 BE64, rkey @24 BE32, len @28 BE32}, the sender's header)
+ * is matched the same way; a match completes at once as CONSUMED in a
+ * NO_PACKET CQE (the entry is taken, nothing is written), then the HCA READs len bytes at
+ * va/rkey through the same QP into the entry's buffer, completes EXPECTED
+ * (data valid, app_info the slot) and SENDs the sender a FIN: a TMH with
+ * opcode FIN and the RNDV's app_ctx and tag. EAGER or RNDV without a
+ * match are unexpected: the whole message lands in the next SRQ WQE,
+ * app_op UNEXPECTED, and the HCA's unexpected count goes up. NO_TAG, FIN
+ * and messages shorter than a TMH land in the SRQ WQE as NO_TAG. Every TM
+ * CQE goes to the SRQ's CQ and names the SRQ by its user index (its
+ * number with CQE version 0).
  *
- * Where the facts are silent (sim/README.md, tag matching): a tag appended
+ * Where the facts are silent (sim/README.md, tag matching): the sender's
+ * header after the RVH is not delivered; the FIN carries only a TMH. A tag appended
  * while the HCA had seen unexpected messages software had not (sw count
  * behind the HCA's) never matches, so no message can overtake one that
  * software still has to look at; its APPEND CQE carries the HCA's count,
@@ -55,6 +62,7 @@ enum {
 	TMH_FIN = 2,
 	TMH_EAGER = 3,
 	TMH_SIZE = 16,
+	RVH_END = 32, /* TMH + RVH */
 };
 
 struct tm_slot {
@@ -225,17 +233,29 @@ int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p,
 {
 	struct hca_tm *tm = qp->srq->tm;
 	uint8_t *h = qp->tm_head;
-	struct iovec iov = {.iov_base = h, .iov_len = TMH_SIZE};
+	struct iovec iov = {.iov_base = h, .iov_len = RVH_END};
 	int slot = -1, ret;
 
 	qp->tm_skip = 0;
-	memset(h, 0, TMH_SIZE);
+	memset(h, 0, RVH_END);
 	if (p->len >= TMH_SIZE)
 		hca_fabric_take(&iov, 1);
 	else
 		h[0] = TMH_NO_TAG;
-	if (h[0] == TMH_EAGER)
+	if (h[0] == TMH_EAGER ||
+	    (h[0] == TMH_RNDV && p->len >= RVH_END &&
+	     p->len <= HCA_TM_RNDV_HDR && (p->flags & HCA_PF_LAST)))
 		slot = match(tm, be64_at(h + 8));
+	if (slot >= 0 && h[0] == TMH_RNDV) {
+		/* taken; the data comes by READ once the header is in */
+		tm->slot[slot].valid = 0;
+		*nsge = 0;
+		*wqe_counter = 0;
+		qp->tm_op = HCA_TM_APP_CONSUMED;
+		qp->tm_idx = (uint16_t)slot;
+		qp->tm_skip = (uint8_t)p->len;
+		return 0;
+	}
 	if (slot >= 0) {
 		tm->slot[slot].valid = 0;
 		sge[0] = tm->slot[slot].sge;
@@ -258,6 +278,63 @@ int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p,
 	return 0;
 }
 
+static uint32_t be32_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The READ of a matched rendezvous into its slot's buffer. */
+static void rndv_read(struct hca_qp *qp)
+{
+	const struct tm_slot *s = &qp->srq->tm->slot[qp->tm_idx];
+	const uint8_t *h = qp->tm_head;
+	struct hca_swqe w = {
+		.opcode = HCA_WQE_RDMA_READ,
+		.raddr = be64_at(h + 16),
+		.rkey = be32_at(h + 24),
+		.len = be32_at(h + 28),
+		.nsge = 1,
+		.sge = {s->sge},
+		.tm = {.rndv = HCA_TM_RNDV_READ, .index = qp->tm_idx,
+		       .tag = be64_at(h + 8), .app_ctx = be32_at(h + 4)},
+	};
+
+	if (hca_req_inject(qp, &w, NULL, 0) && sim_tracing())
+		sim_trace("tm qp %#x: no room for the rendezvous READ",
+			  qp->qpn);
+}
+
+void hca_tm_rndv_done(struct hca_qp *qp, const struct hca_swqe *w,
+		      uint8_t synd)
+{
+	struct hca_cqe_info ci = {
+		.opcode = HCA_CQE_RESP_SEND,
+		.qpn = qp->qpn,
+		.uidx = srq_cqe_index(qp->srq),
+		.byte_cnt = w->len,
+		.app = HCA_CQE_APP_TM,
+		.app_op = HCA_TM_APP_EXPECTED,
+		.app_info = w->tm.index,
+	};
+	struct hca_swqe fin = {
+		.opcode = HCA_WQE_SEND,
+		.tm = {.rndv = HCA_TM_RNDV_FIN},
+	};
+	uint8_t tmh[TMH_SIZE] = {TMH_FIN};
+	uint32_t ctx = htobe32(w->tm.app_ctx);
+	uint64_t tag = htobe64(w->tm.tag);
+
+	if (synd)
+		return; /* the READ's error completion ends it */
+	if (qp->srq->cq)
+		hca_cqe_write(qp->srq->cq, &ci);
+	memcpy(tmh + 4, &ctx, 4);
+	memcpy(tmh + 8, &tag, 8);
+	if (hca_req_inject(qp, &fin, tmh, sizeof(tmh)) && sim_tracing())
+		sim_trace("tm qp %#x: no room for the rendezvous FIN", qp->qpn);
+}
+
 struct hca_cq *hca_tm_complete(struct hca_qp *qp, struct hca_cqe_info *ci)
 {
 	struct hca_srq *srq = qp->srq;
@@ -266,7 +343,14 @@ struct hca_cq *hca_tm_complete(struct hca_qp *qp, struct hca_cqe_info *ci)
 	if (!ci->syndrome) {
 		ci->app = HCA_CQE_APP_TM;
 		ci->app_op = qp->tm_op;
-		if (qp->tm_op == HCA_TM_APP_CONSUMED_MSG) {
+		if (qp->tm_op == HCA_TM_APP_CONSUMED) {
+			/* no data landed: libmlx5 reads CONSUMED from a
+			 * NO_PACKET CQE */
+			ci->opcode = HCA_CQE_NO_PACKET;
+			rndv_read(qp);
+		}
+		if (qp->tm_op == HCA_TM_APP_CONSUMED_MSG ||
+		    qp->tm_op == HCA_TM_APP_CONSUMED) {
 			ci->app_info = qp->tm_idx;
 			memcpy(ci->head, qp->tm_head, TMH_SIZE);
 			ci->has_head = 1;
