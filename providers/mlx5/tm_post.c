@@ -130,7 +130,9 @@ int mlx5_post_srq_ops(struct ibv_srq *ibsrq, struct ibv_ops_wr *wr,
 	struct mlx5_qp *qp;
 	int err = 0;
 
-	if (!tm) {
+	/* not a TM SRQ, or one whose destroy took its command QP and then
+	 * failed (a QP still uses it) */
+	if (!tm || !tm->cmd_qp) {
 		*bad_wr = wr;
 		return EINVAL;
 	}

@@ -279,7 +279,9 @@ static void req_retire(struct hca_qp *qp, uint8_t synd)
 		hca_tm_list_op(qp, w);
 	if (w->tm.rndv == HCA_TM_RNDV_READ && qp->srq && qp->srq->tm)
 		hca_tm_rndv_done(qp, w, synd);
-	req_complete(qp, w, synd);
+	/* the HCA's own WQEs complete to no one, even when flushed */
+	if (!w->tm.rndv)
+		req_complete(qp, w, synd);
 	qp->tail++;
 	qp->retries = 0;
 	qp->rnr_retries = 0;
