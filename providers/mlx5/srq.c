@@ -101,9 +101,9 @@ static struct mlx5_srq *create_srq(struct ibv_context *ibctx,
 	uint32_t want;
 	int err;
 
-	enum ibv_srq_type type = attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE ?
-					 attr->srq_type :
-					 IBV_SRQT_BASIC;
+	enum ibv_srq_type type = attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE
+					 ? attr->srq_type
+					 : IBV_SRQT_BASIC;
 	bool xrc = type == IBV_SRQT_XRC, tm = type == IBV_SRQT_TM;
 
 	if (type != IBV_SRQT_BASIC && !xrc && !tm) {

@@ -32,10 +32,9 @@ static int cmd_qp_connect(struct ibv_qp *qp)
 	} steps[] = {
 		{IBV_QPS_INIT,
 		 IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS},
-		{IBV_QPS_RTR, IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-				      IBV_QP_RQ_PSN |
-				      IBV_QP_MAX_DEST_RD_ATOMIC |
-				      IBV_QP_MIN_RNR_TIMER},
+		{IBV_QPS_RTR,
+		 IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER},
 		{IBV_QPS_RTS, IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 				      IBV_QP_MAX_QP_RD_ATOMIC},
@@ -106,7 +105,6 @@ int mlx5_tm_create(struct mlx5_srq *srq, struct ibv_srq_init_attr_ex *attr)
 	};
 	struct mlx5_tm *tm = calloc(1, sizeof(*tm));
 	uint32_t i;
-	int err;
 
 	if (!tm)
 		return ENOMEM;
@@ -124,7 +122,5 @@ int mlx5_tm_create(struct mlx5_srq *srq, struct ibv_srq_init_attr_ex *attr)
 	tm->ops = calloc(to_mqp(tm->cmd_qp)->sq.wqe_cnt, sizeof(*tm->ops));
 	if (!tm->ops)
 		return ENOMEM;
-	err = cmd_qp_connect(tm->cmd_qp);
-	return err;
+	return cmd_qp_connect(tm->cmd_qp);
 }
-

@@ -9,13 +9,13 @@
 
 #include "datapath.h"
 
-#define TM_NONE		      UINT32_MAX
-#define TM_MAX_SYNC_DIFF      0x3fff
-#define TM_WQE_NOP	      0
-#define TM_WQE_APPEND	      1
-#define TM_WQE_REMOVE	      2
-#define TM_FLAG_SW_CNT	      0x40
-#define TM_FLAG_CQE_REQ	      0x80
+#define TM_NONE		 UINT32_MAX
+#define TM_MAX_SYNC_DIFF 0x3fff
+#define TM_WQE_NOP	 0
+#define TM_WQE_APPEND	 1
+#define TM_WQE_REMOVE	 2
+#define TM_FLAG_SW_CNT	 0x40
+#define TM_FLAG_CQE_REQ	 0x80
 
 enum {
 	TM_APP_CONSUMED = 1,
@@ -33,9 +33,9 @@ enum {
 
 struct mlx5_tm_tag {
 	uint64_t wr_id;
-	uint32_t next;	/* free list */
+	uint32_t next;	 /* free list */
 	uint32_t expect; /* CQEs that still name it */
-	uint16_t phase;	/* our unexpected count when it was added */
+	uint16_t phase;	 /* our unexpected count when it was added */
 };
 
 struct mlx5_tm_op {

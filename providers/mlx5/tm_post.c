@@ -41,7 +41,8 @@ static void set_tm_seg(struct mlx5_wqe_tm_seg *seg, uint8_t op,
 
 /* A signaled op's CQE will name this tag (TM_NONE: none). */
 static void push_op(struct mlx5_tm *tm, struct mlx5_qp *qp,
-		    const struct ibv_ops_wr *wr, uint32_t tag, unsigned int nreq)
+		    const struct ibv_ops_wr *wr, uint32_t tag,
+		    unsigned int nreq)
 {
 	struct mlx5_tm_op *op = &tm->ops[tm->op_tail++ & (qp->sq.wqe_cnt - 1)];
 
@@ -65,8 +66,8 @@ static unsigned int build_op(struct mlx5_tm *tm, struct mlx5_qp *qp,
 
 	switch (wr->opcode) {
 	case IBV_WR_TAG_ADD:
-		if (wr->tm.add.num_sge > 1 ||
-		    (wr->tm.add.num_sge && !sg) || wr->tm.add.num_sge < 0) {
+		if (wr->tm.add.num_sge > 1 || (wr->tm.add.num_sge && !sg) ||
+		    wr->tm.add.num_sge < 0) {
 			*err = EINVAL;
 			return 0;
 		}
@@ -87,8 +88,8 @@ static unsigned int build_op(struct mlx5_tm *tm, struct mlx5_qp *qp,
 		if (signaled)
 			push_op(tm, qp, wr, idx, nreq);
 		wr->tm.handle = idx;
-		seg = mlx5_sq_wrap(qp, (uint8_t *)seg + sizeof(
-						struct mlx5_wqe_tm_seg));
+		seg = mlx5_sq_wrap(qp, (uint8_t *)seg +
+					       sizeof(struct mlx5_wqe_tm_seg));
 		if (wr->tm.add.num_sge && sg->length)
 			mlx5_set_data(seg, sg->length, sg->lkey, sg->addr);
 		else
@@ -169,10 +170,9 @@ static const unsigned int tag_wc_flags[] = {
 	[TM_APP_EXPECTED] = IBV_WC_TM_DATA_VALID,
 	[TM_APP_CONSUMED_SW_RNDV] = IBV_WC_TM_MATCH,
 	[TM_APP_CONSUMED_MSG] = IBV_WC_TM_MATCH | IBV_WC_TM_DATA_VALID,
-	[TM_APP_CONSUMED_MSG_SW_RNDV] = IBV_WC_TM_MATCH |
-					IBV_WC_TM_DATA_VALID,
-	[TM_APP_MSG_COMPLETION_CANCELED] = IBV_WC_TM_MATCH |
-					   IBV_WC_TM_DATA_VALID,
+	[TM_APP_CONSUMED_MSG_SW_RNDV] = IBV_WC_TM_MATCH | IBV_WC_TM_DATA_VALID,
+	[TM_APP_MSG_COMPLETION_CANCELED] =
+		IBV_WC_TM_MATCH | IBV_WC_TM_DATA_VALID,
 };
 
 bool mlx5_tm_in_srq_wqe(uint8_t app_op)
@@ -235,9 +235,9 @@ static int list_cqe(struct mlx5_tm *tm, struct mlx5_cqe64 *cqe,
 		return 0;
 	}
 	op = &tm->ops[tm->op_head++ & (qp->sq.wqe_cnt - 1)];
-	wc->opcode = cqe->app_op == TM_APP_APPEND   ? IBV_WC_TM_ADD :
-		     cqe->app_op == TM_APP_REMOVE ? IBV_WC_TM_DEL :
-						    IBV_WC_TM_SYNC;
+	wc->opcode = cqe->app_op == TM_APP_APPEND   ? IBV_WC_TM_ADD
+		     : cqe->app_op == TM_APP_REMOVE ? IBV_WC_TM_DEL
+						    : IBV_WC_TM_SYNC;
 	wc->wr_id = op->wr_id;
 	wc->byte_len = 0;
 	if (!ok)
@@ -256,8 +256,7 @@ static int list_cqe(struct mlx5_tm *tm, struct mlx5_cqe64 *cqe,
 	return 0;
 }
 
-int mlx5_tm_cqe(struct mlx5_srq *srq, struct mlx5_cqe64 *cqe,
-		struct ibv_wc *wc)
+int mlx5_tm_cqe(struct mlx5_srq *srq, struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 {
 	struct mlx5_tm *tm = srq->tm;
 	int ret = -1;
@@ -270,7 +269,8 @@ int mlx5_tm_cqe(struct mlx5_srq *srq, struct mlx5_cqe64 *cqe,
 		ret = list_cqe(tm, cqe, wc);
 		break;
 	default:
-		if (cqe->app_op < sizeof(tag_wc_flags) / sizeof(*tag_wc_flags) &&
+		if (cqe->app_op <
+			    sizeof(tag_wc_flags) / sizeof(*tag_wc_flags) &&
 		    tag_wc_flags[cqe->app_op])
 			ret = tagged_cqe(tm, cqe, wc);
 		break;

@@ -142,9 +142,9 @@ static int srq_create_ioctl(struct sim_call *c)
 		break;
 	case IB_UVERBS_SRQT_TM:
 		/* both are optional in the spec, required for TM (ENOENT) */
-		a.cq = sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE));
-		if (!a.cq ||
-		    !sim_attr(c, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS))
+		a.cq = sim_cq(
+			sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE));
+		if (!a.cq || !sim_attr(c, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS))
 			return -ENOENT;
 		a.max_num_tags = (uint32_t)sim_attr_u64(
 			c, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, 0);

@@ -7,12 +7,11 @@
  *                       no-tag messages with their bytes, the phase sync,
  *                       removal racing a match, a rendezvous (the HCA
  *                       READs the data, then sends the FIN); the sender
- *                       is a second process on device NDEV. Teardown: every destroy
- *                       succeeds (EBUSY while in use), and the fds and
- *                       mappings of the peer-less part are counted.
- *   tm_test none ERRNO  a device without tag matching (rxe, mlx5 on
- *                       Ethernet): tm_caps zero, a TM SRQ fails with ERRNO
- *                       (named: EOPNOTSUPP or EINVAL).
+ *                       is a second process on device NDEV. Teardown: every
+ * destroy succeeds (EBUSY while in use), and the fds and mappings of the
+ * peer-less part are counted. tm_test none ERRNO  a device without tag matching
+ * (rxe, mlx5 on Ethernet): tm_caps zero, a TM SRQ fails with ERRNO (named:
+ * EOPNOTSUPP or EINVAL).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,13 +27,13 @@
 #include "dm_util.h"
 #include "rdma_util.h"
 
-#define LEN	   8192
-#define MSG	   200 /* payload after the TMH */
-#define TMH	   16
-#define NTAGS	   15
-#define MAX_OPS	   16
-#define SRQ_WR_ID  77
-#define NO_TAG_ID  78
+#define LEN	  8192
+#define MSG	  200 /* payload after the TMH */
+#define TMH	  16
+#define NTAGS	  15
+#define MAX_OPS	  16
+#define SRQ_WR_ID 77
+#define NO_TAG_ID 78
 
 #define CHECK_ERRNO(call, want)                                                \
 	do {                                                                   \
@@ -209,8 +208,7 @@ static int post_op(struct server *s, struct ibv_ops_wr *wr)
 	struct ibv_ops_wr *bad = NULL;
 	int err = ibv_post_srq_ops(s->srq, wr, &bad);
 
-	CHECK(!err || bad == wr, "bad_wr %p, want %p", (void *)bad,
-	      (void *)wr);
+	CHECK(!err || bad == wr, "bad_wr %p, want %p", (void *)bad, (void *)wr);
 	return err;
 }
 
@@ -302,8 +300,8 @@ static void expect_in_srq(struct server *s, enum ibv_wc_opcode op,
 	uint64_t be = htobe64(tag);
 
 	CHECK(w.status == IBV_WC_SUCCESS && w.opcode == op &&
-		      w.wr_id == wr_id && !(w.flags & (IBV_WC_TM_MATCH |
-						       IBV_WC_TM_DATA_VALID)) &&
+		      w.wr_id == wr_id &&
+		      !(w.flags & (IBV_WC_TM_MATCH | IBV_WC_TM_DATA_VALID)) &&
 		      w.byte_len == TMH + MSG && w.tm.tag == 0,
 	      "srq wc: %s opcode %d wr_id %llu flags %#x len %u tag %#llx",
 	      ibv_wc_status_str(w.status), w.opcode,
@@ -322,8 +320,7 @@ static void post_srq_buf(struct server *s, uint64_t wr_id)
 {
 	struct ibv_sge sge = {(uintptr_t)s->h.buf + SRQ_OFF, 1024,
 			      s->h.mr->lkey};
-	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge,
-				 .num_sge = 1},
+	struct ibv_recv_wr wr = {.wr_id = wr_id, .sg_list = &sge, .num_sge = 1},
 			   *bad;
 
 	memset(s->h.buf + SRQ_OFF, 0, 1024);
@@ -383,10 +380,8 @@ static void bad_creates(struct server *s)
 	struct ibv_srq *srq;
 
 	CHECK(plain, "cq");
-	CHECK_ERRNO(tm_srq(s, TM_MASK & ~IBV_SRQ_INIT_ATTR_CQ, cq, 4),
-		    EINVAL);
-	CHECK_ERRNO(tm_srq(s, TM_MASK & ~IBV_SRQ_INIT_ATTR_TM, cq, 4),
-		    EINVAL);
+	CHECK_ERRNO(tm_srq(s, TM_MASK & ~IBV_SRQ_INIT_ATTR_CQ, cq, 4), EINVAL);
+	CHECK_ERRNO(tm_srq(s, TM_MASK & ~IBV_SRQ_INIT_ATTR_TM, cq, 4), EINVAL);
 	CHECK_ERRNO(tm_srq(s, TM_MASK, cq, 0), EINVAL);
 	CHECK_ERRNO(tm_srq(s, TM_MASK, NULL, 4), EINVAL);
 	/* libmlx5 reads TM CQEs through the extended API only */
@@ -484,7 +479,8 @@ static void traffic(struct server *s)
 	wr.tm.unexpected_cnt = s->unexp;
 	CHECK(!post_op(s, &wr), "sync");
 	expect_list_wc(s, IBV_WC_TM_SYNC, 500, IBV_WC_SUCCESS, 0);
-	wr = (struct ibv_ops_wr){.wr_id = 501, .opcode = IBV_WR_TAG_DEL,
+	wr = (struct ibv_ops_wr){.wr_id = 501,
+				 .opcode = IBV_WR_TAG_DEL,
 				 .flags = IBV_OPS_SIGNALED,
 				 .tm.handle = late};
 	CHECK(!post_op(s, &wr), "delete");
@@ -497,7 +493,8 @@ static void traffic(struct server *s)
 	send_msg(s, IBV_TMH_EAGER, 7, 3);
 	expect_match(s, 18, 7, 3, 2048);
 	/* a deleted entry no longer matches */
-	wr = (struct ibv_ops_wr){.wr_id = 502, .opcode = IBV_WR_TAG_DEL,
+	wr = (struct ibv_ops_wr){.wr_id = 502,
+				 .opcode = IBV_WR_TAG_DEL,
 				 .flags = IBV_OPS_SIGNALED,
 				 .tm.handle = h[0]};
 	CHECK(!post_op(s, &wr), "delete");
@@ -506,7 +503,8 @@ static void traffic(struct server *s)
 	post_srq_buf(s, SRQ_WR_ID + 2);
 	send_msg(s, IBV_TMH_EAGER, 1, 0);
 	expect_in_srq(s, IBV_WC_TM_RECV, SRQ_WR_ID + 2, IBV_TMH_EAGER, 1);
-	wr = (struct ibv_ops_wr){.wr_id = 503, .opcode = IBV_WR_TAG_SYNC,
+	wr = (struct ibv_ops_wr){.wr_id = 503,
+				 .opcode = IBV_WR_TAG_SYNC,
 				 .flags = IBV_OPS_SIGNALED | IBV_OPS_TM_SYNC,
 				 .tm.unexpected_cnt = s->unexp};
 	CHECK(!post_op(s, &wr), "sync");
@@ -516,7 +514,8 @@ static void traffic(struct server *s)
 	late = add_tag(s, 9, ~0ull, 2560, 19, IBV_OPS_TM_SYNC);
 	expect_list_wc(s, IBV_WC_TM_ADD, 1019, IBV_WC_SUCCESS, 0);
 	send_msg(s, IBV_TMH_EAGER, 9, 4);
-	wr = (struct ibv_ops_wr){.wr_id = 504, .opcode = IBV_WR_TAG_DEL,
+	wr = (struct ibv_ops_wr){.wr_id = 504,
+				 .opcode = IBV_WR_TAG_DEL,
 				 .flags = IBV_OPS_SIGNALED,
 				 .tm.handle = late};
 	CHECK(!post_op(s, &wr), "delete");
@@ -542,9 +541,9 @@ static int run_server(struct ibv_device *dev, int sock)
 		.cqe = 64,
 		.wc_flags = IBV_WC_STANDARD_FLAGS | IBV_WC_EX_WITH_TM_INFO,
 	};
-	struct ibv_qp_init_attr qa = {.qp_type = IBV_QPT_RC,
-				      .cap = {.max_send_wr = 4,
-					      .max_send_sge = 1}};
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = {.max_send_wr = 4, .max_send_sge = 1}};
 	struct server s = {.sock = sock};
 	struct wire mine, theirs;
 	struct ibv_port_attr port;
@@ -563,8 +562,7 @@ static int run_server(struct ibv_device *dev, int sock)
 	mine = (struct wire){port.lid, s.ep.qp->qp_num};
 	CHECK(read(sock, &theirs, sizeof(theirs)) == sizeof(theirs), "recv");
 	CHECK(write(sock, &mine, sizeof(mine)) == sizeof(mine), "send");
-	CHECK(!ep_connect(&s.ep, (uint16_t)theirs.lid, theirs.qpn),
-	      "connect");
+	CHECK(!ep_connect(&s.ep, (uint16_t)theirs.lid, theirs.qpn), "connect");
 	traffic(&s);
 	{
 		struct order end = {.op = 0xff};
@@ -655,8 +653,7 @@ int main(int argc, char **argv)
 	}
 	close(sv[1]);
 	run_server(devs[0], sv[0]);
-	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
-		      !WEXITSTATUS(st),
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	      "client status %#x", st);
 	close(sv[0]);
 	ibv_free_device_list(devs);

@@ -39,8 +39,7 @@ void mlx5_sim_tm_caps(unsigned int dev, struct ib_uverbs_tm_caps *caps)
 	caps->max_rndv_hdr_size = HCA_TM_RNDV_HDR;
 }
 
-int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq,
-		    struct hca_srq *srq)
+int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq, struct hca_srq *srq)
 {
 	uint32_t log = 0;
 

@@ -554,8 +554,8 @@ void hca_tm_list_op(struct hca_qp *qp, const struct hca_swqe *w);
 /* The first packet of a SEND for qp (on a TM SRQ): match its TMH and
  * give the buffer it lands in, as hca_recv_wqe does (-ENOENT: no SRQ
  * WQE for it, RNR). Sets qp->tm_op, tm_idx, tm_skip. */
-int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p,
-		struct hca_sge *sge, uint32_t *nsge, uint32_t *wqe_counter);
+int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p, struct hca_sge *sge,
+		uint32_t *nsge, uint32_t *wqe_counter);
 /* Fill the TM fields of the message's CQE; the CQ it goes to. A matched
  * rendezvous starts its READ here. */
 struct hca_cq *hca_tm_complete(struct hca_qp *qp, struct hca_cqe_info *ci);

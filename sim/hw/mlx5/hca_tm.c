@@ -23,20 +23,19 @@
  * CQE bytes 0-15. RNDV (at most max_rndv_hdr_size, 64 bytes: the TMH, the
  * RVH {va @16 BE64, rkey @24 BE32, len @28 BE32}, the sender's header)
  * is matched the same way; a match completes at once as CONSUMED in a
- * NO_PACKET CQE (the entry is taken, nothing is written), then the HCA READs len bytes at
- * va/rkey through the same QP into the entry's buffer, completes EXPECTED
- * (data valid, app_info the slot) and SENDs the sender a FIN: a TMH with
- * opcode FIN and the RNDV's app_ctx and tag. EAGER or RNDV without a
- * match are unexpected: the whole message lands in the next SRQ WQE,
- * app_op UNEXPECTED, and the HCA's unexpected count goes up. NO_TAG, FIN
- * and messages shorter than a TMH land in the SRQ WQE as NO_TAG. Every TM
- * CQE goes to the SRQ's CQ and names the SRQ by its user index (its
- * number with CQE version 0).
+ * NO_PACKET CQE (the entry is taken, nothing is written), then the HCA READs
+ * len bytes at va/rkey through the same QP into the entry's buffer, completes
+ * EXPECTED (data valid, app_info the slot) and SENDs the sender a FIN: a TMH
+ * with opcode FIN and the RNDV's app_ctx and tag. EAGER or RNDV without a match
+ * are unexpected: the whole message lands in the next SRQ WQE, app_op
+ * UNEXPECTED, and the HCA's unexpected count goes up. NO_TAG, FIN and messages
+ * shorter than a TMH land in the SRQ WQE as NO_TAG. Every TM CQE goes to the
+ * SRQ's CQ and names the SRQ by its user index (its number with CQE version 0).
  *
  * Where the facts are silent (sim/README.md, tag matching): the sender's
- * header after the RVH is not delivered; the FIN carries only a TMH. A tag appended
- * while the HCA had seen unexpected messages software had not (sw count
- * behind the HCA's) never matches, so no message can overtake one that
+ * header after the RVH is not delivered; the FIN carries only a TMH. A tag
+ * appended while the HCA had seen unexpected messages software had not (sw
+ * count behind the HCA's) never matches, so no message can overtake one that
  * software still has to look at; its APPEND CQE carries the HCA's count,
  * which libmlx5 turns into IBV_WC_TM_SYNC_REQ.
  */
@@ -228,8 +227,8 @@ static int match(const struct hca_tm *tm, uint64_t tag)
 	return found;
 }
 
-int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p,
-		struct hca_sge *sge, uint32_t *nsge, uint32_t *wqe_counter)
+int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p, struct hca_sge *sge,
+		uint32_t *nsge, uint32_t *wqe_counter)
 {
 	struct hca_tm *tm = qp->srq->tm;
 	uint8_t *h = qp->tm_head;
@@ -296,8 +295,10 @@ static void rndv_read(struct hca_qp *qp)
 		.len = be32_at(h + 28),
 		.nsge = 1,
 		.sge = {s->sge},
-		.tm = {.rndv = HCA_TM_RNDV_READ, .index = qp->tm_idx,
-		       .tag = be64_at(h + 8), .app_ctx = be32_at(h + 4)},
+		.tm = {.rndv = HCA_TM_RNDV_READ,
+		       .index = qp->tm_idx,
+		       .tag = be64_at(h + 8),
+		       .app_ctx = be32_at(h + 4)},
 	};
 
 	if (hca_req_inject(qp, &w, NULL, 0) && sim_tracing())
@@ -305,8 +306,7 @@ static void rndv_read(struct hca_qp *qp)
 			  qp->qpn);
 }
 
-void hca_tm_rndv_done(struct hca_qp *qp, const struct hca_swqe *w,
-		      uint8_t synd)
+void hca_tm_rndv_done(struct hca_qp *qp, const struct hca_swqe *w, uint8_t synd)
 {
 	struct hca_cqe_info ci = {
 		.opcode = HCA_CQE_RESP_SEND,
