@@ -57,8 +57,8 @@ ib_send_lat | ib_write_bw)
 io_demo)
 	# UCX 1.13's io_demo connects by socket address through UCX's
 	# rdmacm connection manager (a user's choice, printed); -q checks
-	# the data of every read and write
-	WAIT="ss -ltn | grep -q ':20111 '"
+	# the data of every read and write; its server listens on the
+	# RDMA CM (READY) and runs until stopped
 	DAEMON=1
 	export UCX_SOCKADDR_TLS_PRIORITY=rdmacm
 	echo "UCX_SOCKADDR_TLS_PRIORITY=rdmacm"
