@@ -354,6 +354,12 @@ void hca_cq_resize(struct hca_cq *cq, uint8_t *buf, uint32_t ncqe);
 void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd);
 
+/* ---- the null MR's key (hca_null_mr.c) ---- */
+#define HCA_NULL_MKEY 0x7 /* dump_fill_mkey of every context */
+/* Where len bytes through HCA_NULL_MKEY go to (need: a write) or come from
+ * (zeros); NULL and *synd when it cannot. */
+void *hca_null_mem(uint64_t len, uint32_t need, int remote, uint8_t *synd);
+
 /* ---- memory windows (hca_mw.c) ---- */
 /* Decode the UMR segments (len bytes after ctrl) into w. 0 or a
  * syndrome for a WQE too short for its form. */
