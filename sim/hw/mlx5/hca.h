@@ -504,6 +504,11 @@ int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p);
 /* An XRC SRQ goes away: no TGT QP may still point at it. */
 void hca_xrc_srq_gone(const struct hca_srq *srq);
 
+/* The device an address vector reaches: by DLID on IB, by the
+ * destination MAC on Ethernet (hca_req.c). */
+unsigned int hca_av_dst_dev(const struct hca_qp *qp,
+			    const struct hca_swqe *w);
+
 /* ---- DC (hca_dc.c) ---- */
 /* Decode a DCI WQE's address vector at s into w: its size in 16-byte
  * units (1, or 3 with the extended AV bit). */
