@@ -3,8 +3,9 @@
 # The current perftest's runs (RUNS, see current.runs) as a server and a
 # client process under one rdma-sim: both on mlx5_0, or the client on
 # mlx5_1. A run passes when both exit 0 and the client's result line has a
-# bandwidth (or average latency) above 0. Runs listed in XFAIL for this
-# flavour must fail; one that passes is an error (delete its line).
+# bandwidth or message rate (or average latency) above 0. Runs listed in
+# XFAIL for this flavour must fail; one that passes is an error (delete
+# its line).
 #
 # usage: run-perftest-current.sh RDMA_SIM NDEV BINDIR FLAVOUR RUNS XFAIL [RE]
 #   BINDIR   the programs (build/perftest-current/bin-FLAVOUR)
@@ -32,10 +33,13 @@ xfail_reason() {
 			$1 = $2 = ""; sub(/^ +/, ""); print; exit }' "$xfail"
 }
 
-# Bandwidth (column 4) or t_avg (column 6) of the last result line.
+# The last result line when its average bandwidth or message rate
+# (columns 4, 5: 8-byte atomics round to 0.00 MiB/s under load) or its
+# t_avg (column 6) is above 0.
 result() {
-	awk -v col="$2" '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ { v = $col; line = $0 }
-		END { if (v + 0 > 0) { gsub(/[ \t]+/, " ", line); print line } }' "$1"
+	awk -v lat="$2" '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ {
+			v = lat ? $6 + 0 : $4 + $5; line = $0 }
+		END { if (v > 0) { gsub(/[ \t]+/, " ", line); print line } }' "$1"
 }
 
 status=0
@@ -51,8 +55,8 @@ while read -r name link prog opts; do
 		local o=${opts//@DEV@/$1}
 		echo "$bindir/$prog -d $1 -p $port -F -n $iters ${o//@SERVER@/$server}"
 	}
-	col=4
-	case $prog in *_lat) col=6 ;; esac
+	lat=0
+	case $prog in *_lat) lat=1 ;; esac
 	start=$SECONDS
 	# Each side in its own process; the client starts once the server
 	# listens on its TCP port (perftest's stdout is a file, so its
@@ -74,7 +78,7 @@ while read -r name link prog opts; do
 		wait \$spid
 		exit \$((crc | \$?))" < /dev/null
 	rc=$?
-	res=$(result "$work/$name.client" $col)
+	res=$(result "$work/$name.client" $lat)
 	secs=$((SECONDS - start))
 	why=$(xfail_reason "$name")
 	if [ $rc -eq 0 ] && [ -n "$res" ]; then
