@@ -42,9 +42,9 @@ void *hca_null_mem(uint64_t len, uint32_t need, int remote, uint8_t *synd)
 	static void *zeros, *sink;
 
 	*synd = remote ? HCA_SYND_REM_ACCESS : HCA_SYND_LOC_PROT;
-	if (len > HCA_NULL_SPAN || (need & HCA_ACC_REMOTE_ATOMIC))
+	if (len > HCA_NULL_SPAN || (need & IB_ACCESS_REMOTE_ATOMIC))
 		return NULL;
-	if (need & (HCA_ACC_LOCAL_WRITE | HCA_ACC_REMOTE_WRITE))
+	if (need & (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE))
 		return null_range(&sink, PROT_READ | PROT_WRITE);
 	return null_range(&zeros, PROT_READ);
 }
