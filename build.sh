@@ -31,8 +31,9 @@ DEPS=(
 	dapl2-utils
 	# a Go program under rdma-sim (tests/sim/go_verbs)
 	golang-go
-	# perftest 4.5 built from Debian's source against rdma-dm (tests/perftest)
-	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool
+	# perftest 4.5 built from Debian's source, and the current perftest
+	# from ../shared/third_party, against rdma-dm (tests/perftest)
+	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool make
 	# the real-kernel lane
 	qemu-system-x86 busybox-static cpio kmod iproute2 xz-utils zstd
 	# packaging

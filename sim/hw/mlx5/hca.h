@@ -364,6 +364,12 @@ void hca_cq_resize(struct hca_cq *cq, uint8_t *buf, uint32_t ncqe);
 void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd);
 
+/* ---- the null MR's key (hca_null_mr.c) ---- */
+#define HCA_NULL_MKEY 0x7 /* dump_fill_mkey of every context */
+/* Where len bytes through HCA_NULL_MKEY go to (need: a write) or come from
+ * (zeros); NULL and *synd when it cannot. */
+void *hca_null_mem(uint64_t len, uint32_t need, int remote, uint8_t *synd);
+
 /* ---- memory windows (hca_mw.c) ---- */
 /* Decode the UMR segments (len bytes after ctrl) into w. 0 or a
  * syndrome for a WQE too short for its form. */
@@ -545,6 +551,10 @@ struct hca_cq *hca_tm_complete(struct hca_qp *qp, struct hca_cqe_info *ci);
 /* The rendezvous READ w retired (synd: how): the EXPECTED CQE, the FIN. */
 void hca_tm_rndv_done(struct hca_qp *qp, const struct hca_swqe *w,
 		      uint8_t synd);
+/* The device an address vector reaches: by DLID on IB, by the
+ * destination MAC on Ethernet (hca_req.c). */
+unsigned int hca_av_dst_dev(const struct hca_qp *qp,
+			    const struct hca_swqe *w);
 
 /* ---- DC (hca_dc.c) ---- */
 /* Decode a DCI WQE's address vector at s into w: its size in 16-byte

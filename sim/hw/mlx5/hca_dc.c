@@ -41,7 +41,7 @@ uint32_t hca_dci_av(struct hca_swqe *w, const uint8_t *s)
 
 static uint32_t target_dev(const struct hca_qp *qp, const struct hca_swqe *w)
 {
-	return w->dlid ? w->dlid - 1u : qp->dev;
+	return hca_av_dst_dev(qp, w);
 }
 
 int hca_dci_ready(struct hca_qp *qp, const struct hca_swqe *w, int idle)

@@ -28,6 +28,8 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	uint8_t *base;
 	int64_t off;
 
+	if (key == HCA_NULL_MKEY)
+		return hca_null_mem(len, need, remote, synd);
 	/* no MR has a window's index: look for one only when no MR matched */
 	if (!mr && remote && (mw = sim_mw_by_key(qp->dev, key)))
 		return hca_mw_mem(qp, mw, key, va, len, need, synd);
