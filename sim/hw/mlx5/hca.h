@@ -444,12 +444,8 @@ int hca_fabric_reached(struct hca_mark *m);
 int hca_fabric_backlog(void);
 /* End of an engine pass: what it took from the ring is now handled. */
 void hca_fabric_pass_done(void);
-/* Hand one packet to its QP (requester or responder role). */
-void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload);
-/* Handle up to max arrived packets; the number handled. */
+/* Hand up to max arrived packets to hca_rx(); the number handed. */
 int hca_fabric_poll(int max);
-/* Copy the payload of the packet being handled into iov. 0. */
-int hca_fabric_take(const struct iovec *iov, int iovcnt);
 /* Sleep up to ms unless packets are waiting; a sender wakes us. */
 void hca_fabric_wait(int ms);
 /* The application enters (1) or leaves (0) an engine pass: senders do
@@ -457,6 +453,15 @@ void hca_fabric_wait(int ms);
 int hca_fabric_app_pass(int in);
 /* Wake this process's engine thread if it sleeps. */
 void hca_fabric_wake_self(void);
+
+/* ---- receive (hca_rx.c) ---- */
+/* The HCA's one receive entry: a packet the wire took from this
+ * process's ring, with its payload. */
+void hca_rx(const struct hca_pkt *p, const uint8_t *payload);
+/* ... past --fault's wire rules: to the requester or the responder. */
+void hca_rx_deliver(const struct hca_pkt *p, const uint8_t *payload);
+/* Copy the payload of the packet being handled into iov. */
+void hca_rx_payload(const struct iovec *iov, int iovcnt);
 
 /* ---- --fault (hca_fault.c) ---- */
 /* A packet taken from the ring: 1 if a fault took it (dropped, held for
@@ -471,7 +476,7 @@ uint8_t hca_fault_wqe(struct hca_qp *qp);
 int hca_sq_process(struct hca_qp *qp);
 void hca_req_timers(struct hca_qp *qp, uint64_t now);
 void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p);
-/* Handle a request packet; payload can be read with hca_fabric_take(). */
+/* Handle a request packet; payload can be read with hca_rx_payload(). */
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* Send queued responses and the pending ACK; 1 if it sent something. */
 int hca_resp_flush(struct hca_qp *qp);
