@@ -46,12 +46,6 @@ void sim_sigsys_uninstall(void);
 int sim_sigsys_static_mode(void);
 /* Is the sim's SIGSYS handler in place? */
 int sim_sigsys_active(void);
-/*
- * rt_sigaction(SIGSYS) of the program, in the kernel's layout: its
- * handler is remembered and called for every SIGSYS that is not a trap
- * of the sim's. 0 or -errno.
- */
-long sim_sigsys_program_action(const void *act, void *oldact);
 
 /* Once per world: tell stderr why (bit: enum sim_trap_note). */
 enum sim_trap_note {

@@ -6,6 +6,8 @@
 #ifndef RDMA_SIM_RAW_SYSCALL_H
 #define RDMA_SIM_RAW_SYSCALL_H
 
+#include <sys/syscall.h>
+
 /*
  * The sim's own system calls that its seccomp filter must let through
  * carry this in the sixth argument register, which none of them uses. The
@@ -21,5 +23,21 @@
  */
 long sim_raw_syscall(long nr, const long *a, long a5);
 long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4);
+
+/*
+ * A lock for code that may run on a statically linked program's thread
+ * (with the program's thread pointer, where a mutex would read the wrong
+ * thread block): spins, yielding the CPU through the sim's own call.
+ */
+static inline void sim_spin_lock(int *busy)
+{
+	while (__atomic_exchange_n(busy, 1, __ATOMIC_ACQUIRE))
+		sim_cookie_syscall(__NR_sched_yield, 0, 0, 0, 0, 0);
+}
+
+static inline void sim_spin_unlock(int *busy)
+{
+	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+}
 
 #endif

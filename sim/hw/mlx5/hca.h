@@ -315,11 +315,6 @@ void hca_doorbell_watch_only(const char *why);
 int hca_doorbell_watching(void);
 /* A doorbell the engine thread must serve in its next pass. */
 extern uint32_t hca_doorbell_pending;
-/* The program's sigaction for SIGSEGV/SIGTRAP while the trap holds them:
- * 0 (kept and answered here), or -1 to pass the call on. */
-struct sigaction;
-int hca_doorbell_sigaction(int sig, const struct sigaction *act,
-			   struct sigaction *old);
 
 /* ---- CQEs (hca_cqe.c) ---- */
 struct hca_cqe_info {

@@ -14,9 +14,9 @@
  * A store it cannot decode is single-stepped with the page writable (the
  * trap flag, then SIGTRAP protects it again).
  *
- * Faults that are not at a UAR page go to the program's own handler: its
- * sigaction() and signal() calls for SIGSEGV and SIGTRAP (interposed in
- * boundary/sigsys.c) set the handler this one passes them on to.
+ * Faults that are not at a UAR page go to the program's own action for
+ * SIGSEGV and SIGTRAP, which the boundary records while the trap holds
+ * them (boundary/sig_held.c: sigaction(), signal(), a raw rt_sigaction).
  * Under valgrind a signal frame's registers are not those of the faulting
  * instruction, so there no page is protected: the engine thread watches
  * the doorbell records (spinning while busy, then sleeping), and says so
@@ -25,11 +25,10 @@
  * own thread blocks, where a handler of the sim's could not run).
  */
 #include "hca.h"
+#include "sig_held.h"
 #include "x86_store.h"
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <gnu/lib-names.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,18 +53,10 @@ static struct db_page db_pages[DB_PAGES];
 static unsigned int db_used; /* slots below are or were in use */
 static int db_mode;
 static int db_watched; /* a page is served by watching alone */
-/* The program's SIGSEGV and SIGTRAP actions, which faults not ours get. */
-static struct sigaction chain[2];
-static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
 /* initial-exec: no allocation on the first use, which is in a handler */
 static __thread struct db_page *stepping
 	__attribute__((tls_model("initial-exec")));
 uint32_t hca_doorbell_pending;
-
-static struct sigaction *chained(int sig)
-{
-	return &chain[sig == SIGTRAP];
-}
 
 static struct db_page *page_of(uintptr_t a)
 {
@@ -130,32 +121,9 @@ static void rung(const ucontext_t *uc)
 	hca_doorbell_pass();
 }
 
-/* A fault that is not ours, as if this handler were not there. */
-static void pass_on(int sig, siginfo_t *si, void *ctx)
-{
-	struct sigaction *a = chained(sig), dfl = {.sa_handler = SIG_DFL};
-	struct sigaction now = *a;
-
-	if (now.sa_flags & SA_RESETHAND)
-		*a = dfl;
-	if (now.sa_flags & SA_SIGINFO) {
-		now.sa_sigaction(sig, si, ctx);
-		return;
-	}
-	if (now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN) {
-		now.sa_handler(sig);
-		return;
-	}
-	if (now.sa_handler == SIG_IGN && si->si_code <= 0)
-		return; /* an ignored signal sent by kill() */
-	/* the default action: a fault faults again, a sent signal is sent
-	 * again (it waits until this handler returns) */
-	libc_sigaction(sig, &dfl, NULL);
-	if (si->si_code <= 0)
-		raise(sig);
-}
-
-static void db_signal(int sig, siginfo_t *si, void *ctx)
+/* A SIGSEGV or SIGTRAP: 1 if it was a store to a UAR page (or the single
+ * step of one), 0 if it is the program's. */
+static int db_signal(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
 	struct db_page *pg = stepping;
@@ -168,16 +136,13 @@ static void db_signal(int sig, siginfo_t *si, void *ctx)
 		sys.mprotect((void *)pg->addr, pg->len, PROT_READ);
 		rung(uc);
 		errno = err;
-		return;
+		return 1;
 	}
 	pg = sig == SIGSEGV && si->si_code == SEGV_ACCERR
 		     ? page_of((uintptr_t)si->si_addr)
 		     : NULL;
-	if (!pg) {
-		pass_on(sig, si, ctx);
-		errno = err;
-		return;
-	}
+	if (!pg)
+		return 0;
 	if (!x86_store_decode(uc, &st) && st.addr >= pg->addr &&
 	    st.addr + st.width <= pg->addr + pg->len) {
 		memcpy(pg->alias + (st.addr - pg->addr), st.val, st.width);
@@ -189,6 +154,7 @@ static void db_signal(int sig, siginfo_t *si, void *ctx)
 		uc->uc_mcontext.gregs[REG_EFL] |= (greg_t)EFL_TF;
 	}
 	errno = err;
+	return 1;
 }
 
 static int under_valgrind(void)
@@ -201,11 +167,6 @@ static int under_valgrind(void)
 /* Decide once per process: the trap (installing the handler) or watching. */
 static int trap_ready(void)
 {
-	struct sigaction sa = {.sa_sigaction = db_signal,
-			       .sa_flags =
-				       SA_SIGINFO | SA_ONSTACK | SA_RESTART};
-	void *libc;
-
 	if (db_mode)
 		return db_mode == DB_TRAP;
 	db_mode = DB_WATCH;
@@ -215,18 +176,13 @@ static int trap_ready(void)
 		sim_trace("doorbells: watched (valgrind)");
 		return 0;
 	}
-	/* libc's own: a sanitizer's interceptor must not keep it from us */
-	libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
-	if (libc)
-		*(void **)&libc_sigaction = dlsym(libc, "sigaction");
-	if (!libc_sigaction)
+	if (sim_sig_hold(SIGSEGV, db_signal, SA_ONSTACK | SA_RESTART, NULL,
+			 NULL) ||
+	    sim_sig_hold(SIGTRAP, db_signal, SA_ONSTACK | SA_RESTART, NULL,
+			 NULL)) {
+		sim_sig_release(SIGSEGV);
 		return 0;
-	sigemptyset(&sa.sa_mask);
-	if (libc_sigaction(SIGSEGV, NULL, &chain[0]) ||
-	    libc_sigaction(SIGTRAP, NULL, &chain[1]) ||
-	    libc_sigaction(SIGSEGV, &sa, NULL) ||
-	    libc_sigaction(SIGTRAP, &sa, NULL))
-		return 0;
+	}
 	db_mode = DB_TRAP;
 	return 1;
 }
@@ -327,18 +283,4 @@ void hca_doorbell_moved(void *old, void *new, size_t new_len)
 int hca_doorbell_watching(void)
 {
 	return db_mode == DB_WATCH || db_watched;
-}
-
-int hca_doorbell_sigaction(int sig, const struct sigaction *act,
-			   struct sigaction *old)
-{
-	struct sigaction *a = chained(sig);
-
-	if ((sig != SIGSEGV && sig != SIGTRAP) || db_mode != DB_TRAP)
-		return -1;
-	if (old)
-		*old = *a;
-	if (act)
-		*a = *act;
-	return 0;
 }
