@@ -28,30 +28,6 @@
 #define SYS_SECCOMP 1 /* si_code of a seccomp SECCOMP_RET_TRAP */
 #endif
 
-#if defined(__x86_64__)
-/*
- * fn(nr, a) on the stack that ends at top (16-byte aligned): a static
- * program's thread may trap on a small stack (a goroutine's, an
- * alternate signal stack), too small for the sim.
- */
-long sim_call_on_stack(long (*fn)(long, const long *), long nr, const long *a,
-		       void *top);
-__asm__(".text\n"
-	".type sim_call_on_stack, @function\n"
-	"sim_call_on_stack:\n"
-	"	push %rbp\n"
-	"	mov %rsp, %rbp\n"
-	"	mov %rcx, %rsp\n"
-	"	mov %rdi, %rax\n"
-	"	mov %rsi, %rdi\n"
-	"	mov %rdx, %rsi\n"
-	"	call *%rax\n"
-	"	mov %rbp, %rsp\n"
-	"	pop %rbp\n"
-	"	ret\n"
-	".size sim_call_on_stack, .-sim_call_on_stack\n");
-#endif
-
 /*
  * A spin lock, not a mutex: a statically linked program's thread enters
  * the handler with its own thread pointer, where a mutex would read the

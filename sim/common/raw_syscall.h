@@ -25,6 +25,13 @@ long sim_raw_syscall(long nr, const long *a, long a5);
 long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4);
 
 /*
+ * fn(nr, a) with the stack pointer at top (16-byte aligned, the stack
+ * growing down from it); fn's result.
+ */
+long sim_call_on_stack(long (*fn)(long, const long *), long nr, const long *a,
+		       void *top);
+
+/*
  * A lock for code that may run on a statically linked program's thread
  * (with the program's thread pointer, where a mutex would read the wrong
  * thread block): spins, yielding the CPU through the sim's own call.

@@ -25,6 +25,7 @@
  * own thread blocks, where a handler of the sim's could not run).
  */
 #include "hca.h"
+#include "raw_syscall.h"
 #include "sig_held.h"
 #include "x86_store.h"
 
@@ -40,6 +41,7 @@
 #define DB_PAGES  1024
 #define EFL_TF	  0x100u      /* the trap flag: one instruction, SIGTRAP */
 #define OWN_STACK (64u << 10) /* a handler further away is on an alt stack */
+#define RED_ZONE  128u	      /* below the stack pointer: the x86-64 ABI's */
 
 struct db_page {
 	uintptr_t addr; /* 0: a free slot */
@@ -106,16 +108,36 @@ void hca_doorbell_pass(void)
 	pthread_mutex_unlock(&sim_lock);
 }
 
-/* After the store: a pass here, unless this handler runs on a small
- * alternate signal stack (then the engine thread runs it). */
+/*
+ * The pass on the storing thread's own stack, with every signal blocked:
+ * the kernel, seeing a stack pointer off the alternate stack, would put
+ * a signal's frame at the alternate stack's top, over this handler's.
+ */
+static long pass_fn(long unused, const long *none)
+{
+	uint64_t all = ~0ull, old = 0;
+
+	(void)unused;
+	(void)none;
+	sim_cookie_syscall(__NR_rt_sigprocmask, SIG_BLOCK, (long)&all,
+			   (long)&old, sizeof(all), 0);
+	hca_doorbell_pass();
+	sim_cookie_syscall(__NR_rt_sigprocmask, SIG_SETMASK, (long)&old, 0,
+			   sizeof(old), 0);
+	return 0;
+}
+
+/* After the store: a pass here. A handler on an alternate signal stack
+ * (UCX installs one, maybe small) runs it on the storing thread's own
+ * stack, below the store's red zone, as if no alternate stack were set. */
 static void rung(const ucontext_t *uc)
 {
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
 
 	if (sp - here > OWN_STACK) {
-		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
-		hca_fabric_wake_self();
+		sim_call_on_stack(pass_fn, 0, NULL,
+				  (void *)((sp - RED_ZONE) & ~(uintptr_t)15));
 		return;
 	}
 	hca_doorbell_pass();
