@@ -37,6 +37,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <sched.h>
 
 #define DB_PAGES  1024
 #define EFL_TF	  0x100u      /* the trap flag: one instruction, SIGTRAP */
@@ -86,7 +87,7 @@ static struct db_page *page_of(uintptr_t a)
 
 void hca_doorbell_pass(void)
 {
-	uint64_t full;
+	uint64_t full, pokes;
 	int n = 0;
 
 	if (pthread_mutex_trylock(&sim_lock)) {
@@ -95,6 +96,7 @@ void hca_doorbell_pass(void)
 		return;
 	}
 	full = hca_stats.ring_full;
+	pokes = hca_stats.pokes;
 	do {
 		hca_fabric_app_pass(1);
 		hca_step();
@@ -105,7 +107,13 @@ void hca_doorbell_pass(void)
 	/* a peer's ring was full: the thread tries again when it can */
 	if (hca_stats.ring_full != full)
 		hca_fabric_wake_self();
+	pokes = hca_stats.pokes - pokes;
 	pthread_mutex_unlock(&sim_lock);
+	/* An engine thread we woke (the peer's, to take our packet) waits
+	 * for a CPU, which on a small host the spinning applications hold:
+	 * this thread, about to poll for the answer, gives its CPU up first. */
+	if (pokes)
+		sched_yield();
 }
 
 /*
