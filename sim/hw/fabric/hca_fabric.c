@@ -227,6 +227,23 @@ static uint8_t *ring_at(struct ring_hdr *h, uint64_t pos)
 	return (uint8_t *)h + RING_DATA + (pos & (RING_BYTES - 1));
 }
 
+/*
+ * A full ring whose owner took nothing since we last found it full: is
+ * the owner gone (a zombie makes no room either)? Reading its state costs
+ * system calls, so a ring that drains is not asked about.
+ */
+static int stalled(pid_t pid, struct ring_hdr *h)
+{
+	static pid_t last_pid;
+	static uint64_t last_tail;
+	uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+	int same = pid == last_pid && tail == last_tail;
+
+	last_pid = pid;
+	last_tail = tail;
+	return same;
+}
+
 static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 		   int iovcnt, struct hca_mark *mark)
 {
@@ -255,7 +272,7 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	    RING_BYTES) {
 		h->full++;
 		pthread_mutex_unlock(&h->lock);
-		if (sim_pid_gone(pid)) /* a zombie makes no room either */
+		if (stalled(pid, h) && sim_pid_gone(pid))
 			return -EHOSTUNREACH;
 		hca_stats.ring_full++;
 		return -EAGAIN;

@@ -85,10 +85,22 @@ static struct db_page *page_of(uintptr_t a)
  */
 #define DB_PASSES 4
 
+/* At most one send WQE in flight in this process: the application waits
+ * for its answer (a ping-pong), it does not stream. */
+static int waits_for_answer(void)
+{
+	uint32_t n = 0;
+	struct hca_qp *qp;
+
+	for (qp = hca_qps; qp && n <= 1; qp = qp->next)
+		n += qp->head - qp->tail;
+	return n <= 1;
+}
+
 void hca_doorbell_pass(void)
 {
 	uint64_t full, pokes;
-	int n = 0;
+	int n = 0, yield;
 
 	if (pthread_mutex_trylock(&sim_lock)) {
 		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
@@ -107,12 +119,13 @@ void hca_doorbell_pass(void)
 	/* a peer's ring was full: the thread tries again when it can */
 	if (hca_stats.ring_full != full)
 		hca_fabric_wake_self();
-	pokes = hca_stats.pokes - pokes;
-	pthread_mutex_unlock(&sim_lock);
 	/* An engine thread we woke (the peer's, to take our packet) waits
 	 * for a CPU, which on a small host the spinning applications hold:
-	 * this thread, about to poll for the answer, gives its CPU up first. */
-	if (pokes)
+	 * this thread, about to poll for the answer, gives its CPU up first
+	 * (not while it streams: the engines then keep their CPUs busy). */
+	yield = hca_stats.pokes != pokes && waits_for_answer();
+	pthread_mutex_unlock(&sim_lock);
+	if (yield)
 		sched_yield();
 }
 
