@@ -228,20 +228,24 @@ static uint8_t *ring_at(struct ring_hdr *h, uint64_t pos)
 }
 
 /*
- * A full ring whose owner took nothing since we last found it full: is
- * the owner gone (a zombie makes no room either)? Reading its state costs
+ * A full ring whose owner has taken nothing for a millisecond: is the
+ * owner gone (a zombie makes no room either)? Reading its state costs
  * system calls, so a ring that drains is not asked about.
  */
+#define STALL_NS 1000000
 static int stalled(pid_t pid, struct ring_hdr *h)
 {
 	static pid_t last_pid;
-	static uint64_t last_tail;
+	static uint64_t last_tail, moved;
 	uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
-	int same = pid == last_pid && tail == last_tail;
+	uint64_t now = hca_now();
 
-	last_pid = pid;
-	last_tail = tail;
-	return same;
+	if (pid != last_pid || tail != last_tail) {
+		last_pid = pid;
+		last_tail = tail;
+		moved = now;
+	}
+	return now - moved > STALL_NS;
 }
 
 static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,

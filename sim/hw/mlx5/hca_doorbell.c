@@ -97,6 +97,26 @@ static int waits_for_answer(void)
 	return n <= 1;
 }
 
+/*
+ * Give the CPU up, unless the last time it went to someone else for long
+ * (a loaded host: the woken engine thread was not the one that ran).
+ * Then not for a while: on a loaded host a yield can cost milliseconds.
+ */
+#define YIELD_SLOW_NS 20000
+#define YIELD_OFF_NS  100000000
+static void yield_once(void)
+{
+	static uint64_t off_until;
+	uint64_t t = hca_now();
+
+	if (t < __atomic_load_n(&off_until, __ATOMIC_RELAXED))
+		return;
+	sched_yield();
+	if (hca_now() - t > YIELD_SLOW_NS)
+		__atomic_store_n(&off_until, t + YIELD_OFF_NS,
+				 __ATOMIC_RELAXED);
+}
+
 void hca_doorbell_pass(void)
 {
 	uint64_t full, pokes;
@@ -126,7 +146,7 @@ void hca_doorbell_pass(void)
 	yield = hca_stats.pokes != pokes && waits_for_answer();
 	pthread_mutex_unlock(&sim_lock);
 	if (yield)
-		sched_yield();
+		yield_once();
 }
 
 /*
