@@ -9,6 +9,7 @@
  */
 #include "sim.h"
 #include "syscall_trap.h"
+#include "sig_held.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -135,10 +136,7 @@ SYS(recvmmsg, recvmmsg(I(0), P(1), U(2), I(3), P(4)))
 
 static long sys_rt_sigaction(const long *a)
 {
-	if (I(0) != SIGSYS)
-		return sim_cookie_syscall(__NR_rt_sigaction, a[0], a[1], a[2],
-					  a[3], 0);
-	return sim_sigsys_program_action(P(1), P(2));
+	return sim_sig_rt_sigaction(I(0), P(1), P(2), a[3]);
 }
 
 static void note_own_filter(void)

@@ -88,9 +88,8 @@ int sim_redirect(const char *path, char *out, size_t len);
 /* N if path names /dev/infiniband/uverbsN of an existing device, else -1. */
 int sim_uverbs_index(const char *path);
 
-/* ---- processes (pid_gone.c) ---- */
-/* 1 if process pid exited (reaped or a zombie): never the caller. */
-int sim_pid_gone(pid_t pid);
+/* ---- processes (common/pid_gone.c) ---- */
+#include "pid_gone.h"
 
 /* ---- trace (trace.c) ---- */
 void sim_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -18,7 +18,8 @@
  *                 short TIMEOUT on a busy host it is the peer's scheduling
  *                 the ACK timer must not count.
  *   rc2 0 TIMEOUT B dies (SIGKILL) once connected and stays unreaped: A's
- *                 SEND ends in RETRY_EXC_ERR all the same.
+ *                 WRITEs, which fill B's packet ring, and SEND end in
+ *                 RETRY_EXC_ERR (the first) and WR_FLUSH_ERR all the same.
  *   ud COUNT      UD: COUNT numbered messages to B, with a receive posted
  *                 for each; prints "ud received R of COUNT" (R: what the
  *                 wire delivered, each intact and in order).
@@ -54,6 +55,8 @@
 #define WRITE_LEN (200 * 1024)
 #define SEND_LEN  (70 * 1024)
 #define BUF	  (1024 * 1024)
+/* WRITEs to a dead peer: more bytes than its packet ring (1 MiB) holds */
+#define GONE_WRITES 6
 /* offsets in each side's buffer */
 #define W_OFF	 0	       /* WRITE target (B), source (A) */
 #define R_OFF	 (256 * 1024)  /* READ destination (A) */
@@ -324,7 +327,7 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 	struct end b = {}, rb = {.mr = &rmr};
 	struct qp_link l;
 	struct wire me, peer;
-	struct ibv_wc wc[2];
+	struct ibv_wc wc[GONE_WRITES + 1];
 	unsigned int r, i, got;
 	pid_t pid;
 
@@ -368,14 +371,21 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 	CHECK(read(b2a[0], &got, 1) == 1, "B did not get ready");
 	if (!rounds) {
 		/* B is dead (a zombie until we reap it): its ring is still
-		 * there, nobody reads it, and the SEND must run out of
-		 * retries rather than wait for B's engine */
+		 * there, nobody reads it, and the WRITEs (more than its ring
+		 * holds: it fills) and the SEND must run out of retries
+		 * rather than wait for B's engine to make room */
 		while (read(b2a[0], &got, 1) > 0)
 			;
+		for (i = 0; i < GONE_WRITES; i++)
+			CHECK(!post_one(a, &rb, IBV_WR_RDMA_WRITE, W_OFF,
+					WRITE_LEN, W_OFF, 0, 0),
+			      "WRITE %u to a dead peer", i);
 		CHECK(!post_one(a, &rb, IBV_WR_SEND, S_OFF, 64, 0, 0, 0) &&
-			      wait_wc(a->cq, wc, 1) == 1 &&
-			      wc[0].status == IBV_WC_RETRY_EXC_ERR,
-		      "SEND to a dead peer: %s",
+			      wait_wc(a->cq, wc, GONE_WRITES + 1) ==
+				      GONE_WRITES + 1 &&
+			      wc[0].status == IBV_WC_RETRY_EXC_ERR &&
+			      wc[GONE_WRITES].status == IBV_WC_WR_FLUSH_ERR,
+		      "WRITEs and SEND to a dead peer: %s",
 		      ibv_wc_status_str(wc[0].status));
 		waitpid(pid, &st, 0);
 		printf("gone: RETRY_EXC_ERR\n");

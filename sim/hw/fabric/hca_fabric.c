@@ -13,10 +13,10 @@
  * each packet is taken from the ring).
  */
 #include "hca.h"
+#include "pid_gone.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,15 +101,10 @@ static struct ring_hdr *map_ring(pid_t pid, int create)
 
 static int atfork_done;
 
-/* A fork child has its own engine: the parent's ring and queues are not
- * its own (its inherited objects are snapshots, as the core says). */
+/* A fork child's ring is its own, made when it first needs one. */
 static void forked(void)
 {
 	own = NULL;
-	memset(&hca_stats, 0, sizeof(hca_stats));
-	hca_qps = NULL;
-	hca_cqs = NULL;
-	hca_srqs = NULL;
 }
 
 static int open_ring(void)
@@ -232,6 +227,27 @@ static uint8_t *ring_at(struct ring_hdr *h, uint64_t pos)
 	return (uint8_t *)h + RING_DATA + (pos & (RING_BYTES - 1));
 }
 
+/*
+ * A full ring whose owner has taken nothing for a millisecond: is the
+ * owner gone (a zombie makes no room either)? Reading its state costs
+ * system calls, so a ring that drains is not asked about.
+ */
+#define STALL_NS 1000000
+static int stalled(pid_t pid, struct ring_hdr *h)
+{
+	static pid_t last_pid;
+	static uint64_t last_tail, moved;
+	uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+	uint64_t now = hca_now();
+
+	if (pid != last_pid || tail != last_tail) {
+		last_pid = pid;
+		last_tail = tail;
+		moved = now;
+	}
+	return now - moved > STALL_NS;
+}
+
 static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 		   int iovcnt, struct hca_mark *mark)
 {
@@ -260,7 +276,7 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	    RING_BYTES) {
 		h->full++;
 		pthread_mutex_unlock(&h->lock);
-		if (kill(pid, 0) && errno == ESRCH)
+		if (stalled(pid, h) && sim_pid_gone(pid))
 			return -EHOSTUNREACH;
 		hca_stats.ring_full++;
 		return -EAGAIN;
@@ -375,43 +391,6 @@ void hca_fabric_pass_done(void)
 	__atomic_add_fetch(&own->passes, 1, __ATOMIC_RELEASE);
 }
 
-static const uint8_t *cur_payload; /* the packet being handled */
-static uint32_t cur_len;
-
-int hca_fabric_take(const struct iovec *iov, int iovcnt)
-{
-	uint32_t off = 0;
-	size_t n;
-	int i;
-
-	for (i = 0; i < iovcnt && off < cur_len; i++) {
-		n = iov[i].iov_len < cur_len - off ? iov[i].iov_len
-						   : cur_len - off;
-		memcpy(iov[i].iov_base, cur_payload + off, n);
-		off += (uint32_t)n;
-	}
-	return 0;
-}
-
-void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
-{
-	struct hca_qp *qp = hca_qp_by_qpn(p->dst_dev, p->dst_qpn);
-
-	cur_payload = payload;
-	cur_len = p->len;
-	hca_hw_count(p->dst_dev, SIM_HWC_RCV_PKTS);
-	hca_hw_add(p->dst_dev, SIM_HWC_RCV_BYTES, p->len);
-	if (qp && qp->dct)
-		qp = hca_dct_conn(qp, p);
-	if (!qp)
-		return;
-	if (p->op == HCA_PKT_ACK || p->op == HCA_PKT_NAK ||
-	    p->op == HCA_PKT_READ_RESP || p->op == HCA_PKT_ATOMIC_RESP)
-		hca_req_input(qp, p);
-	else
-		hca_resp_input(qp, p);
-}
-
 int hca_fabric_poll(int max)
 {
 	const struct ring_rec *r;
@@ -433,8 +412,7 @@ int hca_fabric_poll(int max)
 		memcpy(&p, r + 1, sizeof(p));
 		payload = (const uint8_t *)(r + 1) + sizeof(p);
 		done++;
-		if (!hca_fault_rx(&p, payload))
-			hca_fabric_deliver(&p, payload);
+		hca_rx(&p, payload);
 		tail += r->len;
 		__atomic_store_n(&own->tail, tail, __ATOMIC_RELEASE);
 	}

@@ -320,11 +320,6 @@ void hca_doorbell_watch_only(const char *why);
 int hca_doorbell_watching(void);
 /* A doorbell the engine thread must serve in its next pass. */
 extern uint32_t hca_doorbell_pending;
-/* The program's sigaction for SIGSEGV/SIGTRAP while the trap holds them:
- * 0 (kept and answered here), or -1 to pass the call on. */
-struct sigaction;
-int hca_doorbell_sigaction(int sig, const struct sigaction *act,
-			   struct sigaction *old);
 
 /* ---- CQEs (hca_cqe.c) ---- */
 struct hca_cqe_info {
@@ -460,12 +455,8 @@ int hca_fabric_reached(struct hca_mark *m);
 int hca_fabric_backlog(void);
 /* End of an engine pass: what it took from the ring is now handled. */
 void hca_fabric_pass_done(void);
-/* Hand one packet to its QP (requester or responder role). */
-void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload);
-/* Handle up to max arrived packets; the number handled. */
+/* Hand up to max arrived packets to hca_rx(); the number handed. */
 int hca_fabric_poll(int max);
-/* Copy the payload of the packet being handled into iov. 0. */
-int hca_fabric_take(const struct iovec *iov, int iovcnt);
 /* Sleep up to ms unless packets are waiting; a sender wakes us. */
 void hca_fabric_wait(int ms);
 /* The application enters (1) or leaves (0) an engine pass: senders do
@@ -473,6 +464,15 @@ void hca_fabric_wait(int ms);
 int hca_fabric_app_pass(int in);
 /* Wake this process's engine thread if it sleeps. */
 void hca_fabric_wake_self(void);
+
+/* ---- receive (hca_rx.c) ---- */
+/* The HCA's one receive entry: a packet the wire took from this
+ * process's ring, with its payload. */
+void hca_rx(const struct hca_pkt *p, const uint8_t *payload);
+/* ... past --fault's wire rules: to the requester or the responder. */
+void hca_rx_deliver(const struct hca_pkt *p, const uint8_t *payload);
+/* Copy the payload of the packet being handled into iov. */
+void hca_rx_payload(const struct iovec *iov, int iovcnt);
 
 /* ---- --fault (hca_fault.c) ---- */
 /* A packet taken from the ring: 1 if a fault took it (dropped, held for
@@ -491,7 +491,7 @@ int hca_req_inject(struct hca_qp *qp, const struct hca_swqe *tmpl,
 		   const void *inl, uint32_t inl_len);
 void hca_req_timers(struct hca_qp *qp, uint64_t now);
 void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p);
-/* Handle a request packet; payload can be read with hca_fabric_take(). */
+/* Handle a request packet; payload can be read with hca_rx_payload(). */
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* Send queued responses and the pending ACK; 1 if it sent something. */
 int hca_resp_flush(struct hca_qp *qp);

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <string.h>
 #include <time.h>
 
 struct hca_cq *hca_cqs;
@@ -161,10 +162,25 @@ static void *engine_main(void *arg)
 	return NULL;
 }
 
+/* A fork child's engine starts empty: the queues it inherited are the
+ * parent's (its copies of the objects are snapshots, as the core says). */
+static void forked(void)
+{
+	memset(&hca_stats, 0, sizeof(hca_stats));
+	hca_qps = NULL;
+	hca_cqs = NULL;
+	hca_srqs = NULL;
+}
+
 void hca_engine_start(void)
 {
+	static int atfork_done;
 	pthread_attr_t a;
 
+	if (!atfork_done) {
+		pthread_atfork(NULL, NULL, forked);
+		atfork_done = 1;
+	}
 	if (engine_pid == getpid())
 		return;
 	pthread_attr_init(&a);

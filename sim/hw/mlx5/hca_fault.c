@@ -147,8 +147,8 @@ int hca_fault_rx(const struct hca_pkt *p, const uint8_t *payload)
 		trace_pkt(sim_fault_kind_name(r->kind), p, qp->rx_pkts);
 		switch (r->kind) {
 		case SIM_FAULT_DUP:
-			hca_fabric_deliver(p, payload);
-			hca_fabric_deliver(p, payload);
+			hca_rx_deliver(p, payload);
+			hca_rx_deliver(p, payload);
 			break;
 		case SIM_FAULT_REORDER: /* behind the next packet */
 			hold(p, payload, now + 1000000, rx_seen + 1);
@@ -176,7 +176,7 @@ static int release(uint64_t now)
 		*pp = h->next;
 		if (held_tail == &h->next)
 			held_tail = pp;
-		hca_fabric_deliver(&h->p, h->data);
+		hca_rx_deliver(&h->p, h->data);
 		free(h);
 		did = 1;
 	}

@@ -722,7 +722,8 @@ static uint8_t scatter_resp(struct hca_qp *qp, struct hca_swqe *w,
 		       iov[0].iov_len < 8 ? iov[0].iov_len : 8);
 		return 0;
 	}
-	return hca_fabric_take(iov, n) ? HCA_SYND_LOC_PROT : 0;
+	hca_rx_payload(iov, n);
+	return 0;
 }
 
 /* All WQEs whose packets are at or before psn are acknowledged. */

@@ -297,7 +297,7 @@ static void ud_input(struct hca_qp *qp, const struct hca_pkt *p)
 		return;
 	}
 	write_grh(qp, p, grh, g);
-	hca_fabric_take(iov, n);
+	hca_rx_payload(iov, n);
 	hca_recv_complete(qp, wc, p, p->len + 40, 0);
 }
 
@@ -502,7 +502,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 		}
 	}
 	if (n || skip)
-		hca_fabric_take(iov, n + 1);
+		hca_rx_payload(iov, n + 1);
 	qp->msg_off += p->len - skip;
 	qp->epsn = (p->psn + 1) & PSN_MASK;
 	qp->ack_psn = p->psn;
