@@ -238,10 +238,12 @@ static int rxe_post_send(struct sim_uvfile *uv, struct sim_qp *qp,
 		*bad = wr_count ? 1 : 0;
 		return -EINVAL;
 	}
-	if (qp->attr.qp_state == SIM_QPS_ERR)
+	if (qp->attr.qp_state == SIM_QPS_ERR) {
 		rxe_flush(q);
-	else
+	} else {
 		rxe_requester(q);
+		rxe_completer(q, hca_now()); /* UC, UD: done once sent */
+	}
 	return 0;
 }
 
