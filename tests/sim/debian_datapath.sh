@@ -8,6 +8,7 @@
 #   DEVICES 1: both on mlx5_0; 2: server on mlx5_0, client on mlx5_1.
 #   DP_SIM_OPTS in the environment: more rdma-sim options (--static-uar).
 #   DP_LIBS: run on the libraries in that directory (ours) instead.
+#   DP_DEV: the devices' name prefix (rxe with DP_SIM_OPTS=--driver rxe).
 SIM=$1
 NDEV=$2
 PORT=$3
@@ -24,11 +25,12 @@ done
 command -v "$PROG" >/dev/null 2>&1 || { echo "SKIP: no $PROG"; exit 77; }
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-cdev=mlx5_0
-[ "$NDEV" = 2 ] && cdev=mlx5_1
+dev=${DP_DEV:-mlx5_}
+cdev=${dev}0
+[ "$NDEV" = 2 ] && cdev=${dev}1
 cat >"$w/run" <<EOF
 #!/bin/sh
-"$PROG" -d mlx5_0 -p $PORT $* >"$w/s" 2>&1 &
+"$PROG" -d ${dev}0 -p $PORT $* >"$w/s" 2>&1 &
 spid=\$!
 # the server listens once its devices are open
 i=0

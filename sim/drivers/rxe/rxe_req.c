@@ -111,7 +111,7 @@ static int ud_send(struct rxe_sim_qp *q, const struct rxe_send_wqe *w,
 	p->qkey = w->wr.wr.ud.remote_qkey;
 	if ((int32_t)p->qkey < 0) /* high bit: the QP's own Q_Key */
 		p->qkey = q->qp->attr.qkey;
-	if (av.dgid[0] != 0xff) {
+	if (!sim_gid_is_mcast(av.dgid)) {
 		p->dst_dev = (uint16_t)rxe_av_dev(q->dev, &av);
 		p->dst_qpn = w->wr.wr.ud.remote_qpn;
 		ret = rxe_xmit(q, p, iov, n, 0);
