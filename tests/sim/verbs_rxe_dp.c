@@ -292,6 +292,20 @@ static void fill(uint8_t *p, uint32_t len, uint8_t seed)
 		p[i] = (uint8_t)(seed + i * 7);
 }
 
+/* An atomic on *word (wr_id = op), its result to word[1]. */
+static void atomic(struct dp *d, struct dp_qp *a, uint32_t op,
+		   uint64_t compare_add, uint64_t swap, uint64_t *word)
+{
+	struct rxe_send_wqe *w;
+
+	w = wqe(d, a, op, op, (uint32_t)((uint8_t *)(word + 1) - d->buf), 8);
+	w->wr.wr.atomic.remote_addr = (uintptr_t)word;
+	w->wr.wr.atomic.compare_add = compare_add;
+	w->wr.wr.atomic.swap = swap;
+	w->wr.wr.atomic.rkey = d->rkey;
+	EXPECT_ERR(post(d, a), 0);
+}
+
 /* SEND+imm (3 packets), WRITE+imm, READ, FA, CS, an unsignaled SEND. */
 static void check_rc(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 {
@@ -329,20 +343,11 @@ static void check_rc(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 	       "READ bytes differ");
 
 	*word = 40;
-	w = wqe(d, a, 6 /* FETCH_ADD */, 4, 40008, 8);
-	w->wr.wr.atomic.remote_addr = (uintptr_t)word;
-	w->wr.wr.atomic.compare_add = 2;
-	w->wr.wr.atomic.rkey = d->rkey;
-	EXPECT_ERR(post(d, a), 0);
-	expect_wc(d, "fetch add", 4, 0, 4, 8, 0);
+	atomic(d, a, 6 /* FETCH_ADD */, 2, 0, word);
+	expect_wc(d, "fetch add", 6, 0, 4, 8, 0);
 	EXPECT(*word == 42 && word[1] == 40, "FA: %llu, returned %llu",
 	       (unsigned long long)*word, (unsigned long long)word[1]);
-	w = wqe(d, a, 5 /* CMP_AND_SWP */, 5, 40008, 8);
-	w->wr.wr.atomic.remote_addr = (uintptr_t)word;
-	w->wr.wr.atomic.compare_add = 42;
-	w->wr.wr.atomic.swap = 7;
-	w->wr.wr.atomic.rkey = d->rkey;
-	EXPECT_ERR(post(d, a), 0);
+	atomic(d, a, 5 /* CMP_AND_SWP */, 42, 7, word);
 	expect_wc(d, "cmp swap", 5, 0, 3, 8, 0);
 	EXPECT(*word == 7 && word[1] == 42, "CS: %llu, returned %llu",
 	       (unsigned long long)*word, (unsigned long long)word[1]);

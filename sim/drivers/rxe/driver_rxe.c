@@ -247,16 +247,6 @@ static int rxe_post_send(struct sim_uvfile *uv, struct sim_qp *qp,
 	return 0;
 }
 
-/* IB_QP_* mask bits the data path follows */
-enum {
-	M_STATE = 1 << 0,
-	M_AV = 1 << 7,
-	M_RETRY = 1 << 10,
-	M_RNR_RETRY = 1 << 11,
-	M_RQ_PSN = 1 << 12,
-	M_SQ_PSN = 1 << 16,
-};
-
 /* RESET: the rings' contents go (not their indices), the requester
  * starts again at the consumer index, the responder forgets. */
 static void qp_reset(struct rxe_sim_qp *q)
@@ -277,17 +267,17 @@ static int rxe_modify_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 {
 	struct rxe_sim_qp *q = qp->obj.drv;
 
-	if (mask & M_AV)
+	if (mask & SIM_QP_AV)
 		q->dst_dev = rxe_av_dev(q->dev, &a->ah);
-	if (mask & M_RQ_PSN)
+	if (mask & SIM_QP_RQ_PSN)
 		q->resp.epsn = a->rq_psn & 0xffffff;
-	if (mask & M_SQ_PSN)
+	if (mask & SIM_QP_SQ_PSN)
 		q->req.psn = q->comp.psn = a->sq_psn & 0xffffff;
-	if (mask & M_RETRY)
+	if (mask & SIM_QP_RETRY_CNT)
 		q->comp.retry = a->retry_cnt;
-	if (mask & M_RNR_RETRY)
+	if (mask & SIM_QP_RNR_RETRY)
 		q->comp.rnr_retry = a->rnr_retry;
-	if (!(mask & M_STATE))
+	if (!(mask & SIM_QP_STATE))
 		return 0;
 	if (a->qp_state == SIM_QPS_RESET)
 		qp_reset(q);
