@@ -413,11 +413,9 @@ static void check_rnr(struct dp *d, struct dp_qp *a)
 /* A UD datagram: the IPv4 header, the payload after it, src_qp. */
 static void check_ud(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 {
-	struct {
-		struct ib_uverbs_create_ah_resp core;
-		struct rxe_create_ah_resp drv;
-	} r = {};
-	struct ib_uverbs_create_ah c = {.response = (uintptr_t)&r,
+	/* ib_uverbs_create_ah_resp (4 bytes), then rxe_create_ah_resp */
+	uint32_t r[3] = {};
+	struct ib_uverbs_create_ah c = {.response = (uintptr_t)r,
 					.pd_handle = d->pd};
 	static const uint8_t ip[4] = {192, 168, 1, 1};
 	struct ib_uverbs_wc wc[3] = {};
@@ -441,7 +439,7 @@ static void check_ud(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 	w = wqe(d, a, 2, 42, 0, 200);
 	w->wr.wr.ud.remote_qpn = b->qpn;
 	w->wr.wr.ud.remote_qkey = 0x11111111;
-	w->wr.wr.ud.ah_num = r.drv.ah_num;
+	w->wr.wr.ud.ah_num = r[1];
 	EXPECT_ERR(post(d, a), 0);
 	for (i = 0; i < 2; i++) {
 		if (poll_cq(d, &wc[i])) {
