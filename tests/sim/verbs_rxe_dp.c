@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BUF_BYTES 65536
+#define BUF_BYTES 131072 /* the first half: MR 1, the second: a window's */
 #define ACC_ALL	  0xf /* local write, remote write, read, atomic */
 
 struct ring {
@@ -35,7 +35,7 @@ struct dp_qp {
 
 struct dp {
 	int fd;
-	uint32_t pd, cq_handle, lkey, rkey, mr;
+	uint32_t pd, cq_handle, lkey, rkey;
 	struct ring cq;
 	uint8_t *buf;
 	int channel;
@@ -66,23 +66,24 @@ static void unmap_ring(struct ring *r)
 	r->q = NULL;
 }
 
-static int reg_mr(struct dp *d)
+/* An MR over [buf, buf+len): 0 and its keys, or the errno. */
+static int reg_mr(struct dp *d, uint8_t *buf, uint32_t len, uint32_t access,
+		  uint32_t *lkey, uint32_t *rkey)
 {
 	struct ib_uverbs_reg_mr_resp resp = {};
 	struct ib_uverbs_reg_mr cmd = {
 		.response = (uintptr_t)&resp,
-		.start = (uintptr_t)d->buf,
-		.length = BUF_BYTES,
-		.hca_va = (uintptr_t)d->buf,
+		.start = (uintptr_t)buf,
+		.length = len,
+		.hca_va = (uintptr_t)buf,
 		.pd_handle = d->pd,
-		.access_flags = ACC_ALL,
+		.access_flags = access,
 	};
 	int err = raw_write(d->fd, IB_USER_VERBS_CMD_REG_MR, &cmd, sizeof(cmd),
 			    sizeof(resp));
 
-	d->mr = resp.mr_handle;
-	d->lkey = resp.lkey;
-	d->rkey = resp.rkey;
+	*lkey = resp.lkey;
+	*rkey = resp.rkey;
 	return err;
 }
 
@@ -96,7 +97,8 @@ static int dp_open(struct dp *d)
 	memset(d, 0, sizeof(*d));
 	d->fd = v_open();
 	d->buf = aligned_alloc(4096, BUF_BYTES);
-	if (d->fd < 0 || !d->buf || raw_alloc_pd(d->fd, &d->pd) || reg_mr(d) ||
+	if (d->fd < 0 || !d->buf || raw_alloc_pd(d->fd, &d->pd) ||
+	    reg_mr(d, d->buf, BUF_BYTES / 2, ACC_ALL, &d->lkey, &d->rkey) ||
 	    v_create_channel(d->fd, &d->channel))
 		return -1;
 	c.comp_channel = d->channel;
@@ -366,9 +368,65 @@ static void check_rc(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 	       a->sq.q->consumer_index, cons);
 }
 
-/* A WRITE to a bad rkey: REM_ACCESS_ERR, both QPs in ERR, the WQE
+/*
+ * A type 2 window over the second half of the buffer (its own MR, with
+ * MW_BIND), bound through the responder's QP: a WRITE through it lands,
+ * a SEND_WITH_INV of its rkey frees it (the receive says WITH_INV, as the
+ * kernel's IB_WC_WITH_INVALIDATE bit 4). Returns the dead rkey, or 0.
+ */
+static uint32_t check_mw(struct dp *d, struct dp_qp *a, struct dp_qp *b)
+{
+	struct ib_uverbs_alloc_mw_resp r = {};
+	struct ib_uverbs_alloc_mw c = {.response = (uintptr_t)&r,
+				       .pd_handle = d->pd,
+				       .mw_type = 2};
+	uint8_t *win = d->buf + BUF_BYTES / 2;
+	struct ib_uverbs_wc wc = {};
+	uint32_t lkey, rkey, key;
+	struct rxe_send_wqe *w;
+
+	if (reg_mr(d, win, BUF_BYTES / 2, ACC_ALL | 16, &lkey, &rkey) ||
+	    raw_write(d->fd, IB_USER_VERBS_CMD_ALLOC_MW, &c, sizeof(c),
+		      sizeof(r))) {
+		EXPECT(0, "no window: %s", strerrorname_np(errno));
+		return 0;
+	}
+	key = (r.rkey & ~0xffu) | 0x5a;
+	w = wqe(d, b, 8 /* BIND_MW */, 51, 0, 0);
+	w->dma.num_sge = 0;
+	w->wr.wr.mw.addr = (uintptr_t)win;
+	w->wr.wr.mw.length = 4096;
+	w->wr.wr.mw.mr_lkey = lkey;
+	w->wr.wr.mw.mw_rkey = r.rkey;
+	w->wr.wr.mw.rkey = key;
+	w->wr.wr.mw.access = 2; /* remote write */
+	EXPECT_ERR(post(d, b), 0);
+	expect_wc(d, "bind", 51, 0, 5 /* BIND_MW */, 0, 0);
+	fill(d->buf, 64, 5);
+	w = wqe(d, a, 0 /* WRITE */, 52, 0, 64);
+	w->wr.wr.rdma.remote_addr = (uintptr_t)win + 100;
+	w->wr.wr.rdma.rkey = key;
+	EXPECT_ERR(post(d, a), 0);
+	expect_wc(d, "write to the window", 52, 0, 1, 64, 0);
+	EXPECT(!memcmp(win + 100, d->buf, 64), "window bytes differ");
+	post_recv(d, b, 53, 8192, 64);
+	w = wqe(d, a, 9 /* SEND_WITH_INV */, 54, 0, 16);
+	w->wr.ex.invalidate_rkey = key;
+	EXPECT_ERR(post(d, a), 0);
+	if (poll_cq(d, &wc) || wc.wr_id != 53 || wc.status ||
+	    wc.wc_flags != (1 | 4) || wc.ex.invalidate_rkey != key)
+		EXPECT(0, "send with inv: wr_id %llu status %u flags %#x "
+			  "rkey %#x, want 53 0 0x5 %#x",
+		       (unsigned long long)wc.wr_id, wc.status, wc.wc_flags,
+		       wc.ex.invalidate_rkey, key);
+	expect_wc(d, "send with inv", 54, 0, 0, 16, 0);
+	return key;
+}
+
+/* A WRITE through the invalidated window: REM_ACCESS_ERR, both QPs in ERR, the WQE
  * after it and the receive waiting at the responder flushed. */
-static void check_rkey(struct dp *d, struct dp_qp *a, struct dp_qp *b)
+static void check_rkey(struct dp *d, struct dp_qp *a, struct dp_qp *b,
+		       uint32_t dead)
 {
 	uint32_t status[3] = {~0u, ~0u, ~0u};
 	struct ib_uverbs_wc wc;
@@ -378,8 +436,9 @@ static void check_rkey(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 
 	post_recv(d, b, 21, 0, 64);
 	w = wqe(d, a, 0 /* WRITE */, 22, 0, 64);
-	w->wr.wr.rdma.remote_addr = (uintptr_t)d->buf;
-	w->wr.wr.rdma.rkey = d->rkey ^ 0x80;
+	/* inside the range the window had */
+	w->wr.wr.rdma.remote_addr = (uintptr_t)d->buf + BUF_BYTES / 2 + 100;
+	w->wr.wr.rdma.rkey = dead;
 	produce(&a->sq);
 	wqe(d, a, 2, 23, 0, 64);
 	EXPECT_ERR(post(d, a), 0);
@@ -486,7 +545,7 @@ void v_check_rxe_dp(void)
 		return;
 	}
 	check_rc(&d, &a, &b);
-	check_rkey(&d, &a, &b);
+	check_rkey(&d, &a, &b, check_mw(&d, &a, &b));
 	if (!dp_qp(&d, 2, &c) && !dp_qp(&d, 2, &e) &&
 	    !connect_qp(&d, &c, 2, e.qpn, 1) &&
 	    !connect_qp(&d, &e, 2, c.qpn, 1))

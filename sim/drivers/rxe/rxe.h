@@ -171,6 +171,21 @@ int rxe_sg_iov(const struct rxe_sim_qp *q, const struct rxe_sge *sge,
 void *rxe_rmem(const struct rxe_sim_qp *q, uint32_t rkey, uint64_t va,
 	       uint64_t len, uint32_t need);
 
+/* The MR bytes [va, va+len) under lkey with no right asked (a window's
+ * own MR), or NULL. */
+void *rxe_lmem(const struct rxe_sim_qp *q, uint32_t lkey, uint64_t va,
+	       uint64_t len);
+
+/* ---- rxe_mw.c ---- */
+/* Execute a BIND_MW WQE: its WC status. */
+uint32_t rxe_bind_mw(struct rxe_sim_qp *q, const struct rxe_send_wqe *w);
+/* LOCAL_INV / SEND_WITH_INV of key: 0, or -1 (no bound type 2 window of
+ * the QP's PD has it). */
+int rxe_mw_invalidate(struct rxe_sim_qp *q, uint32_t key);
+/* Remote [va, va+len) through a window, or NULL. */
+void *rxe_mw_mem(const struct rxe_sim_qp *q, struct sim_mw *mw, uint32_t key,
+		 uint64_t va, uint64_t len, uint32_t need);
+
 /* ---- rxe_cq.c ---- */
 /* Post wc to cq and raise its event if armed; -EBUSY when full (CQ_ERR
  * raised). */

@@ -32,9 +32,21 @@ static void *mr_bytes(const struct rxe_sim_qp *q, uint32_t key, int remote,
 void *rxe_rmem(const struct rxe_sim_qp *q, uint32_t rkey, uint64_t va,
 	       uint64_t len, uint32_t need)
 {
+	struct sim_mw *mw;
 	int err;
 
+	/* no MR has a window's index: a window only when no MR matched */
+	if (!sim_mr_by_key(q->dev, rkey) && (mw = sim_mw_by_key(q->dev, rkey)))
+		return rxe_mw_mem(q, mw, rkey, va, len, need);
 	return mr_bytes(q, rkey, 1, va, len, need, &err);
+}
+
+void *rxe_lmem(const struct rxe_sim_qp *q, uint32_t lkey, uint64_t va,
+	       uint64_t len)
+{
+	int err;
+
+	return mr_bytes(q, lkey, 0, va, len, 0, &err);
 }
 
 int rxe_sg_iov(const struct rxe_sim_qp *q, const struct rxe_sge *sge,

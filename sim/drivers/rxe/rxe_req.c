@@ -60,18 +60,6 @@ uint32_t rxe_wqe_npkts(const struct rxe_sim_qp *q,
 	return (len + mtu - 1) / mtu;
 }
 
-/* LOCAL_INV of a type 2 window of our PD; MRs of user memory cannot be
- * invalidated (rxe_invalidate_mr: not a fast-registration MR). */
-static uint32_t local_inv(struct rxe_sim_qp *q, uint32_t key)
-{
-	struct sim_mw *mw = sim_mw_by_key(q->dev, key);
-
-	if (!mw || mw->type != 2 || mw->rkey != key || mw->pd != q->qp->pd)
-		return RXE_WC_LOC_QP_OP_ERR;
-	mw->bound = 0;
-	return RXE_WC_SUCCESS;
-}
-
 /* The AV of a UD WQE: its AH (same PD), or the AV the WQE carries. */
 static int ud_av(struct rxe_sim_qp *q, const struct rxe_send_wqe *w,
 		 struct sim_ah_attr *av)
@@ -206,9 +194,10 @@ static int start_wqe(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
 
 	w->status = RXE_WC_SUCCESS;
 	if (op == RXE_WR_LOCAL_INV || op == RXE_WR_BIND_MW) {
-		w->status = op == RXE_WR_LOCAL_INV
-				    ? local_inv(q, w->wr.ex.invalidate_rkey)
-				    : RXE_WC_MW_BIND_ERR;
+		if (op == RXE_WR_BIND_MW)
+			w->status = rxe_bind_mw(q, w);
+		else if (rxe_mw_invalidate(q, w->wr.ex.invalidate_rkey))
+			w->status = RXE_WC_LOC_QP_OP_ERR;
 		w->state = RXE_WQE_DONE;
 		return 0;
 	}

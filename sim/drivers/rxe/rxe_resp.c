@@ -179,17 +179,6 @@ static void ud_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p,
 		rxe_qp_error(q);
 }
 
-/* SEND_WITH_INV: the type 2 window of our PD the rkey names goes free. */
-static int remote_inv(struct rxe_sim_qp *q, uint32_t rkey)
-{
-	struct sim_mw *mw = sim_mw_by_key(q->dev, rkey);
-
-	if (!mw || mw->type != 2 || mw->rkey != rkey || mw->pd != q->qp->pd)
-		return -1;
-	mw->bound = 0;
-	return 0;
-}
-
 static void read_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p)
 {
 	uint32_t mtu = rxe_path_mtu(q), len = p->msg_len, off = 0, n;
@@ -344,7 +333,7 @@ static int msg_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p,
 	}
 	if (!(p->flags & HCA_PF_LAST))
 		return 0;
-	if ((p->flags & HCA_PF_INV) && remote_inv(q, p->imm)) {
+	if ((p->flags & HCA_PF_INV) && rxe_mw_invalidate(q, p->imm)) {
 		complete(q, p, RXE_WC_REM_INV_REQ_ERR, 0);
 		rxe_qp_error(q); /* class J: acknowledged, then ERR */
 		return 0;
