@@ -206,10 +206,13 @@ static int rxe_modify_srq(struct sim_uvfile *uv, struct sim_srq *srq,
 	memcpy(&cmd, in, sizeof(cmd));
 	if (!(mask & 1)) /* IB_SRQ_MAX_WR */
 		return 0;
+	if (max_wr < rxe_queue_count(srq->obj.drv))
+		return -EINVAL; /* the receives posted must fit */
 	q = rxe_queue_new(uv, max_wr,
 			  (uint32_t)RXE_RECV_WQE_SIZE + 16 * srq->max_sge, &mi);
 	if (!q)
 		return -ENOMEM;
+	rxe_queue_move(q, srq->obj.drv);
 	if (sim_copy_to_user((void *)(uintptr_t)cmd.mmap_info_addr, &mi,
 			     sizeof(mi))) {
 		rxe_queue_free(q);

@@ -46,7 +46,7 @@ uint32_t rxe_queue_user_index(const struct rxe_sim_queue *q);
 void rxe_queue_advance(struct rxe_sim_queue *q);
 /* Entries between the consumer and the producer of a ring. */
 uint32_t rxe_queue_count(const struct rxe_sim_queue *q);
-/* CQ resize: the queued CQEs of from go to the start of to. */
+/* Resize: the entries queued in from go to the start of to. */
 void rxe_queue_move(struct rxe_sim_queue *to, struct rxe_sim_queue *from);
 
 /* IB_WR_* as the send WQE carries them */

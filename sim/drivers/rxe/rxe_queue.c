@@ -161,14 +161,19 @@ uint32_t rxe_queue_count(const struct rxe_sim_queue *q)
 
 void rxe_queue_move(struct rxe_sim_queue *to, struct rxe_sim_queue *from)
 {
-	uint32_t n = rxe_queue_count(from), i, cons = rxe_queue_user_index(from);
+	uint32_t n = rxe_queue_count(from), i;
+	uint32_t first = from->to_client ? rxe_queue_user_index(from)
+					 : from->index;
 	size_t slot = (size_t)1 << qbuf(from)->log2_elem_size;
 
+	if (slot > (size_t)1 << qbuf(to)->log2_elem_size)
+		slot = (size_t)1 << qbuf(to)->log2_elem_size;
 	for (i = 0; i < n && i < to->usable; i++)
-		memcpy(rxe_queue_slot(to, i), rxe_queue_slot(from, cons + i),
+		memcpy(rxe_queue_slot(to, i), rxe_queue_slot(from, first + i),
 		       slot);
-	to->to_client = 1;
-	to->index = i & to->usable;
-	__atomic_store_n(&qbuf(to)->producer_index, to->index,
+	/* the entries from slot 0: producer at their count, consumer 0 */
+	to->to_client = from->to_client;
+	to->index = to->to_client ? i & to->usable : 0;
+	__atomic_store_n(&qbuf(to)->producer_index, i & to->usable,
 			 __ATOMIC_RELEASE);
 }
