@@ -6,7 +6,8 @@
  * struct ib_uverbs_wc read from the CQ ring. RC (SEND with immediate over
  * several MTU-sized packets, WRITE with immediate, READ, fetch-and-add,
  * compare-and-swap, an unsignaled SEND), a bad rkey (REM_ACCESS_ERR, both
- * QPs to ERR, flushes), RNR retries exhausted, and a UD datagram with its
+ * QPs to ERR, flushes), RNR and transport retries exhausted, memory
+ * windows (bind, WRITE through, SEND_WITH_INV), and a UD datagram with its
  * IPv4 header in the first 40 bytes of the receive buffer. Bytes read
  * back, every completion's status, opcode, length and flags checked.
  */
@@ -177,6 +178,10 @@ static int connect_qp(struct dp *d, struct dp_qp *q, uint8_t type,
 	raw_modify_qp_init(&m, q->handle, 3, rts);
 	m.sq_psn = 0x100;
 	m.rnr_retry = rnr_retry;
+	if (rnr_retry == 1) { /* the retry checks: one retry each, soon */
+		m.retry_cnt = 1;
+		m.timeout = 1;
+	}
 	m.min_rnr_timer = 1;
 	return raw_modify_qp(d->fd, &m);
 }
@@ -469,6 +474,15 @@ static void check_rnr(struct dp *d, struct dp_qp *a)
 	expect_wc(d, "rnr", 31, 13 /* RNR_RETRY_EXC_ERR */, 0, 0, 0);
 }
 
+/* Towards a QP number no one has: the packets are lost, the ACK timer
+ * sends again retry_cnt (1) times, then RETRY_EXC_ERR. */
+static void check_retry(struct dp *d, struct dp_qp *f)
+{
+	wqe(d, f, 2, 61, 0, 16);
+	EXPECT_ERR(post(d, f), 0);
+	expect_wc(d, "no peer", 61, 12 /* RETRY_EXC_ERR */, 0, 0, 0);
+}
+
 /* A UD datagram: the IPv4 header, the payload after it, src_qp. */
 static void check_ud(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 {
@@ -533,7 +547,7 @@ static void unmap_qp(struct dp_qp *q)
 
 void v_check_rxe_dp(void)
 {
-	struct dp_qp a = {}, b = {}, c = {}, e = {}, u1 = {}, u2 = {};
+	struct dp_qp a = {}, b = {}, c = {}, e = {}, f = {}, u1 = {}, u2 = {};
 	struct dp d;
 
 	if (!v_rxe)
@@ -552,6 +566,10 @@ void v_check_rxe_dp(void)
 		check_rnr(&d, &c);
 	else
 		EXPECT(0, "rxe data path: no second RC pair");
+	if (!dp_qp(&d, 2, &f) && !connect_qp(&d, &f, 2, 0xabcde, 1))
+		check_retry(&d, &f);
+	else
+		EXPECT(0, "rxe data path: no QP towards nowhere");
 	if (!dp_qp(&d, 4, &u1) && !dp_qp(&d, 4, &u2) &&
 	    !connect_qp(&d, &u1, 4, 0, 0) && !connect_qp(&d, &u2, 4, 0, 0))
 		check_ud(&d, &u1, &u2);
@@ -564,6 +582,7 @@ void v_check_rxe_dp(void)
 	unmap_qp(&b);
 	unmap_qp(&c);
 	unmap_qp(&e);
+	unmap_qp(&f);
 	unmap_qp(&u1);
 	unmap_qp(&u2);
 }
