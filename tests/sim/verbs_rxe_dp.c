@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #define BUF_BYTES 131072 /* the first half: MR 1, the second: a window's */
-#define ACC_ALL	  0xf /* local write, remote write, read, atomic */
+#define ACC_ALL	  0xf	 /* local write, remote write, read, atomic */
 
 struct ring {
 	struct rxe_queue_buf *q;
@@ -44,8 +44,8 @@ struct dp {
 
 static void *slot(struct ring *r, uint32_t i)
 {
-	return r->q->data + ((size_t)(i & r->q->index_mask)
-			     << r->q->log2_elem_size);
+	return r->q->data +
+	       ((size_t)(i & r->q->index_mask) << r->q->log2_elem_size);
 }
 
 static int map_ring(int fd, const struct mminfo *mi, struct ring *r)
@@ -145,8 +145,8 @@ static int dp_qp(struct dp *d, uint8_t type, struct dp_qp *q)
 /* device 0's IPv4 RoCE v2 GID (index 1): ::ffff:192.168.1.1 */
 static void set_av(struct ib_uverbs_modify_qp *m)
 {
-	static const uint8_t gid[16] = {[10] = 0xff, [11] = 0xff, 192, 168, 1,
-					1};
+	static const uint8_t gid[16] = {[10] = 0xff, [11] = 0xff, 192,
+					168,	     1,		  1};
 
 	m->dest.is_global = 1;
 	m->dest.sgid_index = 1;
@@ -160,9 +160,10 @@ static int connect_qp(struct dp *d, struct dp_qp *q, uint8_t type,
 {
 	struct ib_uverbs_modify_qp m;
 	uint32_t init = 1 | 16 | 32 | (type == 4 ? 64 : 8);
-	uint32_t rtr = type == 4 ? 1 : 1 | 128 | 256 | 4096 | (1 << 20) |
-					   (type == 2 ? (1 << 17) | (1 << 15)
-						      : 0);
+	uint32_t rtr =
+		type == 4 ? 1
+			  : 1 | 128 | 256 | 4096 | (1 << 20) |
+				    (type == 2 ? (1 << 17) | (1 << 15) : 0);
 	uint32_t rts = 1 | 65536 | (type == 2 ? 512 | 1024 | 2048 | 8192 : 0);
 
 	raw_modify_qp_init(&m, q->handle, 1, init);
@@ -382,9 +383,8 @@ static void check_rc(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 static uint32_t check_mw(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 {
 	struct ib_uverbs_alloc_mw_resp r = {};
-	struct ib_uverbs_alloc_mw c = {.response = (uintptr_t)&r,
-				       .pd_handle = d->pd,
-				       .mw_type = 2};
+	struct ib_uverbs_alloc_mw c = {
+		.response = (uintptr_t)&r, .pd_handle = d->pd, .mw_type = 2};
 	uint8_t *win = d->buf + BUF_BYTES / 2;
 	struct ib_uverbs_wc wc = {};
 	uint32_t lkey, rkey, key;
@@ -420,16 +420,17 @@ static uint32_t check_mw(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 	EXPECT_ERR(post(d, a), 0);
 	if (poll_cq(d, &wc) || wc.wr_id != 53 || wc.status ||
 	    wc.wc_flags != (1 | 4) || wc.ex.invalidate_rkey != key)
-		EXPECT(0, "send with inv: wr_id %llu status %u flags %#x "
-			  "rkey %#x, want 53 0 0x5 %#x",
+		EXPECT(0,
+		       "send with inv: wr_id %llu status %u flags %#x "
+		       "rkey %#x, want 53 0 0x5 %#x",
 		       (unsigned long long)wc.wr_id, wc.status, wc.wc_flags,
 		       wc.ex.invalidate_rkey, key);
 	expect_wc(d, "send with inv", 54, 0, 0, 16, 0);
 	return key;
 }
 
-/* A WRITE through the invalidated window: REM_ACCESS_ERR, both QPs in ERR, the WQE
- * after it and the receive waiting at the responder flushed. */
+/* A WRITE through the invalidated window: REM_ACCESS_ERR, both QPs in ERR, the
+ * WQE after it and the receive waiting at the responder flushed. */
 static void check_rkey(struct dp *d, struct dp_qp *a, struct dp_qp *b,
 		       uint32_t dead)
 {
@@ -529,8 +530,8 @@ static void check_ud(struct dp *d, struct dp_qp *a, struct dp_qp *b)
 		       wc[0].byte_len == 240 && wc[0].src_qp == a->qpn &&
 		       wc[0].wc_flags == 1,
 	       "ud recv %llu status %u len %u src_qp %#x flags %#x",
-	       (unsigned long long)wc[0].wr_id, wc[0].status,
-	       wc[0].byte_len, wc[0].src_qp, wc[0].wc_flags);
+	       (unsigned long long)wc[0].wr_id, wc[0].status, wc[0].byte_len,
+	       wc[0].src_qp, wc[0].wc_flags);
 	EXPECT(h[0] == 0 && h[19] == 0 && h[20] == 0x45 && h[29] == 17 &&
 		       !memcmp(h + 32, ip, 4) && !memcmp(h + 36, ip, 4),
 	       "ud: no IPv4 header at 20: %02x %02x", h[20], h[29]);
@@ -553,7 +554,8 @@ void v_check_rxe_dp(void)
 	if (!v_rxe)
 		return;
 	if (dp_open(&d) || dp_qp(&d, 2, &a) || dp_qp(&d, 2, &b) ||
-	    connect_qp(&d, &a, 2, b.qpn, 7) || connect_qp(&d, &b, 2, a.qpn, 7)) {
+	    connect_qp(&d, &a, 2, b.qpn, 7) ||
+	    connect_qp(&d, &b, 2, a.qpn, 7)) {
 		EXPECT(0, "rxe data path: no RC pair: %s",
 		       strerrorname_np(errno));
 		return;

@@ -254,9 +254,7 @@ static int rxe_post_send(struct sim_uvfile *uv, struct sim_qp *qp,
  * starts again at the consumer index, the responder forgets. */
 static void qp_reset(struct rxe_sim_qp *q)
 {
-	memset(rxe_queue_slot(q->sq, 0), 0,
-	       (size_t)(q->sq->usable + 1)
-		       << ((struct rxe_queue_buf *)q->sq->kbuf)->log2_elem_size);
+	rxe_queue_clear(q->sq);
 	memset(&q->req, 0, sizeof(q->req));
 	memset(&q->comp, 0, sizeof(q->comp));
 	memset(&q->resp, 0, offsetof(typeof(q->resp), srq_wqe));
@@ -294,8 +292,8 @@ static void rxe_req_notify_cq(struct sim_cq *cq, int solicited_only)
 	struct rxe_sim_queue *q = cq->obj.drv;
 
 	if (q->notify != RXE_CQ_NEXT_COMP)
-		q->notify = solicited_only ? RXE_CQ_SOLICITED
-					   : RXE_CQ_NEXT_COMP;
+		q->notify =
+			solicited_only ? RXE_CQ_SOLICITED : RXE_CQ_NEXT_COMP;
 }
 
 static int rxe_post_recv(struct sim_uvfile *uv, struct sim_qp *qp,

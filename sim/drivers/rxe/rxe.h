@@ -46,6 +46,8 @@ uint32_t rxe_queue_user_index(const struct rxe_sim_queue *q);
 void rxe_queue_advance(struct rxe_sim_queue *q);
 /* Entries between the consumer and the producer of a ring. */
 uint32_t rxe_queue_count(const struct rxe_sim_queue *q);
+/* rxe_queue_reset: the entries' bytes go, the indices stay. */
+void rxe_queue_clear(struct rxe_sim_queue *q);
 /* Resize: the entries queued in from go to the start of to. */
 void rxe_queue_move(struct rxe_sim_queue *to, struct rxe_sim_queue *from);
 
@@ -111,7 +113,6 @@ struct rxe_sim_qp {
 		uint32_t psn;	    /* next PSN */
 		uint32_t rd_atomic; /* READ/atomic WQEs in flight */
 		uint64_t rnr_until; /* RNR NAK: no sending before this */
-		uint8_t blocked;    /* the wire had no room: try later */
 	} req;
 	struct {
 		uint32_t psn; /* oldest PSN not yet acknowledged */
@@ -197,10 +198,8 @@ int rxe_cq_post(struct sim_cq *cq, const struct ib_uverbs_wc *wc,
 int rxe_requester(struct rxe_sim_qp *q);
 /* Rewind to the oldest unretired WQE: send again from its first PSN. */
 void rxe_req_rewind(struct rxe_sim_qp *q);
-/* Mask of an opcode's kind */
+/* A READ or an atomic: waits for its own response. */
 int rxe_wr_is_rd_atomic(uint32_t opcode);
-uint32_t rxe_wqe_npkts(const struct rxe_sim_qp *q,
-		       const struct rxe_send_wqe *w);
 
 /* ---- rxe_comp.c ---- */
 void rxe_comp_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p,

@@ -21,9 +21,9 @@
 
 /* rnrnak_usec: the delay of each RNR timer code */
 static const uint32_t rnr_usec[32] = {
-	655360, 10,    20,    30,    40,     60,     80,     120,
-	160,	240,   320,   480,   640,    960,    1280,   1920,
-	2560,	3840,  5120,  7680,  10240,  15360,  20480,  30720,
+	655360, 10,    20,    30,     40,     60,     80,     120,
+	160,	240,   320,   480,    640,    960,    1280,   1920,
+	2560,	3840,  5120,  7680,   10240,  15360,  20480,  30720,
 	40960,	61410, 81920, 122880, 163840, 245760, 327680, 491520,
 };
 
@@ -31,10 +31,10 @@ static const uint32_t rnr_usec[32] = {
 static uint32_t wc_opcode(uint32_t op)
 {
 	static const uint8_t map[] = {
-		[RXE_WR_WRITE] = 1, [RXE_WR_WRITE_IMM] = 1,
-		[RXE_WR_SEND] = 0,  [RXE_WR_SEND_IMM] = 0,
-		[RXE_WR_READ] = 2,  [RXE_WR_CS] = 3,
-		[RXE_WR_FA] = 4,    [RXE_WR_LOCAL_INV] = 6,
+		[RXE_WR_WRITE] = 1,   [RXE_WR_WRITE_IMM] = 1,
+		[RXE_WR_SEND] = 0,    [RXE_WR_SEND_IMM] = 0,
+		[RXE_WR_READ] = 2,    [RXE_WR_CS] = 3,
+		[RXE_WR_FA] = 4,      [RXE_WR_LOCAL_INV] = 6,
 		[RXE_WR_BIND_MW] = 5, [RXE_WR_SEND_INV] = 0,
 	};
 
@@ -161,25 +161,27 @@ static void nak(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
 		[HCA_NAK_ACCESS] = RXE_WC_REM_ACCESS_ERR,
 		[HCA_NAK_OP] = RXE_WC_REM_OP_ERR,
 	};
-	uint8_t *left = p->nak == HCA_NAK_RNR ? &q->comp.rnr_retry
-					      : &q->comp.retry;
+	uint8_t *left =
+		p->nak == HCA_NAK_RNR ? &q->comp.rnr_retry : &q->comp.retry;
 
 	if (p->nak != HCA_NAK_RNR && p->nak != HCA_NAK_SEQ) {
-		wqe_done(q, w, p->nak < 6 && status[p->nak] ? status[p->nak]
-							    : RXE_WC_REM_OP_ERR);
+		wqe_done(q, w,
+			 p->nak < 6 && status[p->nak] ? status[p->nak]
+						      : RXE_WC_REM_OP_ERR);
 		return;
 	}
 	if (!*left) {
-		wqe_done(q, w, p->nak == HCA_NAK_RNR ? RXE_WC_RNR_RETRY_EXC_ERR
-						     : RXE_WC_RETRY_EXC_ERR);
+		wqe_done(q, w,
+			 p->nak == HCA_NAK_RNR ? RXE_WC_RNR_RETRY_EXC_ERR
+					       : RXE_WC_RETRY_EXC_ERR);
 		return;
 	}
 	if (*left != 7)
 		(*left)--;
 	if (p->nak == HCA_NAK_RNR) {
 		hca_stats.rnr_naks++;
-		q->req.rnr_until = hca_now() + rnr_usec[p->rnr_timer & 31] *
-						       1000ull;
+		q->req.rnr_until =
+			hca_now() + rnr_usec[p->rnr_timer & 31] * 1000ull;
 	}
 	rxe_req_rewind(q);
 }

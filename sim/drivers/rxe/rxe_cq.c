@@ -10,8 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-int rxe_cq_post(struct sim_cq *cq, const struct ib_uverbs_wc *wc,
-		int solicited)
+int rxe_cq_post(struct sim_cq *cq, const struct ib_uverbs_wc *wc, int solicited)
 {
 	struct rxe_sim_queue *q = cq->obj.drv;
 	uint32_t cons = rxe_queue_user_index(q);

@@ -82,8 +82,7 @@ void *rxe_mw_mem(const struct rxe_sim_qp *q, struct sim_mw *mw, uint32_t key,
 		 uint64_t va, uint64_t len, uint32_t need)
 {
 	if (mw->rkey != key || !mw->bound || mw->pd != q->qp->pd ||
-	    (mw->type == 2 && mw->qpn != q->qpn) ||
-	    (mw->access & need) != need)
+	    (mw->type == 2 && mw->qpn != q->qpn) || (mw->access & need) != need)
 		return NULL;
 	if (va < mw->start || len > mw->length ||
 	    va - mw->start > mw->length - len)

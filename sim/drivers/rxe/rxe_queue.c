@@ -147,8 +147,7 @@ void rxe_queue_advance(struct rxe_sim_queue *q)
 	struct rxe_queue_buf *b = qbuf(q);
 
 	q->index = (q->index + 1) & q->usable;
-	__atomic_store_n(q->to_client ? &b->producer_index
-				      : &b->consumer_index,
+	__atomic_store_n(q->to_client ? &b->producer_index : &b->consumer_index,
 			 q->index, __ATOMIC_RELEASE);
 }
 
@@ -159,11 +158,17 @@ uint32_t rxe_queue_count(const struct rxe_sim_queue *q)
 	return (q->to_client ? q->index - user : user - q->index) & q->usable;
 }
 
+void rxe_queue_clear(struct rxe_sim_queue *q)
+{
+	memset(qbuf(q)->data, 0,
+	       (size_t)(q->usable + 1) << qbuf(q)->log2_elem_size);
+}
+
 void rxe_queue_move(struct rxe_sim_queue *to, struct rxe_sim_queue *from)
 {
 	uint32_t n = rxe_queue_count(from), i;
-	uint32_t first = from->to_client ? rxe_queue_user_index(from)
-					 : from->index;
+	uint32_t first =
+		from->to_client ? rxe_queue_user_index(from) : from->index;
 	size_t slot = (size_t)1 << qbuf(from)->log2_elem_size;
 
 	if (slot > (size_t)1 << qbuf(to)->log2_elem_size)

@@ -33,24 +33,28 @@ int rxe_wr_is_rd_atomic(uint32_t opcode)
 static uint8_t pkt_op(uint8_t qpt, uint32_t op)
 {
 	static const uint8_t ops[] = {
-		[RXE_WR_WRITE] = HCA_PKT_WRITE, [RXE_WR_WRITE_IMM] = HCA_PKT_WRITE,
-		[RXE_WR_SEND] = HCA_PKT_SEND,	[RXE_WR_SEND_IMM] = HCA_PKT_SEND,
-		[RXE_WR_READ] = HCA_PKT_READ_REQ, [RXE_WR_CS] = HCA_PKT_CS,
-		[RXE_WR_FA] = HCA_PKT_FA,	[RXE_WR_SEND_INV] = HCA_PKT_SEND,
+		[RXE_WR_WRITE] = HCA_PKT_WRITE,
+		[RXE_WR_WRITE_IMM] = HCA_PKT_WRITE,
+		[RXE_WR_SEND] = HCA_PKT_SEND,
+		[RXE_WR_SEND_IMM] = HCA_PKT_SEND,
+		[RXE_WR_READ] = HCA_PKT_READ_REQ,
+		[RXE_WR_CS] = HCA_PKT_CS,
+		[RXE_WR_FA] = HCA_PKT_FA,
+		[RXE_WR_SEND_INV] = HCA_PKT_SEND,
 	};
 
 	if (op >= sizeof(ops) || !ops[op])
 		return 0;
 	if (qpt == SIM_QPT_UD && op != RXE_WR_SEND && op != RXE_WR_SEND_IMM)
 		return 0;
-	if (qpt == SIM_QPT_UC && (rxe_wr_is_rd_atomic(op) ||
-				  op == RXE_WR_SEND_INV))
+	if (qpt == SIM_QPT_UC &&
+	    (rxe_wr_is_rd_atomic(op) || op == RXE_WR_SEND_INV))
 		return 0;
 	return ops[op];
 }
 
-uint32_t rxe_wqe_npkts(const struct rxe_sim_qp *q,
-		       const struct rxe_send_wqe *w)
+static uint32_t wqe_npkts(const struct rxe_sim_qp *q,
+			  const struct rxe_send_wqe *w)
 {
 	uint32_t mtu = rxe_path_mtu(q), len = w->dma.length;
 
@@ -116,8 +120,7 @@ static int ud_send(struct rxe_sim_qp *q, const struct rxe_send_wqe *w,
 }
 
 /* The next packet of w: 0 sent, -EAGAIN no room, else a WC status. */
-static int send_packet(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
-		       uint8_t op)
+static int send_packet(struct rxe_sim_qp *q, struct rxe_send_wqe *w, uint8_t op)
 {
 	uint32_t len = w->dma.length, off = len - w->dma.resid;
 	uint32_t mtu = rxe_path_mtu(q), plen = w->dma.resid;
@@ -128,7 +131,7 @@ static int send_packet(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
 
 	if (op == HCA_PKT_READ_REQ || op == HCA_PKT_CS || op == HCA_PKT_FA) {
 		p.msg_len = len;
-		npsn = op == HCA_PKT_READ_REQ ? rxe_wqe_npkts(q, w) : 1;
+		npsn = op == HCA_PKT_READ_REQ ? wqe_npkts(q, w) : 1;
 		plen = 0;
 		single = 1;
 	} else if (plen > mtu) {
@@ -163,8 +166,8 @@ static int send_packet(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
 		iov[0].iov_len = plen;
 		n = 1;
 	} else if (plen) {
-		n = rxe_sg_iov(q, w->dma.sge, w->dma.num_sge, off, plen, 0,
-			       iov, &status);
+		n = rxe_sg_iov(q, w->dma.sge, w->dma.num_sge, off, plen, 0, iov,
+			       &status);
 		if (n < 0)
 			return (int)status;
 	}
@@ -189,8 +192,8 @@ static int start_wqe(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
 {
 	uint8_t qpt = q->qp->qp_type;
 	uint32_t op = w->wr.opcode;
-	uint32_t max_rd = q->qp->attr.max_rd_atomic ? q->qp->attr.max_rd_atomic
-						    : 1;
+	uint32_t max_rd =
+		q->qp->attr.max_rd_atomic ? q->qp->attr.max_rd_atomic : 1;
 
 	w->status = RXE_WC_SUCCESS;
 	if (op == RXE_WR_LOCAL_INV || op == RXE_WR_BIND_MW) {
@@ -217,7 +220,7 @@ static int start_wqe(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
 		return 0;
 	}
 	w->first_psn = q->req.psn;
-	w->last_psn = (q->req.psn + rxe_wqe_npkts(q, w) - 1) & 0xffffff;
+	w->last_psn = (q->req.psn + wqe_npkts(q, w) - 1) & 0xffffff;
 	w->dma.resid = w->dma.length;
 	w->has_rd_atomic = qpt == SIM_QPT_RC && rxe_wr_is_rd_atomic(op);
 	q->req.rd_atomic += w->has_rd_atomic;
@@ -270,7 +273,6 @@ int rxe_requester(struct rxe_sim_qp *q)
 	    (q->req.rnr_until && hca_now() < q->req.rnr_until))
 		return 0;
 	q->req.rnr_until = 0;
-	q->req.blocked = 0;
 	while (q->req.wqe_index != prod) {
 		w = rxe_queue_slot(q->sq, q->req.wqe_index);
 		if (w->state == RXE_WQE_POSTED && !start_wqe(q, w) &&
@@ -278,9 +280,8 @@ int rxe_requester(struct rxe_sim_qp *q)
 			break; /* held: in-flight limit or fence */
 		if (w->state == RXE_WQE_PROCESSING) {
 			ret = send_message(q, w);
-			q->req.blocked = ret == -EAGAIN;
 			if (ret)
-				break;
+				break; /* no room, or the window: later */
 		}
 		q->req.wqe_index = (q->req.wqe_index + 1) & q->sq->usable;
 		did = 1;

@@ -77,8 +77,8 @@ static int get_wqe(struct rxe_sim_qp *q)
 	if (sq->index == rxe_queue_user_index(sq))
 		return -1;
 	r = rxe_queue_slot(sq, sq->index);
-	bytes = sizeof(*r) + 16 * (size_t)(r->dma.num_sge < 32 ? r->dma.num_sge
-								: 32);
+	bytes = sizeof(*r) +
+		16 * (size_t)(r->dma.num_sge < 32 ? r->dma.num_sge : 32);
 	memcpy(q->resp.srq_wqe, r, bytes);
 	rxe_queue_advance(sq);
 	q->resp.have_wqe = 1;
@@ -217,7 +217,8 @@ static void atomic_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p)
 
 	for (i = 0; i < RXE_RES && i < q->resp.nres; i++) {
 		r = &q->resp.res[i];
-		if (r->psn == p->psn && rxe_psn_diff(p->psn, q->resp.epsn) < 0) {
+		if (r->psn == p->psn &&
+		    rxe_psn_diff(p->psn, q->resp.epsn) < 0) {
 			a.atom[0] = r->orig; /* a duplicate: not done twice */
 			answer(q, &a, NULL, 0);
 			return;
