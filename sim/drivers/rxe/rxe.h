@@ -92,7 +92,7 @@ enum { RXE_WQE_POSTED, RXE_WQE_PROCESSING, RXE_WQE_PENDING, RXE_WQE_DONE };
 
 #define RXE_MAX_UNACKED_PSNS 128
 #define RXE_MAX_PKT_PER_ACK  64
-#define RXE_RES		     16 /* responder resources kept (atomics) */
+#define RXE_RES		     128 /* atomic results kept: max_qp_rd_atom */
 #define RXE_RECV_MAX	     (sizeof(struct rxe_recv_wqe) + 32 * 16)
 
 struct rxe_res {
@@ -108,6 +108,7 @@ struct rxe_sim_qp {
 	unsigned int dev;
 	uint32_t qpn;
 	uint32_t dst_dev; /* the device the primary AV's MAC names */
+	uint64_t rx_pkts; /* packets that came for it (--fault counts) */
 	struct {
 		uint32_t wqe_index; /* next WQE to (re)transmit */
 		uint32_t psn;	    /* next PSN */
@@ -117,6 +118,7 @@ struct rxe_sim_qp {
 	struct {
 		uint32_t psn; /* oldest PSN not yet acknowledged */
 		uint8_t retry, rnr_retry;
+		uint8_t retrying;  /* sent again: later stale answers ignored */
 		uint64_t deadline; /* ACK timer, 0: off */
 		struct hca_mark mark;
 	} comp;

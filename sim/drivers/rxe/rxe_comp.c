@@ -73,16 +73,30 @@ static void reset_retries(struct rxe_sim_qp *q)
 	q->comp.rnr_retry = q->qp->attr.rnr_retry;
 }
 
+/* One past the last WQE sent from: the requester's index, or past it
+ * while it is still sending that one. */
+static uint32_t sent_end(const struct rxe_sim_qp *q)
+{
+	const struct rxe_send_wqe *w;
+
+	if (q->req.wqe_index == rxe_queue_user_index(q->sq))
+		return q->req.wqe_index;
+	w = rxe_queue_slot(q->sq, q->req.wqe_index);
+	return w->state == RXE_WQE_PROCESSING
+		       ? (q->req.wqe_index + 1) & q->sq->usable
+		       : q->req.wqe_index;
+}
+
 /* The outstanding WQE whose PSNs hold psn, or NULL. */
 static struct rxe_send_wqe *wqe_of_psn(struct rxe_sim_qp *q, uint32_t psn)
 {
 	struct rxe_send_wqe *w;
 	uint32_t i;
 
-	for (i = q->sq->index; i != q->req.wqe_index;
-	     i = (i + 1) & q->sq->usable) {
+	for (i = q->sq->index; i != sent_end(q); i = (i + 1) & q->sq->usable) {
 		w = rxe_queue_slot(q->sq, i);
-		if (w->state != RXE_WQE_PENDING)
+		if (w->state != RXE_WQE_PENDING &&
+		    w->state != RXE_WQE_PROCESSING)
 			continue;
 		if (rxe_psn_diff(psn, w->first_psn) >= 0 &&
 		    rxe_psn_diff(psn, w->last_psn) <= 0)
@@ -91,11 +105,15 @@ static struct rxe_send_wqe *wqe_of_psn(struct rxe_sim_qp *q, uint32_t psn)
 	return NULL;
 }
 
-/* An ACK of psn: the SENDs and WRITEs up to it are done. */
+/*
+ * An ACK of psn: the SENDs and WRITEs up to it are done. A READ or an
+ * atomic is done by its own response only: the acknowledged PSN stops at
+ * its first one while it is outstanding.
+ */
 static void ack_upto(struct rxe_sim_qp *q, uint32_t psn)
 {
+	uint32_t i, upto = (psn + 1) & 0xffffff;
 	struct rxe_send_wqe *w;
-	uint32_t i;
 
 	for (i = q->sq->index; i != q->req.wqe_index;
 	     i = (i + 1) & q->sq->usable) {
@@ -103,13 +121,32 @@ static void ack_upto(struct rxe_sim_qp *q, uint32_t psn)
 		if (w->state == RXE_WQE_DONE)
 			continue;
 		if (w->state != RXE_WQE_PENDING ||
-		    rxe_psn_diff(w->last_psn, psn) > 0 ||
-		    rxe_wr_is_rd_atomic(w->wr.opcode))
+		    rxe_psn_diff(w->first_psn, psn) > 0)
+			break;
+		if (rxe_wr_is_rd_atomic(w->wr.opcode)) {
+			upto = w->first_psn;
+			break;
+		}
+		if (rxe_psn_diff(w->last_psn, psn) > 0)
 			break;
 		w->state = RXE_WQE_DONE;
 	}
-	if (rxe_psn_diff(psn, q->comp.psn) >= 0)
-		q->comp.psn = (psn + 1) & 0xffffff;
+	if (rxe_psn_diff(upto, q->comp.psn) > 0)
+		q->comp.psn = upto;
+}
+
+/* The oldest WQE not done, or NULL. */
+static struct rxe_send_wqe *head(struct rxe_sim_qp *q)
+{
+	struct rxe_send_wqe *w;
+	uint32_t i;
+
+	for (i = q->sq->index; i != sent_end(q); i = (i + 1) & q->sq->usable) {
+		w = rxe_queue_slot(q->sq, i);
+		if (w->state != RXE_WQE_DONE)
+			return w;
+	}
+	return NULL;
 }
 
 static void wqe_done(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
@@ -121,6 +158,24 @@ static void wqe_done(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
 	w->has_rd_atomic = 0;
 	if (!status && rxe_psn_diff(w->last_psn, q->comp.psn) >= 0)
 		q->comp.psn = (w->last_psn + 1) & 0xffffff;
+}
+
+/* Send again from the oldest WQE not done (a sequence NAK, a response
+ * out of order, the ACK timer): retry_cnt times, 7 for ever. */
+static void retry(struct rxe_sim_qp *q)
+{
+	struct rxe_send_wqe *w = head(q);
+
+	if (!w)
+		return;
+	if (!q->comp.retry) {
+		wqe_done(q, w, RXE_WC_RETRY_EXC_ERR);
+		return;
+	}
+	if (q->comp.retry != 7)
+		q->comp.retry--;
+	hca_stats.retransmits++;
+	rxe_req_rewind(q);
 }
 
 /* READ response data or an atomic's original value into w's SGEs. */
@@ -151,6 +206,8 @@ static void place(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
 	}
 	if (p->op == HCA_PKT_ATOMIC_RESP || (p->flags & HCA_PF_LAST))
 		wqe_done(q, w, RXE_WC_SUCCESS);
+	else
+		q->comp.psn = (p->psn + 1) & 0xffffff;
 }
 
 static void nak(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
@@ -161,29 +218,23 @@ static void nak(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
 		[HCA_NAK_ACCESS] = RXE_WC_REM_ACCESS_ERR,
 		[HCA_NAK_OP] = RXE_WC_REM_OP_ERR,
 	};
-	uint8_t *left =
-		p->nak == HCA_NAK_RNR ? &q->comp.rnr_retry : &q->comp.retry;
 
-	if (p->nak != HCA_NAK_RNR && p->nak != HCA_NAK_SEQ) {
+	if (p->nak == HCA_NAK_SEQ) {
+		retry(q);
+	} else if (p->nak != HCA_NAK_RNR) {
 		wqe_done(q, w,
 			 p->nak < 6 && status[p->nak] ? status[p->nak]
 						      : RXE_WC_REM_OP_ERR);
-		return;
-	}
-	if (!*left) {
-		wqe_done(q, w,
-			 p->nak == HCA_NAK_RNR ? RXE_WC_RNR_RETRY_EXC_ERR
-					       : RXE_WC_RETRY_EXC_ERR);
-		return;
-	}
-	if (*left != 7)
-		(*left)--;
-	if (p->nak == HCA_NAK_RNR) {
+	} else if (!q->comp.rnr_retry) {
+		wqe_done(q, w, RXE_WC_RNR_RETRY_EXC_ERR);
+	} else {
+		if (q->comp.rnr_retry != 7)
+			q->comp.rnr_retry--;
 		hca_stats.rnr_naks++;
 		q->req.rnr_until =
 			hca_now() + rnr_usec[p->rnr_timer & 31] * 1000ull;
+		rxe_req_rewind(q);
 	}
-	rxe_req_rewind(q);
 }
 
 static int retire(struct rxe_sim_qp *q);
@@ -200,16 +251,24 @@ void rxe_comp_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p,
 	if (p->op == HCA_PKT_ACK) {
 		ack_upto(q, p->psn);
 		reset_retries(q);
+		q->comp.retrying = 0;
 	} else {
 		ack_upto(q, before); /* what came before it was received */
 		w = wqe_of_psn(q, p->psn);
-		if (!w)
+		if (!w || rxe_psn_diff(p->psn, q->comp.psn) < 0)
 			return; /* a duplicate or stale response */
 		if (p->op == HCA_PKT_NAK) {
 			nak(q, w, p);
+		} else if (w != head(q) || p->psn != q->comp.psn) {
+			/* responses before it were lost: once, the rest of
+			 * that flight is stale */
+			if (!q->comp.retrying)
+				retry(q);
+			q->comp.retrying = 1;
 		} else if ((p->op == HCA_PKT_READ_RESP) ==
 			   (w->wr.opcode == RXE_WR_READ)) {
 			reset_retries(q);
+			q->comp.retrying = 0;
 			place(q, w, p, payload);
 		} else {
 			wqe_done(q, w, RXE_WC_FATAL_ERR);
@@ -247,23 +306,13 @@ static int retire(struct rxe_sim_qp *q)
 /* The ACK timer expired: send again once the peer had its chance. */
 static void timed_out(struct rxe_sim_qp *q, uint64_t now)
 {
-	struct rxe_send_wqe *w;
-
 	q->comp.deadline = now + ack_timeout_ns(q);
 	if (!hca_fabric_reached(&q->comp.mark)) {
 		hca_stats.timer_waits++;
 		return;
 	}
 	hca_stats.ack_timeouts++;
-	w = rxe_queue_slot(q->sq, q->sq->index);
-	if (!q->comp.retry) {
-		wqe_done(q, w, RXE_WC_RETRY_EXC_ERR);
-		return;
-	}
-	if (q->comp.retry != 7)
-		q->comp.retry--;
-	hca_stats.retransmits++;
-	rxe_req_rewind(q);
+	retry(q);
 }
 
 int rxe_completer(struct rxe_sim_qp *q, uint64_t now)

@@ -213,9 +213,17 @@ static int rxe_step(uint64_t now)
 	return did;
 }
 
+static uint64_t *rxe_rx_count(const struct hca_pkt *p)
+{
+	struct rxe_sim_qp *q = rxe_qp_find(p->dst_dev, p->dst_qpn);
+
+	return q ? &q->rx_pkts : NULL;
+}
+
 static const struct hca_soft_ops rxe_soft = {
 	.rcv = rxe_rcv,
 	.step = rxe_step,
+	.rx_count = rxe_rx_count,
 };
 
 int rxe_net_open(struct rxe_sim_qp *q)

@@ -351,8 +351,10 @@ static int rc_psn(struct rxe_sim_qp *q, const struct hca_pkt *p)
 	int32_t d = rxe_psn_diff(p->psn, q->resp.epsn);
 
 	if (d > 0) {
-		if (!q->resp.nak_sent)
+		if (!q->resp.nak_sent) {
+			hca_stats.seq_naks++;
 			send_ack(q, HCA_PKT_NAK, HCA_NAK_SEQ, q->resp.epsn);
+		}
 		q->resp.nak_sent = 1;
 		return 0;
 	}

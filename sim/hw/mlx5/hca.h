@@ -304,6 +304,8 @@ struct hca_pkt;
 struct hca_soft_ops {
 	void (*rcv)(const struct hca_pkt *p, const uint8_t *payload);
 	int (*step)(uint64_t now); /* 1 if it did work */
+	/* the packets that came for p's QP (--fault), NULL: no such QP */
+	uint64_t *(*rx_count)(const struct hca_pkt *p);
 };
 extern const struct hca_soft_ops *hca_soft;
 
