@@ -95,6 +95,15 @@ enum { RXE_WQE_POSTED, RXE_WQE_PROCESSING, RXE_WQE_PENDING, RXE_WQE_DONE };
 #define RXE_RES		     128 /* atomic results kept: max_qp_rd_atom */
 #define RXE_RECV_MAX	     (sizeof(struct rxe_recv_wqe) + 32 * 16)
 
+/* An answer of the responder waiting for room on the wire: an ACK, NAK
+ * or atomic ACK (p), or the rest of a READ's responses from off. */
+struct rxe_ans {
+	struct hca_pkt p;
+	uint64_t va;
+	uint32_t rkey, len, off;
+};
+#define RXE_ANS 32
+
 struct rxe_res {
 	uint32_t psn;
 	uint64_t orig; /* an atomic's original value */
@@ -134,6 +143,8 @@ struct rxe_sim_qp {
 		uint32_t ack_psn; /* last request acknowledged */
 		struct rxe_res res[RXE_RES];
 		uint32_t nres;
+		struct rxe_ans ans[RXE_ANS];
+		uint32_t ans_head, ans_tail; /* queued / sent */
 		/* an SRQ WQE is copied out when a message starts */
 		uint8_t srq_wqe[RXE_RECV_MAX] __attribute__((aligned(8)));
 	} resp;
@@ -216,6 +227,8 @@ int rxe_flush(struct rxe_sim_qp *q);
 /* ---- rxe_resp.c ---- */
 void rxe_resp_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p,
 		  const uint8_t *payload);
+/* Send the answers that waited for room; 1 if it sent any. */
+int rxe_resp_flush(struct rxe_sim_qp *q);
 
 /* 24-bit PSN arithmetic */
 static inline int32_t rxe_psn_diff(uint32_t a, uint32_t b)

@@ -298,7 +298,7 @@ static int retire(struct rxe_sim_qp *q)
 			return 1;
 		}
 	}
-	if (q->sq->index == q->req.wqe_index)
+	if (q->sq->index == sent_end(q))
 		q->comp.deadline = 0; /* nothing outstanding */
 	return 0;
 }
@@ -324,7 +324,7 @@ int rxe_completer(struct rxe_sim_qp *q, uint64_t now)
 					   ? now + ack_timeout_ns(q)
 					   : 0; /* timeout 0: no timer */
 	if (q->comp.deadline > 1 && now >= q->comp.deadline &&
-	    q->sq->index != q->req.wqe_index)
+	    q->sq->index != sent_end(q))
 		timed_out(q, now);
 	retire(q);
 	return head != q->sq->index;

@@ -203,6 +203,7 @@ static int rxe_step(uint64_t now)
 	if (qps_pid != getpid())
 		return 0;
 	for (q = qps; q; q = q->next) {
+		did |= rxe_resp_flush(q); /* a last NAK may wait there */
 		if (q->qp->attr.qp_state == SIM_QPS_ERR) {
 			did |= rxe_flush(q);
 			continue;

@@ -241,6 +241,8 @@ static int send_message(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
 	uint8_t op = pkt_op(q->qp->qp_type, w->wr.opcode);
 	int ret;
 
+	if (q->qp->qp_type == SIM_QPT_RC && !q->comp.deadline)
+		q->comp.deadline = 1; /* the completer arms the ACK timer */
 	while (rxe_psn_diff(q->req.psn, w->last_psn) <= 0) {
 		if (window_full(q))
 			return 1;
@@ -258,8 +260,6 @@ static int send_message(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
 		return 0;
 	}
 	w->state = RXE_WQE_PENDING;
-	if (!q->comp.deadline)
-		q->comp.deadline = 1; /* the completer arms the ACK timer */
 	return 0;
 }
 

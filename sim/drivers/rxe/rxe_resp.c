@@ -17,36 +17,70 @@
 #include "rxe.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <string.h>
 #include <sys/uio.h>
 
-#define RESP_SPIN_NS 100000000ull /* a full ring: then the answer is lost */
-
-/* Answers (ACK, NAK, READ and atomic responses) wait for room a while;
- * one lost is asked for again by the requester's timer. */
-static void answer(struct rxe_sim_qp *q, struct hca_pkt *a,
-		   const struct iovec *iov, int n)
+/* One answer, a READ's responses from where they stopped: 0 sent (or
+ * lost: the READ's memory is gone), -EAGAIN no room. */
+static int send_ans(struct rxe_sim_qp *q, struct rxe_ans *a)
 {
-	uint64_t until = 0;
+	uint32_t mtu = rxe_path_mtu(q), n;
+	struct hca_pkt p = a->p;
+	struct iovec iov;
 
-	while (rxe_xmit(q, a, iov, n, 0) == -EAGAIN) {
-		if (!until)
-			until = hca_now() + RESP_SPIN_NS;
-		else if (hca_now() > until)
-			return;
-		sched_yield();
+	if (p.op != HCA_PKT_READ_RESP)
+		return rxe_xmit(q, &p, NULL, 0, 0) == -EAGAIN ? -EAGAIN : 0;
+	do {
+		n = a->len - a->off < mtu ? a->len - a->off : mtu;
+		iov.iov_base = n ? rxe_rmem(q, a->rkey, a->va + a->off, n,
+					    HCA_ACC_REMOTE_READ)
+				 : NULL;
+		iov.iov_len = n;
+		if (n && !iov.iov_base)
+			return 0;
+		p.psn = (a->p.psn + a->off / mtu) & 0xffffff;
+		p.flags = (a->off ? 0 : HCA_PF_FIRST) |
+			  (a->off + n == a->len ? HCA_PF_LAST : 0);
+		p.len = n;
+		if (rxe_xmit(q, &p, &iov, n ? 1 : 0, 0) == -EAGAIN)
+			return -EAGAIN;
+		a->off += n;
+	} while (a->off < a->len);
+	return 0;
+}
+
+int rxe_resp_flush(struct rxe_sim_qp *q)
+{
+	int did = 0;
+
+	while (q->resp.ans_tail != q->resp.ans_head) {
+		if (send_ans(q, &q->resp.ans[q->resp.ans_tail % RXE_ANS]))
+			return did;
+		q->resp.ans_tail++;
+		did = 1;
 	}
+	return did;
+}
+
+/* Answers leave in order; one that finds no room waits in the queue (a
+ * full queue loses it, as the wire would: the requester asks again). */
+static void answer(struct rxe_sim_qp *q, struct rxe_ans *a)
+{
+	if (q->resp.ans_tail == q->resp.ans_head && !send_ans(q, a))
+		return;
+	if (q->resp.ans_head - q->resp.ans_tail >= RXE_ANS)
+		return;
+	q->resp.ans[q->resp.ans_head++ % RXE_ANS] = *a;
 }
 
 static void send_ack(struct rxe_sim_qp *q, uint8_t op, uint8_t code,
 		     uint32_t psn)
 {
-	struct hca_pkt a = {.op = op, .nak = code, .psn = psn};
+	struct rxe_ans a = {.p = {.op = op, .nak = code, .psn = psn}};
 
 	if (code == HCA_NAK_RNR)
-		a.rnr_timer = q->qp->attr.min_rnr_timer;
-	answer(q, &a, NULL, 0);
+		a.p.rnr_timer = q->qp->attr.min_rnr_timer;
+	answer(q, &a);
 }
 
 /* The receive WQE in use: the RQ's head slot or the SRQ copy. */
@@ -181,36 +215,26 @@ static void ud_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p,
 
 static void read_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p)
 {
-	uint32_t mtu = rxe_path_mtu(q), len = p->msg_len, off = 0, n;
-	struct hca_pkt a = {.op = HCA_PKT_READ_RESP, .psn = p->psn};
-	uint8_t *src = NULL;
-	struct iovec iov;
+	struct rxe_ans a = {.p = {.op = HCA_PKT_READ_RESP, .psn = p->psn},
+			    .va = p->raddr,
+			    .rkey = p->rkey,
+			    .len = p->msg_len};
+	uint32_t mtu = rxe_path_mtu(q), end;
 
-	if (len) {
-		src = rxe_rmem(q, p->rkey, p->raddr, len, HCA_ACC_REMOTE_READ);
-		if (!src) {
-			fail(q, p, HCA_NAK_ACCESS, 0);
-			return;
-		}
+	if (a.len &&
+	    !rxe_rmem(q, p->rkey, p->raddr, a.len, HCA_ACC_REMOTE_READ)) {
+		fail(q, p, HCA_NAK_ACCESS, 0);
+		return;
 	}
-	do {
-		n = len - off < mtu ? len - off : mtu;
-		a.flags = (off ? 0 : HCA_PF_FIRST) |
-			  (off + n == len ? HCA_PF_LAST : 0);
-		a.len = n;
-		iov.iov_base = src + off;
-		iov.iov_len = n;
-		answer(q, &a, &iov, n ? 1 : 0);
-		a.psn = (a.psn + 1) & 0xffffff;
-		off += n;
-	} while (off < len);
-	if (rxe_psn_diff(a.psn, q->resp.epsn) > 0)
-		q->resp.epsn = a.psn;
+	answer(q, &a);
+	end = (p->psn + (a.len ? (a.len + mtu - 1) / mtu : 1)) & 0xffffff;
+	if (rxe_psn_diff(end, q->resp.epsn) > 0)
+		q->resp.epsn = end;
 }
 
 static void atomic_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p)
 {
-	struct hca_pkt a = {.op = HCA_PKT_ATOMIC_RESP, .psn = p->psn};
+	struct rxe_ans a = {.p = {.op = HCA_PKT_ATOMIC_RESP, .psn = p->psn}};
 	struct rxe_res *r;
 	uint64_t *t, old;
 	uint32_t i;
@@ -219,8 +243,8 @@ static void atomic_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p)
 		r = &q->resp.res[i];
 		if (r->psn == p->psn &&
 		    rxe_psn_diff(p->psn, q->resp.epsn) < 0) {
-			a.atom[0] = r->orig; /* a duplicate: not done twice */
-			answer(q, &a, NULL, 0);
+			a.p.atom[0] = r->orig; /* a duplicate: not twice */
+			answer(q, &a);
 			return;
 		}
 	}
@@ -245,8 +269,8 @@ static void atomic_rcv(struct rxe_sim_qp *q, const struct hca_pkt *p)
 	r = &q->resp.res[q->resp.nres++ % RXE_RES];
 	r->psn = p->psn;
 	r->orig = old;
-	a.atom[0] = old;
-	answer(q, &a, NULL, 0);
+	a.p.atom[0] = old;
+	answer(q, &a);
 	q->resp.epsn = (p->psn + 1) & 0xffffff;
 }
 
