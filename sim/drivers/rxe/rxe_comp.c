@@ -131,6 +131,10 @@ static void ack_upto(struct rxe_sim_qp *q, uint32_t psn)
 			break;
 		w->state = RXE_WQE_DONE;
 	}
+	/* a stale answer of what was sent again acknowledges nothing past
+	 * the PSNs given again so far */
+	if (rxe_psn_diff(upto, q->req.psn) > 0)
+		upto = q->req.psn;
 	if (rxe_psn_diff(upto, q->comp.psn) > 0)
 		q->comp.psn = upto;
 }
