@@ -71,17 +71,8 @@ static void unmap_ring(struct ring *r)
 static int reg_mr(struct dp *d, uint8_t *buf, uint32_t len, uint32_t access,
 		  uint32_t *lkey, uint32_t *rkey)
 {
-	struct ib_uverbs_reg_mr_resp resp = {};
-	struct ib_uverbs_reg_mr cmd = {
-		.response = (uintptr_t)&resp,
-		.start = (uintptr_t)buf,
-		.length = len,
-		.hca_va = (uintptr_t)buf,
-		.pd_handle = d->pd,
-		.access_flags = access,
-	};
-	int err = raw_write(d->fd, IB_USER_VERBS_CMD_REG_MR, &cmd, sizeof(cmd),
-			    sizeof(resp));
+	struct ib_uverbs_reg_mr_resp resp;
+	int err = raw_reg_mr_access(d->fd, d->pd, buf, len, access, &resp);
 
 	*lkey = resp.lkey;
 	*rkey = resp.rkey;
