@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SIM_QP_SET_QKEY 0x80000000u /* privileged Q_Keys */
+#define IB_QP_SET_QKEY 0x80000000u /* privileged Q_Keys */
 #define SIM_MTU_4096	5
 
 static int port_valid(uint8_t port)
@@ -66,7 +66,7 @@ static int uverbs_checks(const struct ib_uverbs_modify_qp *m,
 	if (((*mask & IB_QP_CUR_STATE) && m->cur_qp_state > IB_QPS_ERR) ||
 	    ((*mask & IB_QP_STATE) && m->qp_state > IB_QPS_ERR))
 		return -EINVAL;
-	if ((*mask & IB_QP_QKEY) && (m->qkey & SIM_QP_SET_QKEY) &&
+	if ((*mask & IB_QP_QKEY) && (m->qkey & IB_QP_SET_QKEY) &&
 	    !sim_has_cap(CAP_NET_RAW))
 		return -EPERM;
 	return 0;

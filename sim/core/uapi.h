@@ -270,6 +270,8 @@ struct sim_driver_ops {
 			 const void *in, size_t in_len, void *out,
 			 size_t out_len);
 	void (*destroy_cq)(struct sim_uvfile *uv, struct sim_cq *cq);
+	/* REQ_NOTIFY_CQ (write only): arm the CQ's next completion event */
+	void (*req_notify_cq)(struct sim_cq *cq, int solicited_only);
 	/* qp->attr.cap holds the requested caps; the driver may adjust them
 	 * (the response reports qp->attr.cap) */
 	int (*create_qp)(struct sim_uvfile *uv, struct sim_qp *qp,

@@ -8,6 +8,7 @@
 # Debian's librdmacm (LD_LIBRARY_PATH), as a user would install it.
 # The client starts once the world's trace shows the server's LISTEN
 # (a real host would need the same wait: a REQ before it is rejected).
+# RDMACM_SIM_OPTS in the environment: more rdma-sim options (--driver rxe).
 # Usage: rdmacm_judges.sh SIM JUDGE DEVICES [LIBDIR]
 SIM=$1
 JUDGE=$2
@@ -110,7 +111,8 @@ echo "client: $C"
 try=1
 while :; do
 	rm -f "$w/trace"
-	"$SIM" --link-layer eth --devices "$NDEV" --trace "$w/trace" -- \
+	# shellcheck disable=SC2086 # RDMACM_SIM_OPTS is a list of options
+	"$SIM" ${RDMACM_SIM_OPTS:-} --link-layer eth --devices "$NDEV" --trace "$w/trace" -- \
 		sh "$w/run"
 	# perftest 4.5's client connects again as soon as the exchange
 	# connection is up, while its server is still replacing that

@@ -302,6 +302,18 @@ void hca_qp_reset(struct hca_qp *qp);
 /* Set the QP's state here and in the core object. */
 void hca_qp_set_state(struct hca_qp *qp, uint32_t state);
 
+/* A software device (rxe) executes the packets of its QPs itself: the
+ * fabric hands it every packet, each engine pass runs its step. Set by its
+ * driver when it creates a QP; NULL where the HCA executes them. */
+struct hca_pkt;
+struct hca_soft_ops {
+	void (*rcv)(const struct hca_pkt *p, const uint8_t *payload);
+	int (*step)(uint64_t now); /* 1 if it did work */
+	/* the packets that came for p's QP (--fault), NULL: no such QP */
+	uint64_t *(*rx_count)(const struct hca_pkt *p);
+};
+extern const struct hca_soft_ops *hca_soft;
+
 /* ---- doorbells (hca_doorbell.c) ---- */
 /* A UAR page was mapped at p: its stores now ring (write-protected while
  * the trap serves it, else watched). Needs sim_lock. */

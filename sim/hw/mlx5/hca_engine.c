@@ -24,6 +24,7 @@
 struct hca_cq *hca_cqs;
 struct hca_qp *hca_qps;
 struct hca_srq *hca_srqs;
+const struct hca_soft_ops *hca_soft;
 
 static pthread_t engine_thread;
 static pid_t engine_pid;
@@ -105,6 +106,8 @@ int hca_step(void)
 
 	did = hca_fabric_poll(64) > 0;
 	did |= hca_fault_step(now);
+	if (hca_soft)
+		did |= hca_soft->step(now);
 	for (qp = hca_qps; qp; qp = qp->next) {
 		if (qp->state == IB_QPS_ERR)
 			did |= rq_flush(qp);

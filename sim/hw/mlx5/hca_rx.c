@@ -29,6 +29,10 @@ void hca_rx_deliver(const struct hca_pkt *p, const uint8_t *payload)
 	cur_len = p->len;
 	hca_hw_count(p->dst_dev, SIM_HWC_RCV_PKTS);
 	hca_hw_add(p->dst_dev, SIM_HWC_RCV_BYTES, p->len);
+	if (hca_soft) { /* a software device (rxe) takes its own packets */
+		hca_soft->rcv(p, payload);
+		return;
+	}
 	if (qp && qp->dct)
 		qp = hca_dct_conn(qp, p);
 	if (!qp)
