@@ -47,6 +47,7 @@ struct sim_config {
 	uint8_t no_dma_heap; /* no /dev/dma_heap (CONFIG_DMABUF_HEAPS=n) */
 	uint8_t no_seccomp; /* no system-call trap (boundary/seccomp.c) */
 	uint8_t netns;	    /* enum sim_netns_mode: --netns, --no-netns */
+	uint8_t kernel_61;  /* --kernel 6.1: answer as 6.1 where 6.12 differs */
 	char trace_path[SIM_PATH_LEN];
 	char static_helper[SIM_PATH_LEN]; /* rdma-sim-static, for exec */
 	/* --fault rules, --seed, and the clock their times count from */

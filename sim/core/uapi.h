@@ -435,7 +435,8 @@ int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a);
 /* RoCE port: the AV's destination MAC as the kernel resolves it
  * (-ETIMEDOUT when nothing answers); 0 on InfiniBand. */
 int sim_resolve_ah_dmac(unsigned int dev, struct sim_ah_attr *a);
-/* ib_check_mr_access: 0 or -EINVAL */
+/* ib_check_mr_access: 0, -EINVAL, or ON_DEMAND on a device without ODP
+ * -EOPNOTSUPP (6.1: -EINVAL) */
 int sim_check_mr_access(uint64_t flags);
 /* ODP rules of REG_MR (mr_advise.c): 0 or -EINVAL. */
 int sim_mr_odp_check(uint64_t addr, uint64_t len, uint64_t iova, uint64_t acc);
