@@ -39,6 +39,17 @@ uint32_t hca_dci_av(struct hca_swqe *w, const uint8_t *s)
 	return dqp & AV_EXTENDED ? 3 : 1;
 }
 
+/*
+ * DCI streams: the simulated ConnectX reports dci_streams_caps 0/0 (as a
+ * ConnectX-6 without the feature), so a DCI has the one implicit stream 0;
+ * a WQE naming another stream (mlx5dv_wr_set_dc_addr_stream) is one the
+ * HCA cannot run: a local QP operation error.
+ */
+int hca_dci_stream(const uint8_t *ctrl)
+{
+	return ctrl[9] || ctrl[10];
+}
+
 static uint32_t target_dev(const struct hca_qp *qp, const struct hca_swqe *w)
 {
 	return w->dlid ? w->dlid - 1u : qp->dev;
