@@ -107,6 +107,25 @@ struct sim_xrcd_file {
 };
 
 /*
+ * An XRC_TGT QP as every process sees it (hw/mlx5/hca_xrc.c): the HCA's
+ * QP is one, its requests are run where the XRC SRQ they name lives, so
+ * the responder's attributes and its expected PSN are kept here. Written
+ * by the creator's process at create and modify; epsn and state also by
+ * whichever process runs a request (atomics).
+ */
+#define SIM_MAX_XRC_TGT 256
+struct sim_xrc_tgt {
+	uint32_t in_use;
+	uint32_t dev, qpn, xrcdn;
+	int32_t pid; /* the creator's process */
+	uint32_t epsn;
+	uint32_t dest_qpn, dlid_dev;
+	uint32_t err_event; /* the async event of an error found elsewhere */
+	uint32_t resets;    /* modifies to RESET: instances start over */
+	uint8_t state, access, min_rnr_timer, dest_rd_atom;
+};
+
+/*
  * The kernel's resource tracking (restrack) of the world: one row per
  * user object of every process, what `rdma resource` lists
  * (core/restrack.c). Written by the owning process, read by any.
@@ -184,6 +203,7 @@ struct sim_shared {
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
 	struct sim_xrcd_file xrcd_files[SIM_MAX_XRCD_FILES];
+	struct sim_xrc_tgt xrc_tgts[SIM_MAX_XRC_TGT];
 	uint32_t res_next[SIM_MAX_DEVICES][SIM_RES_KINDS]; /* restrack ids */
 	struct sim_res res[SIM_MAX_RES];
 	uint64_t hwc[SIM_MAX_DEVICES][SIM_HWC_COUNT]; /* atomics */

@@ -13,6 +13,9 @@
  *  - two processes: the child opens the parent's domain through the same
  *    file without O_CREAT (it exists), O_EXCL there is EINVAL, and its TGT
  *    QP and SRQ receive what the parent's INI QP sends;
+ *  - an XRC SRQ in another process than the TGT QP: SENDs alternating
+ *    between the parent's SRQs and the child's through one TGT QP, and an
+ *    RDMA WRITE into the child's memory naming its SRQ;
  *  - fds and mappings after teardown, and the domain gone with its last
  *    handle (EAGAIN without O_CREAT).
  *
@@ -524,6 +527,125 @@ static void two_processes(int ndev)
 	close(sv[0]);
 }
 
+/*
+ * The SRQ child: only an XRC SRQ (and its CQ, PD, MR) on the parent's
+ * domain, no TGT QP; the parent's TGT QP hands it the messages that name
+ * its SRQ. It checks two SENDs (bytes, CQE with the parent's TGT QP
+ * number) and lets the parent RDMA WRITE into its memory.
+ */
+static int srq_child(struct ibv_device *dev, int sock)
+{
+	struct target t;
+	uint32_t msg[3], tgtn;
+	uint8_t want[MSG];
+	int i;
+
+	memset(&t, 0, sizeof(t));
+	t.ctx = ibv_open_device(dev);
+	CHECK(t.ctx, "open device");
+	t.pd = ibv_alloc_pd(t.ctx);
+	CHECK(t.pd, "pd");
+	t.fd = open(xrcd_path, O_RDONLY);
+	CHECK(t.fd >= 0, "open");
+	t.xrcd = open_xrcd(t.ctx, t.fd, 0);
+	CHECK(t.xrcd, "the parent's domain");
+	t.buf = aligned_alloc(4096, 4 * MSG);
+	CHECK(t.buf, "alloc");
+	memset(t.buf, 0, 4 * MSG);
+	t.mr = ibv_reg_mr(t.pd, t.buf, 4 * MSG,
+			  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	CHECK(t.mr, "mr");
+	t.cq[0] = ibv_create_cq(t.ctx, DEPTH, NULL, NULL, 0);
+	CHECK(t.cq[0], "cq");
+	t.srq[0] = xrc_srq(&t, t.cq[0]);
+	CHECK(t.srq[0] && !ibv_get_srq_num(t.srq[0], &t.srqn[0]), "srq");
+	post_srq_recv(&t, 0, 300);
+	msg[0] = t.srqn[0];
+	msg[1] = t.mr->rkey;
+	msg[2] = 0;
+	CHECK(write(sock, msg, sizeof(msg)) == sizeof(msg), "info");
+	CHECK(write(sock, &t.buf, sizeof(t.buf)) == sizeof(t.buf), "addr");
+	CHECK(read(sock, &tgtn, 4) == 4, "TGT QP number");
+	t.tgt = &(struct ibv_qp){.qp_num = tgtn}; /* expect_recv's number */
+	for (i = 0; i < 2; i++) {
+		fill_pattern(want, MSG, 500 + i);
+		expect_recv(&t, 0, 300 + i, want, MSG);
+		post_srq_recv(&t, 0, 301 + i);
+		CHECK(write(sock, msg, 4) == 4, "got it");
+	}
+	CHECK(read(sock, msg, 4) == 4, "written");
+	fill_pattern(want, MSG, 600);
+	CHECK(!memcmp(t.buf + 2 * MSG, want, MSG), "RDMA WRITE bytes");
+	CHECK(!ibv_destroy_srq(t.srq[0]), "destroy srq");
+	CHECK(!ibv_destroy_cq(t.cq[0]), "destroy cq");
+	CHECK(!ibv_dereg_mr(t.mr), "dereg");
+	CHECK(!ibv_close_xrcd(t.xrcd), "close xrcd");
+	CHECK(!ibv_dealloc_pd(t.pd), "dealloc pd");
+	CHECK(!ibv_close_device(t.ctx), "close");
+	close(t.fd);
+	free(t.buf);
+	CHECK(write(sock, msg, 4) == 4, "bye");
+	return 0;
+}
+
+/*
+ * One TGT QP here, an XRC SRQ of the domain in another process: SENDs
+ * alternate between this process's SRQs and the child's through the same
+ * TGT QP (one PSN sequence across both), then an RDMA WRITE naming the
+ * child's SRQ lands in the child's memory under its PD.
+ */
+static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
+{
+	uint32_t msg[3], tgtn = t->tgt->qp_num;
+	uint8_t *raddr;
+	int sv[2], status, i;
+	pid_t pid;
+
+	CHECK(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair");
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (!pid) {
+		char nd[16], sock[16];
+
+		close(sv[0]);
+		snprintf(nd, sizeof(nd), "%d", ndev);
+		snprintf(sock, sizeof(sock), "%d", sv[1]);
+		execl("/proc/self/exe", "xrc_test", "srqchild", nd, sock,
+		      xrcd_path, (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	CHECK(read(sv[0], msg, sizeof(msg)) == sizeof(msg), "child info");
+	CHECK(read(sv[0], &raddr, sizeof(raddr)) == sizeof(raddr), "addr");
+	CHECK(write(sv[0], &tgtn, 4) == 4, "TGT number");
+	for (i = 0; i < 2; i++) {
+		post_srq_recv(t, i, 400 + i);
+		fill_pattern(n->buf, MSG, 700 + i);
+		send_to(n, t->srqn[i], MSG, 40 + i);
+		expect_send_ok(n, 40 + i);
+		expect_recv(t, i, 400 + i, n->buf, MSG);
+		fill_pattern(n->buf, MSG, 500 + i);
+		send_to(n, msg[0], MSG, 50 + i);
+		expect_send_ok(n, 50 + i);
+		CHECK(read(sv[0], &status, 4) == 4, "child got it");
+	}
+	fill_pattern(n->buf, MSG, 600);
+	ibv_wr_start(n->qpx);
+	n->qpx->wr_id = 60;
+	n->qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(n->qpx, msg[1], (uintptr_t)raddr + 2 * MSG);
+	ibv_wr_set_xrc_srqn(n->qpx, msg[0]);
+	ibv_wr_set_sge(n->qpx, n->mr->lkey, (uintptr_t)n->buf, MSG);
+	CHECK(!ibv_wr_complete(n->qpx), "wr_complete");
+	expect_send_ok(n, 60);
+	CHECK(write(sv[0], msg, 4) == 4, "written");
+	CHECK(read(sv[0], msg, 4) == 4, "child done");
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      !WEXITSTATUS(status),
+	      "child status %#x", status);
+	close(sv[0]);
+}
+
 int main(int argc, char **argv)
 {
 	int ndev, fd, fds, maps;
@@ -533,9 +655,10 @@ int main(int argc, char **argv)
 	struct target t;
 
 	devs = ibv_get_device_list(NULL);
-	if (argc == 5 && !strcmp(argv[1], "child")) {
+	if (argc == 5 && strstr(argv[1], "child")) {
 		snprintf(xrcd_path, sizeof(xrcd_path), "%s", argv[4]);
-		ndev = child(devs[atoi(argv[2]) - 1], atoi(argv[3]));
+		ndev = (strcmp(argv[1], "child") ? srq_child : child)(
+			devs[atoi(argv[2]) - 1], atoi(argv[3]));
 		ibv_free_device_list(devs);
 		return ndev;
 	}
@@ -550,6 +673,11 @@ int main(int argc, char **argv)
 	 * the fabric keeps a peer's ring: not counted below) */
 	target_open(&t, devs[ndev - 1], O_CREAT);
 	two_processes(ndev); /* the parent holds the domain meanwhile */
+	initiator_open(&n, devs[0]);
+	link_up(t.tgt, n.qp->qp_num, lid_of(n.ctx));
+	link_up(n.qp, t.tgt->qp_num, lid_of(t.ctx));
+	srq_elsewhere(&n, &t, ndev);
+	initiator_close(&n);
 	target_close(&t);
 	leak_mark_take(&mark);
 

@@ -27,6 +27,7 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 		free(qp);
 		return ret;
 	}
+	hca_xrc_publish(qp);
 	hca_engine_start();
 	return 0;
 }

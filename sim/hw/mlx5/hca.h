@@ -224,6 +224,9 @@ struct hca_qp {
 	uint32_t qpn, type, state, uidx;
 	uint8_t xrc;	/* HCA_XRC_*: type is then HCA_QPT_RC */
 	uint32_t xrcdn; /* XRC_TGT: its domain */
+	/* XRC_TGT instance in a process other than the creator's (obj NULL):
+	 * the creator's resets it saw, and the event of an error it found */
+	uint32_t xrc_resets, xrc_event;
 	struct sim_pd *pd;
 	uint8_t sig_all;
 	uint8_t cq_overran; /* a CQE of it found its CQ full (hca_cqe.c) */
@@ -423,6 +426,9 @@ struct hca_pkt {
 	uint32_t flow_label;
 };
 
+/* Name an XRC SRQ as this process's (attach 1) or drop the name: XRC
+ * requests naming it are sent here. 0 or -errno. */
+int hca_fabric_srq_name(unsigned int dev, uint32_t srqn, int attach);
 /* Create this process's receive ring (once). 0 or -errno. */
 int hca_fabric_open(void);
 /* Make (dev, qpn) reachable / unreachable. */
@@ -497,6 +503,15 @@ int hca_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot);
 int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p);
 /* An XRC SRQ goes away: no TGT QP may still point at it. */
 void hca_xrc_srq_gone(const struct hca_srq *srq);
+/* An XRC SRQ was made: requests naming it come to this process. */
+void hca_xrc_srq_made(const struct hca_srq *srq);
+/* A request for a TGT QP, run here because the SRQ it names is here: qp
+ * is this process's instance of the QP, NULL when it has none yet (one
+ * is made from the world's row). */
+void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p);
+/* The creator's TGT QP was made or modified (publish) or destroyed. */
+void hca_xrc_publish(const struct hca_qp *qp);
+void hca_xrc_unpublish(const struct hca_qp *qp);
 
 /* ---- DC (hca_dc.c) ---- */
 /* Decode a DCI WQE's address vector at s into w: its size in 16-byte

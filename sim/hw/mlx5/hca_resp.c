@@ -197,8 +197,10 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 		sim_trace("qp %#x to ERR: responder error (NAK %u) on packet "
 			  "op %u psn %#x from qp %#x",
 			  qp->qpn, nak, p->op, p->psn, p->src_qpn);
-	if (event)
+	if (event && qp->obj)
 		sim_async_event(qp->uv, event, qp->obj);
+	else if (event) /* an XRC_TGT instance: the creator raises it */
+		qp->xrc_event = event;
 	hca_qp_to_err(qp);
 }
 
