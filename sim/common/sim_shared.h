@@ -95,34 +95,37 @@ struct sim_alloc {
  */
 #define SIM_MAX_XRCD_FILES 256
 #define SIM_XRCD_HOLDERS   16
+/* A process's handles on a shared kernel object (dead ones reaped). */
+struct sim_holder {
+	int32_t pid;
+	uint32_t refs;
+};
 struct sim_xrcd_file {
 	uint32_t in_use;
 	uint32_t dev;
 	uint32_t xrcdn;
 	uint64_t st_dev, st_ino;
-	struct {
-		int32_t pid;
-		uint32_t refs;
-	} holder[SIM_XRCD_HOLDERS];
+	struct sim_holder holder[SIM_XRCD_HOLDERS];
 };
 
 /*
- * An XRC_TGT QP as every process sees it (hw/mlx5/hca_xrc.c): the HCA's
- * QP is one, its requests are run where the XRC SRQ they name lives, so
- * the responder's attributes and its expected PSN are kept here. Written
- * by the creator's process at create and modify; epsn and state also by
- * whichever process runs a request (atomics).
+ * An XRC_TGT QP as the kernel keeps it: owned by its XRC domain, not by a
+ * process (core/obj_xrcd.c, hw/mlx5/hca_xrc.c). Every handle of it, the
+ * creator's and those OPEN_QP made in any process, holds the row; the QP
+ * is destroyed with the last one. attr is the core's struct sim_qp_attr
+ * (what modify gave it, query reads); epsn is the responder's expected
+ * PSN, moved on by whichever process runs a request (atomics).
  */
-#define SIM_MAX_XRC_TGT 256
+#define SIM_MAX_XRC_TGT	  128
+#define SIM_XRC_ATTR_SIZE 256
 struct sim_xrc_tgt {
 	uint32_t in_use;
 	uint32_t dev, qpn, xrcdn;
-	int32_t pid; /* the creator's process */
 	uint32_t epsn;
-	uint32_t dest_qpn, dlid_dev;
-	uint32_t err_event; /* the async event of an error found elsewhere */
 	uint32_t resets;    /* modifies to RESET: instances start over */
-	uint8_t state, access, min_rnr_timer, dest_rd_atom;
+	uint32_t err_event; /* the event of the error that put it in ERR */
+	struct sim_holder holder[SIM_XRCD_HOLDERS];
+	uint8_t attr[SIM_XRC_ATTR_SIZE] __attribute__((aligned(8)));
 };
 
 /*

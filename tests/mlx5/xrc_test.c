@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -153,7 +154,7 @@ static void target_close(struct target *t)
 {
 	int i;
 
-	CHECK(!ibv_destroy_qp(t->tgt), "destroy tgt");
+	CHECK(!t->tgt || !ibv_destroy_qp(t->tgt), "destroy tgt");
 	for (i = 0; i < 2; i++) {
 		CHECK(!ibv_destroy_srq(t->srq[i]), "destroy srq");
 		CHECK(!ibv_destroy_cq(t->cq[i]), "destroy cq");
@@ -449,6 +450,86 @@ static void bad_srqn(struct initiator *n, struct target *t)
 	CHECK(wc.status == IBV_WC_REM_INV_REQ_ERR, "status %d", wc.status);
 }
 
+static struct ibv_qp *open_tgt(struct ibv_context *ctx, struct ibv_xrcd *xrcd,
+				uint32_t qpn)
+{
+	struct ibv_qp_open_attr oa = {
+		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |
+			     IBV_QP_OPEN_ATTR_TYPE,
+		.qp_num = qpn,
+		.xrcd = xrcd,
+		.qp_type = IBV_QPT_XRC_RECV,
+	};
+
+	return ibv_open_qp(ctx, &oa);
+}
+
+static void expect_state(struct ibv_qp *qp, enum ibv_qp_state want)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+
+	CHECK(!ibv_query_qp(qp, &attr, IBV_QP_STATE, &init) &&
+		      attr.qp_state == want,
+	      "qp %#x: state %d, want %d", qp->qp_num, attr.qp_state, want);
+}
+
+/* The next async event of ctx (5 s at most): its type and QP. */
+static void expect_event(struct ibv_context *ctx, enum ibv_event_type type,
+			 struct ibv_qp *qp)
+{
+	struct pollfd pfd = {.fd = ctx->async_fd, .events = POLLIN};
+	struct ibv_async_event ev;
+
+	CHECK(poll(&pfd, 1, 5000) == 1, "no async event");
+	CHECK(!ibv_get_async_event(ctx, &ev), "get async event");
+	CHECK(ev.event_type == type && ev.element.qp == qp,
+	      "event %d on %p, want %d on %p", ev.event_type,
+	      (void *)ev.element.qp, type, (void *)qp);
+	ibv_ack_async_event(&ev);
+}
+
+/*
+ * The TGT QP belongs to its domain: with handles opened on two contexts,
+ * the creator's handle goes (no EBUSY) and the QP lives on through them,
+ * still receiving; its async event reaches every handle; it is destroyed
+ * with the last one (OPEN_QP of its number is EINVAL then).
+ */
+static void shared_qp(struct initiator *n, struct target *t)
+{
+	struct ibv_context *ctx2 = ibv_open_device(t->ctx->device);
+	uint32_t qpn = t->tgt->qp_num;
+	struct ibv_qp *h1, *h2;
+	struct ibv_xrcd *x2;
+
+	CHECK(ctx2, "second context");
+	x2 = open_xrcd(ctx2, t->fd, 0);
+	CHECK(x2, "the domain on the second context");
+	h1 = open_tgt(t->ctx, t->xrcd, qpn);
+	h2 = open_tgt(ctx2, x2, qpn);
+	CHECK(h1 && h2, "open on both contexts");
+	CHECK(!ibv_destroy_qp(t->tgt), "destroy the creator's handle");
+	t->tgt = h1;
+	expect_state(h2, IBV_QPS_RTS);
+	post_srq_recv(t, 0, 500);
+	fill_pattern(n->buf, MSG, 800);
+	send_to(n, t->srqn[0], MSG, 70);
+	expect_send_ok(n, 70);
+	expect_recv(t, 0, 500, n->buf, MSG);
+	/* an error of the QP: its event on each handle, the QP in ERR */
+	bad_srqn(n, t);
+	expect_event(t->ctx, IBV_EVENT_QP_REQ_ERR, h1);
+	expect_event(ctx2, IBV_EVENT_QP_REQ_ERR, h2);
+	expect_state(h1, IBV_QPS_ERR);
+	CHECK(!ibv_destroy_qp(h1), "destroy h1");
+	t->tgt = NULL;
+	expect_state(h2, IBV_QPS_ERR);
+	CHECK(!ibv_destroy_qp(h2), "destroy the last handle");
+	CHECK_ERRNO(open_tgt(t->ctx, t->xrcd, qpn), EINVAL);
+	CHECK(!ibv_close_xrcd(x2), "close xrcd 2");
+	CHECK(!ibv_close_device(ctx2), "close context 2");
+}
+
 /* The child: a target in another process on the parent's domain. */
 static int child(struct ibv_device *dev, int sock)
 {
@@ -688,7 +769,7 @@ int main(int argc, char **argv)
 	link_up(n.qp, t.tgt->qp_num, lid_of(t.ctx));
 	object_rules(&t);
 	traffic(&n, &t);
-	bad_srqn(&n, &t);
+	shared_qp(&n, &t);
 	initiator_close(&n);
 	target_close(&t);
 	/* the domain went with the last handle of either process */

@@ -370,7 +370,6 @@ void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *gqp)
 		return;
 	if (qp->dct)
 		mlx5_sim_destroy_dct(qp);
-	hca_xrc_unpublish(qp);
 	for (p = &hca_qps; *p; p = &(*p)->next)
 		if (*p == qp) {
 			*p = qp->next;
@@ -449,14 +448,13 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		qp->npsn = a->sq_psn & 0xffffff;
 	if (mask & M_DEST_QPN)
 		qp->dest_qpn = a->dest_qp_num;
-	if (mask & M_STATE) {
-		if (a->qp_state == HCA_QPS_RESET)
-			hca_qp_reset(qp);
-		if (a->qp_state == HCA_QPS_ERR)
-			hca_qp_to_err(qp);
-		qp->state = a->qp_state;
-	}
-	hca_xrc_publish(qp);
+	if (!(mask & M_STATE))
+		return 0;
+	if (a->qp_state == HCA_QPS_RESET)
+		hca_qp_reset(qp);
+	if (a->qp_state == HCA_QPS_ERR)
+		hca_qp_to_err(qp);
+	qp->state = a->qp_state;
 	return 0;
 }
 

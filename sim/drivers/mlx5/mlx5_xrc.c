@@ -22,12 +22,13 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 	qp->type = HCA_QPT_RC;
 	qp->xrc = HCA_XRC_TGT;
 	qp->xrcdn = gqp->xrcd->xrcdn;
-	ret = mlx5_sim_qp_attach(uv, gqp, qp);
+	ret = sim_xrc_tgt_new(gqp); /* the domain's QP, held by this handle */
+	if (!ret)
+		ret = mlx5_sim_qp_attach(uv, gqp, qp);
 	if (ret) {
 		free(qp);
 		return ret;
 	}
-	hca_xrc_publish(qp);
 	hca_engine_start();
 	return 0;
 }

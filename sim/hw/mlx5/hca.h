@@ -224,9 +224,9 @@ struct hca_qp {
 	uint32_t qpn, type, state, uidx;
 	uint8_t xrc;	/* HCA_XRC_*: type is then HCA_QPT_RC */
 	uint32_t xrcdn; /* XRC_TGT: its domain */
-	/* XRC_TGT instance in a process other than the creator's (obj NULL):
-	 * the creator's resets it saw, and the event of an error it found */
-	uint32_t xrc_resets, xrc_event;
+	/* XRC_TGT instance (obj NULL unless the creator's): the QP's resets
+	 * it saw */
+	uint32_t xrc_resets;
 	struct sim_pd *pd;
 	uint8_t sig_all;
 	uint8_t cq_overran; /* a CQE of it found its CQ full (hca_cqe.c) */
@@ -509,9 +509,9 @@ void hca_xrc_srq_made(const struct hca_srq *srq);
  * is this process's instance of the QP, NULL when it has none yet (one
  * is made from the world's row). */
 void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p);
-/* The creator's TGT QP was made or modified (publish) or destroyed. */
-void hca_xrc_publish(const struct hca_qp *qp);
-void hca_xrc_unpublish(const struct hca_qp *qp);
+/* A responder error on a TGT QP instance: the QP goes to ERR everywhere,
+ * event to every handle. */
+void hca_xrc_event(struct hca_qp *qp, uint32_t event);
 
 /* ---- DC (hca_dc.c) ---- */
 /* Decode a DCI WQE's address vector at s into w: its size in 16-byte

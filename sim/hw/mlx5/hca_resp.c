@@ -197,10 +197,10 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 		sim_trace("qp %#x to ERR: responder error (NAK %u) on packet "
 			  "op %u psn %#x from qp %#x",
 			  qp->qpn, nak, p->op, p->psn, p->src_qpn);
-	if (event && qp->obj)
+	if (event && qp->xrc == HCA_XRC_TGT)
+		hca_xrc_event(qp, event); /* the domain's QP: every handle */
+	else if (event)
 		sim_async_event(qp->uv, event, qp->obj);
-	else if (event) /* an XRC_TGT instance: the creator raises it */
-		qp->xrc_event = event;
 	hca_qp_to_err(qp);
 }
 

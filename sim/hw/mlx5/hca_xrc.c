@@ -12,12 +12,12 @@
  * QP (any process of the domain may create SRQs in it). The SRQ's ring,
  * buffers and CQ are that process's, so a request is run there: the
  * fabric sends an XRC request to the process named by the SRQ
- * (x<dev>.<srqn>), which runs it on its own instance of the TGT QP, made
- * from the world's row of the QP (sim_shared xrc_tgts: the attributes the
- * creator's modify gave it). The responder's expected PSN is the row's,
- * so one PSN sequence spans every process the INI QP's messages go to; an
- * error found in another process puts the QP in ERR everywhere, and the
- * creator's process raises its async event when it next sees a request.
+ * (x<dev>.<srqn>), which runs it on its own instance of the TGT QP: the
+ * creator's HCA QP there, elsewhere one made from the QP's row (the
+ * domain's QP, core/xrc_tgt.c), whose attributes every instance takes
+ * before each request. The responder's expected PSN is the row's, so one
+ * PSN sequence spans every process the INI QP's messages go to; an error
+ * found in one process puts the QP in ERR for all.
  */
 #include "hca.h"
 
@@ -67,70 +67,6 @@ void hca_xrc_srq_made(const struct hca_srq *srq)
 	hca_engine_start(); /* it serves this ring, QP or not */
 }
 
-/* The world's row of TGT QP (dev, qpn), or NULL. */
-static struct sim_xrc_tgt *row_of(unsigned int dev, uint32_t qpn)
-{
-	struct sim_xrc_tgt *t;
-	unsigned int i;
-
-	for (i = 0; i < SIM_MAX_XRC_TGT; i++) {
-		t = &sim.sh->xrc_tgts[i];
-		if (__atomic_load_n(&t->in_use, __ATOMIC_ACQUIRE) &&
-		    t->dev == dev && t->qpn == qpn)
-			return t;
-	}
-	return NULL;
-}
-
-void hca_xrc_publish(const struct hca_qp *qp)
-{
-	struct sim_xrc_tgt *t;
-	unsigned int i;
-
-	if (qp->xrc != HCA_XRC_TGT || !qp->obj)
-		return;
-	sim_shared_lock(sim.sh);
-	t = row_of(qp->dev, qp->qpn);
-	for (i = 0; !t && i < SIM_MAX_XRC_TGT; i++)
-		if (!sim.sh->xrc_tgts[i].in_use) {
-			t = &sim.sh->xrc_tgts[i];
-			memset(t, 0, sizeof(*t));
-			t->dev = qp->dev;
-			t->qpn = qp->qpn;
-			t->xrcdn = qp->xrcdn;
-			t->pid = (int32_t)getpid();
-			__atomic_store_n(&t->in_use, 1, __ATOMIC_RELEASE);
-		}
-	if (t) {
-		t->dest_qpn = qp->dest_qpn;
-		t->dlid_dev = qp->dlid_dev;
-		t->access = qp->access;
-		t->min_rnr_timer = qp->min_rnr_timer;
-		t->dest_rd_atom = qp->dest_rd_atom;
-		__atomic_store_n(&t->epsn, qp->epsn, __ATOMIC_RELEASE);
-		if (qp->state == HCA_QPS_RESET)
-			t->resets++;
-		if (qp->state != HCA_QPS_ERR)
-			t->err_event = 0;
-		__atomic_store_n(&t->state, (uint8_t)qp->state,
-				 __ATOMIC_RELEASE);
-	}
-	sim_shared_unlock(sim.sh);
-}
-
-void hca_xrc_unpublish(const struct hca_qp *qp)
-{
-	struct sim_xrc_tgt *t;
-
-	if (qp->xrc != HCA_XRC_TGT || !qp->obj)
-		return;
-	sim_shared_lock(sim.sh);
-	t = row_of(qp->dev, qp->qpn);
-	if (t && t->pid == (int32_t)getpid())
-		__atomic_store_n(&t->in_use, 0, __ATOMIC_RELEASE);
-	sim_shared_unlock(sim.sh);
-}
-
 /* This process's instance of a TGT QP created elsewhere. */
 static struct hca_qp *instance_new(const struct sim_xrc_tgt *t)
 {
@@ -144,6 +80,7 @@ static struct hca_qp *instance_new(const struct sim_xrc_tgt *t)
 	qp->dev = t->dev;
 	qp->qpn = t->qpn;
 	qp->xrc_resets = t->resets;
+	qp->state = HCA_QPS_RESET;
 	qp->next = hca_qps;
 	hca_qps = qp;
 	return qp;
@@ -161,35 +98,42 @@ static void instance_free(struct hca_qp *qp)
 	free(qp);
 }
 
-/* An instance takes the creator's attributes (and starts over after a
- * reset); the creator's own QP takes an error found elsewhere. */
+/* Every instance takes the QP's attributes from its row (and starts over
+ * after a reset); one that finds the QP put in ERR elsewhere goes to ERR
+ * and tells this process's handles. */
 static void sync_in(struct hca_qp *qp, struct sim_xrc_tgt *t)
 {
-	uint8_t state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+	const struct sim_qp_attr *a = (const struct sim_qp_attr *)t->attr;
 
-	if (!qp->obj) {
-		if (qp->xrc_resets != t->resets) {
-			hca_qp_reset(qp);
-			qp->xrc_resets = t->resets;
-		}
-		qp->dest_qpn = t->dest_qpn;
-		qp->dlid_dev = t->dlid_dev;
-		qp->access = t->access;
-		qp->min_rnr_timer = t->min_rnr_timer;
-		qp->dest_rd_atom = t->dest_rd_atom;
-		if (state != HCA_QPS_ERR || qp->state != HCA_QPS_ERR)
-			qp->state = state;
-	} else if (state == HCA_QPS_ERR && qp->state != HCA_QPS_ERR) {
-		if (t->err_event)
-			sim_async_event(qp->uv, t->err_event, qp->obj);
+	if (qp->xrc_resets != t->resets) {
+		hca_qp_reset(qp);
+		qp->xrc_resets = t->resets;
+	}
+	qp->dest_qpn = a->dest_qp_num;
+	qp->dlid_dev = mlx5_av_dev(qp->dev, &a->ah);
+	qp->access = (uint8_t)a->qp_access_flags;
+	qp->min_rnr_timer = a->min_rnr_timer;
+	qp->dest_rd_atom = a->max_dest_rd_atomic;
+	if (a->qp_state != HCA_QPS_ERR)
+		qp->state = a->qp_state;
+	else if (qp->state != HCA_QPS_ERR) {
 		hca_qp_to_err(qp);
+		sim_xrc_tgt_event(t, t->err_event);
 	}
 	qp->epsn = __atomic_load_n(&t->epsn, __ATOMIC_ACQUIRE);
 }
 
+void hca_xrc_event(struct hca_qp *qp, uint32_t event)
+{
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(qp->dev, qp->qpn);
+
+	if (t)
+		sim_xrc_tgt_error(t, event);
+}
+
 void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 {
-	struct sim_xrc_tgt *t = row_of(p->dst_dev, p->dst_qpn);
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(p->dst_dev, p->dst_qpn);
 	uint32_t e0;
 
 	if (!t) { /* the QP is gone: an instance of it goes too */
@@ -210,10 +154,6 @@ void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 					    __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE);
 	if (qp->state == HCA_QPS_ERR &&
-	    __atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != HCA_QPS_ERR) {
-		if (!qp->obj)
-			t->err_event = qp->xrc_event;
-		__atomic_store_n(&t->state, (uint8_t)HCA_QPS_ERR,
-				 __ATOMIC_RELEASE);
-	}
+	    ((struct sim_qp_attr *)t->attr)->qp_state != HCA_QPS_ERR)
+		sim_xrc_tgt_error(t, 0);
 }
