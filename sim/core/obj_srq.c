@@ -33,7 +33,6 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 		      struct sim_srq **out)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	static uint32_t next_srqn;
 	struct sim_srq *srq;
 	int ret;
 
@@ -52,7 +51,8 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	srq->max_wr = a->max_wr;
 	srq->max_sge = a->max_sge;
 	srq->limit = a->limit;
-	srq->srqn = next_srqn++;
+	/* device-wide: an XRC SRQ is named by it in every process */
+	srq->srqn = sim_world_number();
 	srq->async = a->async;
 	srq->pd->obj.usecnt++;
 	if (a->type == IB_UVERBS_SRQT_XRC) {

@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static uint32_t new_xrcdn(void)
+uint32_t sim_world_number(void)
 {
 	uint32_t n;
 
@@ -171,7 +171,7 @@ static int w_open_xrcd(struct sim_wcall *w)
 		return -ENOMEM;
 	x->slot = -1;
 	if (req->fd == (uint32_t)-1)
-		x->xrcdn = new_xrcdn();
+		x->xrcdn = sim_world_number();
 	else
 		ret = inode_domain(w->uv->dev, (int)req->fd, req->oflags,
 				   &x->slot, &x->xrcdn);

@@ -439,6 +439,8 @@ int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a);
 /* RoCE port: the AV's destination MAC as the kernel resolves it
  * (-ETIMEDOUT when nothing answers); 0 on InfiniBand. */
 int sim_resolve_ah_dmac(unsigned int dev, struct sim_ah_attr *a);
+/* A number no object of the world had (domains, SRQs): 1..2^24-1. */
+uint32_t sim_world_number(void);
 /* Processes' handles on a shared kernel object (obj_xrcd.c), under the
  * shared lock: drop dead holders and count the live ones; one handle of
  * this process more (delta 1) or less (-1), -ENOMEM when full. */
@@ -458,7 +460,7 @@ void sim_xrc_tgt_load(struct sim_qp *qp);
 void sim_xrc_tgt_store(struct sim_qp *qp);
 /* The HCA's view: the row of (dev, qpn) or NULL (no lock taken); an
  * error the HCA found puts it in ERR and raises event on every handle of
- * this process (events: each process's own when it sees the ERR). */
+ * this process (error); event alone raises it on them. */
 struct sim_xrc_tgt *sim_xrc_tgt_row(unsigned int dev, uint32_t qpn);
 void sim_xrc_tgt_error(struct sim_xrc_tgt *t, uint32_t event);
 void sim_xrc_tgt_event(const struct sim_xrc_tgt *t, uint32_t event);

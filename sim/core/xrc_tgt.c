@@ -11,8 +11,8 @@
  * PSN, and its holders per process. The HCA of each process runs the
  * requests whose XRC SRQ lives there on an instance of the QP made from
  * the row (hw/mlx5/hca_xrc.c). An async event of the QP goes to every
- * handle: at once to those of the process that found the error, and to
- * those of another process when its HCA next sees the QP in ERR.
+ * handle: at once to those of the process whose HCA found the error; that
+ * HCA tells the other holders' HCAs, which raise it on theirs.
  */
 #include "uapi.h"
 

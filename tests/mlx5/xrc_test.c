@@ -610,9 +610,11 @@ static void two_processes(int ndev)
 
 /*
  * The SRQ child: only an XRC SRQ (and its CQ, PD, MR) on the parent's
- * domain, no TGT QP; the parent's TGT QP hands it the messages that name
- * its SRQ. It checks two SENDs (bytes, CQE with the parent's TGT QP
- * number) and lets the parent RDMA WRITE into its memory.
+ * domain and a handle OPEN_QP gave it on the parent's TGT QP; the QP
+ * hands it the messages that name its SRQ. It checks two SENDs (bytes,
+ * CQE with the TGT QP's number), lets the parent RDMA WRITE into its
+ * memory, sees the QP's access error event on its handle, and closes the
+ * last handle of the QP.
  */
 static int srq_child(struct ibv_device *dev, int sock)
 {
@@ -647,7 +649,11 @@ static int srq_child(struct ibv_device *dev, int sock)
 	CHECK(write(sock, msg, sizeof(msg)) == sizeof(msg), "info");
 	CHECK(write(sock, &t.buf, sizeof(t.buf)) == sizeof(t.buf), "addr");
 	CHECK(read(sock, &tgtn, 4) == 4, "TGT QP number");
-	t.tgt = &(struct ibv_qp){.qp_num = tgtn}; /* expect_recv's number */
+	/* the QP another process made: opened through the domain */
+	t.tgt = open_tgt(t.ctx, t.xrcd, tgtn);
+	CHECK(t.tgt && t.tgt->qp_num == tgtn, "open the parent's TGT QP");
+	expect_state(t.tgt, IBV_QPS_RTS);
+	CHECK(write(sock, msg, 4) == 4, "opened");
 	for (i = 0; i < 2; i++) {
 		fill_pattern(want, MSG, 500 + i);
 		expect_recv(&t, 0, 300 + i, want, MSG);
@@ -657,6 +663,11 @@ static int srq_child(struct ibv_device *dev, int sock)
 	CHECK(read(sock, msg, 4) == 4, "written");
 	fill_pattern(want, MSG, 600);
 	CHECK(!memcmp(t.buf + 2 * MSG, want, MSG), "RDMA WRITE bytes");
+	/* a WRITE outside the MR, found here: the event on our handle */
+	expect_event(t.ctx, IBV_EVENT_QP_ACCESS_ERR, t.tgt);
+	expect_state(t.tgt, IBV_QPS_ERR);
+	CHECK(read(sock, msg, 4) == 4, "parent heard");
+	CHECK(!ibv_destroy_qp(t.tgt), "close our handle");
 	CHECK(!ibv_destroy_srq(t.srq[0]), "destroy srq");
 	CHECK(!ibv_destroy_cq(t.cq[0]), "destroy cq");
 	CHECK(!ibv_dereg_mr(t.mr), "dereg");
@@ -670,14 +681,20 @@ static int srq_child(struct ibv_device *dev, int sock)
 }
 
 /*
- * One TGT QP here, an XRC SRQ of the domain in another process: SENDs
- * alternate between this process's SRQs and the child's through the same
- * TGT QP (one PSN sequence across both), then an RDMA WRITE naming the
- * child's SRQ lands in the child's memory under its PD.
+ * One TGT QP made here, an XRC SRQ of the domain and an OPEN_QP handle of
+ * the QP in another process. The creator's handle goes first (the QP
+ * lives on in both processes' handles). SENDs alternate between this
+ * process's SRQs and the child's through the QP (one PSN sequence across
+ * both), an RDMA WRITE naming the child's SRQ lands in the child's memory
+ * under its PD, and one beyond its MR puts the QP in ERR: the access
+ * error event reaches the handles of both processes. Once the child closed
+ * its handle, the QP is gone with ours.
  */
 static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
 {
 	uint32_t msg[3], tgtn = t->tgt->qp_num;
+	struct ibv_qp *h;
+	struct ibv_wc wc;
 	uint8_t *raddr;
 	int sv[2], status, i;
 	pid_t pid;
@@ -699,6 +716,11 @@ static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
 	CHECK(read(sv[0], msg, sizeof(msg)) == sizeof(msg), "child info");
 	CHECK(read(sv[0], &raddr, sizeof(raddr)) == sizeof(raddr), "addr");
 	CHECK(write(sv[0], &tgtn, 4) == 4, "TGT number");
+	CHECK(read(sv[0], &status, 4) == 4, "child opened");
+	h = open_tgt(t->ctx, t->xrcd, tgtn);
+	CHECK(h, "open here too");
+	CHECK(!ibv_destroy_qp(t->tgt), "destroy the creator's handle");
+	t->tgt = h;
 	for (i = 0; i < 2; i++) {
 		post_srq_recv(t, i, 400 + i);
 		fill_pattern(n->buf, MSG, 700 + i);
@@ -720,7 +742,23 @@ static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
 	CHECK(!ibv_wr_complete(n->qpx), "wr_complete");
 	expect_send_ok(n, 60);
 	CHECK(write(sv[0], msg, 4) == 4, "written");
+	ibv_wr_start(n->qpx);
+	n->qpx->wr_id = 61;
+	n->qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(n->qpx, msg[1], (uintptr_t)raddr + 8 * MSG);
+	ibv_wr_set_xrc_srqn(n->qpx, msg[0]);
+	ibv_wr_set_sge(n->qpx, n->mr->lkey, (uintptr_t)n->buf, 64);
+	CHECK(!ibv_wr_complete(n->qpx), "wr_complete");
+	wc = wait_one(n->cq);
+	CHECK(wc.wr_id == 61 && wc.status == IBV_WC_REM_ACCESS_ERR,
+	      "bad WRITE: status %d", wc.status);
+	expect_event(t->ctx, IBV_EVENT_QP_ACCESS_ERR, h);
+	CHECK(write(sv[0], msg, 4) == 4, "heard");
 	CHECK(read(sv[0], msg, 4) == 4, "child done");
+	expect_state(h, IBV_QPS_ERR);
+	CHECK(!ibv_destroy_qp(h), "destroy the last handle");
+	t->tgt = NULL;
+	CHECK_ERRNO(open_tgt(t->ctx, t->xrcd, tgtn), EINVAL);
 	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 		      !WEXITSTATUS(status),
 	      "child status %#x", status);

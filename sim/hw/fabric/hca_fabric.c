@@ -322,6 +322,11 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	return 0;
 }
 
+int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p)
+{
+	return send_to((pid_t)pid, p, NULL, 0, NULL);
+}
+
 int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		    int iovcnt)
 {
@@ -435,7 +440,8 @@ void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
 	hca_hw_add(p->dst_dev, SIM_HWC_RCV_BYTES, p->len);
 	if (qp && qp->dct)
 		qp = hca_dct_conn(qp, p);
-	if (p->xrc_srqn && (!qp || qp->xrc == HCA_XRC_TGT)) {
+	if ((p->xrc_srqn || p->op == HCA_PKT_XRC_ERR) &&
+	    (!qp || qp->xrc == HCA_XRC_TGT)) {
 		hca_xrc_input(qp, p);
 		return;
 	}

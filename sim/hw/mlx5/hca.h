@@ -383,6 +383,7 @@ enum {
 	HCA_PKT_ATOMIC_RESP,
 	HCA_PKT_ACK,
 	HCA_PKT_NAK,
+	HCA_PKT_XRC_ERR, /* not on the wire: a TGT QP went to ERR elsewhere */
 };
 enum {
 	HCA_PF_FIRST = 1,
@@ -429,6 +430,8 @@ struct hca_pkt {
 /* Name an XRC SRQ as this process's (attach 1) or drop the name: XRC
  * requests naming it are sent here. 0 or -errno. */
 int hca_fabric_srq_name(unsigned int dev, uint32_t srqn, int attach);
+/* Send a payload-less packet to process pid's ring itself. */
+int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p);
 /* Create this process's receive ring (once). 0 or -errno. */
 int hca_fabric_open(void);
 /* Make (dev, qpn) reachable / unreachable. */
@@ -505,9 +508,10 @@ int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p);
 void hca_xrc_srq_gone(const struct hca_srq *srq);
 /* An XRC SRQ was made: requests naming it come to this process. */
 void hca_xrc_srq_made(const struct hca_srq *srq);
-/* A request for a TGT QP, run here because the SRQ it names is here: qp
- * is this process's instance of the QP, NULL when it has none yet (one
- * is made from the world's row). */
+/* A request for a TGT QP, run here because the SRQ it names is here (or
+ * HCA_PKT_XRC_ERR: the QP went to ERR in another process): qp is this
+ * process's instance of the QP, NULL when it has none yet (one is made
+ * from the QP's row). */
 void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* A responder error on a TGT QP instance: the QP goes to ERR everywhere,
  * event to every handle. */

@@ -17,7 +17,9 @@
  * domain's QP, core/xrc_tgt.c), whose attributes every instance takes
  * before each request. The responder's expected PSN is the row's, so one
  * PSN sequence spans every process the INI QP's messages go to; an error
- * found in one process puts the QP in ERR for all.
+ * found in one process puts the QP in ERR for all, and its async event,
+ * raised on that process's handles, goes to the HCA of every other
+ * process holding the QP (HCA_PKT_XRC_ERR), which raises it on its own.
  */
 #include "hca.h"
 
@@ -123,12 +125,30 @@ static void sync_in(struct hca_qp *qp, struct sim_xrc_tgt *t)
 	qp->epsn = __atomic_load_n(&t->epsn, __ATOMIC_ACQUIRE);
 }
 
+/* Tell the other processes holding the QP that it went to ERR: their
+ * HCA raises the event on their handles (one with no receive ring, which
+ * has no SRQ and no QP, hears of it never). */
+static void tell_holders(const struct sim_xrc_tgt *t)
+{
+	struct hca_pkt p = {.op = HCA_PKT_XRC_ERR};
+	int32_t me = (int32_t)getpid();
+	unsigned int i;
+
+	p.src_dev = p.dst_dev = (uint16_t)t->dev;
+	p.dst_qpn = t->qpn;
+	for (i = 0; i < SIM_XRCD_HOLDERS; i++)
+		if (t->holder[i].refs && t->holder[i].pid != me)
+			hca_fabric_send_pid(t->holder[i].pid, &p);
+}
+
 void hca_xrc_event(struct hca_qp *qp, uint32_t event)
 {
 	struct sim_xrc_tgt *t = sim_xrc_tgt_row(qp->dev, qp->qpn);
 
-	if (t)
-		sim_xrc_tgt_error(t, event);
+	if (!t)
+		return;
+	sim_xrc_tgt_error(t, event);
+	tell_holders(t);
 }
 
 void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
@@ -146,6 +166,8 @@ void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 	if (!qp)
 		return;
 	sync_in(qp, t);
+	if (p->op == HCA_PKT_XRC_ERR)
+		return; /* sync_in told this process's handles */
 	e0 = qp->epsn;
 	hca_resp_input(qp, p);
 	/* only the process holding the expected PSN's packet moves it on */
