@@ -496,6 +496,20 @@ static void test_atomics(void **state)
 	assert_int_equal(ibv_dereg_mr(amr), 0);
 }
 
+/* A 64-byte SEND from A.buf to the DCT on DCI stream stream. */
+static void stream_send(struct dci_side *s, struct dct_side *d,
+			uint16_t stream, uint64_t wr_id)
+{
+	ibv_wr_start(s->qpx);
+	s->qpx->wr_id = wr_id;
+	s->qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(s->qpx);
+	mlx5dv_wr_set_dc_addr_stream(s->dv, s->ah, d->dct->qp_num, DC_KEY,
+				     stream);
+	ibv_wr_set_sge(s->qpx, A.mr->lkey, (uintptr_t)A.buf, 64);
+	assert_int_equal(ibv_wr_complete(s->qpx), 0);
+}
+
 /*
  * DCI streams as the device reports them: none (dci_streams_caps 0/0).
  * mlx5dv_wr_set_dc_addr_stream writes its id into the ctrl segment (bytes
@@ -527,25 +541,13 @@ static void test_dci_streams(void **state)
 	memset(A.buf, 0x2e, 64);
 	memset(B.buf, 0, 64);
 	srq_recv(d.srq, B.buf, 64, B.mr->lkey, 40);
-	ibv_wr_start(s.qpx);
-	s.qpx->wr_id = 41;
-	s.qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_send(s.qpx);
-	mlx5dv_wr_set_dc_addr_stream(s.dv, s.ah, d.dct->qp_num, DC_KEY, 0);
-	ibv_wr_set_sge(s.qpx, A.mr->lkey, (uintptr_t)A.buf, 64);
-	assert_int_equal(ibv_wr_complete(s.qpx), 0);
+	stream_send(&s, &d, 0, 41);
 	expect_ok(s.cq, 41, IBV_WC_SEND);
 	assert_int_equal(poll_one(d.cq, &wc), 1);
 	assert_int_equal(wc.wr_id, 40);
 	assert_memory_equal(B.buf, A.buf, 64);
 
-	ibv_wr_start(s.qpx);
-	s.qpx->wr_id = 42;
-	s.qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_send(s.qpx);
-	mlx5dv_wr_set_dc_addr_stream(s.dv, s.ah, d.dct->qp_num, DC_KEY, 0x103);
-	ibv_wr_set_sge(s.qpx, A.mr->lkey, (uintptr_t)A.buf, 64);
-	assert_int_equal(ibv_wr_complete(s.qpx), 0);
+	stream_send(&s, &d, 0x103, 42);
 	/* the second WQE, after the first one's basic blocks (its DS count
 	 * in 16-byte units): its id, big-endian at bytes 9-10 */
 	ctrl = dq.sq.buf;

@@ -287,19 +287,26 @@ static void expect_send_ok(struct initiator *n, uint64_t wr_id)
 	      (unsigned long long)wc.wr_id);
 }
 
+/* A SEND of MSG pattern bytes (seed) to our SRQ i: the receive posted,
+ * both completions and the bytes checked. */
+static void send_here(struct initiator *n, struct target *t, int i,
+		      uint64_t send_id, uint64_t recv_id, int seed)
+{
+	post_srq_recv(t, i, recv_id);
+	fill_pattern(n->buf, MSG, seed);
+	send_to(n, t->srqn[i], MSG, send_id);
+	expect_send_ok(n, send_id);
+	expect_recv(t, i, recv_id, n->buf, MSG);
+}
+
 /* Both SRQs by number, with ibv_post_send and with ibv_wr_*. */
 static void traffic(struct initiator *n, struct target *t)
 {
 	uint64_t *word = (uint64_t *)(t->buf + 3 * MSG);
 	int i;
 
-	for (i = 0; i < 2; i++) {
-		post_srq_recv(t, i, 100 + i);
-		fill_pattern(n->buf, MSG, 7 + i);
-		send_to(n, t->srqn[i], MSG, 10 + i);
-		expect_send_ok(n, 10 + i);
-		expect_recv(t, i, 100 + i, n->buf, MSG);
-	}
+	for (i = 0; i < 2; i++)
+		send_here(n, t, i, 10 + i, 100 + i, 7 + i);
 	/* the other send API: the SRQ number is a setter of its own */
 	post_srq_recv(t, 1, 200);
 	fill_pattern(n->buf, 300, 99);
@@ -511,11 +518,7 @@ static void shared_qp(struct initiator *n, struct target *t)
 	CHECK(!ibv_destroy_qp(t->tgt), "destroy the creator's handle");
 	t->tgt = h1;
 	expect_state(h2, IBV_QPS_RTS);
-	post_srq_recv(t, 0, 500);
-	fill_pattern(n->buf, MSG, 800);
-	send_to(n, t->srqn[0], MSG, 70);
-	expect_send_ok(n, 70);
-	expect_recv(t, 0, 500, n->buf, MSG);
+	send_here(n, t, 0, 70, 500, 800);
 	/* an error of the QP: its event on each handle, the QP in ERR */
 	bad_srqn(n, t);
 	expect_event(t->ctx, IBV_EVENT_QP_REQ_ERR, h1);
@@ -564,12 +567,10 @@ static int child(struct ibv_device *dev, int sock)
 }
 
 /* The child runs this program again (a fresh process, as perftest's
- * server and client are): xrc_test child NDEV SOCKET PATH. */
-static void two_processes(int ndev)
+ * server and client are): xrc_test MODE NDEV SOCKET PATH; sv[0] is our
+ * end of the socket to it. */
+static pid_t spawn(const char *mode, int ndev, int sv[2])
 {
-	struct initiator n;
-	uint32_t msg[3], srqn;
-	int sv[2], status;
 	pid_t pid;
 
 	CHECK(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair");
@@ -581,11 +582,23 @@ static void two_processes(int ndev)
 		close(sv[0]);
 		snprintf(nd, sizeof(nd), "%d", ndev);
 		snprintf(sock, sizeof(sock), "%d", sv[1]);
-		execl("/proc/self/exe", "xrc_test", "child", nd, sock,
-		      xrcd_path, (char *)NULL);
+		execl("/proc/self/exe", "xrc_test", mode, nd, sock, xrcd_path,
+		      (char *)NULL);
 		_exit(127);
 	}
 	close(sv[1]);
+	return pid;
+}
+
+/* A target in a child process on our domain, our INI QP sending to it. */
+static void two_processes(int ndev)
+{
+	struct initiator n;
+	uint32_t msg[3], srqn;
+	int sv[2], status;
+	pid_t pid;
+
+	pid = spawn("child", ndev, sv);
 	initiator_open(&n, dev0);
 	CHECK(read(sv[0], msg, sizeof(msg)) == sizeof(msg), "child info");
 	srqn = msg[1];
@@ -680,6 +693,20 @@ static int srq_child(struct ibv_device *dev, int sock)
 	return 0;
 }
 
+/* RDMA WRITE len bytes of the INI buffer to raddr under rkey, through the
+ * TGT QP to XRC SRQ srqn's domain side (ibv_wr_*). */
+static void write_to(struct initiator *n, uint32_t srqn, uint32_t rkey,
+		     uint8_t *raddr, uint32_t len, uint64_t wr_id)
+{
+	ibv_wr_start(n->qpx);
+	n->qpx->wr_id = wr_id;
+	n->qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(n->qpx, rkey, (uintptr_t)raddr);
+	ibv_wr_set_xrc_srqn(n->qpx, srqn);
+	ibv_wr_set_sge(n->qpx, n->mr->lkey, (uintptr_t)n->buf, len);
+	CHECK(!ibv_wr_complete(n->qpx), "wr_complete");
+}
+
 /*
  * One TGT QP made here, an XRC SRQ of the domain and an OPEN_QP handle of
  * the QP in another process. The creator's handle goes first (the QP
@@ -699,20 +726,7 @@ static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
 	int sv[2], status, i;
 	pid_t pid;
 
-	CHECK(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair");
-	pid = fork();
-	CHECK(pid >= 0, "fork");
-	if (!pid) {
-		char nd[16], sock[16];
-
-		close(sv[0]);
-		snprintf(nd, sizeof(nd), "%d", ndev);
-		snprintf(sock, sizeof(sock), "%d", sv[1]);
-		execl("/proc/self/exe", "xrc_test", "srqchild", nd, sock,
-		      xrcd_path, (char *)NULL);
-		_exit(127);
-	}
-	close(sv[1]);
+	pid = spawn("srqchild", ndev, sv);
 	CHECK(read(sv[0], msg, sizeof(msg)) == sizeof(msg), "child info");
 	CHECK(read(sv[0], &raddr, sizeof(raddr)) == sizeof(raddr), "addr");
 	CHECK(write(sv[0], &tgtn, 4) == 4, "TGT number");
@@ -722,33 +736,18 @@ static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
 	CHECK(!ibv_destroy_qp(t->tgt), "destroy the creator's handle");
 	t->tgt = h;
 	for (i = 0; i < 2; i++) {
-		post_srq_recv(t, i, 400 + i);
-		fill_pattern(n->buf, MSG, 700 + i);
-		send_to(n, t->srqn[i], MSG, 40 + i);
-		expect_send_ok(n, 40 + i);
-		expect_recv(t, i, 400 + i, n->buf, MSG);
+		send_here(n, t, i, 40 + i, 400 + i, 700 + i);
 		fill_pattern(n->buf, MSG, 500 + i);
 		send_to(n, msg[0], MSG, 50 + i);
 		expect_send_ok(n, 50 + i);
 		CHECK(read(sv[0], &status, 4) == 4, "child got it");
 	}
 	fill_pattern(n->buf, MSG, 600);
-	ibv_wr_start(n->qpx);
-	n->qpx->wr_id = 60;
-	n->qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(n->qpx, msg[1], (uintptr_t)raddr + 2 * MSG);
-	ibv_wr_set_xrc_srqn(n->qpx, msg[0]);
-	ibv_wr_set_sge(n->qpx, n->mr->lkey, (uintptr_t)n->buf, MSG);
-	CHECK(!ibv_wr_complete(n->qpx), "wr_complete");
+	write_to(n, msg[0], msg[1], raddr + 2 * MSG, MSG, 60);
 	expect_send_ok(n, 60);
 	CHECK(write(sv[0], msg, 4) == 4, "written");
-	ibv_wr_start(n->qpx);
-	n->qpx->wr_id = 61;
-	n->qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(n->qpx, msg[1], (uintptr_t)raddr + 8 * MSG);
-	ibv_wr_set_xrc_srqn(n->qpx, msg[0]);
-	ibv_wr_set_sge(n->qpx, n->mr->lkey, (uintptr_t)n->buf, 64);
-	CHECK(!ibv_wr_complete(n->qpx), "wr_complete");
+	/* beyond the child's MR (4 MSG long) */
+	write_to(n, msg[0], msg[1], raddr + 8 * MSG, 64, 61);
 	wc = wait_one(n->cq);
 	CHECK(wc.wr_id == 61 && wc.status == IBV_WC_REM_ACCESS_ERR,
 	      "bad WRITE: status %d", wc.status);
