@@ -266,8 +266,7 @@ static int reg_mr(struct sim_call *c)
 	if (((has_fd ? off : addr) ^ iova) & (page - 1))
 		return -EINVAL;
 	if (sim_attr_flags(c, RDMA_DM_ATTR_REG_MR_ACCESS_FLAGS,
-			   has_fd ? SIM_ACCESS_DMABUF : SIM_ACCESS_KNOWN,
-			   &acc))
+			   has_fd ? SIM_ACCESS_DMABUF : SIM_ACCESS_KNOWN, &acc))
 		return -EINVAL;
 	err = sim_check_mr_access(acc);
 	if (err)

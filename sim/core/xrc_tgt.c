@@ -140,7 +140,8 @@ void sim_xrc_tgt_store(struct sim_qp *qp)
 		    (n->qp_state == SIM_QPS_RTR && old.qp_state != SIM_QPS_RTR))
 			__atomic_store_n(&t->epsn, n->rq_psn & 0xffffff,
 					 __ATOMIC_RELEASE);
-		if (n->qp_state == SIM_QPS_RESET && old.qp_state != SIM_QPS_RESET)
+		if (n->qp_state == SIM_QPS_RESET &&
+		    old.qp_state != SIM_QPS_RESET)
 			t->resets++;
 		t->err_event = 0; /* a modify's own ERR raises nothing */
 	}

@@ -433,8 +433,7 @@ static void dci_atomic(struct dci_side *s, struct dct_side *d, uint32_t rkey,
 	mlx5dv_wr_set_dc_addr(s->dv, s->ah, d->dct->qp_num, DC_KEY);
 	ibv_wr_set_sge(s->qpx, A.mr->lkey, (uintptr_t)result, 8);
 	assert_int_equal(ibv_wr_complete(s->qpx), 0);
-	expect_ok(s->cq, wr_id,
-		  cas ? IBV_WC_COMP_SWAP : IBV_WC_FETCH_ADD);
+	expect_ok(s->cq, wr_id, cas ? IBV_WC_COMP_SWAP : IBV_WC_FETCH_ADD);
 }
 
 /*
@@ -465,8 +464,8 @@ static void test_atomics(void **state)
 	assert_int_equal(*result, 0x1111222233334444ull);
 	assert_int_equal(*target, 0x5555666677778888ull);
 	/* a compare that misses: the old value comes back, nothing moves */
-	dci_atomic(&s, &d, amr->rkey, (uintptr_t)target, 1, 0x99, 0x77,
-		   result, 31);
+	dci_atomic(&s, &d, amr->rkey, (uintptr_t)target, 1, 0x99, 0x77, result,
+		   31);
 	assert_int_equal(*result, 0x5555666677778888ull);
 	assert_int_equal(*target, 0x5555666677778888ull);
 	dci_atomic(&s, &d, amr->rkey, (uintptr_t)target, 0, 0, 0x10, result,
@@ -497,8 +496,8 @@ static void test_atomics(void **state)
 }
 
 /* A 64-byte SEND from A.buf to the DCT on DCI stream stream. */
-static void stream_send(struct dci_side *s, struct dct_side *d,
-			uint16_t stream, uint64_t wr_id)
+static void stream_send(struct dci_side *s, struct dct_side *d, uint16_t stream,
+			uint64_t wr_id)
 {
 	ibv_wr_start(s->qpx);
 	s->qpx->wr_id = wr_id;

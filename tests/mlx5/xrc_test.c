@@ -458,7 +458,7 @@ static void bad_srqn(struct initiator *n, struct target *t)
 }
 
 static struct ibv_qp *open_tgt(struct ibv_context *ctx, struct ibv_xrcd *xrcd,
-				uint32_t qpn)
+			       uint32_t qpn)
 {
 	struct ibv_qp_open_attr oa = {
 		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |

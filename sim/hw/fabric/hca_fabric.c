@@ -340,8 +340,8 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
 	unsigned int slot = (p->dst_qpn ^ p->dst_dev * 131u) % OWNER_CACHE;
 	int ret;
 
-	pid_t xrc = p->xrc_srqn ? name_owner("x%u.%u", p->dst_dev,
-					     p->xrc_srqn) : 0;
+	pid_t xrc =
+		p->xrc_srqn ? name_owner("x%u.%u", p->dst_dev, p->xrc_srqn) : 0;
 
 	if (owners[slot].dev_qpn != key || !owners[slot].pid) {
 		owners[slot].pid = owner_of(p->dst_dev, p->dst_qpn);

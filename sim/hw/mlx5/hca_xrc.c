@@ -173,8 +173,7 @@ void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 	/* only the process holding the expected PSN's packet moves it on */
 	if (qp->epsn != e0)
 		__atomic_compare_exchange_n(&t->epsn, &e0, qp->epsn, 0,
-					    __ATOMIC_ACQ_REL,
-					    __ATOMIC_ACQUIRE);
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 	if (qp->state == HCA_QPS_ERR &&
 	    ((struct sim_qp_attr *)t->attr)->qp_state != HCA_QPS_ERR)
 		sim_xrc_tgt_error(t, 0);
