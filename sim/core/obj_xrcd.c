@@ -225,6 +225,8 @@ static int w_open_qp(struct sim_wcall *w)
 	qp->xrcd = x;
 	x->obj.usecnt++;
 	qp->obj.live = 1;
+	if (sim_driver()->open_qp)
+		sim_driver()->open_qp(w->uv, qp);
 	r.qp_handle = qp->obj.handle;
 	r.qpn = qp->qpn;
 	snprintf(w->note, sizeof(w->note), "handle=%u qpn=%#x opened",

@@ -315,6 +315,8 @@ struct sim_driver_ops {
 	/* takes CQ and QP rings by descriptor (BUF_UMEM); else EOPNOTSUPP */
 	uint8_t buf_umem;
 	uint8_t xrc; /* alloc_xrcd: the XRCD object, XRC SRQs and QPs */
+	/* OPEN_QP made a handle of an XRC_TGT QP (NULL: nothing to do) */
+	void (*open_qp)(struct sim_uvfile *uv, struct sim_qp *qp);
 	/* On-demand paging (NULL: none). odp_caps fills EX_QUERY_DEVICE's
 	 * odp_caps and xrc_odp_caps; advise_mr runs ADVISE_MR after the
 	 * core's checks (sge: n entries), 0 or -errno. */

@@ -708,14 +708,46 @@ static void write_to(struct initiator *n, uint32_t srqn, uint32_t rkey,
 }
 
 /*
+ * The open child: nothing but a handle OPEN_QP gave it on the parent's
+ * TGT QP (no queue, no SRQ); the QP's async event reaches it too.
+ */
+static int open_child(struct ibv_device *dev, int sock)
+{
+	struct ibv_context *ctx = ibv_open_device(dev);
+	struct ibv_xrcd *x;
+	struct ibv_qp *h;
+	uint32_t tgtn;
+	int fd;
+
+	CHECK(ctx, "open device");
+	fd = open(xrcd_path, O_RDONLY);
+	CHECK(fd >= 0, "open");
+	x = open_xrcd(ctx, fd, 0);
+	CHECK(x, "the parent's domain");
+	CHECK(read(sock, &tgtn, 4) == 4, "TGT QP number");
+	h = open_tgt(ctx, x, tgtn);
+	CHECK(h, "open the parent's TGT QP");
+	CHECK(write(sock, &tgtn, 4) == 4, "opened");
+	expect_event(ctx, IBV_EVENT_QP_ACCESS_ERR, h);
+	CHECK(write(sock, &tgtn, 4) == 4, "heard");
+	CHECK(read(sock, &tgtn, 4) == 4, "bye");
+	CHECK(!ibv_destroy_qp(h), "close the handle");
+	CHECK(!ibv_close_xrcd(x), "close xrcd");
+	CHECK(!ibv_close_device(ctx), "close");
+	close(fd);
+	return 0;
+}
+
+/*
  * One TGT QP made here, an XRC SRQ of the domain and an OPEN_QP handle of
  * the QP in another process. The creator's handle goes first (the QP
  * lives on in both processes' handles). SENDs alternate between this
  * process's SRQs and the child's through the QP (one PSN sequence across
  * both), an RDMA WRITE naming the child's SRQ lands in the child's memory
  * under its PD, and one beyond its MR puts the QP in ERR: the access
- * error event reaches the handles of both processes. Once the child closed
- * its handle, the QP is gone with ours.
+ * error event reaches the handles of both processes, and of a third that
+ * only opened the QP. Once the children closed their handles, the QP is
+ * gone with ours.
  */
 static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
 {
@@ -723,14 +755,17 @@ static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
 	struct ibv_qp *h;
 	struct ibv_wc wc;
 	uint8_t *raddr;
-	int sv[2], status, i;
-	pid_t pid;
+	int sv[2], ov[2], status, i;
+	pid_t pid, opener;
 
 	pid = spawn("srqchild", ndev, sv);
 	CHECK(read(sv[0], msg, sizeof(msg)) == sizeof(msg), "child info");
 	CHECK(read(sv[0], &raddr, sizeof(raddr)) == sizeof(raddr), "addr");
 	CHECK(write(sv[0], &tgtn, 4) == 4, "TGT number");
 	CHECK(read(sv[0], &status, 4) == 4, "child opened");
+	opener = spawn("openchild", ndev, ov);
+	CHECK(write(ov[0], &tgtn, 4) == 4 && read(ov[0], &status, 4) == 4,
+	      "the open child opened");
 	h = open_tgt(t->ctx, t->xrcd, tgtn);
 	CHECK(h, "open here too");
 	CHECK(!ibv_destroy_qp(t->tgt), "destroy the creator's handle");
@@ -754,6 +789,12 @@ static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
 	expect_event(t->ctx, IBV_EVENT_QP_ACCESS_ERR, h);
 	CHECK(write(sv[0], msg, 4) == 4, "heard");
 	CHECK(read(sv[0], msg, 4) == 4, "child done");
+	CHECK(read(ov[0], msg, 4) == 4 && write(ov[0], msg, 4) == 4,
+	      "the open child heard");
+	CHECK(waitpid(opener, &status, 0) == opener && WIFEXITED(status) &&
+		      !WEXITSTATUS(status),
+	      "open child status %#x", status);
+	close(ov[0]);
 	expect_state(h, IBV_QPS_ERR);
 	CHECK(!ibv_destroy_qp(h), "destroy the last handle");
 	t->tgt = NULL;
@@ -775,7 +816,9 @@ int main(int argc, char **argv)
 	devs = ibv_get_device_list(NULL);
 	if (argc == 5 && strstr(argv[1], "child")) {
 		snprintf(xrcd_path, sizeof(xrcd_path), "%s", argv[4]);
-		ndev = (strcmp(argv[1], "child") ? srq_child : child)(
+		ndev = (!strcmp(argv[1], "child")      ? child
+			: !strcmp(argv[1], "srqchild") ? srq_child
+						       : open_child)(
 			devs[atoi(argv[2]) - 1], atoi(argv[3]));
 		ibv_free_device_list(devs);
 		return ndev;

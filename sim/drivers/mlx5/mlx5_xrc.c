@@ -32,3 +32,13 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 	hca_engine_start();
 	return 0;
 }
+
+/* A process that opened a TGT QP hears of its async events from the HCA
+ * that found them (hw/mlx5/hca_xrc.c): it needs a ring and an engine even
+ * with no queue of its own. */
+void mlx5_sim_open_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
+{
+	(void)uv, (void)gqp;
+	if (!hca_fabric_open())
+		hca_engine_start();
+}

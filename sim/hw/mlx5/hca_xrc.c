@@ -126,8 +126,7 @@ static void sync_in(struct hca_qp *qp, struct sim_xrc_tgt *t)
 }
 
 /* Tell the other processes holding the QP that it went to ERR: their
- * HCA raises the event on their handles (one with no receive ring, which
- * has no SRQ and no QP, hears of it never). */
+ * HCA raises the event on their handles. */
 static void tell_holders(const struct sim_xrc_tgt *t)
 {
 	struct hca_pkt p = {.op = HCA_PKT_XRC_ERR};
