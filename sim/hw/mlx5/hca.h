@@ -521,9 +521,6 @@ void hca_xrc_event(struct hca_qp *qp, uint32_t event);
 /* Decode a DCI WQE's address vector at s into w: its size in 16-byte
  * units (1, or 3 with the extended AV bit). */
 uint32_t hca_dci_av(struct hca_swqe *w, const uint8_t *s);
-/* The ctrl segment's DCI stream id (bytes 9-10); the device reports no
- * stream channels, so anything but 0 names none: 1 then. */
-int hca_dci_stream(const uint8_t *ctrl);
 /* May w go on the wire now? Retargets the DCI when idle. */
 int hca_dci_ready(struct hca_qp *qp, const struct hca_swqe *w, int idle);
 /* Stamp a DCI's request packet with its key and connection. */

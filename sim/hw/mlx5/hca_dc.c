@@ -9,6 +9,12 @@
  * SRQ, receive CQ, user index and access rights. A packet carrying the
  * wrong key is dropped without an answer, so the DCI times out and ends
  * in RETRY_EXC_ERR (the key violation event goes to DEVX only).
+ *
+ * DCI streams: the simulated ConnectX reports dci_streams_caps 0/0 (as a
+ * ConnectX-6 without the feature), so no DCI has stream channels and the
+ * ctrl segment's stream id (bytes 9-10) is not looked at: libmlx5 44
+ * leaves those bytes as the ring held them unless
+ * mlx5dv_wr_set_dc_addr_stream wrote them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,17 +43,6 @@ uint32_t hca_dci_av(struct hca_swqe *w, const uint8_t *s)
 	w->sl = s[12] & 0xf;
 	w->dlid = (uint16_t)(s[14] << 8 | s[15]);
 	return dqp & AV_EXTENDED ? 3 : 1;
-}
-
-/*
- * DCI streams: the simulated ConnectX reports dci_streams_caps 0/0 (as a
- * ConnectX-6 without the feature), so a DCI has the one implicit stream 0;
- * a WQE naming another stream (mlx5dv_wr_set_dc_addr_stream) is one the
- * HCA cannot run: a local QP operation error.
- */
-int hca_dci_stream(const uint8_t *ctrl)
-{
-	return ctrl[9] || ctrl[10];
 }
 
 static uint32_t target_dev(const struct hca_qp *qp, const struct hca_swqe *w)

@@ -153,8 +153,6 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 	if (w->opcode == HCA_WQE_NOP)
 		return 0; /* its ds only says how many BBs it pads over */
 	if (qp->dci) {
-		if (hca_dci_stream(ctrl))
-			return HCA_SYND_LOC_QP_OP;
 		s = seg_next(c);
 		for (n = hca_dci_av(w, s), bc = 1; bc < n; bc++)
 			seg_next(c);
