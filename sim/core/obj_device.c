@@ -215,7 +215,7 @@ static int info_handles(struct sim_call *c)
 		return -EINVAL;
 	max = list ? list->len / sizeof(uint32_t) : 0;
 	for (o = c->uv->objs; o; o = o->next) {
-		if (o->type != type)
+		if (o->type != type || !o->committed)
 			continue;
 		if (list && total >= max)
 			return -EOVERFLOW;

@@ -29,11 +29,11 @@ struct srq_args {
 	size_t uout_len;
 };
 
+/* Fill in the framework's new SRQ. */
 static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
-		      struct sim_srq **out)
+		      struct sim_srq *srq)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	struct sim_srq *srq;
 	int ret;
 
 	if (a->type != IB_UVERBS_SRQT_BASIC &&
@@ -42,9 +42,6 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	if (a->max_wr > d->rules->max_srq_wr ||
 	    a->max_sge > d->rules->max_srq_sge)
 		return -EINVAL;
-	srq = sim_srq(sim_obj_new(uv, &sim_type_srq));
-	if (!srq)
-		return -ENOMEM;
 	srq->srq_type = (uint8_t)a->type;
 	srq->user_handle = a->user_handle;
 	srq->pd = a->pd;
@@ -66,12 +63,9 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	ret = d->create_srq ? d->create_srq(uv, srq, a->uin, a->uin_len,
 					    a->uout, a->uout_len)
 			    : 0;
-	if (ret) {
-		sim_obj_destroy(uv, &srq->obj);
+	if (ret)
 		return ret;
-	}
 	srq->obj.live = 1;
-	*out = srq;
 	return 0;
 }
 
@@ -83,7 +77,8 @@ static void srq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->live && d->destroy_srq)
 		d->destroy_srq(uv, srq);
-	srq->pd->obj.usecnt--;
+	if (srq->pd) /* NULL: its create failed before taking it */
+		srq->pd->obj.usecnt--;
 	if (srq->xrcd) {
 		srq->xrcd->obj.usecnt--;
 		srq->cq->obj.usecnt--;
@@ -119,7 +114,8 @@ static int srq_create_ioctl(struct sim_call *c)
 		.pd = sim_pd(sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE)),
 		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_SRQ_EVENT_FD),
 	};
-	struct sim_srq *srq = NULL;
+	struct sim_srq *srq =
+		sim_srq(sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_HANDLE));
 	int ret;
 
 	switch (a.type) {
@@ -142,7 +138,7 @@ static int srq_create_ioctl(struct sim_call *c)
 	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
 	if (ret)
 		return ret;
-	ret = srq_create(c->uv, &a, &srq);
+	ret = srq_create(c->uv, &a, srq);
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
 					&srq->max_wr, sizeof(srq->max_wr));
@@ -156,11 +152,8 @@ static int srq_create_ioctl(struct sim_call *c)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
 					a.uout_len);
 	free(a.uout);
-	if (ret && srq)
-		sim_obj_destroy(c->uv, &srq->obj);
 	if (ret)
 		return ret;
-	sim_attr_set_new(c, UVERBS_ATTR_CREATE_SRQ_HANDLE, srq->obj.handle);
 	snprintf(c->note, sizeof(c->note), "handle=%u max_wr=%u",
 		 srq->obj.handle, srq->max_wr);
 	return 0;
@@ -225,7 +218,7 @@ static struct sim_srq *w_srq(struct sim_wcall *w, uint32_t handle, int *err)
 static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 {
 	struct ib_uverbs_create_srq_resp r = {};
-	struct sim_srq *srq = NULL;
+	struct sim_srq *srq = sim_srq(w->obj);
 	struct srq_args a = {
 		.user_handle = x->user_handle,
 		.type = x->srq_type,
@@ -255,7 +248,7 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 	a.uout = calloc(1, a.uout_len ? a.uout_len : 1);
 	if (!a.uout)
 		return -ENOMEM;
-	ret = srq_create(w->uv, &a, &srq);
+	ret = srq_create(w->uv, &a, srq);
 	if (!ret) {
 		r.srq_handle = srq->obj.handle;
 		r.max_wr = srq->max_wr;
@@ -269,8 +262,6 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 	if (!ret)
 		ret = sim_wc_uhw_out(w, a.uout, a.uout_len);
 	free(a.uout);
-	if (ret && srq)
-		sim_obj_destroy(w->uv, &srq->obj);
 	return ret;
 }
 
@@ -388,5 +379,7 @@ const struct sim_obj_type sim_type_srq = {
 	.nmethods = ARRAY_SIZE(srq_methods),
 	.wcmds = srq_wcmds,
 	.nwcmds = ARRAY_SIZE(srq_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_CREATE_SRQ,
+		     IB_USER_VERBS_CMD_CREATE_XSRQ},
 };
 SIM_OBJ_TYPE(sim_type_srq);

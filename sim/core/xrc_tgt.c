@@ -137,11 +137,11 @@ void sim_xrc_tgt_store(struct sim_qp *qp)
 		memcpy(t->attr, n, sizeof(*n));
 		/* RTR takes RQ_PSN: the responder's first expected PSN */
 		if (old.rq_psn != n->rq_psn ||
-		    (n->qp_state == SIM_QPS_RTR && old.qp_state != SIM_QPS_RTR))
+		    (n->qp_state == IB_QPS_RTR && old.qp_state != IB_QPS_RTR))
 			__atomic_store_n(&t->epsn, n->rq_psn & 0xffffff,
 					 __ATOMIC_RELEASE);
-		if (n->qp_state == SIM_QPS_RESET &&
-		    old.qp_state != SIM_QPS_RESET)
+		if (n->qp_state == IB_QPS_RESET &&
+		    old.qp_state != IB_QPS_RESET)
 			t->resets++;
 		t->err_event = 0; /* a modify's own ERR raises nothing */
 	}
@@ -157,7 +157,7 @@ static void each_handle(const struct sim_xrc_tgt *t,
 
 static void raise_on(struct sim_qp *qp, uint32_t event)
 {
-	if (qp->qp_type == SIM_QPT_XRC_TGT)
+	if (qp->qp_type == IB_QPT_XRC_TGT)
 		sim_async_event(NULL, event, &qp->obj);
 }
 
@@ -172,7 +172,7 @@ void sim_xrc_tgt_error(struct sim_xrc_tgt *t, uint32_t event)
 	struct sim_qp_attr *a = (struct sim_qp_attr *)t->attr;
 
 	sim_shared_lock(sim.sh);
-	a->qp_state = SIM_QPS_ERR;
+	a->qp_state = IB_QPS_ERR;
 	t->err_event = event;
 	sim_shared_unlock(sim.sh);
 	sim_xrc_tgt_event(t, event);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "raw_ioctl.h"
 
@@ -70,6 +71,11 @@ void raw_check_share(void);
 int raw_peer_reads(const char *fd);
 /* --limits N: all pages of N devices of 1 MiB, 300 exports */
 int raw_check_limits(unsigned int ndev);
+/*
+ * Fork a child that runs fn (0: success) and then dies by SIGKILL; once it
+ * is a zombie, its pid (the caller reaps it), or -1 if fn or that failed.
+ */
+pid_t raw_zombie(int (*fn)(void *arg), void *arg);
 /* without rdma-sim: the peer API fails cleanly */
 int raw_check_outside(void);
 /* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */

@@ -289,11 +289,11 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	uint8_t *buf;
 	int ret, dc;
 
-	if (gqp->qp_type == HCA_QPT_XRC_TGT)
+	if (gqp->qp_type == IB_QPT_XRC_TGT)
 		return mlx5_sim_create_xrc_tgt(uv, gqp);
-	if (gqp->qp_type != HCA_QPT_RC && gqp->qp_type != HCA_QPT_UC &&
-	    gqp->qp_type != HCA_QPT_UD && gqp->qp_type != HCA_QPT_XRC_INI &&
-	    gqp->qp_type != SIM_QPT_DRIVER)
+	if (gqp->qp_type != IB_QPT_RC && gqp->qp_type != IB_QPT_UC &&
+	    gqp->qp_type != IB_QPT_UD && gqp->qp_type != IB_QPT_XRC_INI &&
+	    gqp->qp_type != IB_QPT_DRIVER)
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
@@ -333,12 +333,12 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		return ret;
 	}
 	qp->type = gqp->qp_type;
-	if (qp->type == HCA_QPT_XRC_INI) {
-		qp->type = HCA_QPT_RC;
+	if (qp->type == IB_QPT_XRC_INI) {
+		qp->type = IB_QPT_RC;
 		qp->xrc = HCA_XRC_INI;
 	}
 	if (dc) {
-		qp->type = HCA_QPT_RC; /* a DCI requests as RC */
+		qp->type = IB_QPT_RC; /* a DCI requests as RC */
 		qp->dci = 1;
 	}
 	qp->uidx = req.uidx;
@@ -392,23 +392,6 @@ void hca_qp_set_state(struct hca_qp *qp, uint32_t state)
 		sim_qp(qp->obj)->attr.qp_state = (uint8_t)state;
 }
 
-/* IB_QP_* attribute mask bits the engine cares about */
-enum {
-	M_STATE = 1 << 0,
-	M_ACCESS = 1 << 3,
-	M_QKEY = 1 << 6,
-	M_AV = 1 << 7,
-	M_TIMEOUT = 1 << 9,
-	M_RETRY = 1 << 10,
-	M_RNR_RETRY = 1 << 11,
-	M_RQ_PSN = 1 << 12,
-	M_RD_ATOMIC = 1 << 13,
-	M_MIN_RNR = 1 << 15,
-	M_SQ_PSN = 1 << 16,
-	M_DEST_RD_ATOMIC = 1 << 17,
-	M_DEST_QPN = 1 << 20,
-};
-
 int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       const struct sim_qp_attr *a, uint32_t mask,
 		       const void *in, size_t in_len, void *out, size_t out_len)
@@ -419,40 +402,40 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	(void)uv, (void)in, (void)in_len;
 	if (!qp)
 		return 0;
-	if (gqp->qp_type == SIM_QPT_DRIVER) {
+	if (gqp->qp_type == IB_QPT_DRIVER) {
 		ret = mlx5_sim_dc_modify(gqp, a, mask, out, out_len);
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
-	if (mask & M_ACCESS)
+	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access = a->qp_access_flags;
-	if (mask & M_QKEY)
+	if (mask & IB_QP_QKEY)
 		qp->qkey = a->qkey;
-	if (mask & M_AV)
+	if (mask & IB_QP_AV)
 		qp->dlid_dev = mlx5_av_dev(qp->dev, &a->ah);
-	if (mask & M_TIMEOUT)
+	if (mask & IB_QP_TIMEOUT)
 		qp->timeout = a->timeout;
-	if (mask & M_RETRY)
+	if (mask & IB_QP_RETRY_CNT)
 		qp->retry_cnt = a->retry_cnt;
-	if (mask & M_RNR_RETRY)
+	if (mask & IB_QP_RNR_RETRY)
 		qp->rnr_retry = a->rnr_retry;
-	if (mask & M_MIN_RNR)
+	if (mask & IB_QP_MIN_RNR_TIMER)
 		qp->min_rnr_timer = a->min_rnr_timer;
-	if (mask & M_RD_ATOMIC)
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
 		qp->log_rd_atom = log2_floor(a->max_rd_atomic);
-	if (mask & M_DEST_RD_ATOMIC)
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
 		qp->dest_rd_atom = a->max_dest_rd_atomic;
-	if (mask & M_RQ_PSN)
+	if (mask & IB_QP_RQ_PSN)
 		qp->epsn = a->rq_psn & 0xffffff;
-	if (mask & M_SQ_PSN)
+	if (mask & IB_QP_SQ_PSN)
 		qp->npsn = a->sq_psn & 0xffffff;
-	if (mask & M_DEST_QPN)
+	if (mask & IB_QP_DEST_QPN)
 		qp->dest_qpn = a->dest_qp_num;
-	if (!(mask & M_STATE))
+	if (!(mask & IB_QP_STATE))
 		return 0;
-	if (a->qp_state == HCA_QPS_RESET)
+	if (a->qp_state == IB_QPS_RESET)
 		hca_qp_reset(qp);
-	if (a->qp_state == HCA_QPS_ERR)
+	if (a->qp_state == IB_QPS_ERR)
 		hca_qp_to_err(qp);
 	qp->state = a->qp_state;
 	return 0;

@@ -19,7 +19,7 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 
 	if (!qp)
 		return -ENOMEM;
-	qp->type = HCA_QPT_RC;
+	qp->type = IB_QPT_RC;
 	qp->xrc = HCA_XRC_TGT;
 	qp->xrcdn = gqp->xrcd->xrcdn;
 	ret = sim_xrc_tgt_new(gqp); /* the domain's QP, held by this handle */

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ib_enums.h"
 #include "mlx5.h"
 
 /* mlx5 WQE opcodes (ctrl segment byte 3) */
@@ -67,28 +68,10 @@ enum {
 	HCA_SYND_RNR_RETRY_EXC = 0x16,
 };
 
-/* IB QP states and types as the verbs uAPI numbers them */
-enum {
-	HCA_QPS_RESET,
-	HCA_QPS_INIT,
-	HCA_QPS_RTR,
-	HCA_QPS_RTS,
-	HCA_QPS_SQD,
-	HCA_QPS_SQE,
-	HCA_QPS_ERR,
-};
-enum { HCA_QPT_RC = 2, HCA_QPT_UC = 3, HCA_QPT_UD = 4 };
-enum { HCA_QPT_XRC_INI = 9, HCA_QPT_XRC_TGT = 10 };
+/* QP states, types and access bits: IB_QPS_*, IB_QPT_*, IB_ACCESS_*
+ * (ib_enums.h) */
 /* An XRC QP's half of the connection; its transport is RC's. */
 enum { HCA_XRC_NONE, HCA_XRC_INI, HCA_XRC_TGT };
-
-/* remote access bits (IB_ACCESS_*) */
-enum {
-	HCA_ACC_LOCAL_WRITE = 1,
-	HCA_ACC_REMOTE_WRITE = 2,
-	HCA_ACC_REMOTE_READ = 4,
-	HCA_ACC_REMOTE_ATOMIC = 8,
-};
 
 #define HCA_CQ_ARM_IDLE 0x0f000000u /* arm word no real doorbell writes */
 #define HCA_MAX_SGE	32
@@ -222,7 +205,7 @@ struct hca_qp {
 	struct sim_uvfile *uv;
 	unsigned int dev;
 	uint32_t qpn, type, state, uidx;
-	uint8_t xrc;	/* HCA_XRC_*: type is then HCA_QPT_RC */
+	uint8_t xrc;	/* HCA_XRC_*: type is then IB_QPT_RC */
 	uint32_t xrcdn; /* XRC_TGT: its domain */
 	/* XRC_TGT instance (obj NULL unless the creator's): the QP's resets
 	 * it saw */

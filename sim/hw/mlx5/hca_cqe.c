@@ -104,7 +104,7 @@ int hca_cq_overrun_errors(void)
 			continue;
 		qp->cq_overran = 0;
 		/* A QP already in error (its flushes overran) raises none. */
-		if (qp->state == HCA_QPS_ERR || qp->state == HCA_QPS_RESET)
+		if (qp->state == IB_QPS_ERR || qp->state == IB_QPS_RESET)
 			continue;
 		if (qp->obj)
 			sim_async_event(qp->uv, SIM_EVENT_QP_FATAL, qp->obj);

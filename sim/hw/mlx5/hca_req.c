@@ -164,7 +164,7 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		w->xrc_srqn = be32_at(s) & 0xffffff;
 		used++;
 	}
-	if (qp->type == HCA_QPT_UD) {
+	if (qp->type == IB_QPT_UD) {
 		s = seg_next(c);
 		w->qkey = be32_at(s);
 		w->dqpn = be32_at(s + 8) & 0xffffff;
@@ -323,14 +323,14 @@ static void take_wqes(struct hca_qp *qp)
 		w->deadline = 0;
 		w->psn_first = qp->npsn;
 		qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
-		if (!synd && qp->type == HCA_QPT_UD && w->len > 4096)
+		if (!synd && qp->type == IB_QPT_UD && w->len > 4096)
 			synd = HCA_SYND_LOC_LEN; /* UD: one packet, MTU 4096 */
 		if (!synd)
 			synd = hca_fault_wqe(qp);
 		w->failed = synd;
 		qp->head++;
 		hca_trace_wqe(qp, w);
-		if (qp->state == HCA_QPS_ERR)
+		if (qp->state == IB_QPS_ERR)
 			w->failed = HCA_SYND_FLUSH;
 	}
 }
@@ -413,7 +413,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	p.atom[0] = w->swap_add;
 	p.atom[1] = w->compare;
 	p.xrc_srqn = w->xrc_srqn;
-	if (qp->type == HCA_QPT_UD) {
+	if (qp->type == IB_QPT_UD) {
 		p.dst_dev = (uint16_t)hca_ud_dst_dev(qp, w);
 		p.dst_qpn = w->dqpn;
 		/* a Q_Key with the high bit set means "use the QP's own" */
@@ -451,7 +451,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 		if (n < 0)
 			return synd;
 	}
-	if (qp->type == HCA_QPT_UD && (p.flags & HCA_PF_GRH) &&
+	if (qp->type == IB_QPT_UD && (p.flags & HCA_PF_GRH) &&
 	    sim_gid_is_mcast(p.dgid))
 		ret = ud_mcast(qp, &p, iov, n);
 	else
@@ -537,7 +537,7 @@ static int transmit(struct hca_qp *qp)
 								 : k + 1;
 			if (w->sent > w->sent_max)
 				w->sent_max = w->sent;
-			if (w->sent == w->npkts && qp->type == HCA_QPT_RC &&
+			if (w->sent == w->npkts && qp->type == IB_QPT_RC &&
 			    rc_timeout_ns(qp))
 				w->deadline = hca_now() + rc_timeout_ns(qp);
 		}
@@ -545,7 +545,7 @@ static int transmit(struct hca_qp *qp)
 			outstanding_reads++;
 	}
 	/* UC and UD are done once on the wire */
-	while (qp->type != HCA_QPT_RC && qp->tail != qp->head &&
+	while (qp->type != IB_QPT_RC && qp->tail != qp->head &&
 	       qp->ring[qp->tail & (qp->ring_size - 1)].sent ==
 		       qp->ring[qp->tail & (qp->ring_size - 1)].npkts)
 		req_retire(qp, 0);
@@ -556,10 +556,10 @@ int hca_sq_process(struct hca_qp *qp)
 {
 	uint32_t before = qp->head;
 
-	if (!qp->ring || qp->state < HCA_QPS_RTS)
+	if (!qp->ring || qp->state < IB_QPS_RTS)
 		return 0;
 	take_wqes(qp);
-	if (qp->state == HCA_QPS_ERR) {
+	if (qp->state == IB_QPS_ERR) {
 		hca_req_flush(qp);
 		return before != qp->head;
 	}
@@ -597,8 +597,8 @@ void hca_req_timers(struct hca_qp *qp, uint64_t now)
 {
 	struct hca_swqe *w;
 
-	if (qp->type != HCA_QPT_RC || qp->tail == qp->head ||
-	    qp->state != HCA_QPS_RTS)
+	if (qp->type != IB_QPT_RC || qp->tail == qp->head ||
+	    qp->state != IB_QPS_RTS)
 		return;
 	w = &qp->ring[qp->tail & (qp->ring_size - 1)];
 	if (!w->deadline || now < w->deadline)
@@ -652,7 +652,7 @@ static uint8_t scatter_resp(struct hca_qp *qp, struct hca_swqe *w,
 		}
 		take = w->sge[i].len - skip < len ? w->sge[i].len - skip : len;
 		dst = hca_mem(qp, w->sge[i].key, w->sge[i].addr + skip, take,
-			      HCA_ACC_LOCAL_WRITE, 0, &synd);
+			      IB_ACCESS_LOCAL_WRITE, 0, &synd);
 		if (!dst)
 			return synd;
 		iov[n].iov_base = dst;
@@ -713,7 +713,7 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 	struct hca_swqe *w;
 	uint8_t synd;
 
-	if (qp->type != HCA_QPT_RC || qp->state != HCA_QPS_RTS)
+	if (qp->type != IB_QPT_RC || qp->state != IB_QPS_RTS)
 		return;
 	if (p->op == HCA_PKT_ACK) {
 		ack_upto(qp, p->psn);

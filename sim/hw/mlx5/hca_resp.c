@@ -148,7 +148,7 @@ static int scatter_iov(struct hca_qp *qp, const struct hca_sge *sge,
 		}
 		take = sge[i].len - off < len ? sge[i].len - off : len;
 		p = hca_mem(qp, sge[i].key, sge[i].addr + off, take,
-			    HCA_ACC_LOCAL_WRITE, 0, synd);
+			    IB_ACCESS_LOCAL_WRITE, 0, synd);
 		if (!p)
 			return -1;
 		iov[n].iov_base = p;
@@ -191,7 +191,7 @@ static int send_nak(struct hca_qp *qp, uint8_t nak, uint32_t psn)
 static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 		       uint32_t event)
 {
-	if (qp->type == HCA_QPT_RC)
+	if (qp->type == IB_QPT_RC)
 		send_nak(qp, nak, p->psn);
 	if (sim_tracing())
 		sim_trace("qp %#x to ERR: responder error (NAK %u) on packet "
@@ -387,7 +387,7 @@ static void replay(struct hca_qp *qp, const struct hca_pkt *p)
 		off *= HCA_SEG_MAX;
 		len = r->len - off;
 		src = len ? hca_mem(qp, r->rkey, r->raddr + off, len,
-				    HCA_ACC_REMOTE_READ, 1, &synd)
+				    IB_ACCESS_REMOTE_READ, 1, &synd)
 			  : NULL;
 		if (len && !src)
 			return; /* the MR is gone: nothing to answer from */
@@ -411,7 +411,7 @@ static uint64_t do_atomic(const struct hca_pkt *p, void *dst)
 static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 {
 	int atomic = p->op != HCA_PKT_READ_REQ;
-	uint32_t need = atomic ? HCA_ACC_REMOTE_ATOMIC : HCA_ACC_REMOTE_READ;
+	uint32_t need = atomic ? IB_ACCESS_REMOTE_ATOMIC : IB_ACCESS_REMOTE_READ;
 	uint64_t len = atomic ? 8 : p->msg_len, orig = 0;
 	uint8_t synd, *src = NULL;
 
@@ -450,14 +450,14 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			/* the NAK for this PSN: later packets of the message
 			 * are dropped without another one */
 			qp->seq_nak_sent = 1;
-			if (qp->type == HCA_QPT_RC)
+			if (qp->type == IB_QPT_RC)
 				send_nak(qp, HCA_NAK_RNR, p->psn);
 			return; /* UC: the message is dropped */
 		}
-		if (write && (!(qp->access & HCA_ACC_REMOTE_WRITE) ||
+		if (write && (!(qp->access & IB_ACCESS_REMOTE_WRITE) ||
 			      (p->msg_len &&
 			       !hca_mem(qp, p->rkey, p->raddr, p->msg_len,
-					HCA_ACC_REMOTE_WRITE, 1, &synd)))) {
+					IB_ACCESS_REMOTE_WRITE, 1, &synd)))) {
 			qp->in_msg = 0;
 			resp_fatal(qp, p, HCA_NAK_ACCESS,
 				   SIM_EVENT_QP_ACCESS_ERR);
@@ -468,7 +468,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 		return; /* UC: rest of a dropped message */
 	if (write) {
 		dst = p->len ? hca_mem(qp, p->rkey, p->raddr, p->len,
-				       HCA_ACC_REMOTE_WRITE, 1, &synd)
+				       IB_ACCESS_REMOTE_WRITE, 1, &synd)
 			     : NULL;
 		iov[0].iov_base = dst;
 		iov[0].iov_len = p->len;
@@ -491,7 +491,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 	qp->msg_off += p->len;
 	qp->epsn = (p->psn + 1) & PSN_MASK;
 	qp->ack_psn = p->psn;
-	qp->ack_pending = qp->type == HCA_QPT_RC;
+	qp->ack_pending = qp->type == IB_QPT_RC;
 	if (!(p->flags & HCA_PF_LAST))
 		return;
 	qp->in_msg = 0;
@@ -511,7 +511,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			qp->ack_pending = 0;
 			qp->epsn = p->psn;
 			qp->seq_nak_sent = 1;
-			if (qp->type == HCA_QPT_RC)
+			if (qp->type == IB_QPT_RC)
 				send_nak(qp, HCA_NAK_RNR, p->psn);
 			return;
 		}
@@ -570,19 +570,19 @@ static void count_request(const struct hca_qp *qp, const struct hca_pkt *p)
 
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 {
-	if (qp->state < HCA_QPS_RTR || qp->state > HCA_QPS_SQE)
+	if (qp->state < IB_QPS_RTR || qp->state > IB_QPS_SQE)
 		return; /* RESET/INIT/ERR drop what arrives */
-	if (qp->type == HCA_QPT_UD) {
+	if (qp->type == IB_QPT_UD) {
 		ud_input(qp, p);
 		return;
 	}
 	if (p->src_qpn != qp->dest_qpn)
 		return;
-	if (qp->type == HCA_QPT_RC && p->psn != qp->epsn) {
+	if (qp->type == IB_QPT_RC && p->psn != qp->epsn) {
 		rc_out_of_order(qp, p);
 		return;
 	}
-	if (qp->type == HCA_QPT_UC && p->psn != qp->epsn && qp->in_msg)
+	if (qp->type == IB_QPT_UC && p->psn != qp->epsn && qp->in_msg)
 		uc_abort(qp); /* a packet is missing: drop the message */
 	qp->epsn = p->psn;    /* UC follows the wire; RC: unchanged */
 	qp->seq_nak_sent = 0;
@@ -599,7 +599,7 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 	case HCA_PKT_READ_REQ:
 	case HCA_PKT_CS:
 	case HCA_PKT_FA:
-		if (qp->type == HCA_QPT_RC) {
+		if (qp->type == IB_QPT_RC) {
 			rc_read_atomic(qp, p);
 			break;
 		}

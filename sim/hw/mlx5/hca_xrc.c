@@ -76,13 +76,13 @@ static struct hca_qp *instance_new(const struct sim_xrc_tgt *t)
 
 	if (!qp)
 		return NULL;
-	qp->type = HCA_QPT_RC;
+	qp->type = IB_QPT_RC;
 	qp->xrc = HCA_XRC_TGT;
 	qp->xrcdn = t->xrcdn;
 	qp->dev = t->dev;
 	qp->qpn = t->qpn;
 	qp->xrc_resets = t->resets;
-	qp->state = HCA_QPS_RESET;
+	qp->state = IB_QPS_RESET;
 	qp->next = hca_qps;
 	hca_qps = qp;
 	return qp;
@@ -116,9 +116,9 @@ static void sync_in(struct hca_qp *qp, struct sim_xrc_tgt *t)
 	qp->access = (uint8_t)a->qp_access_flags;
 	qp->min_rnr_timer = a->min_rnr_timer;
 	qp->dest_rd_atom = a->max_dest_rd_atomic;
-	if (a->qp_state != HCA_QPS_ERR)
+	if (a->qp_state != IB_QPS_ERR)
 		qp->state = a->qp_state;
-	else if (qp->state != HCA_QPS_ERR) {
+	else if (qp->state != IB_QPS_ERR) {
 		hca_qp_to_err(qp);
 		sim_xrc_tgt_event(t, t->err_event);
 	}
@@ -173,7 +173,7 @@ void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 	if (qp->epsn != e0)
 		__atomic_compare_exchange_n(&t->epsn, &e0, qp->epsn, 0,
 					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-	if (qp->state == HCA_QPS_ERR &&
-	    ((struct sim_qp_attr *)t->attr)->qp_state != HCA_QPS_ERR)
+	if (qp->state == IB_QPS_ERR &&
+	    ((struct sim_qp_attr *)t->attr)->qp_state != IB_QPS_ERR)
 		sim_xrc_tgt_error(t, 0);
 }
