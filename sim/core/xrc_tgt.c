@@ -140,8 +140,7 @@ void sim_xrc_tgt_store(struct sim_qp *qp)
 		    (n->qp_state == IB_QPS_RTR && old.qp_state != IB_QPS_RTR))
 			__atomic_store_n(&t->epsn, n->rq_psn & 0xffffff,
 					 __ATOMIC_RELEASE);
-		if (n->qp_state == IB_QPS_RESET &&
-		    old.qp_state != IB_QPS_RESET)
+		if (n->qp_state == IB_QPS_RESET && old.qp_state != IB_QPS_RESET)
 			t->resets++;
 		t->err_event = 0; /* a modify's own ERR raises nothing */
 	}
