@@ -24,7 +24,7 @@ DEPS=(
 	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest python3-pyverbs
 	# umad judges (tests/sim/umad_tools.py)
 	infiniband-diags
-	rdmacm-utils # the RDMA CM judges (tests/sim/rdmacm_judges.sh)
+	rdmacm-utils qperf # the RDMA CM judges (tests/sim/rdmacm_judges.sh)
 	# Debian's UCX (tests/sim/ucx_perftest.sh)
 	ucx-utils
 	# DAPL's dtest (tests/sim/busy_world.sh)

@@ -294,6 +294,7 @@ struct sim_srq {
 	uint32_t max_sge;
 	uint32_t limit; /* 0: not armed */
 	uint32_t srqn;
+	uint32_t max_num_tags; /* TM: the tag list the caller asked for */
 	uint64_t user_handle;
 	struct sim_evq *async;
 	uint32_t events_reported;

@@ -321,6 +321,8 @@ static int w_ex_query_device(struct sim_wcall *w)
 		r.max_dm_size = sim.sh->cfg.dm_size;
 	if (sim_driver()->odp_caps)
 		sim_driver()->odp_caps(&r);
+	if (sim_driver()->tm_caps)
+		sim_driver()->tm_caps(w->uv->dev, &r.tm_caps);
 	if (sim_driver()->rules->max_cq_period) {
 		r.cq_moderation_caps.max_cq_moderation_count = 0xffff;
 		r.cq_moderation_caps.max_cq_moderation_period =

@@ -2,8 +2,11 @@
 /*
  * UVERBS_OBJECT_SRQ: create (ioctl SRQ_CREATE, write CREATE_SRQ and
  * CREATE_XSRQ), modify and query (write), destroy (both; EBUSY while a QP
- * uses it). Basic and XRC SRQs are modelled (an XRC SRQ holds its XRCD
- * and its CQ; its number goes back in the response), tag matching not.
+ * uses it). Basic, XRC and tag-matching SRQs are modelled (an XRC SRQ
+ * holds its XRCD and its CQ, its number goes back in the response; a TM
+ * SRQ holds its CQ and carries max_num_tags to the driver, which alone
+ * decides whether the device can: mlx5 EINVAL past its tag list, rxe
+ * EOPNOTSUPP for any type but basic).
  * The limit event (SRQ_LIMIT_REACHED) is raised by whoever consumes the
  * WQEs: the driver's engine calls sim_async_event and clears srq->limit.
  */
@@ -19,9 +22,10 @@
 struct srq_args {
 	uint64_t user_handle;
 	uint32_t type, max_wr, max_sge, limit;
+	uint32_t max_num_tags; /* TM */
 	struct sim_pd *pd;
 	struct sim_xrcd *xrcd; /* XRC */
-	struct sim_cq *cq;     /* XRC */
+	struct sim_cq *cq;     /* XRC, TM */
 	struct sim_evq *async;
 	const void *uin;
 	size_t uin_len;
@@ -37,7 +41,8 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	int ret;
 
 	if (a->type != IB_UVERBS_SRQT_BASIC &&
-	    !(a->type == IB_UVERBS_SRQT_XRC && d->xrc))
+	    !(a->type == IB_UVERBS_SRQT_XRC && d->xrc) &&
+	    !(a->type == IB_UVERBS_SRQT_TM && d->tm_srq))
 		return -EOPNOTSUPP;
 	if (a->max_wr > d->rules->max_srq_wr ||
 	    a->max_sge > d->rules->max_srq_sge)
@@ -48,14 +53,17 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	srq->max_wr = a->max_wr;
 	srq->max_sge = a->max_sge;
 	srq->limit = a->limit;
+	srq->max_num_tags = a->max_num_tags;
 	/* device-wide: an XRC SRQ is named by it in every process */
 	srq->srqn = sim_world_number();
 	srq->async = a->async;
 	srq->pd->obj.usecnt++;
 	if (a->type == IB_UVERBS_SRQT_XRC) {
 		srq->xrcd = a->xrcd;
-		srq->cq = a->cq;
 		srq->xrcd->obj.usecnt++;
+	}
+	if (a->type == IB_UVERBS_SRQT_XRC || a->type == IB_UVERBS_SRQT_TM) {
+		srq->cq = a->cq;
 		srq->cq->obj.usecnt++;
 	}
 	if (srq->async)
@@ -79,10 +87,10 @@ static void srq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 		d->destroy_srq(uv, srq);
 	if (srq->pd) /* NULL: its create failed before taking it */
 		srq->pd->obj.usecnt--;
-	if (srq->xrcd) {
+	if (srq->xrcd)
 		srq->xrcd->obj.usecnt--;
+	if (srq->cq)
 		srq->cq->obj.usecnt--;
-	}
 	if (q)
 		sim_evq_purge(q, o);
 	if (srq->async)
@@ -129,8 +137,13 @@ static int srq_create_ioctl(struct sim_call *c)
 			return -ENOENT;
 		break;
 	case IB_UVERBS_SRQT_TM:
-		if (!sim_attr(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE))
+		/* both are optional in the spec, required for TM (ENOENT) */
+		a.cq = sim_cq(
+			sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE));
+		if (!a.cq || !sim_attr(c, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS))
 			return -ENOENT;
+		a.max_num_tags = (uint32_t)sim_attr_u64(
+			c, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, 0);
 		break;
 	default:
 		return -EINVAL;
@@ -239,9 +252,13 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		if (!a.xrcd || !a.cq)
 			return -EINVAL;
 	}
-	if (x->srq_type == IB_UVERBS_SRQT_TM &&
-	    !sim_obj_get(w->uv, x->cq_handle, &sim_type_cq, &err))
-		return err;
+	if (x->srq_type == IB_UVERBS_SRQT_TM) {
+		a.cq = sim_cq(
+			sim_obj_get(w->uv, x->cq_handle, &sim_type_cq, &err));
+		if (!a.cq)
+			return err;
+		a.max_num_tags = x->max_num_tags;
+	}
 	a.pd = sim_pd(sim_obj_get(w->uv, x->pd_handle, &sim_type_pd, &err));
 	if (!a.pd)
 		return err;

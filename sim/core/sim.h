@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,10 @@ struct sim_world {
 };
 extern struct sim_world sim;
 extern pthread_mutex_t sim_lock;
+/* Block the asynchronous signals (not SIGSYS, SIGSEGV, SIGTRAP, SIGBUS:
+ * core/sigmask.c), for the sim's threads and locked sections; the old
+ * mask in *old when old is not NULL. */
+void sim_sigmask_async(sigset_t *old);
 
 /*
  * ---- libc entry points (boundary/init.c) ----

@@ -329,6 +329,11 @@ struct sim_driver_ops {
 	int (*advise_mr)(struct sim_uvfile *uv, struct sim_pd *pd,
 			 uint32_t advice, uint32_t flags,
 			 const struct ib_uverbs_sge *sge, uint32_t n);
+	/* Tag matching: tm_srq lets IB_UVERBS_SRQT_TM reach create_srq (else
+	 * EOPNOTSUPP, as rxe); tm_caps fills EX_QUERY_DEVICE's tm_caps for
+	 * device dev (NULL: zeros). */
+	uint8_t tm_srq;
+	void (*tm_caps)(unsigned int dev, struct ib_uverbs_tm_caps *caps);
 };
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;

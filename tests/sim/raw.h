@@ -51,6 +51,9 @@ int raw_export(int fd, uint64_t pgoff, int *dmabuf_fd);
 /* REG_DMABUF_MR (LOCAL_WRITE, iova = off); errno and *mr. */
 int raw_reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off, uint64_t len,
 		      uint32_t *mr);
+/* DM_MR_REG of len bytes at off of DM dm; errno and *mr. */
+int raw_reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off, uint64_t len,
+		  uint32_t access, uint32_t *mr);
 /* mlx5 UAR_OBJ_ALLOC of type; errno, handle and byte mmap offset. */
 int raw_uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off);
 

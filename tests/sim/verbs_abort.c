@@ -80,6 +80,13 @@ static int c_dmabuf_mr(struct env *e, uint32_t *h)
 	return raw_reg_dmabuf_mr(e->fd, e->pd, e->dfd, 0, 4096, h);
 }
 
+static int c_dm_mr(struct env *e, uint32_t *h)
+{
+	return raw_reg_dm_mr(
+		e->fd, e->pd, e->dm, 0, 4096,
+		IB_UVERBS_ACCESS_ZERO_BASED | IB_UVERBS_ACCESS_LOCAL_WRITE, h);
+}
+
 static int c_mw(struct env *e, uint32_t *h)
 {
 	struct ib_uverbs_alloc_mw_resp r = {};
@@ -320,6 +327,7 @@ static const struct abort_case cases[] = {
 	{"REG_MR", UVERBS_OBJECT_MR, NEED_PD, c_mr, d_mr, NULL},
 	{"REG_DMABUF_MR", UVERBS_OBJECT_MR, NEED_PD | NEED_DM, c_dmabuf_mr,
 	 d_mr, NULL},
+	{"DM_MR_REG", UVERBS_OBJECT_MR, NEED_PD | NEED_DM, c_dm_mr, d_mr, NULL},
 	{"ALLOC_MW", UVERBS_OBJECT_MW, NEED_PD, c_mw, d_mw, NULL},
 	{"CREATE_CQ", UVERBS_OBJECT_CQ, 0, c_cq, d_cq, NULL},
 	{"CQ_CREATE", UVERBS_OBJECT_CQ, 0, c_cq_ioctl, d_cq, NULL},

@@ -340,4 +340,6 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.open_qp = mlx5_sim_open_xrc_tgt,
 	.odp_caps = mlx5_sim_odp_caps,
 	.advise_mr = mlx5_sim_advise_mr,
+	.tm_srq = 1,
+	.tm_caps = mlx5_sim_tm_caps,
 };

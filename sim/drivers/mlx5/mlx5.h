@@ -20,6 +20,8 @@
 /* memic_operations capability: increment (0) and test-and-set (1) */
 #define MLX5_SIM_MEMIC_OPS 0x3u
 
+#define MLX5_SIM_LOG_MAX_QP_SZ 15
+
 /* Byte mmap offset of an entry key (what userspace passes to mmap). */
 uint64_t mlx5_sim_key_to_offset(uint32_t key);
 /* Entry key of a page offset; 0 on success, -EINVAL if malformed. */
@@ -65,6 +67,12 @@ void mlx5_sim_odp_caps(struct ib_uverbs_ex_query_device_resp *r);
 int mlx5_sim_advise_mr(struct sim_uvfile *uv, struct sim_pd *pd,
 		       uint32_t advice, uint32_t flags,
 		       const struct ib_uverbs_sge *sge, uint32_t n);
+/* Tag matching (mlx5_tm.c): EX_QUERY_DEVICE's tm_caps; a TM SRQ's list
+ * size check and its tag list. 0 or -errno. */
+struct hca_srq;
+void mlx5_sim_tm_caps(unsigned int dev, struct ib_uverbs_tm_caps *caps);
+int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq,
+		    struct hca_srq *srq);
 /* Hand the engine's qp for gqp to the HCA: reachable on the fabric and
  * in the engine's list. 0 or -errno (nothing done). */
 struct hca_qp;

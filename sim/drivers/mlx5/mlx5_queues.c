@@ -13,7 +13,6 @@
 #include <string.h>
 
 #define MLX5_SIM_LOG_MAX_CQ_SZ 22
-#define MLX5_SIM_LOG_MAX_QP_SZ 15
 #define MLX5_SIM_CQ_FLAGS                                                      \
 	(MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD |                                \
 	 MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX |                              \
@@ -482,11 +481,19 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 	srq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
 	srq->limit = gsrq->limit;
 	srq->uidx = req.uidx;
-	if (gsrq->xrcd) {
+	if (gsrq->xrcd)
 		srq->xrcdn = gsrq->xrcd->xrcdn;
+	if (gsrq->cq) {
 		srq->cq = hcq(gsrq->cq);
 		srq->pd = gsrq->pd;
 		hca_xrc_srq_made(srq);
+	}
+	if (gsrq->srq_type == IB_UVERBS_SRQT_TM) {
+		ret = mlx5_sim_tm_srq(uv->dev, gsrq, srq);
+		if (ret) {
+			free(srq);
+			return ret;
+		}
 	}
 	gsrq->obj.drv = srq;
 	srq->next = hca_srqs;
@@ -523,8 +530,10 @@ void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *gsrq)
 			*p = srq->next;
 			break;
 		}
-	if (srq)
+	if (srq) {
 		hca_xrc_srq_gone(srq);
+		hca_tm_free(srq->tm);
+	}
 	free(srq);
 	gsrq->obj.drv = NULL;
 }

@@ -68,6 +68,13 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 		/* the completion time, in cycles of the HCA clock */
 		put64(e + 48, mlx5_sim_clock_cycles());
 	}
+	if (ci->app) {
+		e[40] = ci->app;
+		e[41] = ci->app_op;
+		put16(e + 42, ci->app_info);
+		if (ci->has_head)
+			memcpy(e, ci->head, sizeof(ci->head));
+	}
 	put32(e + 32, ci->uidx & 0xffffff);
 	put32(e + 56, ((uint32_t)ci->wqe_opcode << 24) | (ci->qpn & 0xffffff));
 	put16(e + 60, ci->wqe_counter);

@@ -142,11 +142,9 @@ static int thread_pass(void)
 static void *engine_main(void *arg)
 {
 	uint64_t last = hca_now(), now, idle;
-	sigset_t all;
 
 	(void)arg;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	sim_sigmask_async(NULL);
 	for (;;) {
 		now = hca_now();
 		if (thread_pass())

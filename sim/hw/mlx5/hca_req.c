@@ -199,6 +199,14 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		}
 	} else if (w->opcode == HCA_WQE_UMR) {
 		return umr_segments(c, w, ds);
+	} else if (w->opcode == HCA_WQE_TAG_MATCHING) {
+		/* the TM segment (32 bytes), then a buffer for APPEND */
+		uint8_t tm[32];
+
+		memcpy(tm, seg_next(c), 16);
+		memcpy(tm + 16, seg_next(c), 16);
+		hca_tm_decode(w, tm);
+		used += 2;
 	}
 	/* A DS count short of the segments its opcode needs (0: not even
 	 * the control segment) is a malformed WQE. */
@@ -266,7 +274,14 @@ static void req_retire(struct hca_qp *qp, uint8_t synd)
 	/* a bind or invalidation takes effect as it retires, in SQ order */
 	if (!synd && w->opcode == HCA_WQE_UMR)
 		synd = umr_err = hca_umr_exec(qp, w);
-	req_complete(qp, w, synd);
+	if (!synd && w->opcode == HCA_WQE_TAG_MATCHING && qp->srq &&
+	    qp->srq->tm)
+		hca_tm_list_op(qp, w);
+	if (w->tm.rndv == HCA_TM_RNDV_READ && qp->srq && qp->srq->tm)
+		hca_tm_rndv_done(qp, w, synd);
+	/* the HCA's own WQEs complete to no one, even when flushed */
+	if (!w->tm.rndv)
+		req_complete(qp, w, synd);
 	qp->tail++;
 	qp->retries = 0;
 	qp->rnr_retries = 0;
@@ -291,6 +306,57 @@ void hca_req_flush(struct hca_qp *qp)
 		req_retire(qp, HCA_SYND_FLUSH);
 }
 
+/* A WQE entering the ring at head: its packets and first PSN. */
+static void wqe_start(struct hca_qp *qp, struct hca_swqe *w)
+{
+	/* a NOP, UMR or tag-list op puts nothing on the wire: no PSN */
+	w->npkts = w->opcode == HCA_WQE_NOP || w->opcode == HCA_WQE_UMR ||
+				   w->opcode == HCA_WQE_TAG_MATCHING
+			   ? 0
+			   : 1;
+	if (!is_read_like(w->opcode) && w->len > HCA_SEG_MAX)
+		w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
+	else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
+		w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
+	w->sent = 0;
+	w->sent_max = 0;
+	w->rd_next = 0;
+	w->rd_gap = 0;
+	w->deadline = 0;
+	w->psn_first = qp->npsn;
+	qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
+}
+
+int hca_req_inject(struct hca_qp *qp, const struct hca_swqe *tmpl,
+		   const void *inl, uint32_t inl_len)
+{
+	struct hca_swqe *w;
+
+	if (!qp->ring) {
+		/* a QP without a send queue: room for the HCA's own */
+		qp->ring = calloc(8, sizeof(*qp->ring));
+		if (!qp->ring)
+			return -ENOMEM;
+		qp->ring_size = 8;
+	}
+	if (qp->head - qp->tail >= qp->ring_size || inl_len > 1024)
+		return -ENOSPC;
+	w = &qp->ring[qp->head & (qp->ring_size - 1)];
+	memcpy(w, tmpl, offsetof(struct hca_swqe, inline_buf));
+	if (inl_len) {
+		if (!inline_buf(w))
+			return -ENOMEM;
+		memcpy(w->inline_buf, inl, inl_len);
+		w->inl = 1;
+		w->len = inl_len;
+	}
+	wqe_start(qp, w);
+	w->failed = qp->state == IB_QPS_ERR ? HCA_SYND_FLUSH : 0;
+	qp->head++;
+	hca_trace_wqe(qp, w);
+	return 0;
+}
+
 /* Take new WQEs from the ring (never more than the ring can track). */
 static void take_wqes(struct hca_qp *qp)
 {
@@ -308,21 +374,7 @@ static void take_wqes(struct hca_qp *qp)
 		w = &qp->ring[qp->head & (qp->ring_size - 1)];
 		synd = decode(qp, &c, w, &bbs);
 		qp->sq_taken = (uint16_t)(qp->sq_taken + bbs);
-		/* a NOP or UMR puts nothing on the wire: no packet, no PSN */
-		w->npkts = w->opcode == HCA_WQE_NOP || w->opcode == HCA_WQE_UMR
-				   ? 0
-				   : 1;
-		if (!is_read_like(w->opcode) && w->len > HCA_SEG_MAX)
-			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
-		else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
-			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
-		w->sent = 0;
-		w->sent_max = 0;
-		w->rd_next = 0;
-		w->rd_gap = 0;
-		w->deadline = 0;
-		w->psn_first = qp->npsn;
-		qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
+		wqe_start(qp, w);
 		if (!synd && qp->type == IB_QPT_UD && w->len > 4096)
 			synd = HCA_SYND_LOC_LEN; /* UD: one packet, MTU 4096 */
 		if (!synd)

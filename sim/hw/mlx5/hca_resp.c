@@ -100,6 +100,7 @@ static uint8_t pkt_l3_type(const struct hca_qp *qp, const struct hca_pkt *p)
 void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd)
 {
+	struct hca_cq *cq = qp->rcq;
 	struct hca_cqe_info ci = {
 		.wqe_counter = (uint16_t)wqe_counter,
 		.qpn = qp->qpn,
@@ -128,8 +129,10 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		ci.l3_type = ci.grh ? pkt_l3_type(qp, p) : 0;
 		ci.solicited = !!(p->flags & HCA_PF_SE);
 	}
-	if (qp->rcq)
-		hca_cqe_write(qp->rcq, &ci);
+	if (qp->tm_op)
+		cq = hca_tm_complete(qp, &ci);
+	if (cq)
+		hca_cqe_write(cq, &ci);
 }
 
 /* iovec over [off, off+len) of the SGE list, for writing. */
@@ -432,20 +435,29 @@ static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 	qp->epsn = (p->psn + (atomic ? 1 : read_pkts(p->msg_len))) & PSN_MASK;
 }
 
+/* The receive a SEND lands in; a TM SRQ matches its tag first. */
+static int take_recv(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	if (qp->srq && qp->srq->tm)
+		return hca_tm_recv(qp, p, qp->msg_sge, &qp->msg_nsge,
+				   &qp->msg_wqe);
+	return hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge, &qp->msg_wqe);
+}
+
 /* SEND and WRITE packets (RC and UC). */
 static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 {
-	struct iovec iov[HCA_MAX_SGE];
+	struct iovec iov[HCA_MAX_SGE + 1];
 	int write = p->op == HCA_PKT_WRITE, n;
-	uint8_t synd = 0;
+	uint8_t synd = 0, tmh[HCA_TM_RNDV_HDR];
+	uint32_t skip = 0;
 	void *dst;
 
 	if (p->flags & HCA_PF_FIRST) {
 		qp->in_msg = 1;
 		qp->msg_op = p->op;
 		qp->msg_off = 0;
-		if (!write && hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge,
-					   &qp->msg_wqe)) {
+		if (!write && take_recv(qp, p)) {
 			qp->in_msg = 0;
 			/* the NAK for this PSN: later packets of the message
 			 * are dropped without another one */
@@ -466,16 +478,21 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 	}
 	if (!qp->in_msg)
 		return; /* UC: rest of a dropped message */
+	/* iov[0]: a matched tag's TMH, which its buffer does not get */
+	if (!write && (p->flags & HCA_PF_FIRST))
+		skip = qp->tm_skip;
+	iov[0].iov_base = tmh;
+	iov[0].iov_len = skip;
 	if (write) {
 		dst = p->len ? hca_mem(qp, p->rkey, p->raddr, p->len,
 				       IB_ACCESS_REMOTE_WRITE, 1, &synd)
 			     : NULL;
-		iov[0].iov_base = dst;
-		iov[0].iov_len = p->len;
+		iov[1].iov_base = dst;
+		iov[1].iov_len = p->len;
 		n = dst ? 1 : 0;
 	} else {
 		n = scatter_iov(qp, qp->msg_sge, qp->msg_nsge, qp->msg_off,
-				p->len, iov, &synd);
+				p->len - skip, iov + 1, &synd);
 		if (n < 0) {
 			hca_recv_complete(qp, qp->msg_wqe, p, 0, synd);
 			qp->in_msg = 0;
@@ -486,9 +503,9 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			return;
 		}
 	}
-	if (n)
-		hca_fabric_take(iov, n);
-	qp->msg_off += p->len;
+	if (n || skip)
+		hca_fabric_take(iov, n + 1);
+	qp->msg_off += p->len - skip;
 	qp->epsn = (p->psn + 1) & PSN_MASK;
 	qp->ack_psn = p->psn;
 	qp->ack_pending = qp->type == IB_QPT_RC;
