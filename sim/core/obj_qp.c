@@ -172,6 +172,8 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 		d->destroy_qp(uv, qp);
 	if (o->live && qp->qp_type == IB_QPT_UD)
 		sim_mcast_qp_gone(uv->dev, qp->qpn);
+	if (qp->qp_type == IB_QPT_XRC_TGT)
+		sim_xrc_tgt_put(qp); /* the last handle anywhere takes it */
 	release(OBJ_OF(qp->pd));
 	release(OBJ_OF(qp->send_cq));
 	release(OBJ_OF(qp->recv_cq));
@@ -532,6 +534,8 @@ static int w_query_qp(struct sim_wcall *w)
 	if (!qp)
 		return err;
 	qp = sim_qp_real(qp);
+	if (qp->qp_type == IB_QPT_XRC_TGT)
+		sim_xrc_tgt_load(qp);
 	at = &qp->attr;
 	dest_to_user(&at->ah, &r.dest);
 	dest_to_user(&at->alt_ah, &r.alt_dest);

@@ -179,6 +179,8 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	if (!qp)
 		return ret;
 	qp = sim_qp_real(qp); /* an opened XRC_TGT QP: the QP itself */
+	if (qp->qp_type == IB_QPT_XRC_TGT)
+		sim_xrc_tgt_load(qp); /* the domain's QP, whichever handle */
 	mask &= ~sim_qp_mask_stripped(qp->qp_type);
 	ret = uverbs_checks(m, qp, &mask);
 	if (ret)
@@ -209,6 +211,8 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	snprintf(w->note, sizeof(w->note), "handle=%u mask=%#x state %u->%u",
 		 qp->obj.handle, mask, before, n.qp_state);
 	qp->attr = n;
+	if (qp->qp_type == IB_QPT_XRC_TGT)
+		sim_xrc_tgt_store(qp);
 	state_events(w->uv, qp, old, &n);
 	return 0;
 }

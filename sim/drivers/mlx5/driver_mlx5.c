@@ -336,6 +336,7 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.reg_mr_method = 1,
 	.buf_umem = 1,
 	.xrc = 1,
+	.open_qp = mlx5_sim_open_xrc_tgt,
 	.odp_caps = mlx5_sim_odp_caps,
 	.advise_mr = mlx5_sim_advise_mr,
 	.tm_srq = 1,

@@ -80,6 +80,7 @@ int mlx5_sim_qp_attach(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       struct hca_qp *qp);
 /* XRC_TGT: a kernel QP, no user data (mlx5_xrc.c) */
 int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
+void mlx5_sim_open_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 		       const void *in, size_t in_len, void *out,
 		       size_t out_len);

@@ -486,6 +486,7 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 	if (gsrq->cq) {
 		srq->cq = hcq(gsrq->cq);
 		srq->pd = gsrq->pd;
+		hca_xrc_srq_made(srq);
 	}
 	if (gsrq->srq_type == IB_UVERBS_SRQT_TM) {
 		ret = mlx5_sim_tm_srq(uv->dev, gsrq, srq);

@@ -22,11 +22,23 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 	qp->type = IB_QPT_RC;
 	qp->xrc = HCA_XRC_TGT;
 	qp->xrcdn = gqp->xrcd->xrcdn;
-	ret = mlx5_sim_qp_attach(uv, gqp, qp);
+	ret = sim_xrc_tgt_new(gqp); /* the domain's QP, held by this handle */
+	if (!ret)
+		ret = mlx5_sim_qp_attach(uv, gqp, qp);
 	if (ret) {
 		free(qp);
 		return ret;
 	}
 	hca_engine_start();
 	return 0;
+}
+
+/* A process that opened a TGT QP hears of its async events from the HCA
+ * that found them (hw/mlx5/hca_xrc.c): it needs a ring and an engine even
+ * with no queue of its own. */
+void mlx5_sim_open_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
+{
+	(void)uv, (void)gqp;
+	if (!hca_fabric_open())
+		hca_engine_start();
 }

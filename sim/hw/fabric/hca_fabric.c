@@ -142,14 +142,16 @@ int hca_fabric_open(void)
 	return 0;
 }
 
-int hca_fabric_attach(unsigned int dev, uint32_t qpn)
+/* Name (dev, num) under fmt as this process's: q<dev>.<qpn> for a QP,
+ * x<dev>.<srqn> for an XRC SRQ. */
+static int name_attach(const char *fmt, unsigned int dev, uint32_t num)
 {
 	char path[SIM_PATH_LEN + 48], target[32];
 	int ret = hca_fabric_open();
 
 	if (ret)
 		return ret;
-	ret = dir_path(path, sizeof(path), "q%u.%u", dev, qpn);
+	ret = dir_path(path, sizeof(path), fmt, dev, num);
 	if (ret)
 		return ret;
 	snprintf(target, sizeof(target), "p%u", (unsigned int)getpid());
@@ -157,27 +159,53 @@ int hca_fabric_attach(unsigned int dev, uint32_t qpn)
 	return symlink(target, path) ? -errno : 0;
 }
 
-void hca_fabric_detach(unsigned int dev, uint32_t qpn)
+static void name_detach(const char *fmt, unsigned int dev, uint32_t num)
 {
 	char path[SIM_PATH_LEN + 48];
 
-	if (!dir_path(path, sizeof(path), "q%u.%u", dev, qpn))
+	if (!dir_path(path, sizeof(path), fmt, dev, num))
 		unlink(path);
 }
 
-/* The process owning (dev, qpn), or 0. */
-static pid_t owner_of(unsigned int dev, uint32_t qpn)
+/* The process a name names, or 0. */
+static pid_t name_owner(const char *fmt, unsigned int dev, uint32_t num)
 {
 	char path[SIM_PATH_LEN + 48], t[32];
 	ssize_t n;
 
-	if (dir_path(path, sizeof(path), "q%u.%u", dev, qpn))
+	if (dir_path(path, sizeof(path), fmt, dev, num))
 		return 0;
 	n = sys.readlink(path, t, sizeof(t) - 1);
 	if (n < 2 || t[0] != 'p')
 		return 0;
 	t[n] = 0;
 	return (pid_t)atoi(t + 1);
+}
+
+int hca_fabric_attach(unsigned int dev, uint32_t qpn)
+{
+	return name_attach("q%u.%u", dev, qpn);
+}
+
+void hca_fabric_detach(unsigned int dev, uint32_t qpn)
+{
+	name_detach("q%u.%u", dev, qpn);
+}
+
+/* The process owning (dev, qpn), or 0. */
+static pid_t owner_of(unsigned int dev, uint32_t qpn)
+{
+	return name_owner("q%u.%u", dev, qpn);
+}
+
+int hca_fabric_srq_name(unsigned int dev, uint32_t srqn, int attach)
+{
+	if (attach)
+		return name_attach("x%u.%u", dev, srqn);
+	/* a fork child's copy of the parent's SRQ leaves the name alone */
+	if (name_owner("x%u.%u", dev, srqn) == getpid())
+		name_detach("x%u.%u", dev, srqn);
+	return 0;
 }
 
 static struct ring_hdr *peer_ring(pid_t pid)
@@ -310,6 +338,11 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	return 0;
 }
 
+int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p)
+{
+	return send_to((pid_t)pid, p, NULL, 0, NULL);
+}
+
 int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		    int iovcnt)
 {
@@ -323,11 +356,15 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
 	unsigned int slot = (p->dst_qpn ^ p->dst_dev * 131u) % OWNER_CACHE;
 	int ret;
 
+	pid_t xrc =
+		p->xrc_srqn ? name_owner("x%u.%u", p->dst_dev, p->xrc_srqn) : 0;
+
 	if (owners[slot].dev_qpn != key || !owners[slot].pid) {
 		owners[slot].pid = owner_of(p->dst_dev, p->dst_qpn);
 		owners[slot].dev_qpn = key;
 	}
-	ret = send_to(owners[slot].pid, p, iov, iovcnt, mark);
+	/* an XRC request runs where the SRQ it names lives (hca_xrc.c) */
+	ret = send_to(xrc ? xrc : owners[slot].pid, p, iov, iovcnt, mark);
 	if (ret != -EAGAIN) { /* a full ring (ring_full) is tried again */
 		hca_stats.pkts_out++;
 		hca_hw_count(p->src_dev, SIM_HWC_XMIT_PKTS);

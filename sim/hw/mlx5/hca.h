@@ -224,6 +224,9 @@ struct hca_qp {
 	uint32_t qpn, type, state, uidx;
 	uint8_t xrc;	/* HCA_XRC_*: type is then IB_QPT_RC */
 	uint32_t xrcdn; /* XRC_TGT: its domain */
+	/* XRC_TGT instance (obj NULL unless the creator's): the QP's resets
+	 * it saw */
+	uint32_t xrc_resets;
 	struct sim_pd *pd;
 	uint8_t sig_all;
 	uint8_t cq_overran; /* a CQE of it found its CQ full (hca_cqe.c) */
@@ -403,6 +406,7 @@ enum {
 	HCA_PKT_ATOMIC_RESP,
 	HCA_PKT_ACK,
 	HCA_PKT_NAK,
+	HCA_PKT_XRC_ERR, /* not on the wire: a TGT QP went to ERR elsewhere */
 };
 enum {
 	HCA_PF_FIRST = 1,
@@ -446,6 +450,11 @@ struct hca_pkt {
 	uint32_t flow_label;
 };
 
+/* Name an XRC SRQ as this process's (attach 1) or drop the name: XRC
+ * requests naming it are sent here. 0 or -errno. */
+int hca_fabric_srq_name(unsigned int dev, uint32_t srqn, int attach);
+/* Send a payload-less packet to process pid's ring itself. */
+int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p);
 /* Create this process's receive ring (once). 0 or -errno. */
 int hca_fabric_open(void);
 /* Make (dev, qpn) reachable / unreachable. */
@@ -529,6 +538,16 @@ int hca_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot);
 int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p);
 /* An XRC SRQ goes away: no TGT QP may still point at it. */
 void hca_xrc_srq_gone(const struct hca_srq *srq);
+/* An XRC SRQ was made: requests naming it come to this process. */
+void hca_xrc_srq_made(const struct hca_srq *srq);
+/* A request for a TGT QP, run here because the SRQ it names is here (or
+ * HCA_PKT_XRC_ERR: the QP went to ERR in another process): qp is this
+ * process's instance of the QP, NULL when it has none yet (one is made
+ * from the QP's row). */
+void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p);
+/* A responder error on a TGT QP instance: the QP goes to ERR everywhere,
+ * event to every handle. */
+void hca_xrc_event(struct hca_qp *qp, uint32_t event);
 
 /* ---- tag matching (hca_tm.c) ---- */
 enum { HCA_CQE_APP_TM = 1 };

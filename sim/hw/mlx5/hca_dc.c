@@ -9,6 +9,12 @@
  * SRQ, receive CQ, user index and access rights. A packet carrying the
  * wrong key is dropped without an answer, so the DCI times out and ends
  * in RETRY_EXC_ERR (the key violation event goes to DEVX only).
+ *
+ * DCI streams: the simulated ConnectX reports dci_streams_caps 0/0 (as a
+ * ConnectX-6 without the feature), so no DCI has stream channels and the
+ * ctrl segment's stream id (bytes 9-10) is not looked at: libmlx5 44
+ * leaves those bytes as the ring held them unless
+ * mlx5dv_wr_set_dc_addr_stream wrote them.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -76,7 +76,7 @@ void hca_qp_to_err(struct hca_qp *qp)
 	qp->ack_pending = 0;
 	hca_req_flush(qp);
 	rq_flush(qp);
-	if (qp->srq)
+	if (qp->srq && qp->obj)
 		sim_async_event(qp->uv, SIM_EVENT_QP_LAST_WQE_REACHED, qp->obj);
 }
 

@@ -43,6 +43,7 @@ static const char *const pkt_names[] = {
 	[HCA_PKT_ATOMIC_RESP] = "ATOMIC_RESP",
 	[HCA_PKT_ACK] = "ACK",
 	[HCA_PKT_NAK] = "NAK",
+	[HCA_PKT_XRC_ERR] = "XRC_ERR",
 };
 
 static const struct sim_config *cfg(void)

@@ -200,7 +200,9 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 		sim_trace("qp %#x to ERR: responder error (NAK %u) on packet "
 			  "op %u psn %#x from qp %#x",
 			  qp->qpn, nak, p->op, p->psn, p->src_qpn);
-	if (event)
+	if (event && qp->xrc == HCA_XRC_TGT)
+		hca_xrc_event(qp, event); /* the domain's QP: every handle */
+	else if (event)
 		sim_async_event(qp->uv, event, qp->obj);
 	hca_qp_to_err(qp);
 }

@@ -35,6 +35,13 @@ void hca_rx_deliver(const struct hca_pkt *p, const uint8_t *payload)
 	}
 	if (qp && qp->dct)
 		qp = hca_dct_conn(qp, p);
+	/* XRC: a request for an SRQ of another process, or an error of a
+	 * shared TGT QP, goes where the SRQ and the handles are */
+	if ((p->xrc_srqn || p->op == HCA_PKT_XRC_ERR) &&
+	    (!qp || qp->xrc == HCA_XRC_TGT)) {
+		hca_xrc_input(qp, p);
+		return;
+	}
 	if (!qp)
 		return;
 	if (is_response(p->op))
