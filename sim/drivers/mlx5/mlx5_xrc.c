@@ -3,30 +3,23 @@
  * mlx5_ib's XRC_TGT QP: a kernel QP. The driver takes no user data for it
  * (libmlx5 sends its usual create_qp udata and the kernel ignores it, and
  * leaves the driver response as libmlx5 zeroed it); the QP has no send
- * queue, its receive side is "SRQ" and its CQs are internal. The engine
- * gets a QP with no rings that answers requests as RC does and hands each
+ * queue, its receive side is "SRQ" and its CQs are internal. The HCA gets
+ * a QP with no rings that answers requests as RC does and hands each
  * message to the XRC SRQ the packet names (hw/mlx5/hca_xrc.c).
  */
-#include "hca.h"
-
-#include <errno.h>
-#include <stdlib.h>
+#include "mlx5.h"
+#include "hca_cmd.h"
 
 int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 {
-	struct hca_qp *qp = calloc(1, sizeof(*qp));
-	int ret;
+	const struct hca_create_qp_in c = {
+		.hdr.opcode = HCA_CMD_CREATE_QP,
+		.dev = uv->dev,
+		.qpn = gqp->qpn,
+		.st = HCA_ST_XRC,
+		.xrc_half = HCA_XRC_HALF_TGT,
+		.xrcdn = gqp->xrcd->xrcdn,
+	};
 
-	if (!qp)
-		return -ENOMEM;
-	qp->type = HCA_QPT_RC;
-	qp->xrc = HCA_XRC_TGT;
-	qp->xrcdn = gqp->xrcd->xrcdn;
-	ret = mlx5_sim_qp_attach(uv, gqp, qp);
-	if (ret) {
-		free(qp);
-		return ret;
-	}
-	hca_engine_start();
-	return 0;
+	return mlx5_sim_qp_create(&gqp->obj, &c);
 }

@@ -11,6 +11,7 @@
  * catastrophic error (QP_FATAL, ERR).
  */
 #include "hca.h"
+#include "hca_cmd.h"
 
 #include <endian.h>
 #include <string.h>
@@ -45,8 +46,8 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 	uint8_t *e;
 
 	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe && !cq->ignore_overrun) {
-		if (!cq->overrun && cq->obj)
-			sim_async_event(cq->uv, SIM_EVENT_CQ_ERR, cq->obj);
+		if (!cq->overrun)
+			hca_eq_post(HCA_EQE_CQ_ERROR, 0, cq->dev, cq->cqn);
 		cq->overrun = 1;
 		return 0;
 	}
@@ -106,8 +107,7 @@ int hca_cq_overrun_errors(void)
 		/* A QP already in error (its flushes overran) raises none. */
 		if (qp->state == HCA_QPS_ERR || qp->state == HCA_QPS_RESET)
 			continue;
-		if (qp->obj)
-			sim_async_event(qp->uv, SIM_EVENT_QP_FATAL, qp->obj);
+		hca_eq_post(HCA_EQE_WQ_CATAS_ERROR, 0, qp->dev, qp->qpn);
 		hca_qp_to_err(qp);
 		did = 1;
 	}
@@ -169,6 +169,5 @@ void hca_cq_check_arm(struct hca_cq *cq)
 		return; /* re-armed meanwhile: look again next pass */
 	cq->solicited_pending = 0;
 	cq->mod_since = 0;
-	if (cq->obj)
-		sim_cq_comp_event(sim_cq(cq->obj));
+	hca_eq_post(HCA_EQE_COMP, 0, cq->dev, cq->cqn);
 }

@@ -31,7 +31,7 @@ int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p)
 	qp->srq = srq;
 	qp->rcq = srq->cq;
 	qp->uidx = srq->uidx;
-	qp->pd = srq->pd;
+	qp->pdn = srq->pdn;
 	return 0;
 }
 
@@ -43,6 +43,6 @@ void hca_xrc_srq_gone(const struct hca_srq *srq)
 		if (qp->xrc == HCA_XRC_TGT && qp->srq == srq) {
 			qp->srq = NULL;
 			qp->rcq = NULL;
-			qp->pd = NULL;
+			qp->pdn = 0;
 		}
 }
