@@ -25,8 +25,7 @@ uint64_t mlx5_sim_key_to_offset(uint32_t key);
 /* Entry key of a page offset; 0 on success, -EINVAL if malformed. */
 int mlx5_sim_pgoff_to_key(uint64_t pgoff, uint32_t *key);
 
-/* The HCA clock (mlx5_clock.c): its counter, a clock-info snapshot. */
-uint64_t mlx5_sim_clock_cycles(void);
+/* The HCA clock's clock-info snapshot (mlx5_clock.c). */
 void mlx5_sim_clock_info(struct mlx5_ib_clock_info *ci);
 
 int mlx5_sim_alloc_dm(struct sim_call *c, struct sim_dm *dm, uint64_t len,

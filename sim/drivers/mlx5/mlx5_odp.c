@@ -13,6 +13,7 @@
  * work is queued and the call returns 0 (here it runs at once, its errors
  * dropped, as the kernel's work item drops them).
  */
+#include "mlx5.h"
 #include "hca.h"
 
 #include <errno.h>

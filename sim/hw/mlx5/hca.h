@@ -20,7 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mlx5.h"
+#include "hca_cmd.h"
+#include "uapi.h"
 
 /* mlx5 WQE opcodes (ctrl segment byte 3) */
 enum {

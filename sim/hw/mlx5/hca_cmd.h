@@ -102,6 +102,12 @@ int hca_cmd_exec(const void *in, size_t in_len, void *out, size_t out_len);
 /* The command's PRM name ("CREATE_QP"), or NULL. */
 const char *hca_cmd_name(uint16_t opcode);
 
+/* ---- the device clock (the init segment's internal timer) ---- */
+#define HCA_CLOCK_MASK ((1ULL << 41) - 1)
+/* The counter now, and what it read at CLOCK_MONOTONIC time mono_ns. */
+uint64_t hca_clock_now(void);
+uint64_t hca_clock_at(uint64_t mono_ns);
+
 /* ---- event queue ---- */
 /* EQE types (the PRM's event numbers; 0xf0 up are the sim's own) */
 enum {

@@ -67,7 +67,7 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 		memcpy(e + 36, &ci->imm, 4); /* raw, as libmlx5 reads it */
 		put32(e + 44, ci->byte_cnt);
 		/* the completion time, in cycles of the HCA clock */
-		put64(e + 48, mlx5_sim_clock_cycles());
+		put64(e + 48, hca_clock_now());
 	}
 	put32(e + 32, ci->uidx & 0xffffff);
 	put32(e + 56, ((uint32_t)ci->wqe_opcode << 24) | (ci->qpn & 0xffffff));
