@@ -142,13 +142,16 @@ static void device_event(struct sim_uvfile *uv, void *arg)
 }
 
 /* The HCA moved a QP by itself: the core's state follows QUERY_QP. */
-static void qp_state(struct sim_obj *obj, uint32_t qpn)
+static void qp_state(const struct mlx5_sim_res *r)
 {
-	struct hca_num_in in = {.hdr.opcode = HCA_CMD_QUERY_QP, .num = qpn};
+	struct hca_num_in in = {
+		.hdr.opcode = r->dct ? HCA_CMD_QUERY_DCT : HCA_CMD_QUERY_QP,
+		.num = r->num,
+	};
 	struct hca_query_qp_out out = {};
 
 	if (!hca_cmd_exec(&in, sizeof(in), &out, sizeof(out)))
-		sim_qp(obj)->attr.qp_state = (uint8_t)out.state;
+		sim_qp(r->obj)->attr.qp_state = (uint8_t)out.state;
 }
 
 static void eq_handler(const struct hca_eqe *e)
@@ -168,7 +171,7 @@ static void eq_handler(const struct hca_eqe *e)
 		if (r && e->type == HCA_EQE_COMP)
 			sim_cq_comp_event(sim_cq(r->obj));
 		else if (r)
-			qp_state(r->obj, e->num);
+			qp_state(r);
 		return;
 	}
 	for (i = 0; i < sizeof(affiliated) / sizeof(affiliated[0]); i++) {

@@ -2,11 +2,12 @@
 /*
  * The HCA's memory keys of MRs and MWs (mlx5_ib's mkeys): each MR the core
  * registers becomes a CREATE_MKEY carrying what the HCA needs to reach
- * its bytes (PD, range, access, pinned / on-demand / dma-buf / none, the
- * address), each MW a free window the HCA binds by UMR. A dma-buf MR's
- * translation is the driver's: the HCA raises PAGE_FAULT at each access
- * and is answered with PAGE_FAULT_RESUME (no bytes once the exporter
- * revoked the buffer), where mlx5_ib would invalidate the mkey on move.
+ * its bytes (PD, range, access, pinned / on-demand / asked at each access
+ * / none, the address), each MW a free window the HCA binds by UMR. The
+ * translation of dma-buf and MEMIC MRs is the driver's: the HCA raises
+ * PAGE_FAULT at each access and is answered with PAGE_FAULT_RESUME (no
+ * bytes once the exporter revoked the buffer), where mlx5_ib would
+ * invalidate the mkey when the buffer moves.
  */
 #include "mlx5.h"
 #include "hca_cmd.h"
@@ -65,12 +66,13 @@ int mlx5_sim_reg_mkey(struct sim_mr *mr)
 	};
 
 	if (mr->backing == SIM_MR_DMABUF) {
-		c.translation = HCA_MKEY_DMABUF;
+		c.translation = HCA_MKEY_FAULT;
 	} else if (mr->backing == SIM_MR_DM) {
-		c.base = dm_bytes(mr);
-		c.translation = c.base ? HCA_MKEY_PINNED : HCA_MKEY_NONE;
+		/* MEMIC is mapped when the HCA first reaches it */
+		c.translation = mr->dm->alloc < 0 ? HCA_MKEY_NONE
+						  : HCA_MKEY_FAULT;
 	} else {
-		c.base = mr->addr;
+		c.addr = mr->addr;
 		c.translation = (mr->access & IB_UVERBS_ACCESS_ON_DEMAND)
 					? HCA_MKEY_ODP
 					: HCA_MKEY_PINNED;
@@ -113,9 +115,11 @@ void mlx5_sim_mkey_fault(uint32_t key)
 	if (!r)
 		return;
 	mr = sim_mr(r->obj);
-	bytes = mr->backing == SIM_MR_DMABUF ? sim_dmabuf_bytes(mr->dmabuf)
-					     : NULL;
-	if (bytes)
-		in.base = (uintptr_t)(bytes + mr->offset);
+	if (mr->backing == SIM_MR_DM) {
+		in.addr = dm_bytes(mr);
+	} else {
+		bytes = sim_dmabuf_bytes(mr->dmabuf);
+		in.addr = bytes ? (uintptr_t)(bytes + mr->offset) : 0;
+	}
 	mlx5_sim_cmd(&in, sizeof(in), NULL, 0);
 }

@@ -362,12 +362,12 @@ struct hca_mkey {
 	uint8_t mw_type;
 	uint8_t free;	   /* window: no range bound */
 	uint8_t odp;	   /* pages are faulted in when the HCA needs them */
-	uint8_t dmabuf;	   /* each access asks the driver (PAGE_FAULT) */
+	uint8_t fault;	   /* each access asks the driver (PAGE_FAULT) */
 	uint8_t none;	   /* no bytes the HCA can reach (SW ICM) */
 	uint32_t pdn;
 	uint32_t access;   /* IB_ACCESS_* */
 	uint64_t start, length;
-	uint8_t *base;	   /* the bytes of start (dmabuf: of the last fault) */
+	uint64_t addr;	   /* where start is (fault: at the last one) */
 	/* window: the QP a type 2 was bound through, the MR under it */
 	uint32_t qpn;
 	uint32_t mr_key;
@@ -375,9 +375,9 @@ struct hca_mkey {
 };
 /* The mkey of key's index on dev, whatever its key byte; NULL if none. */
 struct hca_mkey *hca_mkey_find(unsigned int dev, uint32_t key);
-/* A dma-buf mkey's bytes now (the driver answers the PAGE_FAULT EQE);
- * NULL once the exporter revoked them. */
-uint8_t *hca_mkey_fault(struct hca_mkey *mk);
+/* Where a fault mkey's start is now (the driver answers the PAGE_FAULT
+ * EQE); 0 when there are no bytes (the exporter revoked the buffer). */
+uint64_t hca_mkey_fault(struct hca_mkey *mk);
 
 /* ---- memory (hca_mem.c) ---- */
 /* Translate [va, va+len) under key to a local pointer after the checks

@@ -159,9 +159,9 @@ struct hca_create_eq_in {
 enum { HCA_MKEY_MR = 0, HCA_MKEY_MW = 1 };
 /* How the HCA reaches an MR's bytes */
 enum {
-	HCA_MKEY_PINNED, /* at base, resident */
-	HCA_MKEY_ODP,	 /* at base, faulted in on access */
-	HCA_MKEY_DMABUF, /* asked of the driver (PAGE_FAULT) at each access */
+	HCA_MKEY_PINNED, /* at addr, resident */
+	HCA_MKEY_ODP,	 /* at addr, faulted in on access */
+	HCA_MKEY_FAULT,	 /* asked of the driver (PAGE_FAULT) at each access */
 	HCA_MKEY_NONE,	 /* no bytes the HCA can reach (SW ICM) */
 };
 struct hca_create_mkey_in {
@@ -173,7 +173,7 @@ struct hca_create_mkey_in {
 	uint8_t mw_type;     /* HCA_MKEY_MW: 1 or 2, created free */
 	uint8_t translation; /* HCA_MKEY_MR: HCA_MKEY_PINNED ... NONE */
 	uint64_t start, length;
-	uint64_t base; /* PINNED / ODP: process address of byte start */
+	uint64_t addr; /* PINNED / ODP: process address of byte start */
 };
 
 /* The driver's answer to a PAGE_FAULT EQE: where the bytes are, 0 when
@@ -181,7 +181,7 @@ struct hca_create_mkey_in {
 struct hca_page_fault_resume_in {
 	struct hca_cmd_in hdr;
 	uint32_t key;
-	uint64_t base;
+	uint64_t addr;
 };
 
 /* ---- CQ ---- */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Memory keys: CREATE_MKEY makes the HCA's record of an MR (PD, range,
- * access, where its bytes are and how: pinned, on-demand paged, or a
- * dma-buf the driver is asked for at each access) or of a memory window,
- * created free; DESTROY_MKEY forgets it. A dma-buf mkey's translation is
- * never cached: the HCA raises PAGE_FAULT and the driver answers with
- * PAGE_FAULT_RESUME, so a buffer the exporter revoked fails the access,
- * as mlx5_ib's invalidation of a moved dma-buf would.
+ * access, where its bytes are and how: pinned, on-demand paged, or asked
+ * of the driver at each access) or of a memory window,
+ * created free; DESTROY_MKEY forgets it. The translation of a dma-buf or
+ * device-memory MR is never cached: the HCA raises PAGE_FAULT and the
+ * driver answers with PAGE_FAULT_RESUME, so a buffer the exporter revoked
+ * fails the access, as mlx5_ib's invalidation of a moved dma-buf would.
  *
  * The table is this process's: a fork child starts with none.
  */
@@ -36,11 +36,11 @@ struct hca_mkey *hca_mkey_find(unsigned int dev, uint32_t key)
 	return mk && mk->dev == dev ? mk : NULL;
 }
 
-uint8_t *hca_mkey_fault(struct hca_mkey *mk)
+uint64_t hca_mkey_fault(struct hca_mkey *mk)
 {
-	mk->base = NULL;
+	mk->addr = 0;
 	hca_eq_post(HCA_EQE_PAGE_FAULT, 0, mk->dev, mk->key);
-	return mk->base;
+	return mk->addr;
 }
 
 static uint8_t create_mkey(const void *in, void *out)
@@ -70,9 +70,9 @@ static uint8_t create_mkey(const void *in, void *out)
 		mk->start = c->start;
 		mk->length = c->length;
 		mk->odp = c->translation == HCA_MKEY_ODP;
-		mk->dmabuf = c->translation == HCA_MKEY_DMABUF;
+		mk->fault = c->translation == HCA_MKEY_FAULT;
 		mk->none = c->translation == HCA_MKEY_NONE;
-		mk->base = (uint8_t *)(uintptr_t)c->base;
+		mk->addr = c->addr;
 	}
 	if (!atfork_done) {
 		pthread_atfork(NULL, NULL, forked);
@@ -103,9 +103,9 @@ static uint8_t page_fault_resume(const void *in, void *out)
 	struct hca_mkey *mk = hca_table_find(&mkey_table, c->key >> 8);
 
 	(void)out;
-	if (!mk || !mk->dmabuf)
+	if (!mk || !mk->fault)
 		return HCA_STAT_BAD_RES_ERR;
-	mk->base = (uint8_t *)(uintptr_t)c->base;
+	mk->addr = c->addr;
 	return HCA_STAT_OK;
 }
 

@@ -5,8 +5,8 @@
  * QP's PD, allow the access, and cover the range. Host MRs translate to
  * process addresses (faulted in first when on-demand), DM MRs to the
  * device's MEMIC (mapped once, MAP_SHARED, so every process and the HCA
- * see the same bytes), dma-buf MRs to whatever the driver says backs the
- * buffer at this access (nothing once the exporter revoked it).
+ * see the same bytes) and dma-buf MRs to whatever the driver says backs
+ * them at this access (nothing once the exporter revoked the buffer).
  */
 #include "hca.h"
 
@@ -14,6 +14,7 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd)
 {
 	struct hca_mkey *mk = hca_mkey_find(qp->dev, key);
+	uint64_t addr;
 	uint8_t *base;
 
 	/* a window's index is no MR's: only remote access may use it */
@@ -31,10 +32,10 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 		return NULL;
 	if (mk->none)
 		return NULL;
-	base = mk->dmabuf ? hca_mkey_fault(mk) : mk->base;
-	if (!base)
-		return NULL; /* the exporter revoked the buffer */
-	base += va - mk->start;
+	addr = mk->fault ? hca_mkey_fault(mk) : mk->addr;
+	if (mk->fault && !addr)
+		return NULL; /* no bytes: the exporter revoked them */
+	base = (uint8_t *)(uintptr_t)(addr + (va - mk->start));
 	if (mk->odp &&
 	    hca_odp_fault((uintptr_t)base, len,
 			  !!(need & (HCA_ACC_LOCAL_WRITE | HCA_ACC_REMOTE_WRITE |
