@@ -26,24 +26,27 @@ static const struct hca_cmd_topic *const topics[] = {
 	&hca_cmd_mkey_topic,
 };
 
-/* mlx5_core's cmd_status_to_err */
+/* mlx5_core's cmd_status_to_err, and the names --trace prints */
+#define STAT(s, e) {HCA_STAT_##s, e, #s}
 static const struct {
 	uint8_t status;
 	int err;
+	const char *name;
 } status_errs[] = {
-	{HCA_STAT_INT_ERR, EIO},
-	{HCA_STAT_BAD_OP_ERR, EINVAL},
-	{HCA_STAT_BAD_PARAM_ERR, EINVAL},
-	{HCA_STAT_BAD_SYS_STATE_ERR, EIO},
-	{HCA_STAT_BAD_RES_ERR, EINVAL},
-	{HCA_STAT_RES_BUSY, EBUSY},
-	{HCA_STAT_LIM_ERR, ENOMEM},
-	{HCA_STAT_BAD_RES_STATE_ERR, EINVAL},
-	{HCA_STAT_NO_RES_ERR, EAGAIN},
-	{HCA_STAT_BAD_QP_STATE_ERR, EINVAL},
-	{HCA_STAT_BAD_SIZE_OUTS_CQES_ERR, EINVAL},
-	{HCA_STAT_BAD_INP_LEN_ERR, EIO},
-	{HCA_STAT_BAD_OUTP_LEN_ERR, EIO},
+	STAT(OK, 0),
+	STAT(INT_ERR, EIO),
+	STAT(BAD_OP_ERR, EINVAL),
+	STAT(BAD_PARAM_ERR, EINVAL),
+	STAT(BAD_SYS_STATE_ERR, EIO),
+	STAT(BAD_RES_ERR, EINVAL),
+	STAT(RES_BUSY, EBUSY),
+	STAT(LIM_ERR, ENOMEM),
+	STAT(BAD_RES_STATE_ERR, EINVAL),
+	STAT(NO_RES_ERR, EAGAIN),
+	STAT(BAD_QP_STATE_ERR, EINVAL),
+	STAT(BAD_SIZE_OUTS_CQES_ERR, EINVAL),
+	STAT(BAD_INP_LEN_ERR, EIO),
+	STAT(BAD_OUTP_LEN_ERR, EIO),
 };
 
 static const struct hca_cmd_def *find_cmd(uint16_t opcode)
@@ -64,14 +67,14 @@ const char *hca_cmd_name(uint16_t opcode)
 	return d ? d->name : NULL;
 }
 
-static int status_err(uint8_t status)
+static size_t status_row(uint8_t status)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(status_errs) / sizeof(status_errs[0]); i++)
+	for (i = 1; i < sizeof(status_errs) / sizeof(status_errs[0]); i++)
 		if (status_errs[i].status == status)
-			return -status_errs[i].err;
-	return status ? -EIO : 0;
+			return i;
+	return 1; /* an unknown status: the firmware's internal error */
 }
 
 int hca_cmd_exec(const void *in, size_t in_len, void *out, size_t out_len)
@@ -80,6 +83,7 @@ int hca_cmd_exec(const void *in, size_t in_len, void *out, size_t out_len)
 	struct hca_cmd_out *o = out;
 	const struct hca_cmd_def *d;
 	uint8_t status;
+	size_t i;
 
 	if (out_len < sizeof(*o))
 		return -EIO;
@@ -96,10 +100,11 @@ int hca_cmd_exec(const void *in, size_t in_len, void *out, size_t out_len)
 	o->status = status;
 	if (status && !o->syndrome)
 		o->syndrome = d ? d->opcode : 0;
-	if (status && sim_tracing())
-		sim_trace("hca cmd %s status %#x syndrome %#x",
-			  d ? d->name : "?", status, o->syndrome);
-	return status_err(status);
+	i = status ? status_row(status) : 0;
+	if (sim_tracing())
+		sim_trace("hca cmd %s -> %s syndrome %#x",
+			  d ? d->name : "?", status_errs[i].name, o->syndrome);
+	return -status_errs[i].err;
 }
 
 /* ---- tables ---- */
@@ -167,6 +172,9 @@ void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev,
 		.num = num,
 	};
 
+	if (sim_tracing())
+		sim_trace("hca eqe type %#x sub %#x dev %u num %#x", type,
+			  sub_type, dev, num);
 	if (eq_handler)
 		eq_handler(&e);
 }
