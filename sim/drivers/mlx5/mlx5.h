@@ -85,8 +85,10 @@ void mlx5_sim_hca_destroy(uint16_t destroy_op, uint32_t num);
 /* CREATE_QP c for obj, and its resource. 0 or -errno (nothing made). */
 struct hca_create_qp_in;
 int mlx5_sim_qp_create(struct sim_obj *obj, const struct hca_create_qp_in *c);
-/* The HCA faulted on dma-buf mkey key: tell it where the bytes are. */
-void mlx5_sim_mkey_fault(uint32_t key);
+/* The HCA faulted on an mkey (PAGE_FAULT EQE e): resolve it and say so
+ * (where a dma-buf or MEMIC MR's bytes are; ODP pages brought in). */
+struct hca_eqe;
+void mlx5_sim_mkey_fault(const struct hca_eqe *e);
 /* Memory keys of MRs and MWs (mlx5_mkey.c), the core's hooks. */
 int mlx5_sim_reg_mkey(struct sim_mr *mr);
 void mlx5_sim_dereg_mkey(struct sim_mr *mr);
@@ -103,6 +105,13 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *cq, uint32_t cqe,
 void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *cq);
 /* On-demand paging (mlx5_odp.c) */
 void mlx5_sim_odp_caps(struct ib_uverbs_ex_query_device_resp *r);
+/* Resolve a page fault on [addr, addr+len) of this process as HMM does
+ * (mlx5_odp_fault.c): 0 once every page is in (writable if write),
+ * -EFAULT when a page does not exist or may not be written; *faulted
+ * says whether pages had to come in. snapshot: fault nothing, only
+ * check that the pages exist (ADVISE_MR's NO_FAULT). */
+int mlx5_sim_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot,
+		       int *faulted);
 int mlx5_sim_advise_mr(struct sim_uvfile *uv, struct sim_pd *pd,
 		       uint32_t advice, uint32_t flags,
 		       const struct ib_uverbs_sge *sge, uint32_t n);

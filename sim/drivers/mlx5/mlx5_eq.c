@@ -161,7 +161,7 @@ static void eq_handler(const struct hca_eqe *e)
 	size_t i;
 
 	if (e->type == HCA_EQE_PAGE_FAULT) {
-		mlx5_sim_mkey_fault(e->num);
+		mlx5_sim_mkey_fault(e);
 		return;
 	}
 	if (e->type == HCA_EQE_COMP || e->type == HCA_EQE_QP_STATE) {

@@ -102,20 +102,26 @@ void mlx5_sim_dealloc_mw_mkey(struct sim_mw *mw)
 	destroy_mkey(&mw->obj);
 }
 
-void mlx5_sim_mkey_fault(uint32_t key)
+void mlx5_sim_mkey_fault(const struct hca_eqe *e)
 {
-	struct mlx5_sim_res *r = mlx5_sim_res_find(MLX5_RES_MKEY, key);
+	struct mlx5_sim_res *r = mlx5_sim_res_find(MLX5_RES_MKEY, e->num);
 	struct hca_page_fault_resume_in in = {
 		.hdr.opcode = HCA_CMD_PAGE_FAULT_RESUME,
-		.key = key,
+		.key = e->num,
 	};
 	struct sim_mr *mr;
 	uint8_t *bytes;
+	int faulted;
 
 	if (!r)
 		return;
 	mr = sim_mr(r->obj);
-	if (mr->backing == SIM_MR_DM) {
+	if (e->sub_type != HCA_PF_TRANSLATE) {
+		in.error = !!mlx5_sim_odp_fault(
+			e->va, e->len, e->sub_type == HCA_PF_ODP_WRITE, 0,
+			&faulted);
+		in.faulted = (uint8_t)faulted;
+	} else if (mr->backing == SIM_MR_DM) {
 		in.addr = dm_bytes(mr);
 	} else {
 		bytes = sim_dmabuf_bytes(mr->dmabuf);

@@ -301,6 +301,7 @@ struct hca_srq *hca_srq_by_srqn(uint32_t srqn);
 /* Hand an EQE to the driver's event queue (dropped before CREATE_EQ). */
 void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev,
 		 uint32_t num);
+void hca_eq_post_eqe(const struct hca_eqe *e);
 
 /* ---- doorbells (hca_doorbell.c) ---- */
 /* A UAR page was mapped at p: its stores now ring (write-protected while
@@ -364,6 +365,7 @@ struct hca_mkey {
 	uint8_t odp;	   /* pages are faulted in when the HCA needs them */
 	uint8_t fault;	   /* each access asks the driver (PAGE_FAULT) */
 	uint8_t none;	   /* no bytes the HCA can reach (SW ICM) */
+	uint8_t pf_error;  /* the driver's answer to the last page fault */
 	uint32_t pdn;
 	uint32_t access;   /* IB_ACCESS_* */
 	uint64_t start, length;
@@ -378,6 +380,10 @@ struct hca_mkey *hca_mkey_find(unsigned int dev, uint32_t key);
 /* Where a fault mkey's start is now (the driver answers the PAGE_FAULT
  * EQE); 0 when there are no bytes (the exporter revoked the buffer). */
 uint64_t hca_mkey_fault(struct hca_mkey *mk);
+/* An ODP mkey's [addr, addr+len) must be in (writable if write): the
+ * driver resolves the PAGE_FAULT. 0, or -EFAULT when it could not. */
+int hca_mkey_odp_fault(struct hca_mkey *mk, uint64_t addr, uint64_t len,
+		       int write);
 
 /* ---- memory (hca_mem.c) ---- */
 /* Translate [va, va+len) under key to a local pointer after the checks
@@ -514,12 +520,6 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
-/* ---- on-demand paging (hca_odp.c) ---- */
-/* Resolve the HCA's page faults on [addr, addr+len) of this process: 0
- * once every page is in (writable if write), -EFAULT when a page does not
- * exist or may not be written. snapshot: fault nothing, only check that
- * the pages exist (ADVISE_MR's NO_FAULT). */
-int hca_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot);
 
 /* ---- XRC (hca_xrc.c) ---- */
 /* A request for an XRC_TGT QP: point its receive side at the XRC SRQ the

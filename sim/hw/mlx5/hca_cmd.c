@@ -162,6 +162,15 @@ uint32_t hca_new_number(void)
 /* ---- event queue ---- */
 static void (*eq_handler)(const struct hca_eqe *eqe);
 
+void hca_eq_post_eqe(const struct hca_eqe *e)
+{
+	if (sim_tracing())
+		sim_trace("hca eqe type %#x sub %#x dev %u num %#x", e->type,
+			  e->sub_type, e->dev, e->num);
+	if (eq_handler)
+		eq_handler(e);
+}
+
 void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev,
 		 uint32_t num)
 {
@@ -172,11 +181,7 @@ void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev,
 		.num = num,
 	};
 
-	if (sim_tracing())
-		sim_trace("hca eqe type %#x sub %#x dev %u num %#x", type,
-			  sub_type, dev, num);
-	if (eq_handler)
-		eq_handler(&e);
+	hca_eq_post_eqe(&e);
 }
 
 static uint8_t create_eq(const void *in, void *out)

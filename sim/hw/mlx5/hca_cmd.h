@@ -142,10 +142,19 @@ enum {
 	HCA_PORT_SM = 0xf0,
 };
 
+/* PAGE_FAULT sub-types: what the HCA asks of the driver */
+enum {
+	HCA_PF_TRANSLATE, /* where the mkey's bytes are now */
+	HCA_PF_ODP_READ,  /* [va, va+len) in */
+	HCA_PF_ODP_WRITE, /* [va, va+len) in and writable */
+};
+
 struct hca_eqe {
 	uint8_t type, sub_type;
 	uint16_t dev;
-	uint32_t num; /* cqn, qpn / dctn, srqn; the port for PORT_CHANGE */
+	uint32_t num; /* cqn, qpn / dctn, srqn, mkey; the port for PORT_CHANGE */
+	uint64_t va;  /* PAGE_FAULT on ODP: the range */
+	uint64_t len;
 };
 
 struct hca_create_eq_in {
@@ -177,11 +186,14 @@ struct hca_create_mkey_in {
 };
 
 /* The driver's answer to a PAGE_FAULT EQE: where the bytes are, 0 when
- * they are gone (the access fails). */
+ * they are gone (the access fails); for ODP, whether it resolved the
+ * fault and had to bring pages in. */
 struct hca_page_fault_resume_in {
 	struct hca_cmd_in hdr;
 	uint32_t key;
 	uint64_t addr;
+	uint8_t error;
+	uint8_t faulted;
 };
 
 /* ---- CQ ---- */

@@ -14,6 +14,7 @@
 #include "hca_cmd.h"
 #include "hca_cmd_int.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -39,8 +40,25 @@ struct hca_mkey *hca_mkey_find(unsigned int dev, uint32_t key)
 uint64_t hca_mkey_fault(struct hca_mkey *mk)
 {
 	mk->addr = 0;
-	hca_eq_post(HCA_EQE_PAGE_FAULT, 0, mk->dev, mk->key);
+	hca_eq_post(HCA_EQE_PAGE_FAULT, HCA_PF_TRANSLATE, mk->dev, mk->key);
 	return mk->addr;
+}
+
+int hca_mkey_odp_fault(struct hca_mkey *mk, uint64_t addr, uint64_t len,
+		       int write)
+{
+	const struct hca_eqe e = {
+		.type = HCA_EQE_PAGE_FAULT,
+		.sub_type = write ? HCA_PF_ODP_WRITE : HCA_PF_ODP_READ,
+		.dev = (uint16_t)mk->dev,
+		.num = mk->key,
+		.va = addr,
+		.len = len,
+	};
+
+	mk->pf_error = 1; /* unless the driver resolves it */
+	hca_eq_post_eqe(&e);
+	return mk->pf_error ? -EFAULT : 0;
 }
 
 static uint8_t create_mkey(const void *in, void *out)
@@ -103,9 +121,12 @@ static uint8_t page_fault_resume(const void *in, void *out)
 	struct hca_mkey *mk = hca_table_find(&mkey_table, c->key >> 8);
 
 	(void)out;
-	if (!mk || !mk->fault)
+	if (!mk || !(mk->fault || mk->odp))
 		return HCA_STAT_BAD_RES_ERR;
-	mk->addr = c->addr;
+	if (mk->fault)
+		mk->addr = c->error ? 0 : c->addr;
+	mk->pf_error = c->error;
+	hca_stats.odp_faults += mk->odp && c->faulted;
 	return HCA_STAT_OK;
 }
 

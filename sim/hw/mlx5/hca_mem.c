@@ -37,10 +37,10 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 		return NULL; /* no bytes: the exporter revoked them */
 	base = (uint8_t *)(uintptr_t)(addr + (va - mk->start));
 	if (mk->odp &&
-	    hca_odp_fault((uintptr_t)base, len,
-			  !!(need & (HCA_ACC_LOCAL_WRITE | HCA_ACC_REMOTE_WRITE |
-				     HCA_ACC_REMOTE_ATOMIC)),
-			  0))
+	    hca_mkey_odp_fault(mk, (uintptr_t)base, len,
+			       !!(need & (HCA_ACC_LOCAL_WRITE |
+					  HCA_ACC_REMOTE_WRITE |
+					  HCA_ACC_REMOTE_ATOMIC))))
 		return NULL; /* the page fault could not be resolved */
 	return base;
 }
