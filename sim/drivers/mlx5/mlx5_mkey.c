@@ -69,8 +69,8 @@ int mlx5_sim_reg_mkey(struct sim_mr *mr)
 		c.translation = HCA_MKEY_FAULT;
 	} else if (mr->backing == SIM_MR_DM) {
 		/* MEMIC is mapped when the HCA first reaches it */
-		c.translation = mr->dm->alloc < 0 ? HCA_MKEY_NONE
-						  : HCA_MKEY_FAULT;
+		c.translation =
+			mr->dm->alloc < 0 ? HCA_MKEY_NONE : HCA_MKEY_FAULT;
 	} else {
 		c.addr = mr->addr;
 		c.translation = (mr->access & IB_UVERBS_ACCESS_ON_DEMAND)
@@ -117,9 +117,9 @@ void mlx5_sim_mkey_fault(const struct hca_eqe *e)
 		return;
 	mr = sim_mr(r->obj);
 	if (e->sub_type != HCA_PF_TRANSLATE) {
-		in.error = !!mlx5_sim_odp_fault(
-			e->va, e->len, e->sub_type == HCA_PF_ODP_WRITE, 0,
-			&faulted);
+		in.error = !!mlx5_sim_odp_fault(e->va, e->len,
+						e->sub_type == HCA_PF_ODP_WRITE,
+						0, &faulted);
 		in.faulted = (uint8_t)faulted;
 	} else if (mr->backing == SIM_MR_DM) {
 		in.addr = dm_bytes(mr);

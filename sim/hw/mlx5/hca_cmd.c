@@ -19,15 +19,15 @@
 #include <stdlib.h>
 
 static const struct hca_cmd_topic *const topics[] = {
-	&hca_cmd_eq_topic,
-	&hca_cmd_cq_topic,
-	&hca_cmd_qp_topic,
-	&hca_cmd_srq_topic,
-	&hca_cmd_mkey_topic,
+	&hca_cmd_eq_topic,  &hca_cmd_cq_topic,	 &hca_cmd_qp_topic,
+	&hca_cmd_srq_topic, &hca_cmd_mkey_topic,
 };
 
 /* mlx5_core's cmd_status_to_err, and the names --trace prints */
-#define STAT(s, e) {HCA_STAT_##s, e, #s}
+#define STAT(s, e)                                                             \
+	{                                                                      \
+		HCA_STAT_##s, e, #s                                            \
+	}
 static const struct {
 	uint8_t status;
 	int err;
@@ -102,8 +102,8 @@ int hca_cmd_exec(const void *in, size_t in_len, void *out, size_t out_len)
 		o->syndrome = d ? d->opcode : 0;
 	i = status ? status_row(status) : 0;
 	if (sim_tracing())
-		sim_trace("hca cmd %s -> %s syndrome %#x",
-			  d ? d->name : "?", status_errs[i].name, o->syndrome);
+		sim_trace("hca cmd %s -> %s syndrome %#x", d ? d->name : "?",
+			  status_errs[i].name, o->syndrome);
 	return -status_errs[i].err;
 }
 
@@ -171,8 +171,7 @@ void hca_eq_post_eqe(const struct hca_eqe *e)
 		eq_handler(e);
 }
 
-void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev,
-		 uint32_t num)
+void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev, uint32_t num)
 {
 	const struct hca_eqe e = {
 		.type = type,

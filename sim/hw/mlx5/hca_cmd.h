@@ -152,8 +152,9 @@ enum {
 struct hca_eqe {
 	uint8_t type, sub_type;
 	uint16_t dev;
-	uint32_t num; /* cqn, qpn / dctn, srqn, mkey; the port for PORT_CHANGE */
-	uint64_t va;  /* PAGE_FAULT on ODP: the range */
+	/* cqn, qpn / dctn, srqn, mkey; the port for PORT_CHANGE */
+	uint32_t num;
+	uint64_t va; /* PAGE_FAULT on ODP: the range */
 	uint64_t len;
 };
 
@@ -229,18 +230,23 @@ struct hca_modify_cq_in {
 
 /* ---- QP ---- */
 /* The QPC's service type (the PRM's st) */
-enum { HCA_ST_RC = 0x0, HCA_ST_UC = 0x1, HCA_ST_UD = 0x2, HCA_ST_XRC = 0x3,
-       HCA_ST_DCI = 0x5 };
+enum {
+	HCA_ST_RC = 0x0,
+	HCA_ST_UC = 0x1,
+	HCA_ST_UD = 0x2,
+	HCA_ST_XRC = 0x3,
+	HCA_ST_DCI = 0x5
+};
 /* An XRC QP's half (HCA_ST_XRC) */
 enum { HCA_XRC_HALF_INI = 1, HCA_XRC_HALF_TGT = 2 };
 struct hca_create_qp_in {
 	struct hca_cmd_in hdr;
 	uint32_t dev;
-	uint32_t qpn; /* the number the kernel reserved for it */
-	uint8_t st;   /* HCA_ST_* */
+	uint32_t qpn;	  /* the number the kernel reserved for it */
+	uint8_t st;	  /* HCA_ST_* */
 	uint8_t xrc_half; /* HCA_ST_XRC: HCA_XRC_HALF_* */
 	uint32_t pdn, cqn_snd, cqn_rcv, srqn; /* 0: none */
-	uint32_t xrcdn;			       /* XRC_TGT */
+	uint32_t xrcdn;			      /* XRC_TGT */
 	uint32_t uidx;
 	uint64_t buf, dbrec;
 	uint32_t sq_wqe_cnt, rq_wqe_cnt, rq_wqe_shift;
@@ -271,7 +277,7 @@ struct hca_modify_qp_in {
 	struct hca_cmd_in hdr;
 	uint32_t qpn;
 	uint32_t state; /* SIM_2STATE_QP only */
-	uint32_t mask; /* HCA_QPC_* */
+	uint32_t mask;	/* HCA_QPC_* */
 	uint8_t access; /* the verbs' IB_ACCESS_* remote bits */
 	uint32_t qkey;
 	uint32_t path_dev; /* the device the primary path leads to */

@@ -104,10 +104,8 @@ static uint8_t modify_cq(const void *in, void *out)
 static const struct hca_cmd_def cq_defs[] = {
 	HCA_CMD(CREATE_CQ, create_cq, struct hca_create_cq_in,
 		struct hca_create_cq_out),
-	HCA_CMD(DESTROY_CQ, destroy_cq, struct hca_num_in,
-		struct hca_cmd_out),
-	HCA_CMD(QUERY_CQ, query_cq, struct hca_num_in,
-		struct hca_query_cq_out),
+	HCA_CMD(DESTROY_CQ, destroy_cq, struct hca_num_in, struct hca_cmd_out),
+	HCA_CMD(QUERY_CQ, query_cq, struct hca_num_in, struct hca_query_cq_out),
 	HCA_CMD(MODIFY_CQ, modify_cq, struct hca_modify_cq_in,
 		struct hca_cmd_out),
 };
