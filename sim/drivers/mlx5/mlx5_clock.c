@@ -4,9 +4,9 @@
  * at hca_core_clock, 156250 kHz: hw/mlx5/hca_clock.c). It pairs one
  * reading with the wall time of that moment, as mlx5_core's periodic
  * update does, so that mlx5dv_ts_to_ns turns a stamp into the wall time
- * of the completion
- * (within ~34 s of the mapping, where cycles * mult leaves 64 bits: the
- * page is not rewritten later as the kernel's timer would).
+ * of the completion (within ~34 s of the mapping, where cycles * mult
+ * leaves 64 bits: the page is not rewritten later as the kernel's timer
+ * would).
  */
 #include "mlx5.h"
 #include "hca_cmd.h"
