@@ -4,7 +4,9 @@
 # (sim/hw/mlx5/hca_cmd.h) and the event queue only:
 #  - the HCA (sim/hw) names no kernel object (struct sim_qp, sim_pd, ...),
 #    raises no uverbs event itself, looks up no kernel object table and
-#    calls no driver function; it includes no driver or object header;
+#    calls no driver function; it includes no driver or object header
+#    directly, and the uverbs uAPI header only where the SMA reads the
+#    port (hca_mad.c);
 #  - the driver (sim/drivers/mlx5) touches no engine struct or list and
 #    includes from hw/mlx5 only hca_cmd.h (hca.h where it maps the UAR
 #    page: the doorbell entry).
@@ -18,6 +20,9 @@ grep -rnE '\b(sim_async_event|sim_cq_comp_event|sim_device_event|sim_for_each_co
 	"$SIM/hw" && fail "the HCA calls the kernel's object or event code (above)"
 grep -rnE '#[[:space:]]*include[[:space:]]*"(obj|mlx5)\.h"' "$SIM/hw" &&
 	fail "the HCA includes a kernel object or driver header (above)"
+# the SMA (hca_mad.c) still asks the core for the port's attributes
+grep -rlE '#[[:space:]]*include[[:space:]]*"uapi\.h"' "$SIM/hw" |
+	grep -v '/hca_mad\.c$' && fail "the HCA includes the uverbs uAPI (above)"
 grep -rnE 'struct hca_(qp|cq|srq|mkey)\b|\bhca_(qps|cqs|srqs)\b|hca_qp_set_state' \
 	"$SIM/drivers/mlx5" && fail "the driver reaches into the HCA's state (above)"
 for f in "$SIM"/drivers/mlx5/*.[ch]; do

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "hca_cmd.h"
-#include "uapi.h"
+#include "sim.h"
 
 /* mlx5 WQE opcodes (ctrl segment byte 3) */
 enum {
