@@ -223,6 +223,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.poll_cq = mlx5_poll_cq,
 	.post_recv = mlx5_post_recv,
 	.post_send = mlx5_post_send,
+	.post_srq_ops = mlx5_post_srq_ops,
 	.post_srq_recv = mlx5_post_srq_recv,
 	.query_device_ex = mlx5_query_device_ex,
 	.query_port = mlx5_query_port,

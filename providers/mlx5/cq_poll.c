@@ -312,6 +312,27 @@ static int handle_resp(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 	return 0;
 }
 
+/* A tag-matching CQE: its SRQ must be a TM SRQ. */
+static int handle_tm(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
+		     struct ibv_wc *wc)
+{
+	struct mlx5_qp *qp;
+	struct mlx5_srq *srq = find_srq(cq, cqe, &qp);
+	int ret;
+
+	if (!srq || !srq->tm)
+		return CQ_POLL_ERR;
+	if (mlx5_tm_in_srq_wqe(cqe->app_op)) {
+		ret = handle_resp(cq, cqe, wc, false);
+		if (!ret)
+			mlx5_tm_srq_wqe_cqe(srq, cqe, wc);
+		return ret;
+	}
+	if (cqe->op_own >> 4 != MLX5_CQE_NO_PACKET)
+		resp_fields(cqe, wc);
+	return mlx5_tm_cqe(srq, cqe, wc) ? CQ_POLL_ERR : 0;
+}
+
 /* 0 with @wc filled, ENOENT when the CQ is empty, or CQ_POLL_ERR. */
 static int poll_one(struct mlx5_cq *cq, struct ibv_wc *wc)
 {
@@ -338,7 +359,13 @@ again:
 	case MLX5_CQE_RESP_SEND:
 	case MLX5_CQE_RESP_SEND_IMM:
 	case MLX5_CQE_RESP_SEND_INV:
+		if (cqe->app == MLX5_CQE_APP_TAG_MATCHING)
+			return handle_tm(cq, cqe, wc);
 		return handle_resp(cq, cqe, wc, false);
+	case MLX5_CQE_NO_PACKET:
+		if (cqe->app != MLX5_CQE_APP_TAG_MATCHING)
+			return CQ_POLL_ERR;
+		return handle_tm(cq, cqe, wc);
 	case MLX5_CQE_REQ_ERR:
 	case MLX5_CQE_RESP_ERR:
 		ecqe = (struct mlx5_err_cqe *)cqe;

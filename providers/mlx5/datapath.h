@@ -450,6 +450,7 @@ struct mlx5_srq {
 	struct mlx5_parent_domain *db_owner; /* mlx5_alloc_dbrec_pd */
 	uint8_t *free_map; /* 1: the WQE is on the free list */
 	bool has_uidx;	   /* XRC, CQE version 1: rsc.rsn is its index */
+	struct mlx5_tm *tm; /* tag matching SRQ: its list and command QP */
 };
 
 static inline struct mlx5_srq *to_msrq(struct ibv_srq *ibsrq)
@@ -479,6 +480,26 @@ static inline struct mlx5_wqe_srq_next_seg *mlx5_srq_next(struct mlx5_srq *srq,
 }
 
 void mlx5_free_srq_wqe(struct mlx5_srq *srq, int idx);
+
+#define MLX5_CQE_APP_TAG_MATCHING 1 /* the CQE's app byte */
+
+/* Tag-matching SRQs (tm.c). create: the tag list and the command QP
+ * (errno; what was made stays for destroy); destroy_cmd_qp before the
+ * SRQ goes, destroy after. */
+int mlx5_tm_create(struct mlx5_srq *srq, struct ibv_srq_init_attr_ex *attr);
+int mlx5_tm_destroy_cmd_qp(struct mlx5_srq *srq);
+void mlx5_tm_destroy(struct mlx5_srq *srq);
+int mlx5_post_srq_ops(struct ibv_srq *srq, struct ibv_ops_wr *wr,
+		      struct ibv_ops_wr **bad_wr);
+/* CQEs with app = tag matching: a message in an SRQ WQE (unexpected or
+ * no tag) is parsed as any receive, then mlx5_tm_srq_wqe_cqe sets its
+ * opcode; the others (tagged message, list op) mlx5_tm_cqe parses, 0 or
+ * -1 for an app_op it does not know. */
+bool mlx5_tm_in_srq_wqe(uint8_t app_op);
+void mlx5_tm_srq_wqe_cqe(struct mlx5_srq *srq, struct mlx5_cqe64 *cqe,
+			 struct ibv_wc *wc);
+int mlx5_tm_cqe(struct mlx5_srq *srq, struct mlx5_cqe64 *cqe,
+		struct ibv_wc *wc);
 
 /* ---- AH (ah.c) ---- */
 struct mlx5_ah {

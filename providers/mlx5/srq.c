@@ -5,7 +5,9 @@
  * completed WQE is chained back at tail. The doorbell record counts the
  * WQEs posted. An XRC SRQ is the same ring; with CQE version 1 it has a
  * user index of its own (its receive CQEs name it, not a QP), and its
- * completions go to the CQ it was created with.
+ * completions go to the CQ it was created with. A tag-matching SRQ is an
+ * XRC-like SRQ (own user index, own CQ, which must be an extended one)
+ * with a tag list and a command QP (tm.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,15 +20,29 @@ static uint32_t roundup_pow2(uint32_t n)
 	return n <= 1 ? 1 : 1u << (32 - __builtin_clz(n - 1));
 }
 
-static bool is_xrc(const struct mlx5_srq *srq)
+static bool has_cq(const struct mlx5_srq *srq)
 {
-	return srq->verbs_srq.srq_type == IBV_SRQT_XRC;
+	return srq->verbs_srq.srq_type == IBV_SRQT_XRC ||
+	       srq->verbs_srq.srq_type == IBV_SRQT_TM;
+}
+
+/* libmlx5 reads TM CQEs through the extended poll API only. */
+static int check_tm(const struct ibv_srq_init_attr_ex *attr)
+{
+	const uint32_t need = IBV_SRQ_INIT_ATTR_CQ | IBV_SRQ_INIT_ATTR_TM;
+
+	if ((attr->comp_mask & need) != need || !attr->cq ||
+	    !to_mcq(attr->cq)->verbs_cq.cq_ex.start_poll ||
+	    !attr->tm_cap.max_num_tags)
+		return EINVAL;
+	return 0;
 }
 
 static void free_srq(struct mlx5_context *ctx, struct mlx5_srq *srq)
 {
 	if (srq->has_uidx)
 		mlx5_rsc_clear(&ctx->dp->rsc, srq->rsc.rsn);
+	mlx5_tm_destroy(srq);
 	mlx5_free_buf(&srq->buf);
 	if (srq->db)
 		mlx5_free_dbrec_pd(ctx, srq->db, srq->db_owner);
@@ -85,15 +101,20 @@ static struct mlx5_srq *create_srq(struct ibv_context *ibctx,
 	uint32_t want;
 	int err;
 
-	bool xrc = (attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
-		   attr->srq_type == IBV_SRQT_XRC;
+	enum ibv_srq_type type = attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE
+					 ? attr->srq_type
+					 : IBV_SRQT_BASIC;
+	bool xrc = type == IBV_SRQT_XRC, tm = type == IBV_SRQT_TM;
 
-	if ((attr->comp_mask & IBV_SRQ_INIT_ATTR_TYPE) &&
-	    attr->srq_type != IBV_SRQT_BASIC && !xrc) {
+	if (type != IBV_SRQT_BASIC && !xrc && !tm) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
 	if (!(attr->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (tm && check_tm(attr)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -119,9 +140,9 @@ static struct mlx5_srq *create_srq(struct ibv_context *ibctx,
 	}
 	req.buf_addr = (uintptr_t)srq->buf.addr;
 	req.db_addr = (uintptr_t)srq->db;
-	if (xrc)
+	if (xrc || tm)
 		req.uidx = 0xffffff;
-	if (xrc && ctx->cqe_version) {
+	if ((xrc || tm) && ctx->cqe_version) {
 		int32_t uidx = mlx5_rsc_store_free(&ctx->dp->rsc, &srq->rsc);
 
 		if (uidx < 0) {
@@ -146,6 +167,16 @@ static struct mlx5_srq *create_srq(struct ibv_context *ibctx,
 		err = mlx5_rsc_store(&ctx->dp->srq_rsc, srq->srqn, &srq->rsc);
 		if (err) {
 			ibv_cmd_destroy_srq(&srq->verbs_srq.srq);
+			goto fail;
+		}
+	}
+	if (tm) {
+		err = mlx5_tm_create(srq, attr);
+		if (err) {
+			mlx5_tm_destroy_cmd_qp(srq);
+			ibv_cmd_destroy_srq(&srq->verbs_srq.srq);
+			if (!ctx->cqe_version)
+				mlx5_rsc_clear(&ctx->dp->srq_rsc, srq->srqn);
 			goto fail;
 		}
 	}
@@ -213,13 +244,15 @@ int mlx5_destroy_srq(struct ibv_srq *ibsrq)
 {
 	struct mlx5_context *ctx = to_mctx(ibsrq->context);
 	struct mlx5_srq *srq = to_msrq(ibsrq);
-	int err = ibv_cmd_destroy_srq(ibsrq);
+	int err = mlx5_tm_destroy_cmd_qp(srq);
 
+	if (!err)
+		err = ibv_cmd_destroy_srq(ibsrq);
 	if (err)
 		return err;
 	/* by user index: with CQE version 0 the rsn is the SRQ number,
 	 * which may well be some QP's number on that CQ */
-	if (is_xrc(srq) && srq->has_uidx)
+	if (has_cq(srq) && srq->has_uidx)
 		mlx5_cq_clean(to_mcq(srq->verbs_srq.cq), srq->rsc.rsn, NULL);
 	if (!ctx->cqe_version)
 		mlx5_rsc_clear(&ctx->dp->srq_rsc, srq->srqn);

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * fd interposers: calls on simulated fds go to the model, everything else
- * straight to libc. dup'ed fds share the open file, like the kernel's
- * struct file; the last close releases it.
+ * fd interposers: calls on simulated fds go to the model through their
+ * kind's file operations (fops.c), everything else straight to libc.
+ * dup'ed fds share the open file, like the kernel's struct file; the last
+ * close releases it.
  */
 #include "sim.h"
+#include "fops.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
-#include <rdma/rdma_user_ioctl_cmds.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 static uint8_t fd_kind(int fd)
@@ -200,16 +200,16 @@ int dup3(int old, int new, int flags)
 
 static int do_fcntl(int fd, int cmd, unsigned long arg)
 {
+	const struct sim_fops *op;
 	int ret;
 
 	sim_real_init();
 	if (sim_fd_internal(fd))
 		return fail_errno(EBADF);
 	ret = real.fcntl(fd, cmd, arg);
-	/* a dma-buf file has O_RDONLY and what F_SETFL set, no O_LARGEFILE */
-	if (cmd == F_GETFL && ret >= 0 && fd_kind(fd) == SIM_FD_DMABUF)
-		return ret & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC |
-			      O_DIRECT | O_NOATIME);
+	op = sim_fops_of(fd_kind(fd));
+	if (cmd == F_GETFL && ret >= 0 && op && op->getfl)
+		return op->getfl(ret);
 	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
 		return dup_track(fd, ret);
 	return ret;
@@ -228,132 +228,99 @@ int fcntl(int fd, int cmd, ...)
 
 int fcntl64(int fd, int cmd, ...) __attribute__((alias("fcntl")));
 
+/*
+ * The operations of fd's kind, or NULL with *err: 0 when fd is not
+ * simulated (libc's call), EBADF for the sim's own fds.
+ */
+static const struct sim_fops *fops_get(int fd, int *err)
+{
+	uint8_t kind = fd_kind(fd);
+
+	*err = kind == SIM_FD_INTERNAL ? EBADF : 0;
+	return sim_fops_of(kind);
+}
+
+/* --fail's answer for this call of a kind that it reaches, or 0. */
+static int injected(const struct sim_fops *op, uint8_t bit, const char *kind)
+{
+	return (op->inject & bit) ? sim_fail(kind) : 0;
+}
+
+static ssize_t ret_errno(ssize_t r)
+{
+	return r < 0 ? fail_errno((int)-r) : r;
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
-	struct sim_uvfile *uv = NULL;
+	const struct sim_fops *op;
 	void *arg;
 	va_list ap;
-	int err, ret;
+	int err;
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	sim_real_init();
-	if (!fd_kind(fd))
-		return real.ioctl(fd, req, arg);
-	if (fd_kind(fd) == SIM_FD_INTERNAL)
-		return fail_errno(EBADF);
-	err = sim_fail("ioctl");
+	op = fops_get(fd, &err);
+	if (!op)
+		return err ? fail_errno(err) : real.ioctl(fd, req, arg);
+	err = injected(op, SIM_INJECT_IOCTL, "ioctl");
 	if (err) {
 		sim_trace("ioctl fd %d cmd %#lx -> %s (injected)", fd, req,
 			  strerrorname_np(err));
 		return fail_errno(err);
 	}
-	if (fd_kind(fd) == SIM_FD_DMABUF) {
-		ret = sim_dmabuf_ioctl(req, arg);
-		sim_trace("ioctl fd %d (dma-buf) cmd %#lx -> %s", fd, req,
-			  ret ? strerrorname_np(-ret) : "0");
-		return ret ? fail_errno(-ret) : 0;
-	}
-	pthread_mutex_lock(&sim_lock);
-	if (fd_kind(fd) == SIM_FD_DEVNODE) {
-		struct sim_devfile *df = sim_fds[fd].dev;
-		long r = df->node->ioctl ? df->node->ioctl(df, req, arg)
-					 : -ENOTTY;
-
-		sim_trace("ioctl fd %d (%s) cmd %#lx -> %s", fd, df->path, req,
-			  r < 0 ? strerrorname_np((int)-r) : "0");
-		pthread_mutex_unlock(&sim_lock);
-		return r < 0 ? fail_errno((int)-r) : (int)r;
-	}
-	if (fd_kind(fd) == SIM_FD_UVERBS)
-		uv = sim_fds[fd].uv;
-	if (!uv || req != RDMA_VERBS_IOCTL) {
-		pthread_mutex_unlock(&sim_lock);
+	if (!op->ioctl) {
 		sim_trace("ioctl fd %d cmd %#lx -> ENOTTY", fd, req);
 		return fail_errno(ENOTTY);
 	}
-	ret = sim_ioctl(fd, uv, arg);
-	pthread_mutex_unlock(&sim_lock);
-	return ret ? fail_errno(-ret) : 0;
+	return (int)ret_errno(op->ioctl(fd, req, arg));
 }
 
 ssize_t write(int fd, const void *buf, size_t count)
 {
-	uint8_t kind;
-	ssize_t ret;
+	const struct sim_fops *op;
 	int err;
 
 	sim_real_init();
-	kind = fd_kind(fd);
-	if (kind == SIM_FD_NONE)
-		return real.write(fd, buf, count);
-	if (kind == SIM_FD_EVENT)
-		return fail_errno(EINVAL); /* event files have no write */
-	if (kind == SIM_FD_INTERNAL)
-		return fail_errno(EBADF);
-	if (kind == SIM_FD_NETLINK)
-		return send(fd, buf, count, 0);
-	if (kind == SIM_FD_DEVNODE)
-		return sim_devnode_write(fd, buf, count);
-	err = sim_fail("write");
+	op = fops_get(fd, &err);
+	if (!op)
+		return err ? fail_errno(err) : real.write(fd, buf, count);
+	err = injected(op, SIM_INJECT_WRITE, "write");
 	if (err) {
 		sim_trace("write fd %d len %zu -> %s (injected)", fd, count,
 			  strerrorname_np(err));
 		return fail_errno(err);
 	}
-	if (kind == SIM_FD_DMABUF) /* no write method: EINVAL if writable */
-		return fail_errno((real.fcntl(fd, F_GETFL) & O_ACCMODE) ==
-						  O_RDONLY
-					  ? EBADF
-					  : EINVAL);
-	if (kind != SIM_FD_UVERBS)
-		return fail_errno(EINVAL);
-	pthread_mutex_lock(&sim_lock);
-	ret = sim_fd_tracked(fd) ? sim_write_cmd(sim_fds[fd].uv, buf, count)
-				 : -EBADF;
-	pthread_mutex_unlock(&sim_lock);
-	return ret < 0 ? fail_errno((int)-ret) : ret;
+	return op->write ? ret_errno(op->write(fd, buf, count))
+			 : fail_errno(EINVAL);
 }
 
 ssize_t read(int fd, void *buf, size_t count)
 {
-	uint8_t kind;
+	const struct sim_fops *op;
+	int err;
 
 	sim_real_init();
-	kind = fd_kind(fd);
-	if (kind == SIM_FD_EVENT)
-		return sim_evq_read(fd, buf, count);
-	if (kind == SIM_FD_NONE || kind == SIM_FD_NETLINK)
-		return real.read(fd, buf, count);
-	if (kind == SIM_FD_INTERNAL)
-		return fail_errno(EBADF);
-	if (kind == SIM_FD_DEVNODE)
-		return sim_devnode_read(fd, buf, count);
-	return fail_errno(EINVAL);
+	op = fops_get(fd, &err);
+	if (!op)
+		return err ? fail_errno(err) : real.read(fd, buf, count);
+	return op->read ? ret_errno(op->read(fd, buf, count))
+			: fail_errno(EINVAL);
 }
 
-/* dma-bufs answer only lseek(fd, 0, SEEK_SET/SEEK_END). */
 static off_t do_lseek(int fd, off_t off, int whence)
 {
-	uint64_t size = 0;
-	uint8_t kind;
+	const struct sim_fops *op;
+	int err;
 
 	sim_real_init();
-	kind = fd_kind(fd);
-	if (kind == SIM_FD_NONE)
-		return real.lseek(fd, off, whence);
-	if (kind == SIM_FD_INTERNAL)
-		return fail_errno(EBADF);
-	if (kind != SIM_FD_DMABUF)
-		return fail_errno(ESPIPE);
-	if (off || (whence != SEEK_SET && whence != SEEK_END))
-		return fail_errno(EINVAL);
-	pthread_mutex_lock(&sim_lock);
-	if (fd_kind(fd) == SIM_FD_DMABUF)
-		size = sim_fds[fd].db->size;
-	pthread_mutex_unlock(&sim_lock);
-	return whence == SEEK_END ? (off_t)size : 0;
+	op = fops_get(fd, &err);
+	if (!op)
+		return err ? fail_errno(err) : real.lseek(fd, off, whence);
+	return op->llseek ? (off_t)ret_errno(op->llseek(fd, off, whence))
+			  : fail_errno(ESPIPE);
 }
 
 off_t lseek(int fd, off_t off, int whence)
@@ -365,64 +332,27 @@ off_t lseek64(int fd, off_t off, int whence) __attribute__((alias("lseek")));
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	struct sim_uvfile *uv = NULL;
-	uint8_t kind;
-	void *ret;
-	int err;
+	const struct sim_fops *op = NULL;
+	int err = 0;
 
 	sim_real_init();
-	kind = (flags & MAP_ANONYMOUS) ? SIM_FD_NONE : fd_kind(fd);
-	if (kind == SIM_FD_NONE)
+	if (!(flags & MAP_ANONYMOUS))
+		op = fops_get(fd, &err);
+	if (!op && !err)
 		return real.mmap(addr, len, prot, flags, fd, off);
-	if (kind == SIM_FD_INTERNAL) {
-		errno = EBADF;
-		return MAP_FAILED;
-	}
-	err = sim_fail("mmap");
-	if (!err && kind == SIM_FD_DMABUF) {
-		pthread_mutex_lock(&sim_lock);
-		err = fd_kind(fd) == SIM_FD_DMABUF
-			      ? sim_dmabuf_mmap_errno(sim_fds[fd].db, prot,
-						      flags, len, off)
-			      : EBADF;
-		pthread_mutex_unlock(&sim_lock);
-		if (!err)
-			return real.mmap(addr, len, prot, flags, fd, off);
-	}
-	if (!err && kind == SIM_FD_EVENT)
+	if (op)
+		err = injected(op, SIM_INJECT_MMAP, "mmap");
+	if (!err && !op->mmap)
 		err = ENODEV;
 	if (err) {
-		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
-			  (unsigned long long)off, strerrorname_np(err));
+		if (op)
+			sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
+				  (unsigned long long)off,
+				  strerrorname_np(err));
 		errno = err;
 		return MAP_FAILED;
 	}
-	pthread_mutex_lock(&sim_lock);
-	if (fd_kind(fd) == SIM_FD_DEVNODE) {
-		struct sim_devfile *df = sim_fds[fd].dev;
-
-		errno = ENODEV;
-		ret = df->node->mmap
-			      ? df->node->mmap(df, addr, len, prot, flags, off)
-			      : MAP_FAILED;
-		err = errno;
-		pthread_mutex_unlock(&sim_lock);
-		errno = err;
-		return ret;
-	}
-	if (fd_kind(fd) == SIM_FD_UVERBS)
-		uv = sim_fds[fd].uv;
-	ret = uv ? sim_mmap(uv, addr, len, prot, flags, off) : MAP_FAILED;
-	err = errno;
-	pthread_mutex_unlock(&sim_lock);
-	if (ret == MAP_FAILED)
-		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
-			  (unsigned long long)off, strerrorname_np(err));
-	else
-		sim_trace("mmap fd %d len %zu off %#llx -> %p", fd, len,
-			  (unsigned long long)off, ret);
-	errno = err;
-	return ret;
+	return op->mmap(fd, addr, len, prot, flags, off);
 }
 
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)

@@ -181,7 +181,12 @@ static void __attribute__((constructor)) sim_init(void)
 
 int sim_fail(const char *kind)
 {
-	return sim.active ? sim_fail_check(sim.sh, kind) : 0;
+	return sim.active ? sim_fail_check(sim.sh, kind, 0) : 0;
+}
+
+int sim_fail_commit(const char *kind)
+{
+	return sim.active ? sim_fail_check(sim.sh, kind, 1) : 0;
 }
 
 void *dlsym_next(const char *name)

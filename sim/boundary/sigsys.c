@@ -169,22 +169,46 @@ static __attribute__((noinline)) long serve(long nr, const long *a)
 	return r;
 }
 
-/* Serve a static program's trap on the helper's thread block. */
+/* Serve on the helper's thread block, noting what a blocking call
+ * waits for (wait.c). */
+static long serve_noting(long nr, const long *a)
+{
+	long r;
+
+	sim_static_serving = 1;
+	r = serve(nr, a);
+	sim_static_serving = 0;
+	return r;
+}
+
+/*
+ * Serve a static program's trap on the helper's thread block. A call
+ * that must block waits after the sim is left (so the other threads'
+ * traps go on), then is served again.
+ */
 static NO_SSP __attribute__((noinline)) long serve_static(long nr,
 							  const long *a)
 {
+	struct sim_static_wait w;
 	unsigned long own = 0;
 	long r;
 
-	spin_lock(&serve_busy);
-	sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS, (long)(uintptr_t)&own,
-			   0, 0, 0);
-	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)static_tcb, 0, 0,
-			   0);
-	r = sim_call_on_stack(serve, nr, a, static_stack + STATIC_STACK);
-	sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)own, 0, 0, 0);
-	spin_unlock(&serve_busy);
-	return r;
+	for (;;) {
+		spin_lock(&serve_busy);
+		sim_cookie_syscall(__NR_arch_prctl, ARCH_GET_FS,
+				   (long)(uintptr_t)&own, 0, 0, 0);
+		sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS,
+				   (long)static_tcb, 0, 0, 0);
+		r = sim_call_on_stack(serve_noting, nr, a,
+				      static_stack + STATIC_STACK);
+		w = sim_static_wait;
+		sim_cookie_syscall(__NR_arch_prctl, ARCH_SET_FS, (long)own, 0,
+				   0, 0);
+		spin_unlock(&serve_busy);
+		if (r != -SIM_EWAIT)
+			return r;
+		sim_static_wait_out(&w);
+	}
 }
 
 static NO_SSP void on_sigsys(int sig, siginfo_t *si, void *ctx)

@@ -48,6 +48,20 @@ int sim_syscall_served(long nr);
  */
 int sim_syscall_fast(long nr, const long *a, long *ret);
 
+/*
+ * A static program's trap is running the sim (sigsys.c sets it): a served
+ * call that must block returns -SIM_EWAIT with what it waits for in
+ * sim_static_wait, and the trap calls sim_static_wait_out() once it has
+ * left the sim, then serves the call again (wait.c).
+ */
+struct sim_static_wait {
+	int fd;
+	int timeout_ms; /* -1: none */
+};
+extern __thread int sim_static_serving;
+extern struct sim_static_wait sim_static_wait;
+void sim_static_wait_out(const struct sim_static_wait *w);
+
 /* Install the SIGSYS handler (sigsys.c); 0 or -errno. */
 int sim_sigsys_install(void);
 void sim_sigsys_uninstall(void);

@@ -95,7 +95,7 @@ void sim_shared_unlock(struct sim_shared *sh)
 	pthread_mutex_unlock(&sh->lock);
 }
 
-int sim_fail_check(struct sim_shared *sh, const char *kind)
+int sim_fail_check(struct sim_shared *sh, const char *kind, int at_commit)
 {
 	unsigned int i;
 	int err = 0;
@@ -106,7 +106,7 @@ int sim_fail_check(struct sim_shared *sh, const char *kind)
 	for (i = 0; i < sh->nfail; i++) {
 		struct sim_fail_rule *r = &sh->fail[i];
 
-		if (strcmp(r->kind, kind))
+		if (strcmp(r->kind, kind) || r->at_commit != !!at_commit)
 			continue;
 		if (++r->count == r->nth && !err)
 			err = r->err;

@@ -63,6 +63,7 @@ struct sim_fail_rule {
 	uint32_t nth; /* 1-based call number that fails */
 	uint32_t err;
 	uint32_t count; /* calls of this kind seen so far */
+	uint8_t at_commit; /* :commit: after the handler, before commit */
 };
 
 /*
@@ -205,7 +206,9 @@ void sim_memic_path(char *buf, size_t len, const char *dir);
 /* Is dev's port down now (--fault link-flap)? */
 int sim_link_is_down(const struct sim_config *cfg, unsigned int dev);
 
-/* Count one call of kind; returns the errno to inject or 0. Takes lock. */
-int sim_fail_check(struct sim_shared *sh, const char *kind);
+/* Count one call of kind among the rules that fail before the handler
+ * (at_commit 0) or at the commit of a create (1); returns the errno to
+ * inject or 0. Takes lock. */
+int sim_fail_check(struct sim_shared *sh, const char *kind, int at_commit);
 
 #endif

@@ -261,7 +261,6 @@ static ssize_t read_one(int fd, void *buf, size_t count, int *again)
 
 ssize_t sim_evq_read(int fd, void *buf, size_t count)
 {
-	struct pollfd p = {.fd = fd, .events = POLLIN};
 	ssize_t ret;
 	int again;
 
@@ -272,8 +271,9 @@ ssize_t sim_evq_read(int fd, void *buf, size_t count)
 		if (!again)
 			break;
 		/* sleep outside the lock until an event is queued */
-		if (poll(&p, 1, -1) < 0)
-			return -1;
+		ret = sim_wait_readable(fd, -1);
+		if (ret < 0)
+			break;
 	}
 	if (ret < 0) {
 		errno = (int)-ret;

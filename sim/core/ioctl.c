@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * RDMA_VERBS_IOCTL: header checks, method lookup, one generic attribute
- * parser, then the handler. Only this file returns EPROTONOSUPPORT.
+ * parser, then the handler. Only this file returns EPROTONOSUPPORT. A
+ * create's new object is the framework's: reserved before the handler,
+ * committed or aborted after it (obj.h).
  */
 #include "uapi.h"
 #include "restrack.h"
@@ -246,6 +248,68 @@ static void trace_attrs(struct sim_call *c, char *buf, size_t len,
 	}
 }
 
+static int is_new(const struct sim_call_attr *a)
+{
+	return a->present && a->spec->access == SA_NEW &&
+	       (a->spec->kind == SA_IDR || a->spec->kind == SA_FD);
+}
+
+/* alloc_begin: the object a NEW IDR attribute names, before the handler
+ * (the handler reaches it with sim_attr_obj). */
+static int begin_new(struct sim_call *c)
+{
+	struct sim_call_attr *a;
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		a = &c->a[i];
+		if (!is_new(a) || a->spec->kind != SA_IDR)
+			continue;
+		a->obj = sim_obj_alloc_begin(c->uv, a->spec->type);
+		if (!a->obj)
+			return -ENOMEM;
+		a->new_value = a->obj->handle;
+		a->has_new = 1;
+	}
+	return 0;
+}
+
+/* The new handles and fds go back in the attributes' data. */
+static void report_new(struct sim_call *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		if (is_new(&c->a[i]) && c->a[i].has_new) {
+			c->a[i].u->data = c->a[i].new_value;
+			c->dirty = 1;
+		}
+	}
+}
+
+/* alloc_commit on success, else alloc_abort of what the handler made. */
+static void finish_new(struct sim_call *c, int ret)
+{
+	const struct sim_obj_type *t;
+	struct sim_call_attr *a;
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		a = &c->a[i];
+		if (!is_new(a) || !a->has_new)
+			continue;
+		if (a->spec->kind == SA_IDR && ret)
+			sim_obj_alloc_abort(c->uv, a->obj);
+		else if (a->spec->kind == SA_IDR)
+			sim_obj_alloc_commit(a->obj);
+		t = sim_type_by_id(c->m->obj);
+		if (a->spec->kind == SA_FD && ret && t && t->abort_fd)
+			t->abort_fd(c->uv, (int)a->new_value);
+	}
+	if (!ret)
+		sim_res_sync(c->uv);
+}
+
 static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
 		    unsigned int n)
 {
@@ -267,22 +331,21 @@ static int run_call(struct sim_call *c, struct ib_uverbs_attr *u,
 		snprintf(c->note, sizeof(c->note), "(injected)");
 		return -err;
 	}
-	ret = c->m->fn(c);
+	ret = begin_new(c);
+	if (!ret)
+		ret = c->m->fn(c);
 	if (ret == -EPROTONOSUPPORT)
 		ret = -EINVAL;
-	if (ret)
-		return ret;
-	sim_res_sync(c->uv);
-	for (i = 0; i < c->n; i++) {
-		struct sim_call_attr *a = &c->a[i];
-
-		if (a->present && a->spec->access == SA_NEW &&
-		    (a->spec->kind == SA_IDR || a->spec->kind == SA_FD)) {
-			a->u->data = a->new_value;
-			c->dirty = 1;
-		}
+	err = ret ? 0 : sim_fail_commit(c->m->name);
+	if (err) {
+		snprintf(c->note + strlen(c->note),
+			 sizeof(c->note) - strlen(c->note),
+			 " (injected at commit)");
+		return -err;
 	}
-	return 0;
+	if (!ret)
+		report_new(c);
+	return ret;
 }
 
 /* The header and attrs, copied in as the kernel does. */
@@ -364,6 +427,8 @@ int sim_ioctl(int fd, struct sim_uvfile *uv, void *arg)
 	    sim_copy_to_user((uint8_t *)arg + sizeof(k.hdr), k.hdr.attrs,
 			     hdr->num_attrs * sizeof(struct ib_uverbs_attr)))
 		ret = -EFAULT;
+	if (c.m)
+		finish_new(&c, ret);
 out:
 	release_call(&c);
 	if (!sim_tracing())
@@ -512,6 +577,8 @@ void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value)
 {
 	struct sim_call_attr *a = sim_attr(c, id);
 
-	if (a)
+	if (a) {
 		a->new_value = value;
+		a->has_new = 1;
+	}
 }

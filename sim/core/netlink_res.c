@@ -20,9 +20,7 @@
 #include <stddef.h>
 #include <string.h>
 
-/* ib_qp_type / ib_qp_state / ib_poll_context values the kernel sends. */
-enum { QPT_SMI = 0, QPT_GSI = 1, QPT_RC = 2, QPT_UC = 3 };
-enum { QPS_RTS = 3 };
+/* an ib_poll_context value the kernel sends */
 enum { POLL_UNBOUND_WORKQUEUE = 2 };
 
 /* The MAD layer's QPs of a port: QP0 (SMI, IB only) and QP1 (GSI). */
@@ -55,10 +53,10 @@ static void kern_row(struct sim_res *r, unsigned int dev, unsigned int kind,
 	r->pdn = r->cqn = r->rcqn = 0;
 	r->srqn = ~0u;
 	r->cqe = kern_cqe();
-	r->type = id ? QPT_GSI : QPT_SMI;
+	r->type = id ? IB_QPT_GSI : IB_QPT_SMI;
 	if (sim.model->gid_is_roce)
-		r->type = QPT_GSI;
-	r->state = QPS_RTS;
+		r->type = IB_QPT_GSI;
+	r->state = IB_QPS_RTS;
 	r->port = 1;
 }
 
@@ -149,7 +147,7 @@ static void fill_cq(struct fill_ctx *f, const struct sim_res *r)
 
 static void fill_qp(struct fill_ctx *f, const struct sim_res *r)
 {
-	int connected = r->type == QPT_RC || r->type == QPT_UC;
+	int connected = r->type == IB_QPT_RC || r->type == IB_QPT_UC;
 
 	if (r->port)
 		nl_put_u32(f->o, RDMA_NLDEV_ATTR_PORT_INDEX, r->port);

@@ -6,9 +6,19 @@
  * write() commands) and registered with SIM_OBJ_TYPE(); the framework finds
  * every type through that registry, so adding an object touches one file
  * (and the build list).
+ *
+ * The framework owns each object's lifetime, as the kernel's rdma_core.c
+ * does: before a create's handler runs, ioctl.c and write_cmd.c reserve
+ * the new object and its handle (sim_obj_alloc_begin); the handler fills
+ * it in; then the framework commits it (its handle becomes visible) when
+ * the call succeeded, or aborts it (the type's destroy hook releases what
+ * the handler had set up, the handle goes back) when it failed. Handlers
+ * never undo their own object.
  */
 #ifndef RDMA_SIM_OBJ_H
 #define RDMA_SIM_OBJ_H
+
+#include "ib_enums.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +48,9 @@ struct sim_obj_type {
 	/* Release what the object holds (use counts, driver state, entries).
 	 * Runs once its own use count is 0; NULL: nothing to release. */
 	void (*destroy)(struct sim_uvfile *uv, struct sim_obj *o);
+	/* FD objects (size 0): close the fd a create made when the call
+	 * fails after it (the kernel's abort of a new FD uobject). */
+	void (*abort_fd)(struct sim_uvfile *uv, int fd);
 	/* 1: the object does not exist for this driver/configuration, its
 	 * methods answer EPROTONOSUPPORT (the kernel's uapi "needs fn"). */
 	int (*hidden)(void);
@@ -45,6 +58,9 @@ struct sim_obj_type {
 	unsigned int nmethods;
 	const struct sim_wcmd *wcmds; /* write() commands of this object */
 	unsigned int nwcmds;
+	/* The write() commands that create one (wherever they are
+	 * declared), 0-ended: the framework makes the object first. */
+	uint32_t wcreates[4];
 };
 
 /* The common head of every object; kinds embed it as their first member. */
@@ -54,6 +70,7 @@ struct sim_obj {
 	uint32_t handle;
 	uint32_t usecnt;       /* objects that depend on this one */
 	uint8_t live;	       /* the driver's create hook succeeded */
+	uint8_t committed;     /* its create succeeded: found by handle */
 	struct sim_uvfile *uv; /* the context that owns it */
 	void *drv;    /* the driver's private state; the core never uses it */
 	uint32_t res; /* its restrack row + 1 (restrack.c), 0: none */
@@ -177,47 +194,6 @@ extern const struct sim_obj_type sim_type_cq, sim_type_qp, sim_type_srq,
 
 struct sim_evq; /* an event file: completion channel or async fd */
 
-/* modify_qp attribute mask bits (the kernel's IB_QP_*) */
-enum sim_qp_mask {
-	SIM_QP_STATE = 1 << 0,
-	SIM_QP_CUR_STATE = 1 << 1,
-	SIM_QP_EN_SQD_ASYNC_NOTIFY = 1 << 2,
-	SIM_QP_ACCESS_FLAGS = 1 << 3,
-	SIM_QP_PKEY_INDEX = 1 << 4,
-	SIM_QP_PORT = 1 << 5,
-	SIM_QP_QKEY = 1 << 6,
-	SIM_QP_AV = 1 << 7,
-	SIM_QP_PATH_MTU = 1 << 8,
-	SIM_QP_TIMEOUT = 1 << 9,
-	SIM_QP_RETRY_CNT = 1 << 10,
-	SIM_QP_RNR_RETRY = 1 << 11,
-	SIM_QP_RQ_PSN = 1 << 12,
-	SIM_QP_MAX_QP_RD_ATOMIC = 1 << 13,
-	SIM_QP_ALT_PATH = 1 << 14,
-	SIM_QP_MIN_RNR_TIMER = 1 << 15,
-	SIM_QP_SQ_PSN = 1 << 16,
-	SIM_QP_MAX_DEST_RD_ATOMIC = 1 << 17,
-	SIM_QP_PATH_MIG_STATE = 1 << 18,
-	SIM_QP_CAP = 1 << 19,
-	SIM_QP_DEST_QPN = 1 << 20,
-	SIM_QP_STANDARD_BITS = (1 << 21) - 1,
-	SIM_QP_RATE_LIMIT = 1 << 25,
-};
-
-/* QP states and types (IB_QPS_*, IB_QPT_*) */
-enum sim_qp_state {
-	SIM_QPS_RESET,
-	SIM_QPS_INIT,
-	SIM_QPS_RTR,
-	SIM_QPS_RTS,
-	SIM_QPS_SQD,
-	SIM_QPS_SQE,
-	SIM_QPS_ERR,
-};
-enum { SIM_QPT_RC = 2, SIM_QPT_UC = 3, SIM_QPT_UD = 4 };
-enum { SIM_QPT_XRC_INI = 9, SIM_QPT_XRC_TGT = 10 };
-enum { SIM_QPT_DRIVER = 0xff };
-
 /* ib_modify_qp_is_ok: 1 if the transition and mask are allowed. */
 int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
 			 uint32_t mask);
@@ -318,6 +294,7 @@ struct sim_srq {
 	uint32_t max_sge;
 	uint32_t limit; /* 0: not armed */
 	uint32_t srqn;
+	uint32_t max_num_tags; /* TM: the tag list the caller asked for */
 	uint64_t user_handle;
 	struct sim_evq *async;
 	uint32_t events_reported;
@@ -396,9 +373,18 @@ static inline struct sim_qp *sim_qp_real(struct sim_qp *qp)
  * modify_qp_mask): XRC_INI has no responder, XRC_TGT no requester. */
 uint32_t sim_qp_mask_stripped(unsigned int type);
 
-/* New object of type t with the lowest free handle; NULL on ENOMEM. */
-struct sim_obj *sim_obj_new(struct sim_uvfile *uv,
-			    const struct sim_obj_type *t);
+/*
+ * The framework's side of a create (ioctl.c, write_cmd.c), nobody else's:
+ * begin reserves the lowest free handle for a zeroed object of type t
+ * (NULL on ENOMEM) that handle lookups do not find yet; commit makes it
+ * visible; abort runs t's destroy hook on what the handler set up and
+ * frees the object and its handle.
+ */
+struct sim_obj *sim_obj_alloc_begin(struct sim_uvfile *uv,
+				    const struct sim_obj_type *t);
+void sim_obj_alloc_commit(struct sim_obj *o);
+void sim_obj_alloc_abort(struct sim_uvfile *uv, struct sim_obj *o);
+/* A committed object by handle, or NULL. */
 struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle);
 /* The object behind handle if it has type t: else NULL, *err = -ENOENT
  * (no such handle) or -EINVAL (another type), as uverbs answers. */

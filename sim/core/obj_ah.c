@@ -17,7 +17,8 @@ static void ah_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->live && d->destroy_ah)
 		d->destroy_ah(uv, ah);
-	ah->pd->obj.usecnt--;
+	if (ah->pd) /* NULL: its create failed before taking it */
+		ah->pd->obj.usecnt--;
 }
 
 static int ah_destroy_ioctl(struct sim_call *c)
@@ -60,8 +61,8 @@ static int w_create_ah(struct sim_wcall *w)
 	const struct ib_uverbs_create_ah *req = w->in;
 	const struct sim_driver_ops *d = sim_driver();
 	struct ib_uverbs_create_ah_resp r = {};
+	struct sim_ah *ah = sim_ah(w->obj);
 	struct sim_ah_attr attr;
-	struct sim_ah *ah;
 	struct sim_obj *pd;
 	void *out;
 	int ret;
@@ -80,11 +81,6 @@ static int w_create_ah(struct sim_wcall *w)
 	out = calloc(1, w->uhw_out_len ? w->uhw_out_len : 1);
 	if (!out)
 		return -ENOMEM;
-	ah = sim_ah(sim_obj_new(w->uv, &sim_type_ah));
-	if (!ah) {
-		free(out);
-		return -ENOMEM;
-	}
 	ah->pd = sim_pd(pd);
 	ah->attr = attr;
 	ah->user_handle = req->user_handle;
@@ -100,8 +96,6 @@ static int w_create_ah(struct sim_wcall *w)
 	if (!ret)
 		ret = sim_wc_uhw_out(w, out, w->uhw_out_len);
 	free(out);
-	if (ret)
-		sim_obj_destroy(w->uv, &ah->obj);
 	return ret;
 }
 
@@ -128,5 +122,6 @@ const struct sim_obj_type sim_type_ah = {
 	.nmethods = ARRAY_SIZE(ah_methods),
 	.wcmds = ah_wcmds,
 	.nwcmds = ARRAY_SIZE(ah_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_CREATE_AH},
 };
 SIM_OBJ_TYPE(sim_type_ah);

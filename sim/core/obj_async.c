@@ -30,6 +30,7 @@ static const struct sim_method async_methods[] = {
 static const struct sim_obj_type async_type = {
 	.name = "ASYNC_EVENT",
 	.uapi_id = UVERBS_OBJECT_ASYNC_EVENT,
+	.abort_fd = sim_evq_discard,
 	.methods = async_methods,
 	.nmethods = ARRAY_SIZE(async_methods),
 };

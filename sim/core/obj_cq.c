@@ -27,11 +27,11 @@ struct cq_args {
 	struct sim_call *call; /* ioctl: BUF_UMEM and driver attributes */
 };
 
+/* Fill in the framework's new CQ. */
 static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
-		     struct sim_cq **out)
+		     struct sim_cq *cq)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	struct sim_cq *cq;
 	int ret;
 
 	if (a->comp_vector >= sim_num_comp_vectors())
@@ -40,9 +40,6 @@ static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
 		return -EINVAL;
 	if (a->flags & ~(uint32_t)SIM_CQ_FLAGS)
 		return -EOPNOTSUPP;
-	cq = sim_cq(sim_obj_new(uv, &sim_type_cq));
-	if (!cq)
-		return -ENOMEM;
 	cq->user_handle = a->user_handle;
 	cq->cqe = a->cqe;
 	cq->comp_vector = a->comp_vector;
@@ -60,12 +57,9 @@ static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
 		ret = d->create_cq(uv, cq, a->uin, a->uin_len, a->uout,
 				   a->uout_len);
 	cq->call = NULL;
-	if (ret) {
-		sim_obj_destroy(uv, &cq->obj);
+	if (ret)
 		return ret;
-	}
 	cq->obj.live = 1;
-	*out = cq;
 	return 0;
 }
 
@@ -113,7 +107,8 @@ static int cq_create_ioctl(struct sim_call *c)
 		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_EVENT_FD),
 		.call = c,
 	};
-	struct sim_cq *cq = NULL;
+	struct sim_cq *cq =
+		sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_CQ_HANDLE));
 	uint64_t flags;
 	int ret;
 
@@ -124,7 +119,7 @@ static int cq_create_ioctl(struct sim_call *c)
 	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
 	if (ret)
 		return ret;
-	ret = cq_create(c->uv, &a, &cq);
+	ret = cq_create(c->uv, &a, cq);
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_CQ_RESP_CQE,
 					&cq->cqe, sizeof(cq->cqe));
@@ -132,11 +127,8 @@ static int cq_create_ioctl(struct sim_call *c)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
 					a.uout_len);
 	free(a.uout);
-	if (ret && cq)
-		sim_obj_destroy(c->uv, &cq->obj);
 	if (ret)
 		return ret;
-	sim_attr_set_new(c, UVERBS_ATTR_CREATE_CQ_HANDLE, cq->obj.handle);
 	snprintf(c->note, sizeof(c->note), "handle=%u cqe=%u", cq->obj.handle,
 		 cq->cqe);
 	return 0;
@@ -207,8 +199,9 @@ static int lookup_channel(struct sim_uvfile *uv, int32_t fd,
 
 /* Create from a write request; resp: the core response (cq_handle, cqe). */
 static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
-		    struct ib_uverbs_create_cq_resp *resp, struct sim_cq **cq)
+		    struct ib_uverbs_create_cq_resp *resp)
 {
+	struct sim_cq *cq = sim_cq(w->obj);
 	int ret;
 
 	if (a->comp_vector >= sim_num_comp_vectors())
@@ -224,8 +217,8 @@ static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
 		return -ENOMEM;
 	ret = cq_create(w->uv, a, cq);
 	if (!ret) {
-		resp->cq_handle = (*cq)->obj.handle;
-		resp->cqe = (*cq)->cqe;
+		resp->cq_handle = cq->obj.handle;
+		resp->cqe = cq->cqe;
 		snprintf(w->note, sizeof(w->note), "handle=%u cqe=%u",
 			 resp->cq_handle, resp->cqe);
 		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
@@ -243,14 +236,9 @@ static int w_create_cq(struct sim_wcall *w)
 		.comp_vector = req->comp_vector,
 	};
 	struct ib_uverbs_create_cq_resp r = {};
-	struct sim_cq *cq = NULL;
-	int ret = w_create(w, &a, req->comp_channel, &r, &cq);
+	int ret = w_create(w, &a, req->comp_channel, &r);
 
-	if (!ret)
-		ret = sim_wc_out(w, &r, sizeof(r));
-	if (ret && cq)
-		sim_obj_destroy(w->uv, &cq->obj);
-	return ret;
+	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
 }
 
 static int w_ex_create_cq(struct sim_wcall *w)
@@ -263,18 +251,13 @@ static int w_ex_create_cq(struct sim_wcall *w)
 		.flags = req->flags,
 	};
 	struct ib_uverbs_ex_create_cq_resp r = {};
-	struct sim_cq *cq = NULL;
 	int ret;
 
 	if (req->comp_mask || req->reserved)
 		return -EINVAL;
-	ret = w_create(w, &a, req->comp_channel, &r.base, &cq);
+	ret = w_create(w, &a, req->comp_channel, &r.base);
 	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);
-	if (!ret)
-		ret = sim_wc_out(w, &r, sizeof(r));
-	if (ret && cq)
-		sim_obj_destroy(w->uv, &cq->obj);
-	return ret;
+	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
 }
 
 static struct sim_cq *w_cq(struct sim_wcall *w, uint32_t handle, int *err)
@@ -401,5 +384,8 @@ const struct sim_obj_type sim_type_cq = {
 	.nmethods = ARRAY_SIZE(cq_methods),
 	.wcmds = cq_wcmds,
 	.nwcmds = ARRAY_SIZE(cq_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_CREATE_CQ,
+		     IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			     IB_USER_VERBS_EX_CMD_CREATE_CQ},
 };
 SIM_OBJ_TYPE(sim_type_cq);

@@ -215,7 +215,7 @@ static int info_handles(struct sim_call *c)
 		return -EINVAL;
 	max = list ? list->len / sizeof(uint32_t) : 0;
 	for (o = c->uv->objs; o; o = o->next) {
-		if (o->type != type)
+		if (o->type != type || !o->committed)
 			continue;
 		if (list && total >= max)
 			return -EOVERFLOW;
@@ -321,6 +321,8 @@ static int w_ex_query_device(struct sim_wcall *w)
 		r.max_dm_size = sim.sh->cfg.dm_size;
 	if (sim_driver()->odp_caps)
 		sim_driver()->odp_caps(&r);
+	if (sim_driver()->tm_caps)
+		sim_driver()->tm_caps(w->uv->dev, &r.tm_caps);
 	if (sim_driver()->rules->max_cq_period) {
 		r.cq_moderation_caps.max_cq_moderation_count = 0xffff;
 		r.cq_moderation_caps.max_cq_moderation_period =

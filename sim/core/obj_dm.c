@@ -11,22 +11,17 @@ static int dm_alloc(struct sim_call *c)
 	uint64_t len = sim_attr_u64(c, UVERBS_ATTR_ALLOC_DM_LENGTH, 0);
 	uint32_t align =
 		(uint32_t)sim_attr_u64(c, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, 0);
-	struct sim_dm *dm;
+	struct sim_dm *dm =
+		sim_dm(sim_attr_obj(c, UVERBS_ATTR_ALLOC_DM_HANDLE));
 	int ret;
 
+	dm->alloc = -1;
 	if (!d->alloc_dm)
 		return -EOPNOTSUPP;
-	dm = sim_dm(sim_obj_new(c->uv, &sim_type_dm));
-	if (!dm)
-		return -ENOMEM;
-	dm->alloc = -1;
 	dm->length = len;
 	ret = d->alloc_dm(c, dm, len, align);
-	if (ret) {
-		sim_obj_destroy(c->uv, &dm->obj);
+	if (ret)
 		return ret;
-	}
-	sim_attr_set_new(c, UVERBS_ATTR_ALLOC_DM_HANDLE, dm->obj.handle);
 	snprintf(c->note, sizeof(c->note),
 		 "handle=%u type=%u start_offset=%#llx page_index=%#x",
 		 dm->obj.handle, dm->dm_type,

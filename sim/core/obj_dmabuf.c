@@ -43,6 +43,7 @@ static int dmabuf_hidden(void)
 static const struct sim_obj_type dmabuf_type = {
 	.name = "DMABUF",
 	.uapi_id = RDMA_DM_OBJECT_DMABUF,
+	.abort_fd = sim_fd_discard,
 	.hidden = dmabuf_hidden,
 	.methods = dmabuf_methods,
 	.nmethods = ARRAY_SIZE(dmabuf_methods),

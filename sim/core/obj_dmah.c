@@ -26,42 +26,37 @@ static int dmah_alloc(struct sim_call *c)
 {
 	struct sim_call_attr *mt =
 		sim_attr(c, RDMA_DM_ATTR_ALLOC_DMAH_TPH_MEM_TYPE);
-	struct sim_dmah d = {};
-	struct sim_dmah *dmah;
+	struct sim_dmah *d =
+		sim_dmah(sim_attr_obj(c, RDMA_DM_ATTR_ALLOC_DMAH_HANDLE));
 	int ret;
 
 	if (sim_attr(c, RDMA_DM_ATTR_ALLOC_DMAH_CPU_ID)) {
 		ret = sim_attr_copy_in(c, RDMA_DM_ATTR_ALLOC_DMAH_CPU_ID,
-				       &d.cpu_id, sizeof(d.cpu_id));
+				       &d->cpu_id, sizeof(d->cpu_id));
 		if (ret)
 			return ret;
-		if (!cpu_allowed(d.cpu_id))
+		if (!cpu_allowed(d->cpu_id))
 			return -EPERM;
-		d.valid |= SIM_DMAH_CPU_ID;
+		d->valid |= SIM_DMAH_CPU_ID;
 	}
 	if (mt) {
-		d.mem_type = (uint8_t)mt->u->attr_data.enum_data.elem_id;
-		d.valid |= SIM_DMAH_MEM_TYPE;
+		d->mem_type = (uint8_t)mt->u->attr_data.enum_data.elem_id;
+		d->valid |= SIM_DMAH_MEM_TYPE;
 	}
 	if (sim_attr(c, RDMA_DM_ATTR_ALLOC_DMAH_PH)) {
-		ret = sim_attr_copy_in(c, RDMA_DM_ATTR_ALLOC_DMAH_PH, &d.ph, 1);
+		ret = sim_attr_copy_in(c, RDMA_DM_ATTR_ALLOC_DMAH_PH, &d->ph,
+				       1);
 		if (ret)
 			return ret;
-		if (d.ph & 0xfc) /* PCIe: only the low two bits exist */
+		if (d->ph & 0xfc) /* PCIe: only the low two bits exist */
 			return -EINVAL;
-		d.valid |= SIM_DMAH_PH;
+		d->valid |= SIM_DMAH_PH;
 	}
-	ret = sim_driver()->alloc_dmah(&d);
+	ret = sim_driver()->alloc_dmah(d);
 	if (ret)
 		return ret;
-	dmah = sim_dmah(sim_obj_new(c->uv, &sim_type_dmah));
-	if (!dmah)
-		return -ENOMEM;
-	d.obj = dmah->obj;
-	*dmah = d;
-	sim_attr_set_new(c, RDMA_DM_ATTR_ALLOC_DMAH_HANDLE, dmah->obj.handle);
 	snprintf(c->note, sizeof(c->note), "handle=%u ph=%u st_index=%u",
-		 dmah->obj.handle, dmah->ph, dmah->st_index);
+		 d->obj.handle, d->ph, d->st_index);
 	return 0;
 }
 

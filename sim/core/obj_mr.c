@@ -47,13 +47,8 @@ static void mr_new_keys(struct sim_mr *mr)
 	mr->rkey = mr->lkey;
 }
 
-struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
-			  struct sim_dm *dm)
+void sim_mr_init(struct sim_mr *mr, struct sim_pd *pd, struct sim_dm *dm)
 {
-	struct sim_mr *mr = sim_mr(sim_obj_new(uv, &sim_type_mr));
-
-	if (!mr)
-		return NULL;
 	mr->pd = pd;
 	mr->dm = dm;
 	mr->backing = dm ? SIM_MR_DM : SIM_MR_USER;
@@ -61,7 +56,6 @@ struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
 	pd->obj.usecnt++;
 	if (dm)
 		dm->obj.usecnt++;
-	return mr;
 }
 
 /* The device's memory key for the MR (its keys and range are final). */
@@ -76,8 +70,8 @@ static void mr_release(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (sim_driver()->dereg_mr)
 		sim_driver()->dereg_mr(mr);
-
-	mr->pd->obj.usecnt--;
+	if (mr->pd) /* NULL: its create failed before taking it */
+		mr->pd->obj.usecnt--;
 	if (mr->dm)
 		mr->dm->obj.usecnt--;
 	if (mr->dmah)
@@ -85,8 +79,7 @@ static void mr_release(struct sim_uvfile *uv, struct sim_obj *o)
 	sim_dmabuf_release(mr->dmabuf);
 }
 
-static int put_keys(struct sim_call *c, struct sim_mr *mr, uint16_t lkey_id,
-		    uint16_t handle_id)
+static int put_keys(struct sim_call *c, struct sim_mr *mr, uint16_t lkey_id)
 {
 	int ret = mr_to_device(mr);
 
@@ -96,11 +89,8 @@ static int put_keys(struct sim_call *c, struct sim_mr *mr, uint16_t lkey_id,
 	if (!ret)
 		ret = sim_attr_copy_out(c, lkey_id + 1, &mr->rkey,
 					sizeof(uint32_t));
-	if (ret) {
-		sim_obj_destroy(c->uv, &mr->obj);
+	if (ret)
 		return ret;
-	}
-	sim_attr_set_new(c, handle_id, mr->obj.handle);
 	snprintf(c->note, sizeof(c->note), "handle=%u lkey=%#x", mr->obj.handle,
 		 mr->lkey);
 	return 0;
@@ -114,7 +104,8 @@ static int dm_mr_reg(struct sim_call *c)
 		sim_dm(sim_attr_obj(c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE));
 	uint64_t off = sim_attr_u64(c, UVERBS_ATTR_REG_DM_MR_OFFSET, 0);
 	uint64_t len = sim_attr_u64(c, UVERBS_ATTR_REG_DM_MR_LENGTH, 0);
-	struct sim_mr *mr;
+	struct sim_mr *mr =
+		sim_mr(sim_attr_obj(c, UVERBS_ATTR_REG_DM_MR_HANDLE));
 	uint64_t acc;
 
 	if (sim_attr_flags(c, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS,
@@ -127,25 +118,20 @@ static int dm_mr_reg(struct sim_call *c)
 		return -EINVAL;
 	if (dm->alloc >= 0 && (acc & ~(uint64_t)SIM_ACCESS_DM_MEMIC))
 		return -EINVAL;
-	mr = sim_mr_new(c->uv, pd, dm);
-	if (!mr)
-		return -ENOMEM;
+	sim_mr_init(mr, pd, dm);
 	mr->offset = off;
 	mr->length = len;
 	mr->iova = 0; /* ZERO_BASED */
 	mr->access = (uint32_t)acc;
-	return put_keys(c, mr, UVERBS_ATTR_REG_DM_MR_RESP_LKEY,
-			UVERBS_ATTR_REG_DM_MR_HANDLE);
+	return put_keys(c, mr, UVERBS_ATTR_REG_DM_MR_RESP_LKEY);
 }
 
 /* A dma-buf MR over fd's buffer once the access flags passed. */
-static int dmabuf_mr(struct sim_call *c, struct sim_pd *pd, int fd,
-		     uint64_t off, uint64_t len, uint64_t iova, uint64_t acc,
-		     struct sim_mr **out)
+static int dmabuf_mr(struct sim_mr *mr, struct sim_pd *pd, int fd, uint64_t off,
+		     uint64_t len, uint64_t iova, uint64_t acc)
 {
 	uint64_t page = sim.sh->cfg.page_size;
 	struct sim_dmabuf_import *imp;
-	struct sim_mr *mr;
 	int err;
 
 	if ((off & (page - 1)) != (iova & (page - 1)) || off + len < off ||
@@ -161,18 +147,13 @@ static int dmabuf_mr(struct sim_call *c, struct sim_pd *pd, int fd,
 		sim_dmabuf_release(imp);
 		return err;
 	}
-	mr = sim_mr_new(c->uv, pd, NULL);
-	if (!mr) {
-		sim_dmabuf_release(imp);
-		return -ENOMEM;
-	}
+	sim_mr_init(mr, pd, NULL);
 	mr->backing = SIM_MR_DMABUF;
 	mr->dmabuf = imp;
 	mr->offset = off;
 	mr->length = len;
 	mr->iova = iova;
 	mr->access = (uint32_t)acc;
-	*out = mr;
 	return 0;
 }
 
@@ -185,7 +166,8 @@ static int reg_dmabuf_mr(struct sim_call *c)
 	uint64_t iova = sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 0);
 	int fd =
 		(int)(uint32_t)sim_attr_u64(c, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);
-	struct sim_mr *mr;
+	struct sim_mr *mr =
+		sim_mr(sim_attr_obj(c, UVERBS_ATTR_REG_DMABUF_MR_HANDLE));
 	uint64_t acc;
 	int err;
 
@@ -195,11 +177,10 @@ static int reg_dmabuf_mr(struct sim_call *c)
 			   SIM_ACCESS_DMABUF, &acc) ||
 	    sim_check_mr_access(acc))
 		return -EINVAL;
-	err = dmabuf_mr(c, pd, fd, off, len, iova, acc, &mr);
+	err = dmabuf_mr(mr, pd, fd, off, len, iova, acc);
 	if (err)
 		return err;
-	return put_keys(c, mr, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
-			UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+	return put_keys(c, mr, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY);
 }
 
 /* What REG_MR (write() or ioctl) checks of user memory: 0 or -EINVAL. */
@@ -215,28 +196,21 @@ static int user_mr_check(uint64_t addr, uint64_t len, uint64_t iova,
 }
 
 /*
- * A user-memory MR the checks passed; NULL on ENOMEM, or when a CoCo
- * guest's kernel refuses to pin the pages (EOPNOTSUPP, ODP aside): *err.
- * The pages themselves are looked at when the HCA uses them.
+ * A user-memory MR the checks passed: 0, or EOPNOTSUPP when a CoCo
+ * guest's kernel refuses to pin the pages (ODP aside). The pages
+ * themselves are looked at when the HCA uses them.
  */
-static struct sim_mr *user_mr(struct sim_uvfile *uv, struct sim_pd *pd,
-			      uint64_t addr, uint64_t len, uint64_t iova,
-			      uint64_t acc, int *err)
+static int user_mr(struct sim_mr *mr, struct sim_pd *pd, uint64_t addr,
+		   uint64_t len, uint64_t iova, uint64_t acc)
 {
-	struct sim_mr *mr;
-
-	*err = -EOPNOTSUPP;
 	if (sim.sh->cfg.cc_guest && !(acc & IB_UVERBS_ACCESS_ON_DEMAND))
-		return NULL;
-	*err = -ENOMEM;
-	mr = sim_mr_new(uv, pd, NULL);
-	if (!mr)
-		return NULL;
+		return -EOPNOTSUPP;
+	sim_mr_init(mr, pd, NULL);
 	mr->addr = addr;
 	mr->length = len;
 	mr->iova = iova;
 	mr->access = (uint32_t)acc;
-	return mr;
+	return 0;
 }
 
 /*
@@ -259,7 +233,7 @@ static int reg_mr(struct sim_call *c)
 	int has_addr = sim_attr(c, RDMA_DM_ATTR_REG_MR_ADDR) != NULL;
 	int fd = sim_attr_raw_fd(c, RDMA_DM_ATTR_REG_MR_FD);
 	uint64_t page = sim.sh->cfg.page_size, acc;
-	struct sim_mr *mr = NULL;
+	struct sim_mr *mr = sim_mr(sim_attr_obj(c, RDMA_DM_ATTR_REG_MR_HANDLE));
 	int err;
 
 	if (has_fd && !sim_driver()->reg_dmabuf_mr)
@@ -277,20 +251,19 @@ static int reg_mr(struct sim_call *c)
 	if (dmah && (acc & IB_UVERBS_ACCESS_ON_DEMAND))
 		return -EOPNOTSUPP;
 	if (has_fd) {
-		err = dmabuf_mr(c, pd, fd, off, len, iova, acc, &mr);
+		err = dmabuf_mr(mr, pd, fd, off, len, iova, acc);
 	} else {
 		err = user_mr_check(addr, len, iova, acc);
-		mr = err ? NULL
-			 : user_mr(c->uv, pd, addr, len, iova, acc, &err);
+		if (!err)
+			err = user_mr(mr, pd, addr, len, iova, acc);
 	}
-	if (!mr)
+	if (err)
 		return err;
 	if (dmah) {
 		mr->dmah = dmah;
 		dmah->obj.usecnt++;
 	}
-	return put_keys(c, mr, RDMA_DM_ATTR_REG_MR_RESP_LKEY,
-			RDMA_DM_ATTR_REG_MR_HANDLE);
+	return put_keys(c, mr, RDMA_DM_ATTR_REG_MR_RESP_LKEY);
 }
 
 /* Any MR of the file, as the kernel: keys and length, iova if asked. */
@@ -409,8 +382,8 @@ static int w_reg_mr(struct sim_wcall *w)
 {
 	const struct ib_uverbs_reg_mr *req = w->in;
 	struct ib_uverbs_reg_mr_resp r = {};
+	struct sim_mr *mr = sim_mr(w->obj);
 	struct sim_obj *pd;
-	struct sim_mr *mr;
 	int err;
 
 	err = user_mr_check(req->start, req->length, req->hca_va,
@@ -420,19 +393,17 @@ static int w_reg_mr(struct sim_wcall *w)
 	pd = sim_obj_get(w->uv, req->pd_handle, &sim_type_pd, &err);
 	if (!pd)
 		return err;
-	mr = user_mr(w->uv, sim_pd(pd), req->start, req->length, req->hca_va,
-		     req->access_flags, &err);
-	if (!mr)
+	err = user_mr(mr, sim_pd(pd), req->start, req->length, req->hca_va,
+		      req->access_flags);
+	if (err)
 		return err;
 	r.mr_handle = mr->obj.handle;
 	r.lkey = mr->lkey;
 	r.rkey = mr->rkey;
 	err = mr_to_device(mr);
-	if (!err)
-		err = sim_wc_out(w, &r, sizeof(r));
 	if (err)
-		sim_obj_destroy(w->uv, &mr->obj);
-	return err;
+		return err;
+	return sim_wc_out(w, &r, sizeof(r));
 }
 
 static int w_dereg_mr(struct sim_wcall *w)
@@ -566,5 +537,6 @@ const struct sim_obj_type sim_type_mr = {
 	.nmethods = ARRAY_SIZE(mr_methods),
 	.wcmds = mr_wcmds,
 	.nwcmds = ARRAY_SIZE(mr_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_REG_MR},
 };
 SIM_OBJ_TYPE(sim_type_mr);

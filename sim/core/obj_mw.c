@@ -18,7 +18,8 @@ static void mw_release(struct sim_uvfile *uv, struct sim_obj *o)
 	(void)uv;
 	if (sim_driver()->dealloc_mw_key)
 		sim_driver()->dealloc_mw_key(sim_mw(o));
-	sim_mw(o)->pd->obj.usecnt--;
+	if (sim_mw(o)->pd) /* NULL: its create failed before taking it */
+		sim_mw(o)->pd->obj.usecnt--;
 }
 
 static int mw_destroy(struct sim_call *c)
@@ -54,8 +55,8 @@ static int w_alloc_mw(struct sim_wcall *w)
 {
 	const struct ib_uverbs_alloc_mw *req = w->in;
 	struct ib_uverbs_alloc_mw_resp r = {};
+	struct sim_mw *mw = sim_mw(w->obj);
 	struct sim_obj *pd;
-	struct sim_mw *mw;
 	int err;
 
 	if (!sim_driver()->rules->max_mw)
@@ -70,9 +71,6 @@ static int w_alloc_mw(struct sim_wcall *w)
 		if (err)
 			return err;
 	}
-	mw = sim_mw(sim_obj_new(w->uv, &sim_type_mw));
-	if (!mw)
-		return -ENOMEM;
 	mw->pd = sim_pd(pd);
 	mw->pd->obj.usecnt++;
 	mw->type = req->mw_type;
@@ -80,15 +78,11 @@ static int w_alloc_mw(struct sim_wcall *w)
 	r.mw_handle = mw->obj.handle;
 	r.rkey = mw->rkey;
 	err = sim_driver()->alloc_mw_key ? sim_driver()->alloc_mw_key(mw) : 0;
-	if (!err)
-		err = sim_wc_out(w, &r, sizeof(r));
-	if (err) {
-		sim_obj_destroy(w->uv, &mw->obj);
+	if (err)
 		return err;
-	}
 	snprintf(w->note, sizeof(w->note), "handle=%u type=%u rkey=%#x",
 		 mw->obj.handle, mw->type, mw->rkey);
-	return 0;
+	return sim_wc_out(w, &r, sizeof(r));
 }
 
 static int w_dealloc_mw(struct sim_wcall *w)
@@ -114,5 +108,6 @@ const struct sim_obj_type sim_type_mw = {
 	.nmethods = ARRAY_SIZE(mw_methods),
 	.wcmds = mw_wcmds,
 	.nwcmds = ARRAY_SIZE(mw_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_ALLOC_MW},
 };
 SIM_OBJ_TYPE(sim_type_mw);

@@ -22,18 +22,14 @@ static const struct sim_method pd_methods[] = {
 static int w_alloc_pd(struct sim_wcall *w)
 {
 	struct ib_uverbs_alloc_pd_resp r = {};
-	struct sim_pd *pd = sim_pd(sim_obj_new(w->uv, &sim_type_pd));
+	struct sim_pd *pd = sim_pd(w->obj);
 	int ret;
 
-	if (!pd)
-		return -ENOMEM;
 	pd->pdn = w->uv->next_pdn++;
 	r.pd_handle = pd->obj.handle;
 	ret = sim_wc_out(w, &r, sizeof(r));
 	if (!ret && sim_driver()->alloc_pd_uhw && w->uhw_out_len >= 4)
 		ret = sim_wc_uhw_out(w, &pd->pdn, 4);
-	if (ret)
-		sim_obj_destroy(w->uv, &pd->obj);
 	return ret;
 }
 
@@ -59,5 +55,6 @@ const struct sim_obj_type sim_type_pd = {
 	.nmethods = ARRAY_SIZE(pd_methods),
 	.wcmds = pd_wcmds,
 	.nwcmds = ARRAY_SIZE(pd_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_ALLOC_PD},
 };
 SIM_OBJ_TYPE(sim_type_pd);

@@ -90,28 +90,28 @@ static int qp_type_known(uint32_t type)
 
 static int qp_type_modelled(uint32_t type)
 {
-	if (type == SIM_QPT_XRC_INI || type == SIM_QPT_XRC_TGT)
+	if (type == IB_QPT_XRC_INI || type == IB_QPT_XRC_TGT)
 		return sim_driver()->xrc;
-	if (type == SIM_QPT_DRIVER)
+	if (type == IB_QPT_DRIVER)
 		return sim_driver()->rules->driver_qp; /* mlx5's DC */
-	return type >= SIM_QPT_RC && type <= SIM_QPT_UD;
+	return type >= IB_QPT_RC && type <= IB_QPT_UD;
 }
 
 /* The CQs a type needs: XRC_INI sends only, XRC_TGT has none. */
 static int qp_cqs_ok(const struct qp_args *a)
 {
-	if (a->type == SIM_QPT_XRC_TGT)
+	if (a->type == IB_QPT_XRC_TGT)
 		return 1;
-	if (a->type == SIM_QPT_XRC_INI)
+	if (a->type == IB_QPT_XRC_INI)
 		return !!a->send_cq;
 	return a->send_cq && a->recv_cq;
 }
 
+/* Fill in the framework's new QP. */
 static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
-		     struct sim_qp **out)
+		     struct sim_qp *qp)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	struct sim_qp *qp;
 	int ret;
 
 	if (!qp_type_known(a->type))
@@ -122,12 +122,9 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 		return -EOPNOTSUPP;
 	if (!qp_cqs_ok(a))
 		return -EINVAL;
-	if (!a->srq && a->type != SIM_QPT_XRC_TGT &&
+	if (!a->srq && a->type != IB_QPT_XRC_TGT &&
 	    a->cap.max_recv_wr > d->rules->max_qp_wr)
 		return -EINVAL; /* both drivers size the RQ against this */
-	qp = sim_qp(sim_obj_new(uv, &sim_type_qp));
-	if (!qp)
-		return -ENOMEM;
 	qp->qp_type = (uint8_t)a->type;
 	qp->sq_sig_all = a->sq_sig_all;
 	qp->create_flags = a->create_flags;
@@ -138,11 +135,11 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	qp->srq = a->srq;
 	qp->xrcd = a->xrcd;
 	qp->async = a->async;
-	qp->attr.qp_state = SIM_QPS_RESET;
+	qp->attr.qp_state = IB_QPS_RESET;
 	qp->attr.cap = a->cap;
-	if (a->type == SIM_QPT_XRC_TGT)
+	if (a->type == IB_QPT_XRC_TGT)
 		memset(&qp->attr.cap, 0, sizeof(qp->attr.cap));
-	if (a->type == SIM_QPT_XRC_INI)
+	if (a->type == IB_QPT_XRC_INI)
 		qp->attr.cap.max_recv_wr = qp->attr.cap.max_recv_sge = 0;
 	qp->qpn = alloc_qpn();
 	hold(OBJ_OF(qp->pd));
@@ -159,12 +156,9 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 		ret = d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
 				   a->uout_len);
 	qp->call = NULL;
-	if (ret) {
-		sim_obj_destroy(uv, &qp->obj);
+	if (ret)
 		return ret;
-	}
 	qp->obj.live = 1;
-	*out = qp;
 	return 0;
 }
 
@@ -176,7 +170,7 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->live && d->destroy_qp)
 		d->destroy_qp(uv, qp);
-	if (o->live && qp->qp_type == 4 /* UD */)
+	if (o->live && qp->qp_type == IB_QPT_UD)
 		sim_mcast_qp_gone(uv->dev, qp->qpn);
 	release(OBJ_OF(qp->pd));
 	release(OBJ_OF(qp->send_cq));
@@ -276,9 +270,10 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 
 static int qp_create_ioctl(struct sim_call *c)
 {
+	struct sim_qp *qp =
+		sim_qp(sim_attr_obj(c, UVERBS_ATTR_CREATE_QP_HANDLE));
 	struct ib_uverbs_qp_cap cap;
 	struct qp_args a = {};
-	struct sim_qp *qp = NULL;
 	int ret;
 
 	ret = ioctl_args(c, &a);
@@ -287,7 +282,7 @@ static int qp_create_ioctl(struct sim_call *c)
 	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
 	if (ret)
 		return ret;
-	ret = qp_create(c->uv, &a, &qp);
+	ret = qp_create(c->uv, &a, qp);
 	if (!ret) {
 		cap_to_user(&qp->attr.cap, &cap);
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_QP_RESP_CAP, &cap,
@@ -300,11 +295,8 @@ static int qp_create_ioctl(struct sim_call *c)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
 					a.uout_len);
 	free(a.uout);
-	if (ret && qp)
-		sim_obj_destroy(c->uv, &qp->obj);
 	if (ret)
 		return ret;
-	sim_attr_set_new(c, UVERBS_ATTR_CREATE_QP_HANDLE, qp->obj.handle);
 	snprintf(c->note, sizeof(c->note), "handle=%u qpn=%#x type=%u",
 		 qp->obj.handle, qp->qpn, qp->qp_type);
 	return 0;
@@ -429,8 +421,9 @@ static int w_objects(struct sim_wcall *w, const struct ib_uverbs_create_qp *q,
 }
 
 static int w_create(struct sim_wcall *w, struct qp_args *a,
-		    struct ib_uverbs_create_qp_resp *r, struct sim_qp **qp)
+		    struct ib_uverbs_create_qp_resp *r)
 {
+	struct sim_qp *qp = sim_qp(w->obj);
 	struct ib_uverbs_qp_cap cap;
 	int ret;
 
@@ -442,11 +435,11 @@ static int w_create(struct sim_wcall *w, struct qp_args *a,
 		return -ENOMEM;
 	ret = qp_create(w->uv, a, qp);
 	if (!ret) {
-		r->qp_handle = (*qp)->obj.handle;
-		r->qpn = (*qp)->qpn;
+		r->qp_handle = qp->obj.handle;
+		r->qpn = qp->qpn;
 		snprintf(w->note, sizeof(w->note), "handle=%u qpn=%#x type=%u",
-			 r->qp_handle, r->qpn, (*qp)->qp_type);
-		cap_to_user(&(*qp)->attr.cap, &cap);
+			 r->qp_handle, r->qpn, qp->qp_type);
+		cap_to_user(&qp->attr.cap, &cap);
 		memcpy(&r->max_send_wr, &cap, sizeof(cap));
 		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
 	}
@@ -457,18 +450,13 @@ static int w_create(struct sim_wcall *w, struct qp_args *a,
 static int w_create_qp(struct sim_wcall *w)
 {
 	struct ib_uverbs_create_qp_resp r = {};
-	struct sim_qp *qp = NULL;
 	struct qp_args a = {};
 	int ret;
 
 	ret = w_objects(w, w->in, &a);
 	if (!ret)
-		ret = w_create(w, &a, &r, &qp);
-	if (!ret)
-		ret = sim_wc_out(w, &r, sizeof(r));
-	if (ret && qp)
-		sim_obj_destroy(w->uv, &qp->obj);
-	return ret;
+		ret = w_create(w, &a, &r);
+	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
 }
 
 static int w_ex_create_qp(struct sim_wcall *w)
@@ -476,7 +464,6 @@ static int w_ex_create_qp(struct sim_wcall *w)
 	struct ib_uverbs_ex_create_qp_resp r = {};
 	struct ib_uverbs_ex_create_qp xr, *x = &xr;
 	struct ib_uverbs_create_qp q = {};
-	struct sim_qp *qp = NULL;
 	struct qp_args a = {};
 	int ret = sim_wc_in(w, &xr, sizeof(xr));
 
@@ -498,13 +485,9 @@ static int w_ex_create_qp(struct sim_wcall *w)
 		ret = -EPERM;
 	a.create_flags = x->create_flags;
 	if (!ret)
-		ret = w_create(w, &a, &r.base, &qp);
+		ret = w_create(w, &a, &r.base);
 	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);
-	if (!ret)
-		ret = sim_wc_out(w, &r, sizeof(r));
-	if (ret && qp)
-		sim_obj_destroy(w->uv, &qp->obj);
-	return ret;
+	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
 }
 
 static int w_destroy_qp(struct sim_wcall *w)
@@ -621,5 +604,9 @@ const struct sim_obj_type sim_type_qp = {
 	.nmethods = ARRAY_SIZE(qp_methods),
 	.wcmds = qp_wcmds,
 	.nwcmds = ARRAY_SIZE(qp_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_CREATE_QP,
+		     IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			     IB_USER_VERBS_EX_CMD_CREATE_QP,
+		     IB_USER_VERBS_CMD_OPEN_QP},
 };
 SIM_OBJ_TYPE(sim_type_qp);

@@ -2,8 +2,11 @@
 /*
  * UVERBS_OBJECT_SRQ: create (ioctl SRQ_CREATE, write CREATE_SRQ and
  * CREATE_XSRQ), modify and query (write), destroy (both; EBUSY while a QP
- * uses it). Basic and XRC SRQs are modelled (an XRC SRQ holds its XRCD
- * and its CQ; its number goes back in the response), tag matching not.
+ * uses it). Basic, XRC and tag-matching SRQs are modelled (an XRC SRQ
+ * holds its XRCD and its CQ, its number goes back in the response; a TM
+ * SRQ holds its CQ and carries max_num_tags to the driver, which alone
+ * decides whether the device can: mlx5 EINVAL past its tag list, rxe
+ * EOPNOTSUPP for any type but basic).
  * The limit event (SRQ_LIMIT_REACHED) is raised by whoever consumes the
  * WQEs: the driver's engine calls sim_async_event and clears srq->limit.
  */
@@ -19,9 +22,10 @@
 struct srq_args {
 	uint64_t user_handle;
 	uint32_t type, max_wr, max_sge, limit;
+	uint32_t max_num_tags; /* TM */
 	struct sim_pd *pd;
 	struct sim_xrcd *xrcd; /* XRC */
-	struct sim_cq *cq;     /* XRC */
+	struct sim_cq *cq;     /* XRC, TM */
 	struct sim_evq *async;
 	const void *uin;
 	size_t uin_len;
@@ -29,36 +33,37 @@ struct srq_args {
 	size_t uout_len;
 };
 
+/* Fill in the framework's new SRQ. */
 static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
-		      struct sim_srq **out)
+		      struct sim_srq *srq)
 {
 	const struct sim_driver_ops *d = sim_driver();
 	static uint32_t next_srqn;
-	struct sim_srq *srq;
 	int ret;
 
 	if (a->type != IB_UVERBS_SRQT_BASIC &&
-	    !(a->type == IB_UVERBS_SRQT_XRC && d->xrc))
+	    !(a->type == IB_UVERBS_SRQT_XRC && d->xrc) &&
+	    !(a->type == IB_UVERBS_SRQT_TM && d->tm_srq))
 		return -EOPNOTSUPP;
 	if (a->max_wr > d->rules->max_srq_wr ||
 	    a->max_sge > d->rules->max_srq_sge)
 		return -EINVAL;
-	srq = sim_srq(sim_obj_new(uv, &sim_type_srq));
-	if (!srq)
-		return -ENOMEM;
 	srq->srq_type = (uint8_t)a->type;
 	srq->user_handle = a->user_handle;
 	srq->pd = a->pd;
 	srq->max_wr = a->max_wr;
 	srq->max_sge = a->max_sge;
 	srq->limit = a->limit;
+	srq->max_num_tags = a->max_num_tags;
 	srq->srqn = next_srqn++;
 	srq->async = a->async;
 	srq->pd->obj.usecnt++;
 	if (a->type == IB_UVERBS_SRQT_XRC) {
 		srq->xrcd = a->xrcd;
-		srq->cq = a->cq;
 		srq->xrcd->obj.usecnt++;
+	}
+	if (a->type == IB_UVERBS_SRQT_XRC || a->type == IB_UVERBS_SRQT_TM) {
+		srq->cq = a->cq;
 		srq->cq->obj.usecnt++;
 	}
 	if (srq->async)
@@ -66,12 +71,9 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	ret = d->create_srq ? d->create_srq(uv, srq, a->uin, a->uin_len,
 					    a->uout, a->uout_len)
 			    : 0;
-	if (ret) {
-		sim_obj_destroy(uv, &srq->obj);
+	if (ret)
 		return ret;
-	}
 	srq->obj.live = 1;
-	*out = srq;
 	return 0;
 }
 
@@ -83,11 +85,12 @@ static void srq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->live && d->destroy_srq)
 		d->destroy_srq(uv, srq);
-	srq->pd->obj.usecnt--;
-	if (srq->xrcd) {
+	if (srq->pd) /* NULL: its create failed before taking it */
+		srq->pd->obj.usecnt--;
+	if (srq->xrcd)
 		srq->xrcd->obj.usecnt--;
+	if (srq->cq)
 		srq->cq->obj.usecnt--;
-	}
 	if (q)
 		sim_evq_purge(q, o);
 	if (srq->async)
@@ -119,7 +122,8 @@ static int srq_create_ioctl(struct sim_call *c)
 		.pd = sim_pd(sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE)),
 		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_SRQ_EVENT_FD),
 	};
-	struct sim_srq *srq = NULL;
+	struct sim_srq *srq =
+		sim_srq(sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_HANDLE));
 	int ret;
 
 	switch (a.type) {
@@ -133,8 +137,13 @@ static int srq_create_ioctl(struct sim_call *c)
 			return -ENOENT;
 		break;
 	case IB_UVERBS_SRQT_TM:
-		if (!sim_attr(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE))
+		/* both are optional in the spec, required for TM (ENOENT) */
+		a.cq = sim_cq(
+			sim_attr_obj(c, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE));
+		if (!a.cq || !sim_attr(c, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS))
 			return -ENOENT;
+		a.max_num_tags = (uint32_t)sim_attr_u64(
+			c, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, 0);
 		break;
 	default:
 		return -EINVAL;
@@ -142,7 +151,7 @@ static int srq_create_ioctl(struct sim_call *c)
 	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
 	if (ret)
 		return ret;
-	ret = srq_create(c->uv, &a, &srq);
+	ret = srq_create(c->uv, &a, srq);
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
 					&srq->max_wr, sizeof(srq->max_wr));
@@ -156,11 +165,8 @@ static int srq_create_ioctl(struct sim_call *c)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
 					a.uout_len);
 	free(a.uout);
-	if (ret && srq)
-		sim_obj_destroy(c->uv, &srq->obj);
 	if (ret)
 		return ret;
-	sim_attr_set_new(c, UVERBS_ATTR_CREATE_SRQ_HANDLE, srq->obj.handle);
 	snprintf(c->note, sizeof(c->note), "handle=%u max_wr=%u",
 		 srq->obj.handle, srq->max_wr);
 	return 0;
@@ -225,7 +231,7 @@ static struct sim_srq *w_srq(struct sim_wcall *w, uint32_t handle, int *err)
 static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 {
 	struct ib_uverbs_create_srq_resp r = {};
-	struct sim_srq *srq = NULL;
+	struct sim_srq *srq = sim_srq(w->obj);
 	struct srq_args a = {
 		.user_handle = x->user_handle,
 		.type = x->srq_type,
@@ -246,16 +252,20 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		if (!a.xrcd || !a.cq)
 			return -EINVAL;
 	}
-	if (x->srq_type == IB_UVERBS_SRQT_TM &&
-	    !sim_obj_get(w->uv, x->cq_handle, &sim_type_cq, &err))
-		return err;
+	if (x->srq_type == IB_UVERBS_SRQT_TM) {
+		a.cq = sim_cq(
+			sim_obj_get(w->uv, x->cq_handle, &sim_type_cq, &err));
+		if (!a.cq)
+			return err;
+		a.max_num_tags = x->max_num_tags;
+	}
 	a.pd = sim_pd(sim_obj_get(w->uv, x->pd_handle, &sim_type_pd, &err));
 	if (!a.pd)
 		return err;
 	a.uout = calloc(1, a.uout_len ? a.uout_len : 1);
 	if (!a.uout)
 		return -ENOMEM;
-	ret = srq_create(w->uv, &a, &srq);
+	ret = srq_create(w->uv, &a, srq);
 	if (!ret) {
 		r.srq_handle = srq->obj.handle;
 		r.max_wr = srq->max_wr;
@@ -269,8 +279,6 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 	if (!ret)
 		ret = sim_wc_uhw_out(w, a.uout, a.uout_len);
 	free(a.uout);
-	if (ret && srq)
-		sim_obj_destroy(w->uv, &srq->obj);
 	return ret;
 }
 
@@ -388,5 +396,7 @@ const struct sim_obj_type sim_type_srq = {
 	.nmethods = ARRAY_SIZE(srq_methods),
 	.wcmds = srq_wcmds,
 	.nwcmds = ARRAY_SIZE(srq_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_CREATE_SRQ,
+		     IB_USER_VERBS_CMD_CREATE_XSRQ},
 };
 SIM_OBJ_TYPE(sim_type_srq);

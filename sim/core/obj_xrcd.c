@@ -19,7 +19,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,9 +34,10 @@ static uint32_t new_xrcdn(void)
 	return n ? n : 1;
 }
 
+/* A zombie's files are closed: its handles went with them. */
 static int holder_dead(int32_t pid)
 {
-	return pid > 0 && kill(pid, 0) && errno == ESRCH;
+	return pid > 0 && sim_pid_gone(pid);
 }
 
 /* Drop holders that died; free the row when none is left. Needs the
@@ -138,7 +138,7 @@ static void xrcd_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 	unsigned int i;
 
 	(void)uv;
-	if (x->slot < 0)
+	if (!o->live || x->slot < 0) /* live: it holds its domain */
 		return;
 	sim_shared_lock(sim.sh);
 	f = &sim.sh->xrcd_files[x->slot];
@@ -160,15 +160,12 @@ static int w_open_xrcd(struct sim_wcall *w)
 {
 	const struct ib_uverbs_open_xrcd *req = w->in;
 	struct ib_uverbs_open_xrcd_resp r = {};
-	struct sim_xrcd *x;
+	struct sim_xrcd *x = sim_xrcd(w->obj);
 	int ret = 0;
 
+	x->slot = -1;
 	if (!xrcd_supported())
 		return -EOPNOTSUPP;
-	x = sim_xrcd(sim_obj_new(w->uv, &sim_type_xrcd));
-	if (!x)
-		return -ENOMEM;
-	x->slot = -1;
 	if (req->fd == (uint32_t)-1)
 		x->xrcdn = new_xrcdn();
 	else
@@ -182,8 +179,6 @@ static int w_open_xrcd(struct sim_wcall *w)
 			 x->slot < 0 ? " private" : "");
 		ret = sim_wc_out(w, &r, sizeof(r));
 	}
-	if (ret)
-		sim_obj_destroy(w->uv, &x->obj);
 	return ret;
 }
 
@@ -199,7 +194,7 @@ static struct sim_qp *tgt_qp(unsigned int dev, uint32_t qpn, uint32_t xrcdn)
 {
 	struct sim_qp *qp = sim_qp_real(sim_qp_by_num(dev, qpn));
 
-	if (!qp || qp->qp_type != SIM_QPT_XRC_TGT || !qp->xrcd ||
+	if (!qp || qp->qp_type != IB_QPT_XRC_TGT || !qp->xrcd ||
 	    qp->xrcd->xrcdn != xrcdn)
 		return NULL;
 	return qp;
@@ -209,8 +204,8 @@ static int w_open_qp(struct sim_wcall *w)
 {
 	const struct ib_uverbs_open_qp *req = w->in;
 	struct ib_uverbs_create_qp_resp r = {};
+	struct sim_qp *qp = sim_qp(w->obj), *tgt;
 	struct sim_xrcd *x;
-	struct sim_qp *tgt, *qp;
 	int ret;
 
 	if (!xrcd_supported())
@@ -218,15 +213,12 @@ static int w_open_qp(struct sim_wcall *w)
 	x = sim_xrcd(sim_obj_get(w->uv, req->pd_handle, &sim_type_xrcd, &ret));
 	if (!x)
 		return -EINVAL;
-	if (req->qp_type != SIM_QPT_XRC_TGT)
+	if (req->qp_type != IB_QPT_XRC_TGT)
 		return -EINVAL;
 	tgt = tgt_qp(w->uv->dev, req->qpn, x->xrcdn);
 	if (!tgt)
 		return -EINVAL;
-	qp = sim_qp(sim_obj_new(w->uv, &sim_type_qp));
-	if (!qp)
-		return -ENOMEM;
-	qp->qp_type = SIM_QPT_XRC_TGT;
+	qp->qp_type = IB_QPT_XRC_TGT;
 	qp->qpn = tgt->qpn;
 	qp->user_handle = req->user_handle;
 	qp->real = tgt;
@@ -238,10 +230,7 @@ static int w_open_qp(struct sim_wcall *w)
 	r.qpn = qp->qpn;
 	snprintf(w->note, sizeof(w->note), "handle=%u qpn=%#x opened",
 		 r.qp_handle, r.qpn);
-	ret = sim_wc_out(w, &r, sizeof(r));
-	if (ret)
-		sim_obj_destroy(w->uv, &qp->obj);
-	return ret;
+	return sim_wc_out(w, &r, sizeof(r));
 }
 
 static int xrcd_destroy_ioctl(struct sim_call *c)
@@ -287,5 +276,6 @@ const struct sim_obj_type sim_type_xrcd = {
 	.nmethods = ARRAY_SIZE(xrcd_methods),
 	.wcmds = xrcd_wcmds,
 	.nwcmds = ARRAY_SIZE(xrcd_wcmds),
+	.wcreates = {IB_USER_VERBS_CMD_OPEN_XRCD},
 };
 SIM_OBJ_TYPE(sim_type_xrcd);

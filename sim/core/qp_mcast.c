@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <string.h>
 
-#define IB_QPT_UD      4
 #define MCAST_LID_BASE 0xc000
 #define PERMISSIVE_LID 0xffff
 

@@ -43,30 +43,30 @@ static void dest_from_user(const struct ib_uverbs_qp_dest *d,
 static int uverbs_checks(const struct ib_uverbs_modify_qp *m,
 			 const struct sim_qp *qp, uint32_t *mask)
 {
-	if ((*mask & SIM_QP_PORT) && !port_valid(m->port_num))
+	if ((*mask & IB_QP_PORT) && !port_valid(m->port_num))
 		return -EINVAL;
-	if (*mask & SIM_QP_AV) {
+	if (*mask & IB_QP_AV) {
 		if (!port_valid(m->dest.port_num))
 			return -EINVAL;
-		if ((*mask & SIM_QP_STATE) && m->qp_state == SIM_QPS_RTR) {
+		if ((*mask & IB_QP_STATE) && m->qp_state == IB_QPS_RTR) {
 			if (m->dest.port_num != qp->attr.port_num)
 				return -EINVAL;
-		} else if (*mask & SIM_QP_PORT) {
+		} else if (*mask & IB_QP_PORT) {
 			if (m->port_num != m->dest.port_num)
 				return -EINVAL;
 		} else {
-			*mask |= SIM_QP_PORT; /* the QP's own port */
+			*mask |= IB_QP_PORT; /* the QP's own port */
 		}
 	}
-	if ((*mask & SIM_QP_ALT_PATH) &&
+	if ((*mask & IB_QP_ALT_PATH) &&
 	    (!port_valid(m->alt_port_num) ||
 	     !port_valid(m->alt_dest.port_num) ||
 	     m->alt_port_num != m->alt_dest.port_num))
 		return -EINVAL;
-	if (((*mask & SIM_QP_CUR_STATE) && m->cur_qp_state > SIM_QPS_ERR) ||
-	    ((*mask & SIM_QP_STATE) && m->qp_state > SIM_QPS_ERR))
+	if (((*mask & IB_QP_CUR_STATE) && m->cur_qp_state > IB_QPS_ERR) ||
+	    ((*mask & IB_QP_STATE) && m->qp_state > IB_QPS_ERR))
 		return -EINVAL;
-	if ((*mask & SIM_QP_QKEY) && (m->qkey & SIM_QP_SET_QKEY) &&
+	if ((*mask & IB_QP_QKEY) && (m->qkey & SIM_QP_SET_QKEY) &&
 	    !sim_has_cap(CAP_NET_RAW))
 		return -EPERM;
 	return 0;
@@ -79,7 +79,7 @@ static void apply(const struct ib_uverbs_modify_qp *m, uint32_t mask,
 	*n = qp->attr;
 #define SET(bit, field, val)                                                   \
 	do {                                                                   \
-		if (mask & SIM_QP_##bit)                                       \
+		if (mask & IB_QP_##bit)                                        \
 			n->field = (val);                                      \
 	} while (0)
 	SET(STATE, qp_state, m->qp_state);
@@ -95,19 +95,18 @@ static void apply(const struct ib_uverbs_modify_qp *m, uint32_t mask,
 	SET(MAX_QP_RD_ATOMIC, max_rd_atomic, m->max_rd_atomic);
 	SET(MAX_DEST_RD_ATOMIC, max_dest_rd_atomic, m->max_dest_rd_atomic);
 	SET(MIN_RNR_TIMER, min_rnr_timer, m->min_rnr_timer);
-	SET(PORT, port_num,
-	    (mask & SIM_QP_AV) ? m->dest.port_num : m->port_num);
+	SET(PORT, port_num, (mask & IB_QP_AV) ? m->dest.port_num : m->port_num);
 	SET(TIMEOUT, timeout, m->timeout);
 	SET(RETRY_CNT, retry_cnt, m->retry_cnt);
 	SET(RNR_RETRY, rnr_retry, m->rnr_retry);
 	SET(RATE_LIMIT, rate_limit, rate_limit);
-	if (mask & SIM_QP_ALT_PATH) {
+	if (mask & IB_QP_ALT_PATH) {
 		dest_from_user(&m->alt_dest, &n->alt_ah);
 		n->alt_port_num = m->alt_port_num;
 		n->alt_timeout = m->alt_timeout;
 		n->alt_pkey_index = m->alt_pkey_index;
 	}
-	if (mask & SIM_QP_AV)
+	if (mask & IB_QP_AV)
 		dest_from_user(&m->dest, &n->ah);
 #undef SET
 }
@@ -118,31 +117,31 @@ static int driver_checks(const struct sim_qp *qp, const struct sim_qp_attr *n,
 {
 	const struct sim_verbs_rules *r = sim_driver()->rules;
 	unsigned int cur =
-		(mask & SIM_QP_CUR_STATE) ? m->cur_qp_state : qp->attr.qp_state;
-	unsigned int next = (mask & SIM_QP_STATE) ? m->qp_state : cur;
+		(mask & IB_QP_CUR_STATE) ? m->cur_qp_state : qp->attr.qp_state;
+	unsigned int next = (mask & IB_QP_STATE) ? m->qp_state : cur;
 
 	/* mlx5_ib judges DC QPs by masks of its own (the driver hook) */
-	if (qp->qp_type != SIM_QPT_DRIVER &&
+	if (qp->qp_type != IB_QPT_DRIVER &&
 	    !sim_qp_transition_ok(cur, next, qp->qp_type, mask))
 		return -EINVAL;
-	if (r->chk_pkey_index && (mask & SIM_QP_PKEY_INDEX) &&
+	if (r->chk_pkey_index && (mask & IB_QP_PKEY_INDEX) &&
 	    n->pkey_index >= SIM_NUM_PKEYS)
 		return -EINVAL;
-	if ((mask & SIM_QP_MAX_QP_RD_ATOMIC) &&
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
 	    n->max_rd_atomic > r->max_qp_rd_atom)
 		return -EINVAL;
-	if (r->chk_dest_rd_atom && (mask & SIM_QP_MAX_DEST_RD_ATOMIC) &&
+	if (r->chk_dest_rd_atom && (mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
 	    n->max_dest_rd_atomic > r->max_qp_init_rd_atom)
 		return -EINVAL;
 	if (r->chk_timeout &&
-	    (((mask & SIM_QP_TIMEOUT) && n->timeout > 31) ||
-	     ((mask & SIM_QP_ALT_PATH) && n->alt_timeout > 31)))
+	    (((mask & IB_QP_TIMEOUT) && n->timeout > 31) ||
+	     ((mask & IB_QP_ALT_PATH) && n->alt_timeout > 31)))
 		return -EINVAL;
-	if ((mask & SIM_QP_PATH_MTU) &&
+	if ((mask & IB_QP_PATH_MTU) &&
 	    (n->path_mtu < r->min_path_mtu || n->path_mtu > SIM_MTU_4096))
 		return -EINVAL;
 	/* mlx5 firmware refuses a transition from a state the QP is not in */
-	if (r->chk_cur_state && (mask & SIM_QP_CUR_STATE) &&
+	if (r->chk_cur_state && (mask & IB_QP_CUR_STATE) &&
 	    m->cur_qp_state != qp->attr.qp_state)
 		return -EINVAL;
 	return 0;
@@ -157,10 +156,10 @@ static void state_events(struct sim_uvfile *uv, struct sim_qp *qp,
 	if (n->qp_state == old)
 		return;
 	/* nothing is outstanding in the model: draining ends at once */
-	if (n->qp_state == SIM_QPS_SQD &&
+	if (n->qp_state == IB_QPS_SQD &&
 	    (r->sqd_event_always || n->en_sqd_async_notify))
 		sim_async_event(uv, SIM_EVENT_SQ_DRAINED, &qp->obj);
-	if (n->qp_state == SIM_QPS_ERR && qp->srq && r->last_wqe_on_err)
+	if (n->qp_state == IB_QPS_ERR && qp->srq && r->last_wqe_on_err)
 		sim_async_event(uv, SIM_EVENT_QP_LAST_WQE_REACHED, &qp->obj);
 }
 
@@ -185,13 +184,13 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	if (ret)
 		return ret;
 	apply(m, mask, rate_limit, qp, &n);
-	if ((mask & SIM_QP_AV) && (ret = sim_check_ah_attr(w->uv->dev, &n.ah)))
+	if ((mask & IB_QP_AV) && (ret = sim_check_ah_attr(w->uv->dev, &n.ah)))
 		return ret;
 	/* the kernel resolves the MAC for connected QPs, never for UD */
-	if ((mask & SIM_QP_AV) && qp->qp_type != SIM_QPT_UD &&
+	if ((mask & IB_QP_AV) && qp->qp_type != IB_QPT_UD &&
 	    (ret = sim_resolve_ah_dmac(w->uv->dev, &n.ah)))
 		return ret;
-	if ((mask & SIM_QP_ALT_PATH) &&
+	if ((mask & IB_QP_ALT_PATH) &&
 	    (sim_port_is_eth(sim.sh, w->uv->dev) ||
 	     (ret = sim_check_ah_attr(w->uv->dev, &n.alt_ah))))
 		return ret ? ret : -EINVAL; /* no alternate path on RoCE */
@@ -217,7 +216,7 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 int sim_w_modify_qp(struct sim_wcall *w)
 {
 	/* MODIFY_QP carries no driver udata */
-	return modify(w, w->in, 0, SIM_QP_STANDARD_BITS, 0);
+	return modify(w, w->in, 0, IB_QP_STANDARD_BITS, 0);
 }
 
 int sim_w_ex_modify_qp(struct sim_wcall *w)
@@ -228,7 +227,7 @@ int sim_w_ex_modify_qp(struct sim_wcall *w)
 
 	if (!ret)
 		ret = modify(w, &x.base, x.rate_limit,
-			     SIM_QP_STANDARD_BITS | SIM_QP_RATE_LIMIT, 1);
+			     IB_QP_STANDARD_BITS | IB_QP_RATE_LIMIT, 1);
 	if (ret)
 		return ret;
 	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);

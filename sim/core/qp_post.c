@@ -60,7 +60,7 @@ static int send_opcode_ok(const struct sim_qp *qp,
 {
 	int err;
 
-	if (qp->qp_type == SIM_QPT_UD)
+	if (qp->qp_type == IB_QPT_UD)
 		return (wr->opcode == WR_SEND ||
 			wr->opcode == WR_SEND_WITH_IMM) &&
 		       sim_obj_get(uv, wr->wr.ud.ah, &sim_type_ah, &err);

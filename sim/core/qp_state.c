@@ -11,8 +11,8 @@ struct transition {
 	uint32_t req[3], opt[3]; /* [RC, UC, UD] */
 };
 
-#define ST(s) SIM_QPS_##s
-#define M(b)  SIM_QP_##b
+#define ST(s) IB_QPS_##s
+#define M(b)  IB_QP_##b
 
 /* rows that need nothing and allow nothing (to RESET and to ERR) */
 #define BARE                                                                   \
@@ -129,9 +129,9 @@ static const struct transition table[7][7] = {
  */
 uint32_t sim_qp_mask_stripped(unsigned int type)
 {
-	if (type == SIM_QPT_XRC_INI)
+	if (type == IB_QPT_XRC_INI)
 		return M(MAX_DEST_RD_ATOMIC) | M(MIN_RNR_TIMER);
-	if (type == SIM_QPT_XRC_TGT)
+	if (type == IB_QPT_XRC_TGT)
 		return M(MAX_QP_RD_ATOMIC) | M(RETRY_CNT) | M(RNR_RETRY);
 	return 0;
 }
@@ -143,21 +143,21 @@ int sim_qp_transition_ok(unsigned int cur, unsigned int next, unsigned int type,
 	uint32_t strip = sim_qp_mask_stripped(type);
 	unsigned int k;
 
-	if (cur > SIM_QPS_ERR || next > SIM_QPS_ERR)
+	if (cur > IB_QPS_ERR || next > IB_QPS_ERR)
 		return 0;
-	if (type == SIM_QPT_XRC_INI || type == SIM_QPT_XRC_TGT)
-		type = SIM_QPT_RC;
-	if (type < SIM_QPT_RC || type > SIM_QPT_UD)
+	if (type == IB_QPT_XRC_INI || type == IB_QPT_XRC_TGT)
+		type = IB_QPT_RC;
+	if (type < IB_QPT_RC || type > IB_QPT_UD)
 		return 0;
 	/* CUR_STATE only names a state the QP can be told it is in */
-	if ((mask & SIM_QP_CUR_STATE) && cur != SIM_QPS_RTR &&
-	    cur != SIM_QPS_RTS && cur != SIM_QPS_SQD && cur != SIM_QPS_SQE)
+	if ((mask & IB_QP_CUR_STATE) && cur != IB_QPS_RTR &&
+	    cur != IB_QPS_RTS && cur != IB_QPS_SQD && cur != IB_QPS_SQE)
 		return 0;
 	t = &table[cur][next];
 	if (!t->valid)
 		return 0;
-	k = type - SIM_QPT_RC;
+	k = type - IB_QPT_RC;
 	if ((mask & t->req[k] & ~strip) != (t->req[k] & ~strip))
 		return 0;
-	return !(mask & ~(t->req[k] | t->opt[k] | SIM_QP_STATE));
+	return !(mask & ~(t->req[k] | t->opt[k] | IB_QP_STATE));
 }

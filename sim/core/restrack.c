@@ -10,7 +10,6 @@
 #include "uapi.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <string.h>
 
 static const struct {
@@ -179,7 +178,7 @@ static int of_pid(const struct sim_res *r, pid_t pid)
 static int owner_dead(const struct sim_res *r, pid_t pid)
 {
 	(void)pid;
-	return kill(r->pid, 0) && errno == ESRCH;
+	return r->pid > 0 && sim_pid_gone(r->pid);
 }
 
 void sim_res_forget_pid(pid_t pid)

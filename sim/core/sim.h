@@ -97,6 +97,21 @@ static inline int sim_tracing(void)
 /* ---- fault injection ---- */
 /* errno to inject for this call of kind, or 0. */
 int sim_fail(const char *kind);
+/* The same for a create of kind whose handler succeeded, just before its
+ * object is committed (--fail KIND:N:ERR:commit): the framework aborts. */
+int sim_fail_commit(const char *kind);
+
+/* ---- blocking in a served call (boundary/wait.c) ---- */
+/* The errno of a served call that must wait in a static program's trap;
+ * no call ever returns it to the program. */
+#define SIM_EWAIT 530
+/*
+ * Wait, outside sim_lock, until fd is readable or timeout_ms (-1: none)
+ * passed: poll()'s count, or -errno. In a static program's trap it only
+ * looks, and returns -SIM_EWAIT when it would wait: the caller returns
+ * that unchanged, having consumed nothing, and is called again.
+ */
+int sim_wait_readable(int fd, int timeout_ms);
 
 /* ---- objects and files (uvfile.c) ---- */
 enum sim_entry_kind { SIM_ENT_MEMIC, SIM_ENT_UAR };
@@ -305,6 +320,9 @@ struct sim_fd *sim_fd_get(int fd);
 int sim_fd_set(int fd, uint8_t kind, void *obj);
 /* Forget fd, dropping its reference. Needs sim_lock. */
 void sim_fd_drop(int fd);
+/* Forget and close an fd the sim made for a call that then failed (an FD
+ * object's abort_fd). Needs sim_lock. */
+void sim_fd_discard(struct sim_uvfile *uv, int fd);
 /*
  * The kind of fd without sim_lock (the wrappers' fast paths): an acquire
  * load that pairs with the release store of sim_fd_set/sim_fd_drop.

@@ -113,6 +113,7 @@ struct sim_call_attr {
 	struct sim_obj *obj; /* IDR read/write/destroy: resolved object */
 	struct sim_evq *evq; /* FD read: resolved event file */
 	uint64_t new_value;  /* IDR/FD new: handle or fd to return */
+	uint8_t has_new;     /* new_value is set (the object exists) */
 	void *kdata;	     /* PTR_IN > 8 bytes: our copy of the payload */
 };
 
@@ -176,11 +177,15 @@ const void *sim_attr_in_ptr(struct sim_call *c, uint16_t id, size_t *len);
 /* Write min(len, attr len) bytes and set VALID_OUTPUT. Absent: 0. */
 int sim_attr_copy_out(struct sim_call *c, uint16_t id, const void *src,
 		      size_t len);
+/* The object an IDR attribute names; for a NEW one, the framework's new
+ * object the handler fills in. */
 struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id);
 struct sim_evq *sim_attr_evq(struct sim_call *c, uint16_t id);
 /* The UHW_IN payload and a zeroed UHW_OUT-sized buffer (free it). */
 int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
 		 void **out, size_t *out_len);
+/* A NEW FD attribute: the fd the handler made (closed by the type's
+ * abort_fd if the call fails after it). */
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
 
 /* ---- buffers named by descriptor (umem.c) ---- */
@@ -331,6 +336,11 @@ struct sim_driver_ops {
 	void (*dealloc_mw_key)(struct sim_mw *mw);
 	/* EX_MODIFY_CQ's moderation once the core's checks passed. */
 	int (*modify_cq)(struct sim_cq *cq, uint16_t count, uint16_t period);
+	/* Tag matching: tm_srq lets IB_UVERBS_SRQT_TM reach create_srq (else
+	 * EOPNOTSUPP, as rxe); tm_caps fills EX_QUERY_DEVICE's tm_caps for
+	 * device dev (NULL: zeros). */
+	uint8_t tm_srq;
+	void (*tm_caps)(unsigned int dev, struct ib_uverbs_tm_caps *caps);
 };
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;
@@ -402,6 +412,11 @@ struct sim_wcall {
 	void *uhw_out;
 	size_t uhw_out_len;
 	char note[96]; /* the handler's words for the trace */
+	/* A create (its type lists it in wcreates): the new object the
+	 * framework made before the handler, or for an FD type the fd the
+	 * handler made (-1: none yet); committed or aborted after it. */
+	struct sim_obj *obj;
+	int new_fd;
 };
 int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
 /* The core response: min(len, buffer) bytes, the rest of it zeroed. */
@@ -450,9 +465,8 @@ int sim_check_mr_access(uint64_t flags);
 int sim_mr_odp_check(uint64_t addr, uint64_t len, uint64_t iova, uint64_t acc);
 /* UVERBS_METHOD_ADVISE_MR's handler (mr_advise.c). */
 int sim_mr_advise(struct sim_call *c);
-/* New MR holding pd (and dm). NULL on ENOMEM. */
-struct sim_mr *sim_mr_new(struct sim_uvfile *uv, struct sim_pd *pd,
-			  struct sim_dm *dm);
+/* The framework's new MR: holding pd (and dm), with fresh keys. */
+void sim_mr_init(struct sim_mr *mr, struct sim_pd *pd, struct sim_dm *dm);
 
 /* mapping helpers for drivers (mmap.c) */
 void *sim_map_anon(void *addr, size_t len, int prot, int flags);

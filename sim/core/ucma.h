@@ -182,8 +182,6 @@ struct ucma_sib {
 };
 
 #define UCMA_AF_IB    27
-#define UCMA_QPT_RC   2
-#define UCMA_QPT_UD   4
 #define UCMA_UDP_QKEY 0x01234567u
 
 extern struct ucma_world *ucma_w;

@@ -31,29 +31,9 @@
 #define CM_RETRY_NS  4832000000ull
 #define CA_ACK_DELAY 16 /* the device's local_ca_ack_delay */
 
-/* IB_QP_* attribute mask bits */
-enum {
-	QPA_STATE = 1 << 0,
-	QPA_ACCESS = 1 << 3,
-	QPA_PKEY = 1 << 4,
-	QPA_PORT = 1 << 5,
-	QPA_QKEY = 1 << 6,
-	QPA_AV = 1 << 7,
-	QPA_MTU = 1 << 8,
-	QPA_TIMEOUT = 1 << 9,
-	QPA_RETRY = 1 << 10,
-	QPA_RNR_RETRY = 1 << 11,
-	QPA_RQ_PSN = 1 << 12,
-	QPA_RD_ATOMIC = 1 << 13,
-	QPA_MIN_RNR = 1 << 15,
-	QPA_SQ_PSN = 1 << 16,
-	QPA_DEST_RD_ATOMIC = 1 << 17,
-	QPA_DEST_QPN = 1 << 20,
-};
-
 static int ud(const struct ucma_id *id)
 {
-	return id->qp_type == UCMA_QPT_UD;
+	return id->qp_type == IB_QPT_UD;
 }
 
 static int hdr_len(const struct ucma_id *id)
@@ -428,34 +408,42 @@ static int init_qp_attr(const struct ucma_id *id, uint32_t state,
 	q->qp_state = state;
 	q->port_num = id->port;
 	if (ud(id) || id->cm == CM_NONE) {
-		q->qp_attr_mask = QPA_STATE | QPA_PKEY | QPA_PORT |
-				  (ud(id) ? QPA_QKEY : QPA_ACCESS);
+		q->qp_attr_mask = IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT |
+				  (ud(id) ? IB_QP_QKEY : IB_QP_ACCESS_FLAGS);
 		q->qkey = UCMA_UDP_QKEY;
-		if (state == 2)
+		if (state == IB_QPS_RTR)
 			q->rq_psn = id->psn;
 		return 0;
 	}
 	switch (state) {
-	case 1: /* INIT */
-		q->qp_attr_mask = QPA_STATE | QPA_ACCESS | QPA_PKEY | QPA_PORT;
-		q->qp_access_flags = 2 | (id->resp_res ? 4 | 8 : 0);
+	case IB_QPS_INIT:
+		q->qp_attr_mask = IB_QP_STATE | IB_QP_ACCESS_FLAGS |
+				  IB_QP_PKEY_INDEX | IB_QP_PORT;
+		q->qp_access_flags =
+			IB_ACCESS_REMOTE_WRITE |
+			(id->resp_res ? IB_ACCESS_REMOTE_READ |
+						IB_ACCESS_REMOTE_ATOMIC
+				      : 0);
 		return 0;
-	case 2: /* RTR */
+	case IB_QPS_RTR:
 		if (id->cm == CM_REQ_SENT)
 			return -EINVAL;
-		q->qp_attr_mask = QPA_STATE | QPA_AV | QPA_MTU | QPA_DEST_QPN |
-				  QPA_RQ_PSN | QPA_DEST_RD_ATOMIC | QPA_MIN_RNR;
+		q->qp_attr_mask = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+				  IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+				  IB_QP_MAX_DEST_RD_ATOMIC |
+				  IB_QP_MIN_RNR_TIMER;
 		fill_ah(id, &q->ah_attr);
 		q->path_mtu = id->mtu;
 		q->dest_qp_num = id->peer_qpn;
 		q->rq_psn = id->psn;
 		q->max_dest_rd_atomic = id->resp_res;
 		return 0;
-	case 3: /* RTS */
+	case IB_QPS_RTS:
 		if (id->cm == CM_REQ_SENT)
 			return -EINVAL;
-		q->qp_attr_mask = QPA_STATE | QPA_SQ_PSN | QPA_RETRY |
-				  QPA_RNR_RETRY | QPA_RD_ATOMIC | QPA_TIMEOUT;
+		q->qp_attr_mask = IB_QP_STATE | IB_QP_SQ_PSN | IB_QP_RETRY_CNT |
+				  IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC |
+				  IB_QP_TIMEOUT;
 		q->sq_psn = id->peer_psn;
 		q->retry_cnt = id->retry;
 		q->rnr_retry = id->rnr_retry;
@@ -474,7 +462,7 @@ static int cmd_init_qp_attr(struct ucma_id *id,
 
 	if (out < sizeof(q))
 		return -ENOSPC;
-	if (c->qp_state > 6)
+	if (c->qp_state > IB_QPS_ERR)
 		return -EINVAL;
 	if (!id->has_dev)
 		return -EINVAL;

@@ -360,9 +360,9 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 		/* wake for a token, the next timer, or to look for the dead */
 		if (!wait || wait > 100000000ull)
 			wait = 100000000ull;
-		ret = poll(&pfd, 1, (int)(wait / 1000000 + 1));
-		if (ret < 0 && errno == EINTR)
-			return -EINTR;
+		ret = sim_wait_readable(pfd.fd, (int)(wait / 1000000 + 1));
+		if (ret == -EINTR || ret == -SIM_EWAIT)
+			return (int)ret;
 	}
 	ret = sim_copy_to_user((void *)(uintptr_t)cmd.response, &r,
 			       out < sizeof(r) ? out : sizeof(r));

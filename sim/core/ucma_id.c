@@ -157,11 +157,11 @@ static int create_id(int f, const struct rdma_ucm_create_id *c, uint16_t out)
 		return -ENOSPC;
 	switch (c->ps) {
 	case RDMA_PS_TCP:
-		qpt = UCMA_QPT_RC;
+		qpt = IB_QPT_RC;
 		break;
 	case RDMA_PS_UDP:
 	case RDMA_PS_IPOIB:
-		qpt = UCMA_QPT_UD;
+		qpt = IB_QPT_UD;
 		break;
 	case RDMA_PS_IB:
 		qpt = c->qp_type;
@@ -621,7 +621,7 @@ static int set_option(struct ucma_id *id, int i, uint32_t level, uint32_t name,
 	case RDMA_OPTION_ID_ACK_TIMEOUT:
 		if (len != 1)
 			return -EINVAL;
-		if (id->qp_type != UCMA_QPT_RC)
+		if (id->qp_type != IB_QPT_RC)
 			return -EINVAL;
 		id->ack_timeout = v[0];
 		return 0;

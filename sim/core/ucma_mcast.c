@@ -61,7 +61,7 @@ static int join(int f, uint32_t idn, uint64_t uid, uint64_t resp_ptr,
 	if (i < 0)
 		return i;
 	id = &ucma_w->ids[i];
-	if (!id->has_dev || id->qp_type != UCMA_QPT_UD ||
+	if (!id->has_dev || id->qp_type != IB_QPT_UD ||
 	    (id->state != UCMA_ADDR_BOUND && id->state != UCMA_ADDR_RESOLVED))
 		return -EINVAL;
 	ret = mgid_of(id, ss, mgid);

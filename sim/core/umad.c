@@ -26,6 +26,7 @@
 #include "uapi.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <rdma/ib_user_mad.h>
 #include <rdma/rdma_user_ioctl.h>
 #include <stdio.h>
@@ -307,6 +308,11 @@ static ssize_t umad_read(struct sim_devfile *f, int fd, void *buf, size_t len)
 
 	if (len < hdr_size(u))
 		return -EINVAL;
+	if (!(sys.fcntl(fd, F_GETFL) & O_NONBLOCK)) {
+		ret = sim_wait_readable(fd, -1);
+		if (ret < 0)
+			return ret;
+	}
 	if (real.read(fd, &v, sizeof(v)) < 0)
 		return -errno;
 	pthread_mutex_lock(&sim_lock);

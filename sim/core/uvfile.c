@@ -67,6 +67,13 @@ void sim_fd_drop(int fd)
 	f->any = NULL;
 }
 
+void sim_fd_discard(struct sim_uvfile *uv, int fd)
+{
+	(void)uv;
+	sim_fd_drop(fd);
+	sys.close(fd);
+}
+
 struct sim_uvfile *sim_uvfile_new(unsigned int dev)
 {
 	struct sim_uvfile *uv = calloc(1, sizeof(*uv));
@@ -198,7 +205,8 @@ void sim_uvfile_put(struct sim_uvfile *uv)
 	free(uv);
 }
 
-struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle)
+/* Committed or not: a reserved handle is taken. */
+static struct sim_obj *find_any(struct sim_uvfile *uv, uint32_t handle)
 {
 	struct sim_obj *o;
 
@@ -206,6 +214,13 @@ struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle)
 		if (o->handle == handle)
 			return o;
 	return NULL;
+}
+
+struct sim_obj *sim_obj_find(struct sim_uvfile *uv, uint32_t handle)
+{
+	struct sim_obj *o = find_any(uv, handle);
+
+	return o && o->committed ? o : NULL;
 }
 
 struct sim_obj *sim_obj_get(struct sim_uvfile *uv, uint32_t handle,
@@ -217,14 +232,15 @@ struct sim_obj *sim_obj_get(struct sim_uvfile *uv, uint32_t handle,
 	return *err ? NULL : o;
 }
 
-struct sim_obj *sim_obj_new(struct sim_uvfile *uv, const struct sim_obj_type *t)
+struct sim_obj *sim_obj_alloc_begin(struct sim_uvfile *uv,
+				    const struct sim_obj_type *t)
 {
 	struct sim_obj *o = calloc(1, t->size);
 	uint32_t h = 0;
 
 	if (!o)
 		return NULL;
-	while (sim_obj_find(uv, h))
+	while (find_any(uv, h))
 		h++;
 	o->handle = h;
 	o->type = t;
@@ -232,6 +248,17 @@ struct sim_obj *sim_obj_new(struct sim_uvfile *uv, const struct sim_obj_type *t)
 	o->next = uv->objs;
 	uv->objs = o;
 	return o;
+}
+
+void sim_obj_alloc_commit(struct sim_obj *o)
+{
+	o->committed = 1;
+}
+
+void sim_obj_alloc_abort(struct sim_uvfile *uv, struct sim_obj *o)
+{
+	o->usecnt = 0; /* nothing can have found it */
+	sim_obj_destroy(uv, o);
 }
 
 int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o)

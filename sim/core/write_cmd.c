@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Legacy write() commands, also reached through INVOKE_WRITE: the framework
- * (header parsing, sizes, context check, fault injection). The commands
- * themselves are in their objects' files (struct sim_obj_type.wcmds).
+ * (header parsing, sizes, context check, fault injection, the lifetime of
+ * a create's new object). The commands themselves are in their objects'
+ * files (struct sim_obj_type.wcmds).
  */
 #include "uapi.h"
 #include "restrack.h"
@@ -85,8 +86,36 @@ static const struct sim_wcmd *find_wcmd(uint32_t cmd, int *err)
 	return c;
 }
 
+/* The type whose object command cmd creates, or NULL. */
+static const struct sim_obj_type *creates(uint32_t cmd)
+{
+	const struct sim_obj_type *const *t;
+	unsigned int i;
+
+	sim_for_each_type (t)
+		for (i = 0; i < ARRAY_SIZE((*t)->wcreates); i++)
+			if ((*t)->wcreates[i] == cmd && cmd)
+				return *t;
+	return NULL;
+}
+
+/* Commit what a create made, or abort it (obj.h). */
+static void finish_new(const struct sim_obj_type *t, struct sim_wcall *w,
+		       int err)
+{
+	if (w->obj && err)
+		sim_obj_alloc_abort(w->uv, w->obj);
+	else if (w->obj)
+		sim_obj_alloc_commit(w->obj);
+	if (w->new_fd >= 0 && err && t && t->abort_fd)
+		t->abort_fd(w->uv, w->new_fd);
+	if (!err)
+		sim_res_sync(w->uv);
+}
+
 static int run_wcmd(const struct sim_wcmd *c, struct sim_wcall *w)
 {
+	const struct sim_obj_type *t = creates(c->cmd);
 	int err;
 
 	if (c->needs_ctx && !w->uv->has_ctx)
@@ -94,9 +123,22 @@ static int run_wcmd(const struct sim_wcmd *c, struct sim_wcall *w)
 	err = sim_fail(c->name);
 	if (err)
 		return -err;
+	w->obj = NULL;
+	w->new_fd = -1;
+	if (t && t->size) {
+		w->obj = sim_obj_alloc_begin(w->uv, t);
+		if (!w->obj)
+			return -ENOMEM;
+	}
 	err = c->fn(w);
-	if (!err)
-		sim_res_sync(w->uv);
+	if (!err && t) {
+		err = -sim_fail_commit(c->name);
+		if (err)
+			snprintf(w->note + strlen(w->note),
+				 sizeof(w->note) - strlen(w->note),
+				 " (injected at commit)");
+	}
+	finish_new(t, w, err);
 	return err;
 }
 

@@ -55,8 +55,9 @@ static const char usage[] =
 	"  --no-dma-heap      kernel without DMA-buf heaps (/dev/dma_heap)\n"
 	"  --no-seccomp       no system-call trap: only calls through libc\n"
 	"                     reach the simulated kernel (no raw syscalls)\n"
-	"  --fail KIND:N:ERR  the Nth call of KIND fails with ERR (name or\n"
-	"                     number); repeatable, see sim/README.md\n"
+	"  --fail KIND:N:ERR[:commit]  the Nth call of KIND fails with ERR\n"
+	"                     (name or number); :commit: a create fails after\n"
+	"                     its handler; repeatable, see sim/README.md\n"
 	"  --list-fail-kinds  print every KIND --fail accepts\n"
 	"  --fault KIND:KEY=VAL,...  make the wire, HCA or kernel misbehave;\n"
 	"                     repeatable (up to 16), see sim/README.md:\n"
@@ -109,7 +110,7 @@ static int parse_errno(const char *s)
 static int parse_fail(const char *arg, struct sim_launch *l)
 {
 	struct sim_fail_rule *r;
-	char buf[128], *kind, *nth, *err;
+	char buf[128], *kind, *nth, *err, *when;
 	uint64_t n;
 	int e;
 
@@ -121,10 +122,13 @@ static int parse_fail(const char *arg, struct sim_launch *l)
 	snprintf(buf, sizeof(buf), "%s", arg);
 	kind = strtok(buf, ":");
 	nth = strtok(NULL, ":");
-	err = strtok(NULL, "");
-	if (!kind || !nth || !err) {
+	err = strtok(NULL, ":");
+	when = strtok(NULL, "");
+	if (!kind || !nth || !err || (when && strcmp(when, "commit"))) {
 		fprintf(stderr,
-			"rdma-sim: --fail wants KIND:N:ERRNO, got '%s'\n", arg);
+			"rdma-sim: --fail wants KIND:N:ERRNO[:commit], "
+			"got '%s'\n",
+			arg);
 		return -1;
 	}
 	if (strlen(kind) >= sizeof(l->fail[0].kind)) {
@@ -145,6 +149,7 @@ static int parse_fail(const char *arg, struct sim_launch *l)
 	snprintf(r->kind, sizeof(r->kind), "%s", kind);
 	r->nth = (uint32_t)n;
 	r->err = (uint32_t)e;
+	r->at_commit = when != NULL;
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "raw_ioctl.h"
 
@@ -50,6 +51,9 @@ int raw_export(int fd, uint64_t pgoff, int *dmabuf_fd);
 /* REG_DMABUF_MR (LOCAL_WRITE, iova = off); errno and *mr. */
 int raw_reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off, uint64_t len,
 		      uint32_t *mr);
+/* DM_MR_REG of len bytes at off of DM dm; errno and *mr. */
+int raw_reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off, uint64_t len,
+		  uint32_t access, uint32_t *mr);
 /* mlx5 UAR_OBJ_ALLOC of type; errno, handle and byte mmap offset. */
 int raw_uar_alloc(int fd, uint64_t type, uint32_t *h, uint64_t *off);
 
@@ -70,6 +74,11 @@ void raw_check_share(void);
 int raw_peer_reads(const char *fd);
 /* --limits N: all pages of N devices of 1 MiB, 300 exports */
 int raw_check_limits(unsigned int ndev);
+/*
+ * Fork a child that runs fn (0: success) and then dies by SIGKILL; once it
+ * is a zombie, its pid (the caller reaps it), or -1 if fn or that failed.
+ */
+pid_t raw_zombie(int (*fn)(void *arg), void *arg);
 /* without rdma-sim: the peer API fails cleanly */
 int raw_check_outside(void);
 /* --driver rxe: no UHW, no DM, no DMABUF, driver id 14 */

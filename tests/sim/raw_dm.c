@@ -126,46 +126,28 @@ static void check_op_and_query(int fd, uint32_t h, uint16_t idx)
 	EXPECT(start == 0 && qidx == idx && len == 100, "DM_QUERY");
 }
 
-static int reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off,
-		     uint64_t len, uint32_t access, uint32_t *mr)
-{
-	uint32_t lkey, rkey;
-	struct raw_ioctl c;
-
-	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
-	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_HANDLE, 0, 0);
-	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_OFFSET, 8, off);
-	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_LENGTH, 8, len);
-	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_PD_HANDLE, 0, pd);
-	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 4, access);
-	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, dm);
-	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey);
-	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey);
-	return raw_call_new(fd, &c, mr);
-}
-
 static void check_dm_mr(int fd, uint32_t dm)
 {
 	uint32_t pd, mr,
 		zb = IB_UVERBS_ACCESS_ZERO_BASED | IB_UVERBS_ACCESS_LOCAL_WRITE;
 
 	EXPECT_ERR(raw_alloc_pd(fd, &pd), 0);
-	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 100, IB_UVERBS_ACCESS_LOCAL_WRITE,
-			     &mr),
+	EXPECT_ERR(raw_reg_dm_mr(fd, pd, dm, 0, 100,
+				 IB_UVERBS_ACCESS_LOCAL_WRITE, &mr),
 		   EINVAL);
-	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 4, 100, zb, &mr), EINVAL);
-	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 100, zb | IB_UVERBS_ACCESS_MW_BIND,
-			     &mr),
+	EXPECT_ERR(raw_reg_dm_mr(fd, pd, dm, 4, 100, zb, &mr), EINVAL);
+	EXPECT_ERR(raw_reg_dm_mr(fd, pd, dm, 0, 100,
+				 zb | IB_UVERBS_ACCESS_MW_BIND, &mr),
 		   EINVAL);
-	EXPECT_ERR(reg_dm_mr(fd, dm, pd, 0, 100, zb, &mr),
+	EXPECT_ERR(raw_reg_dm_mr(fd, dm, pd, 0, 100, zb, &mr),
 		   EINVAL); /* handles swapped: wrong object types */
 	/* The kernel checks only the range: an empty MR inside is fine. */
-	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 1 << 20, 0, zb, &mr), EINVAL);
-	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 0, zb, &mr), 0);
+	EXPECT_ERR(raw_reg_dm_mr(fd, pd, dm, 1 << 20, 0, zb, &mr), EINVAL);
+	EXPECT_ERR(raw_reg_dm_mr(fd, pd, dm, 0, 0, zb, &mr), 0);
 	EXPECT_ERR(
 		raw_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY, mr),
 		0);
-	EXPECT_ERR(reg_dm_mr(fd, pd, dm, 0, 100, zb, &mr), 0);
+	EXPECT_ERR(raw_reg_dm_mr(fd, pd, dm, 0, 100, zb, &mr), 0);
 	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE, dm),
 		   EBUSY);
 	EXPECT_ERR(

@@ -190,6 +190,32 @@ static void check_child_holds_mapping(void)
 	expect_held_until_stopped(fd, h, pid);
 }
 
+/* All of the device's MEMIC, held by a process that then dies. */
+static int take_all_memic(void *unused)
+{
+	uint32_t h;
+	uint16_t idx;
+	int fd = raw_open_ctx(NULL);
+
+	(void)unused;
+	return fd < 0 || raw_dm_alloc(fd, ALL_MEMIC, 0, &h, &idx);
+}
+
+/* A dead child not yet reaped has left its DM pages to the next one. */
+static void check_zombie_frees_memic(void)
+{
+	pid_t pid = raw_zombie(take_all_memic, NULL);
+	int fd = raw_open_ctx(NULL);
+	uint32_t h;
+	uint16_t idx;
+
+	EXPECT(pid > 0, "no zombie holding MEMIC");
+	EXPECT_ERR(raw_dm_alloc(fd, ALL_MEMIC, 0, &h, &idx), 0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	close(fd);
+}
+
 /* The fd survives exec (not O_CLOEXEC) and is still a dma-buf there. */
 static void check_exec(void)
 {
@@ -353,6 +379,7 @@ void raw_check_share(void)
 		return;
 	}
 	check_child_close();
+	check_zombie_frees_memic();
 	check_child_holds_export();
 	check_child_holds_mapping();
 	check_exec();

@@ -134,3 +134,21 @@ int raw_reg_dmabuf_mr(int fd, uint32_t pd, int dfd, uint64_t off, uint64_t len,
 	raw_ptr(&c, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
 	return raw_call_new(fd, &c, mr);
 }
+
+int raw_reg_dm_mr(int fd, uint32_t pd, uint32_t dm, uint64_t off, uint64_t len,
+		  uint32_t access, uint32_t *mr)
+{
+	uint32_t lkey, rkey;
+	struct raw_ioctl c;
+
+	raw_init(&c, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
+	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_HANDLE, 0, 0);
+	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_OFFSET, 8, off);
+	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_LENGTH, 8, len);
+	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_PD_HANDLE, 0, pd);
+	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 4, access);
+	raw_attr(&c, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, dm);
+	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey);
+	raw_ptr(&c, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey);
+	return raw_call_new(fd, &c, mr);
+}

@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 from judge_util import check, eq, finish, model
 import judge_util
@@ -170,6 +171,16 @@ def held(pid, nums):
        'res_holder SRQ')
 
 
+def zombie(pid):
+    """Wait until pid has died and is not reaped yet."""
+    for _ in range(10000):
+        with open('/proc/%d/stat' % pid) as f:
+            if f.read().rsplit(')', 1)[1].split()[0] == 'Z':
+                return
+        time.sleep(0.001)
+    check(False, 'process %d did not become a zombie' % pid)
+
+
 def resources():
     baseline()
     p, nums = holder()
@@ -184,6 +195,8 @@ def resources():
     eq([m['mrn'] for m in js('resource', 'show', 'mr')], [1],
        'MR ids are not reused')
     os.kill(p.pid, signal.SIGKILL)
+    zombie(p.pid)
+    baseline()  # dead, not reaped: its files closed at exit
     p.wait()
     baseline()
 

@@ -8,7 +8,9 @@
  * into another, the bytes and the completion are checked; the DM's bytes
  * read back; a PD with an MR on it is EBUSY; threads query the port at
  * once (each trap runs the sim on the helper's thread block, one at a
- * time); every fd is closed at the end.
+ * time); a thread blocked in ibv_get_cq_event does not hold the sim while
+ * another makes the QP whose completion wakes it; every fd is closed at
+ * the end.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -122,6 +124,51 @@ static void check_dm(struct ibv_context *ctx)
 	CHECK(!ibv_free_dm(dm), "ibv_free_dm");
 }
 
+struct ev_wait {
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *cq; /* the CQ the event names */
+	int ret;
+};
+
+static void *wait_event(void *arg)
+{
+	struct ev_wait *w = arg;
+	void *cq_ctx;
+
+	w->ret = ibv_get_cq_event(w->ch, &w->cq, &cq_ctx);
+	return NULL;
+}
+
+/*
+ * One thread blocks in ibv_get_cq_event (a read the sim serves and that
+ * must wait) while this one makes the MRs and the QP (ioctls and writes
+ * the sim serves) whose completion wakes it. The waiting thread must not
+ * keep the sim: before, every trap here waited behind its read forever.
+ */
+static void check_cq_event(struct ibv_context *ctx, struct ibv_pd *pd,
+			   uint16_t lid)
+{
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
+	struct ibv_cq *cq = ch ? ibv_create_cq(ctx, 16, NULL, ch, 0) : NULL;
+	struct timespec pause = {0, 100000000};
+	struct ev_wait w = {.ch = ch, .ret = -1};
+	pthread_t t;
+
+	CHECK(cq && !ibv_req_notify_cq(cq, 0), "channel and CQ: %m");
+	if (!cq || pthread_create(&t, NULL, wait_event, &w)) {
+		CHECK(0, "no waiting thread");
+		return;
+	}
+	nanosleep(&pause, NULL); /* it is in read() by now */
+	check_write(pd, cq, lid);
+	CHECK(!pthread_join(t, NULL) && !w.ret && w.cq == cq,
+	      "ibv_get_cq_event: %d, CQ %p (want %p)", w.ret, (void *)w.cq,
+	      (void *)cq);
+	ibv_ack_cq_events(cq, 1);
+	CHECK(!ibv_destroy_cq(cq) && !ibv_destroy_comp_channel(ch),
+	      "CQ and channel");
+}
+
 static void *query_loop(void *ctx)
 {
 	struct ibv_port_attr port;
@@ -167,6 +214,8 @@ int main(void)
 		check_write(pd, cq, port.lid);
 	check_dm(ctx);
 	check_threads(ctx);
+	if (pd)
+		check_cq_event(ctx, pd, port.lid);
 	CHECK(!ibv_destroy_cq(cq) && !ibv_dealloc_pd(pd), "CQ and PD");
 	CHECK(!ibv_close_device(ctx), "ibv_close_device");
 	CHECK(count_fds() == fds, "fds: %d at start, %d at the end", fds,

@@ -71,6 +71,19 @@ int v_query_state(int fd, uint32_t qp, uint8_t *state);
 
 int v_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 		 uint32_t *handle);
+/* INFO_HANDLES: the live handles of object type obj, ~0 on failure. */
+uint32_t v_count_handles(int fd, uint16_t obj);
+
+/* XRC by write(): OPEN_XRCD on file (-1: private), CREATE_QP of an
+ * XRC_TGT, OPEN_QP of one. 0 or the errno. */
+int v_open_xrcd(int fd, int file, uint32_t oflags, uint32_t *handle);
+int v_create_tgt(int fd, uint32_t xrcd, uint32_t *handle, uint32_t *qpn);
+int v_open_qp(int fd, uint32_t xrcd, uint32_t qpn, uint8_t type,
+	      uint32_t *handle);
+
+/* --abort KIND: the first create of KIND fails at its commit (run under
+ * --fail KIND:1:EIO:commit) and leaves nothing behind. */
+int v_check_abort(const char *kind);
 
 void v_check_cq(void);
 void v_check_qp(void);

@@ -13,17 +13,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static uint32_t count_handles(int fd, uint16_t obj)
-{
-	struct raw_ioctl c;
-	uint32_t total = ~0u;
-
-	raw_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
-	raw_attr(&c, UVERBS_ATTR_INFO_OBJECT_ID, 8, obj);
-	raw_ptr(&c, UVERBS_ATTR_INFO_TOTAL_HANDLES, &total);
-	return raw_call(fd, &c) ? ~0u : total;
-}
-
 static void check_churn(int fd, uint32_t pd, uint32_t cq)
 {
 	uint32_t first = ~0u, h = 0, n, i;
@@ -40,9 +29,9 @@ static void check_churn(int fd, uint32_t pd, uint32_t cq)
 	}
 	for (i = 0; i < 5; i++)
 		EXPECT_ERR(v_create_qp(fd, &r, &h, NULL), 0);
-	n = count_handles(fd, UVERBS_OBJECT_QP);
+	n = v_count_handles(fd, UVERBS_OBJECT_QP);
 	EXPECT(n == 5, "INFO_HANDLES: %u QPs, 5 live", n);
-	n = count_handles(fd, UVERBS_OBJECT_CQ);
+	n = v_count_handles(fd, UVERBS_OBJECT_CQ);
 	EXPECT(n == 1, "INFO_HANDLES: %u CQs, 1 live", n);
 }
 

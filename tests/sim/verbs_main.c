@@ -2,7 +2,7 @@
 /*
  * rdma-sim data-path objects by raw uverbs calls, each expecting the
  * kernel's exact answer. Usage: sim_verbs [--rxe] (run under rdma-sim,
- * with --driver rxe for --rxe).
+ * with --driver rxe for --rxe), or sim_verbs --abort KIND (verbs_abort.c).
  */
 #include "verbs.h"
 #include "rdma_sim_peer.h"
@@ -16,6 +16,12 @@ int main(int argc, char **argv)
 	if (!rdma_sim_active()) {
 		fprintf(stderr, "sim_verbs: must run under rdma-sim\n");
 		return 1;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--abort")) {
+		if (v_check_abort(argv[2]) || raw_failures)
+			return 1;
+		printf("sim_verbs --abort %s: nothing left\n", argv[2]);
+		return 0;
 	}
 	v_check_cq();
 	v_check_qp();

@@ -335,3 +335,13 @@ int v_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 	return ret;
 }
 
+uint32_t v_count_handles(int fd, uint16_t obj)
+{
+	struct raw_ioctl c;
+	uint32_t total = ~0u;
+
+	raw_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
+	raw_attr(&c, UVERBS_ATTR_INFO_OBJECT_ID, 8, obj);
+	raw_ptr(&c, UVERBS_ATTR_INFO_TOTAL_HANDLES, &total);
+	return raw_call(fd, &c) ? ~0u : total;
+}

@@ -10,9 +10,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-static int open_xrcd(int fd, int file, uint32_t oflags, uint32_t *handle)
+int v_open_xrcd(int fd, int file, uint32_t oflags, uint32_t *handle)
 {
 	struct ib_uverbs_open_xrcd_resp r = {};
 	struct ib_uverbs_open_xrcd c = {
@@ -28,7 +29,7 @@ static int open_xrcd(int fd, int file, uint32_t oflags, uint32_t *handle)
 }
 
 /* CREATE_QP of an XRC_TGT: the domain in pd_handle, nothing else. */
-static int create_tgt(int fd, uint32_t xrcd, uint32_t *handle, uint32_t *qpn)
+int v_create_tgt(int fd, uint32_t xrcd, uint32_t *handle, uint32_t *qpn)
 {
 	struct ib_uverbs_create_qp_resp r = {};
 	struct ib_uverbs_create_qp c = {
@@ -44,8 +45,8 @@ static int create_tgt(int fd, uint32_t xrcd, uint32_t *handle, uint32_t *qpn)
 	return ret;
 }
 
-static int open_qp(int fd, uint32_t xrcd, uint32_t qpn, uint8_t type,
-		   uint32_t *handle)
+int v_open_qp(int fd, uint32_t xrcd, uint32_t qpn, uint8_t type,
+	      uint32_t *handle)
 {
 	struct ib_uverbs_create_qp_resp r = {};
 	struct ib_uverbs_open_qp c = {
@@ -98,24 +99,25 @@ static void check_domains(int fd, uint32_t pd, uint32_t cq)
 	int file = mkstemp(path);
 
 	EXPECT(file >= 0, "mkstemp");
-	EXPECT_ERR(open_xrcd(fd, 900, O_CREAT, &x), EBADF);
-	EXPECT_ERR(open_xrcd(fd, file, 0, &x), EAGAIN);
-	EXPECT_ERR(open_xrcd(fd, file, O_CREAT, &x), 0);
-	EXPECT_ERR(open_xrcd(fd, file, O_CREAT | O_EXCL, &y), EINVAL);
-	EXPECT_ERR(open_xrcd(fd, file, 0, &y), 0); /* the same domain */
+	EXPECT_ERR(v_open_xrcd(fd, 900, O_CREAT, &x), EBADF);
+	EXPECT_ERR(v_open_xrcd(fd, file, 0, &x), EAGAIN);
+	EXPECT_ERR(v_open_xrcd(fd, file, O_CREAT, &x), 0);
+	EXPECT_ERR(v_open_xrcd(fd, file, O_CREAT | O_EXCL, &y), EINVAL);
+	EXPECT_ERR(v_open_xrcd(fd, file, 0, &y), 0); /* the same domain */
 	EXPECT_ERR(create_xsrq(fd, pd, 0xdead, cq), EINVAL);
 	EXPECT_ERR(create_xsrq(fd, pd, x, 0xdead), EINVAL);
-	EXPECT_ERR(create_tgt(fd, 0xdead, &tgt, &qpn), EINVAL);
-	EXPECT_ERR(create_tgt(fd, x, &tgt, &qpn), 0);
+	EXPECT_ERR(v_create_tgt(fd, 0xdead, &tgt, &qpn), EINVAL);
+	EXPECT_ERR(v_create_tgt(fd, x, &tgt, &qpn), 0);
 	/* the TGT QP holds the handle it was made through */
 	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_XRCD,
 			       UVERBS_METHOD_XRCD_DESTROY, x),
 		   EBUSY);
-	EXPECT_ERR(open_qp(fd, y, qpn, IB_UVERBS_QPT_RC, &op), EINVAL);
-	EXPECT_ERR(open_qp(fd, y, qpn + 1, IB_UVERBS_QPT_XRC_TGT, &op), EINVAL);
-	EXPECT_ERR(open_qp(fd, 0xdead, qpn, IB_UVERBS_QPT_XRC_TGT, &op),
+	EXPECT_ERR(v_open_qp(fd, y, qpn, IB_UVERBS_QPT_RC, &op), EINVAL);
+	EXPECT_ERR(v_open_qp(fd, y, qpn + 1, IB_UVERBS_QPT_XRC_TGT, &op),
 		   EINVAL);
-	EXPECT_ERR(open_qp(fd, y, qpn, IB_UVERBS_QPT_XRC_TGT, &op), 0);
+	EXPECT_ERR(v_open_qp(fd, 0xdead, qpn, IB_UVERBS_QPT_XRC_TGT, &op),
+		   EINVAL);
+	EXPECT_ERR(v_open_qp(fd, y, qpn, IB_UVERBS_QPT_XRC_TGT, &op), 0);
 	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_XRCD,
 			       UVERBS_METHOD_XRCD_DESTROY, y),
 		   EBUSY);
@@ -128,11 +130,36 @@ static void check_domains(int fd, uint32_t pd, uint32_t cq)
 			       UVERBS_METHOD_XRCD_DESTROY, y),
 		   0);
 	/* gone with its last handle */
-	EXPECT_ERR(open_xrcd(fd, file, 0, &x), EAGAIN);
-	EXPECT_ERR(open_xrcd(fd, -1, O_EXCL, &x), 0); /* private */
+	EXPECT_ERR(v_open_xrcd(fd, file, 0, &x), EAGAIN);
+	EXPECT_ERR(v_open_xrcd(fd, -1, O_EXCL, &x), 0); /* private */
 	EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_XRCD,
 			       UVERBS_METHOD_XRCD_DESTROY, x),
 		   0);
+	close(file);
+	unlink(path);
+}
+
+/* A domain on the inode of the file at path, opened by a dying process. */
+static int hold_domain(void *path)
+{
+	int fd = raw_open_ctx(NULL), file = open(path, O_RDONLY);
+	uint32_t x;
+
+	return fd < 0 || file < 0 || v_open_xrcd(fd, file, O_CREAT, &x);
+}
+
+/* Its only holder died (not reaped yet): the domain is gone. */
+static void check_zombie_holder(int fd)
+{
+	char path[] = "/tmp/sim-verbs-xrcd-XXXXXX";
+	int file = mkstemp(path);
+	pid_t pid = raw_zombie(hold_domain, path);
+	uint32_t x;
+
+	EXPECT(file >= 0 && pid > 0, "no zombie holding an XRCD");
+	EXPECT_ERR(v_open_xrcd(fd, file, 0, &x), EAGAIN);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
 	close(file);
 	unlink(path);
 }
@@ -171,12 +198,13 @@ void v_check_xrc(void)
 	if (fd < 0)
 		return;
 	if (v_rxe) {
-		EXPECT_ERR(open_xrcd(fd, -1, 0, &x), EOPNOTSUPP);
+		EXPECT_ERR(v_open_xrcd(fd, -1, 0, &x), EOPNOTSUPP);
 		EXPECT_ERR(raw_destroy(fd, UVERBS_OBJECT_XRCD,
 				       UVERBS_METHOD_XRCD_DESTROY, 1),
 			   EPROTONOSUPPORT);
 	} else {
 		check_domains(fd, pd, cq);
+		check_zombie_holder(fd);
 	}
 	check_advise(fd, pd);
 	close(fd);

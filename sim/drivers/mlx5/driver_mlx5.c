@@ -344,4 +344,6 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.alloc_mw_key = mlx5_sim_alloc_mw_mkey,
 	.dealloc_mw_key = mlx5_sim_dealloc_mw_mkey,
 	.modify_cq = mlx5_sim_modify_cq,
+	.tm_srq = 1,
+	.tm_caps = mlx5_sim_tm_caps,
 };

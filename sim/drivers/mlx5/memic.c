@@ -15,7 +15,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/mman.h>
 
 static struct sim_alloc *slot_of(unsigned int dev, uint32_t page)
@@ -53,9 +52,10 @@ void sim_memic_put(int slot)
 		a->in_use = 0;
 }
 
+/* A zombie counts as dead: its context closed when it exited. */
 static int pid_dead(int32_t pid)
 {
-	return pid > 0 && kill(pid, 0) && errno == ESRCH;
+	return pid > 0 && sim_pid_gone(pid);
 }
 
 /* Drop what dead processes and closed exports left behind on dev. */

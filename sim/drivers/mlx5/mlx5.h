@@ -20,6 +20,8 @@
 /* memic_operations capability: increment (0) and test-and-set (1) */
 #define MLX5_SIM_MEMIC_OPS 0x3u
 
+#define MLX5_SIM_LOG_MAX_QP_SZ 15
+
 /* Byte mmap offset of an entry key (what userspace passes to mmap). */
 uint64_t mlx5_sim_key_to_offset(uint32_t key);
 /* Entry key of a page offset; 0 on success, -EINVAL if malformed. */
@@ -115,6 +117,10 @@ int mlx5_sim_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot,
 int mlx5_sim_advise_mr(struct sim_uvfile *uv, struct sim_pd *pd,
 		       uint32_t advice, uint32_t flags,
 		       const struct ib_uverbs_sge *sge, uint32_t n);
+/* Tag matching (mlx5_tm.c): EX_QUERY_DEVICE's tm_caps; a TM SRQ's list
+ * size check: 0 and *slots (the list's size), or -errno. */
+void mlx5_sim_tm_caps(unsigned int dev, struct ib_uverbs_tm_caps *caps);
+int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq, uint32_t *slots);
 /* XRC_TGT: a kernel QP, no user data (mlx5_xrc.c) */
 int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,

@@ -14,14 +14,14 @@
 #include <string.h>
 
 #define DC_FLAGS (MLX5_QP_FLAG_TYPE_DCT | MLX5_QP_FLAG_TYPE_DCI)
-#define M(b)	 SIM_QP_##b
+#define M(b)	 IB_QP_##b
 
 int mlx5_sim_dc_flags(const struct sim_qp *gqp, uint32_t *flags, int *kind)
 {
 	uint32_t dc = *flags & DC_FLAGS;
 
 	*kind = 0;
-	if (gqp->qp_type != SIM_QPT_DRIVER)
+	if (gqp->qp_type != IB_QPT_DRIVER)
 		return dc ? -EINVAL : 0;
 	/* a driver QP is exactly one of them; streams are not reported */
 	if ((dc != MLX5_QP_FLAG_TYPE_DCT && dc != MLX5_QP_FLAG_TYPE_DCI) ||
@@ -72,20 +72,20 @@ struct dc_step {
 };
 
 static const struct dc_step dct_steps[] = {
-	{SIM_QPS_RESET, SIM_QPS_INIT, M(ACCESS_FLAGS) | M(PKEY_INDEX) | M(PORT),
+	{IB_QPS_RESET, IB_QPS_INIT, M(ACCESS_FLAGS) | M(PKEY_INDEX) | M(PORT),
 	 0},
-	{SIM_QPS_INIT, SIM_QPS_RTR, M(MIN_RNR_TIMER) | M(AV) | M(PATH_MTU), 0},
+	{IB_QPS_INIT, IB_QPS_RTR, M(MIN_RNR_TIMER) | M(AV) | M(PATH_MTU), 0},
 };
 
 static const struct dc_step dci_steps[] = {
-	{SIM_QPS_RESET, SIM_QPS_INIT, M(PKEY_INDEX) | M(PORT), 0},
-	{SIM_QPS_INIT, SIM_QPS_INIT, 0, M(PKEY_INDEX) | M(PORT)},
-	{SIM_QPS_INIT, SIM_QPS_RTR, M(PATH_MTU), M(PKEY_INDEX) | M(AV)},
-	{SIM_QPS_RTR, SIM_QPS_RTS,
+	{IB_QPS_RESET, IB_QPS_INIT, M(PKEY_INDEX) | M(PORT), 0},
+	{IB_QPS_INIT, IB_QPS_INIT, 0, M(PKEY_INDEX) | M(PORT)},
+	{IB_QPS_INIT, IB_QPS_RTR, M(PATH_MTU), M(PKEY_INDEX) | M(AV)},
+	{IB_QPS_RTR, IB_QPS_RTS,
 	 M(TIMEOUT) | M(RETRY_CNT) | M(RNR_RETRY) | M(MAX_QP_RD_ATOMIC) |
 		 M(SQ_PSN),
 	 M(MIN_RNR_TIMER)},
-	{SIM_QPS_RTS, SIM_QPS_RTS, 0, M(MIN_RNR_TIMER)},
+	{IB_QPS_RTS, IB_QPS_RTS, 0, M(MIN_RNR_TIMER)},
 };
 
 static int step_ok(const struct dc_step *t, size_t n, unsigned int cur,
@@ -104,8 +104,7 @@ static int step_ok(const struct dc_step *t, size_t n, unsigned int cur,
 static int dci_ok(unsigned int cur, unsigned int next, uint32_t mask)
 {
 	/* to RESET from anywhere, to ERR from anything but RESET: STATE */
-	if (next == SIM_QPS_RESET ||
-	    (next == SIM_QPS_ERR && cur != SIM_QPS_RESET))
+	if (next == IB_QPS_RESET || (next == IB_QPS_ERR && cur != IB_QPS_RESET))
 		return mask == M(STATE);
 	return step_ok(dci_steps, sizeof(dci_steps) / sizeof(dci_steps[0]), cur,
 		       next, mask);
@@ -146,7 +145,7 @@ int mlx5_sim_dc_modify(struct sim_qp *gqp, const struct sim_qp_attr *a,
 	    !step_ok(dct_steps, sizeof(dct_steps) / sizeof(dct_steps[0]), cur,
 		     next, mask))
 		return -EINVAL;
-	if (next == SIM_QPS_INIT) {
+	if (next == IB_QPS_INIT) {
 		r->dct->access = (uint8_t)a->qp_access_flags;
 		return 1;
 	}

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #define MLX5_SIM_LOG_MAX_CQ_SZ 22
-#define MLX5_SIM_LOG_MAX_QP_SZ 15
 #define MLX5_SIM_CQ_FLAGS                                                      \
 	(MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD |                                \
 	 MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX |                              \
@@ -262,15 +261,15 @@ static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
 static int qp_st(uint8_t qp_type, int dc)
 {
 	switch (qp_type) {
-	case SIM_QPT_RC:
+	case IB_QPT_RC:
 		return HCA_ST_RC;
-	case SIM_QPT_UC:
+	case IB_QPT_UC:
 		return HCA_ST_UC;
-	case SIM_QPT_UD:
+	case IB_QPT_UD:
 		return HCA_ST_UD;
-	case SIM_QPT_XRC_INI:
+	case IB_QPT_XRC_INI:
 		return HCA_ST_XRC;
-	case SIM_QPT_DRIVER:
+	case IB_QPT_DRIVER:
 		return dc == MLX5_QP_FLAG_TYPE_DCI ? HCA_ST_DCI : -1;
 	}
 	return -1;
@@ -288,7 +287,7 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	uint8_t *buf;
 	int ret, dc;
 
-	if (gqp->qp_type == SIM_QPT_XRC_TGT)
+	if (gqp->qp_type == IB_QPT_XRC_TGT)
 		return mlx5_sim_create_xrc_tgt(uv, gqp);
 	if (qp_st(gqp->qp_type, MLX5_QP_FLAG_TYPE_DCI) < 0)
 		return -EOPNOTSUPP;
@@ -367,32 +366,15 @@ void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *gqp)
 	mlx5_sim_res_del(&gqp->obj);
 }
 
-/* IB_QP_* attribute mask bits the HCA's context has fields for */
-enum {
-	M_STATE = 1 << 0,
-	M_ACCESS = 1 << 3,
-	M_QKEY = 1 << 6,
-	M_AV = 1 << 7,
-	M_TIMEOUT = 1 << 9,
-	M_RETRY = 1 << 10,
-	M_RNR_RETRY = 1 << 11,
-	M_RQ_PSN = 1 << 12,
-	M_RD_ATOMIC = 1 << 13,
-	M_MIN_RNR = 1 << 15,
-	M_SQ_PSN = 1 << 16,
-	M_DEST_RD_ATOMIC = 1 << 17,
-	M_DEST_QPN = 1 << 20,
-};
-
 static const struct {
 	uint32_t ib, qpc;
 } qpc_fields[] = {
-	{M_ACCESS, HCA_QPC_ACCESS},	 {M_QKEY, HCA_QPC_QKEY},
-	{M_AV, HCA_QPC_PATH},		 {M_TIMEOUT, HCA_QPC_TIMEOUT},
-	{M_RETRY, HCA_QPC_RETRY},	 {M_RNR_RETRY, HCA_QPC_RNR_RETRY},
-	{M_MIN_RNR, HCA_QPC_MIN_RNR},	 {M_RD_ATOMIC, HCA_QPC_SRA},
-	{M_DEST_RD_ATOMIC, HCA_QPC_RRA}, {M_RQ_PSN, HCA_QPC_RQ_PSN},
-	{M_SQ_PSN, HCA_QPC_SQ_PSN},	 {M_DEST_QPN, HCA_QPC_DEST_QPN},
+	{IB_QP_ACCESS_FLAGS, HCA_QPC_ACCESS},	 {IB_QP_QKEY, HCA_QPC_QKEY},
+	{IB_QP_AV, HCA_QPC_PATH},		 {IB_QP_TIMEOUT, HCA_QPC_TIMEOUT},
+	{IB_QP_RETRY_CNT, HCA_QPC_RETRY},	 {IB_QP_RNR_RETRY, HCA_QPC_RNR_RETRY},
+	{IB_QP_MIN_RNR_TIMER, HCA_QPC_MIN_RNR},	 {IB_QP_MAX_QP_RD_ATOMIC, HCA_QPC_SRA},
+	{IB_QP_MAX_DEST_RD_ATOMIC, HCA_QPC_RRA}, {IB_QP_RQ_PSN, HCA_QPC_RQ_PSN},
+	{IB_QP_SQ_PSN, HCA_QPC_SQ_PSN},	 {IB_QP_DEST_QPN, HCA_QPC_DEST_QPN},
 };
 
 /* mlx5_ib's transition table: the firmware command of each (cur, next);
@@ -401,22 +383,22 @@ static const struct {
 	uint8_t cur, next;
 	uint16_t op;
 } qp_ops[] = {
-	{SIM_QPS_RESET, SIM_QPS_INIT, HCA_CMD_RST2INIT_QP},
-	{SIM_QPS_INIT, SIM_QPS_INIT, HCA_CMD_INIT2INIT_QP},
-	{SIM_QPS_INIT, SIM_QPS_RTR, HCA_CMD_INIT2RTR_QP},
-	{SIM_QPS_RTR, SIM_QPS_RTS, HCA_CMD_RTR2RTS_QP},
-	{SIM_QPS_RTS, SIM_QPS_RTS, HCA_CMD_RTS2RTS_QP},
-	{SIM_QPS_SQE, SIM_QPS_RTS, HCA_CMD_SQERR2RTS_QP},
-	{SIM_QPS_SQD, SIM_QPS_RTS, HCA_CMD_SQD_RTS_QP},
+	{IB_QPS_RESET, IB_QPS_INIT, HCA_CMD_RST2INIT_QP},
+	{IB_QPS_INIT, IB_QPS_INIT, HCA_CMD_INIT2INIT_QP},
+	{IB_QPS_INIT, IB_QPS_RTR, HCA_CMD_INIT2RTR_QP},
+	{IB_QPS_RTR, IB_QPS_RTS, HCA_CMD_RTR2RTS_QP},
+	{IB_QPS_RTS, IB_QPS_RTS, HCA_CMD_RTS2RTS_QP},
+	{IB_QPS_SQE, IB_QPS_RTS, HCA_CMD_SQERR2RTS_QP},
+	{IB_QPS_SQD, IB_QPS_RTS, HCA_CMD_SQD_RTS_QP},
 };
 
 static uint16_t qp_op(uint32_t cur, uint32_t next)
 {
 	size_t i;
 
-	if (next == SIM_QPS_ERR)
+	if (next == IB_QPS_ERR)
 		return HCA_CMD_2ERR_QP;
-	if (next == SIM_QPS_RESET)
+	if (next == IB_QPS_RESET)
 		return HCA_CMD_2RST_QP;
 	for (i = 0; i < sizeof(qp_ops) / sizeof(qp_ops[0]); i++)
 		if (qp_ops[i].cur == cur && qp_ops[i].next == next)
@@ -430,14 +412,14 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 {
 	struct mlx5_sim_res *r = gqp->obj.drv;
 	struct hca_modify_qp_in m = {};
-	uint32_t next = (mask & M_STATE) ? a->qp_state : gqp->attr.qp_state;
+	uint32_t next = (mask & IB_QP_STATE) ? a->qp_state : gqp->attr.qp_state;
 	size_t i;
 	int ret;
 
 	(void)in, (void)in_len;
 	if (!r)
 		return 0;
-	if (gqp->qp_type == SIM_QPT_DRIVER) {
+	if (gqp->qp_type == IB_QPT_DRIVER) {
 		ret = mlx5_sim_dc_modify(gqp, a, mask, out, out_len);
 		if (ret)
 			return ret < 0 ? ret : 0;
@@ -450,7 +432,7 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 			m.mask |= qpc_fields[i].qpc;
 	m.access = (uint8_t)a->qp_access_flags;
 	m.qkey = a->qkey;
-	if (mask & M_AV)
+	if (mask & IB_QP_AV)
 		m.path_dev = mlx5_av_dev(uv->dev, &a->ah);
 	m.timeout = a->timeout;
 	m.retry_cnt = a->retry_cnt;
@@ -508,8 +490,15 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 	if (gsrq->xrcd) {
 		c.hdr.opcode = HCA_CMD_CREATE_XRC_SRQ;
 		c.xrcdn = gsrq->xrcd->xrcdn;
-		c.cqn = gsrq->cq ? mlx5_sim_res_num(&gsrq->cq->obj) : 0;
+	}
+	if (gsrq->cq) { /* XRC and TM SRQs complete on their own CQ */
+		c.cqn = mlx5_sim_res_num(&gsrq->cq->obj);
 		c.pdn = mlx5_sim_pdn(gsrq->pd);
+	}
+	if (gsrq->srq_type == IB_UVERBS_SRQT_TM) {
+		ret = mlx5_sim_tm_srq(uv->dev, gsrq, &c.tm_slots);
+		if (ret)
+			return ret;
 	}
 	ret = mlx5_sim_cmd(&c, sizeof(c), &o, sizeof(o));
 	if (ret)

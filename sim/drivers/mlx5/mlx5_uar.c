@@ -13,7 +13,8 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 {
 	uint64_t type = sim_attr_u64(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, 0);
 	uint32_t len = sim.sh->cfg.page_size, key;
-	struct sim_uar *uar;
+	struct sim_uar *uar =
+		sim_uar(sim_attr_obj(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE));
 	int64_t pages;
 	uint64_t off;
 	int ret;
@@ -26,20 +27,13 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 	if (sim_entry_key_alloc(c->uv, MLX5_SIM_UAR_KEY_LO, MLX5_SIM_UAR_KEY_HI,
 				1, &key))
 		return -ENOMEM;
-	uar = sim_uar(sim_obj_new(c->uv, &mlx5_sim_type_uar));
-	if (!uar)
-		return -ENOMEM;
 	uar->entry = sim_entry_add(c->uv, key, SIM_ENT_UAR, 1, -1, &uar->obj);
-	if (!uar->entry) {
-		sim_obj_destroy(c->uv, &uar->obj);
+	if (!uar->entry)
 		return -ENOMEM;
-	}
 	/* the page's bytes, shared by its mappings and its dma-bufs */
 	pages = sim_page_file_new(1);
-	if (pages < 0) {
-		sim_obj_destroy(c->uv, &uar->obj);
+	if (pages < 0)
 		return (int)pages;
-	}
 	uar->entry->pages = (uint32_t)pages;
 	uar->page_id = c->uv->page_ids++;
 	off = mlx5_sim_key_to_offset(key);
@@ -52,11 +46,8 @@ int mlx5_sim_uar_alloc(struct sim_call *c)
 	if (!ret)
 		ret = sim_attr_copy_out(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,
 					&uar->page_id, sizeof(uint32_t));
-	if (ret) {
-		sim_obj_destroy(c->uv, &uar->obj);
+	if (ret)
 		return ret;
-	}
-	sim_attr_set_new(c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, uar->obj.handle);
 	snprintf(c->note, sizeof(c->note), "handle=%u mmap_offset=%#llx",
 		 uar->obj.handle, (unsigned long long)off);
 	return 0;

@@ -214,7 +214,7 @@ static void rxe_destroy_srq(struct sim_uvfile *uv, struct sim_srq *srq)
 static int rxe_post_send(struct sim_uvfile *uv, struct sim_qp *qp,
 			 uint32_t wr_count, uint32_t *bad)
 {
-	if (qp->attr.qp_state < SIM_QPS_RTS) {
+	if (qp->attr.qp_state < IB_QPS_RTS) {
 		*bad = wr_count ? 1 : 0;
 		return -EINVAL;
 	}
@@ -224,7 +224,7 @@ static int rxe_post_send(struct sim_uvfile *uv, struct sim_qp *qp,
 static int rxe_post_recv(struct sim_uvfile *uv, struct sim_qp *qp,
 			 uint32_t wr_count, uint32_t *bad)
 {
-	if (qp->attr.qp_state < SIM_QPS_INIT || qp->srq) {
+	if (qp->attr.qp_state < IB_QPS_INIT || qp->srq) {
 		*bad = wr_count ? 1 : 0;
 		return -EINVAL;
 	}

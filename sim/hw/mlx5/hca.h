@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "hca_cmd.h"
+#include "ib_enums.h"
 #include "sim.h"
 
 /* mlx5 WQE opcodes (ctrl segment byte 3) */
@@ -36,6 +37,7 @@ enum {
 	HCA_WQE_ATOMIC_CS = 0x11,
 	HCA_WQE_ATOMIC_FA = 0x12,
 	HCA_WQE_UMR = 0x25,
+	HCA_WQE_TAG_MATCHING = 0x28,
 };
 
 /* mlx5 CQE opcodes (op_own >> 4) */
@@ -46,6 +48,7 @@ enum {
 	HCA_CQE_RESP_SEND_IMM = 3,
 	HCA_CQE_RESP_SEND_INV = 4,
 	HCA_CQE_RESIZE_CQ = 5,
+	HCA_CQE_NO_PACKET = 6, /* tag-list operation */
 	HCA_CQE_REQ_ERR = 13,
 	HCA_CQE_RESP_ERR = 14,
 	HCA_CQE_INVALID = 15,
@@ -68,28 +71,10 @@ enum {
 	HCA_SYND_RNR_RETRY_EXC = 0x16,
 };
 
-/* IB QP states and types as the verbs uAPI numbers them */
-enum {
-	HCA_QPS_RESET,
-	HCA_QPS_INIT,
-	HCA_QPS_RTR,
-	HCA_QPS_RTS,
-	HCA_QPS_SQD,
-	HCA_QPS_SQE,
-	HCA_QPS_ERR,
-};
-enum { HCA_QPT_RC = 2, HCA_QPT_UC = 3, HCA_QPT_UD = 4 };
-enum { HCA_QPT_XRC_INI = 9, HCA_QPT_XRC_TGT = 10 };
+/* QP states, types and access bits: IB_QPS_*, IB_QPT_*, IB_ACCESS_*
+ * (ib_enums.h) */
 /* An XRC QP's half of the connection; its transport is RC's. */
 enum { HCA_XRC_NONE, HCA_XRC_INI, HCA_XRC_TGT };
-
-/* remote access bits (IB_ACCESS_*) */
-enum {
-	HCA_ACC_LOCAL_WRITE = 1,
-	HCA_ACC_REMOTE_WRITE = 2,
-	HCA_ACC_REMOTE_READ = 4,
-	HCA_ACC_REMOTE_ATOMIC = 8,
-};
 
 #define HCA_CQ_ARM_IDLE 0x0f000000u /* arm word no real doorbell writes */
 #define HCA_MAX_SGE	32
@@ -127,6 +112,7 @@ struct hca_srq {
 	uint32_t xrcdn;
 	struct hca_cq *cq;
 	uint32_t pdn;
+	struct hca_tm *tm; /* tag matching SRQ: its list (hca_tm.c) */
 };
 
 struct hca_sge {
@@ -148,6 +134,19 @@ struct hca_umr {
 };
 #define HCA_UMR_BYTES 176 /* a bind WQE after its ctrl segment */
 
+/* A TAG_MATCHING WQE's mlx5_wqe_tm_seg (host order); its buffer is the
+ * WQE's data segment (sge[0]). */
+struct hca_tm_op {
+	uint8_t op, flags;
+	uint16_t index, sw_cnt;
+	uint64_t tag, mask;
+	/* the HCA's own rendezvous WQEs (hca_tm.c): the READ of the data
+	 * into slot index, then the FIN; app_ctx from the RNDV's TMH */
+	uint8_t rndv;
+	uint32_t app_ctx;
+};
+enum { HCA_TM_RNDV_READ = 1, HCA_TM_RNDV_FIN = 2 };
+
 /* A send WQE decoded when it was taken from the ring. */
 struct hca_swqe {
 	uint8_t opcode, signaled, solicited, fence;
@@ -162,6 +161,7 @@ struct hca_swqe {
 	uint32_t nsge;
 	uint8_t inl; /* data is in inline_buf */
 	struct hca_umr umr;
+	struct hca_tm_op tm;
 	struct hca_sge sge[HCA_MAX_SGE];
 	uint8_t *inline_buf;
 	/* UD address */
@@ -220,7 +220,7 @@ struct hca_qp {
 	struct hca_qp *next;
 	unsigned int dev;
 	uint32_t qpn, type, state, uidx;
-	uint8_t xrc;	/* HCA_XRC_*: type is then HCA_QPT_RC */
+	uint8_t xrc;	/* HCA_XRC_*: type is then IB_QPT_RC */
 	uint32_t xrcdn; /* XRC_TGT: its domain */
 	uint32_t pdn;
 	uint8_t sig_all;
@@ -257,6 +257,11 @@ struct hca_qp {
 	uint32_t msg_nsge;
 	uint64_t msg_raddr;
 	uint32_t msg_rkey;
+	/* a SEND into a TM SRQ (hca_tm.c): how it matched, the tag slot,
+	 * TMH bytes not scattered, the TMH */
+	uint8_t tm_op, tm_skip;
+	uint16_t tm_idx;
+	uint8_t tm_head[32]; /* TMH, then a rendezvous' RVH */
 	struct hca_rresp rr[HCA_RRESP];
 	uint32_t rr_head, rr_tail;
 	struct hca_rres res[HCA_RKEEP];
@@ -338,6 +343,11 @@ struct hca_cqe_info {
 	uint16_t slid;
 	uint8_t sl, grh, solicited;
 	uint8_t l3_type; /* RoCE: 0 GRH (v1), 1 IPv6, 2 IPv4 (v2) */
+	/* tag matching: app @40, app_op @41, app_info @42; head: bytes
+	 * 0-15 (the TMH on a match, tm_cqe on a list operation) */
+	uint8_t app, app_op, has_head;
+	uint16_t app_info;
+	uint8_t head[16];
 };
 /* Write one CQE (owner bit last) and fire the armed event. */
 void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
@@ -506,6 +516,10 @@ uint8_t hca_fault_wqe(struct hca_qp *qp);
 
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);
+/* Queue a WQE of the HCA's own (tmpl: decoded fields; inl: inline data)
+ * behind qp's posted ones; 0, -ENOSPC when the ring is full, -ENOMEM. */
+int hca_req_inject(struct hca_qp *qp, const struct hca_swqe *tmpl,
+		   const void *inl, uint32_t inl_len);
 void hca_req_timers(struct hca_qp *qp, uint64_t now);
 void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* Handle a request packet; payload can be read with hca_fabric_take(). */
@@ -528,6 +542,40 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p);
 /* An XRC SRQ goes away: no TGT QP may still point at it. */
 void hca_xrc_srq_gone(const struct hca_srq *srq);
+
+/* ---- tag matching (hca_tm.c) ---- */
+enum { HCA_CQE_APP_TM = 1 };
+#define HCA_TM_RNDV_HDR 64 /* tm_caps.max_rndv_hdr_size */
+/* CQE app_op values */
+enum {
+	HCA_TM_APP_CONSUMED = 1,
+	HCA_TM_APP_EXPECTED = 2,
+	HCA_TM_APP_UNEXPECTED = 3,
+	HCA_TM_APP_NO_TAG = 4,
+	HCA_TM_APP_APPEND = 5,
+	HCA_TM_APP_REMOVE = 6,
+	HCA_TM_APP_NOOP = 7,
+	HCA_TM_APP_CONSUMED_MSG = 0xa,
+};
+/* A tag list of nslots empty slots; NULL without memory. */
+struct hca_tm *hca_tm_new(uint32_t nslots);
+void hca_tm_free(struct hca_tm *tm);
+/* Decode a TAG_MATCHING WQE's 32-byte TM segment into w->tm. */
+void hca_tm_decode(struct hca_swqe *w, const uint8_t *seg);
+/* Run the list operation w of qp, the command QP of TM SRQ qp->srq, as
+ * it retires; its CQE on the SRQ's CQ if the WQE asks one. */
+void hca_tm_list_op(struct hca_qp *qp, const struct hca_swqe *w);
+/* The first packet of a SEND for qp (on a TM SRQ): match its TMH and
+ * give the buffer it lands in, as hca_recv_wqe does (-ENOENT: no SRQ
+ * WQE for it, RNR). Sets qp->tm_op, tm_idx, tm_skip. */
+int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p, struct hca_sge *sge,
+		uint32_t *nsge, uint32_t *wqe_counter);
+/* Fill the TM fields of the message's CQE; the CQ it goes to. A matched
+ * rendezvous starts its READ here. */
+struct hca_cq *hca_tm_complete(struct hca_qp *qp, struct hca_cqe_info *ci);
+/* The rendezvous READ w retired (synd: how): the EXPECTED CQE, the FIN. */
+void hca_tm_rndv_done(struct hca_qp *qp, const struct hca_swqe *w,
+		      uint8_t synd);
 
 /* ---- DC (hca_dc.c) ---- */
 /* Decode a DCI WQE's address vector at s into w: its size in 16-byte

@@ -309,10 +309,12 @@ struct hca_create_srq_in {
 	uint32_t dev;
 	uint32_t srqn; /* the number the kernel chose, 0: the HCA's */
 	uint32_t pdn;
-	uint32_t xrcdn, cqn; /* CREATE_XRC_SRQ */
+	uint32_t xrcdn; /* CREATE_XRC_SRQ */
+	uint32_t cqn;	/* XRC and tag matching SRQs: their CQ */
 	uint32_t uidx;
 	uint32_t wqe_cnt, wqe_shift, max_gs;
 	uint32_t lwm; /* the armed limit, 0: not armed */
+	uint32_t tm_slots; /* tag matching: the tag list's size, 0: none */
 	uint64_t buf, dbrec;
 };
 

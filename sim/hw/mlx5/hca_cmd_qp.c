@@ -30,11 +30,11 @@ static uint32_t engine_type(uint8_t st)
 	case HCA_ST_RC:
 	case HCA_ST_XRC:
 	case HCA_ST_DCI:
-		return HCA_QPT_RC; /* XRC and DCI request as RC */
+		return IB_QPT_RC; /* XRC and DCI request as RC */
 	case HCA_ST_UC:
-		return HCA_QPT_UC;
+		return IB_QPT_UC;
 	case HCA_ST_UD:
-		return HCA_QPT_UD;
+		return IB_QPT_UD;
 	}
 	return 0;
 }
@@ -131,7 +131,7 @@ static uint8_t create_dct(const void *in, void *out)
 		return HCA_STAT_LIM_ERR;
 	qp->dev = c->dev;
 	qp->qpn = c->dctn;
-	qp->type = HCA_QPT_RC;
+	qp->type = IB_QPT_RC;
 	qp->dct = 1;
 	qp->dc_key = c->dc_key;
 	qp->uidx = c->uidx;
@@ -140,7 +140,7 @@ static uint8_t create_dct(const void *in, void *out)
 	qp->srq = hca_srq_by_srqn(c->srqn);
 	qp->access = c->access;
 	qp->min_rnr_timer = c->min_rnr_timer;
-	qp->state = HCA_QPS_RTR;
+	qp->state = IB_QPS_RTR;
 	status = qp_publish(qp);
 	if (status)
 		free(qp);
@@ -173,15 +173,15 @@ static const struct {
 	uint16_t opcode;
 	uint8_t state;
 } transitions[] = {
-	{HCA_CMD_RST2INIT_QP, HCA_QPS_INIT},
-	{HCA_CMD_INIT2INIT_QP, HCA_QPS_INIT},
-	{HCA_CMD_INIT2RTR_QP, HCA_QPS_RTR},
-	{HCA_CMD_RTR2RTS_QP, HCA_QPS_RTS},
-	{HCA_CMD_RTS2RTS_QP, HCA_QPS_RTS},
-	{HCA_CMD_SQERR2RTS_QP, HCA_QPS_RTS},
-	{HCA_CMD_SQD_RTS_QP, HCA_QPS_RTS},
-	{HCA_CMD_2ERR_QP, HCA_QPS_ERR},
-	{HCA_CMD_2RST_QP, HCA_QPS_RESET},
+	{HCA_CMD_RST2INIT_QP, IB_QPS_INIT},
+	{HCA_CMD_INIT2INIT_QP, IB_QPS_INIT},
+	{HCA_CMD_INIT2RTR_QP, IB_QPS_RTR},
+	{HCA_CMD_RTR2RTS_QP, IB_QPS_RTS},
+	{HCA_CMD_RTS2RTS_QP, IB_QPS_RTS},
+	{HCA_CMD_SQERR2RTS_QP, IB_QPS_RTS},
+	{HCA_CMD_SQD_RTS_QP, IB_QPS_RTS},
+	{HCA_CMD_2ERR_QP, IB_QPS_ERR},
+	{HCA_CMD_2RST_QP, IB_QPS_RESET},
 };
 
 static uint32_t target_state(const struct hca_modify_qp_in *c)
@@ -233,12 +233,12 @@ static uint8_t modify_qp(const void *in, void *out)
 	(void)out;
 	if (!qp || qp->dct)
 		return HCA_STAT_BAD_RES_ERR;
-	if (next > HCA_QPS_ERR)
+	if (next > IB_QPS_ERR)
 		return HCA_STAT_BAD_PARAM_ERR;
 	set_context(qp, c);
-	if (next == HCA_QPS_RESET)
+	if (next == IB_QPS_RESET)
 		hca_qp_reset(qp);
-	if (next == HCA_QPS_ERR)
+	if (next == IB_QPS_ERR)
 		hca_qp_to_err(qp);
 	qp->state = next;
 	return HCA_STAT_OK;

@@ -42,12 +42,18 @@ static uint8_t create_srq(const void *in, void *out)
 	srq->dbrec = (volatile uint32_t *)(uintptr_t)c->dbrec;
 	srq->limit = c->lwm;
 	srq->uidx = c->uidx;
-	if (xrc) {
+	if (xrc)
 		srq->xrcdn = c->xrcdn;
+	if (cq) {
 		srq->cq = cq;
 		srq->pdn = c->pdn;
 	}
+	if (c->tm_slots && !(srq->tm = hca_tm_new(c->tm_slots))) {
+		free(srq);
+		return HCA_STAT_LIM_ERR;
+	}
 	if (hca_table_add(&srq_table, srq->srqn, srq)) {
+		hca_tm_free(srq->tm);
 		free(srq);
 		return HCA_STAT_LIM_ERR;
 	}
@@ -67,6 +73,7 @@ static uint8_t destroy_srq(const void *in, void *out)
 		return HCA_STAT_BAD_RES_ERR;
 	HCA_LIST_UNLINK(&hca_srqs, srq);
 	hca_xrc_srq_gone(srq);
+	hca_tm_free(srq->tm);
 	free(srq);
 	return HCA_STAT_OK;
 }

@@ -69,6 +69,13 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 		/* the completion time, in cycles of the HCA clock */
 		put64(e + 48, hca_clock_now());
 	}
+	if (ci->app) {
+		e[40] = ci->app;
+		e[41] = ci->app_op;
+		put16(e + 42, ci->app_info);
+		if (ci->has_head)
+			memcpy(e, ci->head, sizeof(ci->head));
+	}
 	put32(e + 32, ci->uidx & 0xffffff);
 	put32(e + 56, ((uint32_t)ci->wqe_opcode << 24) | (ci->qpn & 0xffffff));
 	put16(e + 60, ci->wqe_counter);
@@ -105,7 +112,7 @@ int hca_cq_overrun_errors(void)
 			continue;
 		qp->cq_overran = 0;
 		/* A QP already in error (its flushes overran) raises none. */
-		if (qp->state == HCA_QPS_ERR || qp->state == HCA_QPS_RESET)
+		if (qp->state == IB_QPS_ERR || qp->state == IB_QPS_RESET)
 			continue;
 		hca_eq_post(HCA_EQE_WQ_CATAS_ERROR, 0, qp->dev, qp->qpn);
 		hca_qp_to_err(qp);

@@ -89,7 +89,7 @@ static struct hca_qp *new_conn(struct hca_qp *dct, const struct hca_pkt *p)
 		return NULL;
 	c->dev = dct->dev;
 	c->qpn = dct->qpn;
-	c->type = HCA_QPT_RC;
+	c->type = IB_QPT_RC;
 	c->uidx = dct->uidx;
 	c->pdn = dct->pdn;
 	c->rcq = dct->rcq;
@@ -109,7 +109,7 @@ struct hca_qp *hca_dct_conn(struct hca_qp *dct, const struct hca_pkt *p)
 {
 	struct hca_qp *c;
 
-	if (dct->state != HCA_QPS_RTR || p->dc_key != dct->dc_key)
+	if (dct->state != IB_QPS_RTR || p->dc_key != dct->dc_key)
 		return NULL;
 	c = find_conn(dct, p);
 	if (!c)
@@ -117,7 +117,7 @@ struct hca_qp *hca_dct_conn(struct hca_qp *dct, const struct hca_pkt *p)
 	if (c && (c->dc_conn != p->dc_conn || !c->dc_live)) {
 		/* a new connection from this DCI: its state starts over */
 		hca_qp_reset(c);
-		c->state = HCA_QPS_RTR;
+		c->state = IB_QPS_RTR;
 		c->epsn = p->dc_psn;
 		c->dc_conn = p->dc_conn;
 		c->dc_live = 1;

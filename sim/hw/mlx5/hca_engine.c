@@ -64,9 +64,9 @@ static int rq_flush(struct hca_qp *qp)
 
 void hca_qp_to_err(struct hca_qp *qp)
 {
-	if (qp->state == HCA_QPS_ERR)
+	if (qp->state == IB_QPS_ERR)
 		return;
-	hca_qp_set_state(qp, HCA_QPS_ERR);
+	hca_qp_set_state(qp, IB_QPS_ERR);
 	/* a SEND being received holds its receive WQE: it flushes too */
 	if (qp->in_msg && qp->msg_op == HCA_PKT_SEND)
 		hca_recv_complete(qp, qp->msg_wqe, NULL, 0, HCA_SYND_FLUSH);
@@ -106,7 +106,7 @@ int hca_step(void)
 	did = hca_fabric_poll(64) > 0;
 	did |= hca_fault_step(now);
 	for (qp = hca_qps; qp; qp = qp->next) {
-		if (qp->state == HCA_QPS_ERR)
+		if (qp->state == IB_QPS_ERR)
 			did |= rq_flush(qp);
 		did |= hca_sq_process(qp);
 		hca_req_timers(qp, now);

@@ -38,9 +38,9 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	base = (uint8_t *)(uintptr_t)(addr + (va - mk->start));
 	if (mk->odp &&
 	    hca_mkey_odp_fault(mk, (uintptr_t)base, len,
-			       !!(need & (HCA_ACC_LOCAL_WRITE |
-					  HCA_ACC_REMOTE_WRITE |
-					  HCA_ACC_REMOTE_ATOMIC))))
+			       !!(need & (IB_ACCESS_LOCAL_WRITE |
+					  IB_ACCESS_REMOTE_WRITE |
+					  IB_ACCESS_REMOTE_ATOMIC))))
 		return NULL; /* the page fault could not be resolved */
 	return base;
 }

@@ -41,14 +41,12 @@ static const struct {
 	uint8_t mkey;
 	uint32_t ib;
 } access_bits[] = {
-	{0x08, HCA_ACC_LOCAL_WRITE},
-	{0x10, HCA_ACC_REMOTE_READ},
-	{0x20, HCA_ACC_REMOTE_WRITE},
-	{0x40, HCA_ACC_REMOTE_ATOMIC},
+	{0x08, IB_ACCESS_LOCAL_WRITE},
+	{0x10, IB_ACCESS_REMOTE_READ},
+	{0x20, IB_ACCESS_REMOTE_WRITE},
+	{0x40, IB_ACCESS_REMOTE_ATOMIC},
 };
 
-#define IB_ACCESS_MW_BIND    0x10
-#define IB_ACCESS_ZERO_BASED 0x20
 #define NO_QPN		     0xffffffu
 
 /* The WQE after its ctrl segment, as libmlx5 lays it out (big-endian). */
@@ -126,8 +124,8 @@ static int bind_ok(const struct hca_qp *qp, const struct hca_mkey *mw,
 	if (!(mr->access & IB_ACCESS_MW_BIND) ||
 	    (mr->access & IB_ACCESS_ZERO_BASED))
 		return 0;
-	if ((acc & (HCA_ACC_REMOTE_WRITE | HCA_ACC_REMOTE_ATOMIC)) &&
-	    !(mr->access & HCA_ACC_LOCAL_WRITE))
+	if ((acc & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(mr->access & IB_ACCESS_LOCAL_WRITE))
 		return 0;
 	return u->klm_bytes == u->len && u->klm_addr >= mr->start &&
 	       u->len <= mr->length &&

@@ -164,7 +164,7 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		w->xrc_srqn = be32_at(s) & 0xffffff;
 		used++;
 	}
-	if (qp->type == HCA_QPT_UD) {
+	if (qp->type == IB_QPT_UD) {
 		s = seg_next(c);
 		w->qkey = be32_at(s);
 		w->dqpn = be32_at(s + 8) & 0xffffff;
@@ -199,6 +199,14 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		}
 	} else if (w->opcode == HCA_WQE_UMR) {
 		return umr_segments(c, w, ds);
+	} else if (w->opcode == HCA_WQE_TAG_MATCHING) {
+		/* the TM segment (32 bytes), then a buffer for APPEND */
+		uint8_t tm[32];
+
+		memcpy(tm, seg_next(c), 16);
+		memcpy(tm + 16, seg_next(c), 16);
+		hca_tm_decode(w, tm);
+		used += 2;
 	}
 	/* A DS count short of the segments its opcode needs (0: not even
 	 * the control segment) is a malformed WQE. */
@@ -266,7 +274,14 @@ static void req_retire(struct hca_qp *qp, uint8_t synd)
 	/* a bind or invalidation takes effect as it retires, in SQ order */
 	if (!synd && w->opcode == HCA_WQE_UMR)
 		synd = umr_err = hca_umr_exec(qp, w);
-	req_complete(qp, w, synd);
+	if (!synd && w->opcode == HCA_WQE_TAG_MATCHING && qp->srq &&
+	    qp->srq->tm)
+		hca_tm_list_op(qp, w);
+	if (w->tm.rndv == HCA_TM_RNDV_READ && qp->srq && qp->srq->tm)
+		hca_tm_rndv_done(qp, w, synd);
+	/* the HCA's own WQEs complete to no one, even when flushed */
+	if (!w->tm.rndv)
+		req_complete(qp, w, synd);
 	qp->tail++;
 	qp->retries = 0;
 	qp->rnr_retries = 0;
@@ -291,6 +306,57 @@ void hca_req_flush(struct hca_qp *qp)
 		req_retire(qp, HCA_SYND_FLUSH);
 }
 
+/* A WQE entering the ring at head: its packets and first PSN. */
+static void wqe_start(struct hca_qp *qp, struct hca_swqe *w)
+{
+	/* a NOP, UMR or tag-list op puts nothing on the wire: no PSN */
+	w->npkts = w->opcode == HCA_WQE_NOP || w->opcode == HCA_WQE_UMR ||
+				   w->opcode == HCA_WQE_TAG_MATCHING
+			   ? 0
+			   : 1;
+	if (!is_read_like(w->opcode) && w->len > HCA_SEG_MAX)
+		w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
+	else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
+		w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
+	w->sent = 0;
+	w->sent_max = 0;
+	w->rd_next = 0;
+	w->rd_gap = 0;
+	w->deadline = 0;
+	w->psn_first = qp->npsn;
+	qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
+}
+
+int hca_req_inject(struct hca_qp *qp, const struct hca_swqe *tmpl,
+		   const void *inl, uint32_t inl_len)
+{
+	struct hca_swqe *w;
+
+	if (!qp->ring) {
+		/* a QP without a send queue: room for the HCA's own */
+		qp->ring = calloc(8, sizeof(*qp->ring));
+		if (!qp->ring)
+			return -ENOMEM;
+		qp->ring_size = 8;
+	}
+	if (qp->head - qp->tail >= qp->ring_size || inl_len > 1024)
+		return -ENOSPC;
+	w = &qp->ring[qp->head & (qp->ring_size - 1)];
+	memcpy(w, tmpl, offsetof(struct hca_swqe, inline_buf));
+	if (inl_len) {
+		if (!inline_buf(w))
+			return -ENOMEM;
+		memcpy(w->inline_buf, inl, inl_len);
+		w->inl = 1;
+		w->len = inl_len;
+	}
+	wqe_start(qp, w);
+	w->failed = qp->state == IB_QPS_ERR ? HCA_SYND_FLUSH : 0;
+	qp->head++;
+	hca_trace_wqe(qp, w);
+	return 0;
+}
+
 /* Take new WQEs from the ring (never more than the ring can track). */
 static void take_wqes(struct hca_qp *qp)
 {
@@ -308,29 +374,15 @@ static void take_wqes(struct hca_qp *qp)
 		w = &qp->ring[qp->head & (qp->ring_size - 1)];
 		synd = decode(qp, &c, w, &bbs);
 		qp->sq_taken = (uint16_t)(qp->sq_taken + bbs);
-		/* a NOP or UMR puts nothing on the wire: no packet, no PSN */
-		w->npkts = w->opcode == HCA_WQE_NOP || w->opcode == HCA_WQE_UMR
-				   ? 0
-				   : 1;
-		if (!is_read_like(w->opcode) && w->len > HCA_SEG_MAX)
-			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
-		else if (w->opcode == HCA_WQE_RDMA_READ && w->len > HCA_SEG_MAX)
-			w->npkts = (w->len + HCA_SEG_MAX - 1) / HCA_SEG_MAX;
-		w->sent = 0;
-		w->sent_max = 0;
-		w->rd_next = 0;
-		w->rd_gap = 0;
-		w->deadline = 0;
-		w->psn_first = qp->npsn;
-		qp->npsn = (qp->npsn + w->npkts) & PSN_MASK;
-		if (!synd && qp->type == HCA_QPT_UD && w->len > 4096)
+		wqe_start(qp, w);
+		if (!synd && qp->type == IB_QPT_UD && w->len > 4096)
 			synd = HCA_SYND_LOC_LEN; /* UD: one packet, MTU 4096 */
 		if (!synd)
 			synd = hca_fault_wqe(qp);
 		w->failed = synd;
 		qp->head++;
 		hca_trace_wqe(qp, w);
-		if (qp->state == HCA_QPS_ERR)
+		if (qp->state == IB_QPS_ERR)
 			w->failed = HCA_SYND_FLUSH;
 	}
 }
@@ -413,7 +465,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	p.atom[0] = w->swap_add;
 	p.atom[1] = w->compare;
 	p.xrc_srqn = w->xrc_srqn;
-	if (qp->type == HCA_QPT_UD) {
+	if (qp->type == IB_QPT_UD) {
 		p.dst_dev = (uint16_t)hca_ud_dst_dev(qp, w);
 		p.dst_qpn = w->dqpn;
 		/* a Q_Key with the high bit set means "use the QP's own" */
@@ -451,7 +503,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 		if (n < 0)
 			return synd;
 	}
-	if (qp->type == HCA_QPT_UD && (p.flags & HCA_PF_GRH) &&
+	if (qp->type == IB_QPT_UD && (p.flags & HCA_PF_GRH) &&
 	    sim_gid_is_mcast(p.dgid))
 		ret = ud_mcast(qp, &p, iov, n);
 	else
@@ -537,7 +589,7 @@ static int transmit(struct hca_qp *qp)
 								 : k + 1;
 			if (w->sent > w->sent_max)
 				w->sent_max = w->sent;
-			if (w->sent == w->npkts && qp->type == HCA_QPT_RC &&
+			if (w->sent == w->npkts && qp->type == IB_QPT_RC &&
 			    rc_timeout_ns(qp))
 				w->deadline = hca_now() + rc_timeout_ns(qp);
 		}
@@ -545,7 +597,7 @@ static int transmit(struct hca_qp *qp)
 			outstanding_reads++;
 	}
 	/* UC and UD are done once on the wire */
-	while (qp->type != HCA_QPT_RC && qp->tail != qp->head &&
+	while (qp->type != IB_QPT_RC && qp->tail != qp->head &&
 	       qp->ring[qp->tail & (qp->ring_size - 1)].sent ==
 		       qp->ring[qp->tail & (qp->ring_size - 1)].npkts)
 		req_retire(qp, 0);
@@ -556,10 +608,10 @@ int hca_sq_process(struct hca_qp *qp)
 {
 	uint32_t before = qp->head;
 
-	if (!qp->ring || qp->state < HCA_QPS_RTS)
+	if (!qp->ring || qp->state < IB_QPS_RTS)
 		return 0;
 	take_wqes(qp);
-	if (qp->state == HCA_QPS_ERR) {
+	if (qp->state == IB_QPS_ERR) {
 		hca_req_flush(qp);
 		return before != qp->head;
 	}
@@ -597,8 +649,8 @@ void hca_req_timers(struct hca_qp *qp, uint64_t now)
 {
 	struct hca_swqe *w;
 
-	if (qp->type != HCA_QPT_RC || qp->tail == qp->head ||
-	    qp->state != HCA_QPS_RTS)
+	if (qp->type != IB_QPT_RC || qp->tail == qp->head ||
+	    qp->state != IB_QPS_RTS)
 		return;
 	w = &qp->ring[qp->tail & (qp->ring_size - 1)];
 	if (!w->deadline || now < w->deadline)
@@ -652,7 +704,7 @@ static uint8_t scatter_resp(struct hca_qp *qp, struct hca_swqe *w,
 		}
 		take = w->sge[i].len - skip < len ? w->sge[i].len - skip : len;
 		dst = hca_mem(qp, w->sge[i].key, w->sge[i].addr + skip, take,
-			      HCA_ACC_LOCAL_WRITE, 0, &synd);
+			      IB_ACCESS_LOCAL_WRITE, 0, &synd);
 		if (!dst)
 			return synd;
 		iov[n].iov_base = dst;
@@ -713,7 +765,7 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 	struct hca_swqe *w;
 	uint8_t synd;
 
-	if (qp->type != HCA_QPT_RC || qp->state != HCA_QPS_RTS)
+	if (qp->type != IB_QPT_RC || qp->state != IB_QPS_RTS)
 		return;
 	if (p->op == HCA_PKT_ACK) {
 		ack_upto(qp, p->psn);

@@ -100,6 +100,7 @@ static uint8_t pkt_l3_type(const struct hca_qp *qp, const struct hca_pkt *p)
 void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd)
 {
+	struct hca_cq *cq = qp->rcq;
 	struct hca_cqe_info ci = {
 		.wqe_counter = (uint16_t)wqe_counter,
 		.qpn = qp->qpn,
@@ -128,8 +129,10 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		ci.l3_type = ci.grh ? pkt_l3_type(qp, p) : 0;
 		ci.solicited = !!(p->flags & HCA_PF_SE);
 	}
-	if (qp->rcq)
-		hca_cqe_write(qp->rcq, &ci);
+	if (qp->tm_op)
+		cq = hca_tm_complete(qp, &ci);
+	if (cq)
+		hca_cqe_write(cq, &ci);
 }
 
 /* iovec over [off, off+len) of the SGE list, for writing. */
@@ -148,7 +151,7 @@ static int scatter_iov(struct hca_qp *qp, const struct hca_sge *sge,
 		}
 		take = sge[i].len - off < len ? sge[i].len - off : len;
 		p = hca_mem(qp, sge[i].key, sge[i].addr + off, take,
-			    HCA_ACC_LOCAL_WRITE, 0, synd);
+			    IB_ACCESS_LOCAL_WRITE, 0, synd);
 		if (!p)
 			return -1;
 		iov[n].iov_base = p;
@@ -191,7 +194,7 @@ static int send_nak(struct hca_qp *qp, uint8_t nak, uint32_t psn)
 static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 		       uint32_t event)
 {
-	if (qp->type == HCA_QPT_RC)
+	if (qp->type == IB_QPT_RC)
 		send_nak(qp, nak, p->psn);
 	if (sim_tracing())
 		sim_trace("qp %#x to ERR: responder error (NAK %u) on packet "
@@ -385,7 +388,7 @@ static void replay(struct hca_qp *qp, const struct hca_pkt *p)
 		off *= HCA_SEG_MAX;
 		len = r->len - off;
 		src = len ? hca_mem(qp, r->rkey, r->raddr + off, len,
-				    HCA_ACC_REMOTE_READ, 1, &synd)
+				    IB_ACCESS_REMOTE_READ, 1, &synd)
 			  : NULL;
 		if (len && !src)
 			return; /* the MR is gone: nothing to answer from */
@@ -409,7 +412,7 @@ static uint64_t do_atomic(const struct hca_pkt *p, void *dst)
 static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 {
 	int atomic = p->op != HCA_PKT_READ_REQ;
-	uint32_t need = atomic ? HCA_ACC_REMOTE_ATOMIC : HCA_ACC_REMOTE_READ;
+	uint32_t need = atomic ? IB_ACCESS_REMOTE_ATOMIC : IB_ACCESS_REMOTE_READ;
 	uint64_t len = atomic ? 8 : p->msg_len, orig = 0;
 	uint8_t synd, *src = NULL;
 
@@ -430,32 +433,41 @@ static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 	qp->epsn = (p->psn + (atomic ? 1 : read_pkts(p->msg_len))) & PSN_MASK;
 }
 
+/* The receive a SEND lands in; a TM SRQ matches its tag first. */
+static int take_recv(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	if (qp->srq && qp->srq->tm)
+		return hca_tm_recv(qp, p, qp->msg_sge, &qp->msg_nsge,
+				   &qp->msg_wqe);
+	return hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge, &qp->msg_wqe);
+}
+
 /* SEND and WRITE packets (RC and UC). */
 static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 {
-	struct iovec iov[HCA_MAX_SGE];
+	struct iovec iov[HCA_MAX_SGE + 1];
 	int write = p->op == HCA_PKT_WRITE, n;
-	uint8_t synd = 0;
+	uint8_t synd = 0, tmh[HCA_TM_RNDV_HDR];
+	uint32_t skip = 0;
 	void *dst;
 
 	if (p->flags & HCA_PF_FIRST) {
 		qp->in_msg = 1;
 		qp->msg_op = p->op;
 		qp->msg_off = 0;
-		if (!write && hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge,
-					   &qp->msg_wqe)) {
+		if (!write && take_recv(qp, p)) {
 			qp->in_msg = 0;
 			/* the NAK for this PSN: later packets of the message
 			 * are dropped without another one */
 			qp->seq_nak_sent = 1;
-			if (qp->type == HCA_QPT_RC)
+			if (qp->type == IB_QPT_RC)
 				send_nak(qp, HCA_NAK_RNR, p->psn);
 			return; /* UC: the message is dropped */
 		}
-		if (write && (!(qp->access & HCA_ACC_REMOTE_WRITE) ||
+		if (write && (!(qp->access & IB_ACCESS_REMOTE_WRITE) ||
 			      (p->msg_len &&
 			       !hca_mem(qp, p->rkey, p->raddr, p->msg_len,
-					HCA_ACC_REMOTE_WRITE, 1, &synd)))) {
+					IB_ACCESS_REMOTE_WRITE, 1, &synd)))) {
 			qp->in_msg = 0;
 			resp_fatal(qp, p, HCA_NAK_ACCESS,
 				   HCA_EQE_WQ_ACCESS_ERROR);
@@ -464,16 +476,21 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 	}
 	if (!qp->in_msg)
 		return; /* UC: rest of a dropped message */
+	/* iov[0]: a matched tag's TMH, which its buffer does not get */
+	if (!write && (p->flags & HCA_PF_FIRST))
+		skip = qp->tm_skip;
+	iov[0].iov_base = tmh;
+	iov[0].iov_len = skip;
 	if (write) {
 		dst = p->len ? hca_mem(qp, p->rkey, p->raddr, p->len,
-				       HCA_ACC_REMOTE_WRITE, 1, &synd)
+				       IB_ACCESS_REMOTE_WRITE, 1, &synd)
 			     : NULL;
-		iov[0].iov_base = dst;
-		iov[0].iov_len = p->len;
+		iov[1].iov_base = dst;
+		iov[1].iov_len = p->len;
 		n = dst ? 1 : 0;
 	} else {
 		n = scatter_iov(qp, qp->msg_sge, qp->msg_nsge, qp->msg_off,
-				p->len, iov, &synd);
+				p->len - skip, iov + 1, &synd);
 		if (n < 0) {
 			hca_recv_complete(qp, qp->msg_wqe, p, 0, synd);
 			qp->in_msg = 0;
@@ -484,12 +501,12 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			return;
 		}
 	}
-	if (n)
-		hca_fabric_take(iov, n);
-	qp->msg_off += p->len;
+	if (n || skip)
+		hca_fabric_take(iov, n + 1);
+	qp->msg_off += p->len - skip;
 	qp->epsn = (p->psn + 1) & PSN_MASK;
 	qp->ack_psn = p->psn;
-	qp->ack_pending = qp->type == HCA_QPT_RC;
+	qp->ack_pending = qp->type == IB_QPT_RC;
 	if (!(p->flags & HCA_PF_LAST))
 		return;
 	qp->in_msg = 0;
@@ -509,7 +526,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 			qp->ack_pending = 0;
 			qp->epsn = p->psn;
 			qp->seq_nak_sent = 1;
-			if (qp->type == HCA_QPT_RC)
+			if (qp->type == IB_QPT_RC)
 				send_nak(qp, HCA_NAK_RNR, p->psn);
 			return;
 		}
@@ -568,19 +585,19 @@ static void count_request(const struct hca_qp *qp, const struct hca_pkt *p)
 
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 {
-	if (qp->state < HCA_QPS_RTR || qp->state > HCA_QPS_SQE)
+	if (qp->state < IB_QPS_RTR || qp->state > IB_QPS_SQE)
 		return; /* RESET/INIT/ERR drop what arrives */
-	if (qp->type == HCA_QPT_UD) {
+	if (qp->type == IB_QPT_UD) {
 		ud_input(qp, p);
 		return;
 	}
 	if (p->src_qpn != qp->dest_qpn)
 		return;
-	if (qp->type == HCA_QPT_RC && p->psn != qp->epsn) {
+	if (qp->type == IB_QPT_RC && p->psn != qp->epsn) {
 		rc_out_of_order(qp, p);
 		return;
 	}
-	if (qp->type == HCA_QPT_UC && p->psn != qp->epsn && qp->in_msg)
+	if (qp->type == IB_QPT_UC && p->psn != qp->epsn && qp->in_msg)
 		uc_abort(qp); /* a packet is missing: drop the message */
 	qp->epsn = p->psn;    /* UC follows the wire; RC: unchanged */
 	qp->seq_nak_sent = 0;
@@ -597,7 +614,7 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 	case HCA_PKT_READ_REQ:
 	case HCA_PKT_CS:
 	case HCA_PKT_FA:
-		if (qp->type == HCA_QPT_RC) {
+		if (qp->type == IB_QPT_RC) {
 			rc_read_atomic(qp, p);
 			break;
 		}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * What each kind of simulated fd does per call, as the kernel's struct
+ * file_operations: one row per kind (uverbs file, event file, dma-buf,
+ * RDMA netlink socket, device node), through which the interposers
+ * (fd_wrap.c) dispatch. An op a kind lacks answers what the kernel
+ * answers for a file without it: read and write EINVAL, ioctl ENOTTY,
+ * mmap ENODEV, lseek ESPIPE. Device nodes (umad, rdma_cm, DRM, dma-heap)
+ * each have their own operations behind this row (struct sim_devnode,
+ * devnode.c).
+ */
+#include "sim.h"
+#include "fops.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+/* A libc-style answer (-1 and errno) as the ops' -errno. */
+static ssize_t neg_errno(ssize_t r)
+{
+	return r < 0 ? -errno : r;
+}
+
+/* ---- uverbs ---- */
+
+static ssize_t uverbs_write(int fd, const void *buf, size_t count)
+{
+	ssize_t ret;
+
+	pthread_mutex_lock(&sim_lock);
+	ret = sim_fd_tracked(fd) ? sim_write_cmd(sim_fds[fd].uv, buf, count)
+				 : -EBADF;
+	pthread_mutex_unlock(&sim_lock);
+	return ret;
+}
+
+static long uverbs_ioctl(int fd, unsigned long req, void *arg)
+{
+	long ret = -ENOTTY;
+	int known;
+
+	pthread_mutex_lock(&sim_lock);
+	known = sim_fd_kind(fd) == SIM_FD_UVERBS && req == RDMA_VERBS_IOCTL;
+	if (known)
+		ret = sim_ioctl(fd, sim_fds[fd].uv, arg);
+	pthread_mutex_unlock(&sim_lock);
+	if (!known)
+		sim_trace("ioctl fd %d cmd %#lx -> ENOTTY", fd, req);
+	return ret;
+}
+
+static void *uverbs_mmap(int fd, void *addr, size_t len, int prot, int flags,
+			 off_t off)
+{
+	void *ret = MAP_FAILED;
+	int err = EBADF;
+
+	pthread_mutex_lock(&sim_lock);
+	if (sim_fd_kind(fd) == SIM_FD_UVERBS) {
+		ret = sim_mmap(sim_fds[fd].uv, addr, len, prot, flags, off);
+		err = errno;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	if (ret == MAP_FAILED)
+		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
+			  (unsigned long long)off, strerrorname_np(err));
+	else
+		sim_trace("mmap fd %d len %zu off %#llx -> %p", fd, len,
+			  (unsigned long long)off, ret);
+	errno = err;
+	return ret;
+}
+
+/* ---- event files (completion channel, async event fd) ---- */
+
+static ssize_t event_read(int fd, void *buf, size_t count)
+{
+	return neg_errno(sim_evq_read(fd, buf, count));
+}
+
+/* ---- dma-buf ---- */
+
+/* No write method: EINVAL, or EBADF when not open for writing. */
+static ssize_t dmabuf_write(int fd, const void *buf, size_t count)
+{
+	(void)buf;
+	(void)count;
+	return (real.fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY ? -EBADF
+								  : -EINVAL;
+}
+
+static long dmabuf_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret = sim_dmabuf_ioctl(req, arg);
+
+	sim_trace("ioctl fd %d (dma-buf) cmd %#lx -> %s", fd, req,
+		  ret ? strerrorname_np(-ret) : "0");
+	return ret;
+}
+
+static void *dmabuf_mmap(int fd, void *addr, size_t len, int prot, int flags,
+			 off_t off)
+{
+	int err;
+
+	pthread_mutex_lock(&sim_lock);
+	err = sim_fd_kind(fd) == SIM_FD_DMABUF
+		      ? sim_dmabuf_mmap_errno(sim_fds[fd].db, prot, flags, len,
+					      off)
+		      : EBADF;
+	pthread_mutex_unlock(&sim_lock);
+	if (!err)
+		return real.mmap(addr, len, prot, flags, fd, off);
+	sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
+		  (unsigned long long)off, strerrorname_np(err));
+	errno = err;
+	return MAP_FAILED;
+}
+
+/* Only lseek(fd, 0, SEEK_SET/SEEK_END): the start, or the size. */
+static off_t dmabuf_llseek(int fd, off_t off, int whence)
+{
+	uint64_t size = 0;
+
+	if (off || (whence != SEEK_SET && whence != SEEK_END))
+		return -EINVAL;
+	pthread_mutex_lock(&sim_lock);
+	if (sim_fd_kind(fd) == SIM_FD_DMABUF)
+		size = sim_fds[fd].db->size;
+	pthread_mutex_unlock(&sim_lock);
+	return whence == SEEK_END ? (off_t)size : 0;
+}
+
+/* A dma-buf file has O_RDONLY and what F_SETFL set, no O_LARGEFILE. */
+static int dmabuf_getfl(int flags)
+{
+	return flags & (O_ACCMODE | O_APPEND | O_NONBLOCK | O_ASYNC |
+			O_DIRECT | O_NOATIME);
+}
+
+/* ---- RDMA netlink sockets: real sockets, sendmsg answered ---- */
+
+static ssize_t netlink_read(int fd, void *buf, size_t count)
+{
+	return neg_errno(real.read(fd, buf, count));
+}
+
+static ssize_t netlink_write(int fd, const void *buf, size_t count)
+{
+	return neg_errno(send(fd, buf, count, 0));
+}
+
+/* ---- other device nodes: their struct sim_devnode ---- */
+
+static ssize_t devnode_read(int fd, void *buf, size_t count)
+{
+	return neg_errno(sim_devnode_read(fd, buf, count));
+}
+
+static ssize_t devnode_write(int fd, const void *buf, size_t count)
+{
+	return neg_errno(sim_devnode_write(fd, buf, count));
+}
+
+static long devnode_ioctl(int fd, unsigned long req, void *arg)
+{
+	struct sim_devfile *df;
+	long r = -EBADF;
+
+	pthread_mutex_lock(&sim_lock);
+	if (sim_fd_kind(fd) == SIM_FD_DEVNODE) {
+		df = sim_fds[fd].dev;
+		r = df->node->ioctl ? df->node->ioctl(df, req, arg) : -ENOTTY;
+		sim_trace("ioctl fd %d (%s) cmd %#lx -> %s", fd, df->path, req,
+			  r < 0 ? strerrorname_np((int)-r) : "0");
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return r;
+}
+
+static void *devnode_mmap(int fd, void *addr, size_t len, int prot, int flags,
+			  off_t off)
+{
+	struct sim_devfile *df;
+	void *ret = MAP_FAILED;
+	int err = EBADF;
+
+	pthread_mutex_lock(&sim_lock);
+	if (sim_fd_kind(fd) == SIM_FD_DEVNODE) {
+		df = sim_fds[fd].dev;
+		errno = ENODEV;
+		if (df->node->mmap)
+			ret = df->node->mmap(df, addr, len, prot, flags, off);
+		err = errno;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	errno = err;
+	return ret;
+}
+
+static const struct sim_fops uverbs_fops = {
+	.write = uverbs_write,
+	.ioctl = uverbs_ioctl,
+	.mmap = uverbs_mmap,
+	.inject = SIM_INJECT_IOCTL | SIM_INJECT_WRITE | SIM_INJECT_MMAP,
+};
+
+static const struct sim_fops event_fops = {
+	.read = event_read,
+	.inject = SIM_INJECT_IOCTL | SIM_INJECT_MMAP,
+};
+
+static const struct sim_fops dmabuf_fops = {
+	.write = dmabuf_write,
+	.ioctl = dmabuf_ioctl,
+	.mmap = dmabuf_mmap,
+	.llseek = dmabuf_llseek,
+	.getfl = dmabuf_getfl,
+	.inject = SIM_INJECT_IOCTL | SIM_INJECT_WRITE | SIM_INJECT_MMAP,
+};
+
+static const struct sim_fops netlink_fops = {
+	.read = netlink_read,
+	.write = netlink_write,
+	.inject = SIM_INJECT_IOCTL | SIM_INJECT_MMAP,
+};
+
+static const struct sim_fops devnode_fops = {
+	.read = devnode_read,
+	.write = devnode_write,
+	.ioctl = devnode_ioctl,
+	.mmap = devnode_mmap,
+	.inject = SIM_INJECT_IOCTL | SIM_INJECT_MMAP,
+};
+
+/* SIM_FD_NONE and SIM_FD_INTERNAL have none: not the sim's / no file. */
+static const struct sim_fops *const fops[] = {
+	[SIM_FD_UVERBS] = &uverbs_fops,	  [SIM_FD_EVENT] = &event_fops,
+	[SIM_FD_DMABUF] = &dmabuf_fops,	  [SIM_FD_NETLINK] = &netlink_fops,
+	[SIM_FD_DEVNODE] = &devnode_fops,
+};
+
+const struct sim_fops *sim_fops_of(uint8_t kind)
+{
+	return kind < sizeof(fops) / sizeof(fops[0]) ? fops[kind] : NULL;
+}
