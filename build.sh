@@ -24,15 +24,16 @@ DEPS=(
 	ibverbs-utils ibverbs-providers libibverbs1 libibverbs-dev perftest python3-pyverbs
 	# umad judges (tests/sim/umad_tools.py)
 	infiniband-diags
-	rdmacm-utils # the RDMA CM judges (tests/sim/rdmacm_judges.sh)
+	rdmacm-utils qperf # the RDMA CM judges (tests/sim/rdmacm_judges.sh)
 	# Debian's UCX (tests/sim/ucx_perftest.sh)
 	ucx-utils
 	# DAPL's dtest (tests/sim/busy_world.sh)
 	dapl2-utils
 	# a Go program under rdma-sim (tests/sim/go_verbs)
 	golang-go
-	# perftest 4.5 built from Debian's source against rdma-dm (tests/perftest)
-	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool
+	# perftest 4.5 built from Debian's source, and the current perftest
+	# from ../shared/third_party, against rdma-dm (tests/perftest)
+	librdmacm-dev libibumad-dev libpci-dev autoconf automake libtool make
 	# the real-kernel lane
 	qemu-system-x86 busybox-static cpio kmod iproute2 xz-utils zstd
 	# packaging

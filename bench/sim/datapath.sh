@@ -7,6 +7,7 @@
 #    between two fixed buffers (target >= 50 %);
 #  - ib_send_lat 2 B median (t_typical, one way) vs a two-process pipe
 #    ping-pong median (a round trip; target <= 5 us and <= 1/2 of it);
+#  - UCX ud_mlx5 and rc_mlx5 am_lat median (target <= 20 us);
 #  - idle cost: CPU of a process holding a QP with nothing posted
 #    (target < 1 %);
 #  - instructions per posted WQE in the requester (callgrind).
@@ -51,6 +52,30 @@ lat=$(awk '$1 == 2 {print $5}' "$w/c")
 echo "ib_send_lat 2 B median: $lat us; pipe ping-pong median: $pp us;" \
 	"ratio $(echo "$lat $pp" | awk '{printf "%.2fx", $1 / $2}')" \
 	"(targets: <= 5 us, <= 0.5x)"
+
+# UCX's ConnectX transports (Debian's ucx_perftest, its defaults): am_lat
+# median (the 50th percentile of the client's Final line)
+if command -v ucx_perftest >/dev/null; then
+	for tl in ud_mlx5 rc_mlx5; do
+		port=$((18610 + ${#tl}))
+		cat >"$w/ucx" <<EOF
+#!/bin/sh
+ucx_perftest -p $port -d mlx5_0:1 -x $tl >/dev/null 2>&1 &
+i=0
+while [ \$i -lt 100 ] && ! ss -ltn 2>/dev/null | grep -q ":$port "; do
+	sleep 0.05
+	i=\$((i + 1))
+done
+ucx_perftest -p $port -d mlx5_0:1 -x $tl -t am_lat -n 2000 localhost \
+	>"$w/u" 2>&1
+wait
+EOF
+		chmod +x "$w/ucx"
+		env -u LD_LIBRARY_PATH "$SIM" -- "$w/ucx" || true
+		echo "UCX $tl am_lat median: $(awk '$1 == "Final:" {print $3}' \
+			"$w/u") us (target <= 20 us)"
+	done
+fi
 
 # idle: a pingpong server has its QP and waits in accept() for 5 s
 cat >"$w/idle" <<EOF

@@ -148,6 +148,7 @@ static int take_response(struct mlx5_context *ctx,
 	ctx->tot_bfregs = resp->tot_bfregs;
 	ctx->num_ports = resp->num_ports;
 	ctx->resp_comp_mask = resp->comp_mask;
+	ctx->dump_fill_mkey = resp->dump_fill_mkey;
 	ctx->hca_core_clock_offset = resp->hca_core_clock_offset;
 	ctx->num_dyn_bfregs = resp->num_dyn_bfregs;
 	ctx->flow_action_flags = resp->flow_action_flags;
@@ -182,6 +183,7 @@ static const struct verbs_context_ops mlx5_ctx_ops = {
 	.alloc_dm = mlx5_alloc_dm,
 	.alloc_dmah = mlx5_alloc_dmah,
 	.alloc_mw = ibv_cmd_alloc_mw_obj, /* libmlx5 sends no driver data */
+	.alloc_null_mr = mlx5_alloc_null_mr,
 	.alloc_parent_domain = mlx5_alloc_parent_domain,
 	.alloc_pd = mlx5_alloc_pd,
 	.alloc_td = mlx5_alloc_td,

@@ -83,6 +83,7 @@ struct mlx5_context {
 	uint8_t cmds_supp_uhw;
 	uint16_t num_ports;
 	uint64_t resp_comp_mask;
+	uint32_t dump_fill_mkey; /* the null MR's lkey, with its comp_mask bit */
 	uint64_t hca_core_clock_offset;
 	uint32_t num_dyn_bfregs;
 	uint16_t flow_action_flags;
@@ -316,6 +317,7 @@ struct ibv_mr *mlx5_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
 			      unsigned int access);
 struct ibv_mr *mlx5_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *attr);
 int mlx5_dereg_mr(struct verbs_mr *vmr);
+struct ibv_mr *mlx5_alloc_null_mr(struct ibv_pd *pd);
 struct ibv_mr *mlx5_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
 void mlx5_unimport_mr(struct ibv_mr *ibmr);
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Memory regions over host memory, over a dma-buf, and over a DM.
+ * Memory regions over host memory, over a dma-buf, over a DM, and the null
+ * MR (the device's dump-and-fill key: writes dropped, reads zeros).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "mlx5.h"
@@ -116,10 +118,37 @@ void mlx5_unimport_mr(struct ibv_mr *ibmr)
 	free(verbs_get_mr(ibmr));
 }
 
+/*
+ * No kernel object: the key is one the device reserves for every context
+ * and reports at context open. A kernel that reports none has no null MR.
+ */
+struct ibv_mr *mlx5_alloc_null_mr(struct ibv_pd *pd)
+{
+	struct mlx5_context *ctx = to_mctx(pd->context);
+	struct verbs_mr *vmr;
+
+	if (!(ctx->resp_comp_mask &
+	      MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_DUMP_FILL_MKEY)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	vmr = calloc(1, sizeof(*vmr));
+	if (!vmr)
+		return NULL;
+	vmr->ibv_mr.context = pd->context;
+	vmr->ibv_mr.pd = pd;
+	vmr->ibv_mr.length = SIZE_MAX;
+	vmr->ibv_mr.lkey = ctx->dump_fill_mkey;
+	vmr->mr_type = IBV_MR_TYPE_NULL_MR;
+	return &vmr->ibv_mr;
+}
+
 int mlx5_dereg_mr(struct verbs_mr *vmr)
 {
-	int err = ibv_cmd_dereg_mr(vmr);
+	int err = 0;
 
+	if (vmr->mr_type != IBV_MR_TYPE_NULL_MR)
+		err = ibv_cmd_dereg_mr(vmr);
 	if (err)
 		return err;
 	free(vmr);

@@ -5,10 +5,11 @@
  * libc callers get one answer, errno for errno. The filter (seccomp.c)
  * traps syscall(2) only for numbers in this table; the rest run as they
  * are. The interposers reach the real kernel through libc, which the
- * filter lets through.
+ * filter lets through (munmap and mremap: the sim's own system call).
  */
 #include "sim.h"
 #include "syscall_trap.h"
+#include "sig_held.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -58,8 +59,43 @@ SYS(fstatat, fstatat(I(0), P(1), P(2), I(3)))
 SYS(statx, statx(I(0), P(1), I(2), U(3), P(4)))
 SYS(lseek, lseek(I(0), (off_t)a[1], I(2)))
 SYS(mmap, mmap(P(0), SZ(1), I(2), I(3), I(4), (off_t)a[5]))
-SYS(munmap, munmap(P(0), SZ(1)))
-SYS(mremap, mremap(P(0), SZ(1), SZ(2), I(3), P(4)))
+
+/*
+ * munmap and mremap by syscall(2) are the kernel's own, made here by the
+ * sim's system call: libc's may be patched to call syscall(2) (libfabric's
+ * memory hooks do), which inside this trap would trap again with SIGSYS
+ * blocked, and the kernel kills the process for that.
+ */
+static long sys_munmap(const long *a)
+{
+	long r = sim_raw_syscall(__NR_munmap, a, 0);
+
+	if (!r && sim.active) {
+		pthread_mutex_lock(&sim_lock);
+		sim_munmap_note(P(0), SZ(1));
+		pthread_mutex_unlock(&sim_lock);
+	}
+	return r;
+}
+
+static long sys_mremap(const long *a)
+{
+	long r;
+	int known;
+
+	pthread_mutex_lock(&sim_lock);
+	known = sim.active && sim_map_known(P(0), SZ(1));
+	pthread_mutex_unlock(&sim_lock);
+	if (known && SZ(2) > SZ(1))
+		return -EFAULT; /* a device mapping does not grow */
+	r = sim_raw_syscall(__NR_mremap, a, 0);
+	if (r >= 0 && known) {
+		pthread_mutex_lock(&sim_lock);
+		sim_mremap_note(P(0), SZ(1), (void *)r, SZ(2));
+		pthread_mutex_unlock(&sim_lock);
+	}
+	return r;
+}
 SYS(mprotect, mprotect(P(0), SZ(1), I(2)))
 SYS(pread, pread(I(0), P(1), SZ(2), (off_t)a[3]))
 SYS(pwrite, pwrite(I(0), P(1), SZ(2), (off_t)a[3]))
@@ -100,10 +136,7 @@ SYS(recvmmsg, recvmmsg(I(0), P(1), U(2), I(3), P(4)))
 
 static long sys_rt_sigaction(const long *a)
 {
-	if (I(0) != SIGSYS)
-		return sim_cookie_syscall(__NR_rt_sigaction, a[0], a[1], a[2],
-					  a[3], 0);
-	return sim_sigsys_program_action(P(1), P(2));
+	return sim_sig_rt_sigaction(I(0), P(1), P(2), a[3]);
 }
 
 static void note_own_filter(void)

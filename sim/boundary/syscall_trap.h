@@ -13,25 +13,13 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "raw_syscall.h"
+
 /* SECCOMP_RET_DATA of the sim's traps: si_errno of its SIGSYS. */
 #define SIM_TRAP_DATA 0x5153u
-/*
- * The sim's own system calls that the filter must let through carry this
- * in the sixth argument register, which none of them uses. The same in
- * every process image: an exec'd program inherits its parent's filter.
- */
-#define SIM_TRAP_COOKIE 0x73696d2d6b65726eull /* "sim-kern" */
 
 /* Highest system call number the table serves, plus one. */
 #define SIM_NR_SERVED 440
-
-/*
- * The raw system call nr with arguments a[0..4] and a5: the kernel's
- * result (-errno), errno untouched. sim_cookie_syscall passes the cookie
- * as a5 (for calls of at most five arguments).
- */
-long sim_raw_syscall(long nr, const long *a, long a5);
-long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4);
 
 /*
  * Serve trapped system call nr with arguments a[6]: the interposer's
@@ -72,12 +60,6 @@ void sim_sigsys_uninstall(void);
 int sim_sigsys_static_mode(void);
 /* Is the sim's SIGSYS handler in place? */
 int sim_sigsys_active(void);
-/*
- * rt_sigaction(SIGSYS) of the program, in the kernel's layout: its
- * handler is remembered and called for every SIGSYS that is not a trap
- * of the sim's. 0 or -errno.
- */
-long sim_sigsys_program_action(const void *act, void *oldact);
 
 /* Once per world: tell stderr why (bit: enum sim_trap_note). */
 enum sim_trap_note {

@@ -47,6 +47,7 @@ struct sim_config {
 	uint8_t no_dma_heap; /* no /dev/dma_heap (CONFIG_DMABUF_HEAPS=n) */
 	uint8_t no_seccomp; /* no system-call trap (boundary/seccomp.c) */
 	uint8_t netns;	    /* enum sim_netns_mode: --netns, --no-netns */
+	uint8_t kernel_61;  /* --kernel 6.1: answer as 6.1 where 6.12 differs */
 	char trace_path[SIM_PATH_LEN];
 	char static_helper[SIM_PATH_LEN]; /* rdma-sim-static, for exec */
 	/* --fault rules, --seed, and the clock their times count from */
@@ -95,15 +96,37 @@ struct sim_alloc {
  */
 #define SIM_MAX_XRCD_FILES 256
 #define SIM_XRCD_HOLDERS   16
+/* A process's handles on a shared kernel object (dead ones reaped). */
+struct sim_holder {
+	int32_t pid;
+	uint32_t refs;
+};
 struct sim_xrcd_file {
 	uint32_t in_use;
 	uint32_t dev;
 	uint32_t xrcdn;
 	uint64_t st_dev, st_ino;
-	struct {
-		int32_t pid;
-		uint32_t refs;
-	} holder[SIM_XRCD_HOLDERS];
+	struct sim_holder holder[SIM_XRCD_HOLDERS];
+};
+
+/*
+ * An XRC_TGT QP as the kernel keeps it: owned by its XRC domain, not by a
+ * process (core/obj_xrcd.c, hw/mlx5/hca_xrc.c). Every handle of it, the
+ * creator's and those OPEN_QP made in any process, holds the row; the QP
+ * is destroyed with the last one. attr is the core's struct sim_qp_attr
+ * (what modify gave it, query reads); epsn is the responder's expected
+ * PSN, moved on by whichever process runs a request (atomics).
+ */
+#define SIM_MAX_XRC_TGT	  128
+#define SIM_XRC_ATTR_SIZE 256
+struct sim_xrc_tgt {
+	uint32_t in_use;
+	uint32_t dev, qpn, xrcdn;
+	uint32_t epsn;
+	uint32_t resets;    /* modifies to RESET: instances start over */
+	uint32_t err_event; /* the event of the error that put it in ERR */
+	struct sim_holder holder[SIM_XRCD_HOLDERS];
+	uint8_t attr[SIM_XRC_ATTR_SIZE] __attribute__((aligned(8)));
 };
 
 /*
@@ -184,6 +207,7 @@ struct sim_shared {
 	struct sim_fail_rule fail[SIM_MAX_FAIL];
 	struct sim_alloc allocs[SIM_MAX_ALLOCS];
 	struct sim_xrcd_file xrcd_files[SIM_MAX_XRCD_FILES];
+	struct sim_xrc_tgt xrc_tgts[SIM_MAX_XRC_TGT];
 	uint32_t res_next[SIM_MAX_DEVICES][SIM_RES_KINDS]; /* restrack ids */
 	struct sim_res res[SIM_MAX_RES];
 	uint64_t hwc[SIM_MAX_DEVICES][SIM_HWC_COUNT]; /* atomics */

@@ -37,11 +37,9 @@ static void *net_events_main(void *arg)
 {
 	struct timespec ts = {.tv_sec = 1};
 	uint32_t seq, i;
-	sigset_t all;
 
 	(void)arg;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	sim_sigmask_async(NULL);
 	for (;;) {
 		seq = __atomic_load_n(&sim.sh->net.seq, __ATOMIC_ACQUIRE);
 		pthread_mutex_lock(&sim_lock);

@@ -314,6 +314,7 @@ struct sim_qp {
 	/* An XRC_TGT handle OPEN_QP made: the QP it opened (held), whose
 	 * attributes modify and query reach. NULL for every other QP. */
 	struct sim_qp *real;
+	uint8_t xrc_held; /* XRC_TGT: this handle holds the QP (xrc_tgt.c) */
 	uint64_t user_handle;
 	struct sim_qp_attr attr; /* current state and attributes; attr.cap */
 	struct sim_evq *async;

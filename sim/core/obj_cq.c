@@ -315,9 +315,16 @@ static int w_resize_cq(struct sim_wcall *w)
 static int w_req_notify_cq(struct sim_wcall *w)
 {
 	const struct ib_uverbs_req_notify_cq *req = w->in;
+	const struct sim_driver_ops *d = sim_driver();
+	struct sim_cq *cq;
 	int ret;
 
-	return w_cq(w, req->cq_handle, &ret) ? 0 : ret;
+	cq = w_cq(w, req->cq_handle, &ret);
+	if (!cq)
+		return ret;
+	if (d->req_notify_cq)
+		d->req_notify_cq(cq, !!req->solicited_only);
+	return 0;
 }
 
 /*

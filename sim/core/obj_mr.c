@@ -32,6 +32,9 @@ int sim_check_mr_access(uint64_t flags)
 		      IB_UVERBS_ACCESS_REMOTE_ATOMIC)) &&
 	    !(flags & IB_UVERBS_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
+	/* a device without ODP (no advise_mr: rxe): 6.12 says EOPNOTSUPP */
+	if ((flags & IB_UVERBS_ACCESS_ON_DEMAND) && !sim_driver()->advise_mr)
+		return sim.sh->cfg.kernel_61 ? -EINVAL : -EOPNOTSUPP;
 	return 0;
 }
 
@@ -183,14 +186,19 @@ static int reg_dmabuf_mr(struct sim_call *c)
 	return put_keys(c, mr, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY);
 }
 
-/* What REG_MR (write() or ioctl) checks of user memory: 0 or -EINVAL. */
+/* What REG_MR (write() or ioctl) checks of user memory: 0 or -errno. */
 static int user_mr_check(uint64_t addr, uint64_t len, uint64_t iova,
 			 uint64_t acc)
 {
 	uint64_t page = sim.sh->cfg.page_size;
+	int err;
 
-	if ((addr & (page - 1)) != (iova & (page - 1)) || !len ||
-	    addr + len < addr || sim_check_mr_access(acc))
+	if ((addr & (page - 1)) != (iova & (page - 1)))
+		return -EINVAL;
+	err = sim_check_mr_access(acc); /* uverbs checks before the driver */
+	if (err)
+		return err;
+	if (!len || addr + len < addr)
 		return -EINVAL;
 	return sim_mr_odp_check(addr, len, iova, acc);
 }
@@ -243,10 +251,11 @@ static int reg_mr(struct sim_call *c)
 	if (((has_fd ? off : addr) ^ iova) & (page - 1))
 		return -EINVAL;
 	if (sim_attr_flags(c, RDMA_DM_ATTR_REG_MR_ACCESS_FLAGS,
-			   has_fd ? SIM_ACCESS_DMABUF : SIM_ACCESS_KNOWN,
-			   &acc) ||
-	    sim_check_mr_access(acc))
+			   has_fd ? SIM_ACCESS_DMABUF : SIM_ACCESS_KNOWN, &acc))
 		return -EINVAL;
+	err = sim_check_mr_access(acc);
+	if (err)
+		return err;
 	/* mlx5: steering tags are not for on-demand paging */
 	if (dmah && (acc & IB_UVERBS_ACCESS_ON_DEMAND))
 		return -EOPNOTSUPP;
@@ -497,9 +506,10 @@ static int w_rereg_mr(struct sim_wcall *w)
 	mr = sim_mr(o);
 	if (mr->backing == SIM_MR_DM)
 		return -EINVAL;
-	if ((flags & SIM_REREG_ACCESS) &&
-	    sim_check_mr_access(req->access_flags))
-		return -EINVAL;
+	err = flags & SIM_REREG_ACCESS ? sim_check_mr_access(req->access_flags)
+				       : 0;
+	if (err)
+		return err;
 	if (flags & SIM_REREG_PD) {
 		pd = sim_obj_get(w->uv, req->pd_handle, &sim_type_pd, &err);
 		if (!pd)

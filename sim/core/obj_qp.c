@@ -19,16 +19,16 @@
 #include <string.h>
 
 /* uverbs' accepted create flags (ioctl FLAGS / EX_CREATE_QP) */
-#define SIM_QP_IOCTL_FLAGS                                                     \
+#define IB_QP_IOCTL_FLAGS                                                     \
 	(IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK |                        \
 	 IB_UVERBS_QP_CREATE_SCATTER_FCS |                                     \
 	 IB_UVERBS_QP_CREATE_CVLAN_STRIPPING |                                 \
 	 IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING |                           \
 	 IB_UVERBS_QP_CREATE_SQ_SIG_ALL)
-#define SIM_QP_CREATE_SOURCE_QPN (1u << 10)
-#define SIM_QP_WRITE_FLAGS                                                     \
+#define IB_QP_CREATE_SOURCE_QPN (1u << 10)
+#define IB_QP_WRITE_FLAGS                                                     \
 	((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 8) |           \
-	 (1u << 9) | SIM_QP_CREATE_SOURCE_QPN | (1u << 11))
+	 (1u << 9) | IB_QP_CREATE_SOURCE_QPN | (1u << 11))
 
 struct qp_args {
 	uint64_t user_handle;
@@ -172,6 +172,8 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 		d->destroy_qp(uv, qp);
 	if (o->live && qp->qp_type == IB_QPT_UD)
 		sim_mcast_qp_gone(uv->dev, qp->qpn);
+	if (qp->qp_type == IB_QPT_XRC_TGT)
+		sim_xrc_tgt_put(qp); /* the last handle anywhere takes it */
 	release(OBJ_OF(qp->pd));
 	release(OBJ_OF(qp->send_cq));
 	release(OBJ_OF(qp->recv_cq));
@@ -247,7 +249,7 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 	if (a->srq && (a->srq->srq_type == IB_UVERBS_SRQT_XRC ||
 		       a->type == IB_UVERBS_QPT_XRC_INI))
 		return -EINVAL;
-	if (sim_attr_flags(c, UVERBS_ATTR_CREATE_QP_FLAGS, SIM_QP_IOCTL_FLAGS,
+	if (sim_attr_flags(c, UVERBS_ATTR_CREATE_QP_FLAGS, IB_QP_IOCTL_FLAGS,
 			   &flags))
 		return -EINVAL;
 	a->sq_sig_all = !!(flags & IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
@@ -256,7 +258,7 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 	if (sim_attr(c, UVERBS_ATTR_CREATE_QP_SOURCE_QPN)) {
 		if (!sim_has_cap(CAP_NET_RAW))
 			return -EPERM;
-		a->create_flags |= SIM_QP_CREATE_SOURCE_QPN;
+		a->create_flags |= IB_QP_CREATE_SOURCE_QPN;
 	}
 	sim_attr_copy_in(c, UVERBS_ATTR_CREATE_QP_CAP, &cap, sizeof(cap));
 	a->cap = (struct sim_qp_cap){cap.max_send_wr, cap.max_recv_wr,
@@ -478,9 +480,9 @@ static int w_ex_create_qp(struct sim_wcall *w)
 	memcpy(&q.user_handle, &x->user_handle,
 	       offsetof(struct ib_uverbs_ex_create_qp, comp_mask));
 	ret = w_objects(w, &q, &a);
-	if (!ret && (x->create_flags & ~(uint32_t)SIM_QP_WRITE_FLAGS))
+	if (!ret && (x->create_flags & ~(uint32_t)IB_QP_WRITE_FLAGS))
 		ret = -EINVAL;
-	if (!ret && (x->create_flags & SIM_QP_CREATE_SOURCE_QPN) &&
+	if (!ret && (x->create_flags & IB_QP_CREATE_SOURCE_QPN) &&
 	    !sim_has_cap(CAP_NET_RAW))
 		ret = -EPERM;
 	a.create_flags = x->create_flags;
@@ -532,6 +534,8 @@ static int w_query_qp(struct sim_wcall *w)
 	if (!qp)
 		return err;
 	qp = sim_qp_real(qp);
+	if (qp->qp_type == IB_QPT_XRC_TGT)
+		sim_xrc_tgt_load(qp);
 	at = &qp->attr;
 	dest_to_user(&at->ah, &r.dest);
 	dest_to_user(&at->alt_ah, &r.alt_dest);

@@ -38,7 +38,6 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 		      struct sim_srq *srq)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	static uint32_t next_srqn;
 	int ret;
 
 	if (a->type != IB_UVERBS_SRQT_BASIC &&
@@ -55,7 +54,8 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	srq->max_sge = a->max_sge;
 	srq->limit = a->limit;
 	srq->max_num_tags = a->max_num_tags;
-	srq->srqn = next_srqn++;
+	/* device-wide: an XRC SRQ is named by it in every process */
+	srq->srqn = sim_world_number();
 	srq->async = a->async;
 	srq->pd->obj.usecnt++;
 	if (a->type == IB_UVERBS_SRQT_XRC) {

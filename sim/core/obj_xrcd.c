@@ -13,7 +13,8 @@
  * CLOSE_XRCD while this handle's XRC SRQs, TGT QPs or opened QPs live →
  * EBUSY (the framework's use count). OPEN_QP: the XRCD handle travels in
  * pd_handle (bad → EINVAL), the type must be XRC_TGT and the QP number a
- * TGT QP of that domain (else EINVAL).
+ * TGT QP of that domain, made in any process (else EINVAL); the handle
+ * holds the QP (xrc_tgt.c), not the creator's handle.
  */
 #include "uapi.h"
 
@@ -24,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static uint32_t new_xrcdn(void)
+uint32_t sim_world_number(void)
 {
 	uint32_t n;
 
@@ -40,18 +41,45 @@ static int holder_dead(int32_t pid)
 	return pid > 0 && sim_pid_gone(pid);
 }
 
-/* Drop holders that died; free the row when none is left. Needs the
- * shared lock. */
-static void row_reap(struct sim_xrcd_file *f)
+unsigned int sim_holders_reap(struct sim_holder *h)
 {
 	unsigned int i, live = 0;
 
 	for (i = 0; i < SIM_XRCD_HOLDERS; i++) {
-		if (f->holder[i].refs && holder_dead(f->holder[i].pid))
-			f->holder[i].refs = 0;
-		live += f->holder[i].refs != 0;
+		if (h[i].refs && holder_dead(h[i].pid))
+			h[i].refs = 0;
+		live += h[i].refs != 0;
 	}
-	if (!live)
+	return live;
+}
+
+int sim_holders_add(struct sim_holder *h, int delta)
+{
+	int32_t me = (int32_t)getpid();
+	unsigned int i, free_at = SIM_XRCD_HOLDERS;
+
+	for (i = 0; i < SIM_XRCD_HOLDERS; i++) {
+		if (h[i].refs && h[i].pid == me) {
+			h[i].refs += (uint32_t)delta;
+			return 0;
+		}
+		if (!h[i].refs && free_at == SIM_XRCD_HOLDERS)
+			free_at = i;
+	}
+	if (delta < 0)
+		return 0;
+	if (free_at == SIM_XRCD_HOLDERS)
+		return -ENOMEM;
+	h[free_at].pid = me;
+	h[free_at].refs = 1;
+	return 0;
+}
+
+/* Drop holders that died; free the row when none is left. Needs the
+ * shared lock. */
+static void row_reap(struct sim_xrcd_file *f)
+{
+	if (!sim_holders_reap(f->holder))
 		f->in_use = 0;
 }
 
@@ -70,27 +98,6 @@ static struct sim_xrcd_file *row_find(unsigned int dev, const struct stat *st)
 			return f;
 	}
 	return NULL;
-}
-
-/* Count one more handle of this process on row f; -ENOMEM if full. */
-static int row_hold(struct sim_xrcd_file *f)
-{
-	int32_t me = (int32_t)getpid();
-	unsigned int i, free_at = SIM_XRCD_HOLDERS;
-
-	for (i = 0; i < SIM_XRCD_HOLDERS; i++) {
-		if (f->holder[i].refs && f->holder[i].pid == me) {
-			f->holder[i].refs++;
-			return 0;
-		}
-		if (!f->holder[i].refs && free_at == SIM_XRCD_HOLDERS)
-			free_at = i;
-	}
-	if (free_at == SIM_XRCD_HOLDERS)
-		return -ENOMEM;
-	f->holder[free_at].pid = me;
-	f->holder[free_at].refs = 1;
-	return 0;
 }
 
 /* The domain on the inode of fd (created with O_CREAT): its row. */
@@ -121,7 +128,7 @@ static int inode_domain(unsigned int dev, int fd, uint32_t oflags,
 			f->xrcdn = (uint32_t)(sim.sh->next_id++ & 0xffffff);
 		}
 	if (!ret)
-		ret = f ? row_hold(f) : -ENOMEM;
+		ret = f ? sim_holders_add(f->holder, 1) : -ENOMEM;
 	if (!ret) {
 		*slot = (int32_t)(f - sim.sh->xrcd_files);
 		*xrcdn = f->xrcdn;
@@ -134,19 +141,13 @@ static void xrcd_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
 	struct sim_xrcd *x = sim_xrcd(o);
 	struct sim_xrcd_file *f;
-	int32_t me = (int32_t)getpid();
-	unsigned int i;
 
 	(void)uv;
 	if (!o->live || x->slot < 0) /* live: it holds its domain */
 		return;
 	sim_shared_lock(sim.sh);
 	f = &sim.sh->xrcd_files[x->slot];
-	for (i = 0; i < SIM_XRCD_HOLDERS; i++)
-		if (f->holder[i].refs && f->holder[i].pid == me) {
-			f->holder[i].refs--;
-			break;
-		}
+	sim_holders_add(f->holder, -1);
 	row_reap(f);
 	sim_shared_unlock(sim.sh);
 }
@@ -167,7 +168,7 @@ static int w_open_xrcd(struct sim_wcall *w)
 	if (!xrcd_supported())
 		return -EOPNOTSUPP;
 	if (req->fd == (uint32_t)-1)
-		x->xrcdn = new_xrcdn();
+		x->xrcdn = sim_world_number();
 	else
 		ret = inode_domain(w->uv->dev, (int)req->fd, req->oflags,
 				   &x->slot, &x->xrcdn);
@@ -189,22 +190,11 @@ static int w_close_xrcd(struct sim_wcall *w)
 	return sim_wc_destroy(w, &sim_type_xrcd);
 }
 
-/* The XRC_TGT QP numbered qpn in domain xrcdn, among this process's. */
-static struct sim_qp *tgt_qp(unsigned int dev, uint32_t qpn, uint32_t xrcdn)
-{
-	struct sim_qp *qp = sim_qp_real(sim_qp_by_num(dev, qpn));
-
-	if (!qp || qp->qp_type != IB_QPT_XRC_TGT || !qp->xrcd ||
-	    qp->xrcd->xrcdn != xrcdn)
-		return NULL;
-	return qp;
-}
-
 static int w_open_qp(struct sim_wcall *w)
 {
 	const struct ib_uverbs_open_qp *req = w->in;
 	struct ib_uverbs_create_qp_resp r = {};
-	struct sim_qp *qp = sim_qp(w->obj), *tgt;
+	struct sim_qp *qp = sim_qp(w->obj);
 	struct sim_xrcd *x;
 	int ret;
 
@@ -215,17 +205,18 @@ static int w_open_qp(struct sim_wcall *w)
 		return -EINVAL;
 	if (req->qp_type != IB_QPT_XRC_TGT)
 		return -EINVAL;
-	tgt = tgt_qp(w->uv->dev, req->qpn, x->xrcdn);
-	if (!tgt)
-		return -EINVAL;
 	qp->qp_type = IB_QPT_XRC_TGT;
-	qp->qpn = tgt->qpn;
+	qp->qpn = req->qpn;
 	qp->user_handle = req->user_handle;
-	qp->real = tgt;
+	/* a TGT QP of the domain, made in any process */
+	ret = sim_xrc_tgt_open(w->uv->dev, qp, x->xrcdn);
+	if (ret)
+		return ret;
 	qp->xrcd = x;
-	tgt->obj.usecnt++;
 	x->obj.usecnt++;
 	qp->obj.live = 1;
+	if (sim_driver()->open_qp)
+		sim_driver()->open_qp(w->uv, qp);
 	r.qp_handle = qp->obj.handle;
 	r.qpn = qp->qpn;
 	snprintf(w->note, sizeof(w->note), "handle=%u qpn=%#x opened",

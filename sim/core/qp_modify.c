@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SIM_QP_SET_QKEY 0x80000000u /* privileged Q_Keys */
+#define IB_QP_SET_QKEY 0x80000000u /* privileged Q_Keys */
 #define SIM_MTU_4096	5
 
 static int port_valid(uint8_t port)
@@ -66,7 +66,7 @@ static int uverbs_checks(const struct ib_uverbs_modify_qp *m,
 	if (((*mask & IB_QP_CUR_STATE) && m->cur_qp_state > IB_QPS_ERR) ||
 	    ((*mask & IB_QP_STATE) && m->qp_state > IB_QPS_ERR))
 		return -EINVAL;
-	if ((*mask & IB_QP_QKEY) && (m->qkey & SIM_QP_SET_QKEY) &&
+	if ((*mask & IB_QP_QKEY) && (m->qkey & IB_QP_SET_QKEY) &&
 	    !sim_has_cap(CAP_NET_RAW))
 		return -EPERM;
 	return 0;
@@ -179,6 +179,8 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	if (!qp)
 		return ret;
 	qp = sim_qp_real(qp); /* an opened XRC_TGT QP: the QP itself */
+	if (qp->qp_type == IB_QPT_XRC_TGT)
+		sim_xrc_tgt_load(qp); /* the domain's QP, whichever handle */
 	mask &= ~sim_qp_mask_stripped(qp->qp_type);
 	ret = uverbs_checks(m, qp, &mask);
 	if (ret)
@@ -209,6 +211,8 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	snprintf(w->note, sizeof(w->note), "handle=%u mask=%#x state %u->%u",
 		 qp->obj.handle, mask, before, n.qp_state);
 	qp->attr = n;
+	if (qp->qp_type == IB_QPT_XRC_TGT)
+		sim_xrc_tgt_store(qp);
 	state_events(w->uv, qp, old, &n);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,10 @@ struct sim_world {
 };
 extern struct sim_world sim;
 extern pthread_mutex_t sim_lock;
+/* Block the asynchronous signals (not SIGSYS, SIGSEGV, SIGTRAP, SIGBUS:
+ * core/sigmask.c), for the sim's threads and locked sections; the old
+ * mask in *old when old is not NULL. */
+void sim_sigmask_async(sigset_t *old);
 
 /*
  * ---- libc entry points (boundary/init.c) ----
@@ -83,9 +88,8 @@ int sim_redirect(const char *path, char *out, size_t len);
 /* N if path names /dev/infiniband/uverbsN of an existing device, else -1. */
 int sim_uverbs_index(const char *path);
 
-/* ---- processes (pid_gone.c) ---- */
-/* 1 if process pid exited (reaped or a zombie): never the caller. */
-int sim_pid_gone(pid_t pid);
+/* ---- processes (common/pid_gone.c) ---- */
+#include "pid_gone.h"
 
 /* ---- trace (trace.c) ---- */
 void sim_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -270,6 +270,8 @@ struct sim_driver_ops {
 			 const void *in, size_t in_len, void *out,
 			 size_t out_len);
 	void (*destroy_cq)(struct sim_uvfile *uv, struct sim_cq *cq);
+	/* REQ_NOTIFY_CQ (write only): arm the CQ's next completion event */
+	void (*req_notify_cq)(struct sim_cq *cq, int solicited_only);
 	/* qp->attr.cap holds the requested caps; the driver may adjust them
 	 * (the response reports qp->attr.cap) */
 	int (*create_qp)(struct sim_uvfile *uv, struct sim_qp *qp,
@@ -320,6 +322,8 @@ struct sim_driver_ops {
 	/* takes CQ and QP rings by descriptor (BUF_UMEM); else EOPNOTSUPP */
 	uint8_t buf_umem;
 	uint8_t xrc; /* alloc_xrcd: the XRCD object, XRC SRQs and QPs */
+	/* OPEN_QP made a handle of an XRC_TGT QP (NULL: nothing to do) */
+	void (*open_qp)(struct sim_uvfile *uv, struct sim_qp *qp);
 	/* On-demand paging (NULL: none). odp_caps fills EX_QUERY_DEVICE's
 	 * odp_caps and xrc_odp_caps; advise_mr runs ADVISE_MR after the
 	 * core's checks (sge: n entries), 0 or -errno. */
@@ -388,6 +392,10 @@ struct sim_mr *sim_mr_by_key(unsigned int dev, uint32_t key);
 struct sim_mw *sim_mw_by_key(unsigned int dev, uint32_t key);
 /* A live QP of this process on device dev with this number, or NULL. */
 struct sim_qp *sim_qp_by_num(unsigned int dev, uint32_t qpn);
+/* fn(qp, arg) for every live QP handle numbered qpn in this process (an
+ * XRC_TGT QP has several). */
+void sim_for_each_qp_num(unsigned int dev, uint32_t qpn,
+			 void (*fn)(struct sim_qp *, uint32_t), uint32_t arg);
 
 /* legacy write commands, shared by write() and INVOKE_WRITE (write_cmd.c) */
 struct sim_wcall;
@@ -459,7 +467,34 @@ int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a);
 /* RoCE port: the AV's destination MAC as the kernel resolves it
  * (-ETIMEDOUT when nothing answers); 0 on InfiniBand. */
 int sim_resolve_ah_dmac(unsigned int dev, struct sim_ah_attr *a);
-/* ib_check_mr_access: 0 or -EINVAL */
+/* A number no object of the world had (domains, SRQs): 1..2^24-1. */
+uint32_t sim_world_number(void);
+/* Processes' handles on a shared kernel object (obj_xrcd.c), under the
+ * shared lock: drop dead holders and count the live ones; one handle of
+ * this process more (delta 1) or less (-1), -ENOMEM when full. */
+unsigned int sim_holders_reap(struct sim_holder *h);
+int sim_holders_add(struct sim_holder *h, int delta);
+
+/*
+ * The XRC_TGT QP as its domain owns it (xrc_tgt.c): a row of the world
+ * every handle holds (the creator's: new; OPEN_QP's: open, -EINVAL when
+ * the domain has no such QP), gone with the last handle (put). Modify and
+ * query act on the row's attributes (load before, store after).
+ */
+int sim_xrc_tgt_new(struct sim_qp *qp);
+int sim_xrc_tgt_open(unsigned int dev, struct sim_qp *qp, uint32_t xrcdn);
+void sim_xrc_tgt_put(struct sim_qp *qp);
+void sim_xrc_tgt_load(struct sim_qp *qp);
+void sim_xrc_tgt_store(struct sim_qp *qp);
+/* The HCA's view: the row of (dev, qpn) or NULL (no lock taken); an
+ * error the HCA found puts it in ERR and raises event on every handle of
+ * this process (error); event alone raises it on them. */
+struct sim_xrc_tgt *sim_xrc_tgt_row(unsigned int dev, uint32_t qpn);
+void sim_xrc_tgt_error(struct sim_xrc_tgt *t, uint32_t event);
+void sim_xrc_tgt_event(const struct sim_xrc_tgt *t, uint32_t event);
+
+/* ib_check_mr_access: 0, -EINVAL, or ON_DEMAND on a device without ODP
+ * -EOPNOTSUPP (6.1: -EINVAL) */
 int sim_check_mr_access(uint64_t flags);
 /* ODP rules of REG_MR (mr_advise.c): 0 or -EINVAL. */
 int sim_mr_odp_check(uint64_t addr, uint64_t len, uint64_t iova, uint64_t acc);

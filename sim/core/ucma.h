@@ -78,9 +78,12 @@ enum ucma_cm {
 /* What an id's timer does when it expires. */
 enum ucma_timer {
 	TIMER_NONE,
-	TIMER_ADDR, /* address resolution: ADDR_ERROR -ETIMEDOUT */
-	TIMER_REQ,  /* REQ/SIDR_REQ unanswered: send again, or give up */
+	TIMER_ADDR,	/* address resolution: ADDR_ERROR -ETIMEDOUT */
+	TIMER_REQ,	/* REQ/SIDR_REQ unanswered: send again, or give up */
+	TIMER_TIMEWAIT, /* the CM leaves timewait: TIMEWAIT_EXIT */
 };
+
+#define ROCE_LIFE 16 /* RoCE path packet life time */
 
 struct ucma_id {
 	uint8_t used;
@@ -222,6 +225,9 @@ struct ucma_id *ucma_id_live(int i, uint32_t gen);
 int ucma_is_ip_ps(uint16_t ps);
 socklen_t ucma_sa_len(const struct sockaddr_storage *ss);
 uint16_t ucma_sa_port(const struct sockaddr_storage *ss);
+/* "a.b.c.d:port" or "[v6]:port", for the trace */
+const char *ucma_sa_str(const struct sockaddr_storage *ss, char *buf,
+			size_t len);
 int ucma_cmd_id(int f, uint32_t cmd, const uint8_t *in, uint16_t out);
 /* The listener a REQ from active id a reaches (-1: none), and the device
  * and GID index that hold a's destination. Needs lock. */

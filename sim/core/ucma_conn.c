@@ -108,6 +108,18 @@ static void fill_ah(const struct ucma_id *id, struct ib_uverbs_ah_attr *ah)
 	ah->port_num = id->port;
 }
 
+/* The CM's timewait after a disconnect (cm_enter_timewait): the path's
+ * packet life time plus one, as IB time (4.096 us << t), about 2^(t-8)
+ * ms: 512 ms on RoCE; then TIMEWAIT_EXIT if the id is still there. */
+static void timewait(struct ucma_id *id)
+{
+	int t = (id->ack_timeout ? id->ack_timeout - 1 : ROCE_LIFE) + 1 - 8;
+
+	id->cm = CM_TIMEWAIT;
+	id->timer = TIMER_TIMEWAIT;
+	id->deadline_ns = ucma_now_ns() + (1000000ull << (t > 0 ? t : 0));
+}
+
 static void disconnected(struct ucma_id *id, int32_t status)
 {
 	if (id->state != UCMA_CONNECT)
@@ -177,9 +189,12 @@ static int send_req(struct ucma_id *a)
 	struct rdma_ucm_event_resp r;
 	uint32_t dev, gi;
 	int l, n, size;
+	char buf[64];
 
 	l = ucma_listener_for(a, &dev, &gi);
 	if (l < 0) {
+		sim_trace("ucma: REQ to %s (port space 0x%x) meets no listener",
+			  ucma_sa_str(&a->dst, buf, sizeof(buf)), a->ps);
 		rej_to(a, ud(a) ? SIDR_NO_LISTENER : REJ_NO_LISTENER, NULL, 0);
 		return 0;
 	}
@@ -346,13 +361,13 @@ static void send_dreq(struct ucma_id *id)
 
 	if (!p || (!connected(p->cm) && p->cm != CM_DREQ_SENT)) {
 		/* the peer's CM is in timewait or gone: it answers DREP */
-		id->cm = CM_TIMEWAIT;
+		timewait(id);
 		disconnected(id, 0);
 		return;
 	}
 	if (p->cm == CM_DREQ_SENT) { /* both sent DREQ */
-		p->cm = CM_TIMEWAIT;
-		id->cm = CM_TIMEWAIT;
+		timewait(p);
+		timewait(id);
 		disconnected(p, 0);
 		disconnected(id, 0);
 		return;
@@ -366,9 +381,9 @@ static void send_drep(struct ucma_id *id)
 {
 	struct ucma_id *p = peer_of(id);
 
-	id->cm = CM_TIMEWAIT;
+	timewait(id);
 	if (p && p->cm == CM_DREQ_SENT) {
-		p->cm = CM_TIMEWAIT;
+		timewait(p);
 		disconnected(p, 0);
 	}
 }
@@ -511,7 +526,7 @@ void ucma_id_destroy(int i)
 		break;
 	case CM_DREQ_RCVD:
 		if (p && p->cm == CM_DREQ_SENT) {
-			p->cm = CM_TIMEWAIT;
+			timewait(p);
 			disconnected(p, 0);
 		}
 		break;
@@ -535,6 +550,12 @@ static void timer_fire(int i)
 		id->timer = TIMER_NONE;
 		id->state = UCMA_ADDR_BOUND;
 		ucma_event(i, RDMA_CM_EVENT_ADDR_ERROR, id->addr_err, NULL);
+		return;
+	}
+	if (id->timer == TIMER_TIMEWAIT) {
+		id->timer = TIMER_NONE;
+		id->cm = CM_NONE;
+		ucma_event(i, RDMA_CM_EVENT_TIMEWAIT_EXIT, 0, NULL);
 		return;
 	}
 	if (!send_req(id))

@@ -293,13 +293,12 @@ static void *reaper(void *arg)
 static void reaper_start(void)
 {
 	static pid_t started;
-	sigset_t all, old;
+	sigset_t old;
 	pthread_t t;
 
 	if (started == getpid())
 		return;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	sim_sigmask_async(&old);
 	if (!pthread_create(&t, NULL, reaper, NULL)) {
 		pthread_detach(t);
 		started = getpid();
@@ -317,6 +316,7 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 	struct ucma_file *uf;
 	struct ucma_event *e;
 	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	sigset_t old;
 	uint64_t wait;
 	int n, i, ret;
 	char tok;
@@ -325,6 +325,10 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 	if (out < offsetof(struct rdma_ucm_event_resp, reserved))
 		return -ENOSPC;
 	for (;;) {
+		/* a program's handler that exit()s (psm's SIGTERM one) would
+		 * meet these locks again in the sim's destructors: signals
+		 * wait until they are dropped */
+		sim_sigmask_async(&old);
 		pthread_mutex_lock(&sim_lock);
 		ucma_lock();
 		ucma_reap();
@@ -332,6 +336,7 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 		if (!uf->used || uf->gen != fp->gen) {
 			ucma_unlock();
 			pthread_mutex_unlock(&sim_lock);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
 			return -EINVAL;
 		}
 		wait = ucma_timers(fp->slot);
@@ -353,6 +358,7 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 		}
 		ucma_unlock();
 		pthread_mutex_unlock(&sim_lock);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		if (n >= 0)
 			break;
 		if (sys.fcntl(fd, F_GETFL) & O_NONBLOCK)

@@ -12,14 +12,17 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <linux/capability.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define PORT_LO	    32768 /* net.ipv4.ip_local_port_range */
 #define PORT_HI	    60999
 #define MAX_BACKLOG 1024
-#define ROCE_LIFE   16 /* RoCE path packet life time */
 
 int ucma_is_ip_ps(uint16_t ps)
 {
@@ -56,7 +59,7 @@ static void set_port(struct sockaddr_storage *ss, uint16_t port)
 		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
 }
 
-static int any_addr(const struct sockaddr_storage *ss)
+static int zero_addr(const struct sockaddr_storage *ss)
 {
 	static const struct in6_addr any6;
 
@@ -74,6 +77,13 @@ static int loopback_addr(const struct sockaddr_storage *ss)
 			24) == 127;
 	return IN6_IS_ADDR_LOOPBACK(
 		&((const struct sockaddr_in6 *)ss)->sin6_addr);
+}
+
+/* The kernel's cma_any_addr: a loopback address binds, listens and
+ * shares ports like the wildcard (no device is acquired for it). */
+static int any_addr(const struct sockaddr_storage *ss)
+{
+	return zero_addr(ss) || loopback_addr(ss);
 }
 
 /* 224.0.0.0/4, ff00::/8: no neighbour to ask, the MAC is mapped */
@@ -96,6 +106,21 @@ static int same_ip(const struct sockaddr_storage *a,
 		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
 	return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
 		       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
+}
+
+const char *ucma_sa_str(const struct sockaddr_storage *ss, char *buf,
+			size_t len)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+	const void *a = &((const struct sockaddr_in *)ss)->sin_addr;
+
+	if (ss->ss_family == AF_INET6)
+		a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+	if (ss->ss_family == AF_INET || ss->ss_family == AF_INET6)
+		inet_ntop(ss->ss_family, a, ip, sizeof(ip));
+	snprintf(buf, len, ss->ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", ip,
+		 ucma_sa_port(ss));
+	return buf;
 }
 
 uint64_t ucma_service_id(const struct ucma_id *id)
@@ -264,18 +289,10 @@ static int local_addr(const struct sockaddr_storage *ss)
 
 /* ---- ports ---- */
 
-static int overlap(const struct ucma_id *a, const struct ucma_id *b)
-{
-	if (a->src.ss_family == b->src.ss_family)
-		return any_addr(&a->src) || any_addr(&b->src) ||
-		       same_ip(&a->src, &b->src);
-	/* an IPv6 wildcard without AFONLY takes IPv4 too */
-	if (a->src.ss_family == AF_INET6 && any_addr(&a->src) && !a->afonly)
-		return 1;
-	return b->src.ss_family == AF_INET6 && any_addr(&b->src) && !b->afonly;
-}
-
-static int port_taken(const struct ucma_id *id, uint16_t port)
+/* Why id cannot share its port with the other owners of it: the kernel's
+ * cma_check_port (reuse only when both ask for it; AFONLY ids of two
+ * families never clash; a wildcard clashes with everything). */
+static int port_conflict(const struct ucma_id *id, uint16_t port, int reuse)
 {
 	int i;
 
@@ -283,13 +300,44 @@ static int port_taken(const struct ucma_id *id, uint16_t port)
 		const struct ucma_id *o = &ucma_w->ids[i];
 
 		if (o == id || !o->used || !o->bound || o->ps != id->ps ||
-		    ucma_sa_port(&o->src) != port || !overlap(id, o))
+		    ucma_sa_port(&o->src) != port)
 			continue;
-		if (id->reuseaddr && o->reuseaddr && o->state != UCMA_LISTEN)
+		/* a listener's REUSEADDR no longer counts */
+		if (reuse && o->reuseaddr && o->state != UCMA_LISTEN)
 			continue;
-		return 1;
+		if (id->afonly && o->afonly &&
+		    id->src.ss_family != o->src.ss_family)
+			continue;
+		if (any_addr(&id->src) || any_addr(&o->src))
+			return -EADDRNOTAVAIL;
+		if (same_ip(&id->src, &o->src))
+			return -EADDRINUSE;
 	}
 	return 0;
+}
+
+/* capable(CAP_NET_BIND_SERVICE): the capability in the initial user
+ * namespace, which a process in a user namespace of its own never has. */
+static int may_bind_service(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[2] = {0};
+	char map[64] = "";
+	unsigned long in = 1, out = 1, n = 0;
+	FILE *f;
+
+	if (syscall(SYS_capget, &h, d) ||
+	    !(d[0].effective & (1u << CAP_NET_BIND_SERVICE)))
+		return 0;
+	f = fopen("/proc/self/uid_map", "re");
+	if (!f)
+		return 0;
+	if (!fgets(map, sizeof(map), f) ||
+	    sscanf(map, "%lu %lu %lu", &in, &out, &n) != 3)
+		n = 0;
+	fclose(f);
+	return !in && !out && n == 4294967295ul;
 }
 
 static int take_port(struct ucma_id *id)
@@ -298,16 +346,16 @@ static int take_port(struct ucma_id *id)
 	uint32_t r;
 
 	if (port) {
-		if (port_taken(id, port))
-			return -EADDRINUSE;
-		return 0;
+		if (port < 1024 && !may_bind_service())
+			return -EACCES;
+		return port_conflict(id, port, id->reuseaddr);
 	}
 	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
 		r = (uint32_t)ucma_now_ns();
 	start = (uint16_t)(PORT_LO + r % (PORT_HI - PORT_LO + 1));
 	port = start;
 	do {
-		if (!port_taken(id, port)) {
+		if (!port_conflict(id, port, 0)) {
 			set_port(&id->src, port);
 			return 0;
 		}
@@ -320,6 +368,7 @@ static int take_port(struct ucma_id *id)
 
 static int bind_addr(struct ucma_id *id, const struct sockaddr_storage *sa)
 {
+	char buf[64];
 	uint32_t dev, gi;
 	int ret;
 
@@ -353,6 +402,8 @@ static int bind_addr(struct ucma_id *id, const struct sockaddr_storage *sa)
 	}
 	id->bound = 1;
 	id->state = UCMA_ADDR_BOUND;
+	sim_trace("ucma: id %d bound to %s", (int)(id - ucma_w->ids),
+		  ucma_sa_str(&id->src, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -423,7 +474,7 @@ static void resolve_loopback(struct ucma_id *id)
 	if (!id->has_dev)
 		set_dev(id, 0, 0);
 	memcpy(id->dgid, id->sgid, 16);
-	if (any_addr(&id->src)) {
+	if (zero_addr(&id->src)) {
 		if (id->src.ss_family == AF_INET)
 			((struct sockaddr_in *)&id->src)->sin_addr.s_addr =
 				htonl(INADDR_LOOPBACK);
@@ -460,13 +511,13 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 		return -EAFNOSUPPORT;
 	id->dst = *dst;
 	id->state = UCMA_ADDR_QUERY;
-	if (any_addr(dst) || loopback_addr(dst)) {
+	if (any_addr(dst)) {
 		resolve_loopback(id);
 		id->state = UCMA_ADDR_RESOLVED;
 		ucma_event(i, RDMA_CM_EVENT_ADDR_RESOLVED, 0, NULL);
 		return 0;
 	}
-	if (!any_addr(&id->src)) {
+	if (!zero_addr(&id->src)) {
 		from = id->src;
 	} else {
 		ret = route_src(dst, &from);
@@ -487,7 +538,7 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 		return 0;
 	}
 	port = ucma_sa_port(&id->src);
-	if (any_addr(&id->src)) {
+	if (zero_addr(&id->src)) {
 		id->src = from;
 		set_port(&id->src, port);
 	}
@@ -570,6 +621,12 @@ static int cmd_listen(int f, const struct rdma_ucm_listen *c)
 	}
 	if (id->state != UCMA_ADDR_BOUND && id->state != UCMA_LISTEN)
 		return -EINVAL;
+	if (id->reuseaddr) {
+		/* a listener holds its port alone (cma_bind_listen) */
+		ret = port_conflict(id, ucma_sa_port(&id->src), 0);
+		if (ret)
+			return ret;
+	}
 	id->backlog = c->backlog && c->backlog <= MAX_BACKLOG ? c->backlog
 							      : MAX_BACKLOG;
 	id->state = UCMA_LISTEN;

@@ -159,6 +159,28 @@ struct sim_qp *sim_qp_by_num(unsigned int dev, uint32_t qpn)
 	return sim_qp(find_live(dev, &sim_type_qp, qp_has_num, qpn));
 }
 
+/* sim_for_each_qp_num's visit, under sim_lock: a match that never stops
+ * the search. */
+static struct {
+	void (*fn)(struct sim_qp *, uint32_t);
+	uint32_t arg;
+} each;
+
+static int each_qp(struct sim_obj *o, uint32_t qpn)
+{
+	if (o->live && qp_has_num(o, qpn))
+		each.fn(sim_qp(o), each.arg);
+	return 0;
+}
+
+void sim_for_each_qp_num(unsigned int dev, uint32_t qpn,
+			 void (*fn)(struct sim_qp *, uint32_t), uint32_t arg)
+{
+	each.fn = fn;
+	each.arg = arg;
+	find_live(dev, &sim_type_qp, each_qp, qpn);
+}
+
 const struct sim_obj_type *sim_type_by_id(uint16_t uapi_id)
 {
 	const struct sim_obj_type *const *t;

@@ -74,6 +74,8 @@ static const char usage[] =
 	"                     seed and program give the same faults\n"
 	"  --trace FILE       append every intercepted call to FILE\n"
 	"  --driver mlx5|rxe  device model (default mlx5)\n"
+	"  --kernel 6.1|6.12  the kernel whose answers differ by version\n"
+	"                     (default 6.12)\n"
 	"  --link-layer [D=]ib|eth  port link layer of device D (every device\n"
 	"                     without D=); eth gives the port a netdev and\n"
 	"                     RoCE GIDs (mlx5 default ib, rxe always eth)\n"
@@ -191,6 +193,7 @@ enum {
 	OPT_ADDR,
 	OPT_NO_NETNS,
 	OPT_NETNS,
+	OPT_KERNEL,
 	OPT_HELP
 };
 
@@ -214,6 +217,7 @@ static const struct option longopts[] = {
 	{"addr", required_argument, NULL, OPT_ADDR},
 	{"no-netns", no_argument, NULL, OPT_NO_NETNS},
 	{"netns", no_argument, NULL, OPT_NETNS},
+	{"kernel", required_argument, NULL, OPT_KERNEL},
 	{"help", no_argument, NULL, OPT_HELP},
 	{}};
 
@@ -373,6 +377,13 @@ static int parse_one(int opt, const char *arg, struct sim_launch *l, int *no_dm)
 		return 0;
 	case OPT_NETNS:
 		l->cfg.netns = SIM_NETNS_ALWAYS;
+		return 0;
+	case OPT_KERNEL:
+		if (strcmp(arg, "6.1") && strcmp(arg, "6.12")) {
+			fprintf(stderr, "rdma-sim: --kernel wants 6.1 or 6.12\n");
+			return -1;
+		}
+		l->cfg.kernel_61 = !strcmp(arg, "6.1");
 		return 0;
 	case OPT_DRIVER:
 		m = sim_model_by_name(arg);

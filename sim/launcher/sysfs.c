@@ -36,7 +36,8 @@ static int mkdirs(const char *path)
 }
 
 /*
- * Write "<content>\n" to dir/relpath (printf-style), creating parents
+ * Write "<content>\n" (nothing for no content) to dir/relpath
+ * (printf-style), creating parents
  * only when missing: 1024 devices are ~40,000 files.
  */
 static int __attribute__((format(printf, 3, 4)))
@@ -61,9 +62,12 @@ put(const char *dir, const char *relpath, const char *fmt, ...)
 	if (!f)
 		return -errno;
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	/* nothing to say stays an empty file: the kernel's attribute whose
+	 * read fails (an empty GID slot's type or netdev: EINVAL); a reader
+	 * gets 0 bytes, never a lone newline to parse */
+	if (vfprintf(f, fmt, ap) > 0)
+		fputc('\n', f);
 	va_end(ap);
-	fputc('\n', f);
 	return fclose(f) ? -errno : 0;
 }
 
@@ -413,7 +417,8 @@ static int write_gid(const char *ib, const struct sim_netdev *nd,
 		  "%02x%02x:%02x%02x",
 		  b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
 		  b[10], b[11], b[12], b[13], b[14], b[15]);
-	/* an empty slot reads EINVAL in the kernel: here an empty file */
+	/* an empty slot reads EINVAL in the kernel: here an empty file
+	 * (put) */
 	snprintf(rel, sizeof(rel), "ports/1/gid_attrs/types/%u", i);
 	ret |= g->state == SIM_GID_VALID ? put(ib, rel, "%s", types[g->type % 3])
 					 : put(ib, rel, "%s", "");

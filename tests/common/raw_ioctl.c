@@ -131,22 +131,30 @@ int raw_alloc_pd(int fd, uint32_t *pd_handle)
 	return err;
 }
 
-int raw_reg_mr(int fd, uint32_t pd_handle, void *buf, size_t len,
-	       uint32_t *mr_handle)
+int raw_reg_mr_access(int fd, uint32_t pd_handle, void *buf, size_t len,
+		      uint32_t access, struct ib_uverbs_reg_mr_resp *resp)
 {
-	struct ib_uverbs_reg_mr_resp resp = {};
 	struct ib_uverbs_reg_mr cmd = {
-		.response = (uintptr_t)&resp,
+		.response = (uintptr_t)resp,
 		.start = (uintptr_t)buf,
 		.length = len,
 		.hca_va = (uintptr_t)buf,
 		.pd_handle = pd_handle,
-		.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE,
+		.access_flags = access,
 	};
-	int err;
 
-	err = raw_write(fd, IB_USER_VERBS_CMD_REG_MR, &cmd, sizeof(cmd),
-			sizeof(resp));
+	memset(resp, 0, sizeof(*resp));
+	return raw_write(fd, IB_USER_VERBS_CMD_REG_MR, &cmd, sizeof(cmd),
+			 sizeof(*resp));
+}
+
+int raw_reg_mr(int fd, uint32_t pd_handle, void *buf, size_t len,
+	       uint32_t *mr_handle)
+{
+	struct ib_uverbs_reg_mr_resp resp;
+	int err = raw_reg_mr_access(fd, pd_handle, buf, len,
+				    IB_UVERBS_ACCESS_LOCAL_WRITE, &resp);
+
 	*mr_handle = resp.mr_handle;
 	return err;
 }

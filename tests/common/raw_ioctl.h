@@ -71,6 +71,10 @@ int raw_write_ex(int fd, uint32_t command, void *body, size_t body_len,
 int raw_alloc_pd(int fd, uint32_t *pd_handle);
 int raw_reg_mr(int fd, uint32_t pd_handle, void *buf, size_t len,
 	       uint32_t *mr_handle);
+/* write(REG_MR) with access flags: 0 or the errno; handle and keys in
+ * resp. */
+int raw_reg_mr_access(int fd, uint32_t pd_handle, void *buf, size_t len,
+		      uint32_t access, struct ib_uverbs_reg_mr_resp *resp);
 /* A destroy ioctl whose handle is attribute attr (0 for core objects). */
 int raw_destroy_attr(int fd, uint16_t obj, uint16_t method, uint16_t attr,
 		     uint32_t handle);

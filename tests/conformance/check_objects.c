@@ -124,6 +124,47 @@ static void check_dmabuf_mr(void)
 	raw_destroy_pd(conf_fd, pd);
 }
 
+/* write(REG_MR) of one page with access flags acc; on success deregistered. */
+static int reg_mr_access(uint32_t pd, uint32_t acc)
+{
+	static uint8_t page[4096] __attribute__((aligned(4096)));
+	struct ib_uverbs_reg_mr_resp r = {};
+	struct ib_uverbs_reg_mr cmd = {
+		.response = (uintptr_t)&r,
+		.start = (uintptr_t)page,
+		.length = sizeof(page),
+		.hca_va = (uintptr_t)page,
+		.pd_handle = pd,
+		.access_flags = acc,
+	};
+	int err = raw_write(conf_fd, IB_USER_VERBS_CMD_REG_MR, &cmd,
+			    sizeof(cmd), sizeof(r));
+
+	if (!err)
+		raw_write(conf_fd, IB_USER_VERBS_CMD_DEREG_MR, &r.mr_handle,
+			  sizeof(r.mr_handle), 0);
+	return err;
+}
+
+/* rxe has no ODP on 6.1 or 6.12: ib_check_mr_access refuses ON_DEMAND,
+ * with EINVAL before 6.12 and EOPNOTSUPP since. */
+static void check_odp_mr(void)
+{
+	uint32_t pd;
+
+	if (raw_alloc_pd(conf_fd, &pd)) {
+		conf_expect("objects.alloc_pd", 0, errno);
+		return;
+	}
+	conf_expect_kmod("mr.reg_mr.on_demand", EINVAL, EOPNOTSUPP,
+			 reg_mr_access(pd, IB_UVERBS_ACCESS_LOCAL_WRITE |
+						   IB_UVERBS_ACCESS_ON_DEMAND));
+	/* the same page without ON_DEMAND registers */
+	conf_expect("mr.reg_mr.plain", 0,
+		    reg_mr_access(pd, IB_UVERBS_ACCESS_LOCAL_WRITE));
+	raw_destroy_pd(conf_fd, pd);
+}
+
 static int method_probe(uint16_t object, uint16_t method)
 {
 	struct raw_ioctl cmd;
@@ -139,6 +180,7 @@ void check_objects(void)
 	conf_expect("dm.alloc.rxe", EPROTONOSUPPORT, dm_alloc());
 	conf_expect("dmabuf.alloc.object18", EPROTONOSUPPORT, dmabuf_alloc());
 	check_dmabuf_mr();
+	check_odp_mr();
 	/* Methods and objects added after 6.1: probed with no attributes. */
 	conf_expect("probe.mr.reg_mr_method5", EPROTONOSUPPORT,
 		    method_probe(UVERBS_OBJECT_MR, RDMA_DM_METHOD_REG_MR));

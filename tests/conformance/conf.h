@@ -4,7 +4,8 @@
  * questions and prints a canonical table (scope, check, expected, got).
  * The expectations are what the real kernels answered in the VM lane; the
  * same table must come out of rdma-sim. Rows whose answer differs between
- * kernel versions have scope "kver" and are not compared with the sim.
+ * kernel versions have scope "kver" and are not compared with the sim, or
+ * "kmod" when the sim answers as the kernel version it is told to be.
  */
 #ifndef CONF_H
 #define CONF_H
@@ -36,6 +37,9 @@ const char *conf_err(int err);
 void conf_expect(const char *name, int expected, int got);
 /* Row whose answer differs by kernel: before 6.12 vs 6.12 and later. */
 void conf_expect_kv(const char *name, int before_612, int since_612, int got);
+/* Row whose answer differs by kernel and which rdma-sim models per version
+ * (`--kernel`): scope "kmod", compared with the sim of the lane's kernel. */
+void conf_expect_kmod(const char *name, int before_612, int since_612, int got);
 /* Row comparing an unsigned value printed in decimal. */
 void conf_expect_u(const char *name, unsigned long long expected,
 		   unsigned long long got);

@@ -56,6 +56,13 @@ void conf_expect_kv(const char *name, int before_612, int since_612, int got)
 	conf_row("kver", name, conf_err(expected), conf_err(got));
 }
 
+void conf_expect_kmod(const char *name, int before_612, int since_612, int got)
+{
+	int expected = conf_kernel_at_least(6, 12) ? since_612 : before_612;
+
+	conf_row("kmod", name, conf_err(expected), conf_err(got));
+}
+
 static void u_row(const char *scope, const char *name,
 		  unsigned long long expected, unsigned long long got)
 {

@@ -4,7 +4,8 @@
  * made with mlx5dv_create_qp, brought up with the masks mlx5_ib demands,
  * SEND/WRITE/READ from the DCI through mlx5dv_wr_set_dc_addr checked on
  * the DCT's side (bytes, CQE source QP), one DCI serving two DCTs in one
- * batch, a wrong access key (no delivery, RETRY_EXC_ERR), a DCT in a
+ * batch, a wrong access key (no delivery, RETRY_EXC_ERR), atomics
+ * (values returned and left), DCI streams as reported (none), a DCT in a
  * forked process, and every bad input's errno. With "2" the DCT is on
  * the second device. Nothing (fd, mapping) may be left behind.
  */
@@ -98,7 +99,9 @@ static struct ibv_qp *create_dc(struct ibv_context *ctx, struct ibv_pd *pd,
 		attr.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 		attr.send_ops_flags = IBV_QP_EX_WITH_SEND |
 				      IBV_QP_EX_WITH_RDMA_WRITE |
-				      IBV_QP_EX_WITH_RDMA_READ;
+				      IBV_QP_EX_WITH_RDMA_READ |
+				      IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+				      IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
 	}
 	return mlx5dv_create_qp(ctx, &attr, &dv);
 }
@@ -414,6 +417,151 @@ static void test_access_error_and_recovery(void **state)
 	dct_close(&d);
 }
 
+/* One atomic through the DCI: compare-and-swap, or fetch-and-add when
+ * compare is unused (cas 0); the old value lands at result. */
+static void dci_atomic(struct dci_side *s, struct dct_side *d, uint32_t rkey,
+		       uint64_t raddr, int cas, uint64_t compare, uint64_t val,
+		       uint64_t *result, uint64_t wr_id)
+{
+	ibv_wr_start(s->qpx);
+	s->qpx->wr_id = wr_id;
+	s->qpx->wr_flags = IBV_SEND_SIGNALED;
+	if (cas)
+		ibv_wr_atomic_cmp_swp(s->qpx, rkey, raddr, compare, val);
+	else
+		ibv_wr_atomic_fetch_add(s->qpx, rkey, raddr, val);
+	mlx5dv_wr_set_dc_addr(s->dv, s->ah, d->dct->qp_num, DC_KEY);
+	ibv_wr_set_sge(s->qpx, A.mr->lkey, (uintptr_t)result, 8);
+	assert_int_equal(ibv_wr_complete(s->qpx), 0);
+	expect_ok(s->cq, wr_id, cas ? IBV_WC_COMP_SWAP : IBV_WC_FETCH_ADD);
+}
+
+/*
+ * Atomics from a DCI to a DCT with REMOTE_ATOMIC: a compare-and-swap that
+ * hits, one that misses (nothing changes), a fetch-and-add; each returns
+ * the old value, the target holds the new one, and the DCT's CQ sees
+ * nothing. Without REMOTE_ATOMIC on the DCT the atomic is refused.
+ */
+static void test_atomics(void **state)
+{
+	uint64_t *target = (uint64_t *)(B.buf + 6144);
+	uint64_t *result = (uint64_t *)(A.buf + 6144);
+	struct ibv_mr *amr;
+	struct dct_side d;
+	struct dci_side s;
+	struct ibv_wc wc;
+
+	(void)state;
+	amr = ibv_reg_mr(B.pd, target, 64,
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
+	assert_non_null(amr);
+	dct_open_access(&d, &B, ACCESS | IBV_ACCESS_REMOTE_ATOMIC);
+	dci_open(&s, lid_of(B.ctx), 14, 7);
+	*target = 0x1111222233334444ull;
+	*result = 0;
+	dci_atomic(&s, &d, amr->rkey, (uintptr_t)target, 1,
+		   0x1111222233334444ull, 0x5555666677778888ull, result, 30);
+	assert_int_equal(*result, 0x1111222233334444ull);
+	assert_int_equal(*target, 0x5555666677778888ull);
+	/* a compare that misses: the old value comes back, nothing moves */
+	dci_atomic(&s, &d, amr->rkey, (uintptr_t)target, 1, 0x99, 0x77, result,
+		   31);
+	assert_int_equal(*result, 0x5555666677778888ull);
+	assert_int_equal(*target, 0x5555666677778888ull);
+	dci_atomic(&s, &d, amr->rkey, (uintptr_t)target, 0, 0, 0x10, result,
+		   32);
+	assert_int_equal(*result, 0x5555666677778888ull);
+	assert_int_equal(*target, 0x5555666677778898ull);
+	assert_int_equal(ibv_poll_cq(d.cq, 1, &wc), 0);
+	dci_close(&s);
+	dct_close(&d);
+
+	/* the same atomic to a DCT without REMOTE_ATOMIC */
+	dct_open(&d, &B);
+	dci_open(&s, lid_of(B.ctx), 14, 7);
+	ibv_wr_start(s.qpx);
+	s.qpx->wr_id = 33;
+	s.qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_fetch_add(s.qpx, amr->rkey, (uintptr_t)target, 1);
+	mlx5dv_wr_set_dc_addr(s.dv, s.ah, d.dct->qp_num, DC_KEY);
+	ibv_wr_set_sge(s.qpx, A.mr->lkey, (uintptr_t)result, 8);
+	assert_int_equal(ibv_wr_complete(s.qpx), 0);
+	assert_int_equal(poll_one(s.cq, &wc), 1);
+	assert_int_equal(wc.wr_id, 33);
+	assert_int_equal(wc.status, IBV_WC_REM_ACCESS_ERR);
+	assert_int_equal(*target, 0x5555666677778898ull);
+	dci_close(&s);
+	dct_close(&d);
+	assert_int_equal(ibv_dereg_mr(amr), 0);
+}
+
+/* A 64-byte SEND from A.buf to the DCT on DCI stream stream. */
+static void stream_send(struct dci_side *s, struct dct_side *d, uint16_t stream,
+			uint64_t wr_id)
+{
+	ibv_wr_start(s->qpx);
+	s->qpx->wr_id = wr_id;
+	s->qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(s->qpx);
+	mlx5dv_wr_set_dc_addr_stream(s->dv, s->ah, d->dct->qp_num, DC_KEY,
+				     stream);
+	ibv_wr_set_sge(s->qpx, A.mr->lkey, (uintptr_t)A.buf, 64);
+	assert_int_equal(ibv_wr_complete(s->qpx), 0);
+}
+
+/*
+ * DCI streams as the device reports them: none (dci_streams_caps 0/0).
+ * mlx5dv_wr_set_dc_addr_stream writes its id into the ctrl segment (bytes
+ * 9-10); a DCI without stream channels does not look at it, so a WQE
+ * naming stream 0x103 is delivered as one naming 0.
+ */
+static void test_dci_streams(void **state)
+{
+	struct mlx5dv_context dc = {.comp_mask =
+					    MLX5DV_CONTEXT_MASK_DCI_STREAMS};
+	struct mlx5dv_obj obj = {};
+	struct mlx5dv_qp dq = {};
+	struct dct_side d;
+	struct dci_side s;
+	struct ibv_wc wc;
+	uint8_t *ctrl;
+
+	(void)state;
+	assert_int_equal(mlx5dv_query_device(A.ctx, &dc), 0);
+	assert_true(dc.comp_mask & MLX5DV_CONTEXT_MASK_DCI_STREAMS);
+	assert_int_equal(dc.dci_streams_caps.max_log_num_concurent, 0);
+	assert_int_equal(dc.dci_streams_caps.max_log_num_errored, 0);
+
+	dct_open(&d, &B);
+	dci_open(&s, lid_of(B.ctx), 14, 7);
+	obj.qp.in = s.qp;
+	obj.qp.out = &dq;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP), 0);
+	memset(A.buf, 0x2e, 64);
+	memset(B.buf, 0, 64);
+	srq_recv(d.srq, B.buf, 64, B.mr->lkey, 40);
+	stream_send(&s, &d, 0, 41);
+	expect_ok(s.cq, 41, IBV_WC_SEND);
+	assert_int_equal(poll_one(d.cq, &wc), 1);
+	assert_int_equal(wc.wr_id, 40);
+	assert_memory_equal(B.buf, A.buf, 64);
+
+	srq_recv(d.srq, B.buf + 64, 64, B.mr->lkey, 43);
+	stream_send(&s, &d, 0x103, 42);
+	/* the second WQE, after the first one's basic blocks (its DS count
+	 * in 16-byte units): its id, big-endian at bytes 9-10 */
+	ctrl = dq.sq.buf;
+	ctrl += (((ctrl[7] & 0x3f) * 16 + dq.sq.stride - 1) / dq.sq.stride) *
+		dq.sq.stride;
+	assert_int_equal(ctrl[9] << 8 | ctrl[10], 0x103);
+	expect_ok(s.cq, 42, IBV_WC_SEND);
+	assert_int_equal(poll_one(d.cq, &wc), 1);
+	assert_int_equal(wc.wr_id, 43);
+	assert_memory_equal(B.buf + 64, A.buf, 64);
+	dci_close(&s);
+	dct_close(&d);
+}
+
 /* A DCT in another process: its number and LID come through a pipe. */
 static void test_other_process(void **state)
 {
@@ -613,6 +761,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_two_dcts),
 		cmocka_unit_test(test_wrong_key),
 		cmocka_unit_test(test_access_error_and_recovery),
+		cmocka_unit_test(test_atomics),
+		cmocka_unit_test(test_dci_streams),
 		cmocka_unit_test(test_other_process),
 	};
 	int failed;

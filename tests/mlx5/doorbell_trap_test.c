@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -190,6 +191,20 @@ static void test_stores_land(void **state)
 	ep_close(&b);
 }
 
+/* A store of the program's own to a read-only page: late_handler gets it,
+ * at its address. */
+static void own_fault(size_t off)
+{
+	volatile uint8_t *ro;
+
+	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(ro != MAP_FAILED);
+	if (!sigsetjmp(jump, 1))
+		ro[off] = 1;
+	assert_ptr_equal(fault_addr, (const void *)(ro + off));
+	munmap((void *)ro, 4096);
+}
+
 /*
  * A handler the program installs with the UAR pages mapped gets a fault of
  * the program's own (at its address) and a raised SIGTRAP, while doorbells
@@ -203,7 +218,6 @@ static void test_program_handlers(void **state)
 	struct sigaction old, now;
 	struct mlx5dv_qp dq = {};
 	struct rdma_ep a, b;
-	volatile uint8_t *ro;
 
 	dv_pair(&a, &b, &dq);
 	sigemptyset(&sa.sa_mask);
@@ -217,13 +231,8 @@ static void test_program_handlers(void **state)
 	write_one(&a, 21); /* doorbells are not the program's faults */
 	assert_int_equal(late_calls, 0);
 
-	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(ro != MAP_FAILED);
-	if (!sigsetjmp(jump, 1))
-		ro[5] = 1;
+	own_fault(5);
 	assert_int_equal(late_calls, 1);
-	assert_ptr_equal(fault_addr, (const void *)(ro + 5));
-	munmap((void *)ro, 4096);
 	raise(SIGTRAP);
 	assert_int_equal(trap_calls, 1);
 	assert_int_equal(early_calls, 0);
@@ -236,11 +245,66 @@ static void test_program_handlers(void **state)
 	ep_close(&b);
 }
 
+/* rt_sigaction's struct on x86-64, as the kernel reads it. */
+struct kernel_sigaction {
+	void *handler;
+	unsigned long flags;
+	void *restorer;
+	uint64_t mask;
+};
+
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000
+#endif
+
+/*
+ * A raw rt_sigaction(SIGSEGV) (syscall(2): the sim's seccomp filter traps
+ * it) with the UAR pages mapped is recorded like sigaction(): sigaction()
+ * reads it back, doorbells keep ringing, and the program's own fault
+ * reaches the handler it installed.
+ */
+static void test_raw_rt_sigaction(void **state)
+{
+	struct sigaction usr = {.sa_handler = trap_handler}, now;
+	struct kernel_sigaction k = {}, old = {}, ku = {};
+	struct mlx5dv_qp dq = {};
+	struct rdma_ep a, b;
+
+	dv_pair(&a, &b, &dq);
+	/* libc's signal return trampoline, as libc's sigaction passes it */
+	assert_int_equal(sigaction(SIGUSR1, &usr, NULL), 0);
+	assert_int_equal(syscall(SYS_rt_sigaction, SIGUSR1, NULL, &ku, 8), 0);
+	assert_true(ku.flags & SA_RESTORER);
+	k.handler = (void *)late_handler;
+	k.flags = SA_SIGINFO | SA_RESTORER;
+	k.restorer = ku.restorer;
+	assert_int_equal(syscall(SYS_rt_sigaction, SIGSEGV, &k, &old, 8), 0);
+	assert_true(old.handler != (void *)late_handler);
+	assert_int_equal(sigaction(SIGSEGV, NULL, &now), 0);
+	assert_true(now.sa_sigaction == late_handler);
+	assert_int_equal(syscall(SYS_rt_sigaction, SIGSEGV, NULL, &ku, 8), 0);
+	assert_ptr_equal(ku.handler, (void *)late_handler);
+
+	late_calls = 0;
+	write_one(&a, 31); /* the doorbell is still the sim's */
+	assert_int_equal(late_calls, 0);
+	own_fault(7);
+	assert_int_equal(late_calls, 1);
+
+	write_one(&a, 32);
+	assert_int_equal(syscall(SYS_rt_sigaction, SIGSEGV, &old, NULL, 8), 0);
+	usr.sa_handler = SIG_DFL;
+	assert_int_equal(sigaction(SIGUSR1, &usr, NULL), 0);
+	ep_close(&a);
+	ep_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stores_land),
 		cmocka_unit_test(test_program_handlers),
+		cmocka_unit_test(test_raw_rt_sigaction),
 	};
 
 	int ret;

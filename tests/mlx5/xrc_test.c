@@ -13,6 +13,9 @@
  *  - two processes: the child opens the parent's domain through the same
  *    file without O_CREAT (it exists), O_EXCL there is EINVAL, and its TGT
  *    QP and SRQ receive what the parent's INI QP sends;
+ *  - an XRC SRQ in another process than the TGT QP: SENDs alternating
+ *    between the parent's SRQs and the child's through one TGT QP, and an
+ *    RDMA WRITE into the child's memory naming its SRQ;
  *  - fds and mappings after teardown, and the domain gone with its last
  *    handle (EAGAIN without O_CREAT).
  *
@@ -23,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -150,7 +154,7 @@ static void target_close(struct target *t)
 {
 	int i;
 
-	CHECK(!ibv_destroy_qp(t->tgt), "destroy tgt");
+	CHECK(!t->tgt || !ibv_destroy_qp(t->tgt), "destroy tgt");
 	for (i = 0; i < 2; i++) {
 		CHECK(!ibv_destroy_srq(t->srq[i]), "destroy srq");
 		CHECK(!ibv_destroy_cq(t->cq[i]), "destroy cq");
@@ -283,19 +287,26 @@ static void expect_send_ok(struct initiator *n, uint64_t wr_id)
 	      (unsigned long long)wc.wr_id);
 }
 
+/* A SEND of MSG pattern bytes (seed) to our SRQ i: the receive posted,
+ * both completions and the bytes checked. */
+static void send_here(struct initiator *n, struct target *t, int i,
+		      uint64_t send_id, uint64_t recv_id, int seed)
+{
+	post_srq_recv(t, i, recv_id);
+	fill_pattern(n->buf, MSG, seed);
+	send_to(n, t->srqn[i], MSG, send_id);
+	expect_send_ok(n, send_id);
+	expect_recv(t, i, recv_id, n->buf, MSG);
+}
+
 /* Both SRQs by number, with ibv_post_send and with ibv_wr_*. */
 static void traffic(struct initiator *n, struct target *t)
 {
 	uint64_t *word = (uint64_t *)(t->buf + 3 * MSG);
 	int i;
 
-	for (i = 0; i < 2; i++) {
-		post_srq_recv(t, i, 100 + i);
-		fill_pattern(n->buf, MSG, 7 + i);
-		send_to(n, t->srqn[i], MSG, 10 + i);
-		expect_send_ok(n, 10 + i);
-		expect_recv(t, i, 100 + i, n->buf, MSG);
-	}
+	for (i = 0; i < 2; i++)
+		send_here(n, t, i, 10 + i, 100 + i, 7 + i);
 	/* the other send API: the SRQ number is a setter of its own */
 	post_srq_recv(t, 1, 200);
 	fill_pattern(n->buf, 300, 99);
@@ -446,6 +457,82 @@ static void bad_srqn(struct initiator *n, struct target *t)
 	CHECK(wc.status == IBV_WC_REM_INV_REQ_ERR, "status %d", wc.status);
 }
 
+static struct ibv_qp *open_tgt(struct ibv_context *ctx, struct ibv_xrcd *xrcd,
+			       uint32_t qpn)
+{
+	struct ibv_qp_open_attr oa = {
+		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |
+			     IBV_QP_OPEN_ATTR_TYPE,
+		.qp_num = qpn,
+		.xrcd = xrcd,
+		.qp_type = IBV_QPT_XRC_RECV,
+	};
+
+	return ibv_open_qp(ctx, &oa);
+}
+
+static void expect_state(struct ibv_qp *qp, enum ibv_qp_state want)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+
+	CHECK(!ibv_query_qp(qp, &attr, IBV_QP_STATE, &init) &&
+		      attr.qp_state == want,
+	      "qp %#x: state %d, want %d", qp->qp_num, attr.qp_state, want);
+}
+
+/* The next async event of ctx (5 s at most): its type and QP. */
+static void expect_event(struct ibv_context *ctx, enum ibv_event_type type,
+			 struct ibv_qp *qp)
+{
+	struct pollfd pfd = {.fd = ctx->async_fd, .events = POLLIN};
+	struct ibv_async_event ev;
+
+	CHECK(poll(&pfd, 1, 5000) == 1, "no async event");
+	CHECK(!ibv_get_async_event(ctx, &ev), "get async event");
+	CHECK(ev.event_type == type && ev.element.qp == qp,
+	      "event %d on %p, want %d on %p", ev.event_type,
+	      (void *)ev.element.qp, type, (void *)qp);
+	ibv_ack_async_event(&ev);
+}
+
+/*
+ * The TGT QP belongs to its domain: with handles opened on two contexts,
+ * the creator's handle goes (no EBUSY) and the QP lives on through them,
+ * still receiving; its async event reaches every handle; it is destroyed
+ * with the last one (OPEN_QP of its number is EINVAL then).
+ */
+static void shared_qp(struct initiator *n, struct target *t)
+{
+	struct ibv_context *ctx2 = ibv_open_device(t->ctx->device);
+	uint32_t qpn = t->tgt->qp_num;
+	struct ibv_qp *h1, *h2;
+	struct ibv_xrcd *x2;
+
+	CHECK(ctx2, "second context");
+	x2 = open_xrcd(ctx2, t->fd, 0);
+	CHECK(x2, "the domain on the second context");
+	h1 = open_tgt(t->ctx, t->xrcd, qpn);
+	h2 = open_tgt(ctx2, x2, qpn);
+	CHECK(h1 && h2, "open on both contexts");
+	CHECK(!ibv_destroy_qp(t->tgt), "destroy the creator's handle");
+	t->tgt = h1;
+	expect_state(h2, IBV_QPS_RTS);
+	send_here(n, t, 0, 70, 500, 800);
+	/* an error of the QP: its event on each handle, the QP in ERR */
+	bad_srqn(n, t);
+	expect_event(t->ctx, IBV_EVENT_QP_REQ_ERR, h1);
+	expect_event(ctx2, IBV_EVENT_QP_REQ_ERR, h2);
+	expect_state(h1, IBV_QPS_ERR);
+	CHECK(!ibv_destroy_qp(h1), "destroy h1");
+	t->tgt = NULL;
+	expect_state(h2, IBV_QPS_ERR);
+	CHECK(!ibv_destroy_qp(h2), "destroy the last handle");
+	CHECK_ERRNO(open_tgt(t->ctx, t->xrcd, qpn), EINVAL);
+	CHECK(!ibv_close_xrcd(x2), "close xrcd 2");
+	CHECK(!ibv_close_device(ctx2), "close context 2");
+}
+
 /* The child: a target in another process on the parent's domain. */
 static int child(struct ibv_device *dev, int sock)
 {
@@ -480,12 +567,10 @@ static int child(struct ibv_device *dev, int sock)
 }
 
 /* The child runs this program again (a fresh process, as perftest's
- * server and client are): xrc_test child NDEV SOCKET PATH. */
-static void two_processes(int ndev)
+ * server and client are): xrc_test MODE NDEV SOCKET PATH; sv[0] is our
+ * end of the socket to it. */
+static pid_t spawn(const char *mode, int ndev, int sv[2])
 {
-	struct initiator n;
-	uint32_t msg[3], srqn;
-	int sv[2], status;
 	pid_t pid;
 
 	CHECK(!socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair");
@@ -497,11 +582,23 @@ static void two_processes(int ndev)
 		close(sv[0]);
 		snprintf(nd, sizeof(nd), "%d", ndev);
 		snprintf(sock, sizeof(sock), "%d", sv[1]);
-		execl("/proc/self/exe", "xrc_test", "child", nd, sock,
-		      xrcd_path, (char *)NULL);
+		execl("/proc/self/exe", "xrc_test", mode, nd, sock, xrcd_path,
+		      (char *)NULL);
 		_exit(127);
 	}
 	close(sv[1]);
+	return pid;
+}
+
+/* A target in a child process on our domain, our INI QP sending to it. */
+static void two_processes(int ndev)
+{
+	struct initiator n;
+	uint32_t msg[3], srqn;
+	int sv[2], status;
+	pid_t pid;
+
+	pid = spawn("child", ndev, sv);
 	initiator_open(&n, dev0);
 	CHECK(read(sv[0], msg, sizeof(msg)) == sizeof(msg), "child info");
 	srqn = msg[1];
@@ -524,6 +621,190 @@ static void two_processes(int ndev)
 	close(sv[0]);
 }
 
+/*
+ * The SRQ child: only an XRC SRQ (and its CQ, PD, MR) on the parent's
+ * domain and a handle OPEN_QP gave it on the parent's TGT QP; the QP
+ * hands it the messages that name its SRQ. It checks two SENDs (bytes,
+ * CQE with the TGT QP's number), lets the parent RDMA WRITE into its
+ * memory, sees the QP's access error event on its handle, and closes the
+ * last handle of the QP.
+ */
+static int srq_child(struct ibv_device *dev, int sock)
+{
+	struct target t;
+	uint32_t msg[3], tgtn;
+	uint8_t want[MSG];
+	int i;
+
+	memset(&t, 0, sizeof(t));
+	t.ctx = ibv_open_device(dev);
+	CHECK(t.ctx, "open device");
+	t.pd = ibv_alloc_pd(t.ctx);
+	CHECK(t.pd, "pd");
+	t.fd = open(xrcd_path, O_RDONLY);
+	CHECK(t.fd >= 0, "open");
+	t.xrcd = open_xrcd(t.ctx, t.fd, 0);
+	CHECK(t.xrcd, "the parent's domain");
+	t.buf = aligned_alloc(4096, 4 * MSG);
+	CHECK(t.buf, "alloc");
+	memset(t.buf, 0, 4 * MSG);
+	t.mr = ibv_reg_mr(t.pd, t.buf, 4 * MSG,
+			  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	CHECK(t.mr, "mr");
+	t.cq[0] = ibv_create_cq(t.ctx, DEPTH, NULL, NULL, 0);
+	CHECK(t.cq[0], "cq");
+	t.srq[0] = xrc_srq(&t, t.cq[0]);
+	CHECK(t.srq[0] && !ibv_get_srq_num(t.srq[0], &t.srqn[0]), "srq");
+	post_srq_recv(&t, 0, 300);
+	msg[0] = t.srqn[0];
+	msg[1] = t.mr->rkey;
+	msg[2] = 0;
+	CHECK(write(sock, msg, sizeof(msg)) == sizeof(msg), "info");
+	CHECK(write(sock, &t.buf, sizeof(t.buf)) == sizeof(t.buf), "addr");
+	CHECK(read(sock, &tgtn, 4) == 4, "TGT QP number");
+	/* the QP another process made: opened through the domain */
+	t.tgt = open_tgt(t.ctx, t.xrcd, tgtn);
+	CHECK(t.tgt && t.tgt->qp_num == tgtn, "open the parent's TGT QP");
+	expect_state(t.tgt, IBV_QPS_RTS);
+	CHECK(write(sock, msg, 4) == 4, "opened");
+	for (i = 0; i < 2; i++) {
+		fill_pattern(want, MSG, 500 + i);
+		expect_recv(&t, 0, 300 + i, want, MSG);
+		post_srq_recv(&t, 0, 301 + i);
+		CHECK(write(sock, msg, 4) == 4, "got it");
+	}
+	CHECK(read(sock, msg, 4) == 4, "written");
+	fill_pattern(want, MSG, 600);
+	CHECK(!memcmp(t.buf + 2 * MSG, want, MSG), "RDMA WRITE bytes");
+	/* a WRITE outside the MR, found here: the event on our handle */
+	expect_event(t.ctx, IBV_EVENT_QP_ACCESS_ERR, t.tgt);
+	expect_state(t.tgt, IBV_QPS_ERR);
+	CHECK(read(sock, msg, 4) == 4, "parent heard");
+	CHECK(!ibv_destroy_qp(t.tgt), "close our handle");
+	CHECK(!ibv_destroy_srq(t.srq[0]), "destroy srq");
+	CHECK(!ibv_destroy_cq(t.cq[0]), "destroy cq");
+	CHECK(!ibv_dereg_mr(t.mr), "dereg");
+	CHECK(!ibv_close_xrcd(t.xrcd), "close xrcd");
+	CHECK(!ibv_dealloc_pd(t.pd), "dealloc pd");
+	CHECK(!ibv_close_device(t.ctx), "close");
+	close(t.fd);
+	free(t.buf);
+	CHECK(write(sock, msg, 4) == 4, "bye");
+	return 0;
+}
+
+/* RDMA WRITE len bytes of the INI buffer to raddr under rkey, through the
+ * TGT QP to XRC SRQ srqn's domain side (ibv_wr_*). */
+static void write_to(struct initiator *n, uint32_t srqn, uint32_t rkey,
+		     uint8_t *raddr, uint32_t len, uint64_t wr_id)
+{
+	ibv_wr_start(n->qpx);
+	n->qpx->wr_id = wr_id;
+	n->qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(n->qpx, rkey, (uintptr_t)raddr);
+	ibv_wr_set_xrc_srqn(n->qpx, srqn);
+	ibv_wr_set_sge(n->qpx, n->mr->lkey, (uintptr_t)n->buf, len);
+	CHECK(!ibv_wr_complete(n->qpx), "wr_complete");
+}
+
+/*
+ * The open child: nothing but a handle OPEN_QP gave it on the parent's
+ * TGT QP (no queue, no SRQ); the QP's async event reaches it too.
+ */
+static int open_child(struct ibv_device *dev, int sock)
+{
+	struct ibv_context *ctx = ibv_open_device(dev);
+	struct ibv_xrcd *x;
+	struct ibv_qp *h;
+	uint32_t tgtn;
+	int fd;
+
+	CHECK(ctx, "open device");
+	fd = open(xrcd_path, O_RDONLY);
+	CHECK(fd >= 0, "open");
+	x = open_xrcd(ctx, fd, 0);
+	CHECK(x, "the parent's domain");
+	CHECK(read(sock, &tgtn, 4) == 4, "TGT QP number");
+	h = open_tgt(ctx, x, tgtn);
+	CHECK(h, "open the parent's TGT QP");
+	CHECK(write(sock, &tgtn, 4) == 4, "opened");
+	expect_event(ctx, IBV_EVENT_QP_ACCESS_ERR, h);
+	CHECK(write(sock, &tgtn, 4) == 4, "heard");
+	CHECK(read(sock, &tgtn, 4) == 4, "bye");
+	CHECK(!ibv_destroy_qp(h), "close the handle");
+	CHECK(!ibv_close_xrcd(x), "close xrcd");
+	CHECK(!ibv_close_device(ctx), "close");
+	close(fd);
+	return 0;
+}
+
+/*
+ * One TGT QP made here, an XRC SRQ of the domain and an OPEN_QP handle of
+ * the QP in another process. The creator's handle goes first (the QP
+ * lives on in both processes' handles). SENDs alternate between this
+ * process's SRQs and the child's through the QP (one PSN sequence across
+ * both), an RDMA WRITE naming the child's SRQ lands in the child's memory
+ * under its PD, and one beyond its MR puts the QP in ERR: the access
+ * error event reaches the handles of both processes, and of a third that
+ * only opened the QP. Once the children closed their handles, the QP is
+ * gone with ours.
+ */
+static void srq_elsewhere(struct initiator *n, struct target *t, int ndev)
+{
+	uint32_t msg[3], tgtn = t->tgt->qp_num;
+	struct ibv_qp *h;
+	struct ibv_wc wc;
+	uint8_t *raddr;
+	int sv[2], ov[2], status, i;
+	pid_t pid, opener;
+
+	pid = spawn("srqchild", ndev, sv);
+	CHECK(read(sv[0], msg, sizeof(msg)) == sizeof(msg), "child info");
+	CHECK(read(sv[0], &raddr, sizeof(raddr)) == sizeof(raddr), "addr");
+	CHECK(write(sv[0], &tgtn, 4) == 4, "TGT number");
+	CHECK(read(sv[0], &status, 4) == 4, "child opened");
+	opener = spawn("openchild", ndev, ov);
+	CHECK(write(ov[0], &tgtn, 4) == 4 && read(ov[0], &status, 4) == 4,
+	      "the open child opened");
+	h = open_tgt(t->ctx, t->xrcd, tgtn);
+	CHECK(h, "open here too");
+	CHECK(!ibv_destroy_qp(t->tgt), "destroy the creator's handle");
+	t->tgt = h;
+	for (i = 0; i < 2; i++) {
+		send_here(n, t, i, 40 + i, 400 + i, 700 + i);
+		fill_pattern(n->buf, MSG, 500 + i);
+		send_to(n, msg[0], MSG, 50 + i);
+		expect_send_ok(n, 50 + i);
+		CHECK(read(sv[0], &status, 4) == 4, "child got it");
+	}
+	fill_pattern(n->buf, MSG, 600);
+	write_to(n, msg[0], msg[1], raddr + 2 * MSG, MSG, 60);
+	expect_send_ok(n, 60);
+	CHECK(write(sv[0], msg, 4) == 4, "written");
+	/* beyond the child's MR (4 MSG long) */
+	write_to(n, msg[0], msg[1], raddr + 8 * MSG, 64, 61);
+	wc = wait_one(n->cq);
+	CHECK(wc.wr_id == 61 && wc.status == IBV_WC_REM_ACCESS_ERR,
+	      "bad WRITE: status %d", wc.status);
+	expect_event(t->ctx, IBV_EVENT_QP_ACCESS_ERR, h);
+	CHECK(write(sv[0], msg, 4) == 4, "heard");
+	CHECK(read(sv[0], msg, 4) == 4, "child done");
+	CHECK(read(ov[0], msg, 4) == 4 && write(ov[0], msg, 4) == 4,
+	      "the open child heard");
+	CHECK(waitpid(opener, &status, 0) == opener && WIFEXITED(status) &&
+		      !WEXITSTATUS(status),
+	      "open child status %#x", status);
+	close(ov[0]);
+	expect_state(h, IBV_QPS_ERR);
+	CHECK(!ibv_destroy_qp(h), "destroy the last handle");
+	t->tgt = NULL;
+	CHECK_ERRNO(open_tgt(t->ctx, t->xrcd, tgtn), EINVAL);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      !WEXITSTATUS(status),
+	      "child status %#x", status);
+	close(sv[0]);
+}
+
 int main(int argc, char **argv)
 {
 	int ndev, fd, fds, maps;
@@ -533,9 +814,12 @@ int main(int argc, char **argv)
 	struct target t;
 
 	devs = ibv_get_device_list(NULL);
-	if (argc == 5 && !strcmp(argv[1], "child")) {
+	if (argc == 5 && strstr(argv[1], "child")) {
 		snprintf(xrcd_path, sizeof(xrcd_path), "%s", argv[4]);
-		ndev = child(devs[atoi(argv[2]) - 1], atoi(argv[3]));
+		ndev = (!strcmp(argv[1], "child")      ? child
+			: !strcmp(argv[1], "srqchild") ? srq_child
+						       : open_child)(
+			devs[atoi(argv[2]) - 1], atoi(argv[3]));
 		ibv_free_device_list(devs);
 		return ndev;
 	}
@@ -550,6 +834,11 @@ int main(int argc, char **argv)
 	 * the fabric keeps a peer's ring: not counted below) */
 	target_open(&t, devs[ndev - 1], O_CREAT);
 	two_processes(ndev); /* the parent holds the domain meanwhile */
+	initiator_open(&n, devs[0]);
+	link_up(t.tgt, n.qp->qp_num, lid_of(n.ctx));
+	link_up(n.qp, t.tgt->qp_num, lid_of(t.ctx));
+	srq_elsewhere(&n, &t, ndev);
+	initiator_close(&n);
 	target_close(&t);
 	leak_mark_take(&mark);
 
@@ -560,7 +849,7 @@ int main(int argc, char **argv)
 	link_up(n.qp, t.tgt->qp_num, lid_of(t.ctx));
 	object_rules(&t);
 	traffic(&n, &t);
-	bad_srqn(&n, &t);
+	shared_qp(&n, &t);
 	initiator_close(&n);
 	target_close(&t);
 	/* the domain went with the last handle of either process */

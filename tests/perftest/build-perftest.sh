@@ -59,20 +59,11 @@ log "configure against $libdir"
 log "make"
 nice make "${progs[@]}" > make.log 2>&1 || die "make failed: $work/make.log"
 
-# Every program must resolve libibverbs (and libmlx5 when linked) to us.
+# Every program must resolve libibverbs (and libmlx5 when linked) to us,
+# and link no Debian provider library (libefa).
 for p in "${progs[@]}"; do
-	needed=$(readelf -d "$p" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-	grep -qx libibverbs.so.1 <<< "$needed" ||
-		die "$p does not link libibverbs.so.1"
-	if grep -q libefa <<< "$needed"; then
-		die "$p links libefa (Debian's provider ABI)"
-	fi
-	for lib in libibverbs.so.1 libmlx5.so.1; do
-		grep -qx "$lib" <<< "$needed" || continue
-		got=$(ldd "$p" | awk -v l="$lib" '$1 == l { print $3 }')
-		[ "$(realpath "$got")" = "$(realpath "$libdir/$lib")" ] ||
-			die "$p loads $lib from $got, not $libdir"
-	done
+	"$here/check-perftest-libs.sh" "$p" "$libdir" ||
+		die "$p: wrong libraries"
 done
 
 rm -rf "$cache/bin"

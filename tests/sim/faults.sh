@@ -17,6 +17,8 @@
 #                       connected: RETRY_EXC_ERR, no endless wait
 #         judge-PROG-KIND-RATE  Debian's PROG (ib_write_bw, ib_send_bw,
 #                       ibv_rc_pingpong) through debian_datapath.sh
+# FAULTS_SIM_OPTS in the environment: more rdma-sim options (--driver rxe:
+# the same over soft-RoCE, the traffic addressed by RoCE v2 GIDs).
 SIM=$1
 PROG=$2
 CASE=$3
@@ -29,8 +31,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 run() {
 	out=$1
 	shift
+	# shellcheck disable=SC2086 # FAULTS_SIM_OPTS is a list of options
 	env -u LD_LIBRARY_PATH RDMA_SIM_HCA_STATS="$w/stats" \
-		timeout 120 "$SIM" --devices 2 --trace "$w/trace" "$@" >"$out" 2>&1
+		timeout 120 "$SIM" --devices 2 ${FAULTS_SIM_OPTS:-} \
+		--trace "$w/trace" "$@" >"$out" 2>&1
 	rc=$?
 	cat "$out"
 	grep '^\[[0-9]*\] engine' "$w/trace" | sed 's/^\[[0-9]*\] //'

@@ -18,7 +18,8 @@
  *                 short TIMEOUT on a busy host it is the peer's scheduling
  *                 the ACK timer must not count.
  *   rc2 0 TIMEOUT B dies (SIGKILL) once connected and stays unreaped: A's
- *                 SEND ends in RETRY_EXC_ERR all the same.
+ *                 WRITEs, which fill B's packet ring, and SEND end in
+ *                 RETRY_EXC_ERR (the first) and WR_FLUSH_ERR all the same.
  *   ud COUNT      UD: COUNT numbered messages to B, with a receive posted
  *                 for each; prints "ud received R of COUNT" (R: what the
  *                 wire delivered, each intact and in order).
@@ -54,6 +55,8 @@
 #define WRITE_LEN (200 * 1024)
 #define SEND_LEN  (70 * 1024)
 #define BUF	  (1024 * 1024)
+/* WRITEs to a dead peer: more bytes than its packet ring (1 MiB) holds */
+#define GONE_WRITES 6
 /* offsets in each side's buffer */
 #define W_OFF	 0	       /* WRITE target (B), source (A) */
 #define R_OFF	 (256 * 1024)  /* READ destination (A) */
@@ -71,6 +74,8 @@ struct end {
 	struct ibv_qp *qp;
 	uint8_t *buf;
 	uint16_t lid;
+	int gidx; /* RoCE: the IPv4 RoCE v2 GID's index; -1 on IB */
+	union ibv_gid gid;
 };
 
 static uint64_t now_ns(void)
@@ -99,6 +104,37 @@ static struct ibv_context *open_dev(int which)
 	return c;
 }
 
+/* RoCE (rxe, mlx5 --link-layer eth): the first RoCE v2 GID of an IPv4
+ * address, for a GRH to it. */
+static int roce_gid(struct end *e)
+{
+	static const uint8_t v4[12] = {[10] = 0xff, [11] = 0xff};
+	struct ibv_gid_entry g;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		if (ibv_query_gid_ex(e->ctx, 1, i, &g, 0) ||
+		    g.gid_type != IBV_GID_TYPE_ROCE_V2 ||
+		    memcmp(g.gid.raw, v4, sizeof(v4)))
+			continue;
+		e->gidx = i;
+		e->gid = g.gid;
+		return 0;
+	}
+	return -1;
+}
+
+/* l's address of peer: its LID, or on RoCE its GID from our index. */
+static void link_addr(struct qp_link *l, const struct end *me, uint16_t lid,
+		      const union ibv_gid *gid)
+{
+	l->dlid = lid;
+	if (me->gidx < 0)
+		return;
+	l->dgid = gid;
+	l->sgid_index = (uint8_t)me->gidx;
+}
+
 static int end_open(struct end *e, int which, enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr qa = {
@@ -110,6 +146,7 @@ static int end_open(struct end *e, int which, enum ibv_qp_type type)
 	};
 	struct ibv_port_attr pa;
 
+	e->gidx = -1;
 	e->ctx = open_dev(which);
 	if (!e->ctx)
 		return -1;
@@ -127,7 +164,7 @@ static int end_open(struct end *e, int which, enum ibv_qp_type type)
 	if (!e->mr || !e->qp || ibv_query_port(e->ctx, 1, &pa))
 		return -1;
 	e->lid = pa.lid;
-	return 0;
+	return pa.link_layer == IBV_LINK_LAYER_ETHERNET ? roce_gid(e) : 0;
 }
 
 static void end_close(struct end *e)
@@ -147,8 +184,8 @@ static int link_pair(struct end *a, struct end *b, uint8_t timeout)
 	struct qp_link la = qp_link_default(b->qp->qp_num);
 	struct qp_link lb = qp_link_default(a->qp->qp_num);
 
-	la.dlid = b->lid;
-	lb.dlid = a->lid;
+	link_addr(&la, a, b->lid, &b->gid);
+	link_addr(&lb, b, a->lid, &a->gid);
 	la.rd_atomic = lb.rd_atomic = 4;
 	la.qkey = lb.qkey = 0x1234;
 	if (timeout)
@@ -291,6 +328,7 @@ struct wire {
 	uint32_t qpn, rkey;
 	uint16_t lid;
 	uint64_t addr;
+	union ibv_gid gid;
 };
 
 /* B's side of rc2: each SEND checked, its round number back on a pipe. */
@@ -324,7 +362,7 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 	struct end b = {}, rb = {.mr = &rmr};
 	struct qp_link l;
 	struct wire me, peer;
-	struct ibv_wc wc[2];
+	struct ibv_wc wc[GONE_WRITES + 1];
 	unsigned int r, i, got;
 	pid_t pid;
 
@@ -335,12 +373,12 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 		if (end_open(&b, -1, IBV_QPT_RC))
 			_exit(1);
 		me = (struct wire){b.qp->qp_num, b.mr->rkey, b.lid,
-				   (uintptr_t)b.buf};
+				   (uintptr_t)b.buf, b.gid};
 		if (write(b2a[1], &me, sizeof(me)) != sizeof(me) ||
 		    read(a2b[0], &peer, sizeof(peer)) != sizeof(peer))
 			_exit(1);
 		l = qp_link_default(peer.qpn);
-		l.dlid = peer.lid;
+		link_addr(&l, &b, peer.lid, &peer.gid);
 		l.timeout = timeout;
 		if (qp_link_up(b.qp, &l) || write(b2a[1], "r", 1) != 1)
 			_exit(1); /* ready: A may send (before, it is lost) */
@@ -353,7 +391,7 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 	}
 	close(b2a[1]); /* B's end: its death is our EOF */
 	me = (struct wire){a->qp->qp_num, a->mr->rkey, a->lid,
-			   (uintptr_t)a->buf};
+			   (uintptr_t)a->buf, a->gid};
 	if (pid < 0 || read(b2a[0], &peer, sizeof(peer)) != sizeof(peer) ||
 	    write(a2b[1], &me, sizeof(me)) != sizeof(me)) {
 		CHECK(0, "fork or exchange");
@@ -362,20 +400,27 @@ static void run_rc2(struct end *a, unsigned int rounds, uint8_t timeout)
 	rb.buf = (uint8_t *)(uintptr_t)peer.addr;
 	rmr.rkey = peer.rkey;
 	l = qp_link_default(peer.qpn);
-	l.dlid = peer.lid;
+	link_addr(&l, a, peer.lid, &peer.gid);
 	l.timeout = timeout;
 	CHECK(!qp_link_up(a->qp, &l), "connect A");
 	CHECK(read(b2a[0], &got, 1) == 1, "B did not get ready");
 	if (!rounds) {
 		/* B is dead (a zombie until we reap it): its ring is still
-		 * there, nobody reads it, and the SEND must run out of
-		 * retries rather than wait for B's engine */
+		 * there, nobody reads it, and the WRITEs (more than its ring
+		 * holds: it fills) and the SEND must run out of retries
+		 * rather than wait for B's engine to make room */
 		while (read(b2a[0], &got, 1) > 0)
 			;
+		for (i = 0; i < GONE_WRITES; i++)
+			CHECK(!post_one(a, &rb, IBV_WR_RDMA_WRITE, W_OFF,
+					WRITE_LEN, W_OFF, 0, 0),
+			      "WRITE %u to a dead peer", i);
 		CHECK(!post_one(a, &rb, IBV_WR_SEND, S_OFF, 64, 0, 0, 0) &&
-			      wait_wc(a->cq, wc, 1) == 1 &&
-			      wc[0].status == IBV_WC_RETRY_EXC_ERR,
-		      "SEND to a dead peer: %s",
+			      wait_wc(a->cq, wc, GONE_WRITES + 1) ==
+				      GONE_WRITES + 1 &&
+			      wc[0].status == IBV_WC_RETRY_EXC_ERR &&
+			      wc[GONE_WRITES].status == IBV_WC_WR_FLUSH_ERR,
+		      "WRITEs and SEND to a dead peer: %s",
 		      ibv_wc_status_str(wc[0].status));
 		waitpid(pid, &st, 0);
 		printf("gone: RETRY_EXC_ERR\n");
@@ -421,6 +466,12 @@ static void run_ud(struct end *a, struct end *b, unsigned int count)
 	uint64_t quiet;
 	int n, k;
 
+	if (a->gidx >= 0) { /* RoCE: a GRH to B's GID */
+		aa.is_global = 1;
+		aa.grh.dgid = b->gid;
+		aa.grh.sgid_index = (uint8_t)a->gidx;
+		aa.grh.hop_limit = 64;
+	}
 	ah = ibv_create_ah(a->pd, &aa);
 	if (!ah || link_pair(a, b, 0)) {
 		CHECK(0, "UD set-up: %s", strerror(errno));
@@ -581,8 +632,8 @@ static void run_midmsg(struct end *a, struct end *b)
 	struct ibv_qp_attr qa = {.qp_state = IBV_QPS_ERR};
 	struct ibv_wc wc;
 
-	la.dlid = b->lid;
-	lb.dlid = a->lid;
+	link_addr(&la, a, b->lid, &b->gid);
+	link_addr(&lb, b, a->lid, &a->gid);
 	la.retry_cnt = 0;
 	la.timeout = 10;
 	if (qp_link_up(a->qp, &la) || qp_link_up(b->qp, &lb) ||

@@ -18,6 +18,12 @@ grep -rnE 'struct sim_(obj|uvfile|pd|qp|cq|srq|mr|mw|dm|xrcd|ah|dmabuf_import)\b
 	"$SIM/hw" && fail "the HCA names kernel objects (above)"
 grep -rnE '\b(sim_async_event|sim_cq_comp_event|sim_device_event|sim_for_each_context|sim_[a-z]+_by_(key|num)|sim_dmabuf_bytes|sim_memic_base|mlx5_sim_[a-z_]+)\(' \
 	"$SIM/hw" && fail "the HCA calls the kernel's object or event code (above)"
+# Named exception: an XRC TGT QP is its domain's, shared by processes;
+# the instance an HCA runs for it (hca_xrc.c) reads the QP's row in the
+# shared state (core/xrc_tgt.c: attributes, PSN, holders) and takes its
+# path's device as the driver computes it. No other HCA file may.
+grep -rnE '\bsim_xrc_tgt|\bsim_qp_attr\b|\bmlx5_av_dev\b' "$SIM/hw" |
+	grep -v '/hca_xrc\.c:' && fail "the HCA reads the core's XRC rows (above)"
 grep -rnE '#[[:space:]]*include[[:space:]]*"(obj|mlx5)\.h"' "$SIM/hw" &&
 	fail "the HCA includes a kernel object or driver header (above)"
 # the SMA (hca_mad.c) still asks the core for the port's attributes

@@ -234,6 +234,27 @@ static void *thread_main(void *arg)
 	return (void *)(long)query_port(*(int *)arg);
 }
 
+/* A helper thread that blocks every signal, as libfabric's and others'
+ * do, then makes served calls through syscall(2) (libfabric's memory
+ * hooks unmap so): the trap must still serve them, not kill the process. */
+static void *masked_main(void *arg)
+{
+	sigset_t all;
+	void *p;
+	long r;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return (void *)1L;
+	r = syscall(SYS_munmap, p, 4096);
+	if (r)
+		return (void *)2L;
+	return (void *)(long)query_port(*(int *)arg);
+}
+
 static void check_thread_and_fork(int fd)
 {
 	pthread_t t;
@@ -244,6 +265,11 @@ static void check_thread_and_fork(int fd)
 	CHECK(!pthread_create(&t, NULL, thread_main, &fd) &&
 		      !pthread_join(t, &ret) && !ret,
 	      "QUERY_PORT in a thread: %ld", (long)ret);
+	ret = (void *)-1L;
+	CHECK(!pthread_create(&t, NULL, masked_main, &fd) &&
+		      !pthread_join(t, &ret) && !ret,
+	      "munmap and QUERY_PORT in a thread blocking all signals: %ld",
+	      (long)ret);
 	pid = fork();
 	if (!pid)
 		_exit(query_port(fd) ? 1 : 0);

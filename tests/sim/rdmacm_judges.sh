@@ -8,6 +8,7 @@
 # Debian's librdmacm (LD_LIBRARY_PATH), as a user would install it.
 # The client starts once the world's trace shows the server's LISTEN
 # (a real host would need the same wait: a REQ before it is rejected).
+# RDMACM_SIM_OPTS in the environment: more rdma-sim options (--driver rxe).
 # Usage: rdmacm_judges.sh SIM JUDGE DEVICES [LIBDIR]
 SIM=$1
 JUDGE=$2
@@ -21,8 +22,11 @@ if [ "$NDEV" = 2 ]; then
 fi
 src_opt() { [ -n "$CLI_SRC" ] && echo "$1 $CLI_SRC"; }
 
-# the server is ready: its LISTEN, or READY, in the world's trace
+# the server is ready: its LISTEN, or READY, in the world's trace (or
+# WAIT succeeds); a DAEMON server does not end by itself
 READY="rdma_cm LISTEN -> ok"
+WAIT=
+DAEMON=
 case $JUDGE in
 rping)
 	S="rping -s -a $SRV -V -C 10 -v"
@@ -51,6 +55,27 @@ rstream | riostream)
 ib_send_lat | ib_write_bw)
 	S="$JUDGE -R -n 1000"
 	C="$JUDGE -R -n 1000 $SRV" ;;
+io_demo)
+	# UCX 1.13's io_demo connects by socket address through UCX's
+	# rdmacm connection manager (a user's choice, printed); -q checks
+	# the data of every read and write; its server listens on the
+	# RDMA CM (READY) and runs until stopped
+	DAEMON=1
+	export UCX_SOCKADDR_TLS_PRIORITY=rdmacm
+	echo "UCX_SOCKADDR_TLS_PRIORITY=rdmacm"
+	# the sim's DCT does not reach RTR on a RoCE port (EINVAL): UCX
+	# would stop at its worker
+	export UCX_TLS=^dc_mlx5
+	echo "WORKAROUND: UCX_TLS=^dc_mlx5"
+	S="io_demo -p 20111 -q"
+	C="io_demo -p 20111 -q -i 100 -o write,read $SRV" ;;
+qperf)
+	# qperf's server is a daemon on TCP 19765 that touches the RDMA CM
+	# only for a test: ready once that port listens; stopped after
+	WAIT="ss -ltn | grep -q ':19765 '"
+	DAEMON=1
+	S="qperf"
+	C="qperf -cm1 -v -t 1 $SRV rc_bw rc_lat" ;;
 *)
 	echo "unknown judge $JUDGE"
 	exit 2 ;;
@@ -58,23 +83,26 @@ esac
 
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
+READYCMD=${WAIT:-"grep -Eq '$READY' '$w/trace'"}
 cat >"$w/run" <<EOS
 #!/bin/sh
 $S >"$w/s" 2>&1 &
 spid=\$!
 i=0
-while [ \$i -lt 600 ] && ! grep -Eq "$READY" "$w/trace"; do
+while [ \$i -lt 600 ] && ! $READYCMD; do
 	sleep 0.1
 	i=\$((i + 1))
 done
 timeout 120 $C >"$w/c" 2>&1
 crc=\$?
 # a client that failed leaves its server waiting: stop it now
-[ \$crc -eq 0 ] || kill \$spid
+[ \$crc -eq 0 ] && [ -z "$DAEMON" ] || kill \$spid
 timeout 30 sh -c "while kill -0 \$spid 2>/dev/null; do sleep 0.1; done" ||
 	kill \$spid
 wait \$spid
 src=\$?
+# the daemon ended by that SIGTERM is a server that did its work
+[ -n "$DAEMON" ] && [ \$crc -eq 0 ] && [ \$src -eq 143 ] && src=0
 echo "client \$crc server \$src" >"$w/rc"
 EOS
 [ -n "$LIBDIR" ] && export LD_LIBRARY_PATH="$LIBDIR"
@@ -83,16 +111,23 @@ echo "client: $C"
 try=1
 while :; do
 	rm -f "$w/trace"
-	"$SIM" --link-layer eth --devices "$NDEV" --trace "$w/trace" -- \
+	# shellcheck disable=SC2086 # RDMACM_SIM_OPTS is a list of options
+	"$SIM" ${RDMACM_SIM_OPTS:-} --link-layer eth --devices "$NDEV" --trace "$w/trace" -- \
 		sh "$w/run"
 	# perftest 4.5's client connects again as soon as the exchange
 	# connection is up, while its server is still replacing that
 	# listener: a REQ then meets no listener (REJ 8, as on a real host)
 	# and perftest 4.5 crashes (later perftests retry by themselves)
-	case $JUDGE in ib_*) ;; *) break ;; esac
-	grep -q 'RDMA_CM_EVENT_REJECTED; error: 8' "$w/c" || break
+	# qperf 0.4.11's server sends its CM port before it listens (later
+	# qperfs listen first): a fast client's REQ meets no listener
+	case $JUDGE in
+	ib_*) grep -q 'RDMA_CM_EVENT_REJECTED; error: 8' "$w/c" || break ;;
+	qperf) grep -q 'unexpected event from RDMA CM: Event rejected' \
+		"$w/c" || break ;;
+	*) break ;;
+	esac
 	[ $try -lt 5 ] || break
-	echo "WORKAROUND: perftest 4.5 raced its own second listen; run $((try + 1))"
+	echo "WORKAROUND: $JUDGE raced its own listen; run $((try + 1))"
 	try=$((try + 1))
 done
 echo "--- server"
@@ -142,6 +177,19 @@ rstream | riostream)
 		grep -Eq '^custom +4k +200 +1 ' "$f" ||
 			fail "no 200 x 4k line"
 	done ;;
+io_demo)
+	grep -q 'Client exit with status .OK.' "$w/c" || fail "client status"
+	grep -Eq '\| read [0-9.]+ MBs .* \| write [0-9.]+ MBs' "$w/c" ||
+		fail "no read/write figures"
+	grep -q 'rdma_cm CONNECT -> ok' "$w/trace" ||
+		fail "not connected through the RDMA CM" ;;
+qperf)
+	# both tests over RDMA CM connections, each with its figure
+	[ "$(count "$w/c" '^ *use_cm *= *1 *$')" = 2 ] ||
+		fail "not two RDMA CM tests"
+	grep -Eq '^ *bw *= *[0-9.]+ [KMG]B/sec' "$w/c" || fail "no rc_bw"
+	grep -Eq '^ *latency *= *[0-9.]+ (ns|us|ms)' "$w/c" ||
+		fail "no rc_lat" ;;
 ib_send_lat)
 	grep -Eq '^ 2[[:space:]]+1000([[:space:]]+[0-9.]+){5}' "$w/c" ||
 		fail "no latency line" ;;

@@ -14,6 +14,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <rdma/rdma_user_cm.h>
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,6 +38,7 @@
 #define EV_ESTABLISHED	    9
 #define EV_DISCONNECTED	    10
 #define EV_MULTICAST_JOIN   12
+#define EV_TIMEWAIT_EXIT    15
 
 static const char *server_ip = "192.168.1.1";
 
@@ -131,6 +134,14 @@ static long get_event(int fd, struct rdma_ucm_event_resp *e, int ms)
 			       0
 		       ? -errno
 		       : 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 static void expect_event(int fd, uint32_t event, uint32_t id,
@@ -290,6 +301,18 @@ static void test_framing(int fd)
 	CHECK(destroy_id(fd, (uint32_t)id, NULL) > 0, "destroy");
 }
 
+/* Drop CAP_NET_BIND_SERVICE from this process's effective set. */
+static void drop_bind_service(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[2];
+
+	CHECK(!syscall(SYS_capget, &h, d), "capget");
+	d[0].effective &= ~(1u << CAP_NET_BIND_SERVICE);
+	CHECK(!syscall(SYS_capset, &h, d), "capset");
+}
+
 static void test_bind(int fd)
 {
 	int a = create_id(fd, 1, RDMA_PS_TCP),
@@ -305,15 +328,19 @@ static void test_bind(int fd)
 	      "addr_size 12: EINVAL");
 	CHECK(bind_ip(fd, (uint32_t)a, "10.9.9.9", 7000) == -EADDRNOTAVAIL,
 	      "not ours: EADDRNOTAVAIL");
-	CHECK(bind_ip(fd, (uint32_t)a, "127.0.0.1", 7000) == -ENODEV,
-	      "loopback, no RDMA port: ENODEV");
 	CHECK(bind_ip(fd, (uint32_t)a, server_ip, 7000) > 0, "bind");
 	CHECK(bind_ip(fd, (uint32_t)a, server_ip, 7001) == -EINVAL,
 	      "bind twice: EINVAL");
 	CHECK(bind_ip(fd, (uint32_t)b, server_ip, 7000) == -EADDRINUSE,
-	      "same port: EADDRINUSE");
-	CHECK(bind_ip(fd, (uint32_t)b, "0.0.0.0", 7000) == -EADDRINUSE,
-	      "wildcard over it: EADDRINUSE");
+	      "same address and port: EADDRINUSE");
+	CHECK(bind_ip(fd, (uint32_t)b, "0.0.0.0", 7000) == -EADDRNOTAVAIL,
+	      "wildcard over it: EADDRNOTAVAIL");
+	/* the kernel's cma_any_addr: loopback binds as a wildcard does, on
+	 * no device (libfabric's verbs provider binds 127.0.0.1 so) */
+	CHECK(bind_ip(fd, (uint32_t)b, "127.0.0.1", 7000) == -EADDRNOTAVAIL,
+	      "loopback over it: EADDRNOTAVAIL");
+	CHECK(bind_ip(fd, (uint32_t)b, "127.0.0.1", 7003) > 0,
+	      "loopback: bound without an RDMA port");
 	destroy_id(fd, (uint32_t)a, NULL);
 	destroy_id(fd, (uint32_t)b, NULL);
 	/* REUSEADDR on both ids shares the port */
@@ -328,7 +355,20 @@ static void test_bind(int fd)
 	CHECK(bind_ip(fd, (uint32_t)a, server_ip, 7002) > 0, "bind a");
 	CHECK(bind_ip(fd, (uint32_t)b, server_ip, 7002) > 0,
 	      "bind b, both REUSEADDR");
+	/* a listener holds its port alone */
+	CHECK(listen_id(fd, (uint32_t)a, 1) == -EADDRINUSE,
+	      "listen on a shared port: EADDRINUSE");
+	destroy_id(fd, (uint32_t)b, NULL);
+	CHECK(listen_id(fd, (uint32_t)a, 1) > 0, "listen once alone");
 	destroy_id(fd, (uint32_t)a, NULL);
+	/* ports below 1024 need CAP_NET_BIND_SERVICE (in the initial user
+	 * namespace): without it in the effective set, EACCES */
+	b = create_id(fd, 2, RDMA_PS_TCP);
+	drop_bind_service();
+	CHECK(bind_ip(fd, (uint32_t)b, server_ip, 100) == -EACCES,
+	      "port 100 without CAP_NET_BIND_SERVICE: EACCES");
+	CHECK(bind_ip(fd, (uint32_t)b, server_ip, 0) > 0,
+	      "port 0 (a free one) still binds");
 	destroy_id(fd, (uint32_t)b, NULL);
 }
 
@@ -363,9 +403,10 @@ static void test_rc(int fd)
 	struct rdma_ucm_event_resp e;
 	struct rdma_ucm_query_addr_resp qa;
 	struct rdma_ucm_query q = {.response = (uintptr_t)&qa};
-	int l = create_id(fd, 100, RDMA_PS_TCP), c, s;
+	int l = create_id(fd, 100, RDMA_PS_TCP), c, s, i, seen = 0;
 	uint32_t reported = 0;
 	static const uint8_t zeros[256];
+	long t0;
 
 	CHECK(bind_ip(fd, (uint32_t)l, server_ip, 7471) > 0, "bind listener");
 	CHECK(listen_id(fd, (uint32_t)l, 8) > 0, "listen");
@@ -436,9 +477,18 @@ static void test_rc(int fd)
 	expect_event(fd, EV_DISCONNECTED, (uint32_t)c, &e, "DREP received");
 	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) == -EINVAL,
 	      "disconnect again: EINVAL");
+	/* both CMs leave timewait 2^(17-8) ms later (packet life 16 + 1) */
+	t0 = now_ms();
+	for (i = 0; i < 2; i++) {
+		expect_event(fd, EV_TIMEWAIT_EXIT, ~0u, &e, "timewait exit");
+		seen |= e.id == (uint32_t)c ? 1 : e.id == (uint32_t)s ? 2 : 4;
+	}
+	CHECK(seen == 3, "TIMEWAIT_EXIT once for each id (%#x)", seen);
+	CHECK(now_ms() - t0 >= 400, "timewait lasted %ld ms, not ~512",
+	      now_ms() - t0);
 	CHECK(get_event(fd, &e, 200) == -ETIMEDOUT, "nothing more queued");
-	CHECK(destroy_id(fd, (uint32_t)c, &reported) > 0 && reported == 4,
-	      "client reported 4 events (%u)", reported);
+	CHECK(destroy_id(fd, (uint32_t)c, &reported) > 0 && reported == 5,
+	      "client reported 5 events (%u)", reported);
 	destroy_id(fd, (uint32_t)s, NULL);
 
 	/* REJECT: reason 28 and the private data; other reasons EINVAL */

@@ -5,6 +5,11 @@
 # server and client in one world on one verbs transport. The client's
 # "Final:" line must be there. UCX reports that it could not patch the
 # sim's mmap (boundary/self_guard.c) and runs without those hooks.
+# On the ConnectX transports (*_mlx5), UCX rings the doorbells itself,
+# from a thread with an alternate signal stack: the engine's counters
+# (RDMA_SIM_HCA_STATS) must show passes run in the storing thread in each
+# process that posted (before, every such doorbell was left to the engine
+# thread).
 # Usage: ucx_perftest.sh SIM PORT TRANSPORT TEST
 SIM=$1
 PORT=$2
@@ -33,8 +38,19 @@ rc=\$?
 wait \$spid
 exit \$rc
 EOS
-"$SIM" -- sh "$w/run"
+RDMA_SIM_HCA_STATS=$w/stats "$SIM" -- sh "$w/run"
 rc=$?
 cat "$w/c"
 grep -q '^Final:' "$w/c" || { echo "FAIL: no Final line (rc $rc)"; exit 1; }
 [ $rc -eq 0 ] || { echo "FAIL: client rc $rc"; cat "$w/s"; exit 1; }
+case $TL in
+*_mlx5)
+	# "engine passes P (B with work, A in the application's calls) ..."
+	cat "$w/stats"
+	# ... wqes W ...": every process that posted ran passes itself
+	awk '$1 == "engine" && $20 == "wqes" && $21 > 0 {
+			n++; if ($7 + 0 == 0) bad++ }
+		END { exit !(n >= 1 && !bad) }' "$w/stats" ||
+		{ echo "FAIL: a process ran no pass at its doorbells"; exit 1; }
+	;;
+esac

@@ -93,5 +93,6 @@ void v_check_events(void);
 void v_check_leaks(void);
 void v_check_mlx5_udata(void);
 void v_check_xrc(void);
+void v_check_rxe_dp(void);
 
 #endif

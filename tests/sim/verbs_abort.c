@@ -27,7 +27,8 @@ enum {
 	NEED_DM = 8,
 	NEED_TGT = 16,
 	NEED_DYN_UAR = 32, /* a context with dynamic UARs */
-	/* the process's fabric ring, which its first QP maps for good */
+	/* the process's fabric ring, which its first QP or XRC SRQ maps for
+	 * good */
 	NEED_RING = 64,
 };
 
@@ -337,8 +338,8 @@ static const struct abort_case cases[] = {
 	{"OPEN_QP", UVERBS_OBJECT_QP, NEED_XRCD | NEED_TGT, c_open_qp, d_qp,
 	 NULL},
 	{"CREATE_SRQ", UVERBS_OBJECT_SRQ, NEED_PD, c_srq, d_srq, NULL},
-	{"CREATE_XSRQ", UVERBS_OBJECT_SRQ, NEED_PD | NEED_CQ | NEED_XRCD,
-	 c_xsrq, d_srq, NULL},
+	{"CREATE_XSRQ", UVERBS_OBJECT_SRQ,
+	 NEED_PD | NEED_CQ | NEED_XRCD | NEED_RING, c_xsrq, d_srq, NULL},
 	{"CREATE_AH", UVERBS_OBJECT_AH, NEED_PD, c_ah, d_ah, NULL},
 	{"OPEN_XRCD", UVERBS_OBJECT_XRCD, 0, c_xrcd, d_xrcd, xrcd_released},
 	{"DM_ALLOC", UVERBS_OBJECT_DM, 0, c_dm, d_dm, memic_released},

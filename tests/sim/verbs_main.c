@@ -31,6 +31,7 @@ int main(int argc, char **argv)
 	v_check_leaks();
 	v_check_mlx5_udata();
 	v_check_xrc();
+	v_check_rxe_dp();
 	if (raw_failures) {
 		fprintf(stderr, "sim_verbs: %d failure(s)\n", raw_failures);
 		return 1;

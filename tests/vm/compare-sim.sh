@@ -5,8 +5,10 @@
 # usage: compare-sim.sh KERNEL_TABLE RDMA_SIM PROGRAM [KNOWN_DIFFS]
 # Every row of scope "all" must have the same answer (got column) under
 # `rdma-sim --driver rxe -- PROGRAM`; rows of scope "kver" differ by kernel
-# version by design and are skipped. KNOWN_DIFFS (optional) lists check
-# names whose disagreement is known and routed (reported as KNOWN; one that
+# version by design and are skipped; rows of scope "kmod" differ by version
+# too and are compared with `rdma-sim --kernel MAJOR.MINOR` of the kernel
+# named by LANE_KVER (its uname -r; without it, the sim's default).
+# KNOWN_DIFFS (optional) lists check names whose disagreement is known and routed (reported as KNOWN; one that
 # agrees again is reported as FIXED, to be dropped from the list); every
 # other row must agree.
 set -uo pipefail
@@ -16,10 +18,16 @@ sim=$2
 program=$3
 known=${4:-}
 out=$(dirname "$kernel_table")/conformance-sim.txt
+kernel_opt=()
+case ${LANE_KVER:-} in
+6.1.* | 6.1) kernel_opt=(--kernel 6.1) ;;
+6.12.* | 6.12) kernel_opt=(--kernel 6.12) ;;
+esac
 
 # The lane's rxe0 sits on a dummy0 without addresses while the table is
 # made: the sim's eth0 has none either (only the default GID).
-"$sim" --driver rxe --addr 0=none -- "$program" > "$out" 2>&1
+"$sim" --driver rxe "${kernel_opt[@]}" --addr 0=none -- "$program" \
+	> "$out" 2>&1
 sim_rc=$?
 # A crash (signal) loses the rest of the table; say where it stopped.
 if [ "$sim_rc" -ge 128 ]; then
@@ -53,8 +61,9 @@ awk -v known="$known_list" '
 			}
 		return 0
 	}
-	FNR == NR { if ($1 == "all") { want[$2] = $4; order[++rows] = $2 }; next }
-	$1 == "all" { have[$2] = $4 }
+	function compared(scope) { return scope == "all" || scope == "kmod" }
+	FNR == NR { if (compared($1)) { want[$2] = $4; order[++rows] = $2 }; next }
+	compared($1) { have[$2] = $4 }
 	END {
 		bad = 0
 		missing = 0
@@ -84,5 +93,6 @@ awk -v known="$known_list" '
 		exit bad != 0 || missing != 0
 	}' "$kernel_table" "$out"
 rc=$?
-echo "[compare-sim] reproduce: $sim --driver rxe --addr 0=none -- $program"
+echo "[compare-sim] reproduce: $sim --driver rxe ${kernel_opt[*]}" \
+	"--addr 0=none -- $program"
 exit $rc

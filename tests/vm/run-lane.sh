@@ -81,7 +81,8 @@ if [ -n "${LANE_SIM:-}" ]; then
 		*/rdma-conformance) ;;
 		*) continue ;;
 		esac
-		"$here/compare-sim.sh" "$dir/conformance.txt" "$LANE_SIM" \
+		LANE_KVER=$KVER "$here/compare-sim.sh" \
+			"$dir/conformance.txt" "$LANE_SIM" \
 			"$prog" "${LANE_SIM_KNOWN:-}" ||
 			fail "rdma-sim disagrees with kernel $KVER"
 	done

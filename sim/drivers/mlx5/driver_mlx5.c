@@ -10,7 +10,6 @@
 
 #define MLX5_SIM_MAX_BFREGS	 512
 #define MLX5_SIM_BFREGS_PER_PAGE 2
-#define MLX5_SIM_DUMP_FILL_MKEY	 0x7
 
 uint64_t mlx5_sim_key_to_offset(uint32_t key)
 {
@@ -64,7 +63,7 @@ static void fill_resp(struct sim_uvfile *uv,
 	r->log_uar_size = 12;
 	r->num_uars_per_page = 1;
 	r->num_dyn_bfregs = 0;
-	r->dump_fill_mkey = MLX5_SIM_DUMP_FILL_MKEY;
+	r->dump_fill_mkey = HCA_NULL_MKEY;
 	r->response_length = sizeof(*r);
 }
 
@@ -337,6 +336,7 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.reg_mr_method = 1,
 	.buf_umem = 1,
 	.xrc = 1,
+	.open_qp = mlx5_sim_open_xrc_tgt,
 	.odp_caps = mlx5_sim_odp_caps,
 	.advise_mr = mlx5_sim_advise_mr,
 	.reg_mr = mlx5_sim_reg_mkey,

@@ -123,6 +123,7 @@ void mlx5_sim_tm_caps(unsigned int dev, struct ib_uverbs_tm_caps *caps);
 int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq, uint32_t *slots);
 /* XRC_TGT: a kernel QP, no user data (mlx5_xrc.c) */
 int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
+void mlx5_sim_open_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 		       const void *in, size_t in_len, void *out,
 		       size_t out_len);

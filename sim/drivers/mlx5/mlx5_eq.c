@@ -154,6 +154,22 @@ static void qp_state(const struct mlx5_sim_res *r)
 		sim_qp(r->obj)->attr.qp_state = (uint8_t)out.state;
 }
 
+/* An XRC TGT QP is the domain's: its errors go to every handle of every
+ * process holding it (core/xrc_tgt.c), whichever HCA found them. */
+static void xrc_tgt_event(const struct hca_eqe *e, uint32_t ib)
+{
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(e->dev, e->num);
+
+	if (!t)
+		return;
+	if (e->type != HCA_EQE_XRC_TGT_ERR)
+		sim_xrc_tgt_error(t, ib); /* found here */
+	else if (e->sub_type == HCA_EQE_SUB_XRC_TGT)
+		sim_xrc_tgt_error(t, 0); /* found here, no event */
+	else
+		sim_xrc_tgt_event(t, t->err_event); /* found elsewhere */
+}
+
 static void eq_handler(const struct hca_eqe *e)
 {
 	struct dev_event de = {.element = e->num};
@@ -162,6 +178,10 @@ static void eq_handler(const struct hca_eqe *e)
 
 	if (e->type == HCA_EQE_PAGE_FAULT) {
 		mlx5_sim_mkey_fault(e);
+		return;
+	}
+	if (e->type == HCA_EQE_XRC_TGT_ERR) {
+		xrc_tgt_event(e, 0);
 		return;
 	}
 	if (e->type == HCA_EQE_COMP || e->type == HCA_EQE_QP_STATE) {
@@ -177,6 +197,10 @@ static void eq_handler(const struct hca_eqe *e)
 	for (i = 0; i < sizeof(affiliated) / sizeof(affiliated[0]); i++) {
 		if (affiliated[i].eqe != e->type)
 			continue;
+		if (e->sub_type == HCA_EQE_SUB_XRC_TGT) {
+			xrc_tgt_event(e, affiliated[i].ib);
+			return;
+		}
 		r = mlx5_sim_res_find(affiliated[i].kind, e->num);
 		if (!r)
 			return;

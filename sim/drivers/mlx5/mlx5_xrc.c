@@ -20,6 +20,23 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 		.xrc_half = HCA_XRC_HALF_TGT,
 		.xrcdn = gqp->xrcd->xrcdn,
 	};
+	int ret;
 
+	ret = sim_xrc_tgt_new(gqp); /* the domain's QP, held by this handle */
+	if (ret)
+		return ret;
 	return mlx5_sim_qp_create(&gqp->obj, &c);
+}
+
+/* A process that opened a TGT QP hears of its async events from the HCA
+ * that found them (hw/mlx5/hca_xrc.c), through its own HCA. */
+void mlx5_sim_open_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
+{
+	struct hca_num_in in = {
+		.hdr.opcode = HCA_CMD_SIM_OPEN_XRC_TGT,
+		.num = gqp->qpn,
+	};
+
+	(void)uv;
+	mlx5_sim_cmd(&in, sizeof(in), NULL, 0);
 }

@@ -3,12 +3,14 @@
  * Soft-RoCE (rxe) model for the real-kernel conformance lane: no udata in
  * its ucontext, no device memory (DM_ALLOC -> EOPNOTSUPP), no DMABUF
  * object (EPROTONOSUPPORT), nothing to mmap at context level. CQs, QPs
- * and SRQs get rxe's queue buffers (rxe_queue.c) and its udata; the model
- * does not execute work requests.
+ * and SRQs get rxe's queue buffers (rxe_queue.c) and its udata. Work
+ * requests run as the kernel's rxe runs them (rxe.h): POST_SEND kicks the
+ * requester, receives are read from their rings when packets arrive.
  */
 #include "rxe.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -50,6 +52,7 @@ static int rxe_create_cq(struct sim_uvfile *uv, struct sim_cq *cq,
 	q = rxe_queue_new(uv, cq->cqe, RXE_CQE_SIZE, &r.mi);
 	if (!q)
 		return -ENOMEM;
+	q->to_client = 1;
 	cq->obj.drv = q;
 	cq->cqe = q->usable;
 	memcpy(out, &r, sizeof(r));
@@ -65,9 +68,13 @@ static int rxe_resize_cq(struct sim_uvfile *uv, struct sim_cq *cq, uint32_t cqe,
 
 	if (out_len < sizeof(r))
 		return -EINVAL;
+	if (cqe < rxe_queue_count(cq->obj.drv))
+		return -EINVAL; /* the CQEs queued must fit */
 	q = rxe_queue_new(uv, cqe, RXE_CQE_SIZE, &r.mi);
 	if (!q)
 		return -ENOMEM;
+	rxe_queue_move(q, cq->obj.drv);
+	q->notify = ((struct rxe_sim_queue *)cq->obj.drv)->notify;
 	rxe_queue_free(cq->obj.drv);
 	cq->obj.drv = q;
 	cq->cqe = q->usable;
@@ -79,10 +86,6 @@ static void rxe_destroy_cq(struct sim_uvfile *uv, struct sim_cq *cq)
 {
 	rxe_queue_free(cq->obj.drv);
 }
-
-struct rxe_qp_queues {
-	struct rxe_sim_queue *sq, *rq;
-};
 
 /* rxe_qp_chk_cap, beyond the receive WRs the core checked */
 static int check_caps(const struct sim_qp *qp)
@@ -103,7 +106,7 @@ static int rxe_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 {
 	struct sim_qp_cap *c = &qp->attr.cap;
 	struct rxe_create_qp_resp r = {};
-	struct rxe_qp_queues *qs;
+	struct rxe_sim_qp *qs;
 	uint32_t room;
 	int ret;
 
@@ -134,6 +137,18 @@ static int rxe_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 		free(qs);
 		return -ENOMEM;
 	}
+	qs->qp = qp;
+	qs->uv = uv;
+	qs->dev = uv->dev;
+	qs->qpn = qp->qpn;
+	ret = rxe_net_open(qs);
+	if (ret) {
+		rxe_queue_free(qs->sq);
+		rxe_queue_free(qs->rq);
+		free(qs);
+		return ret;
+	}
+	rxe_qp_add(qs);
 	qp->obj.drv = qs;
 	memcpy(out, &r, sizeof(r));
 	return 0;
@@ -141,8 +156,10 @@ static int rxe_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 
 static void rxe_destroy_qp(struct sim_uvfile *uv, struct sim_qp *qp)
 {
-	struct rxe_qp_queues *qs = qp->obj.drv;
+	struct rxe_sim_qp *qs = qp->obj.drv;
 
+	rxe_qp_del(qs);
+	hca_fabric_detach(qs->dev, qs->qpn);
 	rxe_queue_free(qs->sq);
 	rxe_queue_free(qs->rq);
 	free(qs);
@@ -189,10 +206,13 @@ static int rxe_modify_srq(struct sim_uvfile *uv, struct sim_srq *srq,
 	memcpy(&cmd, in, sizeof(cmd));
 	if (!(mask & 1)) /* IB_SRQ_MAX_WR */
 		return 0;
+	if (max_wr < rxe_queue_count(srq->obj.drv))
+		return -EINVAL; /* the receives posted must fit */
 	q = rxe_queue_new(uv, max_wr,
 			  (uint32_t)RXE_RECV_WQE_SIZE + 16 * srq->max_sge, &mi);
 	if (!q)
 		return -ENOMEM;
+	rxe_queue_move(q, srq->obj.drv);
 	if (sim_copy_to_user((void *)(uintptr_t)cmd.mmap_info_addr, &mi,
 			     sizeof(mi))) {
 		rxe_queue_free(q);
@@ -210,15 +230,70 @@ static void rxe_destroy_srq(struct sim_uvfile *uv, struct sim_srq *srq)
 }
 
 /* User QPs: the kernel only kicks its requester (the rings carry the
- * WQEs), once the requester runs (RTS and after). */
+ * WQEs), once the requester runs (RTS and after); in ERR the completer
+ * flushes what was posted. */
 static int rxe_post_send(struct sim_uvfile *uv, struct sim_qp *qp,
 			 uint32_t wr_count, uint32_t *bad)
 {
+	struct rxe_sim_qp *q = qp->obj.drv;
+
 	if (qp->attr.qp_state < IB_QPS_RTS) {
 		*bad = wr_count ? 1 : 0;
 		return -EINVAL;
 	}
+	if (qp->attr.qp_state == IB_QPS_ERR) {
+		rxe_flush(q);
+	} else {
+		rxe_requester(q);
+		rxe_completer(q, hca_now()); /* UC, UD: done once sent */
+	}
 	return 0;
+}
+
+/* RESET: the rings' contents go (not their indices), the requester
+ * starts again at the consumer index, the responder forgets. */
+static void qp_reset(struct rxe_sim_qp *q)
+{
+	rxe_queue_clear(q->sq);
+	memset(&q->req, 0, sizeof(q->req));
+	memset(&q->comp, 0, sizeof(q->comp));
+	memset(&q->resp, 0, offsetof(typeof(q->resp), srq_wqe));
+	q->req.wqe_index = q->sq->index;
+}
+
+static int rxe_modify_qp(struct sim_uvfile *uv, struct sim_qp *qp,
+			 const struct sim_qp_attr *a, uint32_t mask,
+			 const void *in, size_t in_len, void *out,
+			 size_t out_len)
+{
+	struct rxe_sim_qp *q = qp->obj.drv;
+
+	if (mask & IB_QP_AV)
+		q->dst_dev = rxe_av_dev(q->dev, &a->ah);
+	if (mask & IB_QP_RQ_PSN)
+		q->resp.epsn = a->rq_psn & 0xffffff;
+	if (mask & IB_QP_SQ_PSN)
+		q->req.psn = q->comp.psn = a->sq_psn & 0xffffff;
+	if (mask & IB_QP_RETRY_CNT)
+		q->comp.retry = a->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		q->comp.rnr_retry = a->rnr_retry;
+	if (!(mask & IB_QP_STATE))
+		return 0;
+	if (a->qp_state == IB_QPS_RESET)
+		qp_reset(q);
+	if (a->qp_state == IB_QPS_ERR)
+		hca_fabric_wake_self(); /* the engine flushes the rings */
+	return 0;
+}
+
+static void rxe_req_notify_cq(struct sim_cq *cq, int solicited_only)
+{
+	struct rxe_sim_queue *q = cq->obj.drv;
+
+	if (q->notify != RXE_CQ_NEXT_COMP)
+		q->notify =
+			solicited_only ? RXE_CQ_SOLICITED : RXE_CQ_NEXT_COMP;
 }
 
 static int rxe_post_recv(struct sim_uvfile *uv, struct sim_qp *qp,
@@ -245,6 +320,7 @@ static int rxe_create_ah(struct sim_uvfile *uv, struct sim_ah *ah,
 	static uint32_t next_ah;
 	struct rxe_create_ah_resp r = {.ah_num = RXE_MIN_AH_INDEX + next_ah++};
 
+	ah->obj.drv = (void *)(uintptr_t)r.ah_num; /* what send WQEs name */
 	if (out_len >= sizeof(r))
 		memcpy(out, &r, sizeof(r));
 	return 0;
@@ -277,6 +353,8 @@ const struct sim_driver_ops sim_rxe_ops = {
 	.resize_cq = rxe_resize_cq,
 	.destroy_cq = rxe_destroy_cq,
 	.create_qp = rxe_create_qp,
+	.modify_qp = rxe_modify_qp,
+	.req_notify_cq = rxe_req_notify_cq,
 	.destroy_qp = rxe_destroy_qp,
 	.create_srq = rxe_create_srq,
 	.modify_srq = rxe_modify_srq,

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define RXE_QUEUE_HDR 384 /* offsetof(struct rxe_queue_buf, data) */
@@ -115,4 +116,69 @@ void *rxe_queue_mmap(struct sim_uvfile *uv, void *addr, size_t len, int flags,
 	if (p != MAP_FAILED)
 		q->pending = 0; /* an entry maps once */
 	return p;
+}
+
+static struct rxe_queue_buf *qbuf(const struct rxe_sim_queue *q)
+{
+	return q->kbuf;
+}
+
+/* addressed by the kernel's own mask, never by what userspace wrote */
+void *rxe_queue_slot(const struct rxe_sim_queue *q, uint32_t i)
+{
+	struct rxe_queue_buf *b = qbuf(q);
+
+	return b->data + ((size_t)(i & q->usable) << b->log2_elem_size);
+}
+
+/* userspace produces SQ/RQ/SRQ entries and consumes CQEs */
+uint32_t rxe_queue_user_index(const struct rxe_sim_queue *q)
+{
+	struct rxe_queue_buf *b = qbuf(q);
+
+	return __atomic_load_n(q->to_client ? &b->consumer_index
+					    : &b->producer_index,
+			       __ATOMIC_ACQUIRE) &
+	       q->usable;
+}
+
+void rxe_queue_advance(struct rxe_sim_queue *q)
+{
+	struct rxe_queue_buf *b = qbuf(q);
+
+	q->index = (q->index + 1) & q->usable;
+	__atomic_store_n(q->to_client ? &b->producer_index : &b->consumer_index,
+			 q->index, __ATOMIC_RELEASE);
+}
+
+uint32_t rxe_queue_count(const struct rxe_sim_queue *q)
+{
+	uint32_t user = rxe_queue_user_index(q);
+
+	return (q->to_client ? q->index - user : user - q->index) & q->usable;
+}
+
+void rxe_queue_clear(struct rxe_sim_queue *q)
+{
+	memset(qbuf(q)->data, 0,
+	       (size_t)(q->usable + 1) << qbuf(q)->log2_elem_size);
+}
+
+void rxe_queue_move(struct rxe_sim_queue *to, struct rxe_sim_queue *from)
+{
+	uint32_t n = rxe_queue_count(from), i;
+	uint32_t first =
+		from->to_client ? rxe_queue_user_index(from) : from->index;
+	size_t slot = (size_t)1 << qbuf(from)->log2_elem_size;
+
+	if (slot > (size_t)1 << qbuf(to)->log2_elem_size)
+		slot = (size_t)1 << qbuf(to)->log2_elem_size;
+	for (i = 0; i < n && i < to->usable; i++)
+		memcpy(rxe_queue_slot(to, i), rxe_queue_slot(from, first + i),
+		       slot);
+	/* the entries from slot 0: producer at their count, consumer 0 */
+	to->to_client = from->to_client;
+	to->index = to->to_client ? i & to->usable : 0;
+	__atomic_store_n(&qbuf(to)->producer_index, i & to->usable,
+			 __ATOMIC_RELEASE);
 }

@@ -13,10 +13,10 @@
  * each packet is taken from the ring).
  */
 #include "hca.h"
+#include "pid_gone.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,15 +101,10 @@ static struct ring_hdr *map_ring(pid_t pid, int create)
 
 static int atfork_done;
 
-/* A fork child has its own engine: the parent's ring and queues are not
- * its own (its inherited objects are snapshots, as the core says). */
+/* A fork child's ring is its own, made when it first needs one. */
 static void forked(void)
 {
 	own = NULL;
-	memset(&hca_stats, 0, sizeof(hca_stats));
-	hca_qps = NULL;
-	hca_cqs = NULL;
-	hca_srqs = NULL;
 }
 
 static int open_ring(void)
@@ -147,14 +142,16 @@ int hca_fabric_open(void)
 	return 0;
 }
 
-int hca_fabric_attach(unsigned int dev, uint32_t qpn)
+/* Name (dev, num) under fmt as this process's: q<dev>.<qpn> for a QP,
+ * x<dev>.<srqn> for an XRC SRQ. */
+static int name_attach(const char *fmt, unsigned int dev, uint32_t num)
 {
 	char path[SIM_PATH_LEN + 48], target[32];
 	int ret = hca_fabric_open();
 
 	if (ret)
 		return ret;
-	ret = dir_path(path, sizeof(path), "q%u.%u", dev, qpn);
+	ret = dir_path(path, sizeof(path), fmt, dev, num);
 	if (ret)
 		return ret;
 	snprintf(target, sizeof(target), "p%u", (unsigned int)getpid());
@@ -162,27 +159,53 @@ int hca_fabric_attach(unsigned int dev, uint32_t qpn)
 	return symlink(target, path) ? -errno : 0;
 }
 
-void hca_fabric_detach(unsigned int dev, uint32_t qpn)
+static void name_detach(const char *fmt, unsigned int dev, uint32_t num)
 {
 	char path[SIM_PATH_LEN + 48];
 
-	if (!dir_path(path, sizeof(path), "q%u.%u", dev, qpn))
+	if (!dir_path(path, sizeof(path), fmt, dev, num))
 		unlink(path);
 }
 
-/* The process owning (dev, qpn), or 0. */
-static pid_t owner_of(unsigned int dev, uint32_t qpn)
+/* The process a name names, or 0. */
+static pid_t name_owner(const char *fmt, unsigned int dev, uint32_t num)
 {
 	char path[SIM_PATH_LEN + 48], t[32];
 	ssize_t n;
 
-	if (dir_path(path, sizeof(path), "q%u.%u", dev, qpn))
+	if (dir_path(path, sizeof(path), fmt, dev, num))
 		return 0;
 	n = sys.readlink(path, t, sizeof(t) - 1);
 	if (n < 2 || t[0] != 'p')
 		return 0;
 	t[n] = 0;
 	return (pid_t)atoi(t + 1);
+}
+
+int hca_fabric_attach(unsigned int dev, uint32_t qpn)
+{
+	return name_attach("q%u.%u", dev, qpn);
+}
+
+void hca_fabric_detach(unsigned int dev, uint32_t qpn)
+{
+	name_detach("q%u.%u", dev, qpn);
+}
+
+/* The process owning (dev, qpn), or 0. */
+static pid_t owner_of(unsigned int dev, uint32_t qpn)
+{
+	return name_owner("q%u.%u", dev, qpn);
+}
+
+int hca_fabric_srq_name(unsigned int dev, uint32_t srqn, int attach)
+{
+	if (attach)
+		return name_attach("x%u.%u", dev, srqn);
+	/* a fork child's copy of the parent's SRQ leaves the name alone */
+	if (name_owner("x%u.%u", dev, srqn) == getpid())
+		name_detach("x%u.%u", dev, srqn);
+	return 0;
 }
 
 static struct ring_hdr *peer_ring(pid_t pid)
@@ -232,6 +255,27 @@ static uint8_t *ring_at(struct ring_hdr *h, uint64_t pos)
 	return (uint8_t *)h + RING_DATA + (pos & (RING_BYTES - 1));
 }
 
+/*
+ * A full ring whose owner has taken nothing for a millisecond: is the
+ * owner gone (a zombie makes no room either)? Reading its state costs
+ * system calls, so a ring that drains is not asked about.
+ */
+#define STALL_NS 1000000
+static int stalled(pid_t pid, struct ring_hdr *h)
+{
+	static pid_t last_pid;
+	static uint64_t last_tail, moved;
+	uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+	uint64_t now = hca_now();
+
+	if (pid != last_pid || tail != last_tail) {
+		last_pid = pid;
+		last_tail = tail;
+		moved = now;
+	}
+	return now - moved > STALL_NS;
+}
+
 static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 		   int iovcnt, struct hca_mark *mark)
 {
@@ -260,7 +304,7 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	    RING_BYTES) {
 		h->full++;
 		pthread_mutex_unlock(&h->lock);
-		if (kill(pid, 0) && errno == ESRCH)
+		if (stalled(pid, h) && sim_pid_gone(pid))
 			return -EHOSTUNREACH;
 		hca_stats.ring_full++;
 		return -EAGAIN;
@@ -294,6 +338,11 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	return 0;
 }
 
+int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p)
+{
+	return send_to((pid_t)pid, p, NULL, 0, NULL);
+}
+
 int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
 		    int iovcnt)
 {
@@ -307,11 +356,15 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
 	unsigned int slot = (p->dst_qpn ^ p->dst_dev * 131u) % OWNER_CACHE;
 	int ret;
 
+	pid_t xrc =
+		p->xrc_srqn ? name_owner("x%u.%u", p->dst_dev, p->xrc_srqn) : 0;
+
 	if (owners[slot].dev_qpn != key || !owners[slot].pid) {
 		owners[slot].pid = owner_of(p->dst_dev, p->dst_qpn);
 		owners[slot].dev_qpn = key;
 	}
-	ret = send_to(owners[slot].pid, p, iov, iovcnt, mark);
+	/* an XRC request runs where the SRQ it names lives (hca_xrc.c) */
+	ret = send_to(xrc ? xrc : owners[slot].pid, p, iov, iovcnt, mark);
 	if (ret != -EAGAIN) { /* a full ring (ring_full) is tried again */
 		hca_stats.pkts_out++;
 		hca_hw_count(p->src_dev, SIM_HWC_XMIT_PKTS);
@@ -375,43 +428,6 @@ void hca_fabric_pass_done(void)
 	__atomic_add_fetch(&own->passes, 1, __ATOMIC_RELEASE);
 }
 
-static const uint8_t *cur_payload; /* the packet being handled */
-static uint32_t cur_len;
-
-int hca_fabric_take(const struct iovec *iov, int iovcnt)
-{
-	uint32_t off = 0;
-	size_t n;
-	int i;
-
-	for (i = 0; i < iovcnt && off < cur_len; i++) {
-		n = iov[i].iov_len < cur_len - off ? iov[i].iov_len
-						   : cur_len - off;
-		memcpy(iov[i].iov_base, cur_payload + off, n);
-		off += (uint32_t)n;
-	}
-	return 0;
-}
-
-void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload)
-{
-	struct hca_qp *qp = hca_qp_by_qpn(p->dst_dev, p->dst_qpn);
-
-	cur_payload = payload;
-	cur_len = p->len;
-	hca_hw_count(p->dst_dev, SIM_HWC_RCV_PKTS);
-	hca_hw_add(p->dst_dev, SIM_HWC_RCV_BYTES, p->len);
-	if (qp && qp->dct)
-		qp = hca_dct_conn(qp, p);
-	if (!qp)
-		return;
-	if (p->op == HCA_PKT_ACK || p->op == HCA_PKT_NAK ||
-	    p->op == HCA_PKT_READ_RESP || p->op == HCA_PKT_ATOMIC_RESP)
-		hca_req_input(qp, p);
-	else
-		hca_resp_input(qp, p);
-}
-
 int hca_fabric_poll(int max)
 {
 	const struct ring_rec *r;
@@ -433,8 +449,7 @@ int hca_fabric_poll(int max)
 		memcpy(&p, r + 1, sizeof(p));
 		payload = (const uint8_t *)(r + 1) + sizeof(p);
 		done++;
-		if (!hca_fault_rx(&p, payload))
-			hca_fabric_deliver(&p, payload);
+		hca_rx(&p, payload);
 		tail += r->len;
 		__atomic_store_n(&own->tail, tail, __ATOMIC_RELEASE);
 	}

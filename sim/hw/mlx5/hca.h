@@ -223,6 +223,10 @@ struct hca_qp {
 	uint8_t xrc;	/* HCA_XRC_*: type is then IB_QPT_RC */
 	uint32_t xrcdn; /* XRC_TGT: its domain */
 	uint32_t pdn;
+	/* XRC_TGT: an instance made here from the QP's row (hca_xrc.c),
+	 * not by CREATE_QP; the QP's resets it saw */
+	uint8_t xrc_inst;
+	uint32_t xrc_resets;
 	uint8_t sig_all;
 	uint8_t cq_overran; /* a CQE of it found its CQ full (hca_cqe.c) */
 	struct hca_cq *scq, *rcq;
@@ -308,6 +312,18 @@ void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev,
 		 uint32_t num);
 void hca_eq_post_eqe(const struct hca_eqe *e);
 
+/* A software device (rxe) executes the packets of its QPs itself: the
+ * fabric hands it every packet, each engine pass runs its step. Set by its
+ * driver when it creates a QP; NULL where the HCA executes them. */
+struct hca_pkt;
+struct hca_soft_ops {
+	void (*rcv)(const struct hca_pkt *p, const uint8_t *payload);
+	int (*step)(uint64_t now); /* 1 if it did work */
+	/* the packets that came for p's QP (--fault), NULL: no such QP */
+	uint64_t *(*rx_count)(const struct hca_pkt *p);
+};
+extern const struct hca_soft_ops *hca_soft;
+
 /* ---- doorbells (hca_doorbell.c) ---- */
 /* A UAR page was mapped at p: its stores now ring (write-protected while
  * the trap serves it, else watched). Needs sim_lock. */
@@ -326,11 +342,6 @@ void hca_doorbell_watch_only(const char *why);
 int hca_doorbell_watching(void);
 /* A doorbell the engine thread must serve in its next pass. */
 extern uint32_t hca_doorbell_pending;
-/* The program's sigaction for SIGSEGV/SIGTRAP while the trap holds them:
- * 0 (kept and answered here), or -1 to pass the call on. */
-struct sigaction;
-int hca_doorbell_sigaction(int sig, const struct sigaction *act,
-			   struct sigaction *old);
 
 /* ---- CQEs (hca_cqe.c) ---- */
 struct hca_cqe_info {
@@ -401,6 +412,12 @@ int hca_mkey_odp_fault(struct hca_mkey *mk, uint64_t addr, uint64_t len,
 void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd);
 
+/* ---- the null MR's key (hca_null_mr.c) ---- */
+#define HCA_NULL_MKEY 0x7 /* dump_fill_mkey of every context */
+/* Where len bytes through HCA_NULL_MKEY go to (need: a write) or come from
+ * (zeros); NULL and *synd when it cannot. */
+void *hca_null_mem(uint64_t len, uint32_t need, int remote, uint8_t *synd);
+
 /* ---- memory windows (hca_mw.c) ---- */
 /* Decode the UMR segments (len bytes after ctrl) into w. 0 or a
  * syndrome for a WQE too short for its form. */
@@ -427,6 +444,7 @@ enum {
 	HCA_PKT_ATOMIC_RESP,
 	HCA_PKT_ACK,
 	HCA_PKT_NAK,
+	HCA_PKT_XRC_ERR, /* not on the wire: a TGT QP went to ERR elsewhere */
 };
 enum {
 	HCA_PF_FIRST = 1,
@@ -470,6 +488,11 @@ struct hca_pkt {
 	uint32_t flow_label;
 };
 
+/* Name an XRC SRQ as this process's (attach 1) or drop the name: XRC
+ * requests naming it are sent here. 0 or -errno. */
+int hca_fabric_srq_name(unsigned int dev, uint32_t srqn, int attach);
+/* Send a payload-less packet to process pid's ring itself. */
+int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p);
 /* Create this process's receive ring (once). 0 or -errno. */
 int hca_fabric_open(void);
 /* Make (dev, qpn) reachable / unreachable. */
@@ -491,12 +514,8 @@ int hca_fabric_reached(struct hca_mark *m);
 int hca_fabric_backlog(void);
 /* End of an engine pass: what it took from the ring is now handled. */
 void hca_fabric_pass_done(void);
-/* Hand one packet to its QP (requester or responder role). */
-void hca_fabric_deliver(const struct hca_pkt *p, const uint8_t *payload);
-/* Handle up to max arrived packets; the number handled. */
+/* Hand up to max arrived packets to hca_rx(); the number handed. */
 int hca_fabric_poll(int max);
-/* Copy the payload of the packet being handled into iov. 0. */
-int hca_fabric_take(const struct iovec *iov, int iovcnt);
 /* Sleep up to ms unless packets are waiting; a sender wakes us. */
 void hca_fabric_wait(int ms);
 /* The application enters (1) or leaves (0) an engine pass: senders do
@@ -504,6 +523,15 @@ void hca_fabric_wait(int ms);
 int hca_fabric_app_pass(int in);
 /* Wake this process's engine thread if it sleeps. */
 void hca_fabric_wake_self(void);
+
+/* ---- receive (hca_rx.c) ---- */
+/* The HCA's one receive entry: a packet the wire took from this
+ * process's ring, with its payload. */
+void hca_rx(const struct hca_pkt *p, const uint8_t *payload);
+/* ... past --fault's wire rules: to the requester or the responder. */
+void hca_rx_deliver(const struct hca_pkt *p, const uint8_t *payload);
+/* Copy the payload of the packet being handled into iov. */
+void hca_rx_payload(const struct iovec *iov, int iovcnt);
 
 /* ---- --fault (hca_fault.c) ---- */
 /* A packet taken from the ring: 1 if a fault took it (dropped, held for
@@ -522,7 +550,7 @@ int hca_req_inject(struct hca_qp *qp, const struct hca_swqe *tmpl,
 		   const void *inl, uint32_t inl_len);
 void hca_req_timers(struct hca_qp *qp, uint64_t now);
 void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p);
-/* Handle a request packet; payload can be read with hca_fabric_take(). */
+/* Handle a request packet; payload can be read with hca_rx_payload(). */
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* Send queued responses and the pending ACK; 1 if it sent something. */
 int hca_resp_flush(struct hca_qp *qp);
@@ -542,6 +570,16 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p);
 /* An XRC SRQ goes away: no TGT QP may still point at it. */
 void hca_xrc_srq_gone(const struct hca_srq *srq);
+/* An XRC SRQ was made: requests naming it come to this process. */
+void hca_xrc_srq_made(const struct hca_srq *srq);
+/* A request for a TGT QP, run here because the SRQ it names is here (or
+ * HCA_PKT_XRC_ERR: the QP went to ERR in another process): qp is this
+ * process's instance of the QP, NULL when it has none yet (one is made
+ * from the QP's row). */
+void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p);
+/* A responder error on a TGT QP instance: the QP goes to ERR everywhere,
+ * event to every handle. */
+void hca_xrc_event(struct hca_qp *qp, uint32_t event);
 
 /* ---- tag matching (hca_tm.c) ---- */
 enum { HCA_CQE_APP_TM = 1 };
@@ -576,6 +614,10 @@ struct hca_cq *hca_tm_complete(struct hca_qp *qp, struct hca_cqe_info *ci);
 /* The rendezvous READ w retired (synd: how): the EXPECTED CQE, the FIN. */
 void hca_tm_rndv_done(struct hca_qp *qp, const struct hca_swqe *w,
 		      uint8_t synd);
+/* The device an address vector reaches: by DLID on IB, by the
+ * destination MAC on Ethernet (hca_req.c). */
+unsigned int hca_av_dst_dev(const struct hca_qp *qp,
+			    const struct hca_swqe *w);
 
 /* ---- DC (hca_dc.c) ---- */
 /* Decode a DCI WQE's address vector at s into w: its size in 16-byte

@@ -55,6 +55,9 @@ enum {
 	/* Not the PRM's: a transition the verbs allow that mlx5 firmware
 	 * has no command for (RTS->SQD, SQD->SQD, ...), to in.state. */
 	HCA_CMD_SIM_2STATE_QP = 0xf00,
+	/* Not the PRM's: this process holds an XRC TGT QP made in another
+	 * (open_qp); its HCA must hear of the QP's errors (num: the QPN). */
+	HCA_CMD_SIM_OPEN_XRC_TGT = 0xf01,
 };
 
 /* Command status (the firmware's, first byte of every output) */
@@ -130,6 +133,14 @@ enum {
 	 * of the state follows (QUERY_QP tells which). Hardware has no such
 	 * EQE; the kernel asks the firmware on every query instead. */
 	HCA_EQE_QP_STATE = 0xf0,
+	/* An XRC TGT QP (num) went to ERR in another process: the event
+	 * that process raised goes to this process's handles too. */
+	HCA_EQE_XRC_TGT_ERR = 0xf1,
+};
+/* Affiliated QP EQE sub-type: the QP is an XRC TGT QP, the domain's, so
+ * the error goes to every handle of every process holding it. */
+enum {
+	HCA_EQE_SUB_XRC_TGT = 1,
 };
 /* PORT_CHANGE sub-types (the PRM's; SM is the sim's own) */
 enum {

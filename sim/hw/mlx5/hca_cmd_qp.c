@@ -244,6 +244,17 @@ static uint8_t modify_qp(const void *in, void *out)
 	return HCA_STAT_OK;
 }
 
+/* The QP's errors come to this process's ring from the process that finds
+ * them (hca_xrc.c): it needs a ring and an engine, no queue of its own. */
+static uint8_t open_xrc_tgt(const void *in, void *out)
+{
+	(void)in, (void)out;
+	if (hca_fabric_open())
+		return HCA_STAT_INT_ERR;
+	hca_engine_start();
+	return HCA_STAT_OK;
+}
+
 static uint8_t query_qp(const void *in, void *out)
 {
 	const struct hca_num_in *c = in;
@@ -277,6 +288,8 @@ static const struct hca_cmd_def qp_defs[] = {
 	HCA_CMD(CREATE_DCT, create_dct, struct hca_create_dct_in,
 		struct hca_cmd_out),
 	HCA_CMD(DESTROY_DCT, destroy_qp, struct hca_num_in, struct hca_cmd_out),
+	HCA_CMD(SIM_OPEN_XRC_TGT, open_xrc_tgt, struct hca_num_in,
+		struct hca_cmd_out),
 	HCA_CMD(QUERY_DCT, query_qp, struct hca_num_in,
 		struct hca_query_qp_out),
 };

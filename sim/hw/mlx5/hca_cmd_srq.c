@@ -59,6 +59,8 @@ static uint8_t create_srq(const void *in, void *out)
 	}
 	srq->next = hca_srqs;
 	hca_srqs = srq;
+	if (cq) /* XRC and TM SRQs */
+		hca_xrc_srq_made(srq);
 	o->srqn = srq->srqn;
 	return HCA_STAT_OK;
 }

@@ -9,6 +9,12 @@
  * SRQ, receive CQ, user index and access rights. A packet carrying the
  * wrong key is dropped without an answer, so the DCI times out and ends
  * in RETRY_EXC_ERR (the key violation event goes to DEVX only).
+ *
+ * DCI streams: the simulated ConnectX reports dci_streams_caps 0/0 (as a
+ * ConnectX-6 without the feature), so no DCI has stream channels and the
+ * ctrl segment's stream id (bytes 9-10) is not looked at: libmlx5 44
+ * leaves those bytes as the ring held them unless
+ * mlx5dv_wr_set_dc_addr_stream wrote them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +47,7 @@ uint32_t hca_dci_av(struct hca_swqe *w, const uint8_t *s)
 
 static uint32_t target_dev(const struct hca_qp *qp, const struct hca_swqe *w)
 {
-	return w->dlid ? w->dlid - 1u : qp->dev;
+	return hca_av_dst_dev(qp, w);
 }
 
 int hca_dci_ready(struct hca_qp *qp, const struct hca_swqe *w, int idle)

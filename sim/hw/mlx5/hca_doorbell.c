@@ -14,9 +14,9 @@
  * A store it cannot decode is single-stepped with the page writable (the
  * trap flag, then SIGTRAP protects it again).
  *
- * Faults that are not at a UAR page go to the program's own handler: its
- * sigaction() and signal() calls for SIGSEGV and SIGTRAP (interposed in
- * boundary/sigsys.c) set the handler this one passes them on to.
+ * Faults that are not at a UAR page go to the program's own action for
+ * SIGSEGV and SIGTRAP, which the boundary records while the trap holds
+ * them (boundary/sig_held.c: sigaction(), signal(), a raw rt_sigaction).
  * Under valgrind a signal frame's registers are not those of the faulting
  * instruction, so there no page is protected: the engine thread watches
  * the doorbell records (spinning while busy, then sleeping), and says so
@@ -25,11 +25,11 @@
  * own thread blocks, where a handler of the sim's could not run).
  */
 #include "hca.h"
+#include "raw_syscall.h"
+#include "sig_held.h"
 #include "x86_store.h"
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <gnu/lib-names.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,10 +37,12 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <sched.h>
 
 #define DB_PAGES  1024
 #define EFL_TF	  0x100u      /* the trap flag: one instruction, SIGTRAP */
 #define OWN_STACK (64u << 10) /* a handler further away is on an alt stack */
+#define RED_ZONE  128u	      /* below the stack pointer: the x86-64 ABI's */
 
 struct db_page {
 	uintptr_t addr; /* 0: a free slot */
@@ -54,18 +56,10 @@ static struct db_page db_pages[DB_PAGES];
 static unsigned int db_used; /* slots below are or were in use */
 static int db_mode;
 static int db_watched; /* a page is served by watching alone */
-/* The program's SIGSEGV and SIGTRAP actions, which faults not ours get. */
-static struct sigaction chain[2];
-static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
 /* initial-exec: no allocation on the first use, which is in a handler */
 static __thread struct db_page *stepping
 	__attribute__((tls_model("initial-exec")));
 uint32_t hca_doorbell_pending;
-
-static struct sigaction *chained(int sig)
-{
-	return &chain[sig == SIGTRAP];
-}
 
 static struct db_page *page_of(uintptr_t a)
 {
@@ -91,10 +85,42 @@ static struct db_page *page_of(uintptr_t a)
  */
 #define DB_PASSES 4
 
+/* At most one send WQE in flight in this process: the application waits
+ * for its answer (a ping-pong), it does not stream. */
+static int waits_for_answer(void)
+{
+	uint32_t n = 0;
+	struct hca_qp *qp;
+
+	for (qp = hca_qps; qp && n <= 1; qp = qp->next)
+		n += qp->head - qp->tail;
+	return n <= 1;
+}
+
+/*
+ * Give the CPU up, unless the last time it went to someone else for long
+ * (a loaded host: the woken engine thread was not the one that ran).
+ * Then not for a while: on a loaded host a yield can cost milliseconds.
+ */
+#define YIELD_SLOW_NS 20000
+#define YIELD_OFF_NS  100000000
+static void yield_once(void)
+{
+	static uint64_t off_until;
+	uint64_t t = hca_now();
+
+	if (t < __atomic_load_n(&off_until, __ATOMIC_RELAXED))
+		return;
+	sched_yield();
+	if (hca_now() - t > YIELD_SLOW_NS)
+		__atomic_store_n(&off_until, t + YIELD_OFF_NS,
+				 __ATOMIC_RELAXED);
+}
+
 void hca_doorbell_pass(void)
 {
-	uint64_t full;
-	int n = 0;
+	uint64_t full, pokes;
+	int n = 0, yield;
 
 	if (pthread_mutex_trylock(&sim_lock)) {
 		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
@@ -102,6 +128,7 @@ void hca_doorbell_pass(void)
 		return;
 	}
 	full = hca_stats.ring_full;
+	pokes = hca_stats.pokes;
 	do {
 		hca_fabric_app_pass(1);
 		hca_step();
@@ -112,50 +139,54 @@ void hca_doorbell_pass(void)
 	/* a peer's ring was full: the thread tries again when it can */
 	if (hca_stats.ring_full != full)
 		hca_fabric_wake_self();
+	/* An engine thread we woke (the peer's, to take our packet) waits
+	 * for a CPU, which on a small host the spinning applications hold:
+	 * this thread, about to poll for the answer, gives its CPU up first
+	 * (not while it streams: the engines then keep their CPUs busy). */
+	yield = hca_stats.pokes != pokes && waits_for_answer();
 	pthread_mutex_unlock(&sim_lock);
+	if (yield)
+		yield_once();
 }
 
-/* After the store: a pass here, unless this handler runs on a small
- * alternate signal stack (then the engine thread runs it). */
+/*
+ * The pass on the storing thread's own stack, with every signal blocked:
+ * the kernel, seeing a stack pointer off the alternate stack, would put
+ * a signal's frame at the alternate stack's top, over this handler's.
+ */
+static long pass_fn(long unused, const long *none)
+{
+	uint64_t all = ~0ull, old = 0;
+
+	(void)unused;
+	(void)none;
+	sim_cookie_syscall(__NR_rt_sigprocmask, SIG_BLOCK, (long)&all,
+			   (long)&old, sizeof(all), 0);
+	hca_doorbell_pass();
+	sim_cookie_syscall(__NR_rt_sigprocmask, SIG_SETMASK, (long)&old, 0,
+			   sizeof(old), 0);
+	return 0;
+}
+
+/* After the store: a pass here. A handler on an alternate signal stack
+ * (UCX installs one, maybe small) runs it on the storing thread's own
+ * stack, below the store's red zone, as if no alternate stack were set. */
 static void rung(const ucontext_t *uc)
 {
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
 
 	if (sp - here > OWN_STACK) {
-		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
-		hca_fabric_wake_self();
+		sim_call_on_stack(pass_fn, 0, NULL,
+				  (void *)((sp - RED_ZONE) & ~(uintptr_t)15));
 		return;
 	}
 	hca_doorbell_pass();
 }
 
-/* A fault that is not ours, as if this handler were not there. */
-static void pass_on(int sig, siginfo_t *si, void *ctx)
-{
-	struct sigaction *a = chained(sig), dfl = {.sa_handler = SIG_DFL};
-	struct sigaction now = *a;
-
-	if (now.sa_flags & SA_RESETHAND)
-		*a = dfl;
-	if (now.sa_flags & SA_SIGINFO) {
-		now.sa_sigaction(sig, si, ctx);
-		return;
-	}
-	if (now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN) {
-		now.sa_handler(sig);
-		return;
-	}
-	if (now.sa_handler == SIG_IGN && si->si_code <= 0)
-		return; /* an ignored signal sent by kill() */
-	/* the default action: a fault faults again, a sent signal is sent
-	 * again (it waits until this handler returns) */
-	libc_sigaction(sig, &dfl, NULL);
-	if (si->si_code <= 0)
-		raise(sig);
-}
-
-static void db_signal(int sig, siginfo_t *si, void *ctx)
+/* A SIGSEGV or SIGTRAP: 1 if it was a store to a UAR page (or the single
+ * step of one), 0 if it is the program's. */
+static int db_signal(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
 	struct db_page *pg = stepping;
@@ -168,16 +199,13 @@ static void db_signal(int sig, siginfo_t *si, void *ctx)
 		sys.mprotect((void *)pg->addr, pg->len, PROT_READ);
 		rung(uc);
 		errno = err;
-		return;
+		return 1;
 	}
 	pg = sig == SIGSEGV && si->si_code == SEGV_ACCERR
 		     ? page_of((uintptr_t)si->si_addr)
 		     : NULL;
-	if (!pg) {
-		pass_on(sig, si, ctx);
-		errno = err;
-		return;
-	}
+	if (!pg)
+		return 0;
 	if (!x86_store_decode(uc, &st) && st.addr >= pg->addr &&
 	    st.addr + st.width <= pg->addr + pg->len) {
 		memcpy(pg->alias + (st.addr - pg->addr), st.val, st.width);
@@ -189,6 +217,7 @@ static void db_signal(int sig, siginfo_t *si, void *ctx)
 		uc->uc_mcontext.gregs[REG_EFL] |= (greg_t)EFL_TF;
 	}
 	errno = err;
+	return 1;
 }
 
 static int under_valgrind(void)
@@ -201,11 +230,6 @@ static int under_valgrind(void)
 /* Decide once per process: the trap (installing the handler) or watching. */
 static int trap_ready(void)
 {
-	struct sigaction sa = {.sa_sigaction = db_signal,
-			       .sa_flags =
-				       SA_SIGINFO | SA_ONSTACK | SA_RESTART};
-	void *libc;
-
 	if (db_mode)
 		return db_mode == DB_TRAP;
 	db_mode = DB_WATCH;
@@ -215,18 +239,13 @@ static int trap_ready(void)
 		sim_trace("doorbells: watched (valgrind)");
 		return 0;
 	}
-	/* libc's own: a sanitizer's interceptor must not keep it from us */
-	libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
-	if (libc)
-		*(void **)&libc_sigaction = dlsym(libc, "sigaction");
-	if (!libc_sigaction)
+	if (sim_sig_hold(SIGSEGV, db_signal, SA_ONSTACK | SA_RESTART, NULL,
+			 NULL) ||
+	    sim_sig_hold(SIGTRAP, db_signal, SA_ONSTACK | SA_RESTART, NULL,
+			 NULL)) {
+		sim_sig_release(SIGSEGV);
 		return 0;
-	sigemptyset(&sa.sa_mask);
-	if (libc_sigaction(SIGSEGV, NULL, &chain[0]) ||
-	    libc_sigaction(SIGTRAP, NULL, &chain[1]) ||
-	    libc_sigaction(SIGSEGV, &sa, NULL) ||
-	    libc_sigaction(SIGTRAP, &sa, NULL))
-		return 0;
+	}
 	db_mode = DB_TRAP;
 	return 1;
 }
@@ -327,18 +346,4 @@ void hca_doorbell_moved(void *old, void *new, size_t new_len)
 int hca_doorbell_watching(void)
 {
 	return db_mode == DB_WATCH || db_watched;
-}
-
-int hca_doorbell_sigaction(int sig, const struct sigaction *act,
-			   struct sigaction *old)
-{
-	struct sigaction *a = chained(sig);
-
-	if ((sig != SIGSEGV && sig != SIGTRAP) || db_mode != DB_TRAP)
-		return -1;
-	if (old)
-		*old = *a;
-	if (act)
-		*a = *act;
-	return 0;
 }

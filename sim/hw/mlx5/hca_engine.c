@@ -19,11 +19,13 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <string.h>
 #include <time.h>
 
 struct hca_cq *hca_cqs;
 struct hca_qp *hca_qps;
 struct hca_srq *hca_srqs;
+const struct hca_soft_ops *hca_soft;
 
 static pthread_t engine_thread;
 static pid_t engine_pid;
@@ -75,7 +77,8 @@ void hca_qp_to_err(struct hca_qp *qp)
 	qp->ack_pending = 0;
 	hca_req_flush(qp);
 	rq_flush(qp);
-	if (qp->srq)
+	/* an XRC instance has no handle here to tell */
+	if (qp->srq && !qp->xrc_inst)
 		hca_eq_post(HCA_EQE_SRQ_LAST_WQE, 0, qp->dev, qp->qpn);
 }
 
@@ -105,6 +108,8 @@ int hca_step(void)
 
 	did = hca_fabric_poll(64) > 0;
 	did |= hca_fault_step(now);
+	if (hca_soft)
+		did |= hca_soft->step(now);
 	for (qp = hca_qps; qp; qp = qp->next) {
 		if (qp->state == IB_QPS_ERR)
 			did |= rq_flush(qp);
@@ -143,11 +148,9 @@ static int thread_pass(void)
 static void *engine_main(void *arg)
 {
 	uint64_t last = hca_now(), now, idle;
-	sigset_t all;
 
 	(void)arg;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	sim_sigmask_async(NULL);
 	for (;;) {
 		now = hca_now();
 		if (thread_pass())
@@ -164,10 +167,25 @@ static void *engine_main(void *arg)
 	return NULL;
 }
 
+/* A fork child's engine starts empty: the queues it inherited are the
+ * parent's (its copies of the objects are snapshots, as the core says). */
+static void forked(void)
+{
+	memset(&hca_stats, 0, sizeof(hca_stats));
+	hca_qps = NULL;
+	hca_cqs = NULL;
+	hca_srqs = NULL;
+}
+
 void hca_engine_start(void)
 {
+	static int atfork_done;
 	pthread_attr_t a;
 
+	if (!atfork_done) {
+		pthread_atfork(NULL, NULL, forked);
+		atfork_done = 1;
+	}
 	if (engine_pid == getpid())
 		return;
 	pthread_attr_init(&a);

@@ -44,6 +44,7 @@ static const char *const pkt_names[] = {
 	[HCA_PKT_ATOMIC_RESP] = "ATOMIC_RESP",
 	[HCA_PKT_ACK] = "ACK",
 	[HCA_PKT_NAK] = "NAK",
+	[HCA_PKT_XRC_ERR] = "XRC_ERR",
 };
 
 static const struct sim_config *cfg(void)
@@ -123,7 +124,7 @@ int hca_fault_rx(const struct hca_pkt *p, const uint8_t *payload)
 	const struct sim_fault_rule *r;
 	struct hca_qp *qp;
 	unsigned int i;
-	uint64_t now;
+	uint64_t now, *rx;
 
 	rx_seen++;
 	if (!c->nfaults)
@@ -137,19 +138,21 @@ int hca_fault_rx(const struct hca_pkt *p, const uint8_t *payload)
 		return 1;
 	}
 	qp = hca_qp_by_qpn(p->dst_dev, p->dst_qpn);
-	if (!qp)
+	/* a software device's QPs keep their own count */
+	rx = qp ? &qp->rx_pkts : hca_soft ? hca_soft->rx_count(p) : NULL;
+	if (!rx)
 		return 0;
-	qp->rx_pkts++;
+	(*rx)++;
 	for (i = 0, r = c->faults; i < c->nfaults; i++, r++) {
 		if (!SIM_FAULT_ON_WIRE(r->kind) ||
 		    !matches(r, p->dst_dev, p->dst_qpn) ||
-		    !fires(r, i, p, qp->rx_pkts))
+		    !fires(r, i, p, *rx))
 			continue;
-		trace_pkt(sim_fault_kind_name(r->kind), p, qp->rx_pkts);
+		trace_pkt(sim_fault_kind_name(r->kind), p, *rx);
 		switch (r->kind) {
 		case SIM_FAULT_DUP:
-			hca_fabric_deliver(p, payload);
-			hca_fabric_deliver(p, payload);
+			hca_rx_deliver(p, payload);
+			hca_rx_deliver(p, payload);
 			break;
 		case SIM_FAULT_REORDER: /* behind the next packet */
 			hold(p, payload, now + 1000000, rx_seen + 1);
@@ -177,7 +180,7 @@ static int release(uint64_t now)
 		*pp = h->next;
 		if (held_tail == &h->next)
 			held_tail = pp;
-		hca_fabric_deliver(&h->p, h->data);
+		hca_rx_deliver(&h->p, h->data);
 		free(h);
 		did = 1;
 	}

@@ -17,6 +17,8 @@ void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	uint64_t addr;
 	uint8_t *base;
 
+	if (key == HCA_NULL_MKEY)
+		return hca_null_mem(len, need, remote, synd);
 	/* a window's index is no MR's: only remote access may use it */
 	if (mk && mk->mw && remote)
 		return hca_mw_mem(qp, mk, key, va, len, need, synd);

@@ -55,9 +55,8 @@ static uint8_t *seg_next(struct seg_cur *c)
 	return p;
 }
 
-/* A UD datagram's device: by DLID on IB, by the AV's MAC on RoCE. */
-static unsigned int hca_ud_dst_dev(const struct hca_qp *qp,
-				   const struct hca_swqe *w)
+/* An address vector's device (UD, DCI): by DLID on IB, by MAC on RoCE. */
+unsigned int hca_av_dst_dev(const struct hca_qp *qp, const struct hca_swqe *w)
 {
 	struct sim_netdev *nd;
 
@@ -154,8 +153,12 @@ static uint8_t decode(struct hca_qp *qp, struct seg_cur *c, struct hca_swqe *w,
 		return 0; /* its ds only says how many BBs it pads over */
 	if (qp->dci) {
 		s = seg_next(c);
-		for (n = hca_dci_av(w, s), bc = 1; bc < n; bc++)
-			seg_next(c);
+		for (n = hca_dci_av(w, s), bc = 1; bc < n; bc++) {
+			s = seg_next(c);
+			/* RoCE: the MAC names the port (rlid is the UDP sport) */
+			if (bc == 1)
+				memcpy(w->rmac, s + 4, 6);
+		}
 		used += n;
 	}
 	if (qp->xrc == HCA_XRC_INI && w->opcode != HCA_WQE_UMR) {
@@ -466,7 +469,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	p.atom[1] = w->compare;
 	p.xrc_srqn = w->xrc_srqn;
 	if (qp->type == IB_QPT_UD) {
-		p.dst_dev = (uint16_t)hca_ud_dst_dev(qp, w);
+		p.dst_dev = (uint16_t)hca_av_dst_dev(qp, w);
 		p.dst_qpn = w->dqpn;
 		/* a Q_Key with the high bit set means "use the QP's own" */
 		p.qkey = (w->qkey & 0x80000000u) ? qp->qkey : w->qkey;
@@ -719,7 +722,8 @@ static uint8_t scatter_resp(struct hca_qp *qp, struct hca_swqe *w,
 		       iov[0].iov_len < 8 ? iov[0].iov_len : 8);
 		return 0;
 	}
-	return hca_fabric_take(iov, n) ? HCA_SYND_LOC_PROT : 0;
+	hca_rx_payload(iov, n);
+	return 0;
 }
 
 /* All WQEs whose packets are at or before psn are acknowledged. */

@@ -200,7 +200,9 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 		sim_trace("qp %#x to ERR: responder error (NAK %u) on packet "
 			  "op %u psn %#x from qp %#x",
 			  qp->qpn, nak, p->op, p->psn, p->src_qpn);
-	if (event)
+	if (event && qp->xrc == HCA_XRC_TGT)
+		hca_xrc_event(qp, event); /* the domain's QP: every handle */
+	else if (event)
 		hca_eq_post(event, 0, qp->dev, qp->qpn);
 	hca_qp_to_err(qp);
 }
@@ -297,7 +299,7 @@ static void ud_input(struct hca_qp *qp, const struct hca_pkt *p)
 		return;
 	}
 	write_grh(qp, p, grh, g);
-	hca_fabric_take(iov, n);
+	hca_rx_payload(iov, n);
 	hca_recv_complete(qp, wc, p, p->len + 40, 0);
 }
 
@@ -502,7 +504,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 		}
 	}
 	if (n || skip)
-		hca_fabric_take(iov, n + 1);
+		hca_rx_payload(iov, n + 1);
 	qp->msg_off += p->len - skip;
 	qp->epsn = (p->psn + 1) & PSN_MASK;
 	qp->ack_psn = p->psn;

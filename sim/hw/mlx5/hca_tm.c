@@ -238,7 +238,7 @@ int hca_tm_recv(struct hca_qp *qp, const struct hca_pkt *p, struct hca_sge *sge,
 	qp->tm_skip = 0;
 	memset(h, 0, RVH_END);
 	if (p->len >= TMH_SIZE)
-		hca_fabric_take(&iov, 1);
+		hca_rx_payload(&iov, 1);
 	else
 		h[0] = TMH_NO_TAG;
 	if (h[0] == TMH_EAGER ||

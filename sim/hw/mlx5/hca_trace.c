@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static const char *const wqe_names[256] = {
 	[HCA_WQE_NOP] = "NOP",
@@ -124,9 +125,15 @@ __attribute__((destructor)) static void trace_stats(void)
 {
 	char line[STATS_LINE];
 	struct hca_stats s;
+	struct timespec until;
 	int n;
 
-	pthread_mutex_lock(&sim_lock); /* the engine thread may still run */
+	/* the engine thread may still run; an exit() from a signal handler
+	 * may have left the lock held by this very thread: give up then */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec++;
+	if (pthread_mutex_timedlock(&sim_lock, &until))
+		return;
 	s = hca_stats;
 	pthread_mutex_unlock(&sim_lock);
 	if (!s.passes)

@@ -8,13 +8,32 @@
  * of the domain has is an invalid request (NAK, as the IBTA's XRC rules
  * want; the HCA's exact syndrome is not documented).
  *
- * The SRQ is looked up among this process's: an XRC SRQ created in
- * another process on the same domain is not reachable through a TGT QP of
- * this one (see sim/README.md, Limits).
+ * Across processes: an XRC SRQ may live in another process than the TGT
+ * QP (any process of the domain may create SRQs in it). The SRQ's ring,
+ * buffers and CQ are that process's, so a request is run there: the
+ * fabric sends an XRC request to the process named by the SRQ
+ * (x<dev>.<srqn>), which runs it on its own instance of the TGT QP: the
+ * creator's HCA QP there, elsewhere one made from the QP's row (the
+ * domain's QP, core/xrc_tgt.c), whose attributes every instance takes
+ * before each request. The responder's expected PSN is the row's, so one
+ * PSN sequence spans every process the INI QP's messages go to; an error
+ * found in one process puts the QP in ERR for all, and its async event,
+ * raised on that process's handles, goes to the HCA of every other
+ * process holding the QP (HCA_PKT_XRC_ERR), which raises it on its own.
  */
 #include "hca.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Named exception to the layering (tests/sim/hca_layering.sh): an
+ * instance of a TGT QP takes its attributes, PSN and holders from the
+ * domain's row in the shared state (core/xrc_tgt.c), and its path's
+ * device as the driver computes it at modify. */
+unsigned int mlx5_av_dev(unsigned int dev, const struct sim_ah_attr *ah);
+struct sim_xrc_tgt *sim_xrc_tgt_row(unsigned int dev, uint32_t qpn);
 
 int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p)
 {
@@ -39,10 +58,132 @@ void hca_xrc_srq_gone(const struct hca_srq *srq)
 {
 	struct hca_qp *qp;
 
+	if (srq->xrcdn)
+		hca_fabric_srq_name(srq->dev, srq->srqn, 0);
 	for (qp = hca_qps; qp; qp = qp->next)
 		if (qp->xrc == HCA_XRC_TGT && qp->srq == srq) {
 			qp->srq = NULL;
 			qp->rcq = NULL;
 			qp->pdn = 0;
 		}
+}
+
+void hca_xrc_srq_made(const struct hca_srq *srq)
+{
+	/* without the name, requests still reach it through a TGT QP of
+	 * this process */
+	(void)hca_fabric_srq_name(srq->dev, srq->srqn, 1);
+	hca_engine_start(); /* it serves this ring, QP or not */
+}
+
+/* This process's instance of a TGT QP created elsewhere. */
+static struct hca_qp *instance_new(const struct sim_xrc_tgt *t)
+{
+	struct hca_qp *qp = calloc(1, sizeof(*qp));
+
+	if (!qp)
+		return NULL;
+	qp->type = IB_QPT_RC;
+	qp->xrc = HCA_XRC_TGT;
+	qp->xrcdn = t->xrcdn;
+	qp->dev = t->dev;
+	qp->qpn = t->qpn;
+	qp->xrc_inst = 1;
+	qp->xrc_resets = t->resets;
+	qp->state = IB_QPS_RESET;
+	qp->next = hca_qps;
+	hca_qps = qp;
+	return qp;
+}
+
+static void instance_free(struct hca_qp *qp)
+{
+	struct hca_qp **p;
+
+	for (p = &hca_qps; *p; p = &(*p)->next)
+		if (*p == qp) {
+			*p = qp->next;
+			break;
+		}
+	free(qp);
+}
+
+/* Every instance takes the QP's attributes from its row (and starts over
+ * after a reset); one that finds the QP put in ERR elsewhere goes to ERR
+ * and tells this process's handles. */
+static void sync_in(struct hca_qp *qp, struct sim_xrc_tgt *t)
+{
+	const struct sim_qp_attr *a = (const struct sim_qp_attr *)t->attr;
+
+	if (qp->xrc_resets != t->resets) {
+		hca_qp_reset(qp);
+		qp->xrc_resets = t->resets;
+	}
+	qp->dest_qpn = a->dest_qp_num;
+	qp->dlid_dev = mlx5_av_dev(qp->dev, &a->ah);
+	qp->access = (uint8_t)a->qp_access_flags;
+	qp->min_rnr_timer = a->min_rnr_timer;
+	qp->dest_rd_atom = a->max_dest_rd_atomic;
+	if (a->qp_state != IB_QPS_ERR)
+		qp->state = a->qp_state;
+	else if (qp->state != IB_QPS_ERR) {
+		hca_qp_to_err(qp);
+		hca_eq_post(HCA_EQE_XRC_TGT_ERR, 0, qp->dev, qp->qpn);
+	}
+	qp->epsn = __atomic_load_n(&t->epsn, __ATOMIC_ACQUIRE);
+}
+
+/* Tell the other processes holding the QP that it went to ERR: their
+ * HCA raises the event on their handles. */
+static void tell_holders(const struct sim_xrc_tgt *t)
+{
+	struct hca_pkt p = {.op = HCA_PKT_XRC_ERR};
+	int32_t me = (int32_t)getpid();
+	unsigned int i;
+
+	p.src_dev = p.dst_dev = (uint16_t)t->dev;
+	p.dst_qpn = t->qpn;
+	for (i = 0; i < SIM_XRCD_HOLDERS; i++)
+		if (t->holder[i].refs && t->holder[i].pid != me)
+			hca_fabric_send_pid(t->holder[i].pid, &p);
+}
+
+void hca_xrc_event(struct hca_qp *qp, uint32_t event)
+{
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(qp->dev, qp->qpn);
+
+	if (!t)
+		return;
+	/* the driver puts the row in ERR and tells this process's handles */
+	hca_eq_post((uint8_t)event, HCA_EQE_SUB_XRC_TGT, qp->dev, qp->qpn);
+	tell_holders(t);
+}
+
+void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
+{
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(p->dst_dev, p->dst_qpn);
+	uint32_t e0;
+
+	if (!t) { /* the QP is gone: an instance of it goes too */
+		if (qp && qp->xrc_inst)
+			instance_free(qp);
+		return;
+	}
+	if (!qp)
+		qp = instance_new(t);
+	if (!qp)
+		return;
+	sync_in(qp, t);
+	if (p->op == HCA_PKT_XRC_ERR)
+		return; /* sync_in told this process's handles */
+	e0 = qp->epsn;
+	hca_resp_input(qp, p);
+	/* only the process holding the expected PSN's packet moves it on */
+	if (qp->epsn != e0)
+		__atomic_compare_exchange_n(&t->epsn, &e0, qp->epsn, 0,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	if (qp->state == IB_QPS_ERR &&
+	    ((struct sim_qp_attr *)t->attr)->qp_state != IB_QPS_ERR)
+		hca_eq_post(HCA_EQE_XRC_TGT_ERR, HCA_EQE_SUB_XRC_TGT, qp->dev,
+			    qp->qpn);
 }
