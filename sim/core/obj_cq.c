@@ -350,6 +350,10 @@ static int w_ex_modify_cq(struct sim_wcall *w)
 		return -EOPNOTSUPP;
 	if (req->attr.cq_period > max)
 		return -EINVAL;
+	if (sim_driver()->modify_cq &&
+	    (ret = sim_driver()->modify_cq(cq, req->attr.cq_count,
+					   req->attr.cq_period)))
+		return ret;
 	cq->mod_count = req->attr.cq_count;
 	cq->mod_period = req->attr.cq_period;
 	snprintf(w->note, sizeof(w->note), "count=%u period=%u us",

@@ -61,10 +61,18 @@ void sim_mr_init(struct sim_mr *mr, struct sim_pd *pd, struct sim_dm *dm)
 		dm->obj.usecnt++;
 }
 
+/* The device's memory key for the MR (its keys and range are final). */
+static int mr_to_device(struct sim_mr *mr)
+{
+	return sim_driver()->reg_mr ? sim_driver()->reg_mr(mr) : 0;
+}
+
 static void mr_release(struct sim_uvfile *uv, struct sim_obj *o)
 {
 	struct sim_mr *mr = sim_mr(o);
 
+	if (sim_driver()->dereg_mr)
+		sim_driver()->dereg_mr(mr);
 	if (mr->pd) /* NULL: its create failed before taking it */
 		mr->pd->obj.usecnt--;
 	if (mr->dm)
@@ -76,9 +84,11 @@ static void mr_release(struct sim_uvfile *uv, struct sim_obj *o)
 
 static int put_keys(struct sim_call *c, struct sim_mr *mr, uint16_t lkey_id)
 {
-	int ret;
+	int ret = mr_to_device(mr);
 
-	ret = sim_attr_copy_out(c, lkey_id, &mr->lkey, sizeof(uint32_t));
+	if (!ret)
+		ret = sim_attr_copy_out(c, lkey_id, &mr->lkey,
+					sizeof(uint32_t));
 	if (!ret)
 		ret = sim_attr_copy_out(c, lkey_id + 1, &mr->rkey,
 					sizeof(uint32_t));
@@ -399,6 +409,9 @@ static int w_reg_mr(struct sim_wcall *w)
 	r.mr_handle = mr->obj.handle;
 	r.lkey = mr->lkey;
 	r.rkey = mr->rkey;
+	err = mr_to_device(mr);
+	if (err)
+		return err;
 	return sim_wc_out(w, &r, sizeof(r));
 }
 
@@ -435,10 +448,18 @@ static int mlx5_rereg(struct sim_mr *mr, uint32_t flags,
 						     : mr->access;
 	int err;
 
+	/* every check first: the device's key goes only for the new one */
 	if (flags & SIM_REREG_TRANS) {
 		err = user_mr_check(req->start, req->length, req->hca_va, acc);
 		if (err)
 			return err;
+	} else if (((mr->access ^ acc) & ~(uint32_t)SIM_ACCESS_UMR) &&
+		   mr->backing != SIM_MR_USER) {
+		return -EOPNOTSUPP;
+	}
+	if (sim_driver()->dereg_mr)
+		sim_driver()->dereg_mr(mr);
+	if (flags & SIM_REREG_TRANS) {
 		if (mr->backing == SIM_MR_DMABUF)
 			sim_dmabuf_release(mr->dmabuf);
 		mr->dmabuf = NULL;
@@ -448,8 +469,6 @@ static int mlx5_rereg(struct sim_mr *mr, uint32_t flags,
 		mr->iova = req->hca_va;
 		mr_new_keys(mr);
 	} else if ((mr->access ^ acc) & ~(uint32_t)SIM_ACCESS_UMR) {
-		if (mr->backing != SIM_MR_USER)
-			return -EOPNOTSUPP;
 		mr_new_keys(mr);
 	}
 	if (pd) {
@@ -458,7 +477,7 @@ static int mlx5_rereg(struct sim_mr *mr, uint32_t flags,
 		mr->pd = pd;
 	}
 	mr->access = acc;
-	return 0;
+	return mr_to_device(mr);
 }
 
 /* REREG_MR (write 11) in ib_uverbs_rereg_mr's order, then the driver. */

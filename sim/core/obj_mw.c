@@ -16,6 +16,8 @@
 static void mw_release(struct sim_uvfile *uv, struct sim_obj *o)
 {
 	(void)uv;
+	if (sim_driver()->dealloc_mw_key)
+		sim_driver()->dealloc_mw_key(sim_mw(o));
 	if (sim_mw(o)->pd) /* NULL: its create failed before taking it */
 		sim_mw(o)->pd->obj.usecnt--;
 }
@@ -75,6 +77,9 @@ static int w_alloc_mw(struct sim_wcall *w)
 	mw->rkey = new_mw_key();
 	r.mw_handle = mw->obj.handle;
 	r.rkey = mw->rkey;
+	err = sim_driver()->alloc_mw_key ? sim_driver()->alloc_mw_key(mw) : 0;
+	if (err)
+		return err;
 	snprintf(w->note, sizeof(w->note), "handle=%u type=%u rkey=%#x",
 		 mw->obj.handle, mw->type, mw->rkey);
 	return sim_wc_out(w, &r, sizeof(r));

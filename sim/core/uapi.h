@@ -331,6 +331,15 @@ struct sim_driver_ops {
 	int (*advise_mr)(struct sim_uvfile *uv, struct sim_pd *pd,
 			 uint32_t advice, uint32_t flags,
 			 const struct ib_uverbs_sge *sge, uint32_t n);
+	/* The device's memory keys (NULL: none). reg_mr once an MR's keys
+	 * and range are final (0 or -errno: the MR goes), dereg_mr when it
+	 * goes or before rereg changes it; the same for an MW. */
+	int (*reg_mr)(struct sim_mr *mr);
+	void (*dereg_mr)(struct sim_mr *mr);
+	int (*alloc_mw_key)(struct sim_mw *mw);
+	void (*dealloc_mw_key)(struct sim_mw *mw);
+	/* EX_MODIFY_CQ's moderation once the core's checks passed. */
+	int (*modify_cq)(struct sim_cq *cq, uint16_t count, uint16_t period);
 	/* Tag matching: tm_srq lets IB_UVERBS_SRQT_TM reach create_srq (else
 	 * EOPNOTSUPP, as rxe); tm_caps fills EX_QUERY_DEVICE's tm_caps for
 	 * device dev (NULL: zeros). */

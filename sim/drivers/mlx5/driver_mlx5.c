@@ -339,6 +339,11 @@ const struct sim_driver_ops sim_mlx5_ops = {
 	.open_qp = mlx5_sim_open_xrc_tgt,
 	.odp_caps = mlx5_sim_odp_caps,
 	.advise_mr = mlx5_sim_advise_mr,
+	.reg_mr = mlx5_sim_reg_mkey,
+	.dereg_mr = mlx5_sim_dereg_mkey,
+	.alloc_mw_key = mlx5_sim_alloc_mw_mkey,
+	.dealloc_mw_key = mlx5_sim_dealloc_mw_mkey,
+	.modify_cq = mlx5_sim_modify_cq,
 	.tm_srq = 1,
 	.tm_caps = mlx5_sim_tm_caps,
 };

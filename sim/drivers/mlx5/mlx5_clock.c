@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The HCA's free-running clock: a 41-bit counter at hca_core_clock
- * (156250 kHz, one cycle every 6.4 ns) that started with the host
- * (CLOCK_MONOTONIC), shared by every process of the simulation. CQEs
- * carry its value; the clock-info page pairs one reading with the wall
- * time of that moment, as mlx5_core's periodic update does, so that
- * mlx5dv_ts_to_ns turns a stamp into the wall time of the completion
- * (within ~34 s of the mapping, where cycles * mult leaves 64 bits: the
- * page is not rewritten later as the kernel's timer would).
+ * The clock-info page of the HCA's free-running clock (a 41-bit counter
+ * at hca_core_clock, 156250 kHz: hw/mlx5/hca_clock.c). It pairs one
+ * reading with the wall time of that moment, as mlx5_core's periodic
+ * update does, so that mlx5dv_ts_to_ns turns a stamp into the wall time
+ * of the completion (within ~34 s of the mapping, where cycles * mult
+ * leaves 64 bits: the page is not rewritten later as the kernel's timer
+ * would).
  */
 #include "mlx5.h"
+#include "hca_cmd.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -22,25 +22,12 @@
  * = min((2^63 - 1) / mult, mask / 3) in ns, divided by 10^9 / HZ (250)
  * as the kernel stores it.
  */
-#define CLOCK_MASK ((1ULL << 41) - 1)
-
 static uint64_t ns_of(clockid_t id)
 {
 	struct timespec ts;
 
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* 156.25 MHz: 5 cycles every 32 ns */
-static uint64_t cycles_at(uint64_t mono_ns)
-{
-	return mono_ns / 32 * 5 & CLOCK_MASK;
-}
-
-uint64_t mlx5_sim_clock_cycles(void)
-{
-	return cycles_at(ns_of(CLOCK_MONOTONIC));
 }
 
 /* Tries at reading both clocks close together (a preemption between). */
@@ -65,9 +52,9 @@ void mlx5_sim_clock_info(struct mlx5_ib_clock_info *ci)
 	memset(ci, 0, sizeof(*ci));
 	ci->mult = 3435973837u;
 	ci->shift = 29;
-	ci->mask = CLOCK_MASK;
+	ci->mask = HCA_CLOCK_MASK;
 	ci->overflow_period = 4294;
 	/* sign even: no update in progress */
-	ci->cycles = cycles_at(mono);
+	ci->cycles = hca_clock_at(mono);
 	ci->nsec = wall;
 }

@@ -6,7 +6,8 @@
  * library in the modify response, and the exact attribute masks mlx5_ib
  * allows for each DC transition instead of the IB state table.
  */
-#include "hca.h"
+#include "mlx5.h"
+#include "hca_cmd.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -36,29 +37,30 @@ int mlx5_sim_dc_flags(const struct sim_qp *gqp, uint32_t *flags, int *kind)
 	return 0;
 }
 
+/* The DCT's context waits in the driver until INIT->RTR creates it. */
 int mlx5_sim_create_dct(struct sim_uvfile *uv, struct sim_qp *gqp,
 			const struct mlx5_ib_create_qp *req)
 {
-	struct hca_qp *qp = calloc(1, sizeof(*qp));
+	struct hca_create_dct_in *c = calloc(1, sizeof(*c));
+	struct mlx5_sim_res *r;
 
-	if (!qp)
+	if (!c)
 		return -ENOMEM;
-	qp->obj = &gqp->obj;
-	qp->uv = uv;
-	qp->dev = uv->dev;
-	qp->qpn = gqp->qpn; /* the number the firmware gives it at RTR */
-	qp->type = IB_QPT_RC;
-	qp->dct = 1;
-	qp->dc_key = req->access_key;
-	qp->uidx = req->uidx;
-	qp->pd = gqp->pd;
-	qp->rcq = gqp->recv_cq->obj.drv;
-	qp->srq = gqp->srq->obj.drv;
+	c->hdr.opcode = HCA_CMD_CREATE_DCT;
+	c->dev = uv->dev;
+	c->dctn = gqp->qpn; /* the number the firmware gives it at RTR */
+	c->pdn = mlx5_sim_pdn(gqp->pd);
+	c->cqn = mlx5_sim_res_num(&gqp->recv_cq->obj);
+	c->srqn = mlx5_sim_res_num(&gqp->srq->obj);
+	c->uidx = req->uidx;
+	c->dc_key = req->access_key;
+	r = mlx5_sim_res_add(MLX5_RES_QP, c->dctn, &gqp->obj);
+	if (!r) {
+		free(c);
+		return -ENOMEM;
+	}
+	r->dct = c;
 	gqp->qpn = 0; /* create answers qp_num 0 */
-	gqp->obj.drv = qp;
-	qp->next = hca_qps;
-	hca_qps = qp;
-	hca_engine_start();
 	return 0;
 }
 
@@ -109,7 +111,7 @@ static int dci_ok(unsigned int cur, unsigned int next, uint32_t mask)
 }
 
 /* INIT->RTR makes the DCT: its number goes back in the response. */
-static int dct_rtr(struct sim_qp *gqp, struct hca_qp *qp, void *out,
+static int dct_rtr(struct sim_qp *gqp, struct mlx5_sim_res *res, void *out,
 		   size_t out_len)
 {
 	struct mlx5_ib_modify_qp_resp r = {};
@@ -117,13 +119,14 @@ static int dct_rtr(struct sim_qp *gqp, struct hca_qp *qp, void *out,
 
 	if (out_len < offsetof(struct mlx5_ib_modify_qp_resp, ece_options))
 		return -EINVAL;
-	ret = hca_fabric_attach(qp->dev, qp->qpn);
+	ret = mlx5_sim_cmd(res->dct, sizeof(*res->dct), NULL, 0);
 	if (ret)
 		return ret;
-	gqp->qpn = qp->qpn;
+	res->dct_live = 1;
+	gqp->qpn = res->num;
 	r.response_length =
 		out_len < sizeof(r) ? (uint32_t)out_len : (uint32_t)sizeof(r);
-	r.dctn = qp->qpn;
+	r.dctn = res->num;
 	memcpy(out, &r, r.response_length);
 	return 0;
 }
@@ -131,11 +134,11 @@ static int dct_rtr(struct sim_qp *gqp, struct hca_qp *qp, void *out,
 int mlx5_sim_dc_modify(struct sim_qp *gqp, const struct sim_qp_attr *a,
 		       uint32_t mask, void *out, size_t out_len)
 {
-	struct hca_qp *qp = gqp->obj.drv;
+	struct mlx5_sim_res *r = gqp->obj.drv;
 	unsigned int cur = gqp->attr.qp_state;
 	unsigned int next = (mask & M(STATE)) ? a->qp_state : cur;
 
-	if (!qp->dct)
+	if (!r->dct)
 		return dci_ok(cur, next, mask) ? 0 : -EINVAL;
 	/* a DCT goes RESET->INIT->RTR once, and is destroyed after */
 	if (!(mask & M(STATE)) ||
@@ -143,20 +146,19 @@ int mlx5_sim_dc_modify(struct sim_qp *gqp, const struct sim_qp_attr *a,
 		     next, mask))
 		return -EINVAL;
 	if (next == IB_QPS_INIT) {
-		qp->access = a->qp_access_flags;
-		qp->state = IB_QPS_INIT;
+		r->dct->access = (uint8_t)a->qp_access_flags;
 		return 1;
 	}
-	qp->min_rnr_timer = a->min_rnr_timer;
-	if (dct_rtr(gqp, qp, out, out_len))
+	r->dct->min_rnr_timer = a->min_rnr_timer;
+	if (dct_rtr(gqp, r, out, out_len))
 		return -EINVAL;
-	qp->state = IB_QPS_RTR;
 	return 1;
 }
 
-void mlx5_sim_destroy_dct(struct hca_qp *qp)
+void mlx5_sim_destroy_dct(struct sim_qp *gqp)
 {
-	hca_dct_release(qp);
-	if (qp->state == IB_QPS_RTR)
-		hca_fabric_detach(qp->dev, qp->qpn);
+	struct mlx5_sim_res *r = gqp->obj.drv;
+
+	if (r->dct_live)
+		mlx5_sim_hca_destroy(HCA_CMD_DESTROY_DCT, r->num);
 }

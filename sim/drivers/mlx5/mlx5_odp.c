@@ -13,7 +13,7 @@
  * work is queued and the call returns 0 (here it runs at once, its errors
  * dropped, as the kernel's work item drops them).
  */
-#include "hca.h"
+#include "mlx5.h"
 
 #include <errno.h>
 
@@ -62,14 +62,16 @@ static int prefetch_one(const struct sim_mr *mr, uint32_t advice,
 			const struct ib_uverbs_sge *sge)
 {
 	uint64_t off = sge->addr - mr->iova;
+	int faulted;
 
 	if (sge->addr < mr->iova || sge->addr + sge->length < sge->addr ||
 	    sge->length > mr->length || off > mr->length - sge->length)
 		return -EFAULT;
-	return hca_odp_fault(
+	return mlx5_sim_odp_fault(
 		mr->addr + off, sge->length,
 		advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
-		advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT);
+		advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT,
+		&faulted);
 }
 
 int mlx5_sim_advise_mr(struct sim_uvfile *uv, struct sim_pd *pd,

@@ -5,7 +5,8 @@
  * user index), and the hand-over of the user's rings and doorbell records
  * to the engine.
  */
-#include "hca.h"
+#include "mlx5.h"
+#include "hca_cmd.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -99,24 +100,15 @@ static int queue_mem(struct sim_call *c, uint16_t dbr_attr,
 	return *buf && *db ? 0 : -EFAULT;
 }
 
-static uint32_t new_number(void)
-{
-	uint32_t n;
-
-	sim_shared_lock(sim.sh);
-	n = (uint32_t)(sim.sh->next_id++ & 0xffffff);
-	sim_shared_unlock(sim.sh);
-	return n ? n : 1;
-}
-
 int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
 	struct mlx5_ib_create_cq req = {};
 	struct mlx5_ib_create_cq_resp resp = {};
+	struct hca_create_cq_in c = {.hdr.opcode = HCA_CMD_CREATE_CQ};
+	struct hca_create_cq_out o = {};
 	uint32_t entries = gcq->cqe;
 	volatile uint32_t *dbrec;
-	struct hca_cq *cq;
 	uint8_t *buf;
 	int ret;
 
@@ -144,41 +136,30 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 			&dbrec);
 	if (ret)
 		return ret;
-	cq = calloc(1, sizeof(*cq));
-	if (!cq)
+	c.dev = uv->dev;
+	c.ncqe = entries;
+	c.cqe_size = req.cqe_size;
+	c.ignore_overrun = !!(gcq->flags & IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
+	c.buf = (uintptr_t)buf;
+	c.dbrec = (uintptr_t)dbrec;
+	ret = mlx5_sim_cmd(&c, sizeof(c), &o, sizeof(o));
+	if (ret)
+		return ret;
+	if (!mlx5_sim_res_add(MLX5_RES_CQ, o.cqn, &gcq->obj)) {
+		mlx5_sim_hca_destroy(HCA_CMD_DESTROY_CQ, o.cqn);
 		return -ENOMEM;
-	cq->obj = &gcq->obj;
-	cq->uv = uv;
-	cq->cqn = new_number();
-	cq->ncqe = entries;
-	cq->cqe_size = req.cqe_size;
-	cq->ignore_overrun = !!(gcq->flags & IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
-	cq->buf = buf;
-	cq->dbrec = dbrec;
-	/* no arm yet: a value no arm doorbell can carry */
-	cq->dbrec[1] = htobe32(HCA_CQ_ARM_IDLE);
+	}
 	gcq->cqe = entries - 1;
-	gcq->obj.drv = cq;
-	cq->next = hca_cqs;
-	hca_cqs = cq;
-	resp.cqn = cq->cqn;
-	hca_trace_cq_ring(cq);
+	resp.cqn = o.cqn;
 	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
 	return 0;
 }
 
 void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *gcq)
 {
-	struct hca_cq *cq = gcq->obj.drv, **p;
-
 	(void)uv;
-	for (p = &hca_cqs; *p; p = &(*p)->next)
-		if (*p == cq) {
-			*p = cq->next;
-			break;
-		}
-	free(cq);
-	gcq->obj.drv = NULL;
+	mlx5_sim_hca_destroy(HCA_CMD_DESTROY_CQ, mlx5_sim_res_num(&gcq->obj));
+	mlx5_sim_res_del(&gcq->obj);
 }
 
 /*
@@ -187,15 +168,21 @@ void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *gcq)
  * then the udata (reserved fields, the new ring pinned for entries *
  * cqe_size bytes) and the firmware's MODIFY_CQ, which fails with
  * BAD_SIZE_OUTS_CQES (EINVAL) when the new ring cannot hold the CQEs not
- * yet consumed. The CQE size stays what it was at create: a request for
- * another one is EINVAL, as mlx5_ib says for its own CQs.
+ * yet consumed. The CQE size stays what it was at create (QUERY_CQ): a
+ * request for another one is EINVAL, as mlx5_ib says for its own CQs.
  */
 int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
-	struct hca_cq *cq = gcq->obj.drv;
+	uint32_t cqn = mlx5_sim_res_num(&gcq->obj);
+	struct hca_num_in q = {.hdr.opcode = HCA_CMD_QUERY_CQ, .num = cqn};
+	struct hca_modify_cq_in m = {
+		.hdr = {HCA_CMD_MODIFY_CQ, HCA_MODIFY_CQ_RESIZE},
+		.cqn = cqn,
+	};
+	struct hca_query_cq_out qo = {};
 	struct mlx5_ib_resize_cq req;
-	uint32_t entries = roundup_pow2(cqe + 1), set_ci;
+	uint32_t entries = roundup_pow2(cqe + 1);
 	int ret;
 
 	(void)uv, (void)out, (void)out_len;
@@ -209,21 +196,31 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 	if (req.reserved0 || req.reserved1 || !req.cqe_size)
 		return -EINVAL;
 	ret = sim_pin_user(req.buf_addr, (uint64_t)entries * req.cqe_size);
+	if (!ret)
+		ret = mlx5_sim_cmd(&q, sizeof(q), &qo, sizeof(qo));
 	if (ret)
 		return ret;
-	if (req.cqe_size != cq->cqe_size)
+	if (req.cqe_size != qo.cqe_size)
 		return -EINVAL;
-	set_ci = be32toh(cq->dbrec[0]) & 0xffffff;
-	if (((cq->pi - set_ci) & 0xffffff) > entries)
-		return -EINVAL;
-	hca_cq_resize(cq, (uint8_t *)(uintptr_t)req.buf_addr, entries);
+	m.ncqe = entries;
+	m.buf = req.buf_addr;
+	ret = mlx5_sim_cmd(&m, sizeof(m), NULL, 0);
+	if (ret)
+		return ret;
 	gcq->cqe = entries - 1;
 	return 0;
 }
 
-static struct hca_cq *hcq(struct sim_cq *c)
+int mlx5_sim_modify_cq(struct sim_cq *gcq, uint16_t count, uint16_t period)
 {
-	return c ? c->obj.drv : NULL;
+	struct hca_modify_cq_in m = {
+		.hdr = {HCA_CMD_MODIFY_CQ, HCA_MODIFY_CQ_MODERATE},
+		.cqn = mlx5_sim_res_num(&gcq->obj),
+		.cq_max_count = count,
+		.cq_period = period,
+	};
+
+	return mlx5_sim_cmd(&m, sizeof(m), NULL, 0);
 }
 
 static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
@@ -260,21 +257,22 @@ static int qp_udata(struct sim_uvfile *uv, const struct sim_qp *gqp,
 	return 0;
 }
 
-int mlx5_sim_qp_attach(struct sim_uvfile *uv, struct sim_qp *gqp,
-		       struct hca_qp *qp)
+/* The service type of a verbs QP type; -1 if mlx5 has none for it. */
+static int qp_st(uint8_t qp_type, int dc)
 {
-	int ret = hca_fabric_attach(uv->dev, gqp->qpn);
-
-	if (ret)
-		return ret;
-	qp->obj = &gqp->obj;
-	qp->uv = uv;
-	qp->dev = uv->dev;
-	qp->qpn = gqp->qpn;
-	gqp->obj.drv = qp;
-	qp->next = hca_qps;
-	hca_qps = qp;
-	return 0;
+	switch (qp_type) {
+	case IB_QPT_RC:
+		return HCA_ST_RC;
+	case IB_QPT_UC:
+		return HCA_ST_UC;
+	case IB_QPT_UD:
+		return HCA_ST_UD;
+	case IB_QPT_XRC_INI:
+		return HCA_ST_XRC;
+	case IB_QPT_DRIVER:
+		return dc == MLX5_QP_FLAG_TYPE_DCI ? HCA_ST_DCI : -1;
+	}
+	return -1;
 }
 
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
@@ -282,17 +280,16 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 {
 	struct mlx5_ib_create_qp req = {};
 	struct mlx5_ib_create_qp_resp resp = {};
-	uint64_t rq_bytes, len;
+	struct hca_create_qp_in c = {.hdr.opcode = HCA_CMD_CREATE_QP};
+	const struct sim_qp_cap *cap = &gqp->attr.cap;
 	volatile uint32_t *dbrec;
-	struct hca_qp *qp;
+	uint64_t len;
 	uint8_t *buf;
 	int ret, dc;
 
 	if (gqp->qp_type == IB_QPT_XRC_TGT)
 		return mlx5_sim_create_xrc_tgt(uv, gqp);
-	if (gqp->qp_type != IB_QPT_RC && gqp->qp_type != IB_QPT_UC &&
-	    gqp->qp_type != IB_QPT_UD && gqp->qp_type != IB_QPT_XRC_INI &&
-	    gqp->qp_type != IB_QPT_DRIVER)
+	if (qp_st(gqp->qp_type, MLX5_QP_FLAG_TYPE_DCI) < 0)
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
@@ -307,137 +304,151 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		return ret;
 	/* mlx5_ib reports (QUERY_QP) the RQ it was given, not the request. */
 	gqp->attr.cap.max_recv_wr = req.rq_wqe_count;
-	rq_bytes = (uint64_t)req.rq_wqe_count << req.rq_wqe_shift;
-	len = rq_bytes + ((uint64_t)req.sq_wqe_count << 6);
+	len = ((uint64_t)req.rq_wqe_count << req.rq_wqe_shift) +
+	      ((uint64_t)req.sq_wqe_count << 6);
 	ret = queue_mem(gqp->call, RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM,
 			&gqp->buf_umem, &gqp->dbr_umem, req.buf_addr,
 			req.db_addr, len, &buf, &dbrec);
 	if (ret)
 		return ret;
-	qp = calloc(1, sizeof(*qp));
-	if (!qp)
-		return -ENOMEM;
-	qp->ring_size = req.sq_wqe_count;
-	if (qp->ring_size) {
-		qp->ring = calloc(qp->ring_size, sizeof(*qp->ring));
-		if (!qp->ring) {
-			free(qp);
-			return -ENOMEM;
-		}
-	}
-	ret = mlx5_sim_qp_attach(uv, gqp, qp);
-	if (ret) {
-		free(qp->ring);
-		free(qp);
+	c.dev = uv->dev;
+	c.qpn = gqp->qpn;
+	c.st = (uint8_t)qp_st(gqp->qp_type, dc);
+	c.xrc_half = c.st == HCA_ST_XRC ? HCA_XRC_HALF_INI : 0;
+	c.pdn = mlx5_sim_pdn(gqp->pd);
+	c.cqn_snd = gqp->send_cq ? mlx5_sim_res_num(&gqp->send_cq->obj) : 0;
+	c.cqn_rcv = gqp->recv_cq ? mlx5_sim_res_num(&gqp->recv_cq->obj) : 0;
+	c.srqn = gqp->srq ? mlx5_sim_res_num(&gqp->srq->obj) : 0;
+	c.uidx = req.uidx;
+	c.buf = (uintptr_t)buf;
+	c.dbrec = (uintptr_t)dbrec;
+	c.sq_wqe_cnt = req.sq_wqe_count;
+	c.rq_wqe_cnt = req.rq_wqe_count;
+	c.rq_wqe_shift = req.rq_wqe_shift;
+	c.cap_send_wr = cap->max_send_wr;
+	c.cap_recv_wr = cap->max_recv_wr;
+	c.cap_send_sge = cap->max_send_sge;
+	c.cap_recv_sge = cap->max_recv_sge;
+	c.cap_inline = cap->max_inline_data;
+	ret = mlx5_sim_qp_create(&gqp->obj, &c);
+	if (ret)
 		return ret;
-	}
-	qp->type = gqp->qp_type;
-	if (qp->type == IB_QPT_XRC_INI) {
-		qp->type = IB_QPT_RC;
-		qp->xrc = HCA_XRC_INI;
-	}
-	if (dc) {
-		qp->type = IB_QPT_RC; /* a DCI requests as RC */
-		qp->dci = 1;
-	}
-	qp->uidx = req.uidx;
-	qp->pd = gqp->pd;
-	qp->scq = hcq(gqp->send_cq);
-	qp->rcq = hcq(gqp->recv_cq);
-	qp->srq = gqp->srq ? gqp->srq->obj.drv : NULL;
-	qp->buf = buf;
-	qp->dbrec = dbrec;
-	qp->rq_wqe_cnt = req.rq_wqe_count;
-	qp->rq_wqe_shift = req.rq_wqe_shift;
-	qp->sq_wqe_cnt = req.sq_wqe_count;
-	qp->sq_start = qp->buf + rq_bytes;
-	hca_trace_rings(qp, &gqp->attr.cap);
 	/* static UARs: a medium (shared) bfreg; dynamic: the user's page */
 	resp.bfreg_index = uv->uar_dyn ? 0xffffffffu : 1;
 	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
-	hca_engine_start();
+	return 0;
+}
+
+int mlx5_sim_qp_create(struct sim_obj *obj, const struct hca_create_qp_in *c)
+{
+	int ret = mlx5_sim_cmd(c, sizeof(*c), NULL, 0);
+
+	if (ret)
+		return ret;
+	if (!mlx5_sim_res_add(MLX5_RES_QP, c->qpn, obj)) {
+		mlx5_sim_hca_destroy(HCA_CMD_DESTROY_QP, c->qpn);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void mlx5_sim_destroy_qp(struct sim_uvfile *uv, struct sim_qp *gqp)
 {
-	struct hca_qp *qp = gqp->obj.drv, **p;
-	uint32_t i;
+	struct mlx5_sim_res *r = gqp->obj.drv;
 
 	(void)uv;
-	if (!qp)
+	if (!r)
 		return;
-	if (qp->dct)
-		mlx5_sim_destroy_dct(qp);
-	for (p = &hca_qps; *p; p = &(*p)->next)
-		if (*p == qp) {
-			*p = qp->next;
-			/* not a fork child's copy of the parent's QP */
-			if (!qp->dct)
-				hca_fabric_detach(qp->dev, qp->qpn);
-			break;
-		}
-	for (i = 0; i < qp->ring_size; i++)
-		free(qp->ring[i].inline_buf);
-	free(qp->ring);
-	free(qp);
-	gqp->obj.drv = NULL;
+	if (r->dct)
+		mlx5_sim_destroy_dct(gqp);
+	else
+		mlx5_sim_hca_destroy(HCA_CMD_DESTROY_QP, r->num);
+	mlx5_sim_res_del(&gqp->obj);
 }
 
-void hca_qp_set_state(struct hca_qp *qp, uint32_t state)
+static const struct {
+	uint32_t ib, qpc;
+} qpc_fields[] = {
+	{IB_QP_ACCESS_FLAGS, HCA_QPC_ACCESS},	 {IB_QP_QKEY, HCA_QPC_QKEY},
+	{IB_QP_AV, HCA_QPC_PATH},		 {IB_QP_TIMEOUT, HCA_QPC_TIMEOUT},
+	{IB_QP_RETRY_CNT, HCA_QPC_RETRY},	 {IB_QP_RNR_RETRY, HCA_QPC_RNR_RETRY},
+	{IB_QP_MIN_RNR_TIMER, HCA_QPC_MIN_RNR},	 {IB_QP_MAX_QP_RD_ATOMIC, HCA_QPC_SRA},
+	{IB_QP_MAX_DEST_RD_ATOMIC, HCA_QPC_RRA}, {IB_QP_RQ_PSN, HCA_QPC_RQ_PSN},
+	{IB_QP_SQ_PSN, HCA_QPC_SQ_PSN},	 {IB_QP_DEST_QPN, HCA_QPC_DEST_QPN},
+};
+
+/* mlx5_ib's transition table: the firmware command of each (cur, next);
+ * to ERR and to RESET from anywhere. */
+static const struct {
+	uint8_t cur, next;
+	uint16_t op;
+} qp_ops[] = {
+	{IB_QPS_RESET, IB_QPS_INIT, HCA_CMD_RST2INIT_QP},
+	{IB_QPS_INIT, IB_QPS_INIT, HCA_CMD_INIT2INIT_QP},
+	{IB_QPS_INIT, IB_QPS_RTR, HCA_CMD_INIT2RTR_QP},
+	{IB_QPS_RTR, IB_QPS_RTS, HCA_CMD_RTR2RTS_QP},
+	{IB_QPS_RTS, IB_QPS_RTS, HCA_CMD_RTS2RTS_QP},
+	{IB_QPS_SQE, IB_QPS_RTS, HCA_CMD_SQERR2RTS_QP},
+	{IB_QPS_SQD, IB_QPS_RTS, HCA_CMD_SQD_RTS_QP},
+};
+
+static uint16_t qp_op(uint32_t cur, uint32_t next)
 {
-	qp->state = state;
-	if (qp->obj && !qp->dct_parent) /* a DCT's connection: not the DCT */
-		sim_qp(qp->obj)->attr.qp_state = (uint8_t)state;
+	size_t i;
+
+	if (next == IB_QPS_ERR)
+		return HCA_CMD_2ERR_QP;
+	if (next == IB_QPS_RESET)
+		return HCA_CMD_2RST_QP;
+	for (i = 0; i < sizeof(qp_ops) / sizeof(qp_ops[0]); i++)
+		if (qp_ops[i].cur == cur && qp_ops[i].next == next)
+			return qp_ops[i].op;
+	return HCA_CMD_SIM_2STATE_QP;
 }
 
 int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       const struct sim_qp_attr *a, uint32_t mask,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
-	struct hca_qp *qp = gqp->obj.drv;
+	struct mlx5_sim_res *r = gqp->obj.drv;
+	struct hca_modify_qp_in m = {};
+	uint32_t next = (mask & IB_QP_STATE) ? a->qp_state : gqp->attr.qp_state;
+	size_t i;
 	int ret;
 
-	(void)uv, (void)in, (void)in_len;
-	if (!qp)
+	(void)in, (void)in_len;
+	if (!r)
 		return 0;
 	if (gqp->qp_type == IB_QPT_DRIVER) {
 		ret = mlx5_sim_dc_modify(gqp, a, mask, out, out_len);
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
-	if (mask & IB_QP_ACCESS_FLAGS)
-		qp->access = a->qp_access_flags;
-	if (mask & IB_QP_QKEY)
-		qp->qkey = a->qkey;
+	m.hdr.opcode = qp_op(gqp->attr.qp_state, next);
+	m.qpn = r->num;
+	m.state = next;
+	for (i = 0; i < sizeof(qpc_fields) / sizeof(qpc_fields[0]); i++)
+		if (mask & qpc_fields[i].ib)
+			m.mask |= qpc_fields[i].qpc;
+	m.access = (uint8_t)a->qp_access_flags;
+	m.qkey = a->qkey;
 	if (mask & IB_QP_AV)
-		qp->dlid_dev = mlx5_av_dev(qp->dev, &a->ah);
-	if (mask & IB_QP_TIMEOUT)
-		qp->timeout = a->timeout;
-	if (mask & IB_QP_RETRY_CNT)
-		qp->retry_cnt = a->retry_cnt;
-	if (mask & IB_QP_RNR_RETRY)
-		qp->rnr_retry = a->rnr_retry;
-	if (mask & IB_QP_MIN_RNR_TIMER)
-		qp->min_rnr_timer = a->min_rnr_timer;
-	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
-		qp->log_rd_atom = log2_floor(a->max_rd_atomic);
-	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
-		qp->dest_rd_atom = a->max_dest_rd_atomic;
-	if (mask & IB_QP_RQ_PSN)
-		qp->epsn = a->rq_psn & 0xffffff;
-	if (mask & IB_QP_SQ_PSN)
-		qp->npsn = a->sq_psn & 0xffffff;
-	if (mask & IB_QP_DEST_QPN)
-		qp->dest_qpn = a->dest_qp_num;
-	if (!(mask & IB_QP_STATE))
-		return 0;
-	if (a->qp_state == IB_QPS_RESET)
-		hca_qp_reset(qp);
-	if (a->qp_state == IB_QPS_ERR)
-		hca_qp_to_err(qp);
-	qp->state = a->qp_state;
-	return 0;
+		m.path_dev = mlx5_av_dev(uv->dev, &a->ah);
+	m.timeout = a->timeout;
+	m.retry_cnt = a->retry_cnt;
+	m.rnr_retry = a->rnr_retry;
+	m.min_rnr_timer = a->min_rnr_timer;
+	m.log_sra_max = log2_floor(a->max_rd_atomic);
+	m.rra_max = a->max_dest_rd_atomic;
+	m.rq_psn = a->rq_psn;
+	m.sq_psn = a->sq_psn;
+	m.dest_qpn = a->dest_qp_num;
+	return mlx5_sim_cmd(&m, sizeof(m), NULL, 0);
+}
+
+static uint16_t srq_destroy_op(const struct sim_srq *gsrq)
+{
+	return gsrq->xrcd ? HCA_CMD_DESTROY_XRC_SRQ : HCA_CMD_DESTROY_SRQ;
 }
 
 int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
@@ -446,8 +457,9 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 {
 	struct mlx5_ib_create_srq req = {};
 	struct mlx5_ib_create_srq_resp resp = {};
+	struct hca_create_srq_in c = {.hdr.opcode = HCA_CMD_CREATE_SRQ};
+	struct hca_create_srq_out o = {};
 	uint32_t max = roundup_pow2(gsrq->max_wr + 1), size;
-	struct hca_srq *srq;
 	int ret;
 
 	if (in_len < offsetof(struct mlx5_ib_create_srq, uidx))
@@ -466,39 +478,37 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 		ret = sim_pin_user(req.db_addr, 4);
 	if (ret)
 		return ret;
-	srq = calloc(1, sizeof(*srq));
-	if (!srq)
-		return -ENOMEM;
-	srq->obj = &gsrq->obj;
-	srq->uv = uv;
-	if (!gsrq->srqn)
-		gsrq->srqn = new_number();
-	srq->srqn = gsrq->srqn;
-	srq->wqe_cnt = max;
-	srq->wqe_shift = (uint32_t)__builtin_ctz(size);
-	srq->max_gs = (size - 16) / 16;
-	srq->buf = (uint8_t *)(uintptr_t)req.buf_addr;
-	srq->dbrec = (volatile uint32_t *)(uintptr_t)req.db_addr;
-	srq->limit = gsrq->limit;
-	srq->uidx = req.uidx;
-	if (gsrq->xrcd)
-		srq->xrcdn = gsrq->xrcd->xrcdn;
-	if (gsrq->cq) {
-		srq->cq = hcq(gsrq->cq);
-		srq->pd = gsrq->pd;
-		hca_xrc_srq_made(srq);
+	c.dev = uv->dev;
+	c.srqn = gsrq->srqn;
+	c.wqe_cnt = max;
+	c.wqe_shift = (uint32_t)__builtin_ctz(size);
+	c.max_gs = (size - 16) / 16;
+	c.buf = req.buf_addr;
+	c.dbrec = req.db_addr;
+	c.lwm = gsrq->limit;
+	c.uidx = req.uidx;
+	if (gsrq->xrcd) {
+		c.hdr.opcode = HCA_CMD_CREATE_XRC_SRQ;
+		c.xrcdn = gsrq->xrcd->xrcdn;
+	}
+	if (gsrq->cq) { /* XRC and TM SRQs complete on their own CQ */
+		c.cqn = mlx5_sim_res_num(&gsrq->cq->obj);
+		c.pdn = mlx5_sim_pdn(gsrq->pd);
 	}
 	if (gsrq->srq_type == IB_UVERBS_SRQT_TM) {
-		ret = mlx5_sim_tm_srq(uv->dev, gsrq, srq);
-		if (ret) {
-			free(srq);
+		ret = mlx5_sim_tm_srq(uv->dev, gsrq, &c.tm_slots);
+		if (ret)
 			return ret;
-		}
 	}
-	gsrq->obj.drv = srq;
-	srq->next = hca_srqs;
-	hca_srqs = srq;
-	resp.srqn = srq->srqn;
+	ret = mlx5_sim_cmd(&c, sizeof(c), &o, sizeof(o));
+	if (ret)
+		return ret;
+	if (!mlx5_sim_res_add(MLX5_RES_SRQ, o.srqn, &gsrq->obj)) {
+		mlx5_sim_hca_destroy(srq_destroy_op(gsrq), o.srqn);
+		return -ENOMEM;
+	}
+	gsrq->srqn = o.srqn;
+	resp.srqn = o.srqn;
 	memcpy(out, &resp, out_len < sizeof(resp) ? out_len : sizeof(resp));
 	return 0;
 }
@@ -507,35 +517,27 @@ int mlx5_sim_modify_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 			uint32_t max_wr, uint32_t limit, uint32_t mask,
 			const void *in, size_t in_len)
 {
-	struct hca_srq *srq = gsrq->obj.drv;
+	struct hca_arm_rq_in arm = {
+		.hdr.opcode = gsrq->xrcd ? HCA_CMD_ARM_XRC_SRQ : HCA_CMD_ARM_RQ,
+		.srqn = mlx5_sim_res_num(&gsrq->obj),
+		.lwm = limit,
+	};
 
 	(void)uv, (void)max_wr, (void)in, (void)in_len;
 	if (mask & 1)
 		return -EINVAL; /* mlx5 SRQs do not resize */
-	if ((mask & 2) && srq) {
-		if (limit >= srq->wqe_cnt)
-			return -EINVAL;
-		srq->limit = limit;
-	}
+	if ((mask & 2) && gsrq->obj.drv)
+		return mlx5_sim_cmd(&arm, sizeof(arm), NULL, 0);
 	return 0;
 }
 
 void mlx5_sim_destroy_srq(struct sim_uvfile *uv, struct sim_srq *gsrq)
 {
-	struct hca_srq *srq = gsrq->obj.drv, **p;
-
 	(void)uv;
-	for (p = &hca_srqs; *p; p = &(*p)->next)
-		if (*p == srq) {
-			*p = srq->next;
-			break;
-		}
-	if (srq) {
-		hca_xrc_srq_gone(srq);
-		hca_tm_free(srq->tm);
-	}
-	free(srq);
-	gsrq->obj.drv = NULL;
+	if (gsrq->obj.drv)
+		mlx5_sim_hca_destroy(srq_destroy_op(gsrq),
+				     mlx5_sim_res_num(&gsrq->obj));
+	mlx5_sim_res_del(&gsrq->obj);
 }
 
 /* mlx5_ib_create_ah: on RoCE the response carries the resolved MAC

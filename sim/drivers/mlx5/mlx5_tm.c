@@ -14,6 +14,7 @@
  * after the checks every SRQ has. The SRQ is an XRQ with a tag list of
  * that many slots (hw/mlx5/hca_tm.c).
  */
+#include "mlx5.h"
 #include "hca.h"
 
 #include <errno.h>
@@ -39,7 +40,7 @@ void mlx5_sim_tm_caps(unsigned int dev, struct ib_uverbs_tm_caps *caps)
 	caps->max_rndv_hdr_size = HCA_TM_RNDV_HDR;
 }
 
-int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq, struct hca_srq *srq)
+int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq, uint32_t *slots)
 {
 	uint32_t log = 0;
 
@@ -48,6 +49,6 @@ int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq, struct hca_srq *srq)
 		log = 32 - (uint32_t)__builtin_clz(gsrq->max_num_tags);
 	if (log > log_tm_list_sz(dev))
 		return -EINVAL;
-	srq->tm = hca_tm_new(1u << log);
-	return srq->tm ? 0 : -ENOMEM;
+	*slots = 1u << log;
+	return 0;
 }

@@ -3,42 +3,40 @@
  * mlx5_ib's XRC_TGT QP: a kernel QP. The driver takes no user data for it
  * (libmlx5 sends its usual create_qp udata and the kernel ignores it, and
  * leaves the driver response as libmlx5 zeroed it); the QP has no send
- * queue, its receive side is "SRQ" and its CQs are internal. The engine
- * gets a QP with no rings that answers requests as RC does and hands each
+ * queue, its receive side is "SRQ" and its CQs are internal. The HCA gets
+ * a QP with no rings that answers requests as RC does and hands each
  * message to the XRC SRQ the packet names (hw/mlx5/hca_xrc.c).
  */
-#include "hca.h"
-
-#include <errno.h>
-#include <stdlib.h>
+#include "mlx5.h"
+#include "hca_cmd.h"
 
 int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 {
-	struct hca_qp *qp = calloc(1, sizeof(*qp));
+	const struct hca_create_qp_in c = {
+		.hdr.opcode = HCA_CMD_CREATE_QP,
+		.dev = uv->dev,
+		.qpn = gqp->qpn,
+		.st = HCA_ST_XRC,
+		.xrc_half = HCA_XRC_HALF_TGT,
+		.xrcdn = gqp->xrcd->xrcdn,
+	};
 	int ret;
 
-	if (!qp)
-		return -ENOMEM;
-	qp->type = IB_QPT_RC;
-	qp->xrc = HCA_XRC_TGT;
-	qp->xrcdn = gqp->xrcd->xrcdn;
 	ret = sim_xrc_tgt_new(gqp); /* the domain's QP, held by this handle */
-	if (!ret)
-		ret = mlx5_sim_qp_attach(uv, gqp, qp);
-	if (ret) {
-		free(qp);
+	if (ret)
 		return ret;
-	}
-	hca_engine_start();
-	return 0;
+	return mlx5_sim_qp_create(&gqp->obj, &c);
 }
 
 /* A process that opened a TGT QP hears of its async events from the HCA
- * that found them (hw/mlx5/hca_xrc.c): it needs a ring and an engine even
- * with no queue of its own. */
+ * that found them (hw/mlx5/hca_xrc.c), through its own HCA. */
 void mlx5_sim_open_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 {
-	(void)uv, (void)gqp;
-	if (!hca_fabric_open())
-		hca_engine_start();
+	struct hca_num_in in = {
+		.hdr.opcode = HCA_CMD_SIM_OPEN_XRC_TGT,
+		.num = gqp->qpn,
+	};
+
+	(void)uv;
+	mlx5_sim_cmd(&in, sizeof(in), NULL, 0);
 }

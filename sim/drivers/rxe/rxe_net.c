@@ -15,6 +15,8 @@
 #include "rxe.h"
 #include "netdev.h"
 
+void mlx5_sim_eq_init(void); /* drivers/mlx5/mlx5_eq.c */
+
 #include <endian.h>
 #include <errno.h>
 #include <linux/ip.h>
@@ -234,6 +236,9 @@ int rxe_net_open(struct rxe_sim_qp *q)
 	if (ret)
 		return ret;
 	hca_soft = &rxe_soft;
+	/* the shared engine's port events (--fault link-flap) reach the
+	 * contexts through the one event queue, mlx5's (mlx5_eq.c) */
+	mlx5_sim_eq_init();
 	hca_engine_start();
 	return 0;
 }

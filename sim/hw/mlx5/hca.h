@@ -20,8 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hca_cmd.h"
 #include "ib_enums.h"
-#include "mlx5.h"
+#include "sim.h"
 
 /* mlx5 WQE opcodes (ctrl segment byte 3) */
 enum {
@@ -81,8 +82,7 @@ enum { HCA_XRC_NONE, HCA_XRC_INI, HCA_XRC_TGT };
 
 struct hca_cq {
 	struct hca_cq *next;
-	struct sim_obj *obj;
-	struct sim_uvfile *uv;
+	unsigned int dev;
 	uint32_t cqn;
 	uint32_t ncqe; /* power of two */
 	uint32_t cqe_size;
@@ -93,12 +93,12 @@ struct hca_cq {
 	uint8_t ignore_overrun;	   /* IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
 	uint8_t solicited_pending; /* SE or error CQE since the last event */
 	uint64_t mod_since; /* moderation: when the first held CQE came */
+	uint16_t mod_count, mod_period; /* MODIFY_CQ's (0: off) */
 };
 
 struct hca_srq {
 	struct hca_srq *next;
-	struct sim_obj *obj;
-	struct sim_uvfile *uv;
+	unsigned int dev;
 	uint32_t srqn;
 	uint32_t wqe_cnt, wqe_shift, max_gs;
 	uint8_t *buf;
@@ -111,7 +111,7 @@ struct hca_srq {
 	 * completions go; 0 / NULL for a basic SRQ */
 	uint32_t xrcdn;
 	struct hca_cq *cq;
-	struct sim_pd *pd;
+	uint32_t pdn;
 	struct hca_tm *tm; /* tag matching SRQ: its list (hca_tm.c) */
 };
 
@@ -218,16 +218,15 @@ struct hca_mark {
 
 struct hca_qp {
 	struct hca_qp *next;
-	struct sim_obj *obj;
-	struct sim_uvfile *uv;
 	unsigned int dev;
 	uint32_t qpn, type, state, uidx;
 	uint8_t xrc;	/* HCA_XRC_*: type is then IB_QPT_RC */
 	uint32_t xrcdn; /* XRC_TGT: its domain */
-	/* XRC_TGT instance (obj NULL unless the creator's): the QP's resets
-	 * it saw */
+	uint32_t pdn;
+	/* XRC_TGT: an instance made here from the QP's row (hca_xrc.c),
+	 * not by CREATE_QP; the QP's resets it saw */
+	uint8_t xrc_inst;
 	uint32_t xrc_resets;
-	struct sim_pd *pd;
 	uint8_t sig_all;
 	uint8_t cq_overran; /* a CQE of it found its CQ full (hca_cqe.c) */
 	struct hca_cq *scq, *rcq;
@@ -302,8 +301,16 @@ struct hca_qp *hca_qp_by_qpn(unsigned int dev, uint32_t qpn);
 /* Move a QP to ERR: flush what it holds, raise the async event. */
 void hca_qp_to_err(struct hca_qp *qp);
 void hca_qp_reset(struct hca_qp *qp);
-/* Set the QP's state here and in the core object. */
+
+/* ---- command interface (hca_cmd*.c): the HCA's tables and its EQ ---- */
+/* Set a state the HCA chose itself (ERR) and tell the driver (EQE). */
 void hca_qp_set_state(struct hca_qp *qp, uint32_t state);
+struct hca_cq *hca_cq_by_cqn(uint32_t cqn);
+struct hca_srq *hca_srq_by_srqn(uint32_t srqn);
+/* Hand an EQE to the driver's event queue (dropped before CREATE_EQ). */
+void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev,
+		 uint32_t num);
+void hca_eq_post_eqe(const struct hca_eqe *e);
 
 /* A software device (rxe) executes the packets of its QPs itself: the
  * fabric hands it every packet, each engine pass runs its step. Set by its
@@ -368,6 +375,37 @@ int hca_cq_mod_due(struct hca_cq *cq, uint32_t pending);
  * new one. */
 void hca_cq_resize(struct hca_cq *cq, uint8_t *buf, uint32_t ncqe);
 
+/* ---- memory keys (hca_cmd_mkey.c) ---- */
+/* An MR's translation, or a memory window (free until a UMR binds it). */
+struct hca_mkey {
+	unsigned int dev;
+	uint32_t key;	   /* index << 8 | key byte */
+	uint8_t mw;	   /* a window: mw_type 1 or 2 */
+	uint8_t mw_type;
+	uint8_t free;	   /* window: no range bound */
+	uint8_t odp;	   /* pages are faulted in when the HCA needs them */
+	uint8_t fault;	   /* each access asks the driver (PAGE_FAULT) */
+	uint8_t none;	   /* no bytes the HCA can reach (SW ICM) */
+	uint8_t pf_error;  /* the driver's answer to the last page fault */
+	uint32_t pdn;
+	uint32_t access;   /* IB_ACCESS_* */
+	uint64_t start, length;
+	uint64_t addr;	   /* where start is (fault: at the last one) */
+	/* window: the QP a type 2 was bound through, the MR under it */
+	uint32_t qpn;
+	uint32_t mr_key;
+	uint64_t mr_addr;
+};
+/* The mkey of key's index on dev, whatever its key byte; NULL if none. */
+struct hca_mkey *hca_mkey_find(unsigned int dev, uint32_t key);
+/* Where a fault mkey's start is now (the driver answers the PAGE_FAULT
+ * EQE); 0 when there are no bytes (the exporter revoked the buffer). */
+uint64_t hca_mkey_fault(struct hca_mkey *mk);
+/* An ODP mkey's [addr, addr+len) must be in (writable if write): the
+ * driver resolves the PAGE_FAULT. 0, or -EFAULT when it could not. */
+int hca_mkey_odp_fault(struct hca_mkey *mk, uint64_t addr, uint64_t len,
+		       int write);
+
 /* ---- memory (hca_mem.c) ---- */
 /* Translate [va, va+len) under key to a local pointer after the checks
  * (PD, access bits, bounds, revoked dma-buf); NULL and *synd on failure. */
@@ -389,7 +427,7 @@ uint8_t hca_umr_decode(struct hca_swqe *w, const uint8_t *seg, uint32_t len);
 uint8_t hca_umr_exec(struct hca_qp *qp, const struct hca_swqe *w);
 /* [va, va+len) through window key for a remote request on qp: the
  * window's checks, then the MR's. NULL with *synd REM_ACCESS. */
-void *hca_mw_mem(const struct hca_qp *qp, struct sim_mw *mw, uint32_t key,
+void *hca_mw_mem(const struct hca_qp *qp, struct hca_mkey *mw, uint32_t key,
 		 uint64_t va, uint64_t len, uint32_t need, uint8_t *synd);
 /* SEND_WITH_INV arrived on qp naming rkey: free that type 2 window. 0 or
  * HCA_SYND_REM_INV_REQ. */
@@ -524,12 +562,6 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
 
-/* ---- on-demand paging (hca_odp.c) ---- */
-/* Resolve the HCA's page faults on [addr, addr+len) of this process: 0
- * once every page is in (writable if write), -EFAULT when a page does not
- * exist or may not be written. snapshot: fault nothing, only check that
- * the pages exist (ADVISE_MR's NO_FAULT). */
-int hca_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot);
 
 /* ---- XRC (hca_xrc.c) ---- */
 /* A request for an XRC_TGT QP: point its receive side at the XRC SRQ the
@@ -636,7 +668,9 @@ static inline void hca_hw_count(unsigned int dev, enum sim_hwc c)
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w);
 void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* The rings libmlx5 asked for, to compare two libraries' sizing. */
-void hca_trace_rings(const struct hca_qp *qp, const struct sim_qp_cap *cap);
+struct hca_create_qp_in;
+void hca_trace_rings(const struct hca_qp *qp,
+		     const struct hca_create_qp_in *in);
 void hca_trace_cq_ring(const struct hca_cq *cq);
 
 #endif

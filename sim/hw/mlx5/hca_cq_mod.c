@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * CQ moderation (EX_MODIFY_CQ): an armed CQ holds back its completion
+ * CQ moderation (MODIFY_CQ): an armed CQ holds back its completion
  * event until cq_count CQEs arrived since the arm, or cq_period
  * microseconds passed since the first of them, whichever comes first;
  * a criterion set to 0 is off, both 0 is no moderation. The timer is seen
@@ -10,16 +10,15 @@
 
 int hca_cq_mod_due(struct hca_cq *cq, uint32_t pending)
 {
-	const struct sim_cq *c = cq->obj ? sim_cq(cq->obj) : NULL;
 	uint64_t now;
 
-	if (!c || (!c->mod_count && !c->mod_period))
+	if (!cq->mod_count && !cq->mod_period)
 		return 1;
-	if (c->mod_count && pending >= c->mod_count)
+	if (cq->mod_count && pending >= cq->mod_count)
 		return 1;
 	now = hca_now();
 	if (!cq->mod_since)
 		cq->mod_since = now;
-	return c->mod_period &&
-	       now - cq->mod_since >= (uint64_t)c->mod_period * 1000;
+	return cq->mod_period &&
+	       now - cq->mod_since >= (uint64_t)cq->mod_period * 1000;
 }

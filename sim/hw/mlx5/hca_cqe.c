@@ -11,6 +11,7 @@
  * catastrophic error (QP_FATAL, ERR).
  */
 #include "hca.h"
+#include "hca_cmd.h"
 
 #include <endian.h>
 #include <string.h>
@@ -45,8 +46,8 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 	uint8_t *e;
 
 	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe && !cq->ignore_overrun) {
-		if (!cq->overrun && cq->obj)
-			sim_async_event(cq->uv, SIM_EVENT_CQ_ERR, cq->obj);
+		if (!cq->overrun)
+			hca_eq_post(HCA_EQE_CQ_ERROR, 0, cq->dev, cq->cqn);
 		cq->overrun = 1;
 		return 0;
 	}
@@ -66,7 +67,7 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 		memcpy(e + 36, &ci->imm, 4); /* raw, as libmlx5 reads it */
 		put32(e + 44, ci->byte_cnt);
 		/* the completion time, in cycles of the HCA clock */
-		put64(e + 48, mlx5_sim_clock_cycles());
+		put64(e + 48, hca_clock_now());
 	}
 	if (ci->app) {
 		e[40] = ci->app;
@@ -113,8 +114,7 @@ int hca_cq_overrun_errors(void)
 		/* A QP already in error (its flushes overran) raises none. */
 		if (qp->state == IB_QPS_ERR || qp->state == IB_QPS_RESET)
 			continue;
-		if (qp->obj)
-			sim_async_event(qp->uv, SIM_EVENT_QP_FATAL, qp->obj);
+		hca_eq_post(HCA_EQE_WQ_CATAS_ERROR, 0, qp->dev, qp->qpn);
 		hca_qp_to_err(qp);
 		did = 1;
 	}
@@ -176,6 +176,5 @@ void hca_cq_check_arm(struct hca_cq *cq)
 		return; /* re-armed meanwhile: look again next pass */
 	cq->solicited_pending = 0;
 	cq->mod_since = 0;
-	if (cq->obj)
-		sim_cq_comp_event(sim_cq(cq->obj));
+	hca_eq_post(HCA_EQE_COMP, 0, cq->dev, cq->cqn);
 }

@@ -93,13 +93,11 @@ static struct hca_qp *new_conn(struct hca_qp *dct, const struct hca_pkt *p)
 
 	if (!c)
 		return NULL;
-	c->obj = dct->obj;
-	c->uv = dct->uv;
 	c->dev = dct->dev;
 	c->qpn = dct->qpn;
 	c->type = IB_QPT_RC;
 	c->uidx = dct->uidx;
-	c->pd = dct->pd;
+	c->pdn = dct->pdn;
 	c->rcq = dct->rcq;
 	c->srq = dct->srq;
 	c->access = dct->access;

@@ -13,6 +13,7 @@
  * sleeps, to see the next doorbell record move.
  */
 #include "hca.h"
+#include "hca_cmd.h"
 
 #include <endian.h>
 #include <pthread.h>
@@ -76,8 +77,9 @@ void hca_qp_to_err(struct hca_qp *qp)
 	qp->ack_pending = 0;
 	hca_req_flush(qp);
 	rq_flush(qp);
-	if (qp->srq && qp->obj)
-		sim_async_event(qp->uv, SIM_EVENT_QP_LAST_WQE_REACHED, qp->obj);
+	/* an XRC instance has no handle here to tell */
+	if (qp->srq && !qp->xrc_inst)
+		hca_eq_post(HCA_EQE_SRQ_LAST_WQE, 0, qp->dev, qp->qpn);
 }
 
 void hca_qp_reset(struct hca_qp *qp)

@@ -16,6 +16,7 @@
  * objects when it passes that time.
  */
 #include "hca.h"
+#include "hca_cmd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -186,32 +187,39 @@ static int release(uint64_t now)
 	return did;
 }
 
-static void port_event(struct sim_uvfile *uv, void *arg)
-{
-	sim_device_event(uv, *(uint32_t *)arg, 1);
-}
+/*
+ * The EQE an injected ibv_event_type becomes, as the firmware would raise
+ * it, and what it is affiliated with (mlx5_ib turns it back).
+ */
+enum { ON_CQ, ON_SRQ, ON_QP, ON_DEV };
+static const struct {
+	uint8_t ibv, eqe, sub, on;
+} inject[] = {
+	{0, HCA_EQE_CQ_ERROR, 0, ON_CQ},		/* CQ_ERR */
+	{1, HCA_EQE_WQ_CATAS_ERROR, 0, ON_QP},		/* QP_FATAL */
+	{2, HCA_EQE_WQ_INVAL_REQ_ERROR, 0, ON_QP},	/* QP_REQ_ERR */
+	{3, HCA_EQE_WQ_ACCESS_ERROR, 0, ON_QP},		/* QP_ACCESS_ERR */
+	{8, HCA_EQE_INTERNAL_ERROR, 0, ON_DEV},		/* DEVICE_FATAL */
+	{9, HCA_EQE_PORT_CHANGE, HCA_PORT_ACTIVE, ON_DEV},
+	{10, HCA_EQE_PORT_CHANGE, HCA_PORT_DOWN, ON_DEV},
+	{11, HCA_EQE_PORT_CHANGE, HCA_PORT_LID, ON_DEV},
+	{12, HCA_EQE_PORT_CHANGE, HCA_PORT_PKEY, ON_DEV},
+	{13, HCA_EQE_PORT_CHANGE, HCA_PORT_SM, ON_DEV},
+	{14, HCA_EQE_SRQ_CATAS_ERROR, 0, ON_SRQ},	/* SRQ_ERR */
+	{17, HCA_EQE_PORT_CHANGE, HCA_PORT_CLIENT_REREG, ON_DEV},
+	{18, HCA_EQE_PORT_CHANGE, HCA_PORT_GUID, ON_DEV},
+};
 
-static void device_event(struct sim_uvfile *uv, void *arg)
-{
-	sim_device_event(uv, *(uint32_t *)arg, 0);
-}
-
-/* Port events on every context of the devices rule r names. */
-static void for_devices(const struct sim_fault_rule *r, uint32_t event,
-			void (*fn)(struct sim_uvfile *uv, void *arg))
+/* A port or device EQE on every device rule r names (port 1). */
+static void for_devices(const struct sim_fault_rule *r, uint8_t eqe,
+			uint8_t sub)
 {
 	unsigned int d;
 
 	for (d = 0; d < cfg()->ndev; d++)
 		if (r->any_dev || r->dev == d)
-			sim_for_each_context(d, fn, &event);
+			hca_eq_post(eqe, sub, d, eqe == HCA_EQE_PORT_CHANGE);
 }
-
-enum {
-	IBV_EVENT_DEVICE_FATAL = 8,
-	IBV_EVENT_PORT_ACTIVE = 9,
-	IBV_EVENT_PORT_ERR = 10
-};
 
 /* The port went down (1) or came back (2): its events, once each. */
 static void link_flap(const struct sim_fault_rule *r, unsigned int i,
@@ -224,10 +232,8 @@ static void link_flap(const struct sim_fault_rule *r, unsigned int i,
 	if (state <= done[i])
 		return;
 	if (state == 1 || done[i] == 1) {
-		for_devices(r,
-			    state == 1 ? IBV_EVENT_PORT_ERR
-				       : IBV_EVENT_PORT_ACTIVE,
-			    port_event);
+		for_devices(r, HCA_EQE_PORT_CHANGE,
+			    state == 1 ? HCA_PORT_DOWN : HCA_PORT_ACTIVE);
 		if (sim_tracing())
 			sim_trace("fault link-flap port %s at %llu ms",
 				  state == 1 ? "down" : "up",
@@ -236,9 +242,9 @@ static void link_flap(const struct sim_fault_rule *r, unsigned int i,
 	done[i] = state;
 }
 
-static int on_dev(const struct sim_fault_rule *r, const struct sim_uvfile *uv)
+static int on_dev(const struct sim_fault_rule *r, unsigned int dev)
 {
-	return uv && (r->any_dev || r->dev == uv->dev);
+	return r->any_dev || r->dev == dev;
 }
 
 /* An injected async event, on every matching object of this process. A
@@ -249,33 +255,34 @@ static void inject_event(const struct sim_fault_rule *r)
 	struct hca_qp *qp;
 	struct hca_cq *cq;
 	struct hca_srq *srq;
-	uint32_t e = r->event;
+	size_t k;
 
 	if (sim_tracing())
-		sim_trace("fault event %s", sim_fault_event_name(e));
+		sim_trace("fault event %s", sim_fault_event_name(r->event));
 	hca_stats.faults++;
-	if (e == SIM_EVENT_CQ_ERR) {
+	for (k = 0; k < sizeof(inject) / sizeof(inject[0]); k++)
+		if (inject[k].ibv == r->event)
+			break;
+	if (k == sizeof(inject) / sizeof(inject[0]))
+		return;
+	if (inject[k].on == ON_CQ)
 		for (cq = hca_cqs; cq; cq = cq->next)
-			if (cq->obj && on_dev(r, cq->uv))
-				sim_async_event(cq->uv, e, cq->obj);
-	} else if (e == SIM_EVENT_SRQ_ERR) {
+			if (on_dev(r, cq->dev))
+				hca_eq_post(inject[k].eqe, 0, cq->dev, cq->cqn);
+	if (inject[k].on == ON_SRQ)
 		for (srq = hca_srqs; srq; srq = srq->next)
-			if (srq->obj && on_dev(r, srq->uv))
-				sim_async_event(srq->uv, e, srq->obj);
-	} else if (e >= IBV_EVENT_DEVICE_FATAL) {
-		for_devices(r, e,
-			    e == IBV_EVENT_DEVICE_FATAL ? device_event
-							: port_event);
-	}
-	if (e != SIM_EVENT_QP_FATAL && e != SIM_EVENT_QP_REQ_ERR &&
-	    e != SIM_EVENT_QP_ACCESS_ERR && e != IBV_EVENT_DEVICE_FATAL)
+			if (on_dev(r, srq->dev))
+				hca_eq_post(inject[k].eqe, 0, srq->dev,
+					    srq->srqn);
+	if (inject[k].on == ON_DEV)
+		for_devices(r, inject[k].eqe, inject[k].sub);
+	if (inject[k].on != ON_QP && inject[k].eqe != HCA_EQE_INTERNAL_ERROR)
 		return;
 	for (qp = hca_qps; qp; qp = qp->next) {
-		if (!qp->obj || !on_dev(r, qp->uv) ||
-		    (r->qpn && r->qpn != qp->qpn))
+		if (!on_dev(r, qp->dev) || (r->qpn && r->qpn != qp->qpn))
 			continue;
-		if (e != IBV_EVENT_DEVICE_FATAL)
-			sim_async_event(qp->uv, e, qp->obj);
+		if (inject[k].on == ON_QP)
+			hca_eq_post(inject[k].eqe, 0, qp->dev, qp->qpn);
 		hca_qp_to_err(qp);
 	}
 }

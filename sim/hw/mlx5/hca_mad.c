@@ -16,6 +16,7 @@
  * 40 reserved bytes of the PerfMgt header).
  */
 #include "hca.h"
+#include "uapi.h"
 #include "mad.h"
 
 #include <endian.h>

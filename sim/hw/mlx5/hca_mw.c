@@ -109,17 +109,17 @@ static uint32_t ib_access(uint8_t mkey)
 }
 
 /* The IBTA checks of a bind with a range; 1 if it may proceed. */
-static int bind_ok(const struct hca_qp *qp, const struct sim_mw *mw,
+static int bind_ok(const struct hca_qp *qp, const struct hca_mkey *mw,
 		   const struct hca_umr *u)
 {
-	struct sim_mr *mr = sim_mr_by_key(qp->dev, u->klm_key);
+	const struct hca_mkey *mr = hca_mkey_find(qp->dev, u->klm_key);
 	uint32_t acc = ib_access(u->access), owner = u->qpn_mkey >> 8;
 
-	if (mw->type == 2 ? !(u->flags & UMR_CHECK_FREE) || mw->bound ||
-				    owner != qp->qpn
-			  : owner != NO_QPN)
+	if (mw->mw_type == 2 ? !(u->flags & UMR_CHECK_FREE) || !mw->free ||
+				       owner != qp->qpn
+			     : owner != NO_QPN)
 		return 0;
-	if (!mr || mr->lkey != u->klm_key || mr->pd != qp->pd)
+	if (!mr || mr->mw || mr->key != u->klm_key || mr->pdn != qp->pdn)
 		return 0;
 	if (!(mr->access & IB_ACCESS_MW_BIND) ||
 	    (mr->access & IB_ACCESS_ZERO_BASED))
@@ -127,21 +127,21 @@ static int bind_ok(const struct hca_qp *qp, const struct sim_mw *mw,
 	if ((acc & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(mr->access & IB_ACCESS_LOCAL_WRITE))
 		return 0;
-	return u->klm_bytes == u->len && u->klm_addr >= mr->iova &&
+	return u->klm_bytes == u->len && u->klm_addr >= mr->start &&
 	       u->len <= mr->length &&
-	       u->klm_addr - mr->iova <= mr->length - u->len;
+	       u->klm_addr - mr->start <= mr->length - u->len;
 }
 
-static void mw_bind(struct sim_mw *mw, const struct hca_qp *qp,
+static void mw_bind(struct hca_mkey *mw, const struct hca_qp *qp,
 		    const struct hca_umr *u)
 {
-	mw->bound = 1;
-	mw->qpn = mw->type == 2 ? qp->qpn : 0;
-	mw->rkey = (mw->rkey & ~0xffu) | (u->qpn_mkey & 0xff);
+	mw->free = 0;
+	mw->qpn = mw->mw_type == 2 ? qp->qpn : 0;
+	mw->key = (mw->key & ~0xffu) | (u->qpn_mkey & 0xff);
 	mw->access = ib_access(u->access);
 	mw->start = u->start;
 	mw->length = u->len;
-	mw->mr_lkey = u->klm_key;
+	mw->mr_key = u->klm_key;
 	mw->mr_addr = u->klm_addr;
 }
 
@@ -149,12 +149,12 @@ uint8_t hca_umr_exec(struct hca_qp *qp, const struct hca_swqe *w)
 {
 	const struct hca_umr *u = &w->umr;
 	uint32_t key = be32toh(w->imm);
-	struct sim_mw *mw = sim_mw_by_key(qp->dev, key);
+	struct hca_mkey *mw = hca_mkey_find(qp->dev, key);
 	int inval = u->free && (u->mask & MKEY_MASK_FREE);
 
 	/* The ctrl imm names the window by its index: libmlx5 sends the key
 	 * ibv_mw.rkey holds, which for type 2 is never the bound one. */
-	if (!mw || mw->pd != qp->pd)
+	if (!mw || !mw->mw || mw->pdn != qp->pdn)
 		return HCA_SYND_MW_BIND;
 	if (!inval) {
 		if (!u->len || !u->klm_octowords || !bind_ok(qp, mw, u))
@@ -165,37 +165,37 @@ uint8_t hca_umr_exec(struct hca_qp *qp, const struct hca_swqe *w)
 	if (u->flags & UMR_CHECK_QPN) {
 		/* LOCAL_INV: the exact key of a bound type 2 window of this
 		 * QP; the key stays */
-		if (mw->rkey != key || mw->type != 2 || !mw->bound ||
+		if (mw->key != key || mw->mw_type != 2 || mw->free ||
 		    mw->qpn != qp->qpn)
 			return HCA_SYND_MW_BIND;
 	} else {
 		/* a zero-length bind unbinds a type 1 window, new key byte */
-		if (mw->type != 1)
+		if (mw->mw_type != 1)
 			return HCA_SYND_MW_BIND;
 		if (u->mask & MKEY_MASK_KEY)
-			mw->rkey = (mw->rkey & ~0xffu) | (u->qpn_mkey & 0xff);
+			mw->key = (mw->key & ~0xffu) | (u->qpn_mkey & 0xff);
 	}
-	mw->bound = 0;
+	mw->free = 1;
 	mw->length = 0;
 	return 0;
 }
 
-void *hca_mw_mem(const struct hca_qp *qp, struct sim_mw *mw, uint32_t key,
+void *hca_mw_mem(const struct hca_qp *qp, struct hca_mkey *mw, uint32_t key,
 		 uint64_t va, uint64_t len, uint32_t need, uint8_t *synd)
 {
 	void *p;
 
 	*synd = HCA_SYND_REM_ACCESS;
-	if (mw->rkey != key || !mw->bound || mw->pd != qp->pd)
+	if (mw->key != key || mw->free || mw->pdn != qp->pdn)
 		return NULL;
-	if (mw->type == 2 && mw->qpn != qp->qpn)
+	if (mw->mw_type == 2 && mw->qpn != qp->qpn)
 		return NULL;
 	if ((mw->access & need) != need)
 		return NULL;
 	if (va < mw->start || len > mw->length ||
 	    va - mw->start > mw->length - len)
 		return NULL;
-	p = hca_mem(qp, mw->mr_lkey, mw->mr_addr + (va - mw->start), len, 0, 0,
+	p = hca_mem(qp, mw->mr_key, mw->mr_addr + (va - mw->start), len, 0, 0,
 		    synd);
 	*synd = HCA_SYND_REM_ACCESS;
 	return p;
@@ -203,12 +203,12 @@ void *hca_mw_mem(const struct hca_qp *qp, struct sim_mw *mw, uint32_t key,
 
 uint8_t hca_mw_remote_inv(const struct hca_qp *qp, uint32_t rkey)
 {
-	struct sim_mw *mw = sim_mw_by_key(qp->dev, rkey);
+	struct hca_mkey *mw = hca_mkey_find(qp->dev, rkey);
 
-	if (!mw || mw->rkey != rkey || mw->type != 2 || !mw->bound ||
-	    mw->pd != qp->pd || mw->qpn != qp->qpn)
+	if (!mw || !mw->mw || mw->key != rkey || mw->mw_type != 2 ||
+	    mw->free || mw->pdn != qp->pdn || mw->qpn != qp->qpn)
 		return HCA_SYND_REM_INV_REQ;
-	mw->bound = 0;
+	mw->free = 1;
 	mw->length = 0;
 	return 0;
 }

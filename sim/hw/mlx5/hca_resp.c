@@ -8,6 +8,7 @@
  * responder QP then goes to ERR, as IB's class J/K errors do).
  */
 #include "hca.h"
+#include "hca_cmd.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -63,9 +64,8 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 		if (srq->limit && avail < srq->limit) {
 			/* one event per arming; query_srq then reads 0 */
 			srq->limit = 0;
-			sim_srq(srq->obj)->limit = 0;
-			sim_async_event(srq->uv, SIM_EVENT_SRQ_LIMIT_REACHED,
-					srq->obj);
+			hca_eq_post(HCA_EQE_SRQ_RQ_LIMIT, 0, srq->dev,
+				    srq->srqn);
 		}
 		return 0;
 	}
@@ -203,7 +203,7 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 	if (event && qp->xrc == HCA_XRC_TGT)
 		hca_xrc_event(qp, event); /* the domain's QP: every handle */
 	else if (event)
-		sim_async_event(qp->uv, event, qp->obj);
+		hca_eq_post(event, 0, qp->dev, qp->qpn);
 	hca_qp_to_err(qp);
 }
 
@@ -422,7 +422,7 @@ static void rc_read_atomic(struct hca_qp *qp, const struct hca_pkt *p)
 	    (len &&
 	     !(src = hca_mem(qp, p->rkey, p->raddr, len, need, 1, &synd))) ||
 	    (atomic && (p->raddr & 7))) {
-		resp_fatal(qp, p, HCA_NAK_ACCESS, SIM_EVENT_QP_ACCESS_ERR);
+		resp_fatal(qp, p, HCA_NAK_ACCESS, HCA_EQE_WQ_ACCESS_ERROR);
 		return;
 	}
 	if (qp->rr_head - qp->rr_tail >= HCA_RRESP)
@@ -472,7 +472,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 					IB_ACCESS_REMOTE_WRITE, 1, &synd)))) {
 			qp->in_msg = 0;
 			resp_fatal(qp, p, HCA_NAK_ACCESS,
-				   SIM_EVENT_QP_ACCESS_ERR);
+				   HCA_EQE_WQ_ACCESS_ERROR);
 			return;
 		}
 	}
@@ -516,7 +516,7 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 	    hca_mw_remote_inv(qp, be32toh(p->imm))) {
 		/* class J: the key names no window this QP may free */
 		hca_recv_complete(qp, qp->msg_wqe, p, 0, HCA_SYND_REM_INV_REQ);
-		resp_fatal(qp, p, HCA_NAK_INV_REQ, SIM_EVENT_QP_REQ_ERR);
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, HCA_EQE_WQ_INVAL_REQ_ERROR);
 		return;
 	}
 	if (!write) {
@@ -604,7 +604,7 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 	qp->epsn = p->psn;    /* UC follows the wire; RC: unchanged */
 	qp->seq_nak_sent = 0;
 	if (qp->xrc == HCA_XRC_TGT && hca_xrc_target(qp, p)) {
-		resp_fatal(qp, p, HCA_NAK_INV_REQ, SIM_EVENT_QP_REQ_ERR);
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, HCA_EQE_WQ_INVAL_REQ_ERROR);
 		return;
 	}
 	count_request(qp, p);
@@ -622,7 +622,7 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 		}
 		/* fallthrough */
 	default:
-		resp_fatal(qp, p, HCA_NAK_INV_REQ, SIM_EVENT_QP_REQ_ERR);
+		resp_fatal(qp, p, HCA_NAK_INV_REQ, HCA_EQE_WQ_INVAL_REQ_ERROR);
 	}
 }
 

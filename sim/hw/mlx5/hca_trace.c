@@ -2,6 +2,7 @@
 /* --trace lines for the data path: each WQE taken, each CQE written, and
  * the engine's counters when the process exits. */
 #include "hca.h"
+#include "hca_cmd.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -82,16 +83,17 @@ void hca_trace_cqe(const struct hca_cq *cq, const struct hca_cqe_info *ci)
 				  : NULL));
 }
 
-void hca_trace_rings(const struct hca_qp *qp, const struct sim_qp_cap *cap)
+void hca_trace_rings(const struct hca_qp *qp,
+		     const struct hca_create_qp_in *in)
 {
 	if (!sim_tracing())
 		return;
 	sim_trace("rings qp %#x sq %u BB rq %u x %u B cap wr %u/%u sge %u/%u "
 		  "inline %u",
 		  qp->qpn, qp->sq_wqe_cnt, qp->rq_wqe_cnt,
-		  qp->rq_wqe_cnt ? 1u << qp->rq_wqe_shift : 0, cap->max_send_wr,
-		  cap->max_recv_wr, cap->max_send_sge, cap->max_recv_sge,
-		  cap->max_inline_data);
+		  qp->rq_wqe_cnt ? 1u << qp->rq_wqe_shift : 0, in->cap_send_wr,
+		  in->cap_recv_wr, in->cap_send_sge, in->cap_recv_sge,
+		  in->cap_inline);
 }
 
 void hca_trace_cq_ring(const struct hca_cq *cq)

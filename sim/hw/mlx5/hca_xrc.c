@@ -28,6 +28,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Named exception to the layering (tests/sim/hca_layering.sh): an
+ * instance of a TGT QP takes its attributes, PSN and holders from the
+ * domain's row in the shared state (core/xrc_tgt.c), and its path's
+ * device as the driver computes it at modify. */
+unsigned int mlx5_av_dev(unsigned int dev, const struct sim_ah_attr *ah);
+struct sim_xrc_tgt *sim_xrc_tgt_row(unsigned int dev, uint32_t qpn);
+
 int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p)
 {
 	struct hca_srq *srq;
@@ -43,7 +50,7 @@ int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p)
 	qp->srq = srq;
 	qp->rcq = srq->cq;
 	qp->uidx = srq->uidx;
-	qp->pd = srq->pd;
+	qp->pdn = srq->pdn;
 	return 0;
 }
 
@@ -52,12 +59,12 @@ void hca_xrc_srq_gone(const struct hca_srq *srq)
 	struct hca_qp *qp;
 
 	if (srq->xrcdn)
-		hca_fabric_srq_name(srq->uv->dev, srq->srqn, 0);
+		hca_fabric_srq_name(srq->dev, srq->srqn, 0);
 	for (qp = hca_qps; qp; qp = qp->next)
 		if (qp->xrc == HCA_XRC_TGT && qp->srq == srq) {
 			qp->srq = NULL;
 			qp->rcq = NULL;
-			qp->pd = NULL;
+			qp->pdn = 0;
 		}
 }
 
@@ -65,7 +72,7 @@ void hca_xrc_srq_made(const struct hca_srq *srq)
 {
 	/* without the name, requests still reach it through a TGT QP of
 	 * this process */
-	(void)hca_fabric_srq_name(srq->uv->dev, srq->srqn, 1);
+	(void)hca_fabric_srq_name(srq->dev, srq->srqn, 1);
 	hca_engine_start(); /* it serves this ring, QP or not */
 }
 
@@ -81,6 +88,7 @@ static struct hca_qp *instance_new(const struct sim_xrc_tgt *t)
 	qp->xrcdn = t->xrcdn;
 	qp->dev = t->dev;
 	qp->qpn = t->qpn;
+	qp->xrc_inst = 1;
 	qp->xrc_resets = t->resets;
 	qp->state = IB_QPS_RESET;
 	qp->next = hca_qps;
@@ -120,7 +128,7 @@ static void sync_in(struct hca_qp *qp, struct sim_xrc_tgt *t)
 		qp->state = a->qp_state;
 	else if (qp->state != IB_QPS_ERR) {
 		hca_qp_to_err(qp);
-		sim_xrc_tgt_event(t, t->err_event);
+		hca_eq_post(HCA_EQE_XRC_TGT_ERR, 0, qp->dev, qp->qpn);
 	}
 	qp->epsn = __atomic_load_n(&t->epsn, __ATOMIC_ACQUIRE);
 }
@@ -146,7 +154,8 @@ void hca_xrc_event(struct hca_qp *qp, uint32_t event)
 
 	if (!t)
 		return;
-	sim_xrc_tgt_error(t, event);
+	/* the driver puts the row in ERR and tells this process's handles */
+	hca_eq_post((uint8_t)event, HCA_EQE_SUB_XRC_TGT, qp->dev, qp->qpn);
 	tell_holders(t);
 }
 
@@ -156,7 +165,7 @@ void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 	uint32_t e0;
 
 	if (!t) { /* the QP is gone: an instance of it goes too */
-		if (qp && !qp->obj)
+		if (qp && qp->xrc_inst)
 			instance_free(qp);
 		return;
 	}
@@ -175,5 +184,6 @@ void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 	if (qp->state == IB_QPS_ERR &&
 	    ((struct sim_qp_attr *)t->attr)->qp_state != IB_QPS_ERR)
-		sim_xrc_tgt_error(t, 0);
+		hca_eq_post(HCA_EQE_XRC_TGT_ERR, HCA_EQE_SUB_XRC_TGT, qp->dev,
+			    qp->qpn);
 }

@@ -2,7 +2,8 @@
 /*
  * On-demand paging: the HCA translates an ODP MR's addresses when it
  * touches them, never at registration. An access to a page the HCA has
- * no translation for raises a page fault; the kernel resolves it as HMM
+ * no translation for raises a page fault (a PAGE_FAULT EQE, answered by
+ * PAGE_FAULT_RESUME: mlx5_eq.c); the driver resolves it as HMM
  * does (faulting the page into the process, writable if the access
  * writes) and resumes the access, which then completes. A page that does
  * not exist (never mapped, or unmapped since: the MMU notifier took its
@@ -10,14 +11,14 @@
  * the access fails and its WQE completes in error.
  *
  * Here the fault is served in the engine's pass, before the bytes move
- * (the access stalls for the time the kernel takes): the pages are
+ * (the access stalls for the time the driver takes): the pages are
  * populated through the kernel's own fault path (MADV_POPULATE_READ /
  * _WRITE), which refuses missing and read-only pages as hmm_range_fault
  * does. The translation is never cached, so after munmap the next access
  * fails and after a new mapping at the same address it follows the new
  * pages, as the notifier makes real ODP MRs do.
  */
-#include "hca.h"
+#include "mlx5.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -50,13 +51,15 @@ static long pages_missing(uintptr_t start, size_t span, size_t page)
 	return missing;
 }
 
-int hca_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot)
+int mlx5_sim_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot,
+		       int *faulted)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	uintptr_t start = (uintptr_t)addr & ~(uintptr_t)(page - 1);
 	size_t span;
 	long missing;
 
+	*faulted = 0;
 	if (!len)
 		return 0;
 	if (addr + len < addr)
@@ -68,8 +71,7 @@ int hca_odp_fault(uint64_t addr, uint64_t len, int write, int snapshot)
 		return -EFAULT; /* no page there: nothing to fault in */
 	if (snapshot)
 		return 0; /* NO_FAULT: map what is present, fault nothing */
-	if (missing)
-		hca_stats.odp_faults++;
+	*faulted = missing > 0;
 	if (!missing && !write)
 		return 0;
 	if (madvise((void *)start, span,
