@@ -122,6 +122,7 @@ static int init_cq_obj(struct ibv_cq *ibcq, struct mlx5dv_cq *out)
 	out->cq_uar = cq->uar;
 	out->cqn = cq->cqn;
 	out->comp_mask = 0;
+	cq->dv_owned = true;
 	return 0;
 }
 
