@@ -302,8 +302,8 @@ static void test_dv_obj(void **state)
 	dv.av = NULL;
 	/* a bad CQ fails the whole call before the AH is answered */
 	obj.cq.out = &dcq;
-	assert_int_equal(
-		mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ | MLX5DV_OBJ_AH), EINVAL);
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ | MLX5DV_OBJ_AH),
+			 EINVAL);
 	assert_null(dv.av);
 	/* the PD is not answered */
 	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD), EOPNOTSUPP);
