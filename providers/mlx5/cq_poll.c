@@ -618,7 +618,7 @@ void mlx5_cq_clean(struct mlx5_cq *cq, uint32_t rsn, struct mlx5_srq *srq)
 	struct mlx5_cqe64 *cqe, *dst;
 	uint8_t own, op;
 
-	if (!cq)
+	if (!cq || cq->dv_owned)
 		return;
 	off = cq->cqe_sz - 64;
 	pthread_spin_lock(&cq->lock);

@@ -215,6 +215,9 @@ struct mlx5_cq {
 	struct verbs_cq verbs_cq;
 	pthread_spinlock_t lock;
 	bool single_threaded;
+	/* mlx5dv_init_obj gave its ring away: the caller polls it, and our
+	 * consumer index means nothing, so cleaning must not touch it */
+	bool dv_owned;
 	struct mlx5_buf bufs[2];
 	struct mlx5_buf *active; /* one of bufs */
 	uint32_t ncqe;		 /* entries, a power of two */

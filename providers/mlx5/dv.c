@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * mlx5dv entry points: DM op-address pages, and init_obj for QP, CQ, SRQ
- * and DM (the rings, doorbells and registers direct-verbs users post on).
+ * mlx5dv entry points: DM op-address pages, and init_obj for QP, CQ, SRQ,
+ * DM and AH (the rings, doorbells, registers and address vectors
+ * direct-verbs users post with).
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -121,6 +122,7 @@ static int init_cq_obj(struct ibv_cq *ibcq, struct mlx5dv_cq *out)
 	out->cq_uar = cq->uar;
 	out->cqn = cq->cqn;
 	out->comp_mask = 0;
+	cq->dv_owned = true;
 	return 0;
 }
 
@@ -144,8 +146,21 @@ static int init_srq_obj(struct ibv_srq *ibsrq, struct mlx5dv_srq *out)
 	return 0;
 }
 
+/* The AV is the AH's own: a UD or DC WQE built by the caller copies it. */
+static int init_ah_obj(struct ibv_ah *ibah, struct mlx5dv_ah *out)
+{
+	if (!ibah || !out)
+		return EINVAL;
+	if (!mlx5_is_mlx5_context(ibah->context))
+		return EOPNOTSUPP;
+	out->av = &to_mah(ibah)->av;
+	out->comp_mask = 0;
+	return 0;
+}
+
 static const uint64_t supported_objs = MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ |
-				       MLX5DV_OBJ_SRQ | MLX5DV_OBJ_DM;
+				       MLX5DV_OBJ_SRQ | MLX5DV_OBJ_DM |
+				       MLX5DV_OBJ_AH;
 
 int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
@@ -165,5 +180,7 @@ int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 		err = init_srq_obj(obj->srq.in, obj->srq.out);
 	if (!err && (obj_type & MLX5DV_OBJ_DM))
 		err = init_dm_obj(obj->dm.in, obj->dm.out);
+	if (!err && (obj_type & MLX5DV_OBJ_AH))
+		err = init_ah_obj(obj->ah.in, obj->ah.out);
 	return err;
 }

@@ -163,6 +163,13 @@ static void state_events(struct sim_uvfile *uv, struct sim_qp *qp,
 		sim_async_event(uv, SIM_EVENT_QP_LAST_WQE_REACHED, &qp->obj);
 }
 
+/* the kernel's is_qp_type_connected */
+static int qp_type_connected(unsigned int type)
+{
+	return type == IB_QPT_RC || type == IB_QPT_UC ||
+	       type == IB_QPT_XRC_INI || type == IB_QPT_XRC_TGT;
+}
+
 static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 		  uint32_t rate_limit, uint32_t allowed, int udata)
 {
@@ -188,8 +195,9 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	apply(m, mask, rate_limit, qp, &n);
 	if ((mask & IB_QP_AV) && (ret = sim_check_ah_attr(w->uv->dev, &n.ah)))
 		return ret;
-	/* the kernel resolves the MAC for connected QPs, never for UD */
-	if ((mask & IB_QP_AV) && qp->qp_type != IB_QPT_UD &&
+	/* the kernel resolves the MAC for connected QPs only: never for
+	 * UD, nor for a driver QP (a DCT's or DCI's AV names no peer) */
+	if ((mask & IB_QP_AV) && qp_type_connected(qp->qp_type) &&
 	    (ret = sim_resolve_ah_dmac(w->uv->dev, &n.ah)))
 		return ret;
 	if ((mask & IB_QP_ALT_PATH) &&

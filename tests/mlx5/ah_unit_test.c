@@ -4,7 +4,9 @@
  * Ethernet (RoCE) port, with the kernel calls (GID entry, CREATE_AH)
  * replaced by recorders. RoCE v2 carries the UDP source port in rlid:
  * from the flow label, or random in 0xC000..0xFFFF when it is 0; RoCE v1
- * leaves rlid 0. Then a UD send WQE carries the same 48 bytes.
+ * leaves rlid 0. Then a UD send WQE carries the same 48 bytes, and
+ * mlx5dv_init_obj(MLX5DV_OBJ_AH) hands out that AV (UCX's ud_mlx5 and
+ * dc_mlx5 build their WQEs from it).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -270,6 +272,44 @@ static void test_ud_wqe(void **state)
 	assert_int_equal(mlx5_destroy_ah(&ah->ibv_ah), 0);
 }
 
+/* mlx5dv_init_obj(AH): the AH's own AV, its 48 bytes unchanged. */
+static void test_dv_obj(void **state)
+{
+	struct ibv_ah_attr attr = roce_attr(0xabcde);
+	struct mlx5dv_ah dv = {.comp_mask = ~0ull};
+	struct mlx5dv_obj obj = {};
+	struct mlx5dv_cq dcq = {};
+	struct mlx5_ah *ah;
+
+	setup_ctx(IBV_LINK_LAYER_ETHERNET);
+	gid_type = IBV_GID_TYPE_ROCE_V1;
+	ah = create(&attr);
+	assert_non_null(ah);
+	obj.ah.in = &ah->ibv_ah;
+	obj.ah.out = &dv;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_AH), 0);
+	assert_ptr_equal(dv.av, &ah->av);
+	assert_memory_equal(dv.av, roce_av, sizeof(roce_av));
+	assert_int_equal(dv.comp_mask, 0);
+
+	/* no AH or no output: EINVAL (every context is mlx5's here) */
+	obj.ah.out = NULL;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_AH), EINVAL);
+	obj.ah.out = &dv;
+	obj.ah.in = NULL;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_AH), EINVAL);
+	obj.ah.in = &ah->ibv_ah;
+	dv.av = NULL;
+	/* a bad CQ fails the whole call before the AH is answered */
+	obj.cq.out = &dcq;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ | MLX5DV_OBJ_AH),
+			 EINVAL);
+	assert_null(dv.av);
+	/* the PD is not answered */
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD), EOPNOTSUPP);
+	assert_int_equal(mlx5_destroy_ah(&ah->ibv_ah), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_roce_v1_and_errors),
 		cmocka_unit_test(test_ib_port),
 		cmocka_unit_test(test_ud_wqe),
+		cmocka_unit_test(test_dv_obj),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

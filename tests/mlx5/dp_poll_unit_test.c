@@ -335,6 +335,31 @@ static void test_cq_clean(void **state)
 	fx_cleanup(&fx);
 }
 
+/* A CQ handed out by mlx5dv_init_obj is the caller's to poll: destroying
+ * a QP leaves its ring, CQEs and consumer index alone (UCX's SRQ list
+ * would otherwise get WQEs it already reposted). */
+static void test_cq_clean_dv_owned(void **state)
+{
+	struct mlx5dv_obj obj = {};
+	struct mlx5dv_cq dcq = {};
+	struct dp_fixture fx;
+	uint8_t before[4 * 64];
+	uint32_t i;
+
+	fx_init(&fx, IBV_QPT_RC, 8, 0, 0);
+	for (i = 0; i < 4; i++)
+		fx_cqe(&fx, i, MLX5_CQE_REQ, (uint16_t)i, QPN)->srqn_uidx =
+			htobe32(6);
+	obj.cq.in = ibcq(&fx);
+	obj.cq.out = &dcq;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ), 0);
+	memcpy(before, dcq.buf, sizeof(before));
+	mlx5_cq_clean(fx.cq, 6, NULL); /* all four are QP 6's */
+	assert_int_equal(fx.cq->cons_index, 0);
+	assert_memory_equal(dcq.buf, before, sizeof(before));
+	fx_cleanup(&fx);
+}
+
 static void test_srq_ring(void **state)
 {
 	struct mlx5_srq srq = {};
@@ -400,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_resource),
 		cmocka_unit_test(test_cq_ex),
 		cmocka_unit_test(test_cq_clean),
+		cmocka_unit_test(test_cq_clean_dv_owned),
 		cmocka_unit_test(test_srq_ring),
 	};
 

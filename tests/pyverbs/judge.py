@@ -11,6 +11,7 @@ forced into Python: pyverbs dlopens libibverbs RTLD_LOCAL as it always
 does, and a probe that opens a device through it must pass first.
 
   judge.py --sim SIM --devices N --ours LIBDIR --expected FILE [--suite DIR] [--jobs J]
+           [--link-layer ib|eth]     (eth: RoCE ports)
   judge.py --run OUT SUITE MODULE...     (inside rdma-sim: one batch)
 """
 import argparse
@@ -86,9 +87,15 @@ def run_batch(out, suite, modules):
     return 0
 
 
+def sim_cmd(args, ndev):
+    """rdma-sim with NDEV devices on the judged link layer, then '--'."""
+    return [os.path.abspath(args.sim), '--devices', str(ndev),
+            '--link-layer', args.link_layer, '--']
+
+
 def sim_reaches_pyverbs(args, env):
     """Can pyverbs, loaded as it is, use the simulated device?"""
-    cmd = [os.path.abspath(args.sim), '--', PYTHON, '-c', PROBE]
+    cmd = sim_cmd(args, 1) + [PYTHON, '-c', PROBE]
     try:
         out = subprocess.run(cmd, env=env, capture_output=True, text=True,
                              timeout=60).stdout
@@ -101,8 +108,7 @@ def rdma_link_answers(args, env):
     """Does iproute2's rdma, as rdma-core's suite calls it in its set-up
     (tests/base.py at HEAD), list every simulated port?"""
     import json
-    cmd = [os.path.abspath(args.sim), '--devices', str(args.devices), '--',
-           'rdma', 'link', 'show', '-j']
+    cmd = sim_cmd(args, args.devices) + ['rdma', 'link', 'show', '-j']
     try:
         out = subprocess.run(cmd, env=env, capture_output=True, text=True,
                              timeout=60).stdout
@@ -148,9 +154,9 @@ def run_lib(args, suite, label, env, work):
     batches = [mods[i::args.jobs] for i in range(args.jobs)]
 
     def one(i):
-        cmd = [os.path.abspath(args.sim), '--devices', str(args.devices), '--', PYTHON,
-               os.path.abspath(__file__), '--run', '%s.%d' % (out, i),
-               suite] + batches[i]
+        cmd = sim_cmd(args, args.devices) + [
+            PYTHON, os.path.abspath(__file__), '--run', '%s.%d' % (out, i),
+            suite] + batches[i]
         with open('%s.%d' % (log, i), 'w') as lf:
             try:
                 rc = subprocess.run(cmd, env=env, cwd=work, stdout=lf,
@@ -177,7 +183,8 @@ def run_lib(args, suite, label, env, work):
 
 
 def read_expected(path, ndev):
-    """'DEVICES TEST-ID  # why' lines: DEVICES like 1,2."""
+    """'DEVICES TEST-ID  # why' lines: DEVICES like 1,2 (IB ports) or
+    1eth (RoCE ports)."""
     exp = {}
     with open(path) as f:
         for line in f:
@@ -206,6 +213,7 @@ def main():
     ap.add_argument('--ours')
     ap.add_argument('--expected')
     ap.add_argument('--jobs', type=int, default=2)
+    ap.add_argument('--link-layer', choices=('ib', 'eth'), default='ib')
     args = ap.parse_args()
     if args.run:
         return run_batch(args.run[0], args.run[1], args.run[2:])
@@ -235,8 +243,9 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    print('%d tests, %d device(s), %.1f s' %
-          (len(everything), args.devices, time.monotonic() - start))
+    print('%d tests, %d device(s), %s ports, %.1f s' %
+          (len(everything), args.devices, args.link_layer,
+           time.monotonic() - start))
     ok_deb = sum(deb.get(t) == 'ok' for t in everything)
     ok_ours = sum(ours.get(t) == 'ok' for t in everything)
     print('Debian\'s: ok %d of %d (%s)' % (ok_deb, len(everything),
@@ -247,7 +256,8 @@ def main():
             if deb.get(t) == 'ok' and ours.get(t) != 'ok']
     better = [t for t in everything
               if ours.get(t) == 'ok' and deb.get(t) != 'ok']
-    exp = read_expected(args.expected, args.devices)
+    exp = read_expected(args.expected, '%d%s' % (
+        args.devices, '' if args.link_layer == 'ib' else args.link_layer))
     bad = 0
     print('differences (ok on Debian\'s, not on ours): %d' % len(diff))
     for t in diff:

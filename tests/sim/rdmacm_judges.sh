@@ -63,10 +63,6 @@ io_demo)
 	DAEMON=1
 	export UCX_SOCKADDR_TLS_PRIORITY=rdmacm
 	echo "UCX_SOCKADDR_TLS_PRIORITY=rdmacm"
-	# the sim's DCT does not reach RTR on a RoCE port (EINVAL): UCX
-	# would stop at its worker
-	export UCX_TLS=^dc_mlx5
-	echo "WORKAROUND: UCX_TLS=^dc_mlx5"
 	S="io_demo -p 20111 -q"
 	C="io_demo -p 20111 -q -i 100 -o write,read $SRV" ;;
 qperf)

@@ -10,11 +10,13 @@
 # (RDMA_SIM_HCA_STATS) must show passes run in the storing thread in each
 # process that posted (before, every such doorbell was left to the engine
 # thread).
-# Usage: ucx_perftest.sh SIM PORT TRANSPORT TEST
+# LINK, when given, is the ports' link layer (eth: RoCE).
+# Usage: ucx_perftest.sh SIM PORT TRANSPORT TEST [LINK]
 SIM=$1
 PORT=$2
 TL=$3
 TEST=$4
+LINK=${5:-ib}
 PORT=$((PORT + ($$ % 400) * 32))
 while command -v ss >/dev/null 2>&1 && ss -ltn 2>/dev/null |
 	grep -q ":$PORT "; do
@@ -38,7 +40,7 @@ rc=\$?
 wait \$spid
 exit \$rc
 EOS
-RDMA_SIM_HCA_STATS=$w/stats "$SIM" -- sh "$w/run"
+RDMA_SIM_HCA_STATS=$w/stats "$SIM" --link-layer "$LINK" -- sh "$w/run"
 rc=$?
 cat "$w/c"
 grep -q '^Final:' "$w/c" || { echo "FAIL: no Final line (rc $rc)"; exit 1; }
