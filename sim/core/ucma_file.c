@@ -315,7 +315,11 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 	struct rdma_ucm_event_resp r;
 	struct ucma_file *uf;
 	struct ucma_event *e;
-	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	/* the file's own token FIFO: the program may close its fd while we
+	 * wait, and the kernel's call then keeps waiting on the file it
+	 * holds (as this call holds the devfile) */
+	struct pollfd pfd = {.fd = fp->rfd, .events = POLLIN};
+	int flags = sys.fcntl(fd, F_GETFL), fl;
 	sigset_t old;
 	uint64_t wait;
 	int n, i, ret;
@@ -361,7 +365,12 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		if (n >= 0)
 			break;
-		if (sys.fcntl(fd, F_GETFL) & O_NONBLOCK)
+		/* O_NONBLOCK set meanwhile counts; a closed fd keeps the
+		 * flags the file had */
+		fl = sys.fcntl(fd, F_GETFL);
+		if (fl >= 0)
+			flags = fl;
+		if (flags & O_NONBLOCK)
 			return -EAGAIN;
 		/* wake for a token, the next timer, or to look for the dead */
 		if (!wait || wait > 100000000ull)

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
+#include <pthread.h>
 #include <rdma/rdma_user_cm.h>
 #include <signal.h>
 #include <stddef.h>
@@ -705,6 +706,49 @@ static void test_death(int fd)
 	destroy_id(fd, (uint32_t)l, NULL);
 }
 
+struct waiter {
+	int fd;
+	long ret;
+	int done;
+};
+
+static void *wait_event_thread(void *arg)
+{
+	struct waiter *w = arg;
+	struct rdma_ucm_event_resp e;
+	struct rdma_ucm_get_event c = {.response = (uintptr_t)&e};
+
+	w->ret = cmd(w->fd, RDMA_USER_CM_CMD_GET_EVENT, &c, sizeof(c),
+		     sizeof(e));
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Another thread closes the fd a GET_EVENT waits on: the kernel's call
+ * holds the file and goes on waiting (no EBADF, no EAGAIN; rping's CM
+ * thread met both). The thread ends with the process. */
+static void test_close_while_waiting(void)
+{
+	static struct waiter w;
+	pthread_t t;
+
+	w.fd = open("/dev/infiniband/rdma_cm", O_RDWR | O_CLOEXEC);
+	CHECK(w.fd >= 0, "open rdma_cm: %s", strerror(errno));
+	if (w.fd < 0)
+		return;
+	CHECK(create_id(w.fd, 9, RDMA_PS_TCP) >= 0, "create id");
+	if (pthread_create(&t, NULL, wait_event_thread, &w)) {
+		CHECK(0, "pthread_create");
+		return;
+	}
+	usleep(200000);
+	close(w.fd);
+	usleep(400000);
+	CHECK(!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE),
+	      "GET_EVENT returned %ld after its fd was closed", w.ret);
+	pthread_detach(t);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -724,6 +768,7 @@ int main(int argc, char **argv)
 	test_ud(fd);
 	test_mcast(fd);
 	test_death(fd);
+	test_close_while_waiting();
 	close(fd);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
