@@ -58,10 +58,13 @@ for prog in "ibv_rc_pingpong -n 300" "ib_send_bw -n 1000" "ib_write_bw -n 1000";
 	tail -1 "$w/out"
 done
 
-env -u LD_LIBRARY_PATH timeout 60 "$SIM" --devices 2 -- "$TRAFFIC" rc2 60 6 \
-	>"$w/out" 2>&1
+# BUSY_RC2_ROUNDS: fewer in a sanitized build, whose rounds are slower
+# than the check's own 60 s limit allows beside the busy loops
+rounds=${BUSY_RC2_ROUNDS:-60}
+env -u LD_LIBRARY_PATH timeout 60 "$SIM" --devices 2 -- "$TRAFFIC" rc2 \
+	"$rounds" 6 >"$w/out" 2>&1
 cat "$w/out"
-grep -q '^rc2 ok: 60 rounds' "$w/out" || fail "rc2 beside other traffic"
+grep -q "^rc2 ok: $rounds rounds" "$w/out" || fail "rc2 beside other traffic"
 
 # dtest: socket CM (provider ofa-v2-mlx5_0-1s of Debian's /etc/dat.conf),
 # 10 round trips of 4 MiB, every byte checked (-D)
