@@ -303,10 +303,10 @@ static int send_rtu(struct ucma_id *a)
 	return 0;
 }
 
-static int cmd_accept(struct ucma_id *id, const struct rdma_ucm_accept *c)
+static int cmd_reject(struct ucma_id *id, const struct rdma_ucm_reject *c);
+
+static int accept_param(struct ucma_id *id, const struct rdma_ucm_accept *c)
 {
-	if (id->state != UCMA_CONNECT)
-		return -EINVAL;
 	if (c->conn_param.valid) {
 		if (id->cm == CM_SIDR_REQ_RCVD) {
 			id->uid = c->uid;
@@ -320,6 +320,21 @@ static int cmd_accept(struct ucma_id *id, const struct rdma_ucm_accept *c)
 	if (id->cm != CM_REP_RCVD)
 		return -EINVAL;
 	return send_rtu(id);
+}
+
+/* An ACCEPT that fails rejects the connection (consumer defined, no
+ * private data), as rdma_accept does. */
+static int cmd_accept(struct ucma_id *id, const struct rdma_ucm_accept *c)
+{
+	struct rdma_ucm_reject rej = {0};
+	int ret;
+
+	if (id->state != UCMA_CONNECT)
+		return -EINVAL;
+	ret = accept_param(id, c);
+	if (ret)
+		cmd_reject(id, &rej);
+	return ret;
 }
 
 static int cmd_reject(struct ucma_id *id, const struct rdma_ucm_reject *c)
@@ -394,8 +409,9 @@ static int cmd_disconnect(struct ucma_id *id)
 		send_dreq(id);
 	else if (id->cm == CM_DREQ_RCVD)
 		send_drep(id);
-	else
+	else if (id->cm == CM_NONE)
 		return -EINVAL;
+	/* with nothing left to send (DREQ sent, timewait) it still succeeds */
 	return 0;
 }
 

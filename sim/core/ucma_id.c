@@ -390,6 +390,9 @@ static int bind_addr(struct ucma_id *id, const struct sockaddr_storage *sa)
 	if (!any_addr(sa)) {
 		if (roce_port_of(sa, &dev, &gi))
 			return local_addr(sa) ? -ENODEV : -EADDRNOTAVAIL;
+		/* IPoIB's port space needs an IPoIB netdev, not a RoCE one */
+		if (id->ps == RDMA_PS_IPOIB)
+			return -EINVAL;
 		set_dev(id, dev, gi);
 	}
 	if (sa->ss_family == AF_INET)
@@ -520,10 +523,11 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 	if (!zero_addr(&id->src)) {
 		from = id->src;
 	} else {
+		/* no route: the write fails and the id stays bound */
 		ret = route_src(dst, &from);
 		if (ret) {
-			addr_error(i, ret);
-			return 0;
+			id->state = UCMA_ADDR_BOUND;
+			return ret;
 		}
 	}
 	if (roce_port_of(&from, &dev, &gi)) {
@@ -619,7 +623,8 @@ static int cmd_listen(int f, const struct rdma_ucm_listen *c)
 		if (ret)
 			return ret;
 	}
-	if (id->state != UCMA_ADDR_BOUND && id->state != UCMA_LISTEN)
+	/* a listener cannot listen again (not even for a new backlog) */
+	if (id->state != UCMA_ADDR_BOUND)
 		return -EINVAL;
 	if (id->reuseaddr) {
 		/* a listener holds its port alone (cma_bind_listen) */
