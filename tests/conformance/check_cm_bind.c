@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RDMA CM addresses and options: BIND's size and family checks, who may
- * share a port, the ephemeral range, address resolution's input checks,
- * and the SET_OPTION rules per id state.
+ * RDMA CM addresses: BIND's size and family checks, who may share a port,
+ * the ephemeral range, and address resolution's input checks.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cm.h"
 #include "conf.h"
 
-#define PORT_BIND  20100 /* +0..+4 */
-#define PORT_OPT   20110
-#define PORT_NOUSE 20199 /* nothing listens here */
+#define PORT_BIND 20100 /* +0..+4 */
 
 /* BIND with a raw address and size (reserved as given). */
 static int bind_raw(int fd, uint32_t id, const void *addr, uint16_t size,
@@ -137,7 +133,7 @@ static void check_resolve(int fd)
 
 	cm_create(fd, RDMA_PS_TCP, 0x45, &id);
 	c.id = id;
-	cm_sin((struct sockaddr_storage *)&c.dst_addr, CM_ADDR, PORT_NOUSE);
+	cm_sin((struct sockaddr_storage *)&c.dst_addr, CM_ADDR, CM_PORT_NONE);
 	conf_expect(
 		"resolve.dst_size_0", EINVAL,
 		cm_cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, &c, sizeof(c), 0));
@@ -147,106 +143,23 @@ static void check_resolve(int fd)
 		"resolve.reserved_set", EINVAL,
 		cm_cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, &c, sizeof(c), 0));
 	conf_expect("resolve.no_route", ENETUNREACH,
-		    cm_resolve(fd, id, "10.99.0.1", PORT_NOUSE));
+		    cm_resolve(fd, id, "10.99.0.1", CM_PORT_NONE));
 	conf_expect("resolve.after_no_route", 0,
-		    cm_resolve(fd, id, CM_ADDR, PORT_NOUSE));
+		    cm_resolve(fd, id, CM_ADDR, CM_PORT_NONE));
 	cm_expect_event("resolve.after_no_route.event", fd, CM_EV_ADDR_RESOLVED,
 			&e);
 	conf_expect("resolve.after_no_route.status", 0, -(int32_t)e.status);
 	conf_expect("resolve.again", EINVAL,
-		    cm_resolve(fd, id, CM_ADDR, PORT_NOUSE));
+		    cm_resolve(fd, id, CM_ADDR, CM_PORT_NONE));
 	conf_expect("resolve.route_timeout_0", EINVAL, cm_route(fd, id, 0));
 	cm_destroy(fd, id, NULL);
 }
 
-void check_cm_bind(void)
+void check_cm_bind(int fd)
 {
-	int fd = cm_open();
-
 	conf_print_header("RDMA CM bind and address resolution");
-	if (fd < 0)
-		return;
 	check_sharing(fd);
 	check_ephemeral(fd);
 	check_bad_bind(fd);
 	check_resolve(fd);
-	close(fd);
-}
-
-/* ---- SET_OPTION ---- */
-
-static int set_int(int fd, uint32_t id, uint32_t name, int val)
-{
-	return cm_set_opt(fd, id, CM_OPT_ID, name, &val, sizeof(val));
-}
-
-static int set_u8(int fd, uint32_t id, uint32_t name, uint8_t val)
-{
-	return cm_set_opt(fd, id, CM_OPT_ID, name, &val, sizeof(val));
-}
-
-static void check_opt_idle(int fd)
-{
-	uint8_t path[71] = {0};
-	uint32_t id, ud;
-
-	cm_create(fd, RDMA_PS_TCP, 0x46, &id);
-	cm_create(fd, RDMA_PS_UDP, 0x47, &ud);
-	conf_expect("opt.tos", 0, set_u8(fd, id, CM_OPT_ID_TOS, 32));
-	conf_expect("opt.tos.len_4", EINVAL,
-		    set_int(fd, id, CM_OPT_ID_TOS, 32));
-	conf_expect("opt.reuseaddr.idle", 0,
-		    set_int(fd, id, CM_OPT_ID_REUSEADDR, 1));
-	conf_expect("opt.reuseaddr.len_1", EINVAL,
-		    set_u8(fd, id, CM_OPT_ID_REUSEADDR, 1));
-	conf_expect("opt.afonly.idle", 0, set_int(fd, id, CM_OPT_ID_AFONLY, 1));
-	conf_expect("opt.ack_timeout.tcp", 0,
-		    set_u8(fd, id, CM_OPT_ID_ACK_TIMEOUT, 14));
-	conf_expect("opt.ack_timeout.udp", EINVAL,
-		    set_u8(fd, ud, CM_OPT_ID_ACK_TIMEOUT, 14));
-	conf_expect("opt.level_99", ENOSYS, cm_set_opt(fd, id, 99, 0, path, 4));
-	conf_expect("opt.name_99", ENOSYS,
-		    cm_set_opt(fd, id, CM_OPT_ID, 99, path, 4));
-	conf_expect("opt.ib_path.len_71", EINVAL,
-		    cm_set_opt(fd, id, CM_OPT_IB, CM_OPT_IB_PATH, path,
-			       sizeof(path)));
-	conf_expect("opt.ib_path.idle", EINVAL,
-		    cm_set_opt(fd, id, CM_OPT_IB, CM_OPT_IB_PATH, path, 0));
-	conf_expect("opt.afonly.bound", 0,
-		    cm_bind(fd, id, CM_ADDR, PORT_OPT)
-			    ?: set_int(fd, id, CM_OPT_ID_AFONLY, 0));
-	conf_expect("opt.reuseaddr.listening", EINVAL,
-		    cm_listen(fd, id, 1)
-			    ?: set_int(fd, id, CM_OPT_ID_REUSEADDR, 1));
-	conf_expect("opt.reuseaddr.off_listening", EINVAL,
-		    set_int(fd, id, CM_OPT_ID_REUSEADDR, 0));
-	cm_destroy(fd, id, NULL);
-	cm_destroy(fd, ud, NULL);
-}
-
-static void check_opt_resolved(int fd)
-{
-	uint32_t id;
-
-	if (!cm_client("opt.client", fd, RDMA_PS_TCP, 0x48, PORT_NOUSE, &id))
-		return;
-	conf_expect("opt.afonly.route_resolved", EINVAL,
-		    set_int(fd, id, CM_OPT_ID_AFONLY, 1));
-	conf_expect("opt.reuseaddr.route_resolved", 0,
-		    set_int(fd, id, CM_OPT_ID_REUSEADDR, 1));
-	conf_expect("opt.tos.route_resolved", 0,
-		    set_u8(fd, id, CM_OPT_ID_TOS, 0));
-	cm_destroy(fd, id, NULL);
-}
-
-void check_cm_options(void)
-{
-	int fd = cm_open();
-
-	conf_print_header("RDMA CM options (SET_OPTION)");
-	if (fd < 0)
-		return;
-	check_opt_idle(fd);
-	check_opt_resolved(fd);
-	close(fd);
 }

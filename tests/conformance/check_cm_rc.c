@@ -15,7 +15,6 @@
 #include "conf.h"
 
 #define PORT_RC	    20200
-#define PORT_NONE   20299
 #define UID_LISTEN  0x5301
 #define UID_PASSIVE 0x5302
 #define CLIENT_QPN  0x12345678 /* the CM keeps 24 bits */
@@ -56,7 +55,7 @@ static void check_no_listener(struct rc_pair *p)
 	struct rdma_ucm_event_resp e;
 	uint32_t id;
 
-	if (!cm_client("rc.nolisten", p->cli, RDMA_PS_TCP, 0xC1, PORT_NONE,
+	if (!cm_client("rc.nolisten", p->cli, RDMA_PS_TCP, 0xC1, CM_PORT_NONE,
 		       &id))
 		return;
 	cm_param(&cp, CLIENT_QPN, 0, 0);
@@ -230,7 +229,7 @@ void check_cm_rc(void)
 	conf_expect("rc.listen", 0, cm_listen(p.srv, p.listener, 4));
 	conf_expect("rc.listen.again", EINVAL, cm_listen(p.srv, p.listener, 8));
 	conf_expect("rc.listen.resolve", EINVAL,
-		    cm_resolve(p.srv, p.listener, CM_ADDR, PORT_NONE));
+		    cm_resolve(p.srv, p.listener, CM_ADDR, CM_PORT_NONE));
 	check_reject(&p);
 	check_accept(&p);
 	conf_expect("rc.listen.destroy", 0,

@@ -13,7 +13,6 @@
 #include "conf.h"
 
 #define PORT_UD	    20300
-#define PORT_NONE   20399
 #define UID_LISTEN  0x5501
 #define UID_PASSIVE 0x5502
 #define CLIENT_QPN  0x111
@@ -89,7 +88,7 @@ static void check_sidr(int srv, int cli)
 	}
 	cm_destroy(cli, id, NULL);
 
-	if (!sidr_req("ud.nolisten", cli, 0xD3, PORT_NONE, &id))
+	if (!sidr_req("ud.nolisten", cli, 0xD3, CM_PORT_NONE, &id))
 		return;
 	if (cm_expect_event("ud.nolisten.event", cli, CM_EV_UNREACHABLE, &e))
 		conf_expect_u("ud.nolisten.status", 1, e.status);

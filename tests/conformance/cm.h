@@ -19,6 +19,8 @@
  * its subnet that is not this host's. */
 #define CM_ADDR	      "10.77.0.1"
 #define CM_ADDR_OTHER "10.77.0.2"
+/* A port nothing listens on. */
+#define CM_PORT_NONE 20999
 /* How long an expected event may take (TCG is slow, the host loaded). */
 #define CM_WAIT_MS 10000
 /* How long to watch for an event that must not come. */
@@ -107,8 +109,9 @@ bool cm_client(const char *prefix, int fd, uint16_t ps, uint64_t uid,
 
 /* ---- check groups ---- */
 void check_cm_frame(void);
-void check_cm_bind(void);
-void check_cm_options(void);
+/* the two below on one file of main's */
+void check_cm_bind(int fd);
+void check_cm_options(int fd);
 void check_cm_rc(void);
 void check_cm_ud(void);
 

@@ -26,10 +26,10 @@ int main(void)
 		conf_expect("setup.open_" CM_DEV, 0, errno);
 		return 2;
 	}
-	close(fd);
 	check_cm_frame();
-	check_cm_bind();
-	check_cm_options();
+	check_cm_bind(fd);
+	check_cm_options(fd);
+	close(fd);
 	check_cm_rc();
 	check_cm_ud();
 

@@ -479,8 +479,10 @@ static void test_rc(int fd)
 	expect_event(fd, EV_DISCONNECTED, (uint32_t)s, &e, "DREQ received");
 	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)s) > 0, "DREP");
 	expect_event(fd, EV_DISCONNECTED, (uint32_t)c, &e, "DREP received");
-	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) == -EINVAL,
-	      "disconnect again: EINVAL");
+	/* nothing left to send, yet 6.1 and 6.12 answer 0 (tests/vm
+	 * rc.disconnect.again) */
+	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) > 0,
+	      "disconnect again succeeds");
 	/* both CMs leave timewait 2^(17-8) ms later (packet life 16 + 1) */
 	t0 = now_ms();
 	for (i = 0; i < 2; i++) {

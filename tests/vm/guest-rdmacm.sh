@@ -8,6 +8,7 @@
 # (LD_LIBRARY_PATH, as a user installs ours). Sourced by traffic.sh: uses
 # step_end, $ours and $out; prints "LANE-STEP <name> rc=<n>" per run.
 CM_IP=10.77.0.1
+debian_lib=/usr/lib/x86_64-linux-gnu
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 echo "LANE-INFO rdma cm start at $(uptime_s)s"
 
@@ -45,8 +46,13 @@ cm_pair() {
 	spid=$!
 	r=0
 	if wait_cm_listen; then
+		# the listening server maps the libibverbs this run is about
+		grep -qs " ${lib:-$debian_lib}/libibverbs" /proc/[0-9]*/maps ||
+			r=93
 		# shellcheck disable=SC2086
-		LD_LIBRARY_PATH=$lib timeout 60 $4 > "$c" 2>&1 || r=$?
+		LD_LIBRARY_PATH=$lib timeout 60 $4 > "$c" 2>&1
+		crc=$?
+		[ $r = 0 ] && r=$crc
 	else
 		echo "server never listened" > "$c"
 		r=90
@@ -105,14 +111,14 @@ run_cm() {
 			echo "WORKAROUND: $name raced its own teardown; run" \
 				"$((try + 1))"
 		done
-		[ $r = 0 ] && ! judge "$name" && r=92
+		[ "$r" = 0 ] && ! judge "$name" && r=92
 		echo "--- $name client:"
 		cat "$out/$name.client"
-		if [ $r != 0 ]; then
+		if [ "$r" != 0 ]; then
 			echo "--- $name server:"
 			cat "$out/$name.server"
 		fi
-		step_end "rdmacm-$name" $r
+		step_end "rdmacm-$name" "$r"
 	done
 }
 
