@@ -110,10 +110,12 @@ static void fill_ah(const struct ucma_id *id, struct ib_uverbs_ah_attr *ah)
 
 /* The CM's timewait after a disconnect (cm_enter_timewait): the path's
  * packet life time plus one, as IB time (4.096 us << t), about 2^(t-8)
- * ms: 512 ms on RoCE; then TIMEWAIT_EXIT if the id is still there. */
+ * ms: 512 ms on RoCE (2 s on 6.1); then TIMEWAIT_EXIT if the id is still there.
+ */
 static void timewait(struct ucma_id *id)
 {
-	int t = (id->ack_timeout ? id->ack_timeout - 1 : ROCE_LIFE) + 1 - 8;
+	int life = id->ack_timeout ? id->ack_timeout - 1 : ucma_roce_life();
+	int t = life + 1 - 8;
 
 	id->cm = CM_TIMEWAIT;
 	id->timer = TIMER_TIMEWAIT;
@@ -420,7 +422,8 @@ static int cmd_disconnect(struct ucma_id *id)
 /* The QP's local ACK timeout (cm_ack_timeout), capped at 31. */
 static uint8_t ack_timeout(const struct ucma_id *id)
 {
-	unsigned int life = id->ack_timeout ? id->ack_timeout - 1u : 16u;
+	unsigned int life =
+		id->ack_timeout ? id->ack_timeout - 1u : ucma_roce_life();
 	unsigned int d = CA_ACK_DELAY, t = life + 1;
 
 	if (id->ack_timeout)

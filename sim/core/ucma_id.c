@@ -714,9 +714,16 @@ static int cmd_set_option(int f, const struct rdma_ucm_set_option *c)
 
 /* ---- queries ---- */
 
+uint8_t ucma_roce_life(void)
+{
+	return sim.sh->cfg.kernel_61 ? 18 : 16;
+}
+
+/* The address's P_Key (ib_addr_get_pkey): bytes 8-9 of the netdev's
+ * broadcast address, which an Ethernet one does not reach (0 on RoCE). */
 static uint16_t pkey_of(const struct ucma_id *id)
 {
-	return id->has_dev ? 0xffff : 0;
+	return id->has_dev && !sim_port_is_eth(sim.sh, id->dev) ? 0xffff : 0;
 }
 
 static void user_path(const struct ucma_id *id, struct ib_user_path_rec *p)
@@ -734,7 +741,8 @@ static void user_path(const struct ucma_id *id, struct ib_user_path_rec *p)
 	p->rate_selector = 2;
 	p->rate = 7; /* 40 Gb/s */
 	p->packet_life_time_selector = 2;
-	p->packet_life_time = id->ack_timeout ? id->ack_timeout - 1 : ROCE_LIFE;
+	p->packet_life_time =
+		id->ack_timeout ? id->ack_timeout - 1 : ucma_roce_life();
 }
 
 static int query_route(const struct ucma_id *id, uint64_t resp, uint16_t out)
@@ -819,7 +827,7 @@ static void pack_path(const struct ucma_id *id, uint8_t rec[64])
 	rec[54] = (uint8_t)(2 << 6 | id->mtu);
 	rec[55] = 2 << 6 | 7;
 	rec[56] = (uint8_t)(2 << 6 | (id->ack_timeout ? id->ack_timeout - 1
-						      : ROCE_LIFE));
+						      : ucma_roce_life()));
 }
 
 static int query_path(const struct ucma_id *id, uint64_t resp, uint16_t out)

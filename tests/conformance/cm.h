@@ -102,8 +102,10 @@ const char *cm_event_name(int ev);
 /* Row NAME: the next event of fd (within CM_WAIT_MS) is want. */
 bool cm_expect_event(const char *name, int fd, int want,
 		     struct rdma_ucm_event_resp *e);
-/* Rows PREFIX.{create,resolve_addr,addr_event,resolve_route,route_event}:
- * an id of fd in ps with a route to CM_ADDR:port. */
+/* Rows PREFIX.{resolve_addr,addr_event,resolve_route,route_event}: id
+ * gets a route to CM_ADDR:port. */
+bool cm_resolve_both(const char *prefix, int fd, uint32_t id, uint16_t port);
+/* Row PREFIX.create, then cm_resolve_both for a new id of fd in ps. */
 bool cm_client(const char *prefix, int fd, uint16_t ps, uint64_t uid,
 	       uint16_t port, uint32_t *id);
 
@@ -112,6 +114,7 @@ void check_cm_frame(void);
 /* the two below on one file of main's */
 void check_cm_bind(int fd);
 void check_cm_options(int fd);
+void check_cm_route(int fd);
 void check_cm_rc(void);
 void check_cm_ud(void);
 

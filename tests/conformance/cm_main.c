@@ -29,6 +29,7 @@ int main(void)
 	check_cm_frame();
 	check_cm_bind(fd);
 	check_cm_options(fd);
+	check_cm_route(fd);
 	close(fd);
 	check_cm_rc();
 	check_cm_ud();

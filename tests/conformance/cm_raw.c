@@ -249,21 +249,25 @@ static bool step(const char *prefix, const char *what, int expected, int got)
 	return got == expected;
 }
 
-bool cm_client(const char *prefix, int fd, uint16_t ps, uint64_t uid,
-	       uint16_t port, uint32_t *id)
+bool cm_resolve_both(const char *prefix, int fd, uint32_t id, uint16_t port)
 {
 	struct rdma_ucm_event_resp e;
 	char name[64];
 
-	if (!step(prefix, "create", 0, cm_create(fd, ps, uid, id)) ||
-	    !step(prefix, "resolve_addr", 0,
-		  cm_resolve(fd, *id, CM_ADDR, port)))
+	if (!step(prefix, "resolve_addr", 0, cm_resolve(fd, id, CM_ADDR, port)))
 		return false;
 	snprintf(name, sizeof(name), "%s.addr_event", prefix);
 	if (!cm_expect_event(name, fd, CM_EV_ADDR_RESOLVED, &e))
 		return false;
-	if (!step(prefix, "resolve_route", 0, cm_route(fd, *id, 2000)))
+	if (!step(prefix, "resolve_route", 0, cm_route(fd, id, 2000)))
 		return false;
 	snprintf(name, sizeof(name), "%s.route_event", prefix);
 	return cm_expect_event(name, fd, CM_EV_ROUTE_RESOLVED, &e);
+}
+
+bool cm_client(const char *prefix, int fd, uint16_t ps, uint64_t uid,
+	       uint16_t port, uint32_t *id)
+{
+	return step(prefix, "create", 0, cm_create(fd, ps, uid, id)) &&
+	       cm_resolve_both(prefix, fd, *id, port);
 }

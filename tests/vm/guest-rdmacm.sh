@@ -24,6 +24,8 @@ for prog in $PROGRAMS; do
 	esac
 done
 
+echo "LANE-INFO rdma cm judges from $(uptime_s)s"
+
 # A server is ready once the RDMA CM lists its id in state LISTEN (RDMA CM
 # listeners have no socket to look for).
 wait_cm_listen() {
