@@ -59,7 +59,8 @@ static void check_addr_path(int fd, uint32_t id, const uint8_t gid[16])
 
 	conf_expect("route.query_addr", 0,
 		    query(fd, RDMA_USER_CM_CMD_QUERY, id, 0, &a, sizeof(a)));
-	conf_expect_u("route.addr.pkey", 0xffff, ntohs(a.pkey));
+	/* ib_addr_get_pkey reads past an Ethernet broadcast address */
+	conf_expect_u("route.addr.pkey", 0, ntohs(a.pkey));
 	conf_expect_u("route.addr.src_size", sizeof(struct sockaddr_in),
 		      a.src_size);
 	conf_expect("route.query_path", 0,
