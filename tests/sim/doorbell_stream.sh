@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Doorbells a streaming sender rings without a trap (hca_doorbell.c), run
+# through tests/sim/debian_stream.c:
+#  - stream: 128 WRITEs posted back to back to another process (stopped
+#    meanwhile, so none is answered before the last is posted) all
+#    complete and read back, while at most 4 of the posts trapped (the
+#    first two do, the second leaves the page open; with the page
+#    protected all 128 trap);
+#  - late: a doorbell rung while the engine thread is about to protect
+#    the page again is taken by its look after that (within 10 s, where
+#    the thread's idle sleeps last 30 s).
+# Usage: doorbell_stream.sh RDMA_SIM DEBIAN_STREAM
+set -e
+SIM=$1
+PROG=$2
+N=128
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" stream $N ||
+	fail "the stream did not complete"
+# the sender's line: the one that took the N WQEs
+line=$(grep " wqes $N " "$w/stats") || { cat "$w/stats"; fail "no sender stats"; }
+traps=$(echo "$line" | sed -n 's/.* uar-traps \([0-9]*\).*/\1/p')
+opens=$(echo "$line" | sed -n 's/.* uar-opens \([0-9]*\).*/\1/p')
+echo "stream: $N posts trapped $traps times, the page was left open $opens times"
+[ "$opens" -ge 1 ] || fail "the UAR page was never left open"
+[ "$traps" -le 4 ] || fail "$traps of $N posts trapped"
+
+RDMA_SIM_TEST_LATE_CLOSE=1000 "$SIM" -- "$PROG" late ||
+	fail "a doorbell rung as the page was protected again was lost"
+echo "PASS"
