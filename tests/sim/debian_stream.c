@@ -28,8 +28,8 @@
 #include "judge.h"
 #include "qp_link.h"
 
-#define MSG	 4096
-#define LATE_N	 8
+#define MSG	   4096
+#define LATE_N	   8
 #define LATE_BOUND 10.0 /* s: a lost doorbell waits many knob periods */
 
 struct end {
@@ -125,8 +125,8 @@ static int child(int in, int out, uint32_t n)
 	t.rkey = e.mr->rkey;
 	t.addr = (uintptr_t)e.buf;
 	if (write(out, &t, sizeof(t)) != sizeof(t) ||
-	    full_read(in, &peer, sizeof(peer)) ||
-	    link_to(&e, peer, e.lid) || write(out, "u", 1) != 1)
+	    full_read(in, &peer, sizeof(peer)) || link_to(&e, peer, e.lid) ||
+	    write(out, "u", 1) != 1)
 		return 3;
 	if (full_read(in, &n, sizeof(n)))
 		return 4;
@@ -183,7 +183,8 @@ static void poll_n(struct end *e, uint32_t n, double bound, const char *what)
 			break;
 		if (!r)
 			continue;
-		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RDMA_WRITE,
+		CHECK(wc.status == IBV_WC_SUCCESS &&
+			      wc.opcode == IBV_WC_RDMA_WRITE,
 		      "%s: wr %llu status %s opcode %d", what,
 		      (unsigned long long)wc.wr_id,
 		      ibv_wc_status_str(wc.status), wc.opcode);
@@ -205,8 +206,7 @@ static void send_all(struct end *e, const struct target *t, uint32_t from,
 /* Messages [0, n) while the receiver is stopped: none is answered
  * before the last is posted, so the page, once open, stays open for all
  * of them. Then the receiver runs and all complete. */
-static void burst(struct end *e, const struct target *t, pid_t pid,
-		  uint32_t n)
+static void burst(struct end *e, const struct target *t, pid_t pid, uint32_t n)
 {
 	int st;
 
@@ -223,9 +223,9 @@ int main(int argc, char **argv)
 {
 	int late = argc == 2 && !strcmp(argv[1], "late");
 	uint32_t n = late ? LATE_N + 1
-			  : argc == 3 && !strcmp(argv[1], "stream")
-				    ? (uint32_t)atoi(argv[2])
-				    : 0;
+		     : argc == 3 && !strcmp(argv[1], "stream")
+			     ? (uint32_t)atoi(argv[2])
+			     : 0;
 	int down[2], up[2], st;
 	struct target t;
 	struct end e;

@@ -381,8 +381,8 @@ static void forked(void)
 	db_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	for (i = 0; i < db_used; i++) {
 		if (db_pages[i].open && db_pages[i].addr)
-			sys.mprotect((void *)db_pages[i].addr,
-				     db_pages[i].len, PROT_READ);
+			sys.mprotect((void *)db_pages[i].addr, db_pages[i].len,
+				     PROT_READ);
 		db_pages[i].open = 0;
 	}
 	db_open = 0;

@@ -155,6 +155,7 @@ static int thread_pass(void)
 static void *engine_main(void *arg)
 {
 	uint64_t last = hca_now(), now, idle;
+	int sleep_ms;
 
 	(void)arg;
 	sim_sigmask_async(NULL);
@@ -169,8 +170,8 @@ static void *engine_main(void *arg)
 			sched_yield();
 			continue;
 		}
-		hca_fabric_wait(hca_doorbell_idle_ms() ?: idle < 50000000 ? 1
-								    : 10);
+		sleep_ms = idle < 50000000 ? 1 : 10;
+		hca_fabric_wait(hca_doorbell_idle_ms() ?: sleep_ms);
 	}
 	return NULL;
 }
