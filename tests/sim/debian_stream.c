@@ -13,8 +13,13 @@
  *             within 10 s: run with RDMA_SIM_TEST_LATE_CLOSE=1000 it is
  *             rung while the engine thread is about to trap the page
  *             again and, if no pass looked after that, the thread sleeps
- *             for the knob's 1000 ms at a time.
- * Usage: debian_stream stream N | late
+ *             for 30 s at a time.
+ *   dereg     32 WRITEs of 64 KiB as above (half of them cannot be sent
+ *             while the receiver is stopped: its ring is full), then the
+ *             sender's MR deregistered, then the receiver runs: those sent
+ *             before succeed, the next one completes with a local
+ *             protection error, the rest are flushed.
+ * Usage: debian_stream stream N | late | dereg
  */
 #include <infiniband/verbs.h>
 #include <signal.h>
@@ -28,9 +33,13 @@
 #include "judge.h"
 #include "qp_link.h"
 
-#define MSG	   4096
+#define MSG	   4096	 /* stream, late */
+#define BIG	   65536 /* dereg: 32 of them do not fit the ring */
+#define DEREG_N	   32
 #define LATE_N	   8
 #define LATE_BOUND 10.0 /* s: a lost doorbell waits many knob periods */
+
+static uint32_t msg = MSG; /* bytes per WRITE */
 
 struct end {
 	struct ibv_context *ctx;
@@ -118,7 +127,7 @@ static int child(int in, int out, uint32_t n)
 	struct end e;
 	uint32_t peer, m, k, bad = 0;
 
-	if (end_open(&e, (size_t)n * MSG, 4))
+	if (end_open(&e, (size_t)n * msg, 4))
 		return 2;
 	t.qpn = e.qp->qp_num;
 	t.lid = e.lid;
@@ -131,8 +140,8 @@ static int child(int in, int out, uint32_t n)
 	if (full_read(in, &n, sizeof(n)))
 		return 4;
 	for (m = 0; m < n; m++)
-		for (k = 0; k < MSG; k++)
-			bad += e.buf[(size_t)m * MSG + k] != pattern(m, k);
+		for (k = 0; k < msg; k++)
+			bad += e.buf[(size_t)m * msg + k] != pattern(m, k);
 	if (bad)
 		fprintf(stderr, "FAIL child: %u bytes of %u messages wrong\n",
 			bad, n);
@@ -143,8 +152,8 @@ static int child(int in, int out, uint32_t n)
 static int post_write(struct end *e, const struct target *t, uint32_t m)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)e->buf + (size_t)m * MSG,
-		.length = MSG,
+		.addr = (uintptr_t)e->buf + (size_t)m * msg,
+		.length = msg,
 		.lkey = e->mr->lkey,
 	};
 	struct ibv_send_wr wr = {
@@ -153,7 +162,7 @@ static int post_write(struct end *e, const struct target *t, uint32_t m)
 		.num_sge = 1,
 		.opcode = IBV_WR_RDMA_WRITE,
 		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma.remote_addr = t->addr + (size_t)m * MSG,
+		.wr.rdma.remote_addr = t->addr + (size_t)m * msg,
 		.wr.rdma.rkey = t->rkey,
 	};
 	struct ibv_send_wr *bad;
@@ -205,8 +214,10 @@ static void send_all(struct end *e, const struct target *t, uint32_t from,
 
 /* Messages [0, n) while the receiver is stopped: none is answered
  * before the last is posted, so the page, once open, stays open for all
- * of them. Then the receiver runs and all complete. */
-static void burst(struct end *e, const struct target *t, pid_t pid, uint32_t n)
+ * of them. With dereg, the sender's MR is deregistered before the
+ * receiver runs again. */
+static void burst(struct end *e, const struct target *t, pid_t pid, uint32_t n,
+		  int dereg)
 {
 	int st;
 
@@ -215,28 +226,75 @@ static void burst(struct end *e, const struct target *t, pid_t pid, uint32_t n)
 	      "stop the receiver");
 	send_all(e, t, 0, n);
 	usleep(50000);
+	if (dereg) {
+		CHECK(!ibv_dereg_mr(e->mr), "dereg the sender's MR");
+		e->mr = NULL;
+	}
 	CHECK(!kill(pid, SIGCONT), "continue the receiver");
-	poll_n(e, n, 120, "stream");
+}
+
+/*
+ * After the dereg: what was sent before it succeeds, in order; the first
+ * WQE sent after it meets no MR (local protection error) and the rest
+ * are flushed. The number of successes.
+ */
+static uint32_t poll_dereg(struct end *e, uint32_t n)
+{
+	uint32_t got = 0, ok = 0, prot = 0;
+	double t0 = now_s();
+	struct ibv_wc wc;
+	int r;
+
+	while (got < n && now_s() - t0 < 120) {
+		r = ibv_poll_cq(e->cq, 1, &wc);
+		if (r < 0)
+			break;
+		if (!r)
+			continue;
+		got++;
+		if (!prot && wc.status == IBV_WC_SUCCESS && wc.wr_id == ok) {
+			ok++;
+			continue;
+		}
+		if (!prot && wc.status == IBV_WC_LOC_PROT_ERR &&
+		    wc.wr_id == ok) {
+			prot = 1;
+			continue;
+		}
+		CHECK(prot && wc.status == IBV_WC_WR_FLUSH_ERR,
+		      "wr %llu: status %s after %u successes%s",
+		      (unsigned long long)wc.wr_id,
+		      ibv_wc_status_str(wc.status), ok,
+		      prot ? " and the protection error" : "");
+	}
+	CHECK(got == n, "dereg: %u of %u completions", got, n);
+	CHECK(prot, "no local protection error after %u successes", ok);
+	return ok;
 }
 
 int main(int argc, char **argv)
 {
-	int late = argc == 2 && !strcmp(argv[1], "late");
-	uint32_t n = late ? LATE_N + 1
-		     : argc == 3 && !strcmp(argv[1], "stream")
+	const char *mode = argc > 1 ? argv[1] : "";
+	int late = !strcmp(mode, "late"), dereg = !strcmp(mode, "dereg");
+	uint32_t n = late    ? LATE_N + 1
+		     : dereg ? DEREG_N
+		     : argc == 3 && !strcmp(mode, "stream")
 			     ? (uint32_t)atoi(argv[2])
 			     : 0;
 	int down[2], up[2], st;
+	uint32_t m, k, good = n;
 	struct target t;
 	struct end e;
-	uint32_t m, k;
 	pid_t pid;
 	char c;
 
 	if (!n || n > 4096) {
-		fprintf(stderr, "usage: debian_stream stream N | late\n");
+		fprintf(stderr,
+			"usage: debian_stream stream N | late | dereg\n");
 		return 2;
 	}
+	if (dereg)
+		msg = BIG;
 	if (pipe(down) || pipe(up))
 		return 2;
 	pid = fork();
@@ -244,7 +302,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (!pid)
 		_exit(child(down[0], up[1], n));
-	if (end_open(&e, (size_t)n * MSG, n) ||
+	if (end_open(&e, (size_t)n * msg, n) ||
 	    full_read(up[0], &t, sizeof(t)) ||
 	    write(down[1], &e.qp->qp_num, 4) != 4 ||
 	    link_to(&e, t.qpn, t.lid) || full_read(up[0], &c, 1)) {
@@ -254,21 +312,27 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (m = 0; m < n; m++)
-		for (k = 0; k < MSG; k++)
-			e.buf[(size_t)m * MSG + k] = pattern(m, k);
-	burst(&e, &t, pid, late ? LATE_N : n);
+		for (k = 0; k < msg; k++)
+			e.buf[(size_t)m * msg + k] = pattern(m, k);
+	burst(&e, &t, pid, late ? LATE_N : n, dereg);
+	if (dereg) {
+		good = poll_dereg(&e, n);
+	} else {
+		poll_n(&e, late ? LATE_N : n, 120, "stream");
+	}
 	if (late) {
 		usleep(20000);
 		send_all(&e, &t, LATE_N, n);
 		poll_n(&e, 1, LATE_BOUND, "late doorbell");
 	}
-	if (write(down[1], &n, sizeof(n)) != sizeof(n))
+	/* the receiver checks what completed with success */
+	if (write(down[1], &good, sizeof(good)) != sizeof(good))
 		failures++;
 	waitpid(pid, &st, 0);
 	CHECK(WIFEXITED(st) && !WEXITSTATUS(st), "the receiver: status %#x",
 	      st);
 	end_close(&e);
-	printf("%s %u WRITEs of %u bytes: %s\n", late ? "late" : "stream", n,
-	       MSG, failures ? "FAILED" : "all completed, bytes read back");
+	printf("%s %u WRITEs of %u bytes, %u succeeded: %s\n", mode, n, msg,
+	       good, failures ? "FAILED" : "statuses right, bytes read back");
 	return failures ? 1 : 0;
 }

@@ -9,7 +9,11 @@
 #    protected all 128 trap);
 #  - late: a doorbell rung while the engine thread is about to protect
 #    the page again is taken by its look after that (within 10 s, where
-#    the thread's idle sleeps last 30 s).
+#    the thread's idle sleeps last 30 s);
+#  - dereg: 32 WRITEs of 64 KiB posted the same way, half of them still
+#    unsent (the stopped receiver's ring is full) when the sender
+#    deregisters its MR: those sent succeed and read back, the next one
+#    completes with a local protection error, the rest are flushed.
 # Usage: doorbell_stream.sh RDMA_SIM DEBIAN_STREAM
 set -e
 SIM=$1
@@ -34,4 +38,6 @@ echo "stream: $N posts trapped $traps times, the page was left open $opens times
 
 RDMA_SIM_TEST_LATE_CLOSE=1000 "$SIM" -- "$PROG" late ||
 	fail "a doorbell rung as the page was protected again was lost"
+"$SIM" -- "$PROG" dereg ||
+	fail "WRITEs meeting a deregistered MR: wrong completions or bytes"
 echo "PASS"
