@@ -136,8 +136,9 @@ static void yield_once(void)
 				 __ATOMIC_RELAXED);
 }
 
-/* 1 if the process streams: the doorbell came while a WQE was in flight,
- * or more than one is after the pass (the page may stay open). */
+/* 1 if the process streams: more than one send WQE in flight after the
+ * pass (a ping-pong's answer may come before the ACK of its request, so
+ * one in flight as the doorbell rings says nothing). */
 int hca_doorbell_pass(void)
 {
 	uint64_t full, pokes;
@@ -150,8 +151,6 @@ int hca_doorbell_pass(void)
 	}
 	full = hca_stats.ring_full;
 	pokes = hca_stats.pokes;
-	/* rung while an earlier WQE is still unanswered: a stream */
-	streams = in_flight(1) > 0;
 	do {
 		hca_fabric_app_pass(1);
 		hca_step();
@@ -166,8 +165,8 @@ int hca_doorbell_pass(void)
 	 * for a CPU, which on a small host the spinning applications hold:
 	 * this thread, about to poll for the answer, gives its CPU up first
 	 * (not while it streams: the engines then keep their CPUs busy). */
-	yield = hca_stats.pokes != pokes && waits_for_answer();
-	streams |= !waits_for_answer();
+	streams = !waits_for_answer();
+	yield = hca_stats.pokes != pokes && !streams;
 	pthread_mutex_unlock(&sim_lock);
 	if (yield)
 		yield_once();
