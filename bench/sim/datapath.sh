@@ -20,6 +20,7 @@ SIM="$B/bin/rdma-sim"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 
+# shellcheck source=bench/sim/pair.sh
 . "$(dirname "$0")/pair.sh"
 echo "load average before: $(load) ($(nproc) CPUs)"
 mc=$("$B/bin/dp_baseline" memcpy 65536 2 | awk '{print $3}')

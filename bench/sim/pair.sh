@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Sourced by the bench/sim scripts: pair SIM PORT PROGRAM ARGS... runs a
 # perftest-style server and its client (to localhost) under one rdma-sim
@@ -7,6 +8,7 @@ pair() {
 	sim=$1
 	port=$2
 	shift 2
+	# shellcheck disable=SC2154 # w is the caller's
 	cat >"$w/run" <<EOF
 #!/bin/sh
 $* -p $port >"$w/s" 2>&1 &

@@ -13,12 +13,13 @@ set -e
 B=$1
 BASE=$2
 RUNS=${3:-5}
-[ -x "$B/bin/rdma-sim" ] && [ -x "$BASE/bin/rdma-sim" ] || {
+if [ ! -x "$B/bin/rdma-sim" ] || [ ! -x "$BASE/bin/rdma-sim" ]; then
 	echo "usage: $0 BUILD_DIR BASE_BUILD_DIR [RUNS]" >&2
 	exit 2
-}
+fi
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
+# shellcheck source=bench/sim/pair.sh
 . "$(dirname "$0")/pair.sh"
 
 # one run on build $1: "ratio traps-per-wqe" appended to $w/$2
