@@ -16,12 +16,14 @@
  *
  * A trap costs a signal round trip, more than the engine's work for a
  * WQE. So while the program streams (more than one send WQE in flight
- * after the pass), the trap leaves the page writable ("open") and the
- * engine thread watches the doorbell records instead, spinning while
- * there is work. Before it sleeps it protects the page again and then
- * looks at the records once more: a store that came before the
- * protection has its record written before it (x86 keeps stores in
- * order), a store after it traps. No doorbell is lost either way.
+ * after the pass), the trap leaves the page writable ("open"): the next
+ * posts cost nothing, and the engine thread, whose passes the answers to
+ * what is in flight wake, takes their WQEs from the doorbell records.
+ * When a pass of it finds nothing to do and nothing in flight, it
+ * protects the page again and looks at the records once more before it
+ * sleeps: a store that came before the protection has its record
+ * written before it (x86 keeps stores in order), a store after it
+ * traps. No doorbell is lost either way.
  *
  * Faults that are not at a UAR page go to the program's own action for
  * SIGSEGV and SIGTRAP, which the boundary records while the trap holds
@@ -99,8 +101,7 @@ static struct db_page *page_of(uintptr_t a)
  */
 #define DB_PASSES 4
 
-/* At most one send WQE in flight in this process: the application waits
- * for its answer (a ping-pong), it does not stream. */
+/* Send WQEs taken and not completed, counted up to enough. */
 static uint32_t in_flight(uint32_t enough)
 {
 	uint32_t n = 0;
@@ -111,6 +112,8 @@ static uint32_t in_flight(uint32_t enough)
 	return n;
 }
 
+/* At most one send WQE in flight in this process: the application waits
+ * for its answer (a ping-pong), it does not stream. */
 static int waits_for_answer(void)
 {
 	return in_flight(2) <= 1;
@@ -241,7 +244,8 @@ int hca_doorbell_close(void)
 	unsigned int i;
 	int n = 0;
 
-	/* a WQE in flight has an answer coming, which wakes the engine */
+	/* a WQE in flight has an answer coming, which wakes the engine (or
+	 * a timer: the idle wake-ups pass over a peer that never answers) */
 	if (!__atomic_load_n(&db_open, __ATOMIC_SEQ_CST) || in_flight(1))
 		return 0;
 	if (late_close_ms()) {
