@@ -50,29 +50,64 @@ static void mr_fill(struct ibv_mr *mr, struct ibv_pd *pd, void *addr,
 	mr->length = length;
 }
 
+typedef struct ibv_mr *(*reg_fn)(struct ibv_pd *pd, struct ibv_mr_init_attr *a);
+
+static struct ibv_mr *reg_classic(struct ibv_pd *pd, struct ibv_mr_init_attr *a)
+{
+	return get_ops(pd->context)
+		->reg_mr(pd, a->addr, a->length, a->iova, a->access);
+}
+
+static struct ibv_mr *reg_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *a)
+{
+	return get_ops(pd->context)->reg_mr_ex(pd, a);
+}
+
+/*
+ * What every registration of memory by address or dma-buf does around the
+ * provider's call: a kernel without optional access bits gets none (older
+ * ones reject unknown bits), the pages of an address range stay out of
+ * fork()'s copies while registered (not ODP's, which are never pinned)
+ * and come back if the registration fails, and the MR gets its fields.
+ */
+static struct ibv_mr *reg_mr_common(struct ibv_pd *pd,
+				    struct ibv_mr_init_attr *a, reg_fn reg)
+{
+	bool by_addr = a->comp_mask & IBV_REG_MR_MASK_ADDR;
+	bool pin = by_addr && !(a->access & IBV_ACCESS_ON_DEMAND);
+	struct ibv_mr *mr;
+
+	if (!(get_priv(pd->context)->core_support &
+	      IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
+		a->access &= ~IBV_ACCESS_OPTIONAL_RANGE;
+	if (pin && ibv_dontfork_range(a->addr, a->length))
+		return NULL;
+	mr = reg(pd, a);
+	if (!mr) {
+		if (pin)
+			ibv_dofork_range(a->addr, a->length);
+		return NULL;
+	}
+	mr_fill(mr, pd, by_addr ? a->addr : (void *)(uintptr_t)a->fd_offset,
+		a->length);
+	return mr;
+}
+
 struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 				uint64_t iova, unsigned int access)
 {
-	bool odp = access & IBV_ACCESS_ON_DEMAND;
-	struct ibv_mr *mr;
+	struct ibv_mr_init_attr a = {
+		.length = length,
+		.access = (int)access,
+		.comp_mask = IBV_REG_MR_MASK_IOVA | IBV_REG_MR_MASK_ADDR,
+		.iova = iova,
+		.addr = addr,
+		.fd = -1,
+	};
 
 	if (!pd)
 		return verbs_null_einval();
-	/* Old kernels reject unknown bits; optional ones may be dropped. */
-	if (!(get_priv(pd->context)->core_support &
-	      IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
-		access &= ~(unsigned int)IBV_ACCESS_OPTIONAL_RANGE;
-
-	if (!odp && ibv_dontfork_range(addr, length))
-		return NULL;
-	mr = get_ops(pd->context)->reg_mr(pd, addr, length, iova, (int)access);
-	if (!mr) {
-		if (!odp)
-			ibv_dofork_range(addr, length);
-		return NULL;
-	}
-	mr_fill(mr, pd, addr, length);
-	return mr;
+	return reg_mr_common(pd, &a, reg_classic);
 }
 
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
@@ -162,8 +197,6 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 			     struct ibv_mr_init_attr *mr_init_attr)
 {
 	struct ibv_mr_init_attr a;
-	struct ibv_mr *mr;
-	bool need_fork;
 
 	if (verbs_null_arg(pd) || verbs_null_arg(mr_init_attr))
 		return fail_mr(EINVAL);
@@ -177,25 +210,7 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
 	    (!a.dmah || a.dmah->context != pd->context))
 		return fail_mr(EINVAL);
 
-	need_fork = !(a.access & IBV_ACCESS_ON_DEMAND) &&
-		    !(a.comp_mask & IBV_REG_MR_MASK_FD);
-	if (need_fork && ibv_dontfork_range(a.addr, a.length))
-		return NULL;
-	if (!(get_priv(pd->context)->core_support &
-	      IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
-		a.access &= ~IBV_ACCESS_OPTIONAL_RANGE;
-
-	mr = get_ops(pd->context)->reg_mr_ex(pd, &a);
-	if (!mr) {
-		if (need_fork)
-			ibv_dofork_range(a.addr, a.length);
-		return NULL;
-	}
-	mr_fill(mr, pd,
-		(a.comp_mask & IBV_REG_MR_MASK_ADDR) ?
-			a.addr : (void *)(uintptr_t)a.fd_offset,
-		a.length);
-	return mr;
+	return reg_mr_common(pd, &a, reg_ex);
 }
 
 /*

@@ -35,5 +35,9 @@ rule ibv_alloc_dm.3.md ARGUMENTS must 'refused, the \*\*IBV_ACCESS_OPTIONAL_RANG
 	'the OPTIONAL_RANGE bits are refused for DM MRs'
 rule ibv_reg_dmabuf_mr.3.md ERRORS must 'ENODEV' \
 	'a revoked dma-buf (exporter freed it) gives ENODEV'
+rule mlx5dv_init_obj.3.md DESCRIPTION must 'MLX5DV_OBJ_PD :' \
+	'the PD (pdn) is answered'
+rule mlx5dv_init_obj.3.md DESCRIPTION must 'MLX5DV_OBJ_RWQ.*EOPNOTSUPP' \
+	'raw WQs are not answered: EOPNOTSUPP'
 [ $bad = 0 ] && echo "man page contracts: ok"
 exit $bad

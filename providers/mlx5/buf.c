@@ -194,6 +194,30 @@ int mlx5_alloc_dmabuf(struct mlx5_context *ctx, struct mlx5_buf *buf,
 	return taken(buf, p, len, MLX5_BUF_DMABUF);
 }
 
+void *mlx5_custom_alloc(struct mlx5_parent_domain *mparent, size_t size,
+			size_t alignment, uint64_t resource_type)
+{
+	void *p = mparent->alloc(&mparent->mpd.ibv_pd, mparent->pd_context,
+				 size, alignment, resource_type);
+
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (p != IBV_ALLOCATOR_USE_DEFAULT) {
+		memset(p, 0, size);
+		mlx5_get(&mparent->mpd.refcount);
+	}
+	return p;
+}
+
+void mlx5_custom_free(struct mlx5_parent_domain *owner, void *p,
+		      uint64_t resource_type)
+{
+	owner->free(&owner->mpd.ibv_pd, owner->pd_context, p, resource_type);
+	mlx5_put(&owner->mpd.refcount);
+}
+
 int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf, size_t size,
 		    const struct mlx5_ring_req *req)
 {
@@ -206,20 +230,16 @@ int mlx5_alloc_ring(struct mlx5_context *ctx, struct mlx5_buf *buf, size_t size,
 	if (heap)
 		return mlx5_alloc_dmabuf(ctx, buf, size, heap);
 	if (mparent) {
-		p = mparent->alloc(&mparent->mpd.ibv_pd, mparent->pd_context,
-				   size, req->alignment, req->resource_type);
+		p = mlx5_custom_alloc(mparent, size, req->alignment,
+				      req->resource_type);
 		if (!p)
 			return ENOMEM;
 		if (p != IBV_ALLOCATOR_USE_DEFAULT) {
-			/* The caller's memory may hold anything. */
-			memset(p, 0, size);
 			buf->addr = p;
 			buf->length = size;
 			buf->type = MLX5_BUF_CUSTOM;
 			buf->owner = mparent;
 			buf->resource_type = req->resource_type;
-			/* Its free() must outlive the buffer. */
-			mlx5_get(&mparent->mpd.refcount);
 			return 0;
 		}
 	}
@@ -232,10 +252,7 @@ void mlx5_free_buf(struct mlx5_buf *buf)
 		return;
 	switch (buf->type) {
 	case MLX5_BUF_CUSTOM:
-		buf->owner->free(&buf->owner->mpd.ibv_pd,
-				 buf->owner->pd_context, buf->addr,
-				 buf->resource_type);
-		mlx5_put(&buf->owner->mpd.refcount);
+		mlx5_custom_free(buf->owner, buf->addr, buf->resource_type);
 		break;
 	case MLX5_BUF_HUGE:
 		shmdt(buf->addr);

@@ -84,6 +84,18 @@ mlx5_custom_allocator(struct ibv_pd *pd)
 	return mparent && mparent->alloc && mparent->free ? mparent : NULL;
 }
 
+/*
+ * @size bytes of @resource_type from @mparent's allocator, zeroed (the
+ * caller's memory may hold anything), the domain held until
+ * mlx5_custom_free (its free() must outlive the memory). NULL with errno
+ * ENOMEM when it refused; IBV_ALLOCATOR_USE_DEFAULT when it left the
+ * allocation to us.
+ */
+void *mlx5_custom_alloc(struct mlx5_parent_domain *mparent, size_t size,
+			size_t alignment, uint64_t resource_type);
+void mlx5_custom_free(struct mlx5_parent_domain *owner, void *p,
+		      uint64_t resource_type);
+
 /* ---- doorbell records (dbrec.c) ---- */
 struct mlx5_dbrec_page;
 

@@ -170,17 +170,11 @@ __be32 *mlx5_alloc_dbrec_pd(struct mlx5_context *ctx, struct ibv_pd *pd,
 	if (mlx5_cc_heap(pd))
 		return mlx5_alloc_dbrec(ctx, mlx5_cc_heap(pd));
 	if (mparent) {
-		db = mparent->alloc(&mparent->mpd.ibv_pd, mparent->pd_context,
-				    8, 8, MLX5DV_RES_TYPE_DBR);
-		if (!db) {
-			errno = ENOMEM;
+		db = mlx5_custom_alloc(mparent, 8, 8, MLX5DV_RES_TYPE_DBR);
+		if (!db)
 			return NULL;
-		}
 		if (db != IBV_ALLOCATOR_USE_DEFAULT) {
-			db[0] = 0;
-			db[1] = 0;
 			*owner = mparent;
-			mlx5_get(&mparent->mpd.refcount);
 			return db;
 		}
 	}
@@ -194,7 +188,5 @@ void mlx5_free_dbrec_pd(struct mlx5_context *ctx, __be32 *db,
 		mlx5_free_dbrec(ctx, db);
 		return;
 	}
-	owner->free(&owner->mpd.ibv_pd, owner->pd_context, db,
-		    MLX5DV_RES_TYPE_DBR);
-	mlx5_put(&owner->mpd.refcount);
+	mlx5_custom_free(owner, db, MLX5DV_RES_TYPE_DBR);
 }

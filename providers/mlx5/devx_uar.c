@@ -53,12 +53,7 @@ static struct mlx5_devx_uar *alloc_dedicated(struct mlx5_context *ctx,
 	}
 	u->ctx = ctx;
 	fill_dv(u, &u->map, page_id);
-	mlx5_dm_list_lock(ctx);
-	u->next = ctx->devx_uars;
-	if (u->next)
-		u->next->prev = u;
-	ctx->devx_uars = u;
-	mlx5_dm_list_unlock(ctx);
+	mlx5_list_add(ctx, &ctx->devx_uars, &u->node);
 	return u;
 }
 
@@ -97,14 +92,7 @@ struct mlx5dv_devx_uar *mlx5dv_devx_alloc_uar(struct ibv_context *context,
 static void release_dedicated(struct mlx5_context *ctx,
 			      struct mlx5_devx_uar *u)
 {
-	mlx5_dm_list_lock(ctx);
-	if (u->prev)
-		u->prev->next = u->next;
-	else
-		ctx->devx_uars = u->next;
-	if (u->next)
-		u->next->prev = u->prev;
-	mlx5_dm_list_unlock(ctx);
+	mlx5_list_del(ctx, &ctx->devx_uars, &u->node);
 	/* Unmapped first: the kernel frees the page when both are gone. */
 	mlx5_unmap(&u->map);
 	mlx5_uar_obj_destroy(ctx, u->handle);
@@ -127,7 +115,9 @@ void mlx5dv_devx_free_uar(struct mlx5dv_devx_uar *dv)
 void mlx5_release_all_devx_uars(struct mlx5_context *ctx)
 {
 	while (ctx->devx_uars)
-		release_dedicated(ctx, ctx->devx_uars);
+		release_dedicated(ctx,
+				  mlx5_list_entry(ctx->devx_uars,
+						  struct mlx5_devx_uar, node));
 }
 
 int mlx5dv_devx_uar_export_dmabuf_fd(struct mlx5dv_devx_uar *dv)

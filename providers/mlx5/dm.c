@@ -72,28 +72,10 @@ static int alloc_dm_cmd(struct mlx5_context *ctx,
 				cmd);
 }
 
-static void track_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
-{
-	mlx5_dm_list_lock(ctx);
-	dm->prev = NULL;
-	dm->next = ctx->dm_list;
-	if (dm->next)
-		dm->next->prev = dm;
-	ctx->dm_list = dm;
-	mlx5_dm_list_unlock(ctx);
-}
-
 /* Unmap and forget @dm; the kernel object is the caller's business. */
 static void release_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
 {
-	mlx5_dm_list_lock(ctx);
-	if (dm->prev)
-		dm->prev->next = dm->next;
-	else
-		ctx->dm_list = dm->next;
-	if (dm->next)
-		dm->next->prev = dm->prev;
-	mlx5_dm_list_unlock(ctx);
+	mlx5_list_del(ctx, &ctx->dm_list, &dm->node);
 	mlx5_unmap(&dm->memic_map);
 	free(dm);
 }
@@ -106,7 +88,8 @@ static void release_dm(struct mlx5_context *ctx, struct mlx5_dm *dm)
 void mlx5_release_all_dms(struct mlx5_context *ctx)
 {
 	while (ctx->dm_list)
-		release_dm(ctx, ctx->dm_list);
+		release_dm(ctx,
+			   mlx5_list_entry(ctx->dm_list, struct mlx5_dm, node));
 }
 
 /* Map the MEMIC pages at the DEVICE_MEM offset of @page_index. */
@@ -166,7 +149,7 @@ static struct ibv_dm *alloc_dm(struct ibv_context *ibctx,
 		dm->verbs_dm.dm.memcpy_to_dm = unmapped_to_dm;
 		dm->verbs_dm.dm.memcpy_from_dm = unmapped_from_dm;
 	}
-	track_dm(ctx, dm);
+	mlx5_list_add(ctx, &ctx->dm_list, &dm->node);
 	return &dm->verbs_dm.dm;
 
 err_kernel:
@@ -249,7 +232,7 @@ struct ibv_dm *mlx5_import_dm(struct ibv_context *ibctx, uint32_t handle)
 		free(dm);
 		goto err_out;
 	}
-	track_dm(ctx, dm);
+	mlx5_list_add(ctx, &ctx->dm_list, &dm->node);
 	return &dm->verbs_dm.dm;
 
 err_out:

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * mlx5dv entry points: DM op-address pages, and init_obj for QP, CQ, SRQ,
- * DM and AH (the rings, doorbells, registers and address vectors
- * direct-verbs users post with).
+ * DM, AH and PD (the rings, doorbells, registers, address vectors and
+ * numbers direct-verbs users post with).
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -158,9 +158,21 @@ static int init_ah_obj(struct ibv_ah *ibah, struct mlx5dv_ah *out)
 	return 0;
 }
 
+/* A parent domain answers the number of the PD it stands for. */
+static int init_pd_obj(struct ibv_pd *ibpd, struct mlx5dv_pd *out)
+{
+	if (!ibpd || !out)
+		return EINVAL;
+	if (!mlx5_is_mlx5_context(ibpd->context))
+		return EOPNOTSUPP;
+	out->pdn = to_mpd(ibpd)->pdn;
+	out->comp_mask = 0;
+	return 0;
+}
+
 static const uint64_t supported_objs = MLX5DV_OBJ_QP | MLX5DV_OBJ_CQ |
 				       MLX5DV_OBJ_SRQ | MLX5DV_OBJ_DM |
-				       MLX5DV_OBJ_AH;
+				       MLX5DV_OBJ_AH | MLX5DV_OBJ_PD;
 
 int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 {
@@ -182,5 +194,7 @@ int mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 		err = init_dm_obj(obj->dm.in, obj->dm.out);
 	if (!err && (obj_type & MLX5DV_OBJ_AH))
 		err = init_ah_obj(obj->ah.in, obj->ah.out);
+	if (!err && (obj_type & MLX5DV_OBJ_PD))
+		err = init_pd_obj(obj->pd.in, obj->pd.out);
 	return err;
 }

@@ -53,13 +53,24 @@ struct mlx5_context;
  * UAR object (handle, map) and sit on the context's list until freed or
  * the context closes; the NC singleton is the context's own page.
  */
+/*
+ * A node of the context's lists of what it releases at close (DMs,
+ * dedicated UARs); mlx5_list_add/del change them under dm_lock.
+ */
+struct mlx5_list_node {
+	struct mlx5_list_node *prev, *next;
+};
+
+#define mlx5_list_entry(node, T, member)                                       \
+	((T *)((char *)(node)-offsetof(T, member)))
+
 struct mlx5_devx_uar {
 	struct mlx5dv_devx_uar dv;
 	struct mlx5_context *ctx;
 	uint32_t handle;
 	bool singleton;
 	struct mlx5_mapping map;
-	struct mlx5_devx_uar *prev, *next;
+	struct mlx5_list_node node; /* the context's devx_uars */
 };
 
 /* What mlx5dv_query_device reports from EX_QUERY_DEVICE's mlx5 part. */
@@ -110,7 +121,7 @@ struct mlx5_context {
 	/* The NC singleton as mlx5dv_devx_alloc_uar() hands it out. */
 	struct mlx5_devx_uar nc_devx_uar;
 	/* Dedicated devx UARs (under dm_lock), released at close. */
-	struct mlx5_devx_uar *devx_uars;
+	struct mlx5_list_node *devx_uars;
 
 	uint64_t max_dm_size;
 	/* IBV_DEVICE_CC_DMA_BOUNCE: a CoCo guest, DMA only to shared memory. */
@@ -127,7 +138,7 @@ struct mlx5_context {
 	 * mapping would keep the kernel context (and its dma-bufs) alive.
 	 */
 	int dm_lock; /* dm_list; mlx5_dm_list_lock() */
-	struct mlx5_dm *dm_list;
+	struct mlx5_list_node *dm_list;
 };
 
 /*
@@ -181,7 +192,7 @@ struct mlx5_dm {
 	struct mlx5_mapping memic_map; /* empty for SW-ICM */
 	uint8_t *start;		     /* DM offset 0; NULL for SW-ICM */
 	uint64_t remote_va;	     /* SW-ICM device address */
-	struct mlx5_dm *prev, *next; /* the context's dm_list */
+	struct mlx5_list_node node;  /* the context's dm_list */
 };
 
 /*
@@ -198,6 +209,33 @@ static inline void mlx5_dm_list_lock(struct mlx5_context *ctx)
 static inline void mlx5_dm_list_unlock(struct mlx5_context *ctx)
 {
 	__atomic_store_n(&ctx->dm_lock, 0, __ATOMIC_RELEASE);
+}
+
+static inline void mlx5_list_add(struct mlx5_context *ctx,
+				 struct mlx5_list_node **head,
+				 struct mlx5_list_node *n)
+{
+	mlx5_dm_list_lock(ctx);
+	n->prev = NULL;
+	n->next = *head;
+	if (n->next)
+		n->next->prev = n;
+	*head = n;
+	mlx5_dm_list_unlock(ctx);
+}
+
+static inline void mlx5_list_del(struct mlx5_context *ctx,
+				 struct mlx5_list_node **head,
+				 struct mlx5_list_node *n)
+{
+	mlx5_dm_list_lock(ctx);
+	if (n->prev)
+		n->prev->next = n->next;
+	else
+		*head = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	mlx5_dm_list_unlock(ctx);
 }
 
 static inline struct mlx5_device *to_mdev(struct ibv_device *ibdev)

@@ -74,6 +74,8 @@ struct sim_obj {
 	struct sim_uvfile *uv; /* the context that owns it */
 	void *drv;    /* the driver's private state; the core never uses it */
 	uint32_t res; /* its restrack row + 1 (restrack.c), 0: none */
+	/* restrack.c: seen by a sync; changed since (on the uv's list) */
+	uint8_t res_seen, res_dirty;
 };
 
 #define sim_container_of(p, T, m) ((T *)((char *)(p)-offsetof(T, m)))

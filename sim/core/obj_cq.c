@@ -5,6 +5,7 @@
  * checks what uverbs and both drivers check; the driver hook parses its
  * udata. Destroy while a QP or SRQ uses the CQ is EBUSY.
  */
+#include "restrack.h"
 #include "uapi.h"
 
 #include <errno.h>
@@ -303,6 +304,8 @@ static int w_resize_cq(struct sim_wcall *w)
 	else
 		cq->cqe = req->cqe;
 	r.cqe = cq->cqe;
+	if (!ret)
+		sim_res_touch(&cq->obj);
 	if (!ret)
 		ret = sim_wc_out(w, &r, sizeof(r));
 	if (!ret)

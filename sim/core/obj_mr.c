@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* UVERBS_OBJECT_MR: user, DM and dma-buf MRs (REG_MR with DMA handles),
  * query, destroy. */
+#include "restrack.h"
 #include "uapi.h"
 
 #include <errno.h>
@@ -520,6 +521,7 @@ static int w_rereg_mr(struct sim_wcall *w)
 	err = mlx5_rereg(mr, flags, req, sim_pd(pd));
 	if (err)
 		return err;
+	sim_res_touch(o);
 	r.lkey = mr->lkey;
 	r.rkey = mr->rkey;
 	snprintf(w->note, sizeof(w->note), "handle=%u lkey=%#x",

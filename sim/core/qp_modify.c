@@ -7,6 +7,7 @@
  * sim_verbs_rules, then the driver hook. Attributes are stored only when
  * everything accepted them.
  */
+#include "restrack.h"
 #include "uapi.h"
 
 #include <errno.h>
@@ -219,6 +220,7 @@ static int modify(struct sim_wcall *w, const struct ib_uverbs_modify_qp *m,
 	snprintf(w->note, sizeof(w->note), "handle=%u mask=%#x state %u->%u",
 		 qp->obj.handle, mask, before, n.qp_state);
 	qp->attr = n;
+	sim_res_touch(&qp->obj);
 	if (qp->qp_type == IB_QPT_XRC_TGT)
 		sim_xrc_tgt_store(qp);
 	state_events(w->uv, qp, old, &n);

@@ -122,6 +122,44 @@ static void publish(struct sim_uvfile *uv, struct sim_obj *o, unsigned int kind)
 	sim_shared_unlock(sim.sh);
 }
 
+void sim_res_touch(struct sim_obj *o)
+{
+	struct sim_uvfile *uv = o->uv;
+
+	if (!o->res || o->res_dirty)
+		return; /* no row yet: the next sync makes it */
+	o->res_dirty = 1;
+	if (uv->res_ndirty < ARRAY_SIZE(uv->res_dirty))
+		uv->res_dirty[uv->res_ndirty++] = o;
+	else
+		uv->res_dirty_all = 1;
+}
+
+/* Rewrite the touched rows; after an overflow, every row of uv. */
+static void publish_dirty(struct sim_uvfile *uv)
+{
+	struct sim_obj *o;
+	unsigned int i;
+
+	for (o = uv->objs; uv->res_dirty_all && o; o = o->next) {
+		if (o->res)
+			publish(uv, o, row_of(o->res)->kind);
+		o->res_dirty = 0;
+	}
+	for (i = 0; i < uv->res_ndirty; i++) {
+		o = uv->res_dirty[i];
+		if (!uv->res_dirty_all)
+			publish(uv, o, row_of(o->res)->kind);
+		o->res_dirty = 0;
+	}
+	uv->res_ndirty = uv->res_dirty_all = 0;
+}
+
+/*
+ * New objects stand at the head of uv->objs, before the first one a sync
+ * saw: only those are walked, so a process creating N objects costs O(N)
+ * in all, not O(N) per command.
+ */
 void sim_res_sync(struct sim_uvfile *uv)
 {
 	struct sim_obj *o;
@@ -133,9 +171,12 @@ void sim_res_sync(struct sim_uvfile *uv)
 		publish(uv, NULL, SIM_RES_CTX);
 	/* in dependency order: a QP's row names its PD's and CQs' ids */
 	for (i = 0; i < ARRAY_SIZE(tracked); i++)
-		for (o = uv->objs; o; o = o->next)
+		for (o = uv->objs; o && !o->res_seen; o = o->next)
 			if (o->type == tracked[i].type)
 				publish(uv, o, tracked[i].kind);
+	for (o = uv->objs; o && !o->res_seen; o = o->next)
+		o->res_seen = 1;
+	publish_dirty(uv);
 }
 
 static void row_free(uint32_t *res)
@@ -150,6 +191,12 @@ static void row_free(uint32_t *res)
 
 void sim_res_forget(struct sim_uvfile *uv, struct sim_obj *o)
 {
+	unsigned int i;
+
+	for (i = 0; o->res_dirty && i < uv->res_ndirty; i++)
+		if (uv->res_dirty[i] == o)
+			uv->res_dirty[i] = uv->res_dirty[--uv->res_ndirty];
+	o->res_dirty = 0;
 	if (sim_uvfile_mine(uv))
 		row_free(&o->res);
 }
@@ -160,31 +207,45 @@ void sim_res_forget_ctx(struct sim_uvfile *uv)
 		row_free(&uv->res);
 }
 
-static void forget_if(int (*gone)(const struct sim_res *r, pid_t pid),
-		      pid_t pid)
+static void forget_pid(pid_t pid)
 {
 	unsigned int i;
 
 	for (i = 0; i < SIM_MAX_RES; i++)
-		if (sim.sh->res[i].in_use && gone(&sim.sh->res[i], pid))
+		if (sim.sh->res[i].in_use && sim.sh->res[i].pid == pid)
 			sim.sh->res[i].in_use = 0;
 }
 
-static int of_pid(const struct sim_res *r, pid_t pid)
+/*
+ * Drop the rows of processes that ended. Each owner is asked once: a dead
+ * one's rows all go in one pass, the living are remembered (a world has a
+ * handful of processes; past the cache's size one is asked again).
+ */
+static void forget_dead(void)
 {
-	return r->pid == pid;
-}
+	pid_t alive[32];
+	unsigned int i, j, n = 0;
+	pid_t pid;
 
-static int owner_dead(const struct sim_res *r, pid_t pid)
-{
-	(void)pid;
-	return r->pid > 0 && sim_pid_gone(r->pid);
+	for (i = 0; i < SIM_MAX_RES; i++) {
+		if (!sim.sh->res[i].in_use || sim.sh->res[i].pid <= 0)
+			continue;
+		pid = sim.sh->res[i].pid;
+		for (j = 0; j < n && alive[j] != pid; j++)
+			;
+		if (j < n)
+			continue;
+		if (sim_pid_gone(pid))
+			forget_pid(pid);
+		else if (n < ARRAY_SIZE(alive))
+			alive[n++] = pid;
+	}
 }
 
 void sim_res_forget_pid(pid_t pid)
 {
 	sim_shared_lock(sim.sh);
-	forget_if(of_pid, pid);
+	forget_pid(pid);
 	sim_shared_unlock(sim.sh);
 }
 
@@ -201,7 +262,7 @@ int sim_res_walk(unsigned int dev, unsigned int kind, int64_t *pos,
 	unsigned int i;
 
 	sim_shared_lock(sim.sh);
-	forget_if(owner_dead, 0); /* the process died: its objects went */
+	forget_dead(); /* the process died: its objects went */
 	for (;;) {
 		next = NULL;
 		for (i = 0; i < SIM_MAX_RES; i++) {
@@ -233,7 +294,7 @@ uint64_t sim_res_count(unsigned int dev, unsigned int kind, size_t off,
 	int err = errno;
 
 	sim_shared_lock(sim.sh);
-	forget_if(owner_dead, 0);
+	forget_dead();
 	for (i = 0; i < SIM_MAX_RES; i++) {
 		const struct sim_res *r = &sim.sh->res[i];
 

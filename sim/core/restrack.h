@@ -10,9 +10,13 @@
 
 #include "sim.h"
 
-/* Publish uv's objects as they are now: new ones get a row, QPs and CQs
- * refresh theirs. Runs after every successful command. Needs sim_lock. */
+/* Publish what changed in uv: objects created since the last sync get a
+ * row, touched ones refresh theirs. Runs after every successful command.
+ * Needs sim_lock. */
 void sim_res_sync(struct sim_uvfile *uv);
+/* A field of o's row changed (QP state, CQ size, MR keys): its row is
+ * rewritten at the next sync. Needs sim_lock. */
+void sim_res_touch(struct sim_obj *o);
 /* Drop the row of an object being destroyed, or of uv's context. */
 void sim_res_forget(struct sim_uvfile *uv, struct sim_obj *o);
 void sim_res_forget_ctx(struct sim_uvfile *uv);

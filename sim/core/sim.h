@@ -152,6 +152,9 @@ struct sim_uvfile {
 	struct sim_evq *evqs;	    /* event files of this context */
 	struct sim_uvfile *next_uv; /* every open uverbs file of the process */
 	uint32_t res; /* the context's restrack row + 1, 0: none */
+	/* restrack.c: objects whose row is to be rewritten (all: overflow) */
+	struct sim_obj *res_dirty[16];
+	uint8_t res_ndirty, res_dirty_all;
 	uint32_t net_seen; /* RoCE port events delivered (net_events.c) */
 };
 

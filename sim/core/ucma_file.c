@@ -267,7 +267,9 @@ void ucma_reap(void)
  * run whether anybody waits or not. Each process with an rdma_cm file
  * runs one thread that looks for dead owners and runs its files' timers
  * every REAP_NS, so a peer sees the DREQ of a killed process without
- * calling into the CM itself.
+ * calling into the CM itself. Only this thread (and an open, which needs
+ * a free slot) looks: a pass asks every file's owner, a few system calls
+ * each, too much for every command and GET_EVENT.
  */
 #define REAP_NS 100000000L
 
@@ -335,7 +337,6 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 		sim_sigmask_async(&old);
 		pthread_mutex_lock(&sim_lock);
 		ucma_lock();
-		ucma_reap();
 		uf = &ucma_w->files[fp->slot];
 		if (!uf->used || uf->gen != fp->gen) {
 			ucma_unlock();
@@ -455,7 +456,6 @@ static ssize_t ucma_write(struct sim_devfile *df, int fd, const void *buf,
 	} else {
 		pthread_mutex_lock(&sim_lock);
 		ucma_lock();
-		ucma_reap();
 		if (c->kind == 1)
 			ret = ucma_cmd_id(fp->slot, hdr.cmd, in, hdr.out);
 		else if (c->kind == 2)

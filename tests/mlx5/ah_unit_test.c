@@ -305,8 +305,8 @@ static void test_dv_obj(void **state)
 	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ | MLX5DV_OBJ_AH),
 			 EINVAL);
 	assert_null(dv.av);
-	/* the PD is not answered */
-	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD), EOPNOTSUPP);
+	/* a raw WQ is not answered */
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_RWQ), EOPNOTSUPP);
 	assert_int_equal(mlx5_destroy_ah(&ah->ibv_ah), 0);
 }
 

@@ -4,7 +4,9 @@
  * dup of the first one's cmd fd (ibv_import_device) imports its PD and MR
  * by handle (mlx5 PD_QUERY, QUERY_MR), builds an RC QP on the imported PD
  * and moves data with the imported MR's keys; unimporting frees only the
- * local objects. Under rdma-sim on mlx5_0.
+ * local objects. mlx5dv_init_obj(MLX5DV_OBJ_PD) answers the number both
+ * the PD's ALLOC_PD and the importer's PD_QUERY gave. Under rdma-sim on
+ * mlx5_0.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +18,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include <infiniband/mlx5dv.h>
 
 #include "dm_util.h"
 #include "fds.h"
@@ -108,10 +112,62 @@ static void test_import_pd_mr(void **state)
 	free(dst);
 }
 
+static int dv_pdn(struct ibv_pd *pd, uint32_t *pdn)
+{
+	struct mlx5dv_pd dv = {.pdn = ~0u, .comp_mask = ~0ull};
+	struct mlx5dv_obj obj = {.pd = {.in = pd, .out = &dv}};
+	int ret = mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD);
+
+	if (!ret) {
+		assert_int_equal(dv.comp_mask, 0);
+		*pdn = dv.pdn;
+	}
+	return ret;
+}
+
+static void test_dv_pd(void **state)
+{
+	struct ibv_parent_domain_init_attr pa = {.pd = env.pd};
+	uint32_t pdn = ~0u, ipdn = ~0u, pdn2 = ~0u, ppdn = ~0u;
+	struct mlx5dv_pd dv;
+	struct mlx5dv_obj obj = {.pd = {.in = env.pd, .out = NULL}};
+	struct ibv_context *ctx2;
+	struct ibv_pd *ipd, *pd2, *parent;
+
+	ctx2 = ibv_import_device(dup(env.ctx->cmd_fd));
+	assert_non_null(ctx2);
+	ipd = ibv_import_pd(ctx2, env.pd->handle);
+	assert_non_null(ipd);
+	pd2 = ibv_alloc_pd(env.ctx);
+	assert_non_null(pd2);
+	parent = ibv_alloc_parent_domain(env.ctx, &pa);
+	assert_non_null(parent);
+
+	assert_int_equal(dv_pdn(env.pd, &pdn), 0);
+	assert_int_equal(dv_pdn(ipd, &ipdn), 0);
+	assert_int_equal(ipdn, pdn);
+	assert_int_equal(dv_pdn(pd2, &pdn2), 0);
+	assert_int_not_equal(pdn2, pdn);
+	assert_int_equal(dv_pdn(parent, &ppdn), 0);
+	assert_int_equal(ppdn, pdn);
+
+	/* no output, or no PD */
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD), EINVAL);
+	obj.pd.out = &dv;
+	obj.pd.in = NULL;
+	assert_int_equal(mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD), EINVAL);
+
+	assert_int_equal(ibv_dealloc_pd(parent), 0);
+	assert_int_equal(ibv_dealloc_pd(pd2), 0);
+	ibv_unimport_pd(ipd);
+	assert_int_equal(ibv_close_device(ctx2), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_import_pd_mr),
+		cmocka_unit_test(test_dv_pd),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -8,7 +8,7 @@
  * so protection is never needed nor enabled. The other two run where RDMA
  * netlink is absent (rdma-sim --no-netlink), whatever the host kernel.
  * FORK_TEST_ODP links the shared libibverbs, so that it loads libmlx5 and
- * registers memory.
+ * registers memory (ODP, and by address with ibv_reg_mr and ibv_reg_mr_ex).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -118,38 +118,93 @@ static void test_nested_ranges(void **state)
 #endif
 
 #if defined(FORK_TEST_ODP)
+static struct ibv_device **list;
+static struct ibv_context *ctx;
+static struct ibv_pd *pd;
+
+static int open_pd(void **state)
+{
+	int n;
+
+	(void)state;
+	if (ibv_fork_init() || ibv_is_fork_initialized() != IBV_FORK_ENABLED)
+		return -1;
+	list = ibv_get_device_list(&n);
+	ctx = list && n > 0 ? ibv_open_device(list[0]) : NULL;
+	pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	return pd ? 0 : -1;
+}
+
+static int close_pd(void **state)
+{
+	(void)state;
+	if (ibv_dealloc_pd(pd) || ibv_close_device(ctx))
+		return -1;
+	ibv_free_device_list(list);
+	return 0;
+}
+
 /* An ODP MR never makes its pages DONTFORK: nor does moving it. */
 static void test_odp_rereg(void **state)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	struct ibv_device **list;
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
 	struct ibv_mr *mr;
-	int n;
 
 	assert_true(map != MAP_FAILED);
-	assert_int_equal(ibv_fork_init(), 0);
-	assert_int_equal(ibv_is_fork_initialized(), IBV_FORK_ENABLED);
-	list = ibv_get_device_list(&n);
-	assert_true(list && n > 0);
-	ctx = ibv_open_device(list[0]);
-	pd = ctx ? ibv_alloc_pd(ctx) : NULL;
-	assert_non_null(pd);
 	mr = ibv_reg_mr(pd, map, page,
 			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND);
 	assert_non_null(mr);
 	assert_int_equal(page_dontfork(map), 0);
-	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION,
-				      NULL, map + page, page, 0),
+	assert_int_equal(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION, NULL,
+				      map + page, page, 0),
 			 0);
 	assert_int_equal(page_dontfork(map + page), 0);
 	assert_int_equal(ibv_dereg_mr(mr), 0);
-	assert_int_equal(ibv_dealloc_pd(pd), 0);
-	assert_int_equal(ibv_close_device(ctx), 0);
-	ibv_free_device_list(list);
+	munmap(map, 2 * page);
+}
+
+/*
+ * ibv_reg_mr and ibv_reg_mr_ex by address keep the pages out of fork()'s
+ * copies while registered, and give them back on deregistration and when
+ * the registration fails (REMOTE_WRITE without LOCAL_WRITE: EINVAL).
+ */
+static void test_reg_pins(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ibv_mr_init_attr a = {
+		.length = (size_t)page,
+		.access = IBV_ACCESS_LOCAL_WRITE,
+		.comp_mask = IBV_REG_MR_MASK_ADDR,
+		.addr = map + page,
+	};
+	struct ibv_mr *mr, *mr_ex;
+
+	assert_true(map != MAP_FAILED);
+	mr = ibv_reg_mr(pd, map, page, IBV_ACCESS_LOCAL_WRITE);
+	assert_non_null(mr);
+	mr_ex = ibv_reg_mr_ex(pd, &a);
+	assert_non_null(mr_ex);
+	assert_ptr_equal(mr_ex->addr, map + page);
+	assert_int_equal(page_dontfork(map), 1);
+	assert_int_equal(page_dontfork(map + page), 1);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+	assert_int_equal(ibv_dereg_mr(mr_ex), 0);
+	assert_int_equal(page_dontfork(map), 0);
+	assert_int_equal(page_dontfork(map + page), 0);
+
+	errno = 0;
+	assert_null(ibv_reg_mr(pd, map, page, IBV_ACCESS_REMOTE_WRITE));
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(page_dontfork(map), 0);
+	a.access = IBV_ACCESS_REMOTE_WRITE;
+	errno = 0;
+	assert_null(ibv_reg_mr_ex(pd, &a));
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(page_dontfork(map + page), 0);
 	munmap(map, 2 * page);
 }
 #endif
@@ -163,10 +218,15 @@ int main(void)
 		cmocka_unit_test(test_init_after_registration),
 #elif defined(FORK_TEST_ODP)
 		cmocka_unit_test(test_odp_rereg),
+		cmocka_unit_test(test_reg_pins),
 #else
 		cmocka_unit_test(test_nested_ranges),
 #endif
 	};
 
+#if defined(FORK_TEST_ODP)
+	return cmocka_run_group_tests(tests, open_pd, close_pd);
+#else
 	return cmocka_run_group_tests(tests, NULL, NULL);
+#endif
 }

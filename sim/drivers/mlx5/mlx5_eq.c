@@ -6,6 +6,7 @@
  * the HCA sees.
  */
 #include "mlx5.h"
+#include "restrack.h"
 #include "hca_cmd.h"
 
 #include <errno.h>
@@ -150,8 +151,10 @@ static void qp_state(const struct mlx5_sim_res *r)
 	};
 	struct hca_query_qp_out out = {};
 
-	if (!hca_cmd_exec(&in, sizeof(in), &out, sizeof(out)))
+	if (!hca_cmd_exec(&in, sizeof(in), &out, sizeof(out))) {
 		sim_qp(r->obj)->attr.qp_state = (uint8_t)out.state;
+		sim_res_touch(r->obj);
+	}
 }
 
 /* An XRC TGT QP is the domain's: its errors go to every handle of every

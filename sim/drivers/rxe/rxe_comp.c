@@ -14,6 +14,7 @@
  * tells). A failed WQE takes the QP to ERR: what is left in the SQ and
  * the RQ completes WR_FLUSH_ERR, one CQE each.
  */
+#include "restrack.h"
 #include "rxe.h"
 
 #include <string.h>
@@ -337,6 +338,7 @@ int rxe_completer(struct rxe_sim_qp *q, uint64_t now)
 void rxe_qp_error(struct rxe_sim_qp *q)
 {
 	q->qp->attr.qp_state = IB_QPS_ERR;
+	sim_res_touch(&q->qp->obj);
 	q->resp.in_msg = 0;
 	rxe_flush(q);
 }
