@@ -272,23 +272,6 @@ struct ibv_pci_atomic_caps {
 	uint16_t compare_swap;
 };
 
-/*
- * Out-of-order placement of RDMA READ/WRITE data (a ConnectX with
- * adaptive routing): not in upstream rdma-core, named as NVIDIA's
- * MLNX_OFED verbs.h (and perftest's --use_ooo) name it.
- */
-enum ibv_ooo_caps_flags {
-	IBV_OOO_RW_DATA_PLACEMENT = 1 << 0,
-};
-
-/* Each member is a mask of enum ibv_ooo_caps_flags for its QP type. */
-struct ibv_ooo_caps {
-	uint32_t rc_caps;
-	uint32_t xrc_caps;
-	uint32_t ud_caps;
-	uint32_t uc_caps;
-};
-
 struct ibv_device_attr_ex {
 	struct ibv_device_attr orig_attr;
 	uint32_t comp_mask;
@@ -308,9 +291,6 @@ struct ibv_device_attr_ex {
 	struct ibv_pci_atomic_caps pci_atomic_caps;
 	uint32_t xrc_odp_caps; /* enum ibv_odp_transport_cap_bits */
 	uint32_t phys_port_cnt_ex;
-	/* Past upstream's 400 bytes: callers built on upstream's header pass
-	 * a size without it and are answered without it. */
-	struct ibv_ooo_caps ooo_caps;
 };
 
 /* ================================================================== */
@@ -1032,9 +1012,6 @@ enum ibv_qp_attr_mask {
 	IBV_QP_CAP = 1 << 19,
 	IBV_QP_DEST_QPN = 1 << 20,
 	IBV_QP_RATE_LIMIT = 1 << 25,
-	/* At INIT->RTR: let RDMA READ/WRITE data land out of order (needs
-	 * the QP type's IBV_OOO_RW_DATA_PLACEMENT in ooo_caps). */
-	IBV_QP_OOO_RW_DATA_PLACEMENT = 1 << 26,
 };
 
 enum ibv_qp_state {

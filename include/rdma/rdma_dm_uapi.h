@@ -132,15 +132,4 @@ struct rdma_dm_buffer_desc {
 #define RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM 0x1002
 #define RDMA_DM_MLX5_ATTR_CREATE_CQ_DBR_BUF_UMEM 0x1003
 
-/*
- * Out-of-order RDMA READ/WRITE placement (IBV_QP_OOO_RW_DATA_PLACEMENT):
- * no upstream kernel has a uAPI for it, so these two bits are rdma-dm's
- * own, chosen far from upstream's: mlx5_ib_query_device_resp.flags says
- * the device allows it on RC and XRC QPs, mlx5_ib_modify_qp.comp_mask asks
- * for it at INIT->RTR. An upstream kernel sets neither bit and rejects the
- * second (EOPNOTSUPP), as it rejects any comp_mask bit it does not know.
- */
-#define RDMA_DM_MLX5_QUERY_DEV_RESP_FLAGS_OOO_RW	(1U << 31)
-#define RDMA_DM_MLX5_MODIFY_QP_OOO_RW		(1U << 31)
-
 #endif /* RDMA_DM_UAPI_H */

@@ -480,24 +480,6 @@ static void reset_qp(struct mlx5_qp *qp)
 		mlx5_qp_set_wr_complete(qp, false);
 }
 
-/*
- * IBV_QP_OOO_RW_DATA_PLACEMENT is no attribute of the kernel's: it goes
- * in the mlx5 part of the command (rdma_dm_uapi.h), and the kernel says
- * whether the QP type and the transition allow it.
- */
-static int modify_qp_cmd(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
-			 int attr_mask)
-{
-	struct mlx5_ib_modify_qp req = {};
-	struct ibv_udata udata = {.in = &req, .in_len = sizeof(req)};
-
-	if (!(attr_mask & IBV_QP_OOO_RW_DATA_PLACEMENT))
-		return ibv_cmd_modify_qp(ibqp, attr, attr_mask, NULL);
-	req.comp_mask = RDMA_DM_MLX5_MODIFY_QP_OOO_RW;
-	return ibv_cmd_modify_qp(
-		ibqp, attr, attr_mask & ~IBV_QP_OOO_RW_DATA_PLACEMENT, &udata);
-}
-
 int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		   int attr_mask)
 {
@@ -506,7 +488,7 @@ int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 
 	if (qp->dct)
 		return mlx5_dc_modify_dct(qp, attr, attr_mask);
-	err = modify_qp_cmd(ibqp, attr, attr_mask);
+	err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, NULL);
 	/* a target QP has no queues of ours to reset or open */
 	if (err || !(attr_mask & IBV_QP_STATE) ||
 	    qp->qp_type == IBV_QPT_XRC_RECV)

@@ -5,8 +5,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include <rdma/rdma_dm_uapi.h>
-
 #include "mlx5.h"
 
 /* The caller's ibv_device_attr_ex (attr_size bytes) reaches past @m. */
@@ -86,11 +84,6 @@ static void take_attr_caps(const struct mlx5_ib_query_device_resp *r,
 			r->packet_pacing_caps.qp_rate_limit_max;
 		attr->packet_pacing_caps.supported_qpts =
 			r->packet_pacing_caps.supported_qpts;
-	}
-	if (ATTR_HAS(attr_size, ooo_caps) &&
-	    (r->flags & RDMA_DM_MLX5_QUERY_DEV_RESP_FLAGS_OOO_RW)) {
-		attr->ooo_caps.rc_caps = IBV_OOO_RW_DATA_PLACEMENT;
-		attr->ooo_caps.xrc_caps = IBV_OOO_RW_DATA_PLACEMENT;
 	}
 }
 

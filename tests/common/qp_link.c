@@ -61,7 +61,7 @@ static int rc_like(const struct ibv_qp *qp)
 static int to_rtr(struct ibv_qp *qp, const struct qp_link *l)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
-	int mask = IBV_QP_STATE | l->rtr_mask;
+	int mask = IBV_QP_STATE;
 
 	if (qp->qp_type == IBV_QPT_UD)
 		return ibv_modify_qp(qp, &a, mask);

@@ -29,7 +29,6 @@ struct qp_link {
 	uint8_t timeout;	   /* RC, 4.096 us << timeout */
 	uint8_t retry_cnt;	   /* RC */
 	uint8_t rnr_retry;	   /* RC, 7: for ever */
-	int rtr_mask;		   /* more attribute bits for INIT->RTR */
 };
 
 /*

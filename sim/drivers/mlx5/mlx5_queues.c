@@ -406,41 +406,6 @@ static uint16_t qp_op(uint32_t cur, uint32_t next)
 	return HCA_CMD_SIM_2STATE_QP;
 }
 
-/*
- * mlx5_ib_modify_qp's udata, as the kernel's mlx5_ib_modify_qp reads it:
- * short is EINVAL, an unknown comp_mask bit or a reserved field set is
- * EOPNOTSUPP. rdma-dm's OOO_RW bit (rdma_dm_uapi.h) is what the device
- * reports: RC and XRC only (else EOPNOTSUPP), at INIT->RTR only (else
- * EINVAL, the transition where ConnectX firmware takes it).
- */
-static int modify_udata(const struct sim_qp *gqp, const struct sim_qp_attr *a,
-			uint32_t mask, const void *in, size_t in_len,
-			struct hca_modify_qp_in *m)
-{
-	struct mlx5_ib_modify_qp req;
-
-	if (!in_len)
-		return 0;
-	if (in_len < sizeof(req))
-		return -EINVAL;
-	memcpy(&req, in, sizeof(req));
-	if ((in_len > sizeof(req) && nonzero(in, sizeof(req), in_len)) ||
-	    (req.comp_mask & ~RDMA_DM_MLX5_MODIFY_QP_OOO_RW) ||
-	    req.burst_info.reserved)
-		return -EOPNOTSUPP;
-	if (!req.comp_mask)
-		return 0;
-	if (gqp->qp_type != IB_QPT_RC && gqp->qp_type != IB_QPT_XRC_INI &&
-	    gqp->qp_type != IB_QPT_XRC_TGT)
-		return -EOPNOTSUPP;
-	if (!(mask & IB_QP_STATE) || gqp->attr.qp_state != IB_QPS_INIT ||
-	    a->qp_state != IB_QPS_RTR)
-		return -EINVAL;
-	m->mask |= HCA_QPC_OOO_RW;
-	m->ooo_rw = 1;
-	return 0;
-}
-
 int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       const struct sim_qp_attr *a, uint32_t mask,
 		       const void *in, size_t in_len, void *out, size_t out_len)
@@ -451,11 +416,9 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	size_t i;
 	int ret;
 
+	(void)in, (void)in_len;
 	if (!r)
 		return 0;
-	ret = modify_udata(gqp, a, mask, in, in_len, &m);
-	if (ret)
-		return ret;
 	if (gqp->qp_type == IB_QPT_DRIVER) {
 		ret = mlx5_sim_dc_modify(gqp, a, mask, out, out_len);
 		if (ret)

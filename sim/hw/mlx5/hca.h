@@ -271,9 +271,6 @@ struct hca_qp {
 	struct hca_rres res[HCA_RKEEP];
 	uint32_t nres;		       /* resources made */
 	uint8_t dest_rd_atom;	       /* max_dest_rd_atomic: resources kept */
-	/* READ/WRITE data may be placed out of order: recorded only, as the
-	 * fabric never reorders packets */
-	uint8_t ooo_rw;
 	uint8_t nak_pending, nak_code; /* NAK to send (ring was full) */
 	uint8_t seq_nak_sent;	       /* one PSN sequence NAK per gap */
 	uint32_t nak_psn;

@@ -280,7 +280,6 @@ enum {
 	HCA_QPC_RQ_PSN = 1 << 9,
 	HCA_QPC_SQ_PSN = 1 << 10,
 	HCA_QPC_DEST_QPN = 1 << 11,
-	HCA_QPC_OOO_RW = 1 << 12, /* out-of-order READ/WRITE placement */
 };
 
 /* RST2INIT, INIT2INIT, INIT2RTR, RTR2RTS, RTS2RTS, SQERR2RTS, SQD_RTS,
@@ -297,7 +296,6 @@ struct hca_modify_qp_in {
 	uint8_t log_sra_max; /* 1 << it READ/atomic WQEs in flight */
 	uint8_t rra_max;     /* READ/atomic requests kept as responder */
 	uint32_t rq_psn, sq_psn, dest_qpn;
-	uint8_t ooo_rw;
 };
 
 struct hca_query_qp_out {

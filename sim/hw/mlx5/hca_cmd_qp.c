@@ -222,10 +222,6 @@ static void set_context(struct hca_qp *qp, const struct hca_modify_qp_in *c)
 		qp->npsn = c->sq_psn & 0xffffff;
 	if (m & HCA_QPC_DEST_QPN)
 		qp->dest_qpn = c->dest_qpn;
-	if (m & HCA_QPC_OOO_RW) {
-		qp->ooo_rw = c->ooo_rw;
-		sim_trace("hca qp %#x ooo_rw %u", qp->qpn, qp->ooo_rw);
-	}
 }
 
 static uint8_t modify_qp(const void *in, void *out)
