@@ -84,6 +84,7 @@ enum ucma_timer {
 };
 
 #define ROCE_LIFE 16 /* RoCE path packet life time */
+#define IB_LIFE	  18 /* the SA's subnet packet life time (OpenSM's 0x12) */
 
 struct ucma_id {
 	uint8_t used;
@@ -103,6 +104,7 @@ struct ucma_id {
 	uint8_t sgid[16], dgid[16];
 	uint8_t mtu; /* IB enum */
 	uint8_t hop_limit;
+	uint16_t dlid; /* IB: the destination port's LID (0 on RoCE) */
 	uint8_t route;	    /* route resolved (a path exists) */
 	uint8_t bound;	    /* holds its port (an explicit or implicit bind) */
 	uint8_t via_netdev; /* resolved over a RoCE netdev (not loopback) */
@@ -233,6 +235,13 @@ int ucma_cmd_id(int f, uint32_t cmd, const uint8_t *in, uint16_t out);
  * and GID index that hold a's destination. Needs lock. */
 int ucma_listener_for(const struct ucma_id *a, uint32_t *dev, uint32_t *gi);
 void ucma_id_set_dev(struct ucma_id *id, uint32_t dev, uint32_t gid_index);
+/* Is id's port InfiniBand (its addresses on an IPoIB netdev)? */
+int ucma_id_ib(const struct ucma_id *id);
+/* The LID of device dev's IB port (the fabric routes by it). */
+uint16_t ucma_lid(uint32_t dev);
+/* The path's packet life time: the SA's on IB; on RoCE 16, or the
+ * ACK_TIMEOUT option less one. */
+uint8_t ucma_path_life(const struct ucma_id *id);
 /* The service id of id (ps << 16 | port), host order. */
 uint64_t ucma_service_id(const struct ucma_id *id);
 

@@ -97,15 +97,20 @@ static void take_param(struct ucma_id *id, const struct rdma_ucm_conn_param *cp)
 	id->flow = cp->flow_control;
 }
 
-/* The path to id's peer as an address vector (RoCE: GRH, no LID). */
+/* The path to id's peer as an address vector (RoCE: GRH, no LID; IB
+ * within the subnet: the LID, no GRH). */
 static void fill_ah(const struct ucma_id *id, struct ib_uverbs_ah_attr *ah)
 {
+	ah->port_num = id->port;
+	if (ucma_id_ib(id)) {
+		ah->dlid = id->dlid;
+		return;
+	}
 	memcpy(ah->grh.dgid, id->dgid, 16);
 	ah->grh.sgid_index = (uint8_t)id->sgid_index;
 	ah->grh.hop_limit = id->hop_limit;
 	ah->grh.traffic_class = id->tos;
 	ah->is_global = 1;
-	ah->port_num = id->port;
 }
 
 /* The CM's timewait after a disconnect (cm_enter_timewait): the path's
@@ -113,7 +118,7 @@ static void fill_ah(const struct ucma_id *id, struct ib_uverbs_ah_attr *ah)
  * ms: 512 ms on RoCE; then TIMEWAIT_EXIT if the id is still there. */
 static void timewait(struct ucma_id *id)
 {
-	int t = (id->ack_timeout ? id->ack_timeout - 1 : ROCE_LIFE) + 1 - 8;
+	int t = ucma_path_life(id) + 1 - 8;
 
 	id->cm = CM_TIMEWAIT;
 	id->timer = TIMER_TIMEWAIT;
@@ -164,6 +169,7 @@ static int new_conn_id(struct ucma_id *a, int l, uint32_t dev, uint32_t gi)
 	p->src = a->dst;
 	p->dst = a->src;
 	memcpy(p->dgid, a->sgid, 16);
+	p->dlid = ucma_id_ib(p) ? ucma_lid(a->dev) : 0;
 	p->mtu = a->mtu;
 	p->hop_limit = a->hop_limit;
 	p->tos = a->tos;
@@ -404,7 +410,7 @@ static int cmd_disconnect(struct ucma_id *id)
 /* The QP's local ACK timeout (cm_ack_timeout), capped at 31. */
 static uint8_t ack_timeout(const struct ucma_id *id)
 {
-	unsigned int life = id->ack_timeout ? id->ack_timeout - 1u : 16u;
+	unsigned int life = ucma_path_life(id);
 	unsigned int d = CA_ACK_DELAY, t = life + 1;
 
 	if (id->ack_timeout)

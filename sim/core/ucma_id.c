@@ -227,9 +227,11 @@ static int destroy_id(int f, const struct rdma_ucm_destroy_id *c, uint16_t out)
 
 /* ---- device lookup ---- */
 
-/* The RoCE port holding IP address ss as a RoCE v2 GID. Needs the lock. */
-static int roce_port_of(const struct sockaddr_storage *ss, uint32_t *dev,
-			uint32_t *gid_index)
+/* The port holding IP address ss: a RoCE port with it as a RoCE v2 GID,
+ * or an IB port whose IPoIB netdev has it (GID 0, the port GID). Needs
+ * the lock. */
+static int port_of(const struct sockaddr_storage *ss, uint32_t *dev,
+		   uint32_t *gid_index)
 {
 	uint8_t gid[16];
 	uint32_t n;
@@ -245,7 +247,25 @@ static int roce_port_of(const struct sockaddr_storage *ss, uint32_t *dev,
 			return 0;
 		}
 	}
-	return -ENODEV;
+	*gid_index = 0;
+	return sim_ipoib_find_ip(sim.sh, (const struct sockaddr *)ss, dev);
+}
+
+uint16_t ucma_lid(uint32_t dev)
+{
+	return (uint16_t)(dev + 1);
+}
+
+int ucma_id_ib(const struct ucma_id *id)
+{
+	return id->has_dev && !sim_netdev_of(sim.sh, id->dev, id->port);
+}
+
+uint8_t ucma_path_life(const struct ucma_id *id)
+{
+	if (ucma_id_ib(id))
+		return IB_LIFE;
+	return id->ack_timeout ? id->ack_timeout - 1 : ROCE_LIFE;
 }
 
 /* GID index of device dev's port 1. Needs the lock. */
@@ -388,7 +408,7 @@ static int bind_addr(struct ucma_id *id, const struct sockaddr_storage *sa)
 	    !((const struct sockaddr_in6 *)sa)->sin6_scope_id)
 		return -EINVAL;
 	if (!any_addr(sa)) {
-		if (roce_port_of(sa, &dev, &gi))
+		if (port_of(sa, &dev, &gi))
 			return local_addr(sa) ? -ENODEV : -EADDRNOTAVAIL;
 		set_dev(id, dev, gi);
 	}
@@ -474,6 +494,7 @@ static void resolve_loopback(struct ucma_id *id)
 	if (!id->has_dev)
 		set_dev(id, 0, 0);
 	memcpy(id->dgid, id->sgid, 16);
+	id->dlid = ucma_id_ib(id) ? ucma_lid(id->dev) : 0;
 	if (zero_addr(&id->src)) {
 		if (id->src.ss_family == AF_INET)
 			((struct sockaddr_in *)&id->src)->sin_addr.s_addr =
@@ -493,6 +514,7 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 	struct sockaddr_storage from = {0};
 	uint32_t dev, gi, ddev, dgi;
 	uint16_t port;
+	char buf[64];
 	int ret;
 
 	if (id->state == UCMA_IDLE) {
@@ -526,11 +548,14 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 			return 0;
 		}
 	}
-	if (roce_port_of(&from, &dev, &gi)) {
+	if (port_of(&from, &dev, &gi)) {
 		addr_error(i, -ENODEV);
 		return 0;
 	}
-	if (!multicast_addr(dst) && roce_port_of(dst, &ddev, &dgi)) {
+	/* the destination answers ARP on the source's fabric only */
+	if (!multicast_addr(dst) &&
+	    (port_of(dst, &ddev, &dgi) ||
+	     !sim_netdev_of(sim.sh, dev, 1) != !sim_netdev_of(sim.sh, ddev, 1))) {
 		/* nobody answers ARP on the wire: the resolver times out */
 		id->timer = TIMER_ADDR;
 		id->addr_err = -ETIMEDOUT;
@@ -543,9 +568,19 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 		set_port(&id->src, port);
 	}
 	set_dev(id, dev, gi);
-	sim_gid_from_sockaddr((const struct sockaddr *)dst, id->dgid);
+	id->dlid = 0;
+	if (!ucma_id_ib(id)) {
+		sim_gid_from_sockaddr((const struct sockaddr *)dst, id->dgid);
+	} else if (!multicast_addr(dst)) {
+		/* IPoIB's neighbour: the GID in its hardware address */
+		port_gid(ddev, 0, id->dgid);
+		id->dlid = ucma_lid(ddev);
+	}
 	id->via_netdev = 1;
 	id->state = UCMA_ADDR_RESOLVED;
+	sim_trace("ucma: id %d resolved %s on device %u (%s), dlid %u", i,
+		  ucma_sa_str(dst, buf, sizeof(buf)), dev,
+		  ucma_id_ib(id) ? "IPoIB" : "RoCE", id->dlid);
 	ucma_event(i, RDMA_CM_EVENT_ADDR_RESOLVED, 0, NULL);
 	return 0;
 }
@@ -596,7 +631,8 @@ static int cmd_resolve_route(int f, const struct rdma_ucm_resolve_route *c)
 	if (nd && !id->via_netdev)
 		return -ENODEV; /* RoCE needs the bound netdev */
 	id->mtu = nd ? (uint8_t)sim_roce_active_mtu(nd->mtu) : 5;
-	id->hop_limit = 64;
+	/* an SA path within the subnet has hop limit 0: no GRH */
+	id->hop_limit = nd ? 64 : 0;
 	id->route = 1;
 	id->state = UCMA_ROUTE_RESOLVED;
 	ucma_event(i, RDMA_CM_EVENT_ROUTE_RESOLVED, 0, NULL);
@@ -729,7 +765,11 @@ static void user_path(const struct ucma_id *id, struct ib_user_path_rec *p)
 	p->rate_selector = 2;
 	p->rate = 7; /* 40 Gb/s */
 	p->packet_life_time_selector = 2;
-	p->packet_life_time = id->ack_timeout ? id->ack_timeout - 1 : ROCE_LIFE;
+	p->packet_life_time = ucma_path_life(id);
+	if (ucma_id_ib(id)) {
+		p->dlid = htobe16(id->dlid);
+		p->slid = htobe16(ucma_lid(id->dev));
+	}
 }
 
 static int query_route(const struct ucma_id *id, uint64_t resp, uint16_t out)
@@ -813,8 +853,13 @@ static void pack_path(const struct ucma_id *id, uint8_t rec[64])
 	memcpy(rec + 50, &pkey, 2);
 	rec[54] = (uint8_t)(2 << 6 | id->mtu);
 	rec[55] = 2 << 6 | 7;
-	rec[56] = (uint8_t)(2 << 6 | (id->ack_timeout ? id->ack_timeout - 1
-						      : ROCE_LIFE));
+	rec[56] = (uint8_t)(2 << 6 | ucma_path_life(id));
+	if (ucma_id_ib(id)) {
+		uint16_t lid[2] = {htobe16(id->dlid),
+				   htobe16(ucma_lid(id->dev))};
+
+		memcpy(rec + 40, lid, 4);
+	}
 }
 
 static int query_path(const struct ucma_id *id, uint64_t resp, uint16_t out)
@@ -869,7 +914,7 @@ int ucma_listener_for(const struct ucma_id *a, uint32_t *dev, uint32_t *gi)
 	uint16_t port = ucma_sa_port(&a->dst);
 	int i, best = -1;
 
-	if (roce_port_of(&a->dst, dev, gi)) {
+	if (port_of(&a->dst, dev, gi)) {
 		*dev = a->dev; /* loopback: the same device, GID 0 */
 		*gi = 0;
 	}
