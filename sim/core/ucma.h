@@ -92,6 +92,7 @@ struct ucma_id {
 	uint8_t cm;    /* enum ucma_cm */
 	uint8_t qp_type;
 	uint16_t ps;
+	uint16_t space; /* port space its port is taken from (AF_IB: by SID) */
 	uint8_t has_dev;
 	uint8_t port;
 	uint32_t dev;
@@ -187,6 +188,11 @@ struct ucma_sib {
 };
 
 #define UCMA_AF_IB    27
+/* AF_IB service ids of the IP port spaces (rdma_cma.h's RDMA_IB_IP_PS_*) */
+#define UCMA_IB_PS_MASK 0xffffffffffff0000ull
+#define UCMA_IB_PS_TCP	0x0000000001060000ull
+#define UCMA_IB_PS_UDP	0x0000000001110000ull
+#define UCMA_IB_PS_IB	0x00000000013f0000ull
 #define UCMA_UDP_QKEY 0x01234567u
 
 extern struct ucma_world *ucma_w;

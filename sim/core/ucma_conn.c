@@ -36,9 +36,11 @@ static int ud(const struct ucma_id *id)
 	return id->qp_type == IB_QPT_UD;
 }
 
+/* The CMA header of IP addressing (cma_user_data_offset: AF_IB has
+ * none, whatever the port space). */
 static int hdr_len(const struct ucma_id *id)
 {
-	return ucma_is_ip_ps(id->ps) ? CMA_HDR : 0;
+	return id->src.ss_family == UCMA_AF_IB ? 0 : CMA_HDR;
 }
 
 /* The peer of id i, if it still exists. */

@@ -42,8 +42,18 @@ socklen_t ucma_sa_len(const struct sockaddr_storage *ss)
 	return 0;
 }
 
+/* An AF_IB address's service id and its mask, host order. */
+static uint64_t sib_sid(const struct sockaddr_storage *ss)
+{
+	return be64toh(((const struct ucma_sib *)ss)->sib_sid);
+}
+
 uint16_t ucma_sa_port(const struct sockaddr_storage *ss)
 {
+	const struct ucma_sib *sib = (const struct ucma_sib *)ss;
+
+	if (ss->ss_family == UCMA_AF_IB) /* the low 16 bits of the SID */
+		return (uint16_t)(sib_sid(ss) & be64toh(sib->sib_sid_mask));
 	if (ss->ss_family == AF_INET)
 		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
 	if (ss->ss_family == AF_INET6)
@@ -53,7 +63,11 @@ uint16_t ucma_sa_port(const struct sockaddr_storage *ss)
 
 static void set_port(struct sockaddr_storage *ss, uint16_t port)
 {
-	if (ss->ss_family == AF_INET)
+	struct ucma_sib *sib = (struct ucma_sib *)ss;
+
+	if (ss->ss_family == UCMA_AF_IB)
+		sib->sib_sid = htobe64((sib_sid(ss) & ~0xffffull) | port);
+	else if (ss->ss_family == AF_INET)
 		((struct sockaddr_in *)ss)->sin_port = htons(port);
 	else if (ss->ss_family == AF_INET6)
 		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
@@ -114,10 +128,16 @@ const char *ucma_sa_str(const struct sockaddr_storage *ss, char *buf,
 	char ip[INET6_ADDRSTRLEN] = "?";
 	const void *a = &((const struct sockaddr_in *)ss)->sin_addr;
 
-	if (ss->ss_family == AF_INET6)
+	if (ss->ss_family != AF_INET) /* sib_addr sits where sin6_addr does */
 		a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
 	if (ss->ss_family == AF_INET || ss->ss_family == AF_INET6)
 		inet_ntop(ss->ss_family, a, ip, sizeof(ip));
+	if (ss->ss_family == UCMA_AF_IB) {
+		inet_ntop(AF_INET6, a, ip, sizeof(ip));
+		snprintf(buf, len, "ib[%s] sid %#llx", ip,
+			 (unsigned long long)sib_sid(ss));
+		return buf;
+	}
 	snprintf(buf, len, ss->ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", ip,
 		 ucma_sa_port(ss));
 	return buf;
@@ -319,7 +339,7 @@ static int port_conflict(const struct ucma_id *id, uint16_t port, int reuse)
 	for (i = 0; i < UCMA_MAX_IDS; i++) {
 		const struct ucma_id *o = &ucma_w->ids[i];
 
-		if (o == id || !o->used || !o->bound || o->ps != id->ps ||
+		if (o == id || !o->used || !o->bound || o->space != id->space ||
 		    ucma_sa_port(&o->src) != port)
 			continue;
 		/* a listener's REUSEADDR no longer counts */
@@ -386,45 +406,107 @@ static int take_port(struct ucma_id *id)
 
 /* ---- bind ---- */
 
+/*
+ * The port space of an AF_IB bind (cma_select_ib_ps): the IP space its
+ * SID names under its mask, if the id's own ps allows it (PS_IB takes
+ * any), else 0; the SID and mask are rewritten to that space's.
+ */
+static uint16_t select_ib_ps(struct ucma_id *id)
+{
+	static const struct {
+		uint64_t sid;
+		uint16_t ps;
+	} spaces[] = {{UCMA_IB_PS_IB, RDMA_PS_IB},
+		      {UCMA_IB_PS_TCP, RDMA_PS_TCP},
+		      {UCMA_IB_PS_UDP, RDMA_PS_UDP}};
+	struct ucma_sib *sib = (struct ucma_sib *)&id->src;
+	uint64_t mask = be64toh(sib->sib_sid_mask) & UCMA_IB_PS_MASK;
+	uint64_t sid = sib_sid(&id->src) & mask;
+	unsigned int k;
+
+	for (k = 0; k < sizeof(spaces) / sizeof(spaces[0]); k++) {
+		if (sid != (spaces[k].sid & mask) ||
+		    (id->ps != RDMA_PS_IB && id->ps != spaces[k].ps))
+			continue;
+		sib->sib_sid = htobe64(spaces[k].sid | ucma_sa_port(&id->src));
+		sib->sib_sid_mask =
+			htobe64(UCMA_IB_PS_MASK | be64toh(sib->sib_sid_mask));
+		return spaces[k].ps;
+	}
+	return 0;
+}
+
+/* The IB port whose port GID (index 0) is gid. Needs the lock. */
+static int ib_port_by_gid(const uint8_t gid[16], uint32_t *dev)
+{
+	uint8_t g[16];
+	uint32_t d;
+
+	for (d = 0; d < sim.sh->cfg.ndev; d++) {
+		if (sim_netdev_of(sim.sh, d, 1))
+			continue; /* AF_IB needs an IB port */
+		port_gid(d, 0, g);
+		if (!memcmp(g, gid, 16)) {
+			*dev = d;
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+/* The device a specific source address names: an IP address's port, or
+ * the IB port an AF_IB GID is of. */
+static int bind_dev(const struct sockaddr_storage *sa, uint32_t *dev,
+		    uint32_t *gi)
+{
+	if (sa->ss_family == UCMA_AF_IB) {
+		*gi = 0;
+		return ib_port_by_gid(((const struct ucma_sib *)sa)->sib_addr,
+				      dev);
+	}
+	if (!port_of(sa, dev, gi))
+		return 0;
+	return local_addr(sa) ? -ENODEV : -EADDRNOTAVAIL;
+}
+
 static int bind_addr(struct ucma_id *id, const struct sockaddr_storage *sa)
 {
 	char buf[64];
 	uint32_t dev, gi;
 	int ret;
 
-	if (id->state != UCMA_IDLE)
-		return -EINVAL;
 	if (sa->ss_family != AF_INET && sa->ss_family != AF_INET6 &&
 	    sa->ss_family != UCMA_AF_IB)
 		return -EAFNOSUPPORT;
-	id->src = *sa;
-	if (sa->ss_family == UCMA_AF_IB) {
-		id->state = UCMA_ADDR_BOUND;
-		return 0;
-	}
+	if (id->state != UCMA_IDLE)
+		return -EINVAL;
 	if (sa->ss_family == AF_INET6 &&
 	    IN6_IS_ADDR_LINKLOCAL(
 		    &((const struct sockaddr_in6 *)sa)->sin6_addr) &&
 	    !((const struct sockaddr_in6 *)sa)->sin6_scope_id)
 		return -EINVAL;
+	id->src = *sa;
 	if (!any_addr(sa)) {
-		if (port_of(sa, &dev, &gi))
-			return local_addr(sa) ? -ENODEV : -EADDRNOTAVAIL;
+		ret = bind_dev(sa, &dev, &gi);
+		if (ret)
+			goto undo;
 		set_dev(id, dev, gi);
 	}
 	if (sa->ss_family == AF_INET)
 		id->afonly = 1;
-	ret = take_port(id);
-	if (ret) {
-		id->has_dev = 0;
-		memset(&id->src, 0, sizeof(id->src));
-		return ret;
-	}
+	id->space = sa->ss_family == UCMA_AF_IB ? select_ib_ps(id) : id->ps;
+	ret = id->space ? take_port(id) : -EPROTONOSUPPORT;
+	if (ret)
+		goto undo;
 	id->bound = 1;
 	id->state = UCMA_ADDR_BOUND;
 	sim_trace("ucma: id %d bound to %s", (int)(id - ucma_w->ids),
 		  ucma_sa_str(&id->src, buf, sizeof(buf)));
 	return 0;
+undo:
+	id->has_dev = 0;
+	memset(&id->src, 0, sizeof(id->src));
+	return ret;
 }
 
 static int addr_ok(const struct sockaddr_storage *ss, size_t size)
@@ -507,6 +589,47 @@ static void resolve_loopback(struct ucma_id *id)
 	id->via_netdev = 0;
 }
 
+/*
+ * An AF_IB destination (cma_resolve_ib_addr): no ARP, the DGID is given.
+ * An id without a device takes the first IB port whose GID is the DGID,
+ * else the first ACTIVE one on its subnet, whose P_Key table has the
+ * address's P_Key (only 0xffff here, matched on its low 15 bits), and its
+ * port GID becomes the source; none → ENODEV from the write itself.
+ * ADDR_RESOLVED follows from the work queue either way.
+ */
+static int resolve_ib(int i, const struct sockaddr_storage *dst)
+{
+	const struct ucma_sib *d = (const struct ucma_sib *)dst;
+	struct ucma_id *id = &ucma_w->ids[i];
+	uint32_t dev, ddev;
+	uint8_t g[16];
+
+	if (!id->has_dev) {
+		if ((be16toh(d->sib_pkey) & 0x7fff) != 0x7fff)
+			return -ENODEV;
+		if (ib_port_by_gid(d->sib_addr, &dev)) {
+			for (dev = 0; dev < sim.sh->cfg.ndev; dev++) {
+				port_gid(dev, 0, g);
+				if (!sim_netdev_of(sim.sh, dev, 1) &&
+				    !memcmp(g, d->sib_addr, 8))
+					break;
+			}
+			if (dev == sim.sh->cfg.ndev)
+				return -ENODEV;
+		}
+		set_dev(id, dev, 0);
+		memcpy(((struct ucma_sib *)&id->src)->sib_addr, id->sgid, 16);
+	}
+	id->dst = *dst;
+	memcpy(id->dgid, d->sib_addr, 16);
+	/* the SA knows the LID of a port GID of this subnet only */
+	id->dlid = ib_port_by_gid(id->dgid, &ddev) ? 0 : ucma_lid(ddev);
+	id->via_netdev = 0;
+	id->state = UCMA_ADDR_RESOLVED;
+	ucma_event(i, RDMA_CM_EVENT_ADDR_RESOLVED, 0, NULL);
+	return 0;
+}
+
 static int resolve_addr(int i, const struct sockaddr_storage *src,
 			const struct sockaddr_storage *dst, uint32_t timeout)
 {
@@ -521,16 +644,20 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 		if (src->ss_family) {
 			ret = bind_addr(id, src);
 		} else {
+			/* a wildcard of dst's family (AF_IB: with its P_Key) */
 			from.ss_family = dst->ss_family;
+			if (dst->ss_family == UCMA_AF_IB)
+				memcpy(&from, dst,
+				       offsetof(struct ucma_sib, sib_flowinfo));
 			ret = bind_addr(id, &from);
 		}
 		if (ret)
 			return ret;
 	}
-	if (id->state != UCMA_ADDR_BOUND)
+	if (id->state != UCMA_ADDR_BOUND || id->src.ss_family != dst->ss_family)
 		return -EINVAL;
-	if (dst->ss_family != AF_INET && dst->ss_family != AF_INET6)
-		return -EAFNOSUPPORT;
+	if (!any_addr(dst) && dst->ss_family == UCMA_AF_IB)
+		return resolve_ib(i, dst);
 	id->dst = *dst;
 	id->state = UCMA_ADDR_QUERY;
 	if (any_addr(dst)) {
@@ -630,6 +757,12 @@ static int cmd_resolve_route(int f, const struct rdma_ucm_resolve_route *c)
 	nd = sim_netdev_of(sim.sh, id->dev, id->port);
 	if (nd && !id->via_netdev)
 		return -ENODEV; /* RoCE needs the bound netdev */
+	if (!nd && !id->dlid) {
+		/* no PathRecord to that GID: a MAD status, -EINVAL */
+		id->state = UCMA_ADDR_RESOLVED;
+		ucma_event(i, RDMA_CM_EVENT_ROUTE_ERROR, -EINVAL, NULL);
+		return 0;
+	}
 	id->mtu = nd ? (uint8_t)sim_roce_active_mtu(nd->mtu) : 5;
 	/* an SA path within the subnet has hop limit 0: no GRH */
 	id->hop_limit = nd ? 64 : 0;
@@ -909,20 +1042,32 @@ static int cmd_query(int f, uint32_t cmd, const struct rdma_ucm_query *c,
 
 /* ---- the passive side of a request ---- */
 
+/* Does listener l take a REQ from AF_IB id a? Its service id is the one
+ * a's destination names, and l is AF_IB itself. */
+static int ib_listener(const struct ucma_id *l, const struct ucma_id *a)
+{
+	return l->src.ss_family == UCMA_AF_IB &&
+	       ucma_service_id(l) == sib_sid(&a->dst);
+}
+
 int ucma_listener_for(const struct ucma_id *a, uint32_t *dev, uint32_t *gi)
 {
 	uint16_t port = ucma_sa_port(&a->dst);
-	int i, best = -1;
+	int i, best = -1, ib = a->dst.ss_family == UCMA_AF_IB;
 
-	if (port_of(&a->dst, dev, gi)) {
+	if (ib ? ib_port_by_gid(a->dgid, dev) : port_of(&a->dst, dev, gi)) {
 		*dev = a->dev; /* loopback: the same device, GID 0 */
 		*gi = 0;
 	}
+	if (ib)
+		*gi = 0;
 	for (i = 0; i < UCMA_MAX_IDS; i++) {
 		const struct ucma_id *l = &ucma_w->ids[i];
 
-		if (!l->used || l->state != UCMA_LISTEN || l->ps != a->ps ||
-		    ucma_sa_port(&l->src) != port)
+		if (!l->used || l->state != UCMA_LISTEN)
+			continue;
+		if (ib ? !ib_listener(l, a)
+		       : l->ps != a->ps || ucma_sa_port(&l->src) != port)
 			continue;
 		if (l->has_dev && l->dev != *dev)
 			continue;
