@@ -80,6 +80,7 @@ enum ucma_timer {
 	TIMER_NONE,
 	TIMER_ADDR,	/* address resolution: ADDR_ERROR -ETIMEDOUT */
 	TIMER_REQ,	/* REQ/SIDR_REQ unanswered: send again, or give up */
+	TIMER_REP,	/* REP without its RTU: send again, or give up */
 	TIMER_TIMEWAIT, /* the CM leaves timewait: TIMEWAIT_EXIT */
 };
 
@@ -126,6 +127,7 @@ struct ucma_id {
 	/* timer */
 	uint8_t timer;
 	uint8_t tries;
+	uint8_t mra; /* the peer's MRA stretched the wait for an answer */
 	uint64_t deadline_ns;
 	int32_t addr_err; /* TIMER_ADDR: status of the ADDR_ERROR */
 };
