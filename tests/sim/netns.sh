@@ -29,7 +29,8 @@ out=$("$SIM" --devices 2 --link-layer 1=eth --addr 1=10.20.30.40/16 -- sh -c '
 	cat /sys/class/infiniband/mlx5_1/ports/1/gid_attrs/ndevs/3') ||
 	fail "mixed world: $out"
 echo "$out" | grep -q '^eth1@' || fail "no eth1 for the Ethernet port: $out"
-echo "$out" | grep -q '^eth0' && fail "a netdev for the IB port: $out"
+echo "$out" | grep -q '^eth0' && fail "an Ethernet netdev for the IB port: $out"
+echo "$out" | grep -q '^ib0@' || fail "no IPoIB netdev for the IB port: $out"
 echo "$out" | grep -q 'inet 10.20.30.40/16' || fail "--addr: $out"
 echo "$out" | grep -q '192.168' && fail "default address beside --addr"
 echo "$out" | grep -qx 'InfiniBand' || fail "mlx5_0 not IB: $out"

@@ -5,7 +5,8 @@
  * rules, the event order of an RC connection (private data sizes, the
  * responder/initiator swap, PSN pairing in INIT_QP_ATTR), REJ reasons,
  * a full backlog dropping a REQ without a REJ, UD (SIDR) answers, and a
- * peer process that dies (its ids closed: DISCONNECTED here). Run under
+ * peer process that dies (its ids closed: DISCONNECTED here), AF_IB
+ * without an IB port. Run under
  * rdma-sim --link-layer eth (port 1 of mlx5_0 holds 192.168.1.1).
  */
 #include "../common/judge.h"
@@ -437,6 +438,40 @@ static long join(int fd, uint32_t id, uint64_t uid, const char *group,
 	return ret;
 }
 
+/* AF_IB on a host with RoCE ports only: librdmacm's probe binds (no
+ * device needed), a RoCE port's GID is no IB port's (ENODEV), a TCP id
+ * cannot take a UDP service id (EPROTONOSUPPORT), an AF_IB destination
+ * finds no IB port (ENODEV, the id stays bound), an AF_INET id takes no
+ * AF_IB destination (EINVAL). */
+static void test_af_ib(int fd)
+{
+	static const uint8_t v4gid[16] = {[10] = 0xff, [11] = 0xff, 192,
+					  168,	       1,	    1};
+	int a = create_id(fd, 1, RDMA_PS_IB), b = create_id(fd, 2, RDMA_PS_TCP);
+	struct sib s, d;
+
+	sib(&s, NULL, 0, PS_TCP_SID, PS_MASK);
+	CHECK(bind_ib(fd, (uint32_t)a, &s) > 0, "librdmacm's AF_IB probe");
+	sib(&s, v4gid, 0xffff, PS_TCP_SID | 7300, ~0ull);
+	CHECK(bind_ib(fd, (uint32_t)b, &s) == -ENODEV,
+	      "AF_IB bind to a RoCE GID: ENODEV");
+	sib(&s, NULL, 0xffff, PS_UDP_SID | 7300, ~0ull);
+	CHECK(bind_ib(fd, (uint32_t)b, &s) == -EPROTONOSUPPORT,
+	      "TCP id, UDP service id: EPROTONOSUPPORT");
+	sib(&d, v4gid, 0xffff, PS_TCP_SID | 7300, ~0ull);
+	CHECK(resolve_ib(fd, (uint32_t)b, NULL, &d) == -ENODEV,
+	      "AF_IB destination without an IB port: ENODEV");
+	CHECK(resolve_ib(fd, (uint32_t)b, NULL, &d) == -ENODEV,
+	      "again from ADDR_BOUND: ENODEV");
+	destroy_id(fd, (uint32_t)b, NULL);
+	b = create_id(fd, 2, RDMA_PS_TCP);
+	CHECK(bind_ip(fd, (uint32_t)b, server_ip, 0) > 0 &&
+		      resolve_ib(fd, (uint32_t)b, NULL, &d) == -EINVAL,
+	      "AF_INET id, AF_IB destination: EINVAL");
+	destroy_id(fd, (uint32_t)a, NULL);
+	destroy_id(fd, (uint32_t)b, NULL);
+}
+
 /* Multicast on RoCE: the join's event and MGID, the IPv6 group RoCE v2
  * cannot carry, leave. */
 static void test_mcast(int fd)
@@ -575,6 +610,7 @@ int main(int argc, char **argv)
 	test_rc(fd);
 	test_backlog(fd);
 	test_ud(fd);
+	test_af_ib(fd);
 	test_mcast(fd);
 	test_death(fd);
 	test_close_while_waiting();

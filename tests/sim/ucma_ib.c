@@ -21,20 +21,6 @@
 #include <unistd.h>
 
 #define EV_ROUTE_ERROR 3
-#define AF_IB_FAMILY   27
-#define PS_TCP_SID     0x0000000001060000ull
-#define PS_UDP_SID     0x0000000001110000ull
-#define PS_MASK	       0xffffffffffff0000ull
-
-/* librdmacm's struct sockaddr_ib (48 bytes). */
-struct sib {
-	uint16_t family;
-	uint16_t pkey; /* BE */
-	uint32_t flowinfo;
-	uint8_t gid[16];
-	uint64_t sid, sid_mask; /* BE */
-	uint64_t scope_id;
-};
 
 /* Node GUID of mlx5_<d> from sysfs, host order. */
 static uint64_t node_guid(int d)
@@ -63,41 +49,6 @@ static void port_gid(int d, uint8_t gid[16])
 	gid[0] = 0xfe;
 	gid[1] = 0x80;
 	memcpy(gid + 8, &g, 8);
-}
-
-/* An AF_IB address: gid (NULL: any), P_Key, service id and mask. */
-static void sib(struct sib *s, const uint8_t *gid, uint16_t pkey, uint64_t sid,
-		uint64_t mask)
-{
-	memset(s, 0, sizeof(*s));
-	s->family = AF_IB_FAMILY;
-	s->pkey = htobe16(pkey);
-	if (gid)
-		memcpy(s->gid, gid, 16);
-	s->sid = htobe64(sid);
-	s->sid_mask = htobe64(mask);
-}
-
-static long bind_ib(int fd, uint32_t id, const struct sib *s)
-{
-	struct rdma_ucm_bind c = {.id = id, .addr_size = sizeof(*s)};
-
-	memcpy(&c.addr, s, sizeof(*s));
-	return cmd(fd, RDMA_USER_CM_CMD_BIND, &c, sizeof(c), 0);
-}
-
-static long resolve_ib(int fd, uint32_t id, const struct sib *src,
-		       const struct sib *dst)
-{
-	struct rdma_ucm_resolve_addr c = {.id = id, .timeout_ms = 1000};
-
-	if (src) {
-		c.src_size = sizeof(*src);
-		memcpy(&c.src_addr, src, sizeof(*src));
-	}
-	c.dst_size = sizeof(*dst);
-	memcpy(&c.dst_addr, dst, sizeof(*dst));
-	return cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, &c, sizeof(c), 0);
 }
 
 static long query(int fd, uint32_t id, uint32_t option, void *resp,

@@ -7,6 +7,7 @@
 #include "../common/judge.h"
 
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -209,4 +210,39 @@ int client(int fd, uint64_t uid, uint16_t ps, uint16_t port)
 	CHECK(route(fd, (uint32_t)id) > 0, "route");
 	expect_event(fd, EV_ROUTE_RESOLVED, (uint32_t)id, &e, "route");
 	return id;
+}
+
+/* An AF_IB address: gid (NULL: any), P_Key, service id and mask. */
+void sib(struct sib *s, const uint8_t *gid, uint16_t pkey, uint64_t sid,
+	 uint64_t mask)
+{
+	memset(s, 0, sizeof(*s));
+	s->family = AF_IB_FAMILY;
+	s->pkey = htobe16(pkey);
+	if (gid)
+		memcpy(s->gid, gid, 16);
+	s->sid = htobe64(sid);
+	s->sid_mask = htobe64(mask);
+}
+
+long bind_ib(int fd, uint32_t id, const struct sib *s)
+{
+	struct rdma_ucm_bind c = {.id = id, .addr_size = sizeof(*s)};
+
+	memcpy(&c.addr, s, sizeof(*s));
+	return cmd(fd, RDMA_USER_CM_CMD_BIND, &c, sizeof(c), 0);
+}
+
+long resolve_ib(int fd, uint32_t id, const struct sib *src,
+		const struct sib *dst)
+{
+	struct rdma_ucm_resolve_addr c = {.id = id, .timeout_ms = 1000};
+
+	if (src) {
+		c.src_size = sizeof(*src);
+		memcpy(&c.src_addr, src, sizeof(*src));
+	}
+	c.dst_size = sizeof(*dst);
+	memcpy(&c.dst_addr, dst, sizeof(*dst));
+	return cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, &c, sizeof(c), 0);
 }

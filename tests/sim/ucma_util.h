@@ -18,6 +18,22 @@
 #define EV_MULTICAST_JOIN   12
 #define EV_TIMEWAIT_EXIT    15
 
+#define AF_IB_FAMILY 27
+/* AF_IB service ids of the IP port spaces, and their mask */
+#define PS_TCP_SID 0x0000000001060000ull
+#define PS_UDP_SID 0x0000000001110000ull
+#define PS_MASK	   0xffffffffffff0000ull
+
+/* librdmacm's struct sockaddr_ib (48 bytes). */
+struct sib {
+	uint16_t family;
+	uint16_t pkey; /* BE */
+	uint32_t flowinfo;
+	uint8_t gid[16];
+	uint64_t sid, sid_mask; /* BE */
+	uint64_t scope_id;
+};
+
 /* the address client() resolves */
 extern const char *server_ip;
 
@@ -43,5 +59,13 @@ long conn(int fd, uint32_t op, uint32_t id, uint64_t uid, uint32_t qpn,
 long qp_attr(int fd, uint32_t id, uint32_t state, struct ib_uverbs_qp_attr *q);
 long simple(int fd, uint32_t op, uint32_t id);
 int client(int fd, uint64_t uid, uint16_t ps, uint16_t port);
+
+/* An AF_IB address: gid (NULL: any), P_Key, service id and mask. */
+void sib(struct sib *s, const uint8_t *gid, uint16_t pkey, uint64_t sid,
+	 uint64_t mask);
+long bind_ib(int fd, uint32_t id, const struct sib *s);
+/* RESOLVE_ADDR with AF_IB addresses (src NULL: none given). */
+long resolve_ib(int fd, uint32_t id, const struct sib *src,
+		const struct sib *dst);
 
 #endif
