@@ -8,7 +8,8 @@
  * a late ACCEPT that still connects, and a SIDR request nobody answers:
  * UNREACHABLE -ETIMEDOUT after 16 sends of 4096 ms. About 80 s; the
  * bounds are lower bounds only, so a loaded host cannot fail them. Run
- * under rdma-sim --link-layer eth (mlx5_0 holds 192.168.1.1).
+ * under rdma-sim --link-layer eth (mlx5_0 holds 192.168.1.1), or with the
+ * address of an RDMA port as its argument.
  */
 #include "ucma_util.h"
 #include "../common/judge.h"
@@ -37,7 +38,7 @@ static int request(int fd, uint64_t uid, uint16_t ps, uint16_t port, int *s)
 	return c;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct rdma_ucm_event_resp e;
 	int fd = ucma_open(), l, u, slow, slow_s, late, late_s, rtu, rtu_s;
@@ -46,6 +47,8 @@ int main(void)
 
 	if (fd < 0)
 		return 1;
+	if (argc > 1) /* another host's address (the real-kernel lane) */
+		server_ip = argv[1];
 	l = create_id(fd, 1, RDMA_PS_TCP);
 	u = create_id(fd, 2, RDMA_PS_UDP);
 	CHECK(bind_ip(fd, (uint32_t)l, server_ip, 7900) > 0 &&
