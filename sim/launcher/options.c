@@ -81,9 +81,11 @@ static const char usage[] =
 	"                     RoCE GIDs (mlx5 default ib, rxe always eth)\n"
 	"  --addr D=ADDR/LEN  an address of device D's netdev, repeatable;\n"
 	"                     D=none: no address at all\n"
-	"                     (default 192.168.1.<D+1>/24, fd00::<D+1>/64)\n"
+	"                     (default 192.168.1.<D+1>/24, fd00::<D+1>/64;\n"
+	"                     IB: 192.168.2.<D+1>/24, fd02::<D+1>/64)\n"
 	"  --netns            a network namespace of its own also for a world\n"
-	"                     without Ethernet ports (made when one has them)\n"
+	"                     without Ethernet ports (made when one has them);\n"
+	"                     IB ports get IPoIB netdevs ib<D> there\n"
 	"  --no-netns         stay in the caller's network namespace (IB only)\n"
 	"  --help             this text\n";
 
