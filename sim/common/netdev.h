@@ -65,7 +65,7 @@ struct sim_netdev {
 	struct sim_gid_slot gids[SIM_GID_SLOTS];
 };
 
-#define SIM_IPOIB_ADDRS 16  /* addresses an IPoIB netdev keeps track of */
+#define SIM_IPOIB_ADDRS 16   /* addresses an IPoIB netdev keeps track of */
 #define SIM_IPOIB_MTU	2044 /* datagram mode under a 2048-byte group MTU */
 
 /*

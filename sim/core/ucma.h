@@ -106,7 +106,7 @@ struct ucma_id {
 	uint8_t sgid[16], dgid[16];
 	uint8_t mtu; /* IB enum */
 	uint8_t hop_limit;
-	uint16_t dlid; /* IB: the destination port's LID (0 on RoCE) */
+	uint16_t dlid;	    /* IB: the destination port's LID (0 on RoCE) */
 	uint8_t route;	    /* route resolved (a path exists) */
 	uint8_t bound;	    /* holds its port (an explicit or implicit bind) */
 	uint8_t via_netdev; /* resolved over a RoCE netdev (not loopback) */

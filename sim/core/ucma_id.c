@@ -630,12 +630,24 @@ static int resolve_ib(int i, const struct sockaddr_storage *dst)
 	return 0;
 }
 
+/* Does a port answer ARP for dst on the fabric of device dev's port (an
+ * Ethernet port's switch, or the IB fabric of IPoIB)? Its device then. */
+static int neighbour(uint32_t dev, const struct sockaddr_storage *dst,
+		     uint32_t *ddev)
+{
+	uint32_t dgi;
+
+	return !port_of(dst, ddev, &dgi) &&
+	       !sim_netdev_of(sim.sh, dev, 1) ==
+		       !sim_netdev_of(sim.sh, *ddev, 1);
+}
+
 static int resolve_addr(int i, const struct sockaddr_storage *src,
 			const struct sockaddr_storage *dst, uint32_t timeout)
 {
 	struct ucma_id *id = &ucma_w->ids[i];
 	struct sockaddr_storage from = {0};
-	uint32_t dev, gi, ddev, dgi;
+	uint32_t dev, gi, ddev;
 	uint16_t port;
 	char buf[64];
 	int ret;
@@ -679,10 +691,7 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 		addr_error(i, -ENODEV);
 		return 0;
 	}
-	/* the destination answers ARP on the source's fabric only */
-	if (!multicast_addr(dst) &&
-	    (port_of(dst, &ddev, &dgi) ||
-	     !sim_netdev_of(sim.sh, dev, 1) != !sim_netdev_of(sim.sh, ddev, 1))) {
+	if (!multicast_addr(dst) && !neighbour(dev, dst, &ddev)) {
 		/* nobody answers ARP on the wire: the resolver times out */
 		id->timer = TIMER_ADDR;
 		id->addr_err = -ETIMEDOUT;

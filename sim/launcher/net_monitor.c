@@ -69,8 +69,8 @@ static struct sim_ipoib *ipoib_by_ifindex(int ifindex)
  * bound ids hear of. */
 static void on_ipoib_link(struct sim_ipoib *ib, const struct ifinfomsg *ifi)
 {
-	uint8_t running = (ifi->ifi_flags & IFF_UP) &&
-			  (ifi->ifi_flags & IFF_RUNNING);
+	uint8_t running =
+		(ifi->ifi_flags & IFF_UP) && (ifi->ifi_flags & IFF_RUNNING);
 
 	ib->up = !!(ifi->ifi_flags & IFF_UP);
 	if (ib->running && !running)

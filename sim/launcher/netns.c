@@ -110,8 +110,7 @@ static void overlay(const char *dir, unsigned int d, const char *name,
 	int fd;
 
 	snprintf(src, sizeof(src), "%s/ipoib%u.%s", dir, d, name);
-	snprintf(dst, sizeof(dst), "/sys/devices/virtual/net/ib%u/%s", d,
-		 name);
+	snprintf(dst, sizeof(dst), "/sys/devices/virtual/net/ib%u/%s", d, name);
 	fd = open(src, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
 	if (fd < 0)
 		return;
@@ -138,8 +137,12 @@ static void ipoib_sysfs(const struct sim_net_setup *ns, const char *dir,
 		0x00, 0xff, 0xff, 0xff, 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff,
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff};
 	uint64_t guid = ns->guid_base + d;
-	uint8_t hw[20] = {IPOIB_FLAGS_RC, (IPOIB_QPN >> 16) & 0xff,
-			  (IPOIB_QPN >> 8) & 0xff, IPOIB_QPN & 0xff, 0xfe, 0x80};
+	uint8_t hw[20] = {IPOIB_FLAGS_RC,
+			  (IPOIB_QPN >> 16) & 0xff,
+			  (IPOIB_QPN >> 8) & 0xff,
+			  IPOIB_QPN & 0xff,
+			  0xfe,
+			  0x80};
 	char addr[64], brd[64];
 	unsigned int i;
 
@@ -147,8 +150,7 @@ static void ipoib_sysfs(const struct sim_net_setup *ns, const char *dir,
 		hw[12 + i] = (uint8_t)(guid >> (56 - 8 * i));
 	for (i = 0; i < 20; i++) {
 		snprintf(addr + 3 * i, 4, i < 19 ? "%02x:" : "%02x\n", hw[i]);
-		snprintf(brd + 3 * i, 4, i < 19 ? "%02x:" : "%02x\n",
-			 bcast[i]);
+		snprintf(brd + 3 * i, 4, i < 19 ? "%02x:" : "%02x\n", bcast[i]);
 	}
 	overlay(dir, d, "address", addr);
 	overlay(dir, d, "broadcast", brd);
@@ -307,8 +309,7 @@ static int add_switch(int sock, const struct port_kind *k)
 	rtnl_nest_end(&r, data);
 	rtnl_nest_end(&r, info);
 	ret = rtnl_talk(sock, &r, NULL, NULL);
-	return ret ? ret
-		   : set_link(sock, NULL, k->sw_ifindex, 1, NULL, 0, 0);
+	return ret ? ret : set_link(sock, NULL, k->sw_ifindex, 1, NULL, 0, 0);
 }
 
 /* veth `name` here, its peer `peer` in the namespace of wire_fd. */
@@ -380,7 +381,8 @@ static void port_mac(uint64_t guid, uint8_t mac[6])
 }
 
 static int add_port(struct sim_net_setup *ns, const struct port_kind *k,
-		    unsigned int d, const char *const *addrs, unsigned int naddr)
+		    unsigned int d, const char *const *addrs,
+		    unsigned int naddr)
 {
 	char name[16], peer[16], def[64];
 	uint8_t mac[6];
