@@ -82,7 +82,6 @@ struct sim_ipoib {
 	uint8_t up, running;
 	uint32_t naddr;
 	uint8_t addr[SIM_IPOIB_ADDRS][16]; /* IPv4 as ::ffff:a.b.c.d */
-	uint32_t changes; /* bumped when an address goes or the link drops */
 };
 
 struct sim_net {

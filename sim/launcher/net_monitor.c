@@ -65,17 +65,12 @@ static struct sim_ipoib *ipoib_by_ifindex(int ifindex)
 	return NULL;
 }
 
-/* An IPoIB link: its state; it going down is a change the RDMA CM's
- * bound ids hear of. */
+/* An IPoIB link's state (nothing else follows from it: an IB port's
+ * state is the SM's, not its IPoIB netdev's). */
 static void on_ipoib_link(struct sim_ipoib *ib, const struct ifinfomsg *ifi)
 {
-	uint8_t running =
-		(ifi->ifi_flags & IFF_UP) && (ifi->ifi_flags & IFF_RUNNING);
-
 	ib->up = !!(ifi->ifi_flags & IFF_UP);
-	if (ib->running && !running)
-		ib->changes++;
-	ib->running = running;
+	ib->running = ib->up && (ifi->ifi_flags & IFF_RUNNING);
 }
 
 /* An address of an IPoIB netdev added or removed. */
@@ -92,7 +87,6 @@ static void on_ipoib_addr(struct sim_ipoib *ib, const uint8_t a[16], int add)
 		return;
 	memmove(ib->addr[k], ib->addr[k + 1], (ib->naddr - k - 1) * 16);
 	ib->naddr--;
-	ib->changes++;
 }
 
 /* CHANGEADDR: every GID of the netdev goes, defaults and addresses come
