@@ -630,8 +630,18 @@ static int resolve_ib(int i, const struct sockaddr_storage *dst)
 	return 0;
 }
 
+/* Is device dev's port netdev (Ethernet or IPoIB) up with carrier? */
+static int netdev_running(uint32_t dev)
+{
+	struct sim_netdev *nd = sim_netdev_of(sim.sh, dev, 1);
+	struct sim_ipoib *ib = sim_ipoib_of(sim.sh, dev);
+
+	return nd ? nd->running : ib && ib->running;
+}
+
 /* Does a port answer ARP for dst on the fabric of device dev's port (an
- * Ethernet port's switch, or the IB fabric of IPoIB)? Its device then. */
+ * Ethernet port's switch, or the IB fabric of IPoIB)? Only while its
+ * netdev runs. Its device then. */
 static int neighbour(uint32_t dev, const struct sockaddr_storage *dst,
 		     uint32_t *ddev)
 {
@@ -639,7 +649,8 @@ static int neighbour(uint32_t dev, const struct sockaddr_storage *dst,
 
 	return !port_of(dst, ddev, &dgi) &&
 	       !sim_netdev_of(sim.sh, dev, 1) ==
-		       !sim_netdev_of(sim.sh, *ddev, 1);
+		       !sim_netdev_of(sim.sh, *ddev, 1) &&
+	       netdev_running(*ddev);
 }
 
 static int resolve_addr(int i, const struct sockaddr_storage *src,

@@ -6,8 +6,8 @@
  * limit 0, packet life 18), INIT_QP_ATTR gives LID-routed AVs; and AF_IB
  * (struct sockaddr_ib): BIND and RESOLVE_ADDR with their errnos, the port
  * space a service id selects, a route and a connection between AF_IB
- * ids. Run under rdma-sim --netns --devices 2 (IB ports: ib0 holds
- * 192.168.2.1, ib1 192.168.2.2).
+ * ids; an IPoIB netdev going down. Run under rdma-sim --netns --devices 2 (IB
+ * ports: ib0 holds 192.168.2.1, ib1 192.168.2.2).
  */
 #include "ucma_util.h"
 #include "../common/judge.h"
@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -317,6 +318,60 @@ static void test_af_ib_resolve(int fd)
 	destroy_id(fd, (uint32_t)l, NULL);
 }
 
+/*
+ * ib1 taken down: a new resolution of its address finds no neighbour
+ * (ADDR_ERROR -ETIMEDOUT), and an id bound to that address hears nothing
+ * (6.12 queues ADDR_CHANGE only on a bond's failover); back up, it
+ * resolves again from ADDR_BOUND. Last: the kernel drops ib1's IPv6
+ * addresses on the way down.
+ */
+/* `ip link set ib1 UPDOWN`, then wait (up to 10 s) until its operstate
+ * says so, and the launcher's watcher a little longer. */
+static void ib1_link(const char *updown)
+{
+	char cmd_line[64], state[16] = "";
+	int i;
+	FILE *f;
+
+	snprintf(cmd_line, sizeof(cmd_line), "ip link set ib1 %s", updown);
+	CHECK(!system(cmd_line), "%s", cmd_line);
+	for (i = 0; i < 100 && strncmp(state, updown, strlen(updown)); i++) {
+		usleep(100000);
+		f = fopen("/sys/class/net/ib1/operstate", "re");
+		if (f && !fgets(state, sizeof(state), f))
+			state[0] = 0;
+		if (f)
+			fclose(f);
+	}
+	CHECK(!strncmp(state, updown, strlen(updown)), "ib1 operstate %s",
+	      state);
+	usleep(300000);
+}
+
+static void test_link_down(int fd)
+{
+	struct rdma_ucm_event_resp e;
+	int b = create_id(fd, 50, RDMA_PS_TCP),
+	    c = create_id(fd, 51, RDMA_PS_TCP);
+
+	CHECK(bind_ip(fd, (uint32_t)b, "192.168.2.2", 7200) > 0 &&
+		      bind_ip(fd, (uint32_t)c, "192.168.2.1", 0) > 0,
+	      "bind on ib1 and ib0");
+	ib1_link("down");
+	CHECK(resolve(fd, (uint32_t)c, "192.168.2.2", 7200) > 0, "resolve");
+	expect_event(fd, EV_ADDR_ERROR, (uint32_t)c, &e, "ib1 down");
+	CHECK((int)e.status == -ETIMEDOUT, "ib1 down: -ETIMEDOUT (%d)",
+	      (int)e.status);
+	CHECK(get_event(fd, &e, 300) == -ETIMEDOUT,
+	      "no event for the id bound on ib1 (event %u)", e.event);
+	ib1_link("up");
+	CHECK(resolve(fd, (uint32_t)c, "192.168.2.2", 7200) > 0,
+	      "resolve again");
+	expect_event(fd, EV_ADDR_RESOLVED, (uint32_t)c, &e, "ib1 up");
+	destroy_id(fd, (uint32_t)b, NULL);
+	destroy_id(fd, (uint32_t)c, NULL);
+}
+
 int main(void)
 {
 	int fd = ucma_open();
@@ -326,6 +381,7 @@ int main(void)
 	test_ipoib(fd);
 	test_af_ib_bind(fd);
 	test_af_ib_resolve(fd);
+	test_link_down(fd);
 	close(fd);
 	return ucma_report(failures, "ucma on IB");
 }
