@@ -20,25 +20,12 @@ SIM="$B/bin/rdma-sim"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 
-pair() { # PORT PROGRAM ARGS... -> client output in $w/c
-	port=$1
-	shift
-	cat >"$w/run" <<EOF
-#!/bin/sh
-$* -p $port >"$w/s" 2>&1 &
-sleep 1
-$* -p $port localhost >"$w/c" 2>&1
-wait
-EOF
-	chmod +x "$w/run"
-	env -u LD_LIBRARY_PATH "$SIM" -- "$w/run"
-}
-
-load() { awk '{print $1, $2, $3}' /proc/loadavg; }
+# shellcheck source=bench/sim/pair.sh
+. "$(dirname "$0")/pair.sh"
 echo "load average before: $(load) ($(nproc) CPUs)"
 mc=$("$B/bin/dp_baseline" memcpy 65536 2 | awk '{print $3}')
 big=$("$B/bin/dp_baseline" memcpy 67108864 2 | awk '{print $3}')
-pair 18601 ib_write_bw -d mlx5_0 -s 65536 -n 20000
+pair "$SIM" 18601 ib_write_bw -d mlx5_0 -s 65536 -n 20000
 bw=$(awk '$1 == 65536 {print $4}' "$w/c")
 echo "ib_write_bw 64 KiB: $bw MB/s; memcpy 64 KiB (cache-hot): $mc MB/s," \
 	"ratio $(echo "$bw $mc" | awk '{printf "%.1f %%", 100 * $1 / $2}')" \
@@ -47,7 +34,7 @@ echo "ib_write_bw 64 KiB: $bw MB/s; memcpy 64 KiB (cache-hot): $mc MB/s," \
 	"ratio $(echo "$bw $big" | awk '{printf "%.1f %%", 100 * $1 / $2}')"
 
 pp=$("$B/bin/dp_baseline" pipe 20000 | awk '{print $4}')
-pair 18602 ib_send_lat -d mlx5_0 -s 2 -n 20000
+pair "$SIM" 18602 ib_send_lat -d mlx5_0 -s 2 -n 20000
 lat=$(awk '$1 == 2 {print $5}' "$w/c")
 echo "ib_send_lat 2 B median: $lat us; pipe ping-pong median: $pp us;" \
 	"ratio $(echo "$lat $pp" | awk '{printf "%.2fx", $1 / $2}')" \

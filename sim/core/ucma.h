@@ -84,8 +84,7 @@ enum ucma_timer {
 	TIMER_TIMEWAIT, /* the CM leaves timewait: TIMEWAIT_EXIT */
 };
 
-#define ROCE_LIFE 16 /* RoCE path packet life time */
-#define IB_LIFE	  18 /* the SA's subnet packet life time (OpenSM's 0x12) */
+#define IB_LIFE 18 /* the SA's subnet packet life time (OpenSM's 0x12) */
 
 struct ucma_id {
 	uint8_t used;
@@ -198,6 +197,10 @@ struct ucma_sib {
 #define UCMA_UDP_QKEY 0x01234567u
 
 extern struct ucma_world *ucma_w;
+
+/* ---- ucma_id.c ---- */
+/* The RoCE path's packet life time: 18 on 6.1, 16 since 6.12. */
+uint8_t ucma_roce_life(void);
 
 /* ---- ucma_file.c: world, files, event queues ---- */
 /* Map (creating on first use) <dir>/ucma. 0 or -errno. */

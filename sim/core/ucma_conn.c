@@ -152,7 +152,8 @@ static void fill_ah(const struct ucma_id *id, struct ib_uverbs_ah_attr *ah)
 
 /* The CM's timewait after a disconnect (cm_enter_timewait): the path's
  * packet life time plus one, as IB time (4.096 us << t), about 2^(t-8)
- * ms: 512 ms on RoCE; then TIMEWAIT_EXIT if the id is still there. */
+ * ms: 512 ms on RoCE (2 s on 6.1); then TIMEWAIT_EXIT if the id is still there.
+ */
 static void timewait(struct ucma_id *id)
 {
 	int t = ucma_path_life(id) + 1 - 8;
@@ -345,10 +346,10 @@ static int send_rtu(struct ucma_id *a)
 	return 0;
 }
 
-static int cmd_accept(struct ucma_id *id, const struct rdma_ucm_accept *c)
+static int cmd_reject(struct ucma_id *id, const struct rdma_ucm_reject *c);
+
+static int accept_param(struct ucma_id *id, const struct rdma_ucm_accept *c)
 {
-	if (id->state != UCMA_CONNECT)
-		return -EINVAL;
 	if (c->conn_param.valid) {
 		if (id->cm == CM_SIDR_REQ_RCVD) {
 			id->uid = c->uid;
@@ -362,6 +363,21 @@ static int cmd_accept(struct ucma_id *id, const struct rdma_ucm_accept *c)
 	if (id->cm != CM_REP_RCVD)
 		return -EINVAL;
 	return send_rtu(id);
+}
+
+/* An ACCEPT that fails rejects the connection (consumer defined, no
+ * private data), as rdma_accept does. */
+static int cmd_accept(struct ucma_id *id, const struct rdma_ucm_accept *c)
+{
+	struct rdma_ucm_reject rej = {0};
+	int ret;
+
+	if (id->state != UCMA_CONNECT)
+		return -EINVAL;
+	ret = accept_param(id, c);
+	if (ret)
+		cmd_reject(id, &rej);
+	return ret;
 }
 
 static int cmd_reject(struct ucma_id *id, const struct rdma_ucm_reject *c)
@@ -436,8 +452,9 @@ static int cmd_disconnect(struct ucma_id *id)
 		send_dreq(id);
 	else if (id->cm == CM_DREQ_RCVD)
 		send_drep(id);
-	else
+	else if (id->cm == CM_NONE)
 		return -EINVAL;
+	/* with nothing left to send (DREQ sent, timewait) it still succeeds */
 	return 0;
 }
 

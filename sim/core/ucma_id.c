@@ -285,7 +285,7 @@ uint8_t ucma_path_life(const struct ucma_id *id)
 {
 	if (ucma_id_ib(id))
 		return IB_LIFE;
-	return id->ack_timeout ? id->ack_timeout - 1 : ROCE_LIFE;
+	return id->ack_timeout ? id->ack_timeout - 1 : ucma_roce_life();
 }
 
 /* GID index of device dev's port 1. Needs the lock. */
@@ -490,6 +490,12 @@ static int bind_addr(struct ucma_id *id, const struct sockaddr_storage *sa)
 		ret = bind_dev(sa, &dev, &gi);
 		if (ret)
 			goto undo;
+		/* IPoIB's port space needs an IPoIB netdev, not a RoCE one */
+		ret = id->ps == RDMA_PS_IPOIB && sim_netdev_of(sim.sh, dev, 1)
+			      ? -EINVAL
+			      : 0;
+		if (ret)
+			goto undo;
 		set_dev(id, dev, gi);
 	}
 	if (sa->ss_family == AF_INET)
@@ -692,10 +698,11 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 	if (!zero_addr(&id->src)) {
 		from = id->src;
 	} else {
+		/* no route: the write fails and the id stays bound */
 		ret = route_src(dst, &from);
 		if (ret) {
-			addr_error(i, ret);
-			return 0;
+			id->state = UCMA_ADDR_BOUND;
+			return ret;
 		}
 	}
 	if (port_of(&from, &dev, &gi)) {
@@ -808,7 +815,8 @@ static int cmd_listen(int f, const struct rdma_ucm_listen *c)
 		if (ret)
 			return ret;
 	}
-	if (id->state != UCMA_ADDR_BOUND && id->state != UCMA_LISTEN)
+	/* a listener cannot listen again (not even for a new backlog) */
+	if (id->state != UCMA_ADDR_BOUND)
 		return -EINVAL;
 	if (id->reuseaddr) {
 		/* a listener holds its port alone (cma_bind_listen) */
@@ -898,9 +906,16 @@ static int cmd_set_option(int f, const struct rdma_ucm_set_option *c)
 
 /* ---- queries ---- */
 
+uint8_t ucma_roce_life(void)
+{
+	return sim.sh->cfg.kernel_61 ? 18 : 16;
+}
+
+/* The address's P_Key (ib_addr_get_pkey): bytes 8-9 of the netdev's
+ * broadcast address, which an Ethernet one does not reach (0 on RoCE). */
 static uint16_t pkey_of(const struct ucma_id *id)
 {
-	return id->has_dev ? 0xffff : 0;
+	return id->has_dev && !sim_port_is_eth(sim.sh, id->dev) ? 0xffff : 0;
 }
 
 static void user_path(const struct ucma_id *id, struct ib_user_path_rec *p)

@@ -40,6 +40,9 @@ void conf_expect_kv(const char *name, int before_612, int since_612, int got);
 /* Row whose answer differs by kernel and which rdma-sim models per version
  * (`--kernel`): scope "kmod", compared with the sim of the lane's kernel. */
 void conf_expect_kmod(const char *name, int before_612, int since_612, int got);
+/* Unsigned row as conf_expect_kmod: by kernel, compared with the sim. */
+void conf_expect_u_kmod(const char *name, unsigned long long before_612,
+			unsigned long long since_612, unsigned long long got);
 /* Row comparing an unsigned value printed in decimal. */
 void conf_expect_u(const char *name, unsigned long long expected,
 		   unsigned long long got);

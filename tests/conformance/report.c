@@ -86,6 +86,13 @@ void conf_expect_u_kv(const char *name, unsigned long long before_612,
 	      conf_kernel_at_least(6, 12) ? since_612 : before_612, got);
 }
 
+void conf_expect_u_kmod(const char *name, unsigned long long before_612,
+			unsigned long long since_612, unsigned long long got)
+{
+	u_row("kmod", name,
+	      conf_kernel_at_least(6, 12) ? since_612 : before_612, got);
+}
+
 bool conf_kernel_at_least(int major, int minor)
 {
 	struct utsname u;

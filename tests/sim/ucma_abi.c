@@ -185,8 +185,9 @@ static void test_bind(int fd)
 	destroy_id(fd, (uint32_t)b, NULL);
 }
 
-/* Address errors: no neighbour answers on the wire (after the timeout),
- * no route (at once); the id is back in ADDR_BOUND and may try again. */
+/* Address errors: no neighbour answers on the wire (ADDR_ERROR after the
+ * timeout), no route (the write fails); the id is back in ADDR_BOUND and
+ * may try again. */
 static void test_addr_errors(int fd)
 {
 	struct rdma_ucm_event_resp e;
@@ -203,10 +204,12 @@ static void test_addr_errors(int fd)
 	CHECK((int)e.status == -ETIMEDOUT && ms >= 1000,
 	      "ADDR_ERROR -ETIMEDOUT after the timeout (%d, %ld ms)",
 	      (int)e.status, ms);
-	CHECK(resolve(fd, (uint32_t)id, "10.200.1.1", 1) > 0, "resolve again");
-	expect_event(fd, EV_ADDR_ERROR, (uint32_t)id, &e, "no route");
-	CHECK((int)e.status == -ENETUNREACH, "no route: -ENETUNREACH (%d)",
-	      (int)e.status);
+	/* the kernel's route lookup fails the write itself */
+	CHECK(resolve(fd, (uint32_t)id, "10.200.1.1", 1) == -ENETUNREACH,
+	      "no route: the write fails with ENETUNREACH");
+	CHECK(resolve(fd, (uint32_t)id, "192.168.1.1", 1) > 0,
+	      "resolve again once bound");
+	expect_event(fd, EV_ADDR_RESOLVED, (uint32_t)id, &e, "after no route");
 	destroy_id(fd, (uint32_t)id, NULL);
 }
 
@@ -228,8 +231,8 @@ static void test_rc(int fd)
 	CHECK(cmd(fd, RDMA_USER_CM_CMD_QUERY, &q, sizeof(q), sizeof(qa)) > 0,
 	      "query addr");
 	CHECK(qa.src_size == 16 && qa.dst_size == 16 && qa.port_num == 1 &&
-		      qa.ibdev_index == 0 && qa.pkey == 0xffff && qa.node_guid,
-	      "query addr answer");
+		      qa.ibdev_index == 0 && qa.pkey == 0 && qa.node_guid,
+	      "query addr answer (P_Key 0 on RoCE, as 6.1 and 6.12 answer)");
 	CHECK(conn(fd, RDMA_USER_CM_CMD_CONNECT, (uint32_t)c, 0, 0x1234,
 		   "hello", 0) == -EINVAL,
 	      "conn_param not valid: EINVAL");
@@ -288,8 +291,10 @@ static void test_rc(int fd)
 	expect_event(fd, EV_DISCONNECTED, (uint32_t)s, &e, "DREQ received");
 	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)s) > 0, "DREP");
 	expect_event(fd, EV_DISCONNECTED, (uint32_t)c, &e, "DREP received");
-	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) == -EINVAL,
-	      "disconnect again: EINVAL");
+	/* nothing left to send, yet 6.1 and 6.12 answer 0 (tests/vm
+	 * rc.disconnect.again) */
+	CHECK(simple(fd, RDMA_USER_CM_CMD_DISCONNECT, (uint32_t)c) > 0,
+	      "disconnect again succeeds");
 	/* both CMs leave timewait 2^(17-8) ms later (packet life 16 + 1) */
 	t0 = now_ms();
 	for (i = 0; i < 2; i++) {

@@ -11,13 +11,15 @@
 # KNOWN_DIFFS (optional) lists check names whose disagreement is known and routed (reported as KNOWN; one that
 # agrees again is reported as FIXED, to be dropped from the list); every
 # other row must agree.
+# env LANE_SIM_ADDR: the sim's address for device 0 (default none: the
+# conformance table runs before the lane gives dummy0 an address).
 set -uo pipefail
 
 kernel_table=$1
 sim=$2
 program=$3
 known=${4:-}
-out=$(dirname "$kernel_table")/conformance-sim.txt
+out=${kernel_table%.txt}-sim.txt
 kernel_opt=()
 case ${LANE_KVER:-} in
 6.1.* | 6.1) kernel_opt=(--kernel 6.1) ;;
@@ -26,7 +28,8 @@ esac
 
 # The lane's rxe0 sits on a dummy0 without addresses while the table is
 # made: the sim's eth0 has none either (only the default GID).
-"$sim" --driver rxe "${kernel_opt[@]}" --addr 0=none -- "$program" \
+addr=${LANE_SIM_ADDR:-none}
+"$sim" --driver rxe "${kernel_opt[@]}" --addr "0=$addr" -- "$program" \
 	> "$out" 2>&1
 sim_rc=$?
 # A crash (signal) loses the rest of the table; say where it stopped.
@@ -94,5 +97,5 @@ awk -v known="$known_list" '
 	}' "$kernel_table" "$out"
 rc=$?
 echo "[compare-sim] reproduce: $sim --driver rxe ${kernel_opt[*]}" \
-	"--addr 0=none -- $program"
+	"--addr 0=$addr -- $program"
 exit $rc

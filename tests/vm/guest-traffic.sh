@@ -91,6 +91,9 @@ for prog in $PROGRAMS; do
 	esac
 done
 
+# The RDMA CM rows and rdmacm-utils (guest-rdmacm.sh).
+. /lane/rdmacm.sh
+
 # ibverbs-utils 44: four transports, short runs (TCG is slow).
 for t in rc uc ud srq; do
 	args="-d rxe0 -g $GID -n 20"

@@ -28,13 +28,17 @@ here=$(dirname "$(realpath "$0")")
 # RDMA soft-RoCE stack plus what it needs at run time. crc32_generic is not a
 # module dependency of rdma_rxe, but `rdma link add` asks the crypto API for
 # "crc32" and fails with ENOENT without it. udmabuf is built in on 6.12.
-modules="dummy crc32_generic ib_core ib_uverbs rdma_rxe udmabuf"
+# rdma_ucm is the RDMA CM device (/dev/infiniband/rdma_cm).
+modules="dummy crc32_generic ib_core ib_uverbs rdma_rxe udmabuf rdma_ucm"
 # Debian's rdma-core 44 binaries for the drop-in check (run against OUR
 # libibverbs via LD_LIBRARY_PATH, and against Debian's own libibverbs and
 # rxe provider for the reference output: Debian's reads /etc/libibverbs.d,
 # ours BUILD_DIR/etc/libibverbs.d, so neither sees the other's providers)
-# and iproute2's rdma for `rdma link add`.
+# and iproute2's rdma for `rdma link add`; rdmacm-utils 44 (librdmacm comes
+# with them) as the RDMA CM judges.
 host_files="/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo
+	/usr/bin/rping /usr/bin/ucmatose /usr/bin/udaddy
+	/usr/bin/rdma_server /usr/bin/rdma_client
 	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_uc_pingpong
 	/usr/bin/ibv_ud_pingpong /usr/bin/ibv_srq_pingpong
 	/etc/libibverbs.d/rxe.driver
@@ -169,7 +173,8 @@ copy_with_libs "${wanted[@]}"
 } > "$root/etc/lane.conf"
 cp "$here/guest-tests.sh" "$root/lane/tests.sh"
 cp "$here/guest-traffic.sh" "$root/lane/traffic.sh"
-chmod +x "$root/lane/tests.sh" "$root/lane/traffic.sh"
+cp "$here/guest-rdmacm.sh" "$root/lane/rdmacm.sh"
+chmod +x "$root/lane/tests.sh" "$root/lane/traffic.sh" "$root/lane/rdmacm.sh"
 pack "$root" "$out.build"
 rm -rf "$root"
 cat "$base" "$out.build" > "$out.tmp"

@@ -59,16 +59,21 @@ t2=$(date +%s.%N)
 secs() { awk "BEGIN { printf \"%.1f\", $2 - $1 }"; }
 
 result=$(sed -n 's/^LANE-RESULT rc=\([0-9]*\).*/\1/p' "$log" | tail -n1)
-sed -n '/^LANE-TABLE-BEGIN$/,/^LANE-TABLE-END$/p' "$log" |
-	sed '1d;$d' > "$dir/conformance.txt"
+# table MARKER FILE: the rows the guest printed between MARKER-BEGIN/END.
+table() {
+	sed -n "/^$1-BEGIN\$/,/^$1-END\$/p" "$log" | sed '1d;$d' > "$2"
+}
+table LANE-TABLE "$dir/conformance.txt"
+table LANE-CM-TABLE "$dir/conformance-cm.txt"
 
-cat "$dir/conformance.txt"
+cat "$dir/conformance.txt" "$dir/conformance-cm.txt"
 echo "[lane $pkg] kernel $KVER: prepare $(secs "$t0" "$t1")s," \
 	"vm $(secs "$t1" "$t2")s, qemu rc $qrc, result ${result:-none}"
 grep -E '^LANE-(STEP|INFO|ERROR)' "$log"
 if [ "${result:-x}" != 0 ]; then
 	echo "---- conformance rows that did not match:"
-	grep -E 'MISMATCH$' "$dir/conformance.txt"
+	grep -hE 'MISMATCH$' "$dir/conformance.txt" \
+		"$dir/conformance-cm.txt"
 	echo "---- serial log tail ($log):"
 	tail -n 60 "$log"
 	[ "$qrc" = 124 ] && fail "timeout after ${LANE_TIMEOUT:-150}s"
@@ -76,15 +81,16 @@ if [ "${result:-x}" != 0 ]; then
 fi
 
 if [ -n "${LANE_SIM:-}" ]; then
+	# Each table with the sim given the address the guest had then.
 	for prog in "$@"; do
 		case $prog in
-		*/rdma-conformance) ;;
+		*/rdma-conformance) t=conformance.txt addr=none ;;
+		*/rdma-cm-conformance) t=conformance-cm.txt addr=10.77.0.1/24 ;;
 		*) continue ;;
 		esac
-		LANE_KVER=$KVER "$here/compare-sim.sh" \
-			"$dir/conformance.txt" "$LANE_SIM" \
-			"$prog" "${LANE_SIM_KNOWN:-}" ||
-			fail "rdma-sim disagrees with kernel $KVER"
+		LANE_KVER=$KVER LANE_SIM_ADDR=$addr "$here/compare-sim.sh" \
+			"$dir/$t" "$LANE_SIM" "$prog" "${LANE_SIM_KNOWN:-}" ||
+			fail "rdma-sim disagrees with kernel $KVER (${t%.txt})"
 	done
 fi
 echo "[lane $pkg] PASS in $(secs "$t0" "$(date +%s.%N)")s"

@@ -333,8 +333,16 @@ void hca_doorbell_map(void *p, size_t len, int prot);
 void hca_doorbell_unmap(void *addr, size_t len);
 void hca_doorbell_moved(void *old, void *new, size_t new_len);
 /* One engine pass in the calling thread for a doorbell just rung (or the
- * engine thread's, if the sim is busy elsewhere). Takes sim_lock. */
-void hca_doorbell_pass(void);
+ * engine thread's, if the sim is busy elsewhere). Takes sim_lock. 1 if
+ * the process streams (more than one send WQE in flight). */
+int hca_doorbell_pass(void);
+/* Once no send WQE is in flight, trap the UAR pages left writable while
+ * streaming again; the number of pages (then one more pass). Under
+ * sim_lock, in the engine thread. */
+int hca_doorbell_close(void);
+/* The engine thread's idle sleep set by a test (RDMA_SIM_TEST_LATE_CLOSE),
+ * in ms; 0: its own. */
+int hca_doorbell_idle_ms(void);
 /* From now on no UAR page traps in this process: the engine thread
  * watches the doorbell records (why: for the trace). */
 void hca_doorbell_watch_only(const char *why);
@@ -652,6 +660,8 @@ struct hca_stats {
 	uint64_t duplicates;   /* duplicate requests answered again */
 	uint64_t faults;       /* --fault actions taken in this process */
 	uint64_t odp_faults;   /* ODP accesses that had to fault pages in */
+	uint64_t db_traps;     /* stores to UAR pages that trapped */
+	uint64_t db_opens;     /* UAR pages left writable while streaming */
 };
 extern struct hca_stats hca_stats;
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the

@@ -14,6 +14,17 @@
  * A store it cannot decode is single-stepped with the page writable (the
  * trap flag, then SIGTRAP protects it again).
  *
+ * A trap costs a signal round trip, more than the engine's work for a
+ * WQE. So while the program streams (more than one send WQE in flight
+ * after the pass), the trap leaves the page writable ("open"): the next
+ * posts cost nothing, and the engine thread, whose passes the answers to
+ * what is in flight wake, takes their WQEs from the doorbell records.
+ * When a pass of it finds nothing to do and nothing in flight, it
+ * protects the page again and looks at the records once more before it
+ * sleeps: a store that came before the protection has its record
+ * written before it (x86 keeps stores in order), a store after it
+ * traps. No doorbell is lost either way.
+ *
  * Faults that are not at a UAR page go to the program's own action for
  * SIGSEGV and SIGTRAP, which the boundary records while the trap holds
  * them (boundary/sig_held.c: sigaction(), signal(), a raw rt_sigaction).
@@ -38,6 +49,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include <sched.h>
+#include <time.h>
 
 #define DB_PAGES  1024
 #define EFL_TF	  0x100u      /* the trap flag: one instruction, SIGTRAP */
@@ -48,6 +60,7 @@ struct db_page {
 	uintptr_t addr; /* 0: a free slot */
 	size_t len;
 	uint8_t *alias; /* a writable mapping of the same pages */
+	int open;	/* writable: the engine thread watches (db_lock) */
 };
 
 enum { DB_UNSET, DB_TRAP, DB_WATCH };
@@ -56,6 +69,9 @@ static struct db_page db_pages[DB_PAGES];
 static unsigned int db_used; /* slots below are or were in use */
 static int db_mode;
 static int db_watched; /* a page is served by watching alone */
+/* Opening and closing pages; never held while taking sim_lock. */
+static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
+static int db_open; /* pages open */
 /* initial-exec: no allocation on the first use, which is in a handler */
 static __thread struct db_page *stepping
 	__attribute__((tls_model("initial-exec")));
@@ -85,16 +101,22 @@ static struct db_page *page_of(uintptr_t a)
  */
 #define DB_PASSES 4
 
-/* At most one send WQE in flight in this process: the application waits
- * for its answer (a ping-pong), it does not stream. */
-static int waits_for_answer(void)
+/* Send WQEs taken and not completed, counted up to enough. */
+static uint32_t in_flight(uint32_t enough)
 {
 	uint32_t n = 0;
 	struct hca_qp *qp;
 
-	for (qp = hca_qps; qp && n <= 1; qp = qp->next)
+	for (qp = hca_qps; qp && n < enough; qp = qp->next)
 		n += qp->head - qp->tail;
-	return n <= 1;
+	return n;
+}
+
+/* At most one send WQE in flight in this process: the application waits
+ * for its answer (a ping-pong), it does not stream. */
+static int waits_for_answer(void)
+{
+	return in_flight(2) <= 1;
 }
 
 /*
@@ -117,15 +139,18 @@ static void yield_once(void)
 				 __ATOMIC_RELAXED);
 }
 
-void hca_doorbell_pass(void)
+/* 1 if the process streams: more than one send WQE in flight after the
+ * pass (a ping-pong's answer may come before the ACK of its request, so
+ * one in flight as the doorbell rings says nothing). */
+int hca_doorbell_pass(void)
 {
 	uint64_t full, pokes;
-	int n = 0, yield;
+	int n = 0, yield, streams;
 
 	if (pthread_mutex_trylock(&sim_lock)) {
 		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
 		hca_fabric_wake_self();
-		return;
+		return 0;
 	}
 	full = hca_stats.ring_full;
 	pokes = hca_stats.pokes;
@@ -143,10 +168,12 @@ void hca_doorbell_pass(void)
 	 * for a CPU, which on a small host the spinning applications hold:
 	 * this thread, about to poll for the answer, gives its CPU up first
 	 * (not while it streams: the engines then keep their CPUs busy). */
-	yield = hca_stats.pokes != pokes && waits_for_answer();
+	streams = !waits_for_answer();
+	yield = hca_stats.pokes != pokes && !streams;
 	pthread_mutex_unlock(&sim_lock);
 	if (yield)
 		yield_once();
+	return streams;
 }
 
 /*
@@ -157,31 +184,107 @@ void hca_doorbell_pass(void)
 static long pass_fn(long unused, const long *none)
 {
 	uint64_t all = ~0ull, old = 0;
+	int streams;
 
 	(void)unused;
 	(void)none;
 	sim_cookie_syscall(__NR_rt_sigprocmask, SIG_BLOCK, (long)&all,
 			   (long)&old, sizeof(all), 0);
-	hca_doorbell_pass();
+	streams = hca_doorbell_pass();
 	sim_cookie_syscall(__NR_rt_sigprocmask, SIG_SETMASK, (long)&old, 0,
 			   sizeof(old), 0);
-	return 0;
+	return streams;
 }
 
-/* After the store: a pass here. A handler on an alternate signal stack
- * (UCX installs one, maybe small) runs it on the storing thread's own
- * stack, below the store's red zone, as if no alternate stack were set. */
-static void rung(const ucontext_t *uc)
+/*
+ * A streaming program's page stays writable: its next doorbells cost no
+ * trap. The engine thread is told first (a pending doorbell keeps it from
+ * sleeping, hca_fabric_wait), so an open page always has a watcher.
+ */
+static void open_page(struct db_page *pg)
+{
+	pthread_mutex_lock(&db_lock);
+	if (!pg->open && pg->addr &&
+	    !sys.mprotect((void *)pg->addr, pg->len, PROT_READ | PROT_WRITE)) {
+		pg->open = 1;
+		__atomic_add_fetch(&db_open, 1, __ATOMIC_SEQ_CST);
+		__atomic_add_fetch(&hca_stats.db_opens, 1, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&db_lock);
+	__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
+	hca_fabric_wake_self();
+}
+
+/*
+ * RDMA_SIM_TEST_LATE_CLOSE=MS (tests only): the engine thread waits MS
+ * between deciding to trap open pages again and doing it, so a test can
+ * ring a doorbell in between, and its idle sleeps last 30 times as long
+ * (a doorbell no pass looked for waits that long).
+ */
+static int late_close_ms(void)
+{
+	static int ms = -1;
+	const char *e;
+
+	if (ms < 0) {
+		e = getenv("RDMA_SIM_TEST_LATE_CLOSE");
+		ms = e ? atoi(e) : 0;
+	}
+	return ms;
+}
+
+int hca_doorbell_idle_ms(void)
+{
+	return late_close_ms() * 30;
+}
+
+int hca_doorbell_close(void)
+{
+	struct timespec late;
+	unsigned int i;
+	int n = 0;
+
+	/* a WQE in flight has an answer coming, which wakes the engine (or
+	 * a timer: the idle wake-ups pass over a peer that never answers) */
+	if (!__atomic_load_n(&db_open, __ATOMIC_SEQ_CST) || in_flight(1))
+		return 0;
+	if (late_close_ms()) {
+		late.tv_sec = late_close_ms() / 1000;
+		late.tv_nsec = late_close_ms() % 1000 * 1000000l;
+		nanosleep(&late, NULL);
+	}
+	pthread_mutex_lock(&db_lock);
+	for (i = 0; i < db_used; i++) {
+		if (!db_pages[i].open)
+			continue;
+		sys.mprotect((void *)db_pages[i].addr, db_pages[i].len,
+			     PROT_READ);
+		db_pages[i].open = 0;
+		n++;
+	}
+	__atomic_store_n(&db_open, 0, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&db_lock);
+	return n;
+}
+
+/* After the store to pg: a pass here. A handler on an alternate signal
+ * stack (UCX installs one, maybe small) runs it on the storing thread's
+ * own stack, below the store's red zone, as if no alternate stack were
+ * set. */
+static void rung(const ucontext_t *uc, struct db_page *pg)
 {
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+	int streams;
 
-	if (sp - here > OWN_STACK) {
-		sim_call_on_stack(pass_fn, 0, NULL,
-				  (void *)((sp - RED_ZONE) & ~(uintptr_t)15));
-		return;
-	}
-	hca_doorbell_pass();
+	if (sp - here > OWN_STACK)
+		streams = (int)sim_call_on_stack(
+			pass_fn, 0, NULL,
+			(void *)((sp - RED_ZONE) & ~(uintptr_t)15));
+	else
+		streams = hca_doorbell_pass();
+	if (streams)
+		open_page(pg);
 }
 
 /* A SIGSEGV or SIGTRAP: 1 if it was a store to a UAR page (or the single
@@ -196,8 +299,11 @@ static int db_signal(int sig, siginfo_t *si, void *ctx)
 	if (sig == SIGTRAP && pg) { /* the single step is done */
 		stepping = NULL;
 		uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)EFL_TF;
-		sys.mprotect((void *)pg->addr, pg->len, PROT_READ);
-		rung(uc);
+		pthread_mutex_lock(&db_lock);
+		if (!pg->open) /* else the engine thread closes it */
+			sys.mprotect((void *)pg->addr, pg->len, PROT_READ);
+		pthread_mutex_unlock(&db_lock);
+		rung(uc, pg);
 		errno = err;
 		return 1;
 	}
@@ -206,11 +312,12 @@ static int db_signal(int sig, siginfo_t *si, void *ctx)
 		     : NULL;
 	if (!pg)
 		return 0;
+	__atomic_add_fetch(&hca_stats.db_traps, 1, __ATOMIC_RELAXED);
 	if (!x86_store_decode(uc, &st) && st.addr >= pg->addr &&
 	    st.addr + st.width <= pg->addr + pg->len) {
 		memcpy(pg->alias + (st.addr - pg->addr), st.val, st.width);
 		uc->uc_mcontext.gregs[REG_RIP] += (greg_t)st.len;
-		rung(uc);
+		rung(uc, pg);
 	} else {
 		sys.mprotect((void *)pg->addr, pg->len, PROT_READ | PROT_WRITE);
 		stepping = pg;
@@ -268,10 +375,32 @@ static struct db_page *free_slot(void)
 	return NULL;
 }
 
+/* A fork child's engine knows nothing of the parent's streams: its pages
+ * trap again (the lock may have been held by a thread that is not here). */
+static void forked(void)
+{
+	unsigned int i;
+
+	db_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	for (i = 0; i < db_used; i++) {
+		if (db_pages[i].open && db_pages[i].addr)
+			sys.mprotect((void *)db_pages[i].addr, db_pages[i].len,
+				     PROT_READ);
+		db_pages[i].open = 0;
+	}
+	db_open = 0;
+}
+
 void hca_doorbell_map(void *p, size_t len, int prot)
 {
+	static int atfork_done;
 	struct db_page *pg;
 	void *alias;
+
+	if (!atfork_done) {
+		pthread_atfork(NULL, NULL, forked);
+		atfork_done = 1;
+	}
 
 	if (!(prot & PROT_WRITE))
 		return; /* a store faults as it would on any read-only page */
@@ -316,8 +445,14 @@ void hca_doorbell_unmap(void *addr, size_t len)
 		a = db_pages[i].addr;
 		end = a + db_pages[i].len;
 		if (a && a < hi && lo < end) {
+			pthread_mutex_lock(&db_lock);
+			if (db_pages[i].open)
+				__atomic_sub_fetch(&db_open, 1,
+						   __ATOMIC_SEQ_CST);
+			db_pages[i].open = 0;
 			__atomic_store_n(&db_pages[i].addr, 0,
 					 __ATOMIC_RELEASE);
+			pthread_mutex_unlock(&db_lock);
 			sys.munmap(db_pages[i].alias, db_pages[i].len);
 			untrapped(a, lo);
 			untrapped(hi, end);

@@ -10,7 +10,10 @@
  * as the program may be waiting for the bytes without calling anything.
  * Where doorbells are only watched (hca_doorbell_watching), the thread
  * spins (yielding) for a millisecond after the last work before it
- * sleeps, to see the next doorbell record move.
+ * sleeps, to see the next doorbell record move. A UAR page left
+ * writable while the program streams is not watched that way: the
+ * answers to the WQEs in flight wake the thread, whose passes take what
+ * was posted meanwhile, and once none is in flight the page traps again.
  */
 #include "hca.h"
 #include "hca_cmd.h"
@@ -136,6 +139,10 @@ static int thread_pass(void)
 	pthread_mutex_lock(&sim_lock);
 	full = hca_stats.ring_full;
 	did = hca_step();
+	/* about to sleep with nothing in flight: untrapped doorbells trap
+	 * again, and one more pass looks for a store made just before */
+	if (!did)
+		did = hca_doorbell_close() > 0;
 	if (hca_stats.ring_full != full) {
 		did = 1;
 		sched_yield(); /* the peer needs the CPU to make room */
@@ -148,6 +155,7 @@ static int thread_pass(void)
 static void *engine_main(void *arg)
 {
 	uint64_t last = hca_now(), now, idle;
+	int sleep_ms;
 
 	(void)arg;
 	sim_sigmask_async(NULL);
@@ -162,7 +170,8 @@ static void *engine_main(void *arg)
 			sched_yield();
 			continue;
 		}
-		hca_fabric_wait(idle < 50000000 ? 1 : 10);
+		sleep_ms = idle < 50000000 ? 1 : 10;
+		hca_fabric_wait(hca_doorbell_idle_ms() ?: sleep_ms);
 	}
 	return NULL;
 }
