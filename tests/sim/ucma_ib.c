@@ -176,6 +176,11 @@ static void test_ipoib(int fd)
 	check_path(fd, (uint32_t)c, 0, 1);
 	connect_pair(fd, c, 1, 2, "IPoIB");
 	destroy_id(fd, (uint32_t)c, NULL);
+	/* IPoIB's port space binds on an IPoIB address (on RoCE: EINVAL) */
+	c = create_id(fd, 202, RDMA_PS_IPOIB);
+	CHECK(bind_ip(fd, (uint32_t)c, "192.168.2.1", 0) > 0,
+	      "PS_IPOIB binds on ib0's address");
+	destroy_id(fd, (uint32_t)c, NULL);
 	/* nobody on the IB fabric has 192.168.2.77: ARP times out */
 	c = create_id(fd, 201, RDMA_PS_TCP);
 	CHECK(resolve(fd, (uint32_t)c, "192.168.2.77", 1) > 0, "resolve .77");
