@@ -65,12 +65,33 @@ struct sim_netdev {
 	struct sim_gid_slot gids[SIM_GID_SLOTS];
 };
 
+#define SIM_IPOIB_ADDRS 16   /* addresses an IPoIB netdev keeps track of */
+#define SIM_IPOIB_MTU	2044 /* datagram mode under a 2048-byte group MTU */
+
+/*
+ * The IPoIB interface of an InfiniBand port (ib<D>): a veth on a switch of
+ * its own, since userspace cannot make an ARPHRD_INFINIBAND netdev. Only
+ * the RDMA CM looks at it: an IP address of it names the port, and the
+ * port GID (not the MAC) is what address resolution yields, as from the
+ * 20-byte IPoIB hardware address (QPN, then the GID).
+ */
+struct sim_ipoib {
+	uint32_t dev;
+	char ifname[16];
+	int32_t ifindex;
+	uint8_t up, running;
+	uint32_t naddr;
+	uint8_t addr[SIM_IPOIB_ADDRS][16]; /* IPv4 as ::ffff:a.b.c.d */
+};
+
 struct sim_net {
 	uint32_t seq;	  /* futex word: bumped after every change */
 	uint32_t netns;	  /* the world has its own network namespace */
 	uint32_t nnetdev;
 	int16_t netdev_of[SIM_NET_MAX_DEVICES]; /* -1: InfiniBand port */
 	struct sim_netdev nd[SIM_MAX_NETDEVS];
+	uint32_t nipoib;
+	struct sim_ipoib ib[SIM_MAX_NETDEVS];
 };
 
 struct sim_shared;
@@ -97,6 +118,13 @@ int sim_gid_from_sockaddr(const struct sockaddr *sa, uint8_t gid[16]);
 int sim_roce_find_ip(struct sim_shared *sh, const struct sockaddr *sa,
 		     uint8_t type, unsigned int *dev, unsigned int *port,
 		     unsigned int *index);
+
+/* The IB port whose IPoIB netdev holds address sa: 0 and its device, or
+ * -ENODEV. Caller holds the shared lock. */
+int sim_ipoib_find_ip(struct sim_shared *sh, const struct sockaddr *sa,
+		      unsigned int *dev);
+/* Device dev's IPoIB netdev, or NULL. */
+struct sim_ipoib *sim_ipoib_of(struct sim_shared *sh, unsigned int dev);
 
 /* The netdev whose MAC is mac, or NULL. */
 struct sim_netdev *sim_netdev_by_mac(struct sim_shared *sh,

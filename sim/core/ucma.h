@@ -80,8 +80,11 @@ enum ucma_timer {
 	TIMER_NONE,
 	TIMER_ADDR,	/* address resolution: ADDR_ERROR -ETIMEDOUT */
 	TIMER_REQ,	/* REQ/SIDR_REQ unanswered: send again, or give up */
+	TIMER_REP,	/* REP without its RTU: send again, or give up */
 	TIMER_TIMEWAIT, /* the CM leaves timewait: TIMEWAIT_EXIT */
 };
+
+#define IB_LIFE 18 /* the SA's subnet packet life time (OpenSM's 0x12) */
 
 struct ucma_id {
 	uint8_t used;
@@ -89,6 +92,7 @@ struct ucma_id {
 	uint8_t cm;    /* enum ucma_cm */
 	uint8_t qp_type;
 	uint16_t ps;
+	uint16_t space; /* port space its port is taken from (AF_IB: by SID) */
 	uint8_t has_dev;
 	uint8_t port;
 	uint32_t dev;
@@ -101,6 +105,7 @@ struct ucma_id {
 	uint8_t sgid[16], dgid[16];
 	uint8_t mtu; /* IB enum */
 	uint8_t hop_limit;
+	uint16_t dlid;	    /* IB: the destination port's LID (0 on RoCE) */
 	uint8_t route;	    /* route resolved (a path exists) */
 	uint8_t bound;	    /* holds its port (an explicit or implicit bind) */
 	uint8_t via_netdev; /* resolved over a RoCE netdev (not loopback) */
@@ -121,6 +126,7 @@ struct ucma_id {
 	/* timer */
 	uint8_t timer;
 	uint8_t tries;
+	uint8_t mra; /* the peer's MRA stretched the wait for an answer */
 	uint64_t deadline_ns;
 	int32_t addr_err; /* TIMER_ADDR: status of the ADDR_ERROR */
 };
@@ -183,6 +189,11 @@ struct ucma_sib {
 };
 
 #define UCMA_AF_IB    27
+/* AF_IB service ids of the IP port spaces (rdma_cma.h's RDMA_IB_IP_PS_*) */
+#define UCMA_IB_PS_MASK 0xffffffffffff0000ull
+#define UCMA_IB_PS_TCP	0x0000000001060000ull
+#define UCMA_IB_PS_UDP	0x0000000001110000ull
+#define UCMA_IB_PS_IB	0x00000000013f0000ull
 #define UCMA_UDP_QKEY 0x01234567u
 
 extern struct ucma_world *ucma_w;
@@ -235,6 +246,13 @@ int ucma_cmd_id(int f, uint32_t cmd, const uint8_t *in, uint16_t out);
  * and GID index that hold a's destination. Needs lock. */
 int ucma_listener_for(const struct ucma_id *a, uint32_t *dev, uint32_t *gi);
 void ucma_id_set_dev(struct ucma_id *id, uint32_t dev, uint32_t gid_index);
+/* Is id's port InfiniBand (its addresses on an IPoIB netdev)? */
+int ucma_id_ib(const struct ucma_id *id);
+/* The LID of device dev's IB port (the fabric routes by it). */
+uint16_t ucma_lid(uint32_t dev);
+/* The path's packet life time: the SA's on IB; on RoCE 16, or the
+ * ACK_TIMEOUT option less one. */
+uint8_t ucma_path_life(const struct ucma_id *id);
 /* The service id of id (ps << 16 | port), host order. */
 uint64_t ucma_service_id(const struct ucma_id *id);
 

@@ -4,8 +4,10 @@
  * messages they send (REQ, REP, RTU, REJ, DREQ, DREP, SIDR_REQ/REP),
  * applied to the peer id's entry under the world's lock with the event the
  * peer's kernel would queue; INIT_QP_ATTR from what the exchange agreed;
- * the REQ's retries when a listener's backlog is full, ending in
- * UNREACHABLE as the kernel's CM does; what an id's destroy sends.
+ * the retries of a REQ or REP left unanswered (a full backlog, a passive
+ * side slow to accept, an active side slow to send the RTU: the MRA),
+ * ending in UNREACHABLE as the kernel's CM does; what an id's destroy
+ * sends.
  */
 #include "sim.h"
 #include "ucma.h"
@@ -27,18 +29,53 @@
 #define SIDR_NO_LISTENER 1
 #define SIDR_REJECT	 2
 #define CM_RETRIES	 15 /* CMA_MAX_CM_RETRIES */
-/* cm response timeout 20 (4.3 s) plus twice the RoCE packet life (268 ms) */
-#define CM_RETRY_NS  4832000000ull
+#define CM_RESPONSE	 20 /* CMA_CM_RESPONSE_TIMEOUT */
+#define CM_MRA_SERVICE	 24 /* CMA_CM_MRA_SETTING's service timeout */
 #define CA_ACK_DELAY 16 /* the device's local_ca_ack_delay */
+
+/* An IB time (4.096 us << t) in ms as the CM rounds it (cm_convert_to_ms). */
+static uint64_t iba_ms(unsigned int t)
+{
+	return 1ull << (t > 8 ? t - 8 : 0);
+}
+
+/*
+ * How long id waits for the answer to what it sent (ns): a REQ the
+ * response timeout plus twice the packet life, a SIDR_REQ and a REP the
+ * response timeout; once the peer's MRA came, its service timeout plus
+ * the path's (life + 1).
+ */
+static uint64_t answer_wait(const struct ucma_id *id)
+{
+	unsigned int life = ucma_path_life(id);
+	uint64_t ms = iba_ms(CM_RESPONSE);
+
+	if (id->mra)
+		ms = iba_ms(CM_MRA_SERVICE) + iba_ms(life + 1);
+	else if (id->timer == TIMER_REQ && id->qp_type != IB_QPT_UD)
+		ms += 2 * iba_ms(life);
+	return ms * 1000000ull;
+}
+
+/* Start waiting for the answer to the message id just sent. */
+static void await(struct ucma_id *id, uint8_t timer)
+{
+	id->timer = timer;
+	id->tries = 0;
+	id->mra = 0;
+	id->deadline_ns = ucma_now_ns() + answer_wait(id);
+}
 
 static int ud(const struct ucma_id *id)
 {
 	return id->qp_type == IB_QPT_UD;
 }
 
+/* The CMA header of IP addressing (cma_user_data_offset: AF_IB has
+ * none, whatever the port space). */
 static int hdr_len(const struct ucma_id *id)
 {
-	return ucma_is_ip_ps(id->ps) ? CMA_HDR : 0;
+	return id->src.ss_family == UCMA_AF_IB ? 0 : CMA_HDR;
 }
 
 /* The peer of id i, if it still exists. */
@@ -97,15 +134,20 @@ static void take_param(struct ucma_id *id, const struct rdma_ucm_conn_param *cp)
 	id->flow = cp->flow_control;
 }
 
-/* The path to id's peer as an address vector (RoCE: GRH, no LID). */
+/* The path to id's peer as an address vector (RoCE: GRH, no LID; IB
+ * within the subnet: the LID, no GRH). */
 static void fill_ah(const struct ucma_id *id, struct ib_uverbs_ah_attr *ah)
 {
+	ah->port_num = id->port;
+	if (ucma_id_ib(id)) {
+		ah->dlid = id->dlid;
+		return;
+	}
 	memcpy(ah->grh.dgid, id->dgid, 16);
 	ah->grh.sgid_index = (uint8_t)id->sgid_index;
 	ah->grh.hop_limit = id->hop_limit;
 	ah->grh.traffic_class = id->tos;
 	ah->is_global = 1;
-	ah->port_num = id->port;
 }
 
 /* The CM's timewait after a disconnect (cm_enter_timewait): the path's
@@ -114,8 +156,7 @@ static void fill_ah(const struct ucma_id *id, struct ib_uverbs_ah_attr *ah)
  */
 static void timewait(struct ucma_id *id)
 {
-	int life = id->ack_timeout ? id->ack_timeout - 1 : ucma_roce_life();
-	int t = life + 1 - 8;
+	int t = ucma_path_life(id) + 1 - 8;
 
 	id->cm = CM_TIMEWAIT;
 	id->timer = TIMER_TIMEWAIT;
@@ -166,6 +207,7 @@ static int new_conn_id(struct ucma_id *a, int l, uint32_t dev, uint32_t gi)
 	p->src = a->dst;
 	p->dst = a->src;
 	memcpy(p->dgid, a->sgid, 16);
+	p->dlid = ucma_id_ib(p) ? ucma_lid(a->dev) : 0;
 	p->mtu = a->mtu;
 	p->hop_limit = a->hop_limit;
 	p->tos = a->tos;
@@ -218,7 +260,6 @@ static int send_req(struct ucma_id *a)
 	r.id = (uint32_t)n;
 	r.event = RDMA_CM_EVENT_CONNECT_REQUEST;
 	ucma_event_raw(ucma_w->ids[l].file, l, &r);
-	a->timer = TIMER_NONE;
 	return 0;
 }
 
@@ -237,11 +278,8 @@ static int cmd_connect(struct ucma_id *a, const struct rdma_ucm_connect *c)
 	memcpy(a->pdata, cp->private_data, cp->private_data_len);
 	a->state = UCMA_CONNECT;
 	a->cm = ud(a) ? CM_SIDR_REQ_SENT : CM_REQ_SENT;
-	a->tries = 0;
-	if (send_req(a)) {
-		a->timer = TIMER_REQ;
-		a->deadline_ns = ucma_now_ns() + CM_RETRY_NS;
-	}
+	await(a, TIMER_REQ);
+	send_req(a);
 	return 0;
 }
 
@@ -280,9 +318,11 @@ static int send_rep(struct ucma_id *p, const struct rdma_ucm_conn_param *cp)
 		return -EINVAL;
 	take_param(p, cp);
 	p->cm = CM_REP_SENT;
+	await(p, TIMER_REP);
 	if (!a || a->cm != CM_REQ_SENT)
 		return 0; /* the active side went away: no RTU will come */
 	a->cm = CM_REP_RCVD;
+	a->timer = TIMER_NONE;
 	a->peer_qpn = p->qpn;
 	a->peer_psn = p->psn;
 	a->resp_res = p->init_depth;
@@ -300,6 +340,7 @@ static int send_rtu(struct ucma_id *a)
 	a->cm = CM_ESTABLISHED;
 	if (p && p->cm == CM_REP_SENT) {
 		p->cm = CM_ESTABLISHED;
+		p->timer = TIMER_NONE;
 		ucma_event(index_of(p), RDMA_CM_EVENT_ESTABLISHED, 0, NULL);
 	}
 	return 0;
@@ -422,8 +463,7 @@ static int cmd_disconnect(struct ucma_id *id)
 /* The QP's local ACK timeout (cm_ack_timeout), capped at 31. */
 static uint8_t ack_timeout(const struct ucma_id *id)
 {
-	unsigned int life =
-		id->ack_timeout ? id->ack_timeout - 1u : ucma_roce_life();
+	unsigned int life = ucma_path_life(id);
 	unsigned int d = CA_ACK_DELAY, t = life + 1;
 
 	if (id->ack_timeout)
@@ -561,6 +601,32 @@ void ucma_id_destroy(int i)
 	ucma_mc_drop(i);
 }
 
+/*
+ * The REQ or REP id sent is still unanswered when its wait ends: the CM
+ * sends it again (a REQ a full backlog dropped may now reach the
+ * listener). A peer that holds it unanswered (its user has not accepted,
+ * or not sent the RTU) answers the duplicate with the CMA's MRA, after
+ * which every wait is the MRA's; UD's SIDR has no MRA. After the last
+ * retry's wait: UNREACHABLE -ETIMEDOUT.
+ */
+static void resend(int i)
+{
+	struct ucma_id *id = &ucma_w->ids[i], *p = peer_of(id);
+	uint8_t holds = id->timer == TIMER_REQ ? CM_REQ_RCVD : CM_REP_RCVD;
+
+	if (++id->tries > CM_RETRIES) {
+		id->timer = TIMER_NONE;
+		id->cm = CM_NONE;
+		ucma_event(i, RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT, NULL);
+		return;
+	}
+	if (id->timer == TIMER_REQ && !p)
+		send_req(id);
+	else if (p && p->cm == holds)
+		id->mra = 1;
+	id->deadline_ns = ucma_now_ns() + answer_wait(id);
+}
+
 static void timer_fire(int i)
 {
 	struct ucma_id *id = &ucma_w->ids[i];
@@ -577,15 +643,7 @@ static void timer_fire(int i)
 		ucma_event(i, RDMA_CM_EVENT_TIMEWAIT_EXIT, 0, NULL);
 		return;
 	}
-	if (!send_req(id))
-		return;
-	if (++id->tries > CM_RETRIES) {
-		id->timer = TIMER_NONE;
-		id->cm = CM_NONE;
-		ucma_event(i, RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT, NULL);
-		return;
-	}
-	id->deadline_ns += CM_RETRY_NS;
+	resend(i);
 }
 
 uint64_t ucma_timers(int f)

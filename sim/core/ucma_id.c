@@ -42,8 +42,18 @@ socklen_t ucma_sa_len(const struct sockaddr_storage *ss)
 	return 0;
 }
 
+/* An AF_IB address's service id and its mask, host order. */
+static uint64_t sib_sid(const struct sockaddr_storage *ss)
+{
+	return be64toh(((const struct ucma_sib *)ss)->sib_sid);
+}
+
 uint16_t ucma_sa_port(const struct sockaddr_storage *ss)
 {
+	const struct ucma_sib *sib = (const struct ucma_sib *)ss;
+
+	if (ss->ss_family == UCMA_AF_IB) /* the low 16 bits of the SID */
+		return (uint16_t)(sib_sid(ss) & be64toh(sib->sib_sid_mask));
 	if (ss->ss_family == AF_INET)
 		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
 	if (ss->ss_family == AF_INET6)
@@ -53,7 +63,11 @@ uint16_t ucma_sa_port(const struct sockaddr_storage *ss)
 
 static void set_port(struct sockaddr_storage *ss, uint16_t port)
 {
-	if (ss->ss_family == AF_INET)
+	struct ucma_sib *sib = (struct ucma_sib *)ss;
+
+	if (ss->ss_family == UCMA_AF_IB)
+		sib->sib_sid = htobe64((sib_sid(ss) & ~0xffffull) | port);
+	else if (ss->ss_family == AF_INET)
 		((struct sockaddr_in *)ss)->sin_port = htons(port);
 	else if (ss->ss_family == AF_INET6)
 		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
@@ -114,10 +128,16 @@ const char *ucma_sa_str(const struct sockaddr_storage *ss, char *buf,
 	char ip[INET6_ADDRSTRLEN] = "?";
 	const void *a = &((const struct sockaddr_in *)ss)->sin_addr;
 
-	if (ss->ss_family == AF_INET6)
+	if (ss->ss_family != AF_INET) /* sib_addr sits where sin6_addr does */
 		a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
 	if (ss->ss_family == AF_INET || ss->ss_family == AF_INET6)
 		inet_ntop(ss->ss_family, a, ip, sizeof(ip));
+	if (ss->ss_family == UCMA_AF_IB) {
+		inet_ntop(AF_INET6, a, ip, sizeof(ip));
+		snprintf(buf, len, "ib[%s] sid %#llx", ip,
+			 (unsigned long long)sib_sid(ss));
+		return buf;
+	}
 	snprintf(buf, len, ss->ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", ip,
 		 ucma_sa_port(ss));
 	return buf;
@@ -227,9 +247,11 @@ static int destroy_id(int f, const struct rdma_ucm_destroy_id *c, uint16_t out)
 
 /* ---- device lookup ---- */
 
-/* The RoCE port holding IP address ss as a RoCE v2 GID. Needs the lock. */
-static int roce_port_of(const struct sockaddr_storage *ss, uint32_t *dev,
-			uint32_t *gid_index)
+/* The port holding IP address ss: a RoCE port with it as a RoCE v2 GID,
+ * or an IB port whose IPoIB netdev has it (GID 0, the port GID). Needs
+ * the lock. */
+static int port_of(const struct sockaddr_storage *ss, uint32_t *dev,
+		   uint32_t *gid_index)
 {
 	uint8_t gid[16];
 	uint32_t n;
@@ -245,7 +267,25 @@ static int roce_port_of(const struct sockaddr_storage *ss, uint32_t *dev,
 			return 0;
 		}
 	}
-	return -ENODEV;
+	*gid_index = 0;
+	return sim_ipoib_find_ip(sim.sh, (const struct sockaddr *)ss, dev);
+}
+
+uint16_t ucma_lid(uint32_t dev)
+{
+	return (uint16_t)(dev + 1);
+}
+
+int ucma_id_ib(const struct ucma_id *id)
+{
+	return id->has_dev && !sim_netdev_of(sim.sh, id->dev, id->port);
+}
+
+uint8_t ucma_path_life(const struct ucma_id *id)
+{
+	if (ucma_id_ib(id))
+		return IB_LIFE;
+	return id->ack_timeout ? id->ack_timeout - 1 : ucma_roce_life();
 }
 
 /* GID index of device dev's port 1. Needs the lock. */
@@ -299,7 +339,7 @@ static int port_conflict(const struct ucma_id *id, uint16_t port, int reuse)
 	for (i = 0; i < UCMA_MAX_IDS; i++) {
 		const struct ucma_id *o = &ucma_w->ids[i];
 
-		if (o == id || !o->used || !o->bound || o->ps != id->ps ||
+		if (o == id || !o->used || !o->bound || o->space != id->space ||
 		    ucma_sa_port(&o->src) != port)
 			continue;
 		/* a listener's REUSEADDR no longer counts */
@@ -366,48 +406,113 @@ static int take_port(struct ucma_id *id)
 
 /* ---- bind ---- */
 
+/*
+ * The port space of an AF_IB bind (cma_select_ib_ps): the IP space its
+ * SID names under its mask, if the id's own ps allows it (PS_IB takes
+ * any), else 0; the SID and mask are rewritten to that space's.
+ */
+static uint16_t select_ib_ps(struct ucma_id *id)
+{
+	static const struct {
+		uint64_t sid;
+		uint16_t ps;
+	} spaces[] = {{UCMA_IB_PS_IB, RDMA_PS_IB},
+		      {UCMA_IB_PS_TCP, RDMA_PS_TCP},
+		      {UCMA_IB_PS_UDP, RDMA_PS_UDP}};
+	struct ucma_sib *sib = (struct ucma_sib *)&id->src;
+	uint64_t mask = be64toh(sib->sib_sid_mask) & UCMA_IB_PS_MASK;
+	uint64_t sid = sib_sid(&id->src) & mask;
+	unsigned int k;
+
+	for (k = 0; k < sizeof(spaces) / sizeof(spaces[0]); k++) {
+		if (sid != (spaces[k].sid & mask) ||
+		    (id->ps != RDMA_PS_IB && id->ps != spaces[k].ps))
+			continue;
+		sib->sib_sid = htobe64(spaces[k].sid | ucma_sa_port(&id->src));
+		sib->sib_sid_mask =
+			htobe64(UCMA_IB_PS_MASK | be64toh(sib->sib_sid_mask));
+		return spaces[k].ps;
+	}
+	return 0;
+}
+
+/* The IB port whose port GID (index 0) is gid. Needs the lock. */
+static int ib_port_by_gid(const uint8_t gid[16], uint32_t *dev)
+{
+	uint8_t g[16];
+	uint32_t d;
+
+	for (d = 0; d < sim.sh->cfg.ndev; d++) {
+		if (sim_netdev_of(sim.sh, d, 1))
+			continue; /* AF_IB needs an IB port */
+		port_gid(d, 0, g);
+		if (!memcmp(g, gid, 16)) {
+			*dev = d;
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+/* The device a specific source address names: an IP address's port, or
+ * the IB port an AF_IB GID is of. */
+static int bind_dev(const struct sockaddr_storage *sa, uint32_t *dev,
+		    uint32_t *gi)
+{
+	if (sa->ss_family == UCMA_AF_IB) {
+		*gi = 0;
+		return ib_port_by_gid(((const struct ucma_sib *)sa)->sib_addr,
+				      dev);
+	}
+	if (!port_of(sa, dev, gi))
+		return 0;
+	return local_addr(sa) ? -ENODEV : -EADDRNOTAVAIL;
+}
+
 static int bind_addr(struct ucma_id *id, const struct sockaddr_storage *sa)
 {
 	char buf[64];
 	uint32_t dev, gi;
 	int ret;
 
-	if (id->state != UCMA_IDLE)
-		return -EINVAL;
 	if (sa->ss_family != AF_INET && sa->ss_family != AF_INET6 &&
 	    sa->ss_family != UCMA_AF_IB)
 		return -EAFNOSUPPORT;
-	id->src = *sa;
-	if (sa->ss_family == UCMA_AF_IB) {
-		id->state = UCMA_ADDR_BOUND;
-		return 0;
-	}
+	if (id->state != UCMA_IDLE)
+		return -EINVAL;
 	if (sa->ss_family == AF_INET6 &&
 	    IN6_IS_ADDR_LINKLOCAL(
 		    &((const struct sockaddr_in6 *)sa)->sin6_addr) &&
 	    !((const struct sockaddr_in6 *)sa)->sin6_scope_id)
 		return -EINVAL;
+	id->src = *sa;
 	if (!any_addr(sa)) {
-		if (roce_port_of(sa, &dev, &gi))
-			return local_addr(sa) ? -ENODEV : -EADDRNOTAVAIL;
+		ret = bind_dev(sa, &dev, &gi);
+		if (ret)
+			goto undo;
 		/* IPoIB's port space needs an IPoIB netdev, not a RoCE one */
-		if (id->ps == RDMA_PS_IPOIB)
-			return -EINVAL;
+		ret = id->ps == RDMA_PS_IPOIB && sim_netdev_of(sim.sh, dev, 1)
+			      ? -EINVAL
+			      : 0;
+		if (ret)
+			goto undo;
 		set_dev(id, dev, gi);
 	}
 	if (sa->ss_family == AF_INET)
 		id->afonly = 1;
-	ret = take_port(id);
-	if (ret) {
-		id->has_dev = 0;
-		memset(&id->src, 0, sizeof(id->src));
-		return ret;
-	}
+	id->space = sa->ss_family == UCMA_AF_IB ? select_ib_ps(id) : id->ps;
+	ret = id->space ? take_port(id) : -EPROTONOSUPPORT;
+	if (ret)
+		goto undo;
 	id->bound = 1;
 	id->state = UCMA_ADDR_BOUND;
 	sim_trace("ucma: id %d bound to %s", (int)(id - ucma_w->ids),
 		  ucma_sa_str(&id->src, buf, sizeof(buf)));
 	return 0;
+undo:
+	id->has_dev = 0;
+	memset(&id->src, 0, sizeof(id->src));
+	return ret;
 }
 
 static int addr_ok(const struct sockaddr_storage *ss, size_t size)
@@ -477,6 +582,7 @@ static void resolve_loopback(struct ucma_id *id)
 	if (!id->has_dev)
 		set_dev(id, 0, 0);
 	memcpy(id->dgid, id->sgid, 16);
+	id->dlid = ucma_id_ib(id) ? ucma_lid(id->dev) : 0;
 	if (zero_addr(&id->src)) {
 		if (id->src.ss_family == AF_INET)
 			((struct sockaddr_in *)&id->src)->sin_addr.s_addr =
@@ -489,29 +595,98 @@ static void resolve_loopback(struct ucma_id *id)
 	id->via_netdev = 0;
 }
 
+/*
+ * An AF_IB destination (cma_resolve_ib_addr): no ARP, the DGID is given.
+ * An id without a device takes the first IB port whose GID is the DGID,
+ * else the first ACTIVE one on its subnet, whose P_Key table has the
+ * address's P_Key (only 0xffff here, matched on its low 15 bits), and its
+ * port GID becomes the source; none → ENODEV from the write itself.
+ * ADDR_RESOLVED follows from the work queue either way.
+ */
+static int resolve_ib(int i, const struct sockaddr_storage *dst)
+{
+	const struct ucma_sib *d = (const struct ucma_sib *)dst;
+	struct ucma_id *id = &ucma_w->ids[i];
+	uint32_t dev, ddev;
+	uint8_t g[16];
+
+	if (!id->has_dev) {
+		if ((be16toh(d->sib_pkey) & 0x7fff) != 0x7fff)
+			return -ENODEV;
+		if (ib_port_by_gid(d->sib_addr, &dev)) {
+			for (dev = 0; dev < sim.sh->cfg.ndev; dev++) {
+				port_gid(dev, 0, g);
+				if (!sim_netdev_of(sim.sh, dev, 1) &&
+				    !memcmp(g, d->sib_addr, 8))
+					break;
+			}
+			if (dev == sim.sh->cfg.ndev)
+				return -ENODEV;
+		}
+		set_dev(id, dev, 0);
+		memcpy(((struct ucma_sib *)&id->src)->sib_addr, id->sgid, 16);
+	}
+	id->dst = *dst;
+	memcpy(id->dgid, d->sib_addr, 16);
+	/* the SA knows the LID of a port GID of this subnet only */
+	id->dlid = ib_port_by_gid(id->dgid, &ddev) ? 0 : ucma_lid(ddev);
+	id->via_netdev = 0;
+	id->state = UCMA_ADDR_RESOLVED;
+	ucma_event(i, RDMA_CM_EVENT_ADDR_RESOLVED, 0, NULL);
+	return 0;
+}
+
+/* Is device dev's port netdev (Ethernet or IPoIB) up with carrier? */
+static int netdev_running(uint32_t dev)
+{
+	struct sim_netdev *nd = sim_netdev_of(sim.sh, dev, 1);
+	struct sim_ipoib *ib = sim_ipoib_of(sim.sh, dev);
+
+	return nd ? nd->running : ib && ib->running;
+}
+
+/* Does a port answer ARP for dst on the fabric of device dev's port (an
+ * Ethernet port's switch, or the IB fabric of IPoIB)? Only while its
+ * netdev runs. Its device then. */
+static int neighbour(uint32_t dev, const struct sockaddr_storage *dst,
+		     uint32_t *ddev)
+{
+	uint32_t dgi;
+
+	return !port_of(dst, ddev, &dgi) &&
+	       !sim_netdev_of(sim.sh, dev, 1) ==
+		       !sim_netdev_of(sim.sh, *ddev, 1) &&
+	       netdev_running(*ddev);
+}
+
 static int resolve_addr(int i, const struct sockaddr_storage *src,
 			const struct sockaddr_storage *dst, uint32_t timeout)
 {
 	struct ucma_id *id = &ucma_w->ids[i];
 	struct sockaddr_storage from = {0};
-	uint32_t dev, gi, ddev, dgi;
+	uint32_t dev, gi, ddev;
 	uint16_t port;
+	char buf[64];
 	int ret;
 
 	if (id->state == UCMA_IDLE) {
 		if (src->ss_family) {
 			ret = bind_addr(id, src);
 		} else {
+			/* a wildcard of dst's family (AF_IB: with its P_Key) */
 			from.ss_family = dst->ss_family;
+			if (dst->ss_family == UCMA_AF_IB)
+				memcpy(&from, dst,
+				       offsetof(struct ucma_sib, sib_flowinfo));
 			ret = bind_addr(id, &from);
 		}
 		if (ret)
 			return ret;
 	}
-	if (id->state != UCMA_ADDR_BOUND)
+	if (id->state != UCMA_ADDR_BOUND || id->src.ss_family != dst->ss_family)
 		return -EINVAL;
-	if (dst->ss_family != AF_INET && dst->ss_family != AF_INET6)
-		return -EAFNOSUPPORT;
+	if (!any_addr(dst) && dst->ss_family == UCMA_AF_IB)
+		return resolve_ib(i, dst);
 	id->dst = *dst;
 	id->state = UCMA_ADDR_QUERY;
 	if (any_addr(dst)) {
@@ -530,11 +705,11 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 			return ret;
 		}
 	}
-	if (roce_port_of(&from, &dev, &gi)) {
+	if (port_of(&from, &dev, &gi)) {
 		addr_error(i, -ENODEV);
 		return 0;
 	}
-	if (!multicast_addr(dst) && roce_port_of(dst, &ddev, &dgi)) {
+	if (!multicast_addr(dst) && !neighbour(dev, dst, &ddev)) {
 		/* nobody answers ARP on the wire: the resolver times out */
 		id->timer = TIMER_ADDR;
 		id->addr_err = -ETIMEDOUT;
@@ -547,9 +722,19 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 		set_port(&id->src, port);
 	}
 	set_dev(id, dev, gi);
-	sim_gid_from_sockaddr((const struct sockaddr *)dst, id->dgid);
+	id->dlid = 0;
+	if (!ucma_id_ib(id)) {
+		sim_gid_from_sockaddr((const struct sockaddr *)dst, id->dgid);
+	} else if (!multicast_addr(dst)) {
+		/* IPoIB's neighbour: the GID in its hardware address */
+		port_gid(ddev, 0, id->dgid);
+		id->dlid = ucma_lid(ddev);
+	}
 	id->via_netdev = 1;
 	id->state = UCMA_ADDR_RESOLVED;
+	sim_trace("ucma: id %d resolved %s on device %u (%s), dlid %u", i,
+		  ucma_sa_str(dst, buf, sizeof(buf)), dev,
+		  ucma_id_ib(id) ? "IPoIB" : "RoCE", id->dlid);
 	ucma_event(i, RDMA_CM_EVENT_ADDR_RESOLVED, 0, NULL);
 	return 0;
 }
@@ -599,8 +784,15 @@ static int cmd_resolve_route(int f, const struct rdma_ucm_resolve_route *c)
 	nd = sim_netdev_of(sim.sh, id->dev, id->port);
 	if (nd && !id->via_netdev)
 		return -ENODEV; /* RoCE needs the bound netdev */
+	if (!nd && !id->dlid) {
+		/* no PathRecord to that GID: a MAD status, -EINVAL */
+		id->state = UCMA_ADDR_RESOLVED;
+		ucma_event(i, RDMA_CM_EVENT_ROUTE_ERROR, -EINVAL, NULL);
+		return 0;
+	}
 	id->mtu = nd ? (uint8_t)sim_roce_active_mtu(nd->mtu) : 5;
-	id->hop_limit = 64;
+	/* an SA path within the subnet has hop limit 0: no GRH */
+	id->hop_limit = nd ? 64 : 0;
 	id->route = 1;
 	id->state = UCMA_ROUTE_RESOLVED;
 	ucma_event(i, RDMA_CM_EVENT_ROUTE_RESOLVED, 0, NULL);
@@ -741,8 +933,11 @@ static void user_path(const struct ucma_id *id, struct ib_user_path_rec *p)
 	p->rate_selector = 2;
 	p->rate = 7; /* 40 Gb/s */
 	p->packet_life_time_selector = 2;
-	p->packet_life_time =
-		id->ack_timeout ? id->ack_timeout - 1 : ucma_roce_life();
+	p->packet_life_time = ucma_path_life(id);
+	if (ucma_id_ib(id)) {
+		p->dlid = htobe16(id->dlid);
+		p->slid = htobe16(ucma_lid(id->dev));
+	}
 }
 
 static int query_route(const struct ucma_id *id, uint64_t resp, uint16_t out)
@@ -826,8 +1021,13 @@ static void pack_path(const struct ucma_id *id, uint8_t rec[64])
 	memcpy(rec + 50, &pkey, 2);
 	rec[54] = (uint8_t)(2 << 6 | id->mtu);
 	rec[55] = 2 << 6 | 7;
-	rec[56] = (uint8_t)(2 << 6 | (id->ack_timeout ? id->ack_timeout - 1
-						      : ucma_roce_life()));
+	rec[56] = (uint8_t)(2 << 6 | ucma_path_life(id));
+	if (ucma_id_ib(id)) {
+		uint16_t lid[2] = {htobe16(id->dlid),
+				   htobe16(ucma_lid(id->dev))};
+
+		memcpy(rec + 40, lid, 4);
+	}
 }
 
 static int query_path(const struct ucma_id *id, uint64_t resp, uint16_t out)
@@ -877,20 +1077,32 @@ static int cmd_query(int f, uint32_t cmd, const struct rdma_ucm_query *c,
 
 /* ---- the passive side of a request ---- */
 
+/* Does listener l take a REQ from AF_IB id a? Its service id is the one
+ * a's destination names, and l is AF_IB itself. */
+static int ib_listener(const struct ucma_id *l, const struct ucma_id *a)
+{
+	return l->src.ss_family == UCMA_AF_IB &&
+	       ucma_service_id(l) == sib_sid(&a->dst);
+}
+
 int ucma_listener_for(const struct ucma_id *a, uint32_t *dev, uint32_t *gi)
 {
 	uint16_t port = ucma_sa_port(&a->dst);
-	int i, best = -1;
+	int i, best = -1, ib = a->dst.ss_family == UCMA_AF_IB;
 
-	if (roce_port_of(&a->dst, dev, gi)) {
+	if (ib ? ib_port_by_gid(a->dgid, dev) : port_of(&a->dst, dev, gi)) {
 		*dev = a->dev; /* loopback: the same device, GID 0 */
 		*gi = 0;
 	}
+	if (ib)
+		*gi = 0;
 	for (i = 0; i < UCMA_MAX_IDS; i++) {
 		const struct ucma_id *l = &ucma_w->ids[i];
 
-		if (!l->used || l->state != UCMA_LISTEN || l->ps != a->ps ||
-		    ucma_sa_port(&l->src) != port)
+		if (!l->used || l->state != UCMA_LISTEN)
+			continue;
+		if (ib ? !ib_listener(l, a)
+		       : l->ps != a->ps || ucma_sa_port(&l->src) != port)
 			continue;
 		if (l->has_dev && l->dev != *dev)
 			continue;

@@ -26,6 +26,8 @@ struct sim_net_setup {
 	int world_sock; /* rtnetlink in the world's namespace */
 	int netns;	/* the world has its own namespace */
 	uint64_t guid_base;
+	unsigned int nipoib; /* IB ports with an IPoIB netdev ib<D> */
+	unsigned int ipoib[SIM_MAX_NETDEVS];
 };
 
 /* Parse the command line. 0, 1 (--help printed) or -1 (error printed). */

@@ -54,6 +54,41 @@ static struct sim_netdev *netdev_by_ifindex(int ifindex)
 	return NULL;
 }
 
+static struct sim_ipoib *ipoib_by_ifindex(int ifindex)
+{
+	struct sim_net *net = &mon.sh->net;
+	uint32_t i;
+
+	for (i = 0; i < net->nipoib; i++)
+		if (net->ib[i].ifindex == ifindex)
+			return &net->ib[i];
+	return NULL;
+}
+
+/* An IPoIB link's state (nothing else follows from it: an IB port's
+ * state is the SM's, not its IPoIB netdev's). */
+static void on_ipoib_link(struct sim_ipoib *ib, const struct ifinfomsg *ifi)
+{
+	ib->up = !!(ifi->ifi_flags & IFF_UP);
+	ib->running = ib->up && (ifi->ifi_flags & IFF_RUNNING);
+}
+
+/* An address of an IPoIB netdev added or removed. */
+static void on_ipoib_addr(struct sim_ipoib *ib, const uint8_t a[16], int add)
+{
+	uint32_t k;
+
+	for (k = 0; k < ib->naddr; k++)
+		if (!memcmp(ib->addr[k], a, 16))
+			break;
+	if (add && k == ib->naddr && k < SIM_IPOIB_ADDRS)
+		memcpy(ib->addr[ib->naddr++], a, 16);
+	if (add || k == ib->naddr)
+		return;
+	memmove(ib->addr[k], ib->addr[k + 1], (ib->naddr - k - 1) * 16);
+	ib->naddr--;
+}
+
 /* CHANGEADDR: every GID of the netdev goes, defaults and addresses come
  * back from the new MAC. */
 static void new_mac(struct sim_netdev *nd, const uint8_t *mac)
@@ -79,6 +114,9 @@ static void on_link(struct nlmsghdr *h)
 	uint8_t running;
 	struct rtattr *a;
 
+	if (!nd && h->nlmsg_type == RTM_NEWLINK &&
+	    ipoib_by_ifindex(ifi->ifi_index))
+		on_ipoib_link(ipoib_by_ifindex(ifi->ifi_index), ifi);
 	if (!nd || h->nlmsg_type != RTM_NEWLINK)
 		return;
 	for (a = IFLA_RTA(ifi); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
@@ -106,7 +144,7 @@ static void on_addr(struct nlmsghdr *h)
 	unsigned int t;
 	int found = 0;
 
-	if (!nd)
+	if (!nd && !ipoib_by_ifindex((int)ifa->ifa_index))
 		return;
 	for (a = IFA_RTA(ifa); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		if (ifa->ifa_family == AF_INET && a->rta_type == IFA_LOCAL) {
@@ -121,6 +159,11 @@ static void on_addr(struct nlmsghdr *h)
 	}
 	if (!found)
 		return;
+	if (!nd) {
+		on_ipoib_addr(ipoib_by_ifindex((int)ifa->ifa_index), gid,
+			      h->nlmsg_type == RTM_NEWADDR);
+		return;
+	}
 	for (t = SIM_GID_ROCE_V1; t <= SIM_GID_ROCE_V2; t++) {
 		if (!(nd->types & (1u << t)))
 			continue;
@@ -357,7 +400,14 @@ int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 		net->netdev_of[d] = (int16_t)net->nnetdev;
 		port_of(&net->nd[net->nnetdev++], d, l->cfg.driver);
 	}
-	if (!net->nnetdev)
+	for (d = 0; d < ns->nipoib; d++) {
+		struct sim_ipoib *ib = &net->ib[net->nipoib++];
+
+		ib->dev = ns->ipoib[d];
+		snprintf(ib->ifname, sizeof(ib->ifname), "ib%u", ib->dev);
+		ib->ifindex = (int32_t)if_nametoindex(ib->ifname);
+	}
+	if (!net->nnetdev && !net->nipoib)
 		return 0;
 	mon.sock = rtnl_open(RTMGRP_LINK | RTMGRP_IPV4_IFADDR |
 			     RTMGRP_IPV6_IFADDR);

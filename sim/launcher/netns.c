@@ -102,6 +102,62 @@ static int new_netns(int *userns)
 	return ret;
 }
 
+/* Lay file `name` with text over the attribute of ib<d> in sysfs. */
+static void overlay(const char *dir, unsigned int d, const char *name,
+		    const char *text)
+{
+	char src[4200], dst[128];
+	int fd;
+
+	snprintf(src, sizeof(src), "%s/ipoib%u.%s", dir, d, name);
+	snprintf(dst, sizeof(dst), "/sys/devices/virtual/net/ib%u/%s", d, name);
+	fd = open(src, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) == (ssize_t)strlen(text))
+		mount(src, dst, NULL, MS_BIND, NULL);
+	close(fd);
+}
+
+/* The IPoIB QPN in the hardware address (no such QP is ever used). */
+#define IPOIB_QPN 0x000048
+/* Connected mode supported: the flag byte of the hardware address. */
+#define IPOIB_FLAGS_RC 0x80
+
+/*
+ * What sysfs says of an IPoIB netdev that a veth cannot: type 32
+ * (ARPHRD_INFINIBAND), 20-byte addresses: flags + QPN, then the port GID
+ * (fe80:: + port GUID); broadcast = QPN 0xffffff + the IPv4 broadcast
+ * MGID of P_Key 0xffff. rtnetlink (`ip link`) still shows the veth's.
+ */
+static void ipoib_sysfs(const struct sim_net_setup *ns, const char *dir,
+			unsigned int d)
+{
+	static const uint8_t bcast[20] = {
+		0x00, 0xff, 0xff, 0xff, 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff};
+	uint64_t guid = ns->guid_base + d;
+	uint8_t hw[20] = {IPOIB_FLAGS_RC,
+			  (IPOIB_QPN >> 16) & 0xff,
+			  (IPOIB_QPN >> 8) & 0xff,
+			  IPOIB_QPN & 0xff,
+			  0xfe,
+			  0x80};
+	char addr[64], brd[64];
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		hw[12 + i] = (uint8_t)(guid >> (56 - 8 * i));
+	for (i = 0; i < 20; i++) {
+		snprintf(addr + 3 * i, 4, i < 19 ? "%02x:" : "%02x\n", hw[i]);
+		snprintf(brd + 3 * i, 4, i < 19 ? "%02x:" : "%02x\n", bcast[i]);
+	}
+	overlay(dir, d, "address", addr);
+	overlay(dir, d, "broadcast", brd);
+	overlay(dir, d, "type", "32\n");
+	overlay(dir, d, "addr_len", "20\n");
+}
+
 /*
  * /sys/class/net shows the network namespace of whoever mounted sysfs: a
  * sysfs of the world's own, mounted at dir/netsys, lends its net class and
@@ -126,12 +182,31 @@ void sim_net_mount_sysfs(const struct sim_net_setup *ns, const char *dir)
 	}
 	umount2(mnt, MNT_DETACH);
 	rmdir(mnt);
+	for (i = 0; i < ns->nipoib; i++)
+		ipoib_sysfs(ns, dir, ns->ipoib[i]);
 }
 
-#define SWITCH_IFINDEX 100 /* the bridge, alone in the wire namespace */
+/*
+ * The two kinds of port netdev: an Ethernet port's, and the IPoIB
+ * interface of an InfiniBand port (a veth too, on a switch of its own: the
+ * IB fabric; MTU of IPoIB's datagram mode). One subnet per fabric.
+ */
+struct port_kind {
+	const char *name, *peer, *sw; /* netdev, its peer, the switch */
+	int sw_ifindex;
+	uint32_t mtu;
+	const char *v4, *v6; /* default addresses, %u = D + 1 */
+	int ipoib;
+};
+
+static const struct port_kind kinds[2] = {
+	{"eth", "sw", "switch", 100, 1500, "192.168.1.%u/24", "fd00::%x/64", 0},
+	{"ib", "ibsw", "ibswitch", 101, SIM_IPOIB_MTU, "192.168.2.%u/24",
+	 "fd02::%x/64", 1},
+};
 
 static int set_link(int sock, const char *name, int ifindex, unsigned int up,
-		    const uint8_t *mac, int master)
+		    const uint8_t *mac, int master, uint32_t mtu)
 {
 	struct rtnl_req r;
 	struct ifinfomsg *ifi =
@@ -147,6 +222,32 @@ static int set_link(int sock, const char *name, int ifindex, unsigned int up,
 		rtnl_put(&r, IFLA_ADDRESS, mac, 6);
 	if (master)
 		rtnl_put(&r, IFLA_MASTER, &master, sizeof(master));
+	if (mtu)
+		rtnl_put(&r, IFLA_MTU, &mtu, sizeof(mtu));
+	return rtnl_talk(sock, &r, NULL, NULL);
+}
+
+/* One attribute of address family fam in a link's IFLA_AF_SPEC, inside
+ * nest `conf` of it unless conf is 0. */
+static int set_af_spec(int sock, int ifindex, int fam, int conf, int type,
+		       const void *data, size_t len)
+{
+	struct rtattr *spec, *af, *c = NULL;
+	struct ifinfomsg *ifi;
+	struct rtnl_req r;
+
+	ifi = rtnl_start(&r, RTM_NEWLINK, 0, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	spec = rtnl_nest(&r, IFLA_AF_SPEC);
+	af = rtnl_nest(&r, (uint16_t)fam);
+	if (conf)
+		c = rtnl_nest(&r, (uint16_t)conf);
+	rtnl_put(&r, (uint16_t)type, data, len);
+	if (c)
+		rtnl_nest_end(&r, c);
+	rtnl_nest_end(&r, af);
+	rtnl_nest_end(&r, spec);
 	return rtnl_talk(sock, &r, NULL, NULL);
 }
 
@@ -158,26 +259,36 @@ static int set_link(int sock, const char *name, int ifindex, unsigned int up,
  */
 static int accept_local(int sock, int ifindex)
 {
-	struct rtattr *spec, *inet, *conf;
-	struct ifinfomsg *ifi;
-	struct rtnl_req r;
 	uint32_t one = 1;
 
-	ifi = rtnl_start(&r, RTM_NEWLINK, 0, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_index = ifindex;
-	spec = rtnl_nest(&r, IFLA_AF_SPEC);
-	inet = rtnl_nest(&r, AF_INET);
-	conf = rtnl_nest(&r, IFLA_INET_CONF);
-	rtnl_put(&r, IPV4_DEVCONF_ACCEPT_LOCAL, &one, sizeof(one));
-	rtnl_nest_end(&r, conf);
-	rtnl_nest_end(&r, inet);
-	rtnl_nest_end(&r, spec);
-	return rtnl_talk(sock, &r, NULL, NULL);
+	return set_af_spec(sock, ifindex, AF_INET, IFLA_INET_CONF,
+			   IPV4_DEVCONF_ACCEPT_LOCAL, &one, sizeof(one));
 }
 
-/* The switch: a bridge in the wire namespace, up. */
-static int add_switch(int sock)
+/*
+ * IPoIB's IPv6 link-local address comes from the port GUID (the last 8
+ * bytes of its hardware address, universal/local bit flipped), not from
+ * a MAC: the kernel's own EUI-64 address is turned off before the link
+ * goes up and this one added.
+ */
+static int ipoib_link_local(int sock, int ifindex, uint64_t guid)
+{
+	uint8_t none = IN6_ADDR_GEN_MODE_NONE;
+	char ll[64];
+	int ret;
+
+	ret = set_af_spec(sock, ifindex, AF_INET6, 0, IFLA_INET6_ADDR_GEN_MODE,
+			  &none, sizeof(none));
+	snprintf(ll, sizeof(ll), "fe80::%x:%x:%x:%x/64",
+		 (unsigned int)(guid >> 48 ^ 0x0200),
+		 (unsigned int)(guid >> 32 & 0xffff),
+		 (unsigned int)(guid >> 16 & 0xffff),
+		 (unsigned int)(guid & 0xffff));
+	return ret ? ret : sim_net_add_addr(sock, ifindex, ll);
+}
+
+/* The switch of kind k: a bridge in the wire namespace, up. */
+static int add_switch(int sock, const struct port_kind *k)
 {
 	struct rtattr *info, *data;
 	struct ifinfomsg *ifi;
@@ -188,8 +299,8 @@ static int add_switch(int sock)
 	ifi = rtnl_start(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL,
 			 sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_index = SWITCH_IFINDEX;
-	rtnl_put(&r, IFLA_IFNAME, "switch", 7);
+	ifi->ifi_index = k->sw_ifindex;
+	rtnl_put(&r, IFLA_IFNAME, k->sw, strlen(k->sw) + 1);
 	info = rtnl_nest(&r, IFLA_LINKINFO);
 	rtnl_put(&r, IFLA_INFO_KIND, "bridge", 7);
 	/* a plain switch: multicast (neighbour solicitations) floods */
@@ -198,7 +309,7 @@ static int add_switch(int sock)
 	rtnl_nest_end(&r, data);
 	rtnl_nest_end(&r, info);
 	ret = rtnl_talk(sock, &r, NULL, NULL);
-	return ret ? ret : set_link(sock, NULL, SWITCH_IFINDEX, 1, NULL, 0);
+	return ret ? ret : set_link(sock, NULL, k->sw_ifindex, 1, NULL, 0, 0);
 }
 
 /* veth `name` here, its peer `peer` in the namespace of wire_fd. */
@@ -269,16 +380,17 @@ static void port_mac(uint64_t guid, uint8_t mac[6])
 	mac[5] = (uint8_t)guid;
 }
 
-static int add_port(struct sim_net_setup *ns, unsigned int d,
-		    const char *const *addrs, unsigned int naddr)
+static int add_port(struct sim_net_setup *ns, const struct port_kind *k,
+		    unsigned int d, const char *const *addrs,
+		    unsigned int naddr)
 {
 	char name[16], peer[16], def[64];
 	uint8_t mac[6];
 	unsigned int i;
 	int ifindex, ret;
 
-	snprintf(name, sizeof(name), "eth%u", d);
-	snprintf(peer, sizeof(peer), "sw%u", d);
+	snprintf(name, sizeof(name), "%s%u", k->name, d);
+	snprintf(peer, sizeof(peer), "%s%u", k->peer, d);
 	ret = add_veth(ns->world_sock, name, peer, ns->wire_fd);
 	if (ret)
 		return ret;
@@ -286,20 +398,26 @@ static int add_port(struct sim_net_setup *ns, unsigned int d,
 	if (!ifindex)
 		return -ENODEV;
 	port_mac(ns->guid_base + d, mac);
-	ret = set_link(ns->world_sock, NULL, ifindex, 1, mac, 0);
+	ret = k->ipoib ? ipoib_link_local(ns->world_sock, ifindex,
+					  ns->guid_base + d)
+		       : 0;
+	if (!ret)
+		ret = set_link(ns->world_sock, NULL, ifindex, 1, mac, 0,
+			       k->mtu);
 	if (!ret)
 		ret = accept_local(ns->world_sock, ifindex);
 	if (!ret)
-		ret = set_link(ns->wire_sock, peer, 0, 1, NULL, SWITCH_IFINDEX);
+		ret = set_link(ns->wire_sock, peer, 0, 1, NULL, k->sw_ifindex,
+			       k->mtu);
 	for (i = 0; !ret && i < naddr; i++)
 		if (strcmp(addrs[i], "none")) /* --addr D=none: no defaults */
 			ret = sim_net_add_addr(ns->world_sock, ifindex,
 					       addrs[i]);
 	if (ret || naddr)
 		return ret;
-	snprintf(def, sizeof(def), "192.168.1.%u/24", d + 1);
+	snprintf(def, sizeof(def), k->v4, d + 1);
 	ret = sim_net_add_addr(ns->world_sock, ifindex, def);
-	snprintf(def, sizeof(def), "fd00::%x/64", d + 1);
+	snprintf(def, sizeof(def), k->v6, d + 1);
 	return ret ? ret : sim_net_add_addr(ns->world_sock, ifindex, def);
 }
 
@@ -310,6 +428,7 @@ int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns)
 	int userns = 0, ret;
 
 	ns->wire_fd = ns->wire_sock = ns->world_sock = -1;
+	ns->nipoib = 0;
 	for (d = 0; d < l->cfg.ndev; d++)
 		need += l->cfg.link_eth[d];
 	if (l->cfg.netns == SIM_NETNS_NEVER)
@@ -337,16 +456,21 @@ int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns)
 	 * may write net sysctls in its namespace) */
 	write_file("/proc/sys/net/ipv6/conf/all/accept_dad", "0");
 	write_file("/proc/sys/net/ipv6/conf/default/accept_dad", "0");
-	ret = set_link(ns->world_sock, "lo", 0, 1, NULL, 0);
+	ret = set_link(ns->world_sock, "lo", 0, 1, NULL, 0, 0);
 	if (!ret && need)
-		ret = add_switch(ns->wire_sock);
+		ret = add_switch(ns->wire_sock, &kinds[0]);
+	if (!ret && need < l->cfg.ndev)
+		ret = add_switch(ns->wire_sock, &kinds[1]);
 	for (d = 0; !ret && d < l->cfg.ndev; d++) {
-		if (!l->cfg.link_eth[d])
+		/* IB ports past the netdev table have no IPoIB interface */
+		if (!l->cfg.link_eth[d] && ns->nipoib == SIM_MAX_NETDEVS)
 			continue;
 		for (i = n = 0; i < l->naddr; i++)
 			if (l->addr_dev[i] == d)
 				addrs[n++] = l->addr[i];
-		ret = add_port(ns, d, addrs, n);
+		ret = add_port(ns, &kinds[!l->cfg.link_eth[d]], d, addrs, n);
+		if (!l->cfg.link_eth[d])
+			ns->ipoib[ns->nipoib++] = d;
 	}
 	return ret;
 }

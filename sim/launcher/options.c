@@ -61,7 +61,8 @@ static const char usage[] =
 	"  --list-fail-kinds  print every KIND --fail accepts\n"
 	"  --fault KIND:KEY=VAL,...  make the wire, HCA or kernel misbehave;\n"
 	"                     repeatable (up to 16), see sim/README.md:\n"
-	"       drop|dup|reorder|corrupt:rate=P|packet=N[,upto=U][,dev=D][,qp=Q]\n"
+	"       "
+	"drop|dup|reorder|corrupt:rate=P|packet=N[,upto=U][,dev=D][,qp=Q]\n"
 	"       delay:rate=P|packet=N[,ms=M][,upto=U][,dev=D][,qp=Q]\n"
 	"       link-flap:at=MS,for=MS[,dev=D]\n"
 	"       event:type=QP_FATAL|CQ_ERR|SRQ_ERR|PORT_ERR|DEVICE_FATAL|...,\n"
@@ -81,10 +82,14 @@ static const char usage[] =
 	"                     RoCE GIDs (mlx5 default ib, rxe always eth)\n"
 	"  --addr D=ADDR/LEN  an address of device D's netdev, repeatable;\n"
 	"                     D=none: no address at all\n"
-	"                     (default 192.168.1.<D+1>/24, fd00::<D+1>/64)\n"
+	"                     (default 192.168.1.<D+1>/24, fd00::<D+1>/64;\n"
+	"                     IB: 192.168.2.<D+1>/24, fd02::<D+1>/64)\n"
 	"  --netns            a network namespace of its own also for a world\n"
-	"                     without Ethernet ports (made when one has them)\n"
-	"  --no-netns         stay in the caller's network namespace (IB only)\n"
+	"                     without Ethernet ports (made when one has "
+	"them);\n"
+	"                     IB ports get IPoIB netdevs ib<D> there\n"
+	"  --no-netns         stay in the caller's network namespace (IB "
+	"only)\n"
 	"  --help             this text\n";
 
 static int parse_u64(const char *s, uint64_t *out)

@@ -29,7 +29,8 @@ out=$("$SIM" --devices 2 --link-layer 1=eth --addr 1=10.20.30.40/16 -- sh -c '
 	cat /sys/class/infiniband/mlx5_1/ports/1/gid_attrs/ndevs/3') ||
 	fail "mixed world: $out"
 echo "$out" | grep -q '^eth1@' || fail "no eth1 for the Ethernet port: $out"
-echo "$out" | grep -q '^eth0' && fail "a netdev for the IB port: $out"
+echo "$out" | grep -q '^eth0' && fail "an Ethernet netdev for the IB port: $out"
+echo "$out" | grep -q '^ib0@' || fail "no IPoIB netdev for the IB port: $out"
 echo "$out" | grep -q 'inet 10.20.30.40/16' || fail "--addr: $out"
 echo "$out" | grep -q '192.168' && fail "default address beside --addr"
 echo "$out" | grep -qx 'InfiniBand' || fail "mlx5_0 not IB: $out"
@@ -62,7 +63,20 @@ world=$(echo "$out" | sed -n 's/^net:\[\([0-9]*\)\]$/\1/p')
 out=$("$SIM" --netns -- sh -c 'readlink /proc/self/ns/net; ip -o link')
 [ "$(echo "$out" | head -1)" != "$(readlink /proc/self/ns/net)" ] &&
 	[ "$(echo "$out" | grep -c ': lo:')" = 1 ] &&
-	[ "$(echo "$out" | wc -l)" = 2 ] || fail "--netns: $out"
+	[ "$(echo "$out" | grep -c ': ib0@.* mtu 2044 ')" = 1 ] &&
+	[ "$(echo "$out" | wc -l)" = 3 ] || fail "--netns: $out"
+
+# the IB port's IPoIB interface: its addresses (the IPv6 link-local from
+# the port GUID 0c42:a103:00b3:d0e0) and what sysfs says of it
+out=$("$SIM" --netns -- sh -c 'ip -o addr show dev ib0
+	cd /sys/class/net/ib0 && cat type addr_len address broadcast')
+for want in 'inet 192.168.2.1/24' 'inet6 fd02::1/64' \
+	'inet6 fe80::e42:a103:b3:d0e0/64'; do
+	echo "$out" | grep -q "$want" || fail "ib0 lacks $want: $out"
+done
+echo "$out" | grep -q 'fe80::c42:a1ff' && fail "ib0 has a MAC-made link-local"
+echo "$out" | tail -4 | tr '\n' ' ' | grep -qx '32 20 80:00:00:48:fe:80:00:00:00:00:00:00:0c:42:a1:03:00:b3:d0:e0 00:ff:ff:ff:ff:12:40:1b:ff:ff:00:00:00:00:00:00:ff:ff:ff:ff ' ||
+	fail "ib0's sysfs type/addr_len/address/broadcast: $out"
 
 # an unprivileged user gets a user namespace and may administer its world
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&

@@ -9,16 +9,24 @@
 # The client starts once the world's trace shows the server's LISTEN
 # (a real host would need the same wait: a REQ before it is rejected).
 # RDMACM_SIM_OPTS in the environment: more rdma-sim options (--driver rxe).
+# RDMACM_LINK=ib: InfiniBand ports instead, addressed over their IPoIB
+# netdevs ib<D> (192.168.2.<D+1>) in a world with its own namespace.
 # Usage: rdmacm_judges.sh SIM JUDGE DEVICES [LIBDIR]
 SIM=$1
 JUDGE=$2
 NDEV=$3
 LIBDIR=$4
-SRV=192.168.1.1
+NET=192.168.1
+LINK_OPTS="--link-layer eth"
+if [ "${RDMACM_LINK:-eth}" = ib ]; then
+	NET=192.168.2
+	LINK_OPTS="--link-layer ib --netns"
+fi
+SRV=$NET.1
 CLI_SRC=
 if [ "$NDEV" = 2 ]; then
-	SRV=192.168.1.2
-	CLI_SRC=192.168.1.1
+	SRV=$NET.2
+	CLI_SRC=$NET.1
 fi
 src_opt() { [ -n "$CLI_SRC" ] && echo "$1 $CLI_SRC"; }
 
@@ -108,7 +116,8 @@ try=1
 while :; do
 	rm -f "$w/trace"
 	# shellcheck disable=SC2086 # RDMACM_SIM_OPTS is a list of options
-	"$SIM" ${RDMACM_SIM_OPTS:-} --link-layer eth --devices "$NDEV" --trace "$w/trace" -- \
+	# shellcheck disable=SC2086 # LINK_OPTS too
+	"$SIM" ${RDMACM_SIM_OPTS:-} $LINK_OPTS --devices "$NDEV" --trace "$w/trace" -- \
 		sh "$w/run"
 	# perftest 4.5's client connects again as soon as the exchange
 	# connection is up, while its server is still replacing that
@@ -199,6 +208,11 @@ ib_write_bw)
 	grep -Eq '^ 65536[[:space:]]+1000([[:space:]]+[0-9.]+){3}' "$w/c" ||
 		fail "no bandwidth line" ;;
 esac
+if [ "${RDMACM_LINK:-eth}" = ib ]; then
+	# addresses resolved over IPoIB to the server port's LID
+	grep -q "ucma: id .* resolved $SRV:.* (IPoIB), dlid $NDEV\$" \
+		"$w/trace" || fail "not resolved over IPoIB to LID $NDEV"
+fi
 if [ "$NDEV" = 2 ]; then
 	# the client's verbs ran on device 0, the server's on device 1
 	grep -q 'open /dev/infiniband/uverbs0' "$w/trace" &&

@@ -5,7 +5,8 @@
  * rules, the event order of an RC connection (private data sizes, the
  * responder/initiator swap, PSN pairing in INIT_QP_ATTR), REJ reasons,
  * a full backlog dropping a REQ without a REJ, UD (SIDR) answers, and a
- * peer process that dies (its ids closed: DISCONNECTED here). Run under
+ * peer process that dies (its ids closed: DISCONNECTED here), AF_IB
+ * without an IB port. Run under
  * rdma-sim --link-layer eth (port 1 of mlx5_0 holds 192.168.1.1).
  */
 #include "../common/judge.h"
@@ -30,196 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EV_ADDR_RESOLVED    0
-#define EV_ADDR_ERROR	    1
-#define EV_ROUTE_RESOLVED   2
-#define EV_CONNECT_REQUEST  4
-#define EV_CONNECT_RESPONSE 5
-#define EV_REJECTED	    8
-#define EV_ESTABLISHED	    9
-#define EV_DISCONNECTED	    10
-#define EV_MULTICAST_JOIN   12
-#define EV_TIMEWAIT_EXIT    15
-
-static const char *server_ip = "192.168.1.1";
-
-/* One command: header + body; the write's result or -errno. */
-static long cmd(int fd, uint32_t op, const void *body, uint16_t in,
-		uint16_t out)
-{
-	uint8_t buf[512];
-	struct rdma_ucm_cmd_hdr h = {.cmd = op, .in = in, .out = out};
-	ssize_t n;
-
-	memcpy(buf, &h, sizeof(h));
-	memcpy(buf + sizeof(h), body, in);
-	n = write(fd, buf, sizeof(h) + in);
-	return n < 0 ? -errno : n;
-}
-
-static int create_id(int fd, uint64_t uid, uint16_t ps)
-{
-	struct rdma_ucm_create_id c = {.uid = uid, .ps = ps};
-	struct rdma_ucm_create_id_resp r = {.id = ~0u};
-	long ret;
-
-	c.response = (uintptr_t)&r;
-	ret = cmd(fd, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c), sizeof(r));
-	return ret < 0 ? (int)ret : (int)r.id;
-}
-
-static long destroy_id(int fd, uint32_t id, uint32_t *reported)
-{
-	struct rdma_ucm_destroy_id c = {.id = id};
-	struct rdma_ucm_destroy_id_resp r = {0};
-	long ret;
-
-	c.response = (uintptr_t)&r;
-	ret = cmd(fd, RDMA_USER_CM_CMD_DESTROY_ID, &c, sizeof(c), sizeof(r));
-	if (reported)
-		*reported = r.events_reported;
-	return ret;
-}
-
-static void ip4(struct sockaddr_storage *ss, const char *ip, uint16_t port)
-{
-	struct sockaddr_in *s = (struct sockaddr_in *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	s->sin_family = AF_INET;
-	s->sin_port = htons(port);
-	inet_pton(AF_INET, ip, &s->sin_addr);
-}
-
-static long bind_ip(int fd, uint32_t id, const char *ip, uint16_t port)
-{
-	struct rdma_ucm_bind c = {.id = id, .addr_size = 16};
-
-	ip4((struct sockaddr_storage *)&c.addr, ip, port);
-	return cmd(fd, RDMA_USER_CM_CMD_BIND, &c, sizeof(c), 0);
-}
-
-static long listen_id(int fd, uint32_t id, uint32_t backlog)
-{
-	struct rdma_ucm_listen c = {.id = id, .backlog = backlog};
-
-	return cmd(fd, RDMA_USER_CM_CMD_LISTEN, &c, sizeof(c), 0);
-}
-
-static long resolve(int fd, uint32_t id, const char *ip, uint16_t port)
-{
-	struct rdma_ucm_resolve_addr c = {.id = id, .timeout_ms = 1000};
-
-	c.dst_size = 16;
-	ip4((struct sockaddr_storage *)&c.dst_addr, ip, port);
-	return cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, &c, sizeof(c), 0);
-}
-
-static long route(int fd, uint32_t id)
-{
-	struct rdma_ucm_resolve_route c = {.id = id, .timeout_ms = 2000};
-
-	return cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ROUTE, &c, sizeof(c), 0);
-}
-
-/* The next event within ms milliseconds: 0, or -errno. */
-static long get_event(int fd, struct rdma_ucm_event_resp *e, int ms)
-{
-	struct rdma_ucm_get_event c = {.response = (uintptr_t)e};
-	struct pollfd p = {.fd = fd, .events = POLLIN};
-
-	memset(e, 0xa5, sizeof(*e));
-	if (poll(&p, 1, ms) != 1)
-		return -ETIMEDOUT;
-	return cmd(fd, RDMA_USER_CM_CMD_GET_EVENT, &c, sizeof(c), sizeof(*e)) <
-			       0
-		       ? -errno
-		       : 0;
-}
-
-static long now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static void expect_event(int fd, uint32_t event, uint32_t id,
-			 struct rdma_ucm_event_resp *e, const char *what)
-{
-	long ret = get_event(fd, e, 3000);
-
-	CHECK(!ret, "%s: no event (%ld)", what, ret);
-	CHECK(e->event == event, "%s: event %u, wanted %u (status %d)", what,
-	      e->event, event, (int)e->status);
-	if (id != ~0u)
-		CHECK(e->id == id, "%s: id %u, wanted %u", what, e->id, id);
-}
-
-static long conn(int fd, uint32_t op, uint32_t id, uint64_t uid, uint32_t qpn,
-		 const char *pdata, uint8_t valid)
-{
-	union {
-		struct rdma_ucm_connect c;
-		struct rdma_ucm_accept a;
-	} u;
-	struct rdma_ucm_conn_param *p;
-
-	memset(&u, 0, sizeof(u));
-	if (op == RDMA_USER_CM_CMD_CONNECT) {
-		u.c.id = id;
-		p = &u.c.conn_param;
-	} else {
-		u.a.id = id;
-		u.a.uid = uid;
-		p = &u.a.conn_param;
-	}
-	p->qp_num = qpn;
-	p->responder_resources = 4;
-	p->initiator_depth = 2;
-	p->retry_count = 6;
-	p->rnr_retry_count = 5;
-	p->valid = valid;
-	if (pdata) {
-		p->private_data_len = (uint8_t)strlen(pdata);
-		memcpy(p->private_data, pdata, strlen(pdata));
-	}
-	return cmd(fd, op, &u,
-		   op == RDMA_USER_CM_CMD_CONNECT ? sizeof(u.c) : sizeof(u.a),
-		   0);
-}
-
-static long qp_attr(int fd, uint32_t id, uint32_t state,
-		    struct ib_uverbs_qp_attr *q)
-{
-	struct rdma_ucm_init_qp_attr c = {.id = id, .qp_state = state};
-
-	c.response = (uintptr_t)q;
-	memset(q, 0, sizeof(*q));
-	return cmd(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, &c, sizeof(c),
-		   sizeof(*q));
-}
-
-static long simple(int fd, uint32_t op, uint32_t id)
-{
-	return cmd(fd, op, &id, sizeof(id), 0);
-}
-
-/* A client id on fd resolved to server_ip:port, route included. */
-static int client(int fd, uint64_t uid, uint16_t ps, uint16_t port)
-{
-	struct rdma_ucm_event_resp e;
-	int id = create_id(fd, uid, ps);
-
-	CHECK(id >= 0, "create: %d", id);
-	CHECK(resolve(fd, (uint32_t)id, server_ip, port) > 0, "resolve");
-	expect_event(fd, EV_ADDR_RESOLVED, (uint32_t)id, &e, "addr");
-	CHECK(e.uid == uid && !e.status, "addr event uid/status");
-	CHECK(route(fd, (uint32_t)id) > 0, "route");
-	expect_event(fd, EV_ROUTE_RESOLVED, (uint32_t)id, &e, "route");
-	return id;
-}
+#include "ucma_util.h"
 
 static void test_framing(int fd)
 {
@@ -631,6 +443,40 @@ static long join(int fd, uint32_t id, uint64_t uid, const char *group,
 	return ret;
 }
 
+/* AF_IB on a host with RoCE ports only: librdmacm's probe binds (no
+ * device needed), a RoCE port's GID is no IB port's (ENODEV), a TCP id
+ * cannot take a UDP service id (EPROTONOSUPPORT), an AF_IB destination
+ * finds no IB port (ENODEV, the id stays bound), an AF_INET id takes no
+ * AF_IB destination (EINVAL). */
+static void test_af_ib(int fd)
+{
+	static const uint8_t v4gid[16] = {[10] = 0xff, [11] = 0xff, 192,
+					  168,	       1,	    1};
+	int a = create_id(fd, 1, RDMA_PS_IB), b = create_id(fd, 2, RDMA_PS_TCP);
+	struct sib s, d;
+
+	sib(&s, NULL, 0, PS_TCP_SID, PS_MASK);
+	CHECK(bind_ib(fd, (uint32_t)a, &s) > 0, "librdmacm's AF_IB probe");
+	sib(&s, v4gid, 0xffff, PS_TCP_SID | 7300, ~0ull);
+	CHECK(bind_ib(fd, (uint32_t)b, &s) == -ENODEV,
+	      "AF_IB bind to a RoCE GID: ENODEV");
+	sib(&s, NULL, 0xffff, PS_UDP_SID | 7300, ~0ull);
+	CHECK(bind_ib(fd, (uint32_t)b, &s) == -EPROTONOSUPPORT,
+	      "TCP id, UDP service id: EPROTONOSUPPORT");
+	sib(&d, v4gid, 0xffff, PS_TCP_SID | 7300, ~0ull);
+	CHECK(resolve_ib(fd, (uint32_t)b, NULL, &d) == -ENODEV,
+	      "AF_IB destination without an IB port: ENODEV");
+	CHECK(resolve_ib(fd, (uint32_t)b, NULL, &d) == -ENODEV,
+	      "again from ADDR_BOUND: ENODEV");
+	destroy_id(fd, (uint32_t)b, NULL);
+	b = create_id(fd, 2, RDMA_PS_TCP);
+	CHECK(bind_ip(fd, (uint32_t)b, server_ip, 0) > 0 &&
+		      resolve_ib(fd, (uint32_t)b, NULL, &d) == -EINVAL,
+	      "AF_INET id, AF_IB destination: EINVAL");
+	destroy_id(fd, (uint32_t)a, NULL);
+	destroy_id(fd, (uint32_t)b, NULL);
+}
+
 /* Multicast on RoCE: the join's event and MGID, the IPv6 group RoCE v2
  * cannot carry, leave. */
 static void test_mcast(int fd)
@@ -760,24 +606,19 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		server_ip = argv[1];
-	fd = open("/dev/infiniband/rdma_cm", O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		perror("open rdma_cm");
+	fd = ucma_open();
+	if (fd < 0)
 		return 1;
-	}
 	test_framing(fd);
 	test_bind(fd);
 	test_addr_errors(fd);
 	test_rc(fd);
 	test_backlog(fd);
 	test_ud(fd);
+	test_af_ib(fd);
 	test_mcast(fd);
 	test_death(fd);
 	test_close_while_waiting();
 	close(fd);
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
-		printf("ucma ABI: all checks passed\n");
-	return failures ? 1 : 0;
+	return ucma_report(failures, "ucma ABI");
 }

@@ -138,23 +138,22 @@ __attribute__((destructor)) static void trace_stats(void)
 	pthread_mutex_unlock(&sim_lock);
 	if (!s.passes)
 		return;
-	n = snprintf(line, sizeof(line),
-		     "engine passes %" PRIu64 " (%" PRIu64
-		     " with work, %" PRIu64
-		     " in the application's calls) packets out %" PRIu64
-		     " in %" PRIu64 " wake-ups sent %" PRIu64 " wqes %" PRIu64
-		     " cqes %" PRIu64 " sleeps %" PRIu64 " woken %" PRIu64
-		     " ring-full %" PRIu64 " ack-timeouts %" PRIu64
-		     " timer-waits %" PRIu64 " retransmits %" PRIu64
-		     " rnr-naks %" PRIu64 " seq-naks %" PRIu64
-		     " duplicates %" PRIu64 " faults %" PRIu64
-		     " odp-faults %" PRIu64 " uar-traps %" PRIu64
-		     " uar-opens %" PRIu64,
-		     s.passes, s.busy_passes, s.app_passes, s.pkts_out,
-		     s.pkts_in, s.pokes, s.wqes, s.cqes, s.waits, s.woken,
-		     s.ring_full, s.ack_timeouts, s.timer_waits, s.retransmits,
-		     s.rnr_naks, s.seq_naks, s.duplicates, s.faults,
-		     s.odp_faults, s.db_traps, s.db_opens);
+	n = snprintf(
+		line, sizeof(line),
+		"engine passes %" PRIu64 " (%" PRIu64 " with work, %" PRIu64
+		" in the application's calls) packets out %" PRIu64
+		" in %" PRIu64 " wake-ups sent %" PRIu64 " wqes %" PRIu64
+		" cqes %" PRIu64 " sleeps %" PRIu64 " woken %" PRIu64
+		" ring-full %" PRIu64 " ack-timeouts %" PRIu64
+		" timer-waits %" PRIu64 " retransmits %" PRIu64
+		" rnr-naks %" PRIu64 " seq-naks %" PRIu64 " duplicates %" PRIu64
+		" faults %" PRIu64 " odp-faults %" PRIu64 " uar-traps %" PRIu64
+		" uar-opens %" PRIu64,
+		s.passes, s.busy_passes, s.app_passes, s.pkts_out, s.pkts_in,
+		s.pokes, s.wqes, s.cqes, s.waits, s.woken, s.ring_full,
+		s.ack_timeouts, s.timer_waits, s.retransmits, s.rnr_naks,
+		s.seq_naks, s.duplicates, s.faults, s.odp_faults, s.db_traps,
+		s.db_opens);
 	if (sim_tracing())
 		sim_trace("%s", line);
 	stats_to_file(line, n);
