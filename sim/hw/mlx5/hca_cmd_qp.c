@@ -202,8 +202,10 @@ static void set_context(struct hca_qp *qp, const struct hca_modify_qp_in *c)
 		qp->access = c->access;
 	if (m & HCA_QPC_QKEY)
 		qp->qkey = c->qkey;
-	if (m & HCA_QPC_PATH)
+	if (m & HCA_QPC_PATH) {
 		qp->dlid_dev = c->path_dev;
+		qp->udp_sport = c->udp_sport;
+	}
 	if (m & HCA_QPC_TIMEOUT)
 		qp->timeout = c->timeout;
 	if (m & HCA_QPC_RETRY)
