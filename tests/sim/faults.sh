@@ -19,6 +19,8 @@
 #                       ibv_rc_pingpong) through debian_datapath.sh
 # FAULTS_SIM_OPTS in the environment: more rdma-sim options (--driver rxe:
 # the same over soft-RoCE, the traffic addressed by RoCE v2 GIDs).
+# FAULTS_LIBS: run the traffic program on the libraries in that directory
+# (ours) instead of Debian's.
 SIM=$1
 PROG=$2
 CASE=$3
@@ -32,7 +34,8 @@ run() {
 	out=$1
 	shift
 	# shellcheck disable=SC2086 # FAULTS_SIM_OPTS is a list of options
-	env -u LD_LIBRARY_PATH RDMA_SIM_HCA_STATS="$w/stats" \
+	env -u LD_LIBRARY_PATH ${FAULTS_LIBS:+LD_LIBRARY_PATH=$FAULTS_LIBS} \
+		RDMA_SIM_HCA_STATS="$w/stats" \
 		timeout 120 "$SIM" --devices 2 ${FAULTS_SIM_OPTS:-} \
 		--trace "$w/trace" "$@" >"$out" 2>&1
 	rc=$?

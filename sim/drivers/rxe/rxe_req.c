@@ -12,6 +12,7 @@
  * engine runs it again.
  */
 #include "rxe.h"
+#include "fault.h"
 #include "netdev.h"
 
 #include <errno.h>
@@ -195,7 +196,12 @@ static int start_wqe(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
 	uint32_t max_rd =
 		q->qp->attr.max_rd_atomic ? q->qp->attr.max_rd_atomic : 1;
 
-	w->status = RXE_WC_SUCCESS;
+	w->status = sim_fault_wc_status(
+		hca_fault_cqe_error(q->dev, q->qpn, &q->faults_sent));
+	if (w->status) { /* --fault cqe-error: it fails as it starts */
+		w->state = RXE_WQE_DONE;
+		return 0;
+	}
 	if (op == RXE_WR_LOCAL_INV || op == RXE_WR_BIND_MW) {
 		if (op == RXE_WR_BIND_MW)
 			w->status = rxe_bind_mw(q, w);

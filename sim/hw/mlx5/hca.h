@@ -548,6 +548,9 @@ int hca_fault_rx(const struct hca_pkt *p, const uint8_t *payload);
 int hca_fault_step(uint64_t now);
 /* A send WQE was taken: the syndrome cqe-error gives it, or 0. */
 uint8_t hca_fault_wqe(struct hca_qp *qp);
+/* The same for any model's QP qpn of device dev, *sent its count of send
+ * WQEs taken (bumped here): the mlx5 syndrome, or 0. */
+uint32_t hca_fault_cqe_error(unsigned int dev, uint32_t qpn, uint32_t *sent);
 
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);
