@@ -160,8 +160,8 @@ out:
 }
 
 /* 6.12 and later: the running kernel's version is at least that, or
- * the one $DP_RXE_KERNEL names (rdma-sim's rxe model is 6.1's while
- * uname says the host's). */
+ * the one $DP_RXE_KERNEL names (rdma-sim's rxe model is the kernel its
+ * --kernel says, while uname says the host's). */
 static bool kernel_612(void)
 {
 	const char *v = getenv("DP_RXE_KERNEL");
