@@ -159,6 +159,11 @@ static uint8_t destroy_qp(const void *in, void *out)
 		hca_dct_release(qp);
 	for (p = &hca_qps; *p; p = &(*p)->next)
 		if (*p == qp) {
+			/* What was rung goes out first: hardware takes it
+			 * in microseconds, long before a firmware command
+			 * (a program may destroy the QP right after
+			 * posting, as mckey's sender does). */
+			hca_sq_process(qp);
 			*p = qp->next;
 			/* not a fork child's copy of the parent's QP */
 			hca_fabric_detach(qp->dev, qp->qpn);
