@@ -121,8 +121,8 @@ static void check_destroy_after_post(struct ibv_pd *pd, struct ibv_cq *cq,
 	enum { N = 8 };
 	static char buf[N][64];
 	struct ibv_cq *rcq = ibv_create_cq(pd->context, N, NULL, NULL, 0);
-	struct ibv_mr *mr = ibv_reg_mr(pd, buf, sizeof(buf),
-				       IBV_ACCESS_LOCAL_WRITE);
+	struct ibv_mr *mr =
+		ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
 	struct ibv_qp *a = qp_link_rc_qp(pd, cq, cq, N);
 	struct ibv_qp *b = qp_link_rc_qp(pd, rcq, rcq, N);
 	struct ibv_recv_wr rr = {.num_sge = 1}, *rbad;
