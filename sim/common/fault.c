@@ -38,6 +38,16 @@ static const struct name_val statuses[] = {
 	{"RETRY_EXC_ERR", 0x15},  {"RNR_RETRY_EXC_ERR", 0x16},
 };
 
+/* The same names as enum ib_wc_status numbers them (rxe's CQE status) */
+static const struct name_val wc_statuses[] = {
+	{"LOC_LEN_ERR", 1},	{"LOC_QP_OP_ERR", 2},
+	{"LOC_PROT_ERR", 4},	{"WR_FLUSH_ERR", 5},
+	{"MW_BIND_ERR", 6},	{"BAD_RESP_ERR", 7},
+	{"LOC_ACCESS_ERR", 8},	{"REM_INV_REQ_ERR", 9},
+	{"REM_ACCESS_ERR", 10}, {"REM_OP_ERR", 11},
+	{"RETRY_EXC_ERR", 12},	{"RNR_RETRY_EXC_ERR", 13},
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *val_name(const struct name_val *t, size_t n, uint32_t v)
@@ -76,6 +86,15 @@ const char *sim_fault_event_name(uint32_t event)
 const char *sim_fault_status_name(uint32_t syndrome)
 {
 	return val_name(statuses, N(statuses), syndrome);
+}
+
+uint32_t sim_fault_wc_status(uint32_t syndrome)
+{
+	uint32_t wc = 0;
+
+	name_val(wc_statuses, N(wc_statuses), sim_fault_status_name(syndrome),
+		 &wc);
+	return wc;
 }
 
 static int parse_num(const char *s, uint64_t max, uint64_t *out)

@@ -54,5 +54,7 @@ int sim_fault_link_down(const struct sim_fault_rule *r, unsigned int n,
 const char *sim_fault_kind_name(unsigned int kind);
 const char *sim_fault_event_name(uint32_t event);
 const char *sim_fault_status_name(uint32_t syndrome);
+/* The ib_wc_status of the same name (rxe's CQEs carry it), 0 if none. */
+uint32_t sim_fault_wc_status(uint32_t syndrome);
 
 #endif

@@ -195,6 +195,16 @@ struct sim_mc_attach {
 	uint32_t qpn;
 };
 
+/* A multicast group the SA created (core/umad_sa.c): its MCMemberRecord
+ * (PortGID and JoinState unused) and each port's JoinState bits. */
+#define SIM_MAX_SA_GROUPS 64
+#define SIM_SA_MCM_LEN	  56 /* the record, padded to 8-byte words */
+struct sim_sa_group {
+	uint8_t used;
+	uint8_t rec[SIM_SA_MCM_LEN];
+	uint8_t join[SIM_MAX_DEVICES];
+};
+
 struct sim_shared {
 	uint32_t magic;
 	uint32_t size;
@@ -213,6 +223,7 @@ struct sim_shared {
 	uint64_t hwc[SIM_MAX_DEVICES][SIM_HWC_COUNT]; /* atomics */
 	struct sim_net net; /* netdevs and RoCE GID tables (netdev.h) */
 	struct sim_mc_attach mc[SIM_MAX_MC_ATTACH]; /* core/qp_mcast.c */
+	struct sim_sa_group sa_groups[SIM_MAX_SA_GROUPS]; /* core/umad_sa.c */
 };
 _Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");
 

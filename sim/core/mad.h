@@ -13,6 +13,7 @@
 #define SIM_MAD_SIZE	 256
 #define SIM_MAD_HDR	 24 /* the common MAD header */
 #define SIM_MAD_RMPP_HDR 36 /* shortest write the kernel takes */
+#define SIM_SM_LID	 1  /* the SM (and its SA) the world is swept by */
 
 enum {
 	SIM_MAD_CLASS_SMI = 0x01,
@@ -33,5 +34,12 @@ enum {
  * unanswered, as into a fabric without that manager).
  */
 int sim_process_mad(unsigned int dev, const uint8_t *in, uint8_t *out);
+
+/*
+ * The SA's answer to MAD in sent to the SM LID (core/umad_sa.c): 1 with
+ * the response in out for an MCMemberRecord join or leave (or its error
+ * status), 0 for what the SA leaves unanswered. Takes the shared lock.
+ */
+int sim_sa_process(const uint8_t *in, uint8_t *out);
 
 #endif

@@ -16,8 +16,9 @@
  *          stays. poll/epoll: readable while packets wait.
  * A MAD sent to a port of the world (a 0-hop directed route to the own
  * port, or a LID 1..ndev: device LID-1) is answered by that HCA's agents
- * (hca_mad.c) and the answer queued for the sending agent, source LID and
- * QP as received; one nobody answers comes back, when it asked for a
+ * (hca_mad.c), an SA MAD to the SM LID by the SA (umad_sa.c: multicast
+ * joins and leaves), and the answer queued for the sending agent, source
+ * LID and QP as received; one nobody answers comes back, when it asked for a
  * timeout, with status ETIMEDOUT and only its 24-byte header (at once:
  * the timer is not modelled). Not modelled: MADs between user agents,
  * RMPP, the IsSM bit while issmN is open and its single-opener rule.
@@ -258,6 +259,7 @@ static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
 {
 	uint8_t kbuf[sizeof(struct ib_user_mad_hdr) + SIM_MAD_SIZE] = {0};
 	uint8_t resp[SIM_MAD_SIZE];
+	char what[32] = "unanswered";
 	struct ib_user_mad_hdr h = {0};
 	struct umad_file *u = f->priv;
 	size_t hs = hdr_size(u);
@@ -281,7 +283,10 @@ static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
 	}
 	dev = destination(u->dev, &h, mad, &slid);
 	if (dev >= 0 && !(mad[3] & SIM_MAD_RESP))
-		answered = sim_process_mad((unsigned int)dev, mad, resp);
+		answered =
+			slid == SIM_SM_LID && mad[1] == SIM_MAD_CLASS_SA
+				? sim_sa_process(mad, resp)
+				: sim_process_mad((unsigned int)dev, mad, resp);
 	if (answered) {
 		struct ib_user_mad_hdr r = {.id = h.id, .qpn = h.qpn};
 
@@ -292,9 +297,11 @@ static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
 		queue_pkt(f, &h, mad, SIM_MAD_HDR);
 	}
 	pthread_mutex_unlock(&sim_lock);
+	if (answered) /* the status says what the agent made of it */
+		snprintf(what, sizeof(what), "answered, status 0x%04x",
+			 be16toh(*(uint16_t *)(resp + 4)));
 	sim_trace("umad%u write class %#x method %#x attr %#x -> %s", u->dev,
-		  mad[1], mad[3], be16toh(*(uint16_t *)(mad + 16)),
-		  answered ? "answered" : "unanswered");
+		  mad[1], mad[3], be16toh(*(uint16_t *)(mad + 16)), what);
 	return (ssize_t)len;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Core verbs answers shared by the ioctl and write() paths. */
+#include "mad.h"
 #include "uapi.h"
 
 #include <endian.h>
@@ -98,7 +99,7 @@ void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r)
 	p->gid_tbl_len = sim.model->gid_tbl_len;
 	p->pkey_tbl_len = SIM_NUM_PKEYS;
 	p->lid = eth ? 0 : (uint16_t)(dev + 1); /* fabric routes by DLID */
-	p->sm_lid = eth ? 0 : 1;
+	p->sm_lid = eth ? 0 : SIM_SM_LID;
 	p->state = 4;	/* ACTIVE */
 	if (sim_link_is_down(&sim.sh->cfg, dev))
 		p->state = 1; /* DOWN: --fault link-flap */

@@ -27,9 +27,10 @@ trap 'rm -rf "$work"' EXIT
 
 # The reason RUN is expected to fail for this flavour, or nothing.
 xfail_reason() {
-	awk -v f="$flavour" -v n="$1" '
+	awk -v f="$flavour" -v n="$1" -v d="$ndev" '
 		/^#/ || NF < 3 { next }
-		($1 == f || $1 == "*") && $2 == n {
+		($1 == f || $1 == "*" || $1 == f "/" d || $1 == "*/" d) &&
+		$2 == n {
 			$1 = $2 = ""; sub(/^ +/, ""); print; exit }' "$xfail"
 }
 

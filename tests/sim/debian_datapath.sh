@@ -9,6 +9,8 @@
 #   DP_SIM_OPTS in the environment: more rdma-sim options (--static-uar).
 #   DP_LIBS: run on the libraries in that directory (ours) instead.
 #   DP_DEV: the devices' name prefix (rxe with DP_SIM_OPTS=--driver rxe).
+#   DP_ROW="BYTES ITERATIONS": perftest's result row on BOTH sides must
+#   start with these (a receiver that got them all says so too).
 SIM=$1
 NDEV=$2
 PORT=$3
@@ -76,4 +78,11 @@ ibv_*)
 	grep -Eq '^[[:space:]]*[0-9]+([[:space:]]+(-?nan|[0-9.]+)){8}' "$w/c" ||
 		{ echo "FAIL: no latency row"; exit 1; } ;;
 esac
+if [ -n "${DP_ROW:-}" ]; then
+	b=${DP_ROW% *} n=${DP_ROW#* }
+	for f in "$w/s" "$w/c"; do
+		grep -Eq "^[[:space:]]*$b[[:space:]]+$n[[:space:]]+[0-9.]+" "$f" ||
+			{ echo "FAIL: no row of $b bytes x $n iterations in $f"; exit 1; }
+	done
+fi
 echo "ok: $PROG $* on $NDEV device(s)"

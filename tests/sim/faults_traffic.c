@@ -28,7 +28,7 @@
  *                 PORT_ACTIVE arrive, the port reads DOWN in between; with
  *                 "ok" (timeout 17, 537 ms) everything completes, with
  *                 "exc" (timeout 10, 4 ms) a SEND ends in RETRY_EXC_ERR.
- *   event         (--fault event:type=QP_FATAL,at=200) the QP_FATAL event
+ *   event         (--fault event:type=QP_FATAL,at=1500) the QP_FATAL event
  *                 names A's QP, which is in ERR: a SEND posted then
  *                 completes WR_FLUSH_ERR.
  *   cqe           (--fault cqe-error:wqe=3,status=REM_ACCESS_ERR) the 3rd

@@ -108,6 +108,67 @@ static void check_write(struct ibv_pd *pd, struct ibv_cq *cq, uint16_t lid)
 	      "teardown");
 }
 
+/*
+ * Eight SENDs rung and their QP destroyed at once: all eight arrive. A
+ * static program's doorbells are watched by the engine thread, which
+ * after 50 ms idle looks every 10 ms: DESTROY_QP sends what was rung
+ * first, as hardware has long done it by the time its firmware command
+ * runs (mckey's sender destroys its QP right after posting).
+ */
+static void check_destroy_after_post(struct ibv_pd *pd, struct ibv_cq *cq,
+				     uint16_t lid)
+{
+	enum { N = 8 };
+	static char buf[N][64];
+	struct ibv_cq *rcq = ibv_create_cq(pd->context, N, NULL, NULL, 0);
+	struct ibv_mr *mr =
+		ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	struct ibv_qp *a = qp_link_rc_qp(pd, cq, cq, N);
+	struct ibv_qp *b = qp_link_rc_qp(pd, rcq, rcq, N);
+	struct ibv_recv_wr rr = {.num_sge = 1}, *rbad;
+	struct ibv_send_wr wr = {.opcode = IBV_WR_SEND, .num_sge = 1}, *bad;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct qp_link l;
+	int i, got = 0;
+
+	CHECK(rcq && mr && a && b, "CQ, MR and two QPs: %m");
+	if (!rcq || !mr || !a || !b)
+		goto out;
+	l = qp_link_default(b->qp_num);
+	l.dlid = lid;
+	CHECK(!qp_link_up(a, &l), "A to RTS");
+	l.dest_qpn = a->qp_num;
+	CHECK(!qp_link_up(b, &l), "B to RTS");
+	for (i = 0; i < N; i++) {
+		sge = (struct ibv_sge){(uintptr_t)buf[i], 64, mr->lkey};
+		rr.sg_list = &sge;
+		rr.wr_id = i;
+		CHECK(!ibv_post_recv(b, &rr, &rbad), "post receive %d", i);
+	}
+	usleep(100000); /* the engine thread goes to its long sleep */
+	wr.sg_list = &sge;
+	for (i = 0; i < N; i++) {
+		sge = (struct ibv_sge){(uintptr_t)buf[i], 64, mr->lkey};
+		CHECK(!ibv_post_send(a, &wr, &bad), "post SEND %d", i);
+	}
+	CHECK(!ibv_destroy_qp(a), "destroy A right after posting");
+	a = NULL;
+	while (got < N && poll_one(rcq, &wc) == 1 &&
+	       wc.status == IBV_WC_SUCCESS)
+		got++;
+	CHECK(got == N, "%d of %d SENDs arrived", got, N);
+out:
+	if (a)
+		ibv_destroy_qp(a);
+	if (b)
+		ibv_destroy_qp(b);
+	if (mr)
+		ibv_dereg_mr(mr);
+	if (rcq)
+		ibv_destroy_cq(rcq);
+}
+
 static void check_dm(struct ibv_context *ctx)
 {
 	struct ibv_alloc_dm_attr a = {.length = 4096};
@@ -210,8 +271,10 @@ int main(void)
 	pd = ibv_alloc_pd(ctx);
 	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	CHECK(pd && cq, "PD and CQ: %m");
-	if (pd && cq)
+	if (pd && cq) {
+		check_destroy_after_post(pd, cq, port.lid);
 		check_write(pd, cq, port.lid);
+	}
 	check_dm(ctx);
 	check_threads(ctx);
 	if (pd)

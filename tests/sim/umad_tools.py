@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-"""umad under rdma-sim: the user_mad.c ABI, errno for errno, and Debian's
+"""umad under rdma-sim: the user_mad.c ABI, errno for errno, the SA's
+MCMemberRecord joins and leaves status for status, and Debian's
 unmodified infiniband-diags (ibstat, ibaddr, smpquery, perfquery) against
 exact values, the PMA's counters moved by a known perftest load.
 
@@ -205,6 +206,91 @@ def tools():
     eq(fields(run('perfquery')).get('PortXmitData'), '0', 'after reset')
 
 
+SA_SET, SA_DELETE = 0x02, 0x15
+# ComponentMask: MGID, PortGID, Q_Key, TClass, P_Key, SL, FlowLabel,
+# JoinState (what a new group needs, perftest's mask)
+CREATE = 1 | 2 | 4 | 1 << 6 | 1 << 7 | 1 << 12 | 1 << 13 | 1 << 16
+MGID = bytes([0xff, 0x12, 0x40, 0x1b]) + bytes(11) + b'\x07'
+
+
+def mcm(method, port_guid, comp=CREATE, qkey=0x11111111, join=1,
+        mgid=MGID, prefix=0xfe80000000000000, tid=0x77):
+    """An SA MAD (class 3, version 2) with an MCMemberRecord."""
+    m = struct.pack('>BBBBHHQHHI', 1, 3, 2, method, 0, 0, tid, 0x38, 0, 0)
+    m += bytes(12) + bytes(8) + struct.pack('>HHQ', 0, 0, comp)
+    rec = mgid + struct.pack('>QQIHBBHBBIBB', prefix, port_guid, qkey, 0, 0,
+                             0, 0xffff, 0, 0, 0, join, 0)
+    m += rec
+    return m + bytes(MAD - len(m))
+
+
+def sa_ask(fd, agent, mad):
+    """Send mad to the SM LID's QP1; the answer's (method, status, MLID,
+    JoinState)."""
+    os.write(fd, hdr(agent, lid=1, qpn=1, timeout=100) + mad)
+    r = os.read(fd, 4096)[HDR_OLD:]
+    eq(struct.unpack_from('>Q', r, 8)[0], struct.unpack_from('>Q', mad, 8)[0],
+       'SA answer TID')
+    return (r[3], struct.unpack_from('>H', r, 4)[0],
+            struct.unpack_from('>H', r, 56 + 36)[0], r[56 + 48] & 0xf)
+
+
+def sa():
+    """MCMemberRecord joins and leaves at the SM LID, as opensm answers."""
+    fd = os.open('/dev/infiniband/umad0', os.O_RDWR)
+    a = reg(fd, 1, 0x03)
+    g0, g1 = GUID, GUID + NDEV - 1  # port GUIDs of the first and last
+    eq(sa_ask(fd, a, mcm(SA_SET, g0, comp=CREATE & ~4)),
+       (0x81, 0x0600, 0, 1), 'create without Q_Key: INSUFFICIENT_COMPONENTS')
+    eq(sa_ask(fd, a, mcm(SA_SET, g0, join=2)), (0x81, 0x0200, 0, 2),
+       'create as a non-member: REQ_INVALID')
+    eq(sa_ask(fd, a, mcm(SA_SET, g0, prefix=0xfec0 << 48))[1], 0x0500,
+       'PortGID outside the subnet prefix: INVALID_GID')
+    eq(sa_ask(fd, a, mcm(SA_SET, GUID + NDEV))[1], 0x0200,
+       'PortGID of no port: REQ_INVALID')
+    eq(sa_ask(fd, a, mcm(SA_SET, g0, mgid=bytes(16)))[1], 0x0200,
+       'zero MGID: REQ_INVALID (SA-assigned MGIDs not modelled)')
+    eq(sa_ask(fd, a, mcm(SA_DELETE, g0)), (0x95, 0x0200, 0, 1),
+       'leave a group that does not exist: REQ_INVALID')
+    eq(sa_ask(fd, a, mcm(SA_SET, g0)), (0x81, 0, 0xc000, 1),
+       'create: GetResp, the first MLID')
+    eq(sa_ask(fd, a, mcm(SA_SET, g1, qkey=5))[1], 0x0200,
+       'join with another Q_Key: REQ_INVALID')
+    eq(sa_ask(fd, a, mcm(SA_SET, g1, comp=1 | 2 | 1 << 16, join=4)),
+       (0x81, 0, 0xc000, 4 | (1 if NDEV == 1 else 0)),
+       'join (send-only), fields wildcarded: the same MLID')
+    other = MGID[:15] + b'\x08'
+    eq(sa_ask(fd, a, mcm(SA_SET, g0, mgid=other))[2], 0xc001,
+       'a second group: the next MLID')
+    eq(sa_ask(fd, a, mcm(SA_DELETE, g0, mgid=other)), (0x95, 0, 0xc001, 1),
+       'leave it: DeleteResp')
+    eq(sa_ask(fd, a, mcm(SA_DELETE, g0, mgid=other))[1], 0x0200,
+       'leave it again: REQ_INVALID (it went with its last member)')
+    if NDEV > 1:
+        eq(sa_ask(fd, a, mcm(SA_DELETE, g1, join=1))[1], 0x0200,
+           'leave a JoinState bit the port does not hold: REQ_INVALID')
+    eq(sa_ask(fd, a, mcm(SA_DELETE, g1, join=4))[:2], (0x95, 0),
+       'the send-only member leaves')
+    eq(sa_ask(fd, a, mcm(SA_DELETE, g0))[:2], (0x95, 0), 'the creator leaves')
+    eq(sa_ask(fd, a, mcm(SA_SET, g0, mgid=other))[2], 0xc000,
+       'MLIDs of gone groups are free again')
+    sa_ask(fd, a, mcm(SA_DELETE, g0, mgid=other))
+    m = bytearray(mcm(SA_SET, g0))
+    m[2] = 1
+    eq(sa_ask(fd, a, bytes(m))[1], 0x0004, 'SA class version 1: bad version')
+    eq(sa_ask(fd, a, mcm(0x01, g0))[:2], (0x81, 0x000c),
+       'SubnAdmGet of MCMemberRecord: unsupported')
+    # the SA answers multicast membership only: a PathRecord times out
+    p = bytearray(mcm(0x01, g0))
+    p[17] = 0x35
+    os.write(fd, hdr(a, lid=1, qpn=1, timeout=50) + bytes(p))
+    eq(struct.unpack_from('<I', os.read(fd, 4096), 4)[0], errno.ETIMEDOUT,
+       'PathRecord: unanswered')
+    os.close(fd)
+
+
 abi()
+if IB:
+    sa()
 tools()
 finish('umad_tools %s %d device(s)' % (DRIVER, NDEV))

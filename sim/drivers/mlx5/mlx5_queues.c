@@ -7,6 +7,7 @@
  */
 #include "mlx5.h"
 #include "hca_cmd.h"
+#include "udp_sport.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -406,6 +407,24 @@ static uint16_t qp_op(uint32_t cur, uint32_t next)
 	return HCA_CMD_SIM_2STATE_QP;
 }
 
+/* The path's RoCE v2 UDP source port as mlx5_ib sets it in the QPC when
+ * the modify names the peer (mlx5_set_path_udp_sport): from the flow
+ * label, or from both QPNs when it is 0. Without DEST_QPN the QPC has
+ * none and the firmware sends from the lowest port. */
+static uint16_t path_udp_sport(unsigned int dev, const struct sim_qp_attr *a,
+			       uint32_t mask, uint32_t qpn)
+{
+	struct sim_netdev *nd = sim_netdev_of(sim.sh, dev, 1);
+	struct sim_gid_slot g;
+
+	if (!nd || sim_gid_get(sim.sh, nd, a->ah.sgid_index, &g) ||
+	    g.type != SIM_GID_ROCE_V2)
+		return 0;
+	if (!(mask & IB_QP_DEST_QPN))
+		return SIM_ROCE_SPORT_MIN;
+	return sim_udp_sport(a->ah.flow_label, qpn, a->dest_qp_num);
+}
+
 int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		       const struct sim_qp_attr *a, uint32_t mask,
 		       const void *in, size_t in_len, void *out, size_t out_len)
@@ -432,8 +451,10 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 			m.mask |= qpc_fields[i].qpc;
 	m.access = (uint8_t)a->qp_access_flags;
 	m.qkey = a->qkey;
-	if (mask & IB_QP_AV)
+	if (mask & IB_QP_AV) {
 		m.path_dev = mlx5_av_dev(uv->dev, &a->ah);
+		m.udp_sport = path_udp_sport(uv->dev, a, mask, r->num);
+	}
 	m.timeout = a->timeout;
 	m.retry_cnt = a->retry_cnt;
 	m.rnr_retry = a->rnr_retry;

@@ -8,6 +8,7 @@
  * requester, receives are read from their rings when packets arrive.
  */
 #include "rxe.h"
+#include "udp_sport.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -141,6 +142,7 @@ static int rxe_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 	qs->uv = uv;
 	qs->dev = uv->dev;
 	qs->qpn = qp->qpn;
+	qs->src_port = sim_rxe_qp_sport(qs->qpn); /* until an AV says */
 	ret = rxe_net_open(qs);
 	if (ret) {
 		rxe_queue_free(qs->sq);
@@ -270,6 +272,11 @@ static int rxe_modify_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 
 	if (mask & IB_QP_AV)
 		q->dst_dev = rxe_av_dev(q->dev, &a->ah);
+	if ((mask & IB_QP_AV) && a->ah.is_global) /* rxe_modify_qp's rule */
+		q->src_port = sim_udp_sport(a->ah.flow_label, q->qpn,
+					    (mask & IB_QP_DEST_QPN)
+						    ? a->dest_qp_num
+						    : qp->attr.dest_qp_num);
 	if (mask & IB_QP_RQ_PSN)
 		q->resp.epsn = a->rq_psn & 0xffffff;
 	if (mask & IB_QP_SQ_PSN)

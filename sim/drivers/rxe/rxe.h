@@ -117,7 +117,10 @@ struct rxe_sim_qp {
 	unsigned int dev;
 	uint32_t qpn;
 	uint32_t dst_dev; /* the device the primary AV's MAC names */
+	uint16_t src_port;     /* RoCE v2 UDP source port (udp_sport.h) */
+	uint16_t traced_sport; /* the last one --trace said */
 	uint64_t rx_pkts; /* packets that came for it (--fault counts) */
+	uint32_t faults_sent; /* send WQEs taken (--fault cqe-error) */
 	struct {
 		uint32_t wqe_index; /* next WQE to (re)transmit */
 		uint32_t psn;	    /* next PSN */

@@ -2,7 +2,8 @@
 /*
  * rxe's memory windows (rxe_mw.c): the requester executes a BIND_MW WQE
  * in SQ order. The window must exist and its rkey be the WQE's; a type 2
- * window must be free, of the QP's PD, and get a range. The MR under it
+ * window must be free and get a range; it must be of the QP's PD (a type
+ * 1 one too on 6.12). The MR under it
  * must be the WQE's lkey, of the same PD, allow MW_BIND and not be zero
  * based, have LOCAL_WRITE if the window grants remote write or atomics,
  * and cover the range (zero based: the length). The window then carries
@@ -22,7 +23,10 @@ static int bind_ok(const struct rxe_sim_qp *q, const struct sim_mw *mw,
 {
 	if (mw->type == 1 && (access & ACC_ZERO_BASED))
 		return 0;
-	if (mw->type == 2 && (mw->bound || mw->pd != q->qp->pd || !mr))
+	if (mw->type == 2 && (mw->bound || !mr))
+		return 0;
+	/* C10-72: 6.1 checks it for type 2 windows only */
+	if ((mw->type == 2 || !sim.sh->cfg.kernel_61) && mw->pd != q->qp->pd)
 		return 0;
 	if (!mr)
 		return 1; /* type 1: an unbind */

@@ -102,6 +102,7 @@ void rxe_pkt_addr(const struct rxe_sim_qp *q, const struct sim_ah_attr *av,
 	p->tclass = av->traffic_class;
 	p->hop_limit = av->hop_limit;
 	p->flow_label = av->flow_label;
+	p->udp_sport = q->src_port;
 	memcpy(p->dgid, av->dgid, 16);
 	if (nd && !sim_gid_get(sim.sh, nd, av->sgid_index, &g))
 		memcpy(p->sgid, g.gid, 16);
@@ -117,6 +118,7 @@ int rxe_xmit(struct rxe_sim_qp *q, struct hca_pkt *p, const struct iovec *iov,
 	}
 	if (p->dst_dev == SIM_NO_DEVICE)
 		return -EHOSTUNREACH;
+	hca_trace_udp_sport(q->dev, q->qpn, p, &q->traced_sport);
 	return hca_fabric_send_mark(p, iov, n, request ? &q->comp.mark : NULL);
 }
 

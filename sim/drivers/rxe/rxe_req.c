@@ -12,6 +12,7 @@
  * engine runs it again.
  */
 #include "rxe.h"
+#include "fault.h"
 #include "netdev.h"
 
 #include <errno.h>
@@ -186,6 +187,19 @@ static int send_packet(struct rxe_sim_qp *q, struct rxe_send_wqe *w, uint8_t op)
 	return 0;
 }
 
+/* A WQE the requester fails with status. 6.1 finishes it (the completer
+ * reports it in order, then the QP goes to ERR); 6.12 moves the QP to ERR
+ * at once (rxe_requester's err label), so the completer flushes it and
+ * every WQE still queued, those sent before it too. */
+static void req_failed(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
+		       uint32_t status)
+{
+	w->status = status;
+	w->state = RXE_WQE_DONE;
+	if (!sim.sh->cfg.kernel_61)
+		rxe_qp_error(q);
+}
+
 /* A WQE seen for the first time: 1 to send it, 0 to hold it, or it is
  * finished (DONE) here. */
 static int start_wqe(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
@@ -195,18 +209,24 @@ static int start_wqe(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
 	uint32_t max_rd =
 		q->qp->attr.max_rd_atomic ? q->qp->attr.max_rd_atomic : 1;
 
-	w->status = RXE_WC_SUCCESS;
+	w->status = sim_fault_wc_status(
+		hca_fault_cqe_error(q->dev, q->qpn, &q->faults_sent));
+	if (w->status) { /* --fault cqe-error: it fails as it starts */
+		w->state = RXE_WQE_DONE;
+		return 0;
+	}
 	if (op == RXE_WR_LOCAL_INV || op == RXE_WR_BIND_MW) {
 		if (op == RXE_WR_BIND_MW)
 			w->status = rxe_bind_mw(q, w);
 		else if (rxe_mw_invalidate(q, w->wr.ex.invalidate_rkey))
 			w->status = RXE_WC_LOC_QP_OP_ERR;
 		w->state = RXE_WQE_DONE;
+		if (w->status)
+			req_failed(q, w, w->status);
 		return 0;
 	}
 	if (!pkt_op(qpt, op)) {
-		w->status = RXE_WC_LOC_QP_OP_ERR;
-		w->state = RXE_WQE_DONE;
+		req_failed(q, w, RXE_WC_LOC_QP_OP_ERR);
 		return 0;
 	}
 	if (qpt == IB_QPT_RC) {
@@ -250,8 +270,7 @@ static int send_message(struct rxe_sim_qp *q, struct rxe_send_wqe *w)
 		if (ret == -EAGAIN)
 			return ret;
 		if (ret) {
-			w->status = (uint32_t)ret;
-			w->state = RXE_WQE_DONE;
+			req_failed(q, w, (uint32_t)ret);
 			return 0;
 		}
 	}
@@ -283,6 +302,8 @@ int rxe_requester(struct rxe_sim_qp *q)
 			if (ret)
 				break; /* no room, or the window: later */
 		}
+		if (q->qp->attr.qp_state == IB_QPS_ERR)
+			return 1; /* req_failed on 6.12: all flushed */
 		q->req.wqe_index = (q->req.wqe_index + 1) & q->sq->usable;
 		did = 1;
 	}

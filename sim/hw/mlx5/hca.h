@@ -229,6 +229,8 @@ struct hca_qp {
 	uint32_t xrc_resets;
 	uint8_t sig_all;
 	uint8_t cq_overran; /* a CQE of it found its CQ full (hca_cqe.c) */
+	uint16_t udp_sport;    /* the path's (QPC ads.udp_sport), RC/UC */
+	uint16_t traced_sport; /* the last one --trace said */
 	struct hca_cq *scq, *rcq;
 	struct hca_srq *srq;
 	uint8_t *buf;
@@ -494,8 +496,13 @@ struct hca_pkt {
 	/* RoCE: the SGID's type (v1/v2), the IP header's fields */
 	uint8_t gid_type, tclass, hop_limit;
 	uint32_t flow_label;
+	uint16_t udp_sport; /* RoCE v2 (common/udp_sport.h); 0 otherwise */
 };
 
+/* --trace: the RoCE v2 UDP source port of QP qpn of device dev's packet
+ * p, when it is not the one said last (*last, the QP's). */
+void hca_trace_udp_sport(unsigned int dev, uint32_t qpn,
+			 const struct hca_pkt *p, uint16_t *last);
 /* Name an XRC SRQ as this process's (attach 1) or drop the name: XRC
  * requests naming it are sent here. 0 or -errno. */
 int hca_fabric_srq_name(unsigned int dev, uint32_t srqn, int attach);
@@ -549,6 +556,9 @@ int hca_fault_rx(const struct hca_pkt *p, const uint8_t *payload);
 int hca_fault_step(uint64_t now);
 /* A send WQE was taken: the syndrome cqe-error gives it, or 0. */
 uint8_t hca_fault_wqe(struct hca_qp *qp);
+/* The same for any model's QP qpn of device dev, *sent its count of send
+ * WQEs taken (bumped here): the mlx5 syndrome, or 0. */
+uint32_t hca_fault_cqe_error(unsigned int dev, uint32_t qpn, uint32_t *sent);
 
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);

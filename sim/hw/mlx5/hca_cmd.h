@@ -292,6 +292,7 @@ struct hca_modify_qp_in {
 	uint8_t access; /* the verbs' IB_ACCESS_* remote bits */
 	uint32_t qkey;
 	uint32_t path_dev; /* the device the primary path leads to */
+	uint16_t udp_sport; /* RoCE v2: the path's UDP source port (ads) */
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint8_t log_sra_max; /* 1 << it READ/atomic WQEs in flight */
 	uint8_t rra_max;     /* READ/atomic requests kept as responder */

@@ -159,6 +159,11 @@ static uint8_t destroy_qp(const void *in, void *out)
 		hca_dct_release(qp);
 	for (p = &hca_qps; *p; p = &(*p)->next)
 		if (*p == qp) {
+			/* What was rung goes out first: hardware takes it
+			 * in microseconds, long before a firmware command
+			 * (a program may destroy the QP right after
+			 * posting, as mckey's sender does). */
+			hca_sq_process(qp);
 			*p = qp->next;
 			/* not a fork child's copy of the parent's QP */
 			hca_fabric_detach(qp->dev, qp->qpn);
@@ -202,8 +207,10 @@ static void set_context(struct hca_qp *qp, const struct hca_modify_qp_in *c)
 		qp->access = c->access;
 	if (m & HCA_QPC_QKEY)
 		qp->qkey = c->qkey;
-	if (m & HCA_QPC_PATH)
+	if (m & HCA_QPC_PATH) {
 		qp->dlid_dev = c->path_dev;
+		qp->udp_sport = c->udp_sport;
+	}
 	if (m & HCA_QPC_TIMEOUT)
 		qp->timeout = c->timeout;
 	if (m & HCA_QPC_RETRY)

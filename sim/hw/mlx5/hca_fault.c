@@ -313,7 +313,7 @@ int hca_fault_step(uint64_t now)
 	return did;
 }
 
-uint8_t hca_fault_wqe(struct hca_qp *qp)
+uint32_t hca_fault_cqe_error(unsigned int dev, uint32_t qpn, uint32_t *sent)
 {
 	const struct sim_config *c = cfg();
 	const struct sim_fault_rule *r;
@@ -321,17 +321,22 @@ uint8_t hca_fault_wqe(struct hca_qp *qp)
 
 	if (!c->nfaults)
 		return 0;
-	qp->faults_sent++;
+	++*sent;
 	for (i = 0, r = c->faults; i < c->nfaults; i++, r++) {
-		if (r->kind != SIM_FAULT_CQE_ERR ||
-		    !matches(r, qp->dev, qp->qpn) || r->wqe != qp->faults_sent)
+		if (r->kind != SIM_FAULT_CQE_ERR || !matches(r, dev, qpn) ||
+		    r->wqe != *sent)
 			continue;
 		hca_stats.faults++;
 		if (sim_tracing())
 			sim_trace("fault cqe-error qp %#x wqe %u status %s",
-				  qp->qpn, r->wqe,
-				  sim_fault_status_name(r->status));
-		return (uint8_t)r->status;
+				  qpn, r->wqe, sim_fault_status_name(r->status));
+		return r->status;
 	}
 	return 0;
+}
+
+uint8_t hca_fault_wqe(struct hca_qp *qp)
+{
+	return (uint8_t)hca_fault_cqe_error(qp->dev, qp->qpn,
+					    &qp->faults_sent);
 }

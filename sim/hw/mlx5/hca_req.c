@@ -101,6 +101,8 @@ static void ud_source(const struct hca_qp *qp, const struct hca_swqe *w,
 	g = &nd->gids[w->sgid_index];
 	memcpy(p->sgid, g->gid, 16);
 	p->gid_type = g->type;
+	if (g->type == SIM_GID_ROCE_V2) /* libmlx5 put it in the AV's rlid */
+		p->udp_sport = w->dlid;
 }
 
 static int is_read_like(uint8_t op)
@@ -482,6 +484,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 	} else {
 		p.dst_dev = (uint16_t)qp->dlid_dev;
 		p.dst_qpn = qp->dest_qpn;
+		p.udp_sport = qp->udp_sport;
 		if (qp->dci)
 			hca_dci_stamp(qp, &p);
 	}
@@ -506,6 +509,7 @@ static int send_one(struct hca_qp *qp, struct hca_swqe *w, uint32_t k)
 		if (n < 0)
 			return synd;
 	}
+	hca_trace_udp_sport(qp->dev, qp->qpn, &p, &qp->traced_sport);
 	if (qp->type == IB_QPT_UD && (p.flags & HCA_PF_GRH) &&
 	    sim_gid_is_mcast(p.dgid))
 		ret = ud_mcast(qp, &p, iov, n);

@@ -57,6 +57,16 @@ static const char *name_or(const char *n)
 
 struct hca_stats hca_stats;
 
+void hca_trace_udp_sport(unsigned int dev, uint32_t qpn,
+			 const struct hca_pkt *p, uint16_t *last)
+{
+	if (!p->udp_sport || p->udp_sport == *last || !sim_tracing())
+		return;
+	*last = p->udp_sport;
+	sim_trace("roce v2 dev %u qp %#x udp sport %#x dport 4791", dev, qpn,
+		  p->udp_sport);
+}
+
 #define STATS_LINE 512
 
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)

@@ -3,8 +3,9 @@
  * Memory windows on a real rxe0 through our provider: type 1 bound with
  * ibv_bind_mw and unbound by a zero-length bind, type 2 bound by
  * IBV_WR_BIND_MW and freed by LOCAL_INV, a WRITE through each window with
- * the bytes read on the other side, the closed window refused, and a bind
- * over an MR without MW_BIND refused by the kernel.
+ * the bytes read on the other side, the closed window refused, a bind
+ * over an MR without MW_BIND refused by the kernel, and a type 1 window
+ * of another PD (bound by 6.1, refused by 6.12).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,8 +161,8 @@ out:
 }
 
 /* 6.12 and later: the running kernel's version is at least that, or
- * the one $DP_RXE_KERNEL names (rdma-sim's rxe model is 6.1's while
- * uname says the host's). */
+ * the one $DP_RXE_KERNEL names (rdma-sim's rxe model is the kernel its
+ * --kernel says, while uname says the host's). */
 static bool kernel_612(void)
 {
 	const char *v = getenv("DP_RXE_KERNEL");
@@ -201,9 +202,54 @@ static void no_mw_bind(void)
 		ibv_dealloc_mw(mw);
 }
 
+/*
+ * C10-72 for a type 1 window too (6.12): a window and MR of another PD
+ * bound from this QP. 6.1 binds it; 6.12 refuses it in the requester,
+ * which moves the QP to ERR first, so the bind comes back flushed.
+ */
+static void type1_other_pd(void)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(dp.ctx);
+	struct ibv_mw_bind bind = {.wr_id = 4, .send_flags = IBV_SEND_SIGNALED};
+	struct dp_end a = {0}, b = {0};
+	struct ibv_mw *mw = NULL;
+	struct ibv_mr *mr = NULL;
+	struct ibv_wc wc;
+	bool k612 = kernel_612();
+
+	if (!dp_check("mw.type1.other_pd.setup",
+		      pd && (mw = ibv_alloc_mw(pd, IBV_MW_TYPE_1)) &&
+			      dp_pair("mw.type1.other_pd.pair", &a, &b,
+				      IBV_QPT_RC, NULL, 0),
+		      "a PD, its type 1 window and an RC pair"))
+		goto out;
+	mr = ibv_reg_mr(pd, b.buf, DP_BUF,
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND);
+	if (!dp_check("mw.type1.other_pd.mr", mr, "MR of the window's PD"))
+		goto out;
+	bind.bind_info = window(mr, &b);
+	if (dp_check("mw.type1.other_pd.post", !ibv_bind_mw(b.qp, mw, &bind),
+		     "ibv_bind_mw failed"))
+		if (dp_expect_wc("mw.type1.other_pd", b.cq, &wc,
+				 k612 ? IBV_WC_WR_FLUSH_ERR : IBV_WC_SUCCESS,
+				 IBV_WC_BIND_MW, 4))
+			dp_check("mw.type1.other_pd", true, "%s",
+				 ibv_wc_status_str(wc.status));
+out:
+	if (mw) /* first: an MR under a bound window is not deregistered */
+		ibv_dealloc_mw(mw);
+	if (mr)
+		ibv_dereg_mr(mr);
+	dp_end_destroy(&a);
+	dp_end_destroy(&b);
+	if (pd)
+		ibv_dealloc_pd(pd);
+}
+
 void dp_mw(void)
 {
 	type1();
 	type2();
 	no_mw_bind();
+	type1_other_pd();
 }
