@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Debian's rdmacm-utils (librdmacm 44) and perftest over RDMA CM under
-# rdma-sim, unmodified, server and client in one world on RoCE ports:
+# Debian's rdmacm-utils (librdmacm 44), perftest over RDMA CM and
+# libfabric's fi_pingpong on its verbs provider under rdma-sim,
+# unmodified, server and client in one world on RoCE ports:
 # each judge's exit status and the data or counters it prints. With
 # DEVICES 2 the server listens on device 1's address and the client
 # starts from device 0's. LIBDIR, when given, puts our libibverbs under
@@ -21,6 +22,12 @@ if [ "$NDEV" = 2 ]; then
 	CLI_SRC=192.168.1.1
 fi
 src_opt() { [ -n "$CLI_SRC" ] && echo "$1 $CLI_SRC"; }
+# fi_pingpong's domain on device N of two: its UD (-dgram) domain
+case ${RDMACM_SIM_OPTS:-} in
+*rxe*) DEVP=rxe ;;
+*) DEVP=mlx5_ ;;
+esac
+fi_dom() { [ -n "$CLI_SRC" ] && echo "-d $DEVP$1-dgram"; }
 
 # the server is ready: its LISTEN, or READY, in the world's trace (or
 # WAIT succeeds); a DAEMON server does not end by itself
@@ -72,6 +79,29 @@ qperf)
 	DAEMON=1
 	S="qperf"
 	C="qperf -cm1 -v -t 1 $SRV rc_bw rc_lat" ;;
+fi_pingpong_rdm | fi_pingpong_rxd | fi_pingpong_msg | fi_pingpong_dgram)
+	# libfabric 1.17's fi_pingpong (libfabric-bin) on the verbs
+	# provider: rdm under ofi_rxm (RC connections through the RDMA CM)
+	# or ofi_rxd (over UD), msg (RC through the RDMA CM), dgram (UD);
+	# -c checks the data of every transfer. The client first connects
+	# to the server's TCP control port: ready once that port listens
+	ep=${JUDGE#fi_pingpong_}
+	prov=verbs
+	case $ep in
+	rdm) prov="'verbs;ofi_rxm'" ;;
+	rxd) prov="'verbs;ofi_rxd'" ep=rdm ;;
+	esac
+	if [ "$JUDGE" = fi_pingpong_rdm ] && [ "$DEVP" = rxe ]; then
+		# ofi_rxm asks its verbs CQ for (tx + rx) x universe size =
+		# 262144 entries and libfabric 1.17 does not clamp that to the
+		# device's max_cqe (ofiwg/libfabric#10692): on rxe (32767) the
+		# CQ fails with EINVAL, on a real rxe as here
+		export FI_UNIVERSE_SIZE=16
+		echo "WORKAROUND: FI_UNIVERSE_SIZE=16 (rxe's max_cqe 32767)"
+	fi
+	WAIT="ss -ltn | grep -q ':47592 '"
+	S="fi_pingpong -p $prov -e $ep -I 10 -c $(fi_dom 1)"
+	C="fi_pingpong -p $prov -e $ep -I 10 -c $(fi_dom 0) $SRV" ;;
 *)
 	echo "unknown judge $JUDGE"
 	exit 2 ;;
@@ -79,6 +109,11 @@ esac
 
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
+# the judges run in $w: what they leave there (libfabric's crash report
+# *.btr) goes with it
+case $SIM in /*) ;; *) SIM=$PWD/$SIM ;; esac
+case $LIBDIR in /* | '') ;; *) LIBDIR=$PWD/$LIBDIR ;; esac
+cd "$w" || exit 2
 READYCMD=${WAIT:-"grep -Eq '$READY' '$w/trace'"}
 cat >"$w/run" <<EOS
 #!/bin/sh
@@ -138,6 +173,7 @@ echo "--- client"
 cat "$w/c"
 read -r _ crc _ src <"$w/rc" || { echo "FAIL: no result"; exit 1; }
 fail() { echo "FAIL: $*"; exit 1; }
+[ "$crc" = 124 ] && fail "client still running after 120 s"
 [ "$crc" = 0 ] || fail "client exit $crc"
 [ "$src" = 0 ] || fail "server exit $src"
 
@@ -198,6 +234,29 @@ ib_send_lat)
 ib_write_bw)
 	grep -Eq '^ 65536[[:space:]]+1000([[:space:]]+[0-9.]+){3}' "$w/c" ||
 		fail "no bandwidth line" ;;
+fi_pingpong_*)
+	# every size's 10 round trips done and acknowledged on both sides;
+	# UD carries messages up to the RoCE MTU (1024) only
+	want="64 256 1k 4k 64k 1m "
+	[ "$ep" = dgram ] && want="64 256 1k "
+	for f in "$w/s" "$w/c"; do
+		got=$(awk '$2 == 10 && $3 == "=10" { printf "%s ", $1 }' "$f")
+		[ "$got" = "$want" ] ||
+			fail "sizes with 10 acknowledged round trips: '$got'"
+	done
+	# RC connections came through the RDMA CM
+	[ "$prov" = "'verbs;ofi_rxd'" ] || [ "$ep" = dgram ] ||
+		grep -q 'rdma_cm CONNECT -> ok' "$w/trace" ||
+		fail "not connected through the RDMA CM" ;;
+esac
+case $NDEV:$JUDGE in
+2:fi_pingpong_*)
+	# the address handle each side sent with, by the device its fd opened
+	ahs=$(awk '$2 == "open" && $3 ~ /uverbs/ { d[$1 " " $NF] = $3 }
+		$2 == "ioctl" && $5 == "AH.AH_DESTROY" { print d[$1 " " $4] }' \
+		"$w/trace" | sort -u | tr '\n' ' ')
+	[ "$ahs" = "/dev/infiniband/uverbs0 /dev/infiniband/uverbs1 " ] ||
+		fail "the two sides' address handles were on: $ahs" ;;
 esac
 if [ "$NDEV" = 2 ]; then
 	# the client's verbs ran on device 0, the server's on device 1
