@@ -58,27 +58,28 @@ while [ $d -lt "$NDEV" ]; do
 	case $LINK in
 	ib)
 		# no IP on the port: the RDMA CM's AF_IB address (GID, P_Key)
-		net="network_type=InfiniBand mtu=4096"
+		nt=network_type=InfiniBand mtu=mtu=4096
 		has "MSG" name=$dev type=FI_EP_MSG addr_format=FI_SOCKADDR_IB \
-			protocol=FI_PROTO_RDMA_CM_IB_RC $net
+			protocol=FI_PROTO_RDMA_CM_IB_RC "$nt" "$mtu"
 		has "RDM" name=$dev prov_name=verbs\;ofi_rxm \
-			addr_format=FI_SOCKADDR_IB protocol=FI_PROTO_RXM $net ;;
+			addr_format=FI_SOCKADDR_IB protocol=FI_PROTO_RXM \
+			"$nt" "$mtu" ;;
 	*)
 		# the port's address as the RDMA CM's (IPv4 and IPv6)
-		net="network_type=Ethernet mtu=1024"
+		nt=network_type=Ethernet mtu=mtu=1024
 		ip=192.168.1.$((d + 1))
 		has "MSG" name=$dev type=FI_EP_MSG addr_format=FI_SOCKADDR_IN \
 			src_addr=fi_sockaddr_in://$ip:0 \
-			protocol=FI_PROTO_RDMA_CM_IB_RC $net
+			protocol=FI_PROTO_RDMA_CM_IB_RC "$nt" "$mtu"
 		has "MSG IPv6" name=$dev addr_format=FI_SOCKADDR_IN6 \
 			"src_addr=fi_sockaddr_in6://[fd00::$((d + 1))]:0"
 		has "RDM" name=$dev prov_name=verbs\;ofi_rxm \
 			src_addr=fi_sockaddr_in://$ip:0 protocol=FI_PROTO_RXM \
-			$net ;;
+			"$nt" "$mtu" ;;
 	esac
 	# UD: the IB UD address (GID, QPN, LID, Q_Key) in a -dgram domain
 	has "DGRAM" name=$dev-dgram type=FI_EP_DGRAM addr_format=FI_ADDR_IB_UD \
-		protocol=FI_PROTO_IB_UD "$id" state=FI_LINK_UP $net
+		protocol=FI_PROTO_IB_UD "$id" state=FI_LINK_UP "$nt" "$mtu"
 	has "RXD" name=$dev-dgram prov_name=verbs\;ofi_rxd protocol=FI_PROTO_RXD
 	d=$((d + 1))
 done

@@ -161,10 +161,22 @@ while :; do
 	# kernel too) and rping exits 255 after a verified run
 	rping) grep -q '^rdma_get_cm_event: Bad file descriptor' "$w/s" \
 		"$w/c" || break ;;
+	# fi_pingpong rdm (libfabric 1.17's ofi_rxm): every transfer done
+	# and checked on both sides, then the side that finishes first exits
+	# and its disconnect meets the other still tearing down: seen here as
+	# a flushed receive (exit 125), a wait that never ends, or a SIGSEGV
+	# in libfabric's close, a few runs in a hundred (the cause is not
+	# pinned down: issue 18)
+	fi_pingpong_rdm)
+		! grep -q '^1m  *10  *=10 ' "$w/s" ||
+			! grep -q '^1m  *10  *=10 ' "$w/c" ||
+			grep -q '^client 0 server 0$' "$w/rc" && break ;;
 	*) break ;;
 	esac
 	[ $try -lt 5 ] || break
-	echo "WORKAROUND: $JUDGE raced its own teardown or listen; run $((try + 1))"
+	echo "WORKAROUND: $JUDGE raced its own teardown or listen" \
+		"($(cat "$w/rc" 2>/dev/null)); run $((try + 1))"
+	grep -h '^\[error\]\|terminated with signal' "$w/s" "$w/c"
 	try=$((try + 1))
 done
 echo "--- server"
