@@ -9,7 +9,9 @@
 # Debian's librdmacm (LD_LIBRARY_PATH), as a user would install it.
 # The client starts once the world's trace shows the server's LISTEN
 # (a real host would need the same wait: a REQ before it is rejected).
-# RDMACM_SIM_OPTS in the environment: more rdma-sim options (--driver rxe).
+# RDMACM_SIM_OPTS in the environment: more rdma-sim options (--driver rxe;
+# --link-layer ib --netns: InfiniBand ports, for the judges that need no
+# RDMA CM, whose control connection then goes over lo).
 # Usage: rdmacm_judges.sh SIM JUDGE DEVICES [LIBDIR]
 SIM=$1
 JUDGE=$2
@@ -21,6 +23,9 @@ if [ "$NDEV" = 2 ]; then
 	SRV=192.168.1.2
 	CLI_SRC=192.168.1.1
 fi
+case ${RDMACM_SIM_OPTS:-} in
+*"link-layer ib"*) SRV=127.0.0.1 ;;
+esac
 src_opt() { [ -n "$CLI_SRC" ] && echo "$1 $CLI_SRC"; }
 # fi_pingpong's domain on device N of two: its UD (-dgram) domain
 case ${RDMACM_SIM_OPTS:-} in
@@ -143,8 +148,8 @@ try=1
 while :; do
 	rm -f "$w/trace"
 	# shellcheck disable=SC2086 # RDMACM_SIM_OPTS is a list of options
-	"$SIM" ${RDMACM_SIM_OPTS:-} --link-layer eth --devices "$NDEV" --trace "$w/trace" -- \
-		sh "$w/run"
+	"$SIM" --link-layer eth --devices "$NDEV" ${RDMACM_SIM_OPTS:-} \
+		--trace "$w/trace" -- sh "$w/run"
 	# perftest 4.5's client connects again as soon as the exchange
 	# connection is up, while its server is still replacing that
 	# listener: a REQ then meets no listener (REJ 8, as on a real host)
@@ -249,9 +254,10 @@ ib_write_bw)
 		fail "no bandwidth line" ;;
 fi_pingpong_*)
 	# every size's 10 round trips done and acknowledged on both sides;
-	# UD carries messages up to the RoCE MTU (1024) only
+	# UD carries messages up to the port's MTU only (RoCE 1024, IB 4096)
 	want="64 256 1k 4k 64k 1m "
 	[ "$ep" = dgram ] && want="64 256 1k "
+	[ "$ep" = dgram ] && [ "$SRV" = 127.0.0.1 ] && want="64 256 1k 4k "
 	for f in "$w/s" "$w/c"; do
 		got=$(awk '$2 == 10 && $3 == "=10" { printf "%s ", $1 }' "$f")
 		[ "$got" = "$want" ] ||
@@ -264,12 +270,20 @@ fi_pingpong_*)
 esac
 case $NDEV:$JUDGE in
 2:fi_pingpong_*)
-	# the address handle each side sent with, by the device its fd opened
-	ahs=$(awk '$2 == "open" && $3 ~ /uverbs/ { d[$1 " " $NF] = $3 }
+	# the devices the two sides sent from, by the device each fd opened:
+	# the QP of each WQE the mlx5 model took, and the address handles
+	# (made by the kernel on RoCE ports, rxe's included)
+	used=$(awk '$2 == "open" && $3 ~ /uverbs/ { d[$1 " " $NF] = $3 }
+		$2 == "ioctl" && $5 == "QP.QP_CREATE" {
+			for (i = 6; i <= NF; i++)
+				if ($i ~ /^qpn=/)
+					q[$1 " " substr($i, 5)] = d[$1 " " $4]
+		}
+		$2 == "wqe" { print q[$1 " " $4] }
 		$2 == "ioctl" && $5 == "AH.AH_DESTROY" { print d[$1 " " $4] }' \
 		"$w/trace" | sort -u | tr '\n' ' ')
-	[ "$ahs" = "/dev/infiniband/uverbs0 /dev/infiniband/uverbs1 " ] ||
-		fail "the two sides' address handles were on: $ahs" ;;
+	[ "$used" = "/dev/infiniband/uverbs0 /dev/infiniband/uverbs1 " ] ||
+		fail "the two sides sent from: $used" ;;
 esac
 if [ "$NDEV" = 2 ]; then
 	# the client's verbs ran on device 0, the server's on device 1
