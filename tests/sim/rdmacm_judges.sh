@@ -84,17 +84,21 @@ qperf)
 	DAEMON=1
 	S="qperf"
 	C="qperf -cm1 -v -t 1 $SRV rc_bw rc_lat" ;;
-fi_pingpong_rdm | fi_pingpong_rxd | fi_pingpong_msg | fi_pingpong_dgram)
+fi_pingpong_rdm | fi_pingpong_rxd | fi_pingpong_msg | fi_pingpong_msg6 | \
+	fi_pingpong_dgram)
 	# libfabric 1.17's fi_pingpong (libfabric-bin) on the verbs
 	# provider: rdm under ofi_rxm (RC connections through the RDMA CM)
 	# or ofi_rxd (over UD), msg (RC through the RDMA CM), dgram (UD);
 	# -c checks the data of every transfer. The client first connects
-	# to the server's TCP control port: ready once that port listens
+	# to the server's TCP control port: ready once that port listens.
+	# msg6: msg over the port's IPv6 address (-6)
 	ep=${JUDGE#fi_pingpong_}
 	prov=verbs
+	v6=
 	case $ep in
 	rdm) prov="'verbs;ofi_rxm'" ;;
 	rxd) prov="'verbs;ofi_rxd'" ep=rdm ;;
+	msg6) v6=-6 ep=msg SRV=fd00::1 ;;
 	esac
 	if [ "$JUDGE" = fi_pingpong_rdm ] && [ "$DEVP" = rxe ]; then
 		# ofi_rxm asks its verbs CQ for (tx + rx) x universe size =
@@ -105,8 +109,8 @@ fi_pingpong_rdm | fi_pingpong_rxd | fi_pingpong_msg | fi_pingpong_dgram)
 		echo "WORKAROUND: FI_UNIVERSE_SIZE=16 (rxe's max_cqe 32767)"
 	fi
 	WAIT="ss -ltn | grep -q ':47592 '"
-	S="fi_pingpong -p $prov -e $ep -I 10 -c $(fi_dom 1)"
-	C="fi_pingpong -p $prov -e $ep -I 10 -c $(fi_dom 0) $SRV" ;;
+	S="fi_pingpong $v6 -p $prov -e $ep -I 10 -c $(fi_dom 1)"
+	C="fi_pingpong $v6 -p $prov -e $ep -I 10 -c $(fi_dom 0) $SRV" ;;
 *)
 	echo "unknown judge $JUDGE"
 	exit 2 ;;
