@@ -25,6 +25,9 @@ DEPS=(
 	# umad judges (tests/sim/umad_tools.py)
 	infiniband-diags
 	rdmacm-utils qperf # the RDMA CM judges (tests/sim/rdmacm_judges.sh)
+	# libfabric's fi_pingpong and fi_info (tests/sim/rdmacm_judges.sh,
+	# fi_info.sh)
+	libfabric-bin
 	# Debian's UCX (tests/sim/ucx_perftest.sh)
 	ucx-utils
 	# DAPL's dtest (tests/sim/busy_world.sh)

@@ -19,6 +19,14 @@ struct sim_world sim = {.trace_fd = -1};
 struct sim_real real, sys;
 pthread_mutex_t sim_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* glibc records the holder's thread id in every mutex it locks (the field
+ * debuggers show): the sim keeps no count of its own. */
+int sim_lock_mine(void)
+{
+	return __atomic_load_n(&sim_lock.__data.__owner, __ATOMIC_RELAXED) ==
+	       gettid();
+}
+
 #define RESOLVE(name) (*(void **)&r->name = dlsym(h, #name))
 
 static void resolve(struct sim_real *r, void *h)

@@ -263,9 +263,16 @@ int sim_syscall_served(long nr)
 	return nr >= 0 && nr < SIM_NR_SERVED && served[nr];
 }
 
+/*
+ * A trap in a thread that holds sim_lock is the sim's own call: a libc
+ * function it uses (munmap under free(), mmap under malloc()) patched
+ * to call syscall(2), as libfabric's memory hooks patch them. It goes
+ * to the kernel as the sim made it; serving it would take sim_lock
+ * again (a deadlock) and note the sim's own memory as the program's.
+ */
 long sim_syscall_serve(long nr, const long *a)
 {
-	if (!sim_syscall_served(nr))
+	if (!sim_syscall_served(nr) || sim_lock_mine())
 		return sim_raw_syscall(nr, a, a[5]);
 	return served[nr](a);
 }

@@ -33,6 +33,8 @@ struct sim_world {
 };
 extern struct sim_world sim;
 extern pthread_mutex_t sim_lock;
+/* 1 if the calling thread holds sim_lock. */
+int sim_lock_mine(void);
 /* Block the asynchronous signals (not SIGSYS, SIGSEGV, SIGTRAP, SIGBUS:
  * core/sigmask.c), for the sim's threads and locked sections; the old
  * mask in *old when old is not NULL. */

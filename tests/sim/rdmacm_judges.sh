@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Debian's rdmacm-utils (librdmacm 44) and perftest over RDMA CM under
-# rdma-sim, unmodified, server and client in one world on RoCE ports:
+# Debian's rdmacm-utils (librdmacm 44), perftest over RDMA CM and
+# libfabric's fi_pingpong on its verbs provider under rdma-sim,
+# unmodified, server and client in one world on RoCE ports:
 # each judge's exit status and the data or counters it prints. With
 # DEVICES 2 the server listens on device 1's address and the client
 # starts from device 0's. LIBDIR, when given, puts our libibverbs under
@@ -29,6 +30,12 @@ if [ "$NDEV" = 2 ]; then
 	CLI_SRC=$NET.1
 fi
 src_opt() { [ -n "$CLI_SRC" ] && echo "$1 $CLI_SRC"; }
+# fi_pingpong's domain on device N of two: its UD (-dgram) domain
+case ${RDMACM_SIM_OPTS:-} in
+*rxe*) DEVP=rxe ;;
+*) DEVP=mlx5_ ;;
+esac
+fi_dom() { [ -n "$CLI_SRC" ] && echo "-d $DEVP$1-dgram"; }
 
 # the server is ready: its LISTEN, or READY, in the world's trace (or
 # WAIT succeeds); a DAEMON server does not end by itself
@@ -80,6 +87,33 @@ qperf)
 	DAEMON=1
 	S="qperf"
 	C="qperf -cm1 -v -t 1 $SRV rc_bw rc_lat" ;;
+fi_pingpong_rdm | fi_pingpong_rxd | fi_pingpong_msg | fi_pingpong_msg6 | \
+	fi_pingpong_dgram)
+	# libfabric 1.17's fi_pingpong (libfabric-bin) on the verbs
+	# provider: rdm under ofi_rxm (RC connections through the RDMA CM)
+	# or ofi_rxd (over UD), msg (RC through the RDMA CM), dgram (UD);
+	# -c checks the data of every transfer. The client first connects
+	# to the server's TCP control port: ready once that port listens.
+	# msg6: msg over the port's IPv6 address (-6)
+	ep=${JUDGE#fi_pingpong_}
+	prov=verbs
+	v6=
+	case $ep in
+	rdm) prov="'verbs;ofi_rxm'" ;;
+	rxd) prov="'verbs;ofi_rxd'" ep=rdm ;;
+	msg6) v6=-6 ep=msg SRV=fd00::1 ;;
+	esac
+	if [ "$JUDGE" = fi_pingpong_rdm ] && [ "$DEVP" = rxe ]; then
+		# ofi_rxm asks its verbs CQ for (tx + rx) x universe size =
+		# 262144 entries and libfabric 1.17 does not clamp that to the
+		# device's max_cqe (ofiwg/libfabric#10692): on rxe (32767) the
+		# CQ fails with EINVAL, on a real rxe as here
+		export FI_UNIVERSE_SIZE=16
+		echo "WORKAROUND: FI_UNIVERSE_SIZE=16 (rxe's max_cqe 32767)"
+	fi
+	WAIT="ss -ltn | grep -q ':47592 '"
+	S="fi_pingpong $v6 -p $prov -e $ep -I 10 -c $(fi_dom 1)"
+	C="fi_pingpong $v6 -p $prov -e $ep -I 10 -c $(fi_dom 0) $SRV" ;;
 *)
 	echo "unknown judge $JUDGE"
 	exit 2 ;;
@@ -87,6 +121,11 @@ esac
 
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
+# the judges run in $w: what they leave there (libfabric's crash report
+# *.btr) goes with it
+case $SIM in /*) ;; *) SIM=$PWD/$SIM ;; esac
+case $LIBDIR in /* | '') ;; *) LIBDIR=$PWD/$LIBDIR ;; esac
+cd "$w" || exit 2
 READYCMD=${WAIT:-"grep -Eq '$READY' '$w/trace'"}
 cat >"$w/run" <<EOS
 #!/bin/sh
@@ -135,10 +174,23 @@ while :; do
 	# kernel too) and rping exits 255 after a verified run
 	rping) grep -q '^rdma_get_cm_event: Bad file descriptor' "$w/s" \
 		"$w/c" || break ;;
+	# fi_pingpong rdm (libfabric 1.17's ofi_rxm): every transfer done
+	# and checked on both sides, then the side that finishes first exits
+	# and its disconnect meets the other still tearing down: seen here as
+	# a flushed receive (exit 125), a wait that never ends, or a SIGSEGV
+	# in libfabric's close (after the peer's disconnect was handled),
+	# a few runs in a hundred; libfabric tracks teardown crashes of this
+	# kind in ofiwg/libfabric#11828 (the cause here is not pinned down)
+	fi_pingpong_rdm)
+		! grep -q '^1m  *10  *=10 ' "$w/s" ||
+			! grep -q '^1m  *10  *=10 ' "$w/c" ||
+			grep -q '^client 0 server 0$' "$w/rc" && break ;;
 	*) break ;;
 	esac
 	[ $try -lt 5 ] || break
-	echo "WORKAROUND: $JUDGE raced its own teardown or listen; run $((try + 1))"
+	echo "WORKAROUND: $JUDGE raced its own teardown or listen" \
+		"($(cat "$w/rc" 2>/dev/null)); run $((try + 1))"
+	grep -h '^\[error\]\|terminated with signal' "$w/s" "$w/c"
 	try=$((try + 1))
 done
 echo "--- server"
@@ -147,6 +199,7 @@ echo "--- client"
 cat "$w/c"
 read -r _ crc _ src <"$w/rc" || { echo "FAIL: no result"; exit 1; }
 fail() { echo "FAIL: $*"; exit 1; }
+[ "$crc" = 124 ] && fail "client still running after 120 s"
 [ "$crc" = 0 ] || fail "client exit $crc"
 [ "$src" = 0 ] || fail "server exit $src"
 
@@ -207,9 +260,43 @@ ib_send_lat)
 ib_write_bw)
 	grep -Eq '^ 65536[[:space:]]+1000([[:space:]]+[0-9.]+){3}' "$w/c" ||
 		fail "no bandwidth line" ;;
+fi_pingpong_*)
+	# every size's 10 round trips done and acknowledged on both sides;
+	# UD carries messages up to the port's MTU only (RoCE 1024, IB 4096)
+	want="64 256 1k 4k 64k 1m "
+	[ "$ep" = dgram ] && want="64 256 1k "
+	[ "$ep" = dgram ] && [ "${RDMACM_LINK:-eth}" = ib ] && want="64 256 1k 4k "
+	for f in "$w/s" "$w/c"; do
+		got=$(awk '$2 == 10 && $3 == "=10" { printf "%s ", $1 }' "$f")
+		[ "$got" = "$want" ] ||
+			fail "sizes with 10 acknowledged round trips: '$got'"
+	done
+	# RC connections came through the RDMA CM
+	[ "$prov" = "'verbs;ofi_rxd'" ] || [ "$ep" = dgram ] ||
+		grep -q 'rdma_cm CONNECT -> ok' "$w/trace" ||
+		fail "not connected through the RDMA CM" ;;
 esac
-if [ "${RDMACM_LINK:-eth}" = ib ]; then
-	# addresses resolved over IPoIB to the server port's LID
+case $NDEV:$JUDGE in
+2:fi_pingpong_*)
+	# the devices the two sides sent from, by the device each fd opened:
+	# the QP of each WQE the mlx5 model took, and the address handles
+	# (made by the kernel on RoCE ports, rxe's included)
+	used=$(awk '$2 == "open" && $3 ~ /uverbs/ { d[$1 " " $NF] = $3 }
+		$2 == "ioctl" && $5 == "QP.QP_CREATE" {
+			for (i = 6; i <= NF; i++)
+				if ($i ~ /^qpn=/)
+					q[$1 " " substr($i, 5)] = d[$1 " " $4]
+		}
+		$2 == "wqe" { print q[$1 " " $4] }
+		$2 == "ioctl" && $5 == "AH.AH_DESTROY" { print d[$1 " " $4] }' \
+		"$w/trace" | sort -u | tr '\n' ' ')
+	[ "$used" = "/dev/infiniband/uverbs0 /dev/infiniband/uverbs1 " ] ||
+		fail "the two sides sent from: $used" ;;
+esac
+# addresses resolved over IPoIB to the server port's LID (not by the UD
+# fi_pingpong endpoints: they exchange addresses over their own socket)
+if [ "${RDMACM_LINK:-eth}" = ib ] && [ "$JUDGE" != fi_pingpong_dgram ] &&
+	[ "$JUDGE" != fi_pingpong_rxd ]; then
 	grep -q "ucma: id .* resolved $SRV:.* (IPoIB), dlid $NDEV\$" \
 		"$w/trace" || fail "not resolved over IPoIB to LID $NDEV"
 fi
