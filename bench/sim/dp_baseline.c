@@ -111,8 +111,8 @@ static void stepped(int sig, siginfo_t *si, void *ctx)
 static double trap_cost(double *lat, int iters)
 {
 	struct sigaction sa = {.sa_sigaction = stepped, .sa_flags = SA_SIGINFO};
-	void *pg = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-			0);
+	void *pg =
+		mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	double t;
 	int i;
 
@@ -121,7 +121,9 @@ static double trap_cost(double *lat, int iters)
 	for (i = 0; i < iters; i++) {
 		t = now();
 		__asm__ volatile(".byte 0x89, 0x10" /* mov %edx,(%rax) */
-				 : : "a"(pg), "d"(i) : "memory");
+				 :
+				 : "a"(pg), "d"(i)
+				 : "memory");
 		lat[i] = (now() - t) * 1e6;
 	}
 	munmap(pg, 4096);
@@ -181,8 +183,8 @@ static void futex_pass(uint32_t mine)
 	__atomic_store_n(&turn, !mine, __ATOMIC_SEQ_CST);
 	syscall(SYS_futex, &turn, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	while (__atomic_load_n(&turn, __ATOMIC_SEQ_CST) != mine)
-		syscall(SYS_futex, &turn, FUTEX_WAIT_PRIVATE, !mine, NULL,
-			NULL, 0);
+		syscall(SYS_futex, &turn, FUTEX_WAIT_PRIVATE, !mine, NULL, NULL,
+			0);
 }
 
 static int futex_iters;
