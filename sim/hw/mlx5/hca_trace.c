@@ -148,12 +148,12 @@ __attribute__((destructor)) static void trace_stats(void)
 		     " timer-waits %" PRIu64 " retransmits %" PRIu64
 		     " rnr-naks %" PRIu64 " seq-naks %" PRIu64
 		     " duplicates %" PRIu64 " faults %" PRIu64
-		     " odp-faults %" PRIu64,
+		     " odp-faults %" PRIu64 " landed %" PRIu64,
 		     s.passes, s.busy_passes, s.app_passes, s.pkts_out,
 		     s.pkts_in, s.pokes, s.wqes, s.cqes, s.waits, s.woken,
 		     s.ring_full, s.ack_timeouts, s.timer_waits, s.retransmits,
 		     s.rnr_naks, s.seq_naks, s.duplicates, s.faults,
-		     s.odp_faults);
+		     s.odp_faults, s.landed);
 	if (sim_tracing())
 		sim_trace("%s", line);
 	stats_to_file(line, n);
