@@ -10,7 +10,9 @@
  * Packets from one sender to one ring keep their order and are not
  * dropped; they are lost, as on IB, at a QP that does not exist or a
  * process that is gone, and where --fault says (hca_fault.c, applied as
- * each packet is taken from the ring).
+ * each packet is taken from the ring). The ring's header page also holds
+ * the owner's landing offers (hca_land.c): a SEND that takes one is
+ * written into the owner's memory by the sender instead.
  */
 #include "hca.h"
 #include "pid_gone.h"
