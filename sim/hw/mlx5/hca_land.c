@@ -131,27 +131,32 @@ static int cqe_landed(const struct hca_landing *l)
 
 static void settle_one(struct hca_landing *l)
 {
-	uint32_t st = LAND_OPEN;
 	uint64_t t0 = 0;
+	uint32_t st;
 
-	if (__atomic_compare_exchange_n(&l->state, &st, LAND_FREE, 0,
-					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
-	    st == LAND_FREE)
-		return;
-	/* the taker writes for a few us, unless it lost its CPU */
-	while ((st = __atomic_load_n(&l->state, __ATOMIC_ACQUIRE)) ==
-	       LAND_TAKING) {
+	for (;;) {
+		st = LAND_OPEN;
+		if (__atomic_compare_exchange_n(&l->state, &st, LAND_FREE, 0,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE) ||
+		    st == LAND_FREE)
+			return; /* withdrawn, or never offered */
+		if (st == LAND_TAKEN)
+			break;
+		/* being taken: the taker writes for a few us, unless it
+		 * lost its CPU; it may also give it back (open again) */
 		if (!t0)
 			t0 = hca_now();
 		else
 			sched_yield();
 		if (hca_now() - t0 > TAKER_WAIT_NS &&
 		    sim_pid_gone((pid_t)l->taker)) {
-			st = cqe_landed(l) ? LAND_TAKEN : LAND_FREE;
+			if (!cqe_landed(l))
+				st = LAND_FREE; /* lost on the way */
 			break;
 		}
 	}
-	if (st == LAND_TAKEN) {
+	if (st == LAND_TAKING || st == LAND_TAKEN) {
 		hca_stats.landed++;
 		hca_rx_landed(&l->pkt);
 	}
