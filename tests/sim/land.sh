@@ -14,15 +14,29 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
+# yama (not on the CI VM's kernel) limits process_vm_writev: at 1 to a
+# process's descendants (the parent's SENDs land, the child's go by the
+# ring), above to no one
+need=2
+yama=/proc/sys/kernel/yama/ptrace_scope
+if [ -r $yama ] && [ "$(cat $yama)" -ge 1 ]; then
+	[ "$(cat $yama)" -ge 2 ] && {
+		echo "SKIP: yama ptrace_scope $(cat $yama): no process may" \
+			"write into another, no SEND can land"
+		exit 77
+	}
+	echo "yama ptrace_scope 1: only the SENDs into the child can land"
+	need=1
+fi
 RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 ||
 	fail "the ping-pong failed"
 cat "$w/stats"
 [ "$(grep -c '^engine passes' "$w/stats")" -eq 2 ] ||
 	fail "not two processes' counters"
-# "... landed N": each process had SENDs placed by its peer
-awk '{ for (i = 1; i < NF; i++) if ($i == "landed") n = $(i + 1)
-       if (n + 0 < 1) bad = 1 }
-     END { exit bad }' "$w/stats" || fail "a process had no SEND land"
+# "... landed N": each process (with yama, one) had SENDs placed by its peer
+awk -v need=$need '{ for (i = 1; i < NF; i++) if ($i == "landed")
+		if ($(i + 1) > 0) got++ }
+     END { exit got < need }' "$w/stats" || fail "a process had no SEND land"
 
 : >"$w/stats"
 RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 die ||
