@@ -10,7 +10,9 @@
  * Packets from one sender to one ring keep their order and are not
  * dropped; they are lost, as on IB, at a QP that does not exist or a
  * process that is gone, and where --fault says (hca_fault.c, applied as
- * each packet is taken from the ring).
+ * each packet is taken from the ring). The ring's header page also holds
+ * the owner's landing offers (hca_land.c): a SEND that takes one is
+ * written into the owner's memory by the sender instead.
  */
 #include "hca.h"
 #include "pid_gone.h"
@@ -43,6 +45,11 @@ struct ring_hdr {
 };
 
 #define RING_DATA 4096 /* header page, then the bytes */
+#define LAND_OFF  1024 /* the header page's landings (hca_land.c) */
+_Static_assert(sizeof(struct ring_hdr) <= LAND_OFF &&
+		       LAND_OFF + HCA_LANDINGS * sizeof(struct hca_landing) <=
+			       RING_DATA,
+	       "the landings fit the ring's header page");
 
 /* A record: its length (8-aligned, header included), then the packet. */
 struct ring_rec {
@@ -338,6 +345,13 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	return 0;
 }
 
+struct hca_landing *hca_fabric_landings(int32_t pid)
+{
+	struct ring_hdr *h = pid ? peer_ring((pid_t)pid) : own;
+
+	return h ? (struct hca_landing *)((uint8_t *)h + LAND_OFF) : NULL;
+}
+
 int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p)
 {
 	return send_to((pid_t)pid, p, NULL, 0, NULL);
@@ -364,7 +378,14 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
 		owners[slot].dev_qpn = key;
 	}
 	/* an XRC request runs where the SRQ it names lives (hca_xrc.c) */
-	ret = send_to(xrc ? xrc : owners[slot].pid, p, iov, iovcnt, mark);
+	if (!xrc && hca_land(owners[slot].pid, fabric_pid, p, iov, iovcnt)) {
+		ret = 0; /* placed, and acknowledged: nothing in flight */
+		if (mark)
+			mark->pid = 0;
+	} else {
+		ret = send_to(xrc ? xrc : owners[slot].pid, p, iov, iovcnt,
+			      mark);
+	}
 	if (ret != -EAGAIN) { /* a full ring (ring_full) is tried again */
 		hca_stats.pkts_out++;
 		hca_hw_count(p->src_dev, SIM_HWC_XMIT_PKTS);

@@ -370,6 +370,8 @@ struct hca_cqe_info {
 	uint16_t app_info;
 	uint8_t head[16];
 };
+/* The 64 bytes of a CQE with this owner bit into e, the owner byte last. */
+void hca_cqe_render(uint8_t *e, const struct hca_cqe_info *ci, int owner);
 /* Write one CQE (owner bit last) and fire the armed event. */
 void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* The QPs whose CQE found a CQ full take a local catastrophic error:
@@ -539,6 +541,43 @@ int hca_fabric_app_pass(int in);
 /* Wake this process's engine thread if it sleeps. */
 void hca_fabric_wake_self(void);
 
+/*
+ * A SEND's landing offered by this process's responder (hca_land.c), in
+ * the header page of its ring: every sender maps it.
+ */
+#define HCA_LANDINGS  6
+#define HCA_LAND_SEGS 4
+struct hca_landing {
+	uint32_t state; /* free, open (offered), being taken, taken */
+	int32_t taker;	/* the sender's pid */
+	uint16_t dev;
+	uint8_t owner; /* the CQE's owner bit */
+	uint8_t nseg;
+	uint32_t qpn, src_qpn, psn; /* the SEND that may land */
+	uint32_t wqe_counter, uidx;
+	uint32_t cap; /* bytes the receive WQE holds */
+	uint64_t cqe; /* the 64-byte CQE's address */
+	struct {
+		uint64_t addr;
+		uint64_t len;
+	} seg[HCA_LAND_SEGS];
+	struct hca_pkt ack; /* the responder's ACK for it */
+	struct hca_pkt pkt; /* the SEND that landed */
+};
+/* The landings of process pid's ring (0: this process's); NULL if it has
+ * none. HCA_LANDINGS of them. */
+struct hca_landing *hca_fabric_landings(int32_t pid);
+/* At the end of a pass: offer where the next SEND of each QP that could
+ * take one now would land. Needs sim_lock. */
+void hca_land_offer(void);
+/* Before a pass or a command: withdraw the offers, hand the responder
+ * those taken (waiting for one being taken). Needs sim_lock. */
+void hca_land_settle(void);
+/* A packet about to go to process pid's ring: 1 if it landed there (its
+ * ACK is in our ring, from self), 0 to send it. */
+int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
+	     const struct iovec *iov, int iovcnt);
+
 /* ---- receive (hca_rx.c) ---- */
 /* The HCA's one receive entry: a packet the wire took from this
  * process's ring, with its payload. */
@@ -547,6 +586,11 @@ void hca_rx(const struct hca_pkt *p, const uint8_t *payload);
 void hca_rx_deliver(const struct hca_pkt *p, const uint8_t *payload);
 /* Copy the payload of the packet being handled into iov. */
 void hca_rx_payload(const struct iovec *iov, int iovcnt);
+/* A SEND that landed (hca_land.c): to the responder, whose bytes and CQE
+ * are in place already. */
+void hca_rx_landed(const struct hca_pkt *p);
+/* 1 while the packet being handled is one that landed. */
+int hca_rx_landing(void);
 
 /* ---- --fault (hca_fault.c) ---- */
 /* A packet taken from the ring: 1 if a fault took it (dropped, held for
@@ -579,6 +623,12 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 /* Complete a taken receive WQE. */
 void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd);
+/* The CQE of that completion (for the CQ qp->rcq, no tag matching). */
+void hca_recv_cqe_info(const struct hca_qp *qp, uint32_t wqe_counter,
+		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd,
+		       struct hca_cqe_info *ci);
+/* The ACK of qp's responder for psn. */
+void hca_resp_ack(const struct hca_qp *qp, uint32_t psn, struct hca_pkt *a);
 
 
 /* ---- XRC (hca_xrc.c) ---- */
@@ -672,6 +722,7 @@ struct hca_stats {
 	uint64_t odp_faults;   /* ODP accesses that had to fault pages in */
 	uint64_t db_traps;     /* stores to UAR pages that trapped */
 	uint64_t db_opens;     /* UAR pages left writable while streaming */
+	uint64_t landed;       /* SENDs a sender placed here (hca_land.c) */
 };
 extern struct hca_stats hca_stats;
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the

@@ -87,6 +87,7 @@ int hca_cmd_exec(const void *in, size_t in_len, void *out, size_t out_len)
 
 	if (out_len < sizeof(*o))
 		return -EIO;
+	hca_land_settle(); /* no offer outlives what a command changes */
 	o->syndrome = 0;
 	d = in_len >= sizeof(*h) ? find_cmd(h->opcode) : NULL;
 	if (!d)

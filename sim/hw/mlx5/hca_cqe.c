@@ -43,9 +43,12 @@ static int is_error(uint8_t op)
 static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 {
 	uint32_t set_ci = be32toh(cq->dbrec[0]) & 0xffffff;
+	int landed = hca_rx_landing() && !is_error(ci->opcode);
 	uint8_t *e;
 
-	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe && !cq->ignore_overrun) {
+	/* a SEND that landed had its slot (the program may have read it) */
+	if (((cq->pi - set_ci) & 0xffffff) >= cq->ncqe && !cq->ignore_overrun &&
+	    !landed) {
 		if (!cq->overrun)
 			hca_eq_post(HCA_EQE_CQ_ERROR, 0, cq->dev, cq->cqn);
 		cq->overrun = 1;
@@ -54,6 +57,16 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 	e = cq->buf + (size_t)(cq->pi & (cq->ncqe - 1)) * cq->cqe_size;
 	if (cq->cqe_size == 128)
 		e += 64;
+	/* a SEND that landed: its sender wrote this CQE (hca_land.c) */
+	if (!landed)
+		hca_cqe_render(e, ci, (cq->pi & cq->ncqe) ? 1 : 0);
+	cq->pi++;
+	hca_trace_cqe(cq, ci);
+	return 1;
+}
+
+void hca_cqe_render(uint8_t *e, const struct hca_cqe_info *ci, int owner)
+{
 	memset(e, 0, 63);
 	if (is_error(ci->opcode)) {
 		e[54] = ci->vendor;
@@ -81,11 +94,8 @@ static int put_cqe(struct hca_cq *cq, const struct hca_cqe_info *ci)
 	put16(e + 60, ci->wqe_counter);
 	__atomic_store_n(&e[63],
 			 (uint8_t)(ci->opcode << 4 | (ci->solicited ? 2 : 0) |
-				   ((cq->pi & cq->ncqe) ? 1 : 0)),
+				   (owner ? 1 : 0)),
 			 __ATOMIC_RELEASE);
-	cq->pi++;
-	hca_trace_cqe(cq, ci);
-	return 1;
 }
 
 /*

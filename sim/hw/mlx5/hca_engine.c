@@ -109,6 +109,7 @@ int hca_step(void)
 	struct hca_cq *cq;
 	int did;
 
+	hca_land_settle(); /* landed SENDs come before what follows them */
 	did = hca_fabric_poll(64) > 0;
 	did |= hca_fault_step(now);
 	if (hca_soft)
@@ -123,6 +124,7 @@ int hca_step(void)
 	did |= hca_cq_overrun_errors();
 	for (cq = hca_cqs; cq; cq = cq->next)
 		hca_cq_check_arm(cq);
+	hca_land_offer();
 	hca_fabric_pass_done();
 	hca_stats.passes++;
 	hca_stats.busy_passes += did;

@@ -97,38 +97,46 @@ static uint8_t pkt_l3_type(const struct hca_qp *qp, const struct hca_pkt *p)
 	return v4_mapped(p->sgid) ? 2 : 1;
 }
 
-void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
-		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd)
+void hca_recv_cqe_info(const struct hca_qp *qp, uint32_t wqe_counter,
+		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd,
+		       struct hca_cqe_info *ci)
 {
-	struct hca_cq *cq = qp->rcq;
-	struct hca_cqe_info ci = {
+	*ci = (struct hca_cqe_info){
 		.wqe_counter = (uint16_t)wqe_counter,
 		.qpn = qp->qpn,
 		.uidx = qp->uidx,
 		.byte_cnt = bytes,
 		.syndrome = synd,
 	};
-
 	if (synd) {
-		ci.opcode = HCA_CQE_RESP_ERR;
+		ci->opcode = HCA_CQE_RESP_ERR;
 	} else if (p->op == HCA_PKT_WRITE) {
-		ci.opcode = HCA_CQE_RESP_WR_IMM;
+		ci->opcode = HCA_CQE_RESP_WR_IMM;
 	} else if (p->flags & HCA_PF_IMM) {
-		ci.opcode = HCA_CQE_RESP_SEND_IMM;
+		ci->opcode = HCA_CQE_RESP_SEND_IMM;
 	} else if (p->flags & HCA_PF_INV) {
-		ci.opcode = HCA_CQE_RESP_SEND_INV;
+		ci->opcode = HCA_CQE_RESP_SEND_INV;
 	} else {
-		ci.opcode = HCA_CQE_RESP_SEND;
+		ci->opcode = HCA_CQE_RESP_SEND;
 	}
 	if (!synd && p) {
-		ci.imm = p->imm; /* raw: immediate or BE32 invalidated rkey */
-		ci.src_qp = p->src_qpn;
-		ci.slid = p->slid;
-		ci.sl = p->sl;
-		ci.grh = !!(p->flags & HCA_PF_GRH);
-		ci.l3_type = ci.grh ? pkt_l3_type(qp, p) : 0;
-		ci.solicited = !!(p->flags & HCA_PF_SE);
+		ci->imm = p->imm; /* raw: immediate or BE32 invalidated rkey */
+		ci->src_qp = p->src_qpn;
+		ci->slid = p->slid;
+		ci->sl = p->sl;
+		ci->grh = !!(p->flags & HCA_PF_GRH);
+		ci->l3_type = ci->grh ? pkt_l3_type(qp, p) : 0;
+		ci->solicited = !!(p->flags & HCA_PF_SE);
 	}
+}
+
+void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
+		       const struct hca_pkt *p, uint32_t bytes, uint8_t synd)
+{
+	struct hca_cq *cq = qp->rcq;
+	struct hca_cqe_info ci;
+
+	hca_recv_cqe_info(qp, wqe_counter, p, bytes, synd, &ci);
 	if (qp->tm_op)
 		cq = hca_tm_complete(qp, &ci);
 	if (cq)
@@ -490,6 +498,8 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 		iov[1].iov_base = dst;
 		iov[1].iov_len = p->len;
 		n = dst ? 1 : 0;
+	} else if (hca_rx_landing()) {
+		n = 0; /* the sender put the bytes in place (hca_land.c) */
 	} else {
 		n = scatter_iov(qp, qp->msg_sge, qp->msg_nsge, qp->msg_off,
 				p->len - skip, iov + 1, &synd);
@@ -507,8 +517,10 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 		hca_rx_payload(iov, n + 1);
 	qp->msg_off += p->len - skip;
 	qp->epsn = (p->psn + 1) & PSN_MASK;
-	qp->ack_psn = p->psn;
-	qp->ack_pending = qp->type == IB_QPT_RC;
+	if (!hca_rx_landing()) { /* a landed SEND's ACK went with it */
+		qp->ack_psn = p->psn;
+		qp->ack_pending = qp->type == IB_QPT_RC;
+	}
 	if (!(p->flags & HCA_PF_LAST))
 		return;
 	qp->in_msg = 0;
@@ -627,6 +639,17 @@ void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p)
 }
 
 /* Send queued READ/atomic responses, then one cumulative ACK. */
+void hca_resp_ack(const struct hca_qp *qp, uint32_t psn, struct hca_pkt *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->op = HCA_PKT_ACK;
+	a->psn = psn;
+	a->src_dev = (uint16_t)qp->dev;
+	a->src_qpn = qp->qpn;
+	a->dst_dev = (uint16_t)qp->dlid_dev;
+	a->dst_qpn = qp->dest_qpn;
+}
+
 int hca_resp_flush(struct hca_qp *qp)
 {
 	struct hca_rresp *r;
@@ -662,13 +685,7 @@ int hca_resp_flush(struct hca_qp *qp)
 			qp->rr_tail++;
 	}
 	if (qp->ack_pending) {
-		memset(&a, 0, sizeof(a));
-		a.op = HCA_PKT_ACK;
-		a.psn = qp->ack_psn;
-		a.src_dev = (uint16_t)qp->dev;
-		a.src_qpn = qp->qpn;
-		a.dst_dev = (uint16_t)qp->dlid_dev;
-		a.dst_qpn = qp->dest_qpn;
+		hca_resp_ack(qp, qp->ack_psn, &a);
 		if (hca_fabric_send(&a, NULL, 0) != -EAGAIN) {
 			qp->ack_pending = 0;
 			did = 1;

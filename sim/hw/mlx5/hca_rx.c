@@ -14,6 +14,7 @@
 
 static const uint8_t *cur_payload; /* the packet being handled */
 static uint32_t cur_len;
+static int cur_landed; /* ... landed: its bytes and CQE are in place */
 
 static int is_response(uint8_t op)
 {
@@ -54,6 +55,18 @@ void hca_rx(const struct hca_pkt *p, const uint8_t *payload)
 {
 	if (!hca_fault_rx(p, payload))
 		hca_rx_deliver(p, payload);
+}
+
+void hca_rx_landed(const struct hca_pkt *p)
+{
+	cur_landed = 1;
+	hca_rx_deliver(p, NULL);
+	cur_landed = 0;
+}
+
+int hca_rx_landing(void)
+{
+	return cur_landed;
 }
 
 void hca_rx_payload(const struct iovec *iov, int iovcnt)

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Landings: a SEND placed by the sender's pass, without the receiver's
+ * engine. A packet in a peer's ring waits for that process's engine
+ * thread to be woken and scheduled (2-5 us, more while spinning programs
+ * hold the CPUs); a program spinning on its CQ needs only the bytes and
+ * the CQE in its memory. So at the end of each pass the responder offers,
+ * for each RC QP that could take a single-packet SEND now, where it would
+ * put one: the addresses of its next receive WQE's buffers (translated
+ * and checked by hca_mem, as for any SEND), the CQE slot and owner bit,
+ * the PSN it expects and the ACK it would send. The offer lives in the
+ * header page of the process's ring (hca_fabric.c), which every sender
+ * maps. A sender whose packet fits claims the offer, writes payload and
+ * CQE (the CQE bytes by the one CQE writer, hca_cqe.c; its owner byte
+ * last) with one process_vm_writev, leaves the packet in the offer and
+ * puts the receiver's ACK in its own ring: its WQE completes in the same
+ * pass.
+ *
+ * The receiver's engine settles its offers before anything else it does
+ * (each pass, each command): an offer nobody took is withdrawn, a taken
+ * one is handed to the responder like any packet (hca_rx_landed), which
+ * does everything but writing the bytes and the CQE again (and sends no
+ * ACK: the sender has it). An offer being taken is waited for; one whose
+ * taker died is delivered if its CQE became visible, else lost, like a
+ * packet on a link that went down. A receiver that died makes the write
+ * fail: the sender falls back to its ring, which reports it gone.
+ */
+#include "hca.h"
+#include "hca_cmd.h"
+#include "pid_gone.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+enum { LAND_FREE, LAND_OPEN, LAND_TAKING, LAND_TAKEN };
+
+#define TAKER_WAIT_NS 1000000 /* then ask whether the taker lives */
+
+static int denied; /* this process may not write into others */
+
+static int offerable(const struct hca_qp *qp)
+{
+	const struct hca_cq *cq = qp->rcq;
+	uint32_t ci;
+
+	if (qp->type != IB_QPT_RC || qp->xrc || qp->dct || qp->dci ||
+	    qp->dct_parent || qp->srq || qp->in_msg || qp->nak_pending ||
+	    qp->rr_head != qp->rr_tail || !cq ||
+	    (qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS))
+		return 0;
+	/* an armed CQ's event, and a CQE that would overrun, are the
+	 * engine's to raise */
+	if (__atomic_load_n(&cq->dbrec[1], __ATOMIC_ACQUIRE) !=
+	    htobe32(HCA_CQ_ARM_IDLE))
+		return 0;
+	ci = be32toh(__atomic_load_n(&cq->dbrec[0], __ATOMIC_ACQUIRE));
+	return ((cq->pi - ci) & 0xffffff) + 1 < cq->ncqe;
+}
+
+/* Where the next SEND for qp would land, into l; 0 if it cannot. */
+static int offer(struct hca_qp *qp, struct hca_landing *l)
+{
+	struct hca_sge sge[HCA_MAX_SGE];
+	struct hca_cq *cq = qp->rcq;
+	uint32_t n, i, wc;
+	uint8_t synd;
+	void *p;
+
+	if (!offerable(qp) || hca_recv_wqe(qp, sge, &n, &wc))
+		return 0;
+	qp->rq_consumed--; /* only looked at: the SEND takes it */
+	if (n > HCA_LAND_SEGS)
+		return 0;
+	l->cap = 0;
+	for (i = 0; i < n; i++) {
+		p = hca_mem(qp, sge[i].key, sge[i].addr, sge[i].len,
+			    IB_ACCESS_LOCAL_WRITE, 0, &synd);
+		if (!p && sge[i].len)
+			return 0;
+		l->seg[i].addr = (uintptr_t)p;
+		l->seg[i].len = sge[i].len;
+		l->cap += sge[i].len;
+	}
+	l->nseg = n;
+	l->dev = (uint16_t)qp->dev;
+	l->qpn = qp->qpn;
+	l->src_qpn = qp->dest_qpn;
+	l->psn = qp->epsn;
+	l->wqe_counter = wc;
+	l->uidx = qp->uidx;
+	l->cqe = (uintptr_t)(cq->buf +
+			     (size_t)(cq->pi & (cq->ncqe - 1)) * cq->cqe_size +
+			     (cq->cqe_size == 128 ? 64 : 0));
+	l->owner = (cq->pi & cq->ncqe) ? 1 : 0;
+	hca_resp_ack(qp, qp->epsn, &l->ack);
+	return 1;
+}
+
+void hca_land_offer(void)
+{
+	struct hca_landing *l = hca_fabric_landings(0);
+	unsigned int i = 0;
+	struct hca_qp *qp;
+
+	/* not with --fault's wire rules (they act on the ring), nor where
+	 * memory a kernel writes is not seen as written (valgrind) */
+	if (!l || hca_soft || sim.sh->cfg.nfaults || hca_doorbell_watching())
+		return;
+	for (qp = hca_qps; qp && i < HCA_LANDINGS; qp = qp->next) {
+		if (__atomic_load_n(&l[i].state, __ATOMIC_ACQUIRE) !=
+			    LAND_FREE ||
+		    !offer(qp, &l[i]))
+			continue;
+		__atomic_store_n(&l[i].state, LAND_OPEN, __ATOMIC_RELEASE);
+		i++;
+	}
+}
+
+/* The taker of l died before it said it was done: did its CQE land? */
+static int cqe_landed(const struct hca_landing *l)
+{
+	uint8_t op = __atomic_load_n((const uint8_t *)(uintptr_t)l->cqe + 63,
+				     __ATOMIC_ACQUIRE);
+
+	return (op & 1) == l->owner && op >> 4 != HCA_CQE_INVALID;
+}
+
+static void settle_one(struct hca_landing *l)
+{
+	uint64_t t0 = 0;
+	uint32_t st;
+
+	for (;;) {
+		st = LAND_OPEN;
+		if (__atomic_compare_exchange_n(&l->state, &st, LAND_FREE, 0,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE) ||
+		    st == LAND_FREE)
+			return; /* withdrawn, or never offered */
+		if (st == LAND_TAKEN)
+			break;
+		/* being taken: the taker writes for a few us, unless it
+		 * lost its CPU; it may also give it back (open again) */
+		if (!t0)
+			t0 = hca_now();
+		else
+			sched_yield();
+		if (hca_now() - t0 > TAKER_WAIT_NS &&
+		    sim_pid_gone((pid_t)l->taker)) {
+			if (!cqe_landed(l))
+				st = LAND_FREE; /* lost on the way */
+			break;
+		}
+	}
+	if (st == LAND_TAKING || st == LAND_TAKEN) {
+		hca_stats.landed++;
+		hca_rx_landed(&l->pkt);
+	}
+	__atomic_store_n(&l->state, LAND_FREE, __ATOMIC_RELEASE);
+}
+
+void hca_land_settle(void)
+{
+	struct hca_landing *l = hca_fabric_landings(0);
+	unsigned int i;
+
+	for (i = 0; l && i < HCA_LANDINGS; i++)
+		settle_one(&l[i]);
+}
+
+static int fits(const struct hca_landing *l, const struct hca_pkt *p)
+{
+	return p->op == HCA_PKT_SEND && l->dev == p->dst_dev &&
+	       l->qpn == p->dst_qpn && l->src_qpn == p->src_qpn &&
+	       l->ack.dst_dev == p->src_dev && l->psn == p->psn &&
+	       p->len <= l->cap && !p->xrc_srqn &&
+	       (p->flags & ~(uint32_t)HCA_PF_IMM) ==
+		       (HCA_PF_FIRST | HCA_PF_LAST);
+}
+
+/* Payload into the offer's buffers, then the CQE, its owner byte last. */
+static int place(int32_t pid, const struct hca_landing *l,
+		 const struct hca_pkt *p, const struct iovec *iov, int iovcnt)
+{
+	struct iovec loc[HCA_MAX_SGE + 2], rem[HCA_LAND_SEGS + 2];
+	struct hca_qp stub = {.dev = l->dev, .qpn = l->qpn, .uidx = l->uidx};
+	uint32_t left = p->len, i;
+	struct hca_cqe_info ci;
+	uint8_t cqe[64];
+	ssize_t want = p->len + 64;
+	int nl = 0, nr = 0;
+
+	if (iovcnt > HCA_MAX_SGE)
+		return 0;
+	for (nl = 0; nl < iovcnt; nl++)
+		loc[nl] = iov[nl];
+	for (i = 0; i < l->nseg && left; i++) {
+		rem[nr].iov_base = (void *)(uintptr_t)l->seg[i].addr;
+		rem[nr].iov_len = l->seg[i].len < left ? l->seg[i].len : left;
+		left -= (uint32_t)rem[nr++].iov_len;
+	}
+	/* the responder's CQE for this packet, as it would write it */
+	hca_recv_cqe_info(&stub, l->wqe_counter, p, p->len, 0, &ci);
+	hca_cqe_render(cqe, &ci, l->owner);
+	loc[nl++] = (struct iovec){cqe, 63};
+	loc[nl++] = (struct iovec){cqe + 63, 1};
+	rem[nr++] = (struct iovec){(void *)(uintptr_t)l->cqe, 63};
+	rem[nr++] = (struct iovec){(void *)(uintptr_t)(l->cqe + 63), 1};
+	if (process_vm_writev(pid, loc, (unsigned long)nl, rem,
+			      (unsigned long)nr, 0) == want)
+		return 1;
+	if (errno == EPERM) /* e.g. yama: never again, the ring it is */
+		denied = 1;
+	return 0;
+}
+
+int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
+	     const struct iovec *iov, int iovcnt)
+{
+	struct hca_landing *l =
+		p->op == HCA_PKT_SEND && pid && pid != self && !denied
+			? hca_fabric_landings(pid)
+			: NULL;
+	struct hca_pkt ack;
+	unsigned int i;
+	uint32_t st;
+
+	for (i = 0; l && i < HCA_LANDINGS; i++, l++) {
+		st = LAND_OPEN;
+		/* taken first, then read: the receiver may offer it anew */
+		if (!__atomic_compare_exchange_n(&l->state, &st, LAND_TAKING, 0,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			continue;
+		if (!fits(l, p)) {
+			__atomic_store_n(&l->state, LAND_OPEN,
+					 __ATOMIC_RELEASE);
+			continue;
+		}
+		l->taker = self;
+		l->pkt = *p;
+		ack = l->ack;
+		if (!place(pid, l, p, iov, iovcnt)) {
+			/* its owner byte is not there: the ring carries it */
+			__atomic_store_n(&l->state, LAND_FREE,
+					 __ATOMIC_RELEASE);
+			return 0;
+		}
+		__atomic_store_n(&l->state, LAND_TAKEN, __ATOMIC_RELEASE);
+		hca_fabric_send_pid(self, &ack);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# SENDs that land (hca_land.c): a process and its fork child ping-pong
+# 2000 checked messages (tests/sim/debian_land.c), under rdma-sim with the
+# engine's counters; both processes must have had SENDs land, i.e. placed
+# by the sender's pass, and every byte and completion must be right. Then
+# a receiver that dies mid-way: the sender's next SEND completes with
+# RETRY_EXC_ERR instead of hanging. The library stack is the caller's
+# (LD_LIBRARY_PATH: ours; unset: Debian's).
+# Usage: land.sh SIM PROGRAM
+SIM=$1
+PROG=$2
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# yama (not on the CI VM's kernel) limits process_vm_writev: at 1 to a
+# process's descendants (the parent's SENDs land, the child's go by the
+# ring), above to no one
+need=2
+yama=/proc/sys/kernel/yama/ptrace_scope
+if [ -r $yama ] && [ "$(cat $yama)" -ge 1 ]; then
+	[ "$(cat $yama)" -ge 2 ] && {
+		echo "SKIP: yama ptrace_scope $(cat $yama): no process may" \
+			"write into another, no SEND can land"
+		exit 77
+	}
+	echo "yama ptrace_scope 1: only the SENDs into the child can land"
+	need=1
+fi
+RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 ||
+	fail "the ping-pong failed"
+cat "$w/stats"
+[ "$(grep -c '^engine passes' "$w/stats")" -eq 2 ] ||
+	fail "not two processes' counters"
+# "... landed N": each process (with yama, one) had SENDs placed by its peer
+awk -v need=$need '{ for (i = 1; i < NF; i++) if ($i == "landed")
+		if ($(i + 1) > 0) got++ }
+     END { exit got < need }' "$w/stats" || fail "a process had no SEND land"
+
+: >"$w/stats"
+RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 die ||
+	fail "a receiver that died: the sender did not see its SEND fail"
+awk '{ for (i = 1; i < NF; i++) if ($i == "landed") n += $(i + 1) }
+     END { exit !(n > 0) }' "$w/stats" ||
+	fail "no SEND landed before the receiver died"
+echo "PASS"
