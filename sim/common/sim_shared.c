@@ -95,6 +95,16 @@ void sim_shared_unlock(struct sim_shared *sh)
 	pthread_mutex_unlock(&sh->lock);
 }
 
+uint32_t sim_shared_number(struct sim_shared *sh)
+{
+	uint32_t n;
+
+	sim_shared_lock(sh);
+	n = (uint32_t)(sh->next_id++ & 0xffffff);
+	sim_shared_unlock(sh);
+	return n ? n : 1;
+}
+
 int sim_fail_check(struct sim_shared *sh, const char *kind, int at_commit)
 {
 	unsigned int i;

@@ -223,6 +223,9 @@ int sim_shared_create(const char *dir, const struct sim_config *cfg,
 void sim_state_path(char *buf, size_t len, const char *dir);
 void sim_shared_lock(struct sim_shared *sh);
 void sim_shared_unlock(struct sim_shared *sh);
+/* A number no object of the world had (XRC domains, CQs, SRQs), from the
+ * one counter every process and layer draws on: 1..2^24-1. Takes lock. */
+uint32_t sim_shared_number(struct sim_shared *sh);
 
 /* Path of the MEMIC backing file of all devices. */
 void sim_memic_path(char *buf, size_t len, const char *dir);

@@ -467,8 +467,6 @@ int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a);
 /* RoCE port: the AV's destination MAC as the kernel resolves it
  * (-ETIMEDOUT when nothing answers); 0 on InfiniBand. */
 int sim_resolve_ah_dmac(unsigned int dev, struct sim_ah_attr *a);
-/* A number no object of the world had (domains, SRQs): 1..2^24-1. */
-uint32_t sim_world_number(void);
 /* Processes' handles on a shared kernel object (obj_xrcd.c), under the
  * shared lock: drop dead holders and count the live ones; one handle of
  * this process more (delta 1) or less (-1), -ENOMEM when full. */

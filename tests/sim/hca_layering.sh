@@ -24,6 +24,9 @@ grep -rnE '\b(sim_async_event|sim_cq_comp_event|sim_device_event|sim_for_each_co
 # path's device as the driver computes it. No other HCA file may.
 grep -rnE '\bsim_xrc_tgt|\bsim_qp_attr\b|\bmlx5_av_dev\b' "$SIM/hw" |
 	grep -v '/hca_xrc\.c:' && fail "the HCA reads the core's XRC rows (above)"
+# one world-wide numbering (common/sim_shared.c): no layer draws its own
+grep -rn 'next_id++' "$SIM/hw" "$SIM/drivers" &&
+	fail "a layer numbers objects itself: sim_shared_number() (above)"
 grep -rnE '#[[:space:]]*include[[:space:]]*"(obj|mlx5)\.h"' "$SIM/hw" &&
 	fail "the HCA includes a kernel object or driver header (above)"
 # the SMA (hca_mad.c) still asks the core for the port's attributes

@@ -149,16 +149,6 @@ void *hca_table_take(struct hca_table *t, uint32_t num)
 	return NULL;
 }
 
-uint32_t hca_new_number(void)
-{
-	uint32_t n;
-
-	sim_shared_lock(sim.sh);
-	n = (uint32_t)(sim.sh->next_id++ & 0xffffff);
-	sim_shared_unlock(sim.sh);
-	return n ? n : 1;
-}
-
 /* ---- event queue ---- */
 static void (*eq_handler)(const struct hca_eqe *eqe);
 

@@ -32,7 +32,7 @@ static uint8_t create_cq(const void *in, void *out)
 	if (!cq)
 		return HCA_STAT_LIM_ERR;
 	cq->dev = c->dev;
-	cq->cqn = hca_new_number();
+	cq->cqn = sim_shared_number(sim.sh);
 	cq->ncqe = c->ncqe;
 	cq->cqe_size = c->cqe_size;
 	cq->ignore_overrun = c->ignore_overrun;

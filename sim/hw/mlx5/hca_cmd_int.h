@@ -54,7 +54,5 @@ void *hca_table_take(struct hca_table *t, uint32_t num);
 		if (*p_)                                                       \
 			*p_ = (obj)->next;                                     \
 	} while (0)
-/* A fresh CQ / SRQ number (world-wide, never 0). */
-uint32_t hca_new_number(void);
 
 #endif

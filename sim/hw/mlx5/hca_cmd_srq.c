@@ -34,7 +34,7 @@ static uint8_t create_srq(const void *in, void *out)
 	if (!srq)
 		return HCA_STAT_LIM_ERR;
 	srq->dev = c->dev;
-	srq->srqn = c->srqn ? c->srqn : hca_new_number();
+	srq->srqn = c->srqn ? c->srqn : sim_shared_number(sim.sh);
 	srq->wqe_cnt = c->wqe_cnt;
 	srq->wqe_shift = c->wqe_shift;
 	srq->max_gs = c->max_gs;
