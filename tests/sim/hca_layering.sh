@@ -41,6 +41,10 @@ for f in "$SIM"/drivers/mlx5/*.[ch]; do
 	grep -nE '#[[:space:]]*include[[:space:]]*"hca\.h"' "$f" &&
 		fail "$f includes hca.h: only hca_cmd.h is the driver's"
 done
+# rxe meets the HCA's event queue itself (drivers/dev_event.c), not
+# through the mlx5 driver
+grep -rnE '\bmlx5_[a-z_]+\(' "$SIM/drivers/rxe" &&
+	fail "the rxe driver calls the mlx5 driver (above)"
 n=$(grep -c 'HCA_CMD(' "$SIM"/hw/mlx5/hca_cmd*.c | awk -F: '{s += $2} END {print s}')
 [ "$n" -gt 20 ] || fail "only $n commands in the dispatcher's tables"
 echo "HCA and mlx5 driver layered: $n firmware commands, no object crossing"
