@@ -35,6 +35,10 @@ void v_srq_udata(struct v_udata *u, uint32_t max_wr, uint32_t max_sge);
  * u's driver data; the response is core_len bytes then u->out. */
 int v_write_udata(int fd, uint32_t cmd, void *core, size_t core_len,
 		  void *resp, size_t resp_len, struct v_udata *u);
+/* The same by extended write(): the driver data's words in the ex header,
+ * its response after the core's resp_len bytes. */
+int v_write_ex_udata(int fd, uint32_t cmd, void *core, size_t core_len,
+		     void *resp, size_t resp_len, struct v_udata *u);
 /* Append the driver data as UHW_IN (when any) and UHW_OUT. */
 void v_add_uhw(struct raw_ioctl *c, struct v_udata *u);
 /* A context with a PD and a 64-entry CQ; -1 (reported) on failure. */
