@@ -133,7 +133,7 @@ static void qp_state(const struct mlx5_sim_res *r)
  * process holding it (core/xrc_tgt.c), whichever HCA found them. */
 static void xrc_tgt_event(const struct hca_eqe *e, uint32_t ib)
 {
-	struct sim_xrc_tgt *t = sim_xrc_tgt_row(e->dev, e->num);
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(sim.sh, e->dev, e->num);
 
 	if (!t)
 		return;

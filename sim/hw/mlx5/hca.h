@@ -22,7 +22,7 @@
 
 #include "hca_cmd.h"
 #include "ib_enums.h"
-#include "sim.h"
+#include "sim_world.h"
 
 /* mlx5 WQE opcodes (ctrl segment byte 3) */
 enum {
