@@ -88,6 +88,9 @@ int v_open_qp(int fd, uint32_t xrcd, uint32_t qpn, uint8_t type,
 /* --abort KIND: the first create of KIND fails at its commit (run under
  * --fail KIND:1:EIO:commit) and leaves nothing behind. */
 int v_check_abort(const char *kind);
+/* --fork-destroy: a fork child destroys its copies of the parent's
+ * objects, then the parent its own (verbs_fork.c). */
+int v_check_fork_destroy(void);
 
 void v_check_cq(void);
 void v_check_qp(void);

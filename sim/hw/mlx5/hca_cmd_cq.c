@@ -109,4 +109,11 @@ static const struct hca_cmd_def cq_defs[] = {
 	HCA_CMD(MODIFY_CQ, modify_cq, struct hca_modify_cq_in,
 		struct hca_cmd_out),
 };
-HCA_CMD_TOPIC(cq, cq_defs);
+/* the engine's list of CQs is the table's */
+static void cq_forked(void)
+{
+	hca_table_clear(&cq_table, free);
+	hca_cqs = NULL;
+}
+
+HCA_CMD_TOPIC(cq, cq_defs, cq_forked);

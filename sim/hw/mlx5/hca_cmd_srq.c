@@ -121,4 +121,18 @@ static const struct hca_cmd_def srq_defs[] = {
 	HCA_CMD(ARM_RQ, arm_rq, struct hca_arm_rq_in, struct hca_cmd_out),
 	HCA_CMD(ARM_XRC_SRQ, arm_rq, struct hca_arm_rq_in, struct hca_cmd_out),
 };
-HCA_CMD_TOPIC(srq, srq_defs);
+static void srq_free(void *obj)
+{
+	struct hca_srq *srq = obj;
+
+	hca_tm_free(srq->tm);
+	free(srq);
+}
+
+static void srq_forked(void)
+{
+	hca_table_clear(&srq_table, srq_free);
+	hca_srqs = NULL;
+}
+
+HCA_CMD_TOPIC(srq, srq_defs, srq_forked);
