@@ -52,9 +52,9 @@ static void release_file(struct held_file h)
 {
 	if (!h.op)
 		return;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	h.op->put(-1, h.file);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 }
 
 int close(int fd)
@@ -64,14 +64,14 @@ int close(int fd)
 
 	sim_real_init();
 	if (sim_fd_tracked(fd)) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		if (sim_fd_internal(fd)) {
-			pthread_mutex_unlock(&sim_lock);
+			sim_lock_drop();
 			return fail_errno(EBADF); /* not the program's */
 		}
 		held = hold_file(fd);
 		sim_fd_drop(fd);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		sim_trace("close fd %d", fd);
 	}
 	ret = real.close(fd);
@@ -114,9 +114,9 @@ int close_range(unsigned int lo, unsigned int hi, int flags)
 		*(void **)&next = dlsym_next("close_range");
 	if (!sim_fds || lo > hi)
 		return next(lo, hi, flags);
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	ret = close_sparing(lo, hi, flags, next);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return ret;
 }
 
@@ -132,15 +132,15 @@ static int dup_track(int old, int new)
 
 	if (new < 0 || !sim_fd_tracked(old))
 		return new;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	src = sim_fd_get(old);
 	if (src && sim_fd_set(new, src->kind, src->any)) {
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		real.close(new);
 		errno = EMFILE;
 		return -1;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	sim_trace("dup fd %d -> fd %d", old, new);
 	return new;
 }
@@ -156,14 +156,14 @@ static int drop_target(int old, int new, struct held_file *held)
 	*held = (struct held_file){};
 	if (old == new || !sim_fd_tracked(new))
 		return 0;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_internal(new)) {
 		ret = sim_internal_fd_evict(new);
 	} else {
 		*held = hold_file(new);
 		sim_fd_drop(new);
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return ret ? fail_errno(-ret) : 0;
 }
 
@@ -383,18 +383,18 @@ void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	}
 	if (!sim.active)
 		return real.mremap(old, old_len, new_len, flags, fixed);
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	known = sim_map_known(old, old_len);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (known && new_len > old_len) {
 		errno = EFAULT;
 		return MAP_FAILED;
 	}
 	p = real.mremap(old, old_len, new_len, flags, fixed);
 	if (p != MAP_FAILED && known) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		sim_mremap_note(old, old_len, p, new_len);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return p;
 }
@@ -406,9 +406,9 @@ int munmap(void *addr, size_t len)
 	sim_real_init();
 	ret = real.munmap(addr, len);
 	if (!ret && sim.active) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		sim_munmap_note(addr, len);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return ret;
 }

@@ -42,10 +42,10 @@ static ssize_t uverbs_write(int fd, const void *buf, size_t count)
 {
 	ssize_t ret;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	ret = sim_fd_tracked(fd) ? sim_write_cmd(sim_fds[fd].uv, buf, count)
 				 : -EBADF;
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return ret;
 }
 
@@ -54,11 +54,11 @@ static long uverbs_ioctl(int fd, unsigned long req, void *arg)
 	long ret = -ENOTTY;
 	int known;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	known = sim_fd_kind(fd) == SIM_FD_UVERBS && req == RDMA_VERBS_IOCTL;
 	if (known)
 		ret = sim_ioctl(fd, sim_fds[fd].uv, arg);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (!known)
 		sim_trace("ioctl fd %d cmd %#lx -> ENOTTY", fd, req);
 	return ret;
@@ -70,12 +70,12 @@ static void *uverbs_mmap(int fd, void *addr, size_t len, int prot, int flags,
 	void *ret = MAP_FAILED;
 	int err = EBADF;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_UVERBS) {
 		ret = sim_mmap(sim_fds[fd].uv, addr, len, prot, flags, off);
 		err = errno;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (ret == MAP_FAILED)
 		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
 			  (unsigned long long)off, strerrorname_np(err));
@@ -140,12 +140,12 @@ static void *dmabuf_mmap(int fd, void *addr, size_t len, int prot, int flags,
 {
 	int err;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	err = sim_fd_kind(fd) == SIM_FD_DMABUF
 		      ? sim_dmabuf_mmap_errno(sim_fds[fd].db, prot, flags, len,
 					      off)
 		      : EBADF;
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (!err)
 		return real.mmap(addr, len, prot, flags, fd, off);
 	sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
@@ -161,10 +161,10 @@ static off_t dmabuf_llseek(int fd, off_t off, int whence)
 
 	if (off || (whence != SEEK_SET && whence != SEEK_END))
 		return -EINVAL;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_DMABUF)
 		size = sim_fds[fd].db->size;
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return whence == SEEK_END ? (off_t)size : 0;
 }
 
@@ -226,14 +226,14 @@ static long devnode_ioctl(int fd, unsigned long req, void *arg)
 	struct sim_devfile *df;
 	long r = -EBADF;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_DEVNODE) {
 		df = sim_fds[fd].dev;
 		r = df->node->ioctl ? df->node->ioctl(df, req, arg) : -ENOTTY;
 		sim_trace("ioctl fd %d (%s) cmd %#lx -> %s", fd, df->path, req,
 			  r < 0 ? strerrorname_np((int)-r) : "0");
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return r;
 }
 
@@ -244,7 +244,7 @@ static void *devnode_mmap(int fd, void *addr, size_t len, int prot, int flags,
 	void *ret = MAP_FAILED;
 	int err = EBADF;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_DEVNODE) {
 		df = sim_fds[fd].dev;
 		errno = ENODEV;
@@ -252,7 +252,7 @@ static void *devnode_mmap(int fd, void *addr, size_t len, int prot, int flags,
 			ret = df->node->mmap(df, addr, len, prot, flags, off);
 		err = errno;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	errno = err;
 	return ret;
 }

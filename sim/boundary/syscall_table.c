@@ -71,9 +71,9 @@ static long sys_munmap(const long *a)
 	long r = sim_raw_syscall(__NR_munmap, a, 0);
 
 	if (!r && sim.active) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		sim_munmap_note(P(0), SZ(1));
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return r;
 }
@@ -83,16 +83,16 @@ static long sys_mremap(const long *a)
 	long r;
 	int known;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	known = sim.active && sim_map_known(P(0), SZ(1));
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (known && SZ(2) > SZ(1))
 		return -EFAULT; /* a device mapping does not grow */
 	r = sim_raw_syscall(__NR_mremap, a, 0);
 	if (r >= 0 && known) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		sim_mremap_note(P(0), SZ(1), (void *)r, SZ(2));
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return r;
 }

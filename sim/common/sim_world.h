@@ -35,6 +35,12 @@ extern pthread_mutex_t sim_lock;
  * core/sigmask.c), for the sim's threads and locked sections; the old
  * mask in *old when old is not NULL. */
 void sim_sigmask_async(sigset_t *old);
+/* Take and drop sim_lock on a program's thread: its asynchronous signals
+ * wait while the lock is held, so a handler that exit()s (and the atexit
+ * work that calls the sim again) never finds the lock held by its own
+ * thread (core/sigmask.c). */
+void sim_lock_take(void);
+void sim_lock_drop(void);
 
 /*
  * ---- libc entry points (boundary/init.c) ----

@@ -274,9 +274,9 @@ static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
 	mad = kbuf + hs;
 	if (h.id >= UMAD_MAX_AGENTS)
 		return -EINVAL;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (!u->agents[h.id].used) {
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		return -EIO;
 	}
 	dev = destination(u->dev, &h, mad, &slid);
@@ -291,7 +291,7 @@ static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
 		h.status = ETIMEDOUT;
 		queue_pkt(f, &h, mad, SIM_MAD_HDR);
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	sim_trace("umad%u write class %#x method %#x attr %#x -> %s", u->dev,
 		  mad[1], mad[3], be16toh(*(uint16_t *)(mad + 16)),
 		  answered ? "answered" : "unanswered");
@@ -315,7 +315,7 @@ static ssize_t umad_read(struct sim_devfile *f, int fd, void *buf, size_t len)
 	}
 	if (real.read(fd, &v, sizeof(v)) < 0)
 		return -errno;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	p = u->head;
 	if (!p) {
 		ret = -EAGAIN; /* another reader took it */
@@ -339,7 +339,7 @@ static ssize_t umad_read(struct sim_devfile *f, int fd, void *buf, size_t len)
 			free(p);
 		}
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return ret;
 }
 
