@@ -146,8 +146,8 @@ static void *dmabuf_mmap(int fd, void *addr, size_t len, int prot, int flags,
 					      off)
 		      : EBADF;
 	sim_lock_drop();
-	if (!err)
-		return real.mmap(addr, len, prot, flags, fd, off);
+	if (!err) /* the kernel maps the file: the sim's own call */
+		return sys.mmap(addr, len, prot, flags, fd, off);
 	sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
 		  (unsigned long long)off, strerrorname_np(err));
 	errno = err;

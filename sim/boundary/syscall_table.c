@@ -58,14 +58,21 @@ SYS(fstat, fstat(I(0), P(1)))
 SYS(fstatat, fstatat(I(0), P(1), P(2), I(3)))
 SYS(statx, statx(I(0), P(1), I(2), U(3), P(4)))
 SYS(lseek, lseek(I(0), (off_t)a[1], I(2)))
-SYS(mmap, mmap(P(0), SZ(1), I(2), I(3), I(4), (off_t)a[5]))
-
 /*
- * munmap and mremap by syscall(2) are the kernel's own, made here by the
- * sim's system call: libc's may be patched to call syscall(2) (libfabric's
- * memory hooks do), which inside this trap would trap again with SIGSYS
- * blocked, and the kernel kills the process for that.
+ * mmap, munmap and mremap by syscall(2) are the kernel's own, made here by
+ * the sim's system call: libc's may be patched to call syscall(2)
+ * (libfabric's and UCX's memory hooks do), which inside this trap would
+ * trap again with SIGSYS blocked, and the kernel kills the process for
+ * that. A mapping of a simulated fd is the sim's (its own mappings are
+ * made by its own call too: sys.mmap).
  */
+static long sys_mmap(const long *a)
+{
+	if ((I(3) & MAP_ANONYMOUS) || !sim_fd_tracked(I(4)))
+		return sim_raw_syscall(__NR_mmap, a, a[5]);
+	return result((long)mmap(P(0), SZ(1), I(2), I(3), I(4), (off_t)a[5]));
+}
+
 static long sys_munmap(const long *a)
 {
 	long r = sim_raw_syscall(__NR_munmap, a, 0);

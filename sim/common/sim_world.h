@@ -48,7 +48,9 @@ void sim_lock_drop(void);
  * librdmasim.so (dlsym RTLD_NEXT), for passing a program's own call on
  * along its chain of interposers; `sys` is libc's own, for everything the
  * sim does for itself, so that no function the program (or a library
- * preloaded after the sim) interposes ever sees the sim's calls.
+ * preloaded after the sim) interposes ever sees the sim's calls; its
+ * mmap, munmap, mremap and mprotect are the sim's own system call
+ * (raw_syscall.h), as hooks may patch libc's.
  */
 struct sim_real {
 	int (*open)(const char *, int, ...);
