@@ -26,18 +26,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int failures;
-static unsigned int hooked;
+#include "judge.h"
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
+static unsigned int hooked;
 
 /* A call of the patched libc function (the hook runs in its place). */
 static void note(void)
