@@ -74,7 +74,7 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 		err = errno;
 		goto fail;
 	}
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	f = calloc(1, sizeof(*f));
 	err = f ? 0 : ENOMEM;
 	if (f) {
@@ -100,7 +100,7 @@ int sim_devnode_open(const struct sim_devnode *n, const char *path, int flags)
 		f->refs = 1;
 		sim_devfile_put(f);
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (err && fd >= 0)
 		real.close(fd);
 fail:
@@ -149,20 +149,20 @@ static struct sim_devfile *devfile_get(int fd)
 {
 	struct sim_devfile *f = NULL;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_DEVNODE) {
 		f = sim_fds[fd].dev;
 		f->refs++;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return f;
 }
 
 static void devfile_drop(struct sim_devfile *f)
 {
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	sim_devfile_put(f);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 }
 
 /* read (rbuf) or write (wbuf) through the node's hook. */

@@ -27,48 +27,55 @@ static int fail_errno(int err)
 	return -1;
 }
 
-/*
- * A dma-buf's export is released only when the kernel has really closed
- * the file: keep a reference across the close, drop it after.
- */
-static struct sim_dmabuf *pin_dmabuf(int fd)
+/* An open file whose row says it is released only once the kernel has
+ * really closed the fd (a dma-buf's export): held across the close. */
+struct held_file {
+	const struct sim_fops *op;
+	void *file;
+};
+
+/* Needs sim_lock. */
+static struct held_file hold_file(int fd)
 {
 	struct sim_fd *f = sim_fd_get(fd);
+	struct held_file h = {};
 
-	if (!f || f->kind != SIM_FD_DMABUF)
-		return NULL;
-	f->db->refs++;
-	return f->db;
+	h.op = f ? sim_fops_of(f->kind) : NULL;
+	if (!h.op || !h.op->put_after_close)
+		return (struct held_file){};
+	h.file = f->any;
+	h.op->get(h.file);
+	return h;
 }
 
-static void unpin_dmabuf(struct sim_dmabuf *db)
+static void release_file(struct held_file h)
 {
-	if (!db)
+	if (!h.op)
 		return;
-	pthread_mutex_lock(&sim_lock);
-	sim_dmabuf_put(db);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_take();
+	h.op->put(-1, h.file);
+	sim_lock_drop();
 }
 
 int close(int fd)
 {
-	struct sim_dmabuf *db = NULL;
+	struct held_file held = {};
 	int ret;
 
 	sim_real_init();
 	if (sim_fd_tracked(fd)) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		if (sim_fd_internal(fd)) {
-			pthread_mutex_unlock(&sim_lock);
+			sim_lock_drop();
 			return fail_errno(EBADF); /* not the program's */
 		}
-		db = pin_dmabuf(fd);
+		held = hold_file(fd);
 		sim_fd_drop(fd);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		sim_trace("close fd %d", fd);
 	}
 	ret = real.close(fd);
-	unpin_dmabuf(db);
+	release_file(held);
 	return ret;
 }
 
@@ -107,9 +114,9 @@ int close_range(unsigned int lo, unsigned int hi, int flags)
 		*(void **)&next = dlsym_next("close_range");
 	if (!sim_fds || lo > hi)
 		return next(lo, hi, flags);
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	ret = close_sparing(lo, hi, flags, next);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return ret;
 }
 
@@ -125,15 +132,15 @@ static int dup_track(int old, int new)
 
 	if (new < 0 || !sim_fd_tracked(old))
 		return new;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	src = sim_fd_get(old);
 	if (src && sim_fd_set(new, src->kind, src->any)) {
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		real.close(new);
 		errno = EMFILE;
 		return -1;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	sim_trace("dup fd %d -> fd %d", old, new);
 	return new;
 }
@@ -142,21 +149,21 @@ static int dup_track(int old, int new)
  * The target of dup2/dup3 is closed implicitly; if the sim keeps one of
  * its own fds there, that one moves away first.
  */
-static int drop_target(int old, int new, struct sim_dmabuf **db)
+static int drop_target(int old, int new, struct held_file *held)
 {
 	int ret = 0;
 
-	*db = NULL;
+	*held = (struct held_file){};
 	if (old == new || !sim_fd_tracked(new))
 		return 0;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_internal(new)) {
 		ret = sim_internal_fd_evict(new);
 	} else {
-		*db = pin_dmabuf(new);
+		*held = hold_file(new);
 		sim_fd_drop(new);
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return ret ? fail_errno(-ret) : 0;
 }
 
@@ -170,31 +177,31 @@ int dup(int fd)
 
 int dup2(int old, int new)
 {
-	struct sim_dmabuf *db;
+	struct held_file held;
 	int ret;
 
 	sim_real_init();
-	if (fcntl(old, F_GETFD) < 0 || drop_target(old, new, &db))
+	if (fcntl(old, F_GETFD) < 0 || drop_target(old, new, &held))
 		return -1;
 	if (old == new)
 		return real.dup2(old, new);
 	ret = dup_track(old, real.dup2(old, new));
-	unpin_dmabuf(db);
+	release_file(held);
 	return ret;
 }
 
 int dup3(int old, int new, int flags)
 {
-	struct sim_dmabuf *db = NULL;
+	struct held_file held = {};
 	int ret;
 
 	sim_real_init();
 	if (sim_fd_internal(old))
 		return fail_errno(EBADF);
-	if (old != new &&fcntl(old, F_GETFD) >= 0 && drop_target(old, new, &db))
+	if (old != new &&fcntl(old, F_GETFD) >= 0 && drop_target(old, new, &held))
 		return -1;
 	ret = dup_track(old, real.dup3(old, new, flags));
-	unpin_dmabuf(db);
+	release_file(held);
 	return ret;
 }
 
@@ -376,18 +383,18 @@ void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	}
 	if (!sim.active)
 		return real.mremap(old, old_len, new_len, flags, fixed);
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	known = sim_map_known(old, old_len);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (known && new_len > old_len) {
 		errno = EFAULT;
 		return MAP_FAILED;
 	}
 	p = real.mremap(old, old_len, new_len, flags, fixed);
 	if (p != MAP_FAILED && known) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		sim_mremap_note(old, old_len, p, new_len);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return p;
 }
@@ -399,9 +406,9 @@ int munmap(void *addr, size_t len)
 	sim_real_init();
 	ret = real.munmap(addr, len);
 	if (!ret && sim.active) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		sim_munmap_note(addr, len);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return ret;
 }

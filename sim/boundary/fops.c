@@ -27,14 +27,25 @@ static ssize_t neg_errno(ssize_t r)
 
 /* ---- uverbs ---- */
 
+static void uverbs_get(void *file)
+{
+	((struct sim_uvfile *)file)->refs++;
+}
+
+static void uverbs_put(int fd, void *file)
+{
+	(void)fd;
+	sim_uvfile_put(file);
+}
+
 static ssize_t uverbs_write(int fd, const void *buf, size_t count)
 {
 	ssize_t ret;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	ret = sim_fd_tracked(fd) ? sim_write_cmd(sim_fds[fd].uv, buf, count)
 				 : -EBADF;
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return ret;
 }
 
@@ -43,11 +54,11 @@ static long uverbs_ioctl(int fd, unsigned long req, void *arg)
 	long ret = -ENOTTY;
 	int known;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	known = sim_fd_kind(fd) == SIM_FD_UVERBS && req == RDMA_VERBS_IOCTL;
 	if (known)
 		ret = sim_ioctl(fd, sim_fds[fd].uv, arg);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (!known)
 		sim_trace("ioctl fd %d cmd %#lx -> ENOTTY", fd, req);
 	return ret;
@@ -59,12 +70,12 @@ static void *uverbs_mmap(int fd, void *addr, size_t len, int prot, int flags,
 	void *ret = MAP_FAILED;
 	int err = EBADF;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_UVERBS) {
 		ret = sim_mmap(sim_fds[fd].uv, addr, len, prot, flags, off);
 		err = errno;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (ret == MAP_FAILED)
 		sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
 			  (unsigned long long)off, strerrorname_np(err));
@@ -77,12 +88,34 @@ static void *uverbs_mmap(int fd, void *addr, size_t len, int prot, int flags,
 
 /* ---- event files (completion channel, async event fd) ---- */
 
+static void event_get(void *file)
+{
+	sim_evq_get(file);
+}
+
+static void event_put(int fd, void *file)
+{
+	sim_evq_fd_closed(file, fd);
+	sim_evq_put(file);
+}
+
 static ssize_t event_read(int fd, void *buf, size_t count)
 {
 	return neg_errno(sim_evq_read(fd, buf, count));
 }
 
 /* ---- dma-buf ---- */
+
+static void dmabuf_get(void *file)
+{
+	((struct sim_dmabuf *)file)->refs++;
+}
+
+static void dmabuf_put(int fd, void *file)
+{
+	(void)fd;
+	sim_dmabuf_put(file);
+}
 
 /* No write method: EINVAL, or EBADF when not open for writing. */
 static ssize_t dmabuf_write(int fd, const void *buf, size_t count)
@@ -107,14 +140,14 @@ static void *dmabuf_mmap(int fd, void *addr, size_t len, int prot, int flags,
 {
 	int err;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	err = sim_fd_kind(fd) == SIM_FD_DMABUF
 		      ? sim_dmabuf_mmap_errno(sim_fds[fd].db, prot, flags, len,
 					      off)
 		      : EBADF;
-	pthread_mutex_unlock(&sim_lock);
-	if (!err)
-		return real.mmap(addr, len, prot, flags, fd, off);
+	sim_lock_drop();
+	if (!err) /* the kernel maps the file: the sim's own call */
+		return sys.mmap(addr, len, prot, flags, fd, off);
 	sim_trace("mmap fd %d len %zu off %#llx -> %s", fd, len,
 		  (unsigned long long)off, strerrorname_np(err));
 	errno = err;
@@ -128,10 +161,10 @@ static off_t dmabuf_llseek(int fd, off_t off, int whence)
 
 	if (off || (whence != SEEK_SET && whence != SEEK_END))
 		return -EINVAL;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_DMABUF)
 		size = sim_fds[fd].db->size;
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return whence == SEEK_END ? (off_t)size : 0;
 }
 
@@ -144,6 +177,17 @@ static int dmabuf_getfl(int flags)
 
 /* ---- RDMA netlink sockets: real sockets, sendmsg answered ---- */
 
+static void netlink_get(void *file)
+{
+	((struct sim_nlsock *)file)->refs++;
+}
+
+static void netlink_put(int fd, void *file)
+{
+	(void)fd;
+	sim_nlsock_put(file);
+}
+
 static ssize_t netlink_read(int fd, void *buf, size_t count)
 {
 	return neg_errno(real.read(fd, buf, count));
@@ -155,6 +199,17 @@ static ssize_t netlink_write(int fd, const void *buf, size_t count)
 }
 
 /* ---- other device nodes: their struct sim_devnode ---- */
+
+static void devnode_get(void *file)
+{
+	((struct sim_devfile *)file)->refs++;
+}
+
+static void devnode_put(int fd, void *file)
+{
+	(void)fd;
+	sim_devfile_put(file);
+}
 
 static ssize_t devnode_read(int fd, void *buf, size_t count)
 {
@@ -171,14 +226,14 @@ static long devnode_ioctl(int fd, unsigned long req, void *arg)
 	struct sim_devfile *df;
 	long r = -EBADF;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_DEVNODE) {
 		df = sim_fds[fd].dev;
 		r = df->node->ioctl ? df->node->ioctl(df, req, arg) : -ENOTTY;
 		sim_trace("ioctl fd %d (%s) cmd %#lx -> %s", fd, df->path, req,
 			  r < 0 ? strerrorname_np((int)-r) : "0");
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return r;
 }
 
@@ -189,7 +244,7 @@ static void *devnode_mmap(int fd, void *addr, size_t len, int prot, int flags,
 	void *ret = MAP_FAILED;
 	int err = EBADF;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fd_kind(fd) == SIM_FD_DEVNODE) {
 		df = sim_fds[fd].dev;
 		errno = ENODEV;
@@ -197,12 +252,14 @@ static void *devnode_mmap(int fd, void *addr, size_t len, int prot, int flags,
 			ret = df->node->mmap(df, addr, len, prot, flags, off);
 		err = errno;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	errno = err;
 	return ret;
 }
 
 static const struct sim_fops uverbs_fops = {
+	.get = uverbs_get,
+	.put = uverbs_put,
 	.write = uverbs_write,
 	.ioctl = uverbs_ioctl,
 	.mmap = uverbs_mmap,
@@ -210,26 +267,36 @@ static const struct sim_fops uverbs_fops = {
 };
 
 static const struct sim_fops event_fops = {
+	.get = event_get,
+	.put = event_put,
 	.read = event_read,
 	.inject = SIM_INJECT_IOCTL | SIM_INJECT_MMAP,
 };
 
 static const struct sim_fops dmabuf_fops = {
+	.get = dmabuf_get,
+	.put = dmabuf_put,
 	.write = dmabuf_write,
 	.ioctl = dmabuf_ioctl,
 	.mmap = dmabuf_mmap,
 	.llseek = dmabuf_llseek,
 	.getfl = dmabuf_getfl,
+	/* an export is released when its file really closes */
+	.put_after_close = 1,
 	.inject = SIM_INJECT_IOCTL | SIM_INJECT_WRITE | SIM_INJECT_MMAP,
 };
 
 static const struct sim_fops netlink_fops = {
+	.get = netlink_get,
+	.put = netlink_put,
 	.read = netlink_read,
 	.write = netlink_write,
 	.inject = SIM_INJECT_IOCTL | SIM_INJECT_MMAP,
 };
 
 static const struct sim_fops devnode_fops = {
+	.get = devnode_get,
+	.put = devnode_put,
 	.read = devnode_read,
 	.write = devnode_write,
 	.ioctl = devnode_ioctl,
@@ -237,7 +304,8 @@ static const struct sim_fops devnode_fops = {
 	.inject = SIM_INJECT_IOCTL | SIM_INJECT_MMAP,
 };
 
-/* SIM_FD_NONE and SIM_FD_INTERNAL have none: not the sim's / no file. */
+/* SIM_FD_NONE and SIM_FD_INTERNAL have none: not the sim's / no file.
+ * Every row has get and put (tests/sim/fops_rows.sh). */
 static const struct sim_fops *const fops[] = {
 	[SIM_FD_UVERBS] = &uverbs_fops,	  [SIM_FD_EVENT] = &event_fops,
 	[SIM_FD_DMABUF] = &dmabuf_fops,	  [SIM_FD_NETLINK] = &netlink_fops,

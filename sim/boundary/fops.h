@@ -14,6 +14,13 @@
 enum { SIM_INJECT_IOCTL = 1, SIM_INJECT_WRITE = 2, SIM_INJECT_MMAP = 4 };
 
 struct sim_fops {
+	/* another fd shares the open file (dup, SCM_RIGHTS, adoption) */
+	void (*get)(void *file);
+	/* fd, one of the file's, is closed: its reference goes */
+	void (*put)(int fd, void *file);
+	/* the file outlives the fd until the kernel's close returned: close
+	 * holds it across (put with fd -1 after) */
+	uint8_t put_after_close;
 	/* bytes, or -errno; NULL: -EINVAL */
 	ssize_t (*read)(int fd, void *buf, size_t count);
 	ssize_t (*write)(int fd, const void *buf, size_t count);

@@ -31,17 +31,17 @@ static int open_uverbs(int idx, const char *path, int flags)
 		err = errno;
 		goto fail;
 	}
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	uv = sim_uvfile_new((unsigned int)idx);
 	if (!uv || sim_fd_set(fd, SIM_FD_UVERBS, uv)) {
 		if (uv)
 			sim_uvfile_put(uv);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		real.close(fd);
 		err = uv ? EMFILE : ENOMEM;
 		goto fail;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return sim_open_done(path, flags, fd, 0);
 fail:
 	return sim_open_done(path, flags, -1, err);
@@ -409,10 +409,10 @@ static int uverbs_dev_of_fd(int fd)
 
 	if (sim_fd_kind(fd) != SIM_FD_UVERBS)
 		return -1;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fds[fd].kind == SIM_FD_UVERBS)
 		dev = (int)sim_fds[fd].uv->dev;
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return dev;
 }
 
@@ -426,14 +426,14 @@ int fstat(int fd, struct stat *st)
 	if (!ret && idx >= 0)
 		fake_rdev(st, idx);
 	if (!ret && sim_fd_kind(fd) == SIM_FD_DEVNODE) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		if (sim_fds[fd].kind == SIM_FD_DEVNODE) {
 			st->st_rdev = makedev(sim_fds[fd].dev->node->major,
 					      sim_fds[fd].dev->minor);
 			/* a node whose file is not /dev/null's (open_fd) */
 			st->st_mode = (st->st_mode & ~S_IFMT) | S_IFCHR;
 		}
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return ret;
 }

@@ -62,11 +62,23 @@ static void resolve(struct sim_real *r, void *h)
 	RESOLVE(open); /* last: the tables are ready when it is set */
 }
 
+/* The sim's own mappings are made by its own system call: a program's
+ * hooks may patch libc's mmap family to call syscall(2), which the sim
+ * traps (raw_syscall.h). */
+static void raw_memory(struct sim_real *r)
+{
+	r->mmap = sim_raw_mmap;
+	r->munmap = sim_raw_munmap;
+	r->mremap = sim_raw_mremap;
+	r->mprotect = sim_raw_mprotect;
+}
+
 void sim_real_init(void)
 {
 	if (real.open)
 		return;
 	resolve(&sys, RTLD_NEXT); /* until the constructor finds libc's */
+	raw_memory(&sys);
 	resolve(&real, RTLD_NEXT);
 }
 
@@ -81,6 +93,7 @@ static void sys_init(void)
 
 	if (libc)
 		resolve(&sys, libc); /* libc stays loaded: keep the handle */
+	raw_memory(&sys);
 }
 
 /* dma-buf fds that survived an exec are still dma-bufs (needs sim_lock). */

@@ -37,10 +37,10 @@ static struct sim_nlsock *nl_of(int fd)
 
 	if (sim_fd_kind(fd) != SIM_FD_NETLINK)
 		return NULL;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim_fds[fd].kind == SIM_FD_NETLINK)
 		nl = sim_fds[fd].nl;
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return nl;
 }
 
@@ -58,18 +58,18 @@ static int nl_socket(int type)
 	}
 	nl->peer = sv[1];
 	nl->portid = (uint32_t)getpid();
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	err = sim_internal_fd_add(&nl->peer);
 	if (!err)
 		err = sim_fd_set(sv[0], SIM_FD_NETLINK, nl);
 	if (err) {
 		sim_internal_fd_close(&nl->peer);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		real.close(sv[0]);
 		free(nl);
 		return fail_errno(-err);
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	sim_trace("socket AF_NETLINK NETLINK_RDMA -> fd %d (netlink)", sv[0]);
 	return sv[0];
 }
@@ -211,9 +211,9 @@ static void adopt_rights(struct msghdr *msg)
 		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		for (i = 0; i < n; i++) {
 			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
-			pthread_mutex_lock(&sim_lock);
+			sim_lock_take();
 			sim_dmabuf_adopt(fd);
-			pthread_mutex_unlock(&sim_lock);
+			sim_lock_drop();
 		}
 	}
 }

@@ -58,22 +58,29 @@ SYS(fstat, fstat(I(0), P(1)))
 SYS(fstatat, fstatat(I(0), P(1), P(2), I(3)))
 SYS(statx, statx(I(0), P(1), I(2), U(3), P(4)))
 SYS(lseek, lseek(I(0), (off_t)a[1], I(2)))
-SYS(mmap, mmap(P(0), SZ(1), I(2), I(3), I(4), (off_t)a[5]))
-
 /*
- * munmap and mremap by syscall(2) are the kernel's own, made here by the
- * sim's system call: libc's may be patched to call syscall(2) (libfabric's
- * memory hooks do), which inside this trap would trap again with SIGSYS
- * blocked, and the kernel kills the process for that.
+ * mmap, munmap and mremap by syscall(2) are the kernel's own, made here by
+ * the sim's system call: libc's may be patched to call syscall(2)
+ * (libfabric's and UCX's memory hooks do), which inside this trap would
+ * trap again with SIGSYS blocked, and the kernel kills the process for
+ * that. A mapping of a simulated fd is the sim's (its own mappings are
+ * made by its own call too: sys.mmap).
  */
+static long sys_mmap(const long *a)
+{
+	if ((I(3) & MAP_ANONYMOUS) || !sim_fd_tracked(I(4)))
+		return sim_raw_syscall(__NR_mmap, a, a[5]);
+	return result((long)mmap(P(0), SZ(1), I(2), I(3), I(4), (off_t)a[5]));
+}
+
 static long sys_munmap(const long *a)
 {
 	long r = sim_raw_syscall(__NR_munmap, a, 0);
 
 	if (!r && sim.active) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		sim_munmap_note(P(0), SZ(1));
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return r;
 }
@@ -83,16 +90,16 @@ static long sys_mremap(const long *a)
 	long r;
 	int known;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	known = sim.active && sim_map_known(P(0), SZ(1));
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (known && SZ(2) > SZ(1))
 		return -EFAULT; /* a device mapping does not grow */
 	r = sim_raw_syscall(__NR_mremap, a, 0);
 	if (r >= 0 && known) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		sim_mremap_note(P(0), SZ(1), (void *)r, SZ(2));
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 	}
 	return r;
 }

@@ -6,7 +6,9 @@
 #ifndef RDMA_SIM_RAW_SYSCALL_H
 #define RDMA_SIM_RAW_SYSCALL_H
 
+#include <stddef.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 
 /*
  * The sim's own system calls that its seccomp filter must let through
@@ -23,6 +25,19 @@
  */
 long sim_raw_syscall(long nr, const long *a, long a5);
 long sim_cookie_syscall(long nr, long a0, long a1, long a2, long a3, long a4);
+
+/*
+ * The sim's own memory calls, libc's signatures and errno convention, made
+ * by its own syscall instruction: a program's hooks that patch libc's
+ * mmap family (UCX, libfabric) neither see them nor, by calling
+ * syscall(2) from there, trap inside the sim's own trap.
+ */
+void *sim_raw_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		   off_t off);
+int sim_raw_munmap(void *addr, size_t len);
+void *sim_raw_mremap(void *old, size_t old_len, size_t new_len, int flags,
+		     ...);
+int sim_raw_mprotect(void *addr, size_t len, int prot);
 
 /*
  * fn(nr, a) with the stack pointer at top (16-byte aligned, the stack

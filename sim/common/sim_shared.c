@@ -95,6 +95,43 @@ void sim_shared_unlock(struct sim_shared *sh)
 	pthread_mutex_unlock(&sh->lock);
 }
 
+struct sim_xrc_tgt *sim_xrc_tgt_row(struct sim_shared *sh, unsigned int dev,
+				    uint32_t qpn)
+{
+	struct sim_xrc_tgt *t;
+	unsigned int i;
+
+	for (i = 0; i < SIM_MAX_XRC_TGT; i++) {
+		t = &sh->xrc_tgts[i];
+		if (__atomic_load_n(&t->in_use, __ATOMIC_ACQUIRE) &&
+		    t->dev == dev && t->qpn == qpn)
+			return t;
+	}
+	return NULL;
+}
+
+void sim_xrc_tgt_set_qpc(struct sim_shared *sh, unsigned int dev, uint32_t qpn,
+			 const struct sim_xrc_qpc *qpc)
+{
+	struct sim_xrc_tgt *t;
+
+	sim_shared_lock(sh);
+	t = sim_xrc_tgt_row(sh, dev, qpn);
+	if (t)
+		t->qpc = *qpc;
+	sim_shared_unlock(sh);
+}
+
+uint32_t sim_shared_number(struct sim_shared *sh)
+{
+	uint32_t n;
+
+	sim_shared_lock(sh);
+	n = (uint32_t)(sh->next_id++ & 0xffffff);
+	sim_shared_unlock(sh);
+	return n ? n : 1;
+}
+
 int sim_fail_check(struct sim_shared *sh, const char *kind, int at_commit)
 {
 	unsigned int i;

@@ -114,8 +114,12 @@ struct sim_xrcd_file {
  * process (core/obj_xrcd.c, hw/mlx5/hca_xrc.c). Every handle of it, the
  * creator's and those OPEN_QP made in any process, holds the row; the QP
  * is destroyed with the last one. attr is the core's struct sim_qp_attr
- * (what modify gave it, query reads); epsn is the responder's expected
- * PSN, moved on by whichever process runs a request (atomics).
+ * (what modify gave it, query reads) but for its state, which is state
+ * (modify's, or ERR when an HCA found an error); qpc is what the HCA's
+ * instances run by, in the HCA's terms, as the driver set it at modify
+ * (hw/mlx5/hca_xrc.c reads state, qpc, epsn and holders only); epsn is
+ * the responder's expected PSN, moved on by whichever process runs a
+ * request (atomics).
  */
 #define SIM_MAX_XRC_TGT	  128
 #define SIM_XRC_ATTR_SIZE 256
@@ -125,6 +129,14 @@ struct sim_xrc_tgt {
 	uint32_t epsn;
 	uint32_t resets;    /* modifies to RESET: instances start over */
 	uint32_t err_event; /* the event of the error that put it in ERR */
+	uint32_t state;	    /* IB_QPS_* */
+	struct sim_xrc_qpc {
+		uint32_t dest_qpn;
+		uint32_t path_dev; /* the device the primary path leads to */
+		uint8_t access;	   /* IB_ACCESS_* remote bits */
+		uint8_t min_rnr_timer;
+		uint8_t rra_max; /* READ/atomic requests kept as responder */
+	} qpc;
 	struct sim_holder holder[SIM_XRCD_HOLDERS];
 	uint8_t attr[SIM_XRC_ATTR_SIZE] __attribute__((aligned(8)));
 };
@@ -222,7 +234,7 @@ struct sim_shared {
 	struct sim_res res[SIM_MAX_RES];
 	uint64_t hwc[SIM_MAX_DEVICES][SIM_HWC_COUNT]; /* atomics */
 	struct sim_net net; /* netdevs and RoCE GID tables (netdev.h) */
-	struct sim_mc_attach mc[SIM_MAX_MC_ATTACH]; /* core/qp_mcast.c */
+	struct sim_mc_attach mc[SIM_MAX_MC_ATTACH]; /* mc_attach.c */
 	struct sim_sa_group sa_groups[SIM_MAX_SA_GROUPS]; /* core/umad_sa.c */
 };
 _Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");
@@ -234,6 +246,9 @@ int sim_shared_create(const char *dir, const struct sim_config *cfg,
 void sim_state_path(char *buf, size_t len, const char *dir);
 void sim_shared_lock(struct sim_shared *sh);
 void sim_shared_unlock(struct sim_shared *sh);
+/* A number no object of the world had (XRC domains, CQs, SRQs), from the
+ * one counter every process and layer draws on: 1..2^24-1. Takes lock. */
+uint32_t sim_shared_number(struct sim_shared *sh);
 
 /* Path of the MEMIC backing file of all devices. */
 void sim_memic_path(char *buf, size_t len, const char *dir);
@@ -245,5 +260,21 @@ int sim_link_is_down(const struct sim_config *cfg, unsigned int dev);
  * (at_commit 0) or at the commit of a create (1); returns the errno to
  * inject or 0. Takes lock. */
 int sim_fail_check(struct sim_shared *sh, const char *kind, int at_commit);
+
+/* The live XRC_TGT row of (dev, qpn), or NULL; without the lock (its
+ * in_use is read with acquire). */
+struct sim_xrc_tgt *sim_xrc_tgt_row(struct sim_shared *sh, unsigned int dev,
+				    uint32_t qpn);
+/* The driver's modify of an XRC_TGT QP: the row's HCA context. Takes
+ * lock. */
+void sim_xrc_tgt_set_qpc(struct sim_shared *sh, unsigned int dev, uint32_t qpn,
+			 const struct sim_xrc_qpc *qpc);
+
+/* multicast attachments (mc_attach.c) */
+/* ff00::/8 or an IPv4 group mapped into a RoCE v2 GID. */
+int sim_gid_is_mcast(const uint8_t gid[16]);
+/* The QPs attached to group gid, at most max: their count. Takes lock. */
+int sim_mcast_members(struct sim_shared *sh, const uint8_t gid[16],
+		      uint32_t *devs, uint32_t *qpns, int max);
 
 #endif

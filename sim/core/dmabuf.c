@@ -466,7 +466,7 @@ struct sim_dmabuf_import *rdma_sim_internal_dmabuf_get(int fd, int *err)
 		*err = EBADF;
 		return NULL;
 	}
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (sim.active)
 		imp = sim_dmabuf_import(fd, &ret);
 	if (imp && sim_dmabuf_revoked(imp->db)) {
@@ -474,16 +474,16 @@ struct sim_dmabuf_import *rdma_sim_internal_dmabuf_get(int fd, int *err)
 		imp = NULL;
 		ret = -ENODEV;
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	*err = -ret;
 	return imp;
 }
 
 void rdma_sim_internal_dmabuf_put(struct sim_dmabuf_import *imp)
 {
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	sim_dmabuf_release(imp);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 }
 
 uint64_t rdma_sim_internal_dmabuf_size(struct sim_dmabuf_import *imp)
@@ -509,9 +509,9 @@ static int rw_own_bytes(struct sim_dmabuf_import *imp, uint64_t off, void *buf,
 {
 	uint8_t *p;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	p = sim_dmabuf_bytes(imp);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (!p)
 		return sim_dmabuf_revoked(imp->db) ? -ENODEV : -ENOMEM;
 	if (write)

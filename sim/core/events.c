@@ -265,9 +265,9 @@ ssize_t sim_evq_read(int fd, void *buf, size_t count)
 	int again;
 
 	for (;;) {
-		pthread_mutex_lock(&sim_lock);
+		sim_lock_take();
 		ret = read_one(fd, buf, count, &again);
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		if (!again)
 			break;
 		/* sleep outside the lock until an event is queued */

@@ -385,14 +385,14 @@ ssize_t sim_netlink_send(struct sim_nlsock *nl, const void *buf, size_t len)
 	o = nl_out_new();
 	if (!o)
 		return -ENOMEM;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	for (; !ret && NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
 		o->len = 0;
 		o->cur = NULL;
 		answer(nl, o, h);
 		ret = queue(nl, o);
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	free(o);
 	return ret ? ret : (ssize_t)len;
 }
@@ -401,7 +401,7 @@ void sim_netlink_received(struct sim_nlsock *nl, size_t len)
 {
 	struct nl_out *o;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (len > nl->max_recvmsg_len)
 		nl->max_recvmsg_len =
 			len > NL_DUMP_MAX ? NL_DUMP_MAX : (uint32_t)len;
@@ -413,5 +413,5 @@ void sim_netlink_received(struct sim_nlsock *nl, size_t len)
 			free(o);
 		}
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 }

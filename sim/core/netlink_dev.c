@@ -72,7 +72,7 @@ static void fill_port(struct nl_out *o, unsigned int dev, unsigned int port)
 	uint32_t ifindex;
 	char ndev[64];
 
-	sim_fill_port(dev, &pr);
+	sim_port_attr(sim.sh, sim.model, dev, &pr);
 	nl_put_dev(o, dev);
 	nl_put_u32(o, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	if (p->link_layer != 2) { /* InfiniBand: the SM's view of the port */

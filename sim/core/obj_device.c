@@ -43,7 +43,7 @@ static int query_port(struct sim_call *c)
 
 	if (port != 1)
 		return -EINVAL;
-	sim_fill_port(c->uv->dev, &r);
+	sim_port_attr(sim.sh, sim.model, c->uv->dev, &r);
 	return sim_attr_copy_out(c, UVERBS_ATTR_QUERY_PORT_RESP, &r, sizeof(r));
 }
 
@@ -351,7 +351,7 @@ static int w_query_port(struct sim_wcall *w)
 
 	if (req->port_num != 1)
 		return -EINVAL;
-	sim_fill_port(w->uv->dev, &r);
+	sim_port_attr(sim.sh, sim.model, w->uv->dev, &r);
 	return sim_wc_out(w, &r.legacy_resp, sizeof(r.legacy_resp));
 }
 

@@ -55,7 +55,7 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	srq->limit = a->limit;
 	srq->max_num_tags = a->max_num_tags;
 	/* device-wide: an XRC SRQ is named by it in every process */
-	srq->srqn = sim_world_number();
+	srq->srqn = sim_shared_number(sim.sh);
 	srq->async = a->async;
 	srq->pd->obj.usecnt++;
 	if (a->type == IB_UVERBS_SRQT_XRC) {

@@ -25,16 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-uint32_t sim_world_number(void)
-{
-	uint32_t n;
-
-	sim_shared_lock(sim.sh);
-	n = (uint32_t)(sim.sh->next_id++ & 0xffffff);
-	sim_shared_unlock(sim.sh);
-	return n ? n : 1;
-}
-
 /* A zombie's files are closed: its handles went with them. */
 static int holder_dead(int32_t pid)
 {
@@ -168,7 +158,7 @@ static int w_open_xrcd(struct sim_wcall *w)
 	if (!xrcd_supported())
 		return -EOPNOTSUPP;
 	if (req->fd == (uint32_t)-1)
-		x->xrcdn = sim_world_number();
+		x->xrcdn = sim_shared_number(sim.sh);
 	else
 		ret = inode_domain(w->uv->dev, (int)req->fd, req->oflags,
 				   &x->slot, &x->xrcdn);

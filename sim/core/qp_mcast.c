@@ -2,7 +2,8 @@
 /*
  * Multicast groups: ATTACH_MCAST/DETACH_MCAST of UD QPs, kept in one
  * table of the shared state so that the HCA of any process can fan a
- * datagram sent to a group's GID out to every QP attached to it.
+ * datagram sent to a group's GID out to every QP attached to it (its
+ * lookup: common/mc_attach.c).
  */
 #include "sim.h"
 #include "uapi.h"
@@ -12,15 +13,6 @@
 
 #define MCAST_LID_BASE 0xc000
 #define PERMISSIVE_LID 0xffff
-
-/* A multicast GID: ff00::/8, or an IPv4 group mapped (RoCE v2). */
-int sim_gid_is_mcast(const uint8_t gid[16])
-{
-	static const uint8_t v4[12] = {[10] = 0xff, [11] = 0xff};
-
-	return gid[0] == 0xff ||
-	       (!memcmp(gid, v4, 12) && (gid[12] & 0xf0) == 0xe0);
-}
 
 static struct sim_mc_attach *find(const uint8_t gid[16], uint16_t mlid,
 				  uint32_t dev, uint32_t qpn)
@@ -97,19 +89,4 @@ void sim_mcast_qp_gone(uint32_t dev, uint32_t qpn)
 		    sim.sh->mc[i].qpn == qpn)
 			sim.sh->mc[i].used = 0;
 	sim_shared_unlock(sim.sh);
-}
-
-int sim_mcast_members(const uint8_t gid[16], uint32_t *devs, uint32_t *qpns,
-		      int max)
-{
-	int i, n = 0;
-
-	sim_shared_lock(sim.sh);
-	for (i = 0; i < SIM_MAX_MC_ATTACH && n < max; i++)
-		if (sim.sh->mc[i].used && !memcmp(sim.sh->mc[i].gid, gid, 16)) {
-			devs[n] = sim.sh->mc[i].dev;
-			qpns[n++] = sim.sh->mc[i].qpn;
-		}
-	sim_shared_unlock(sim.sh);
-	return n;
 }

@@ -7,98 +7,18 @@
 #ifndef RDMA_SIM_PRELOAD_H
 #define RDMA_SIM_PRELOAD_H
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
-#include "device_model.h"
 #include "obj.h"
-#include "sim_shared.h"
-
-struct sim_world {
-	int active;
-	char dir[SIM_PATH_LEN];
-	struct sim_shared *sh;
-	const struct sim_device_model *model;
-	int memic_fd; /* <dir>/memic, kept open from the constructor */
-	int trace_fd;
-};
-extern struct sim_world sim;
-extern pthread_mutex_t sim_lock;
-/* 1 if the calling thread holds sim_lock. */
-int sim_lock_mine(void);
-/* Block the asynchronous signals (not SIGSYS, SIGSEGV, SIGTRAP, SIGBUS:
- * core/sigmask.c), for the sim's threads and locked sections; the old
- * mask in *old when old is not NULL. */
-void sim_sigmask_async(sigset_t *old);
-
-/*
- * ---- libc entry points (boundary/init.c) ----
- * Two tables of the same functions: `real` is the next definition after
- * librdmasim.so (dlsym RTLD_NEXT), for passing a program's own call on
- * along its chain of interposers; `sys` is libc's own, for everything the
- * sim does for itself, so that no function the program (or a library
- * preloaded after the sim) interposes ever sees the sim's calls.
- */
-struct sim_real {
-	int (*open)(const char *, int, ...);
-	int (*openat)(int, const char *, int, ...);
-	int (*close)(int);
-	int (*ioctl)(int, unsigned long, ...);
-	ssize_t (*write)(int, const void *, size_t);
-	ssize_t (*read)(int, void *, size_t);
-	ssize_t (*pread)(int, void *, size_t, off_t);
-	ssize_t (*pwrite)(int, const void *, size_t, off_t);
-	void *(*mmap)(void *, size_t, int, int, int, off_t);
-	int (*munmap)(void *, size_t);
-	void *(*mremap)(void *, size_t, size_t, int, ...);
-	int (*dup)(int);
-	int (*dup2)(int, int);
-	int (*dup3)(int, int, int);
-	int (*fcntl)(int, int, ...);
-	off_t (*lseek)(int, off_t, int);
-	int (*fstat)(int, struct stat *);
-	int (*stat)(const char *, struct stat *);
-	int (*lstat)(const char *, struct stat *);
-	int (*fstatat)(int, const char *, struct stat *, int);
-	int (*statx)(int, const char *, int, unsigned int, struct statx *);
-	int (*socket)(int, int, int);
-	ssize_t (*send)(int, const void *, size_t, int);
-	ssize_t (*recvmsg)(int, struct msghdr *, int);
-	ssize_t (*readlink)(const char *, char *, size_t);
-	DIR *(*opendir)(const char *);
-	struct dirent *(*readdir)(DIR *);
-	int (*closedir)(DIR *);
-	int (*mprotect)(void *, size_t, int);
-};
-extern struct sim_real real, sys;
-void sim_real_init(void);
-/* dlsym(RTLD_NEXT, name) */
-void *dlsym_next(const char *name);
+#include "sim_world.h"
 
 /* ---- paths (paths.c) ---- */
 /* If path is under a simulated root, write the redirected path; 1/0. */
 int sim_redirect(const char *path, char *out, size_t len);
 /* N if path names /dev/infiniband/uverbsN of an existing device, else -1. */
 int sim_uverbs_index(const char *path);
-
-/* ---- processes (common/pid_gone.c) ---- */
-#include "pid_gone.h"
-
-/* ---- trace (trace.c) ---- */
-void sim_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static inline int sim_tracing(void)
-{
-	return sim.trace_fd >= 0;
-}
 
 /* ---- fault injection ---- */
 /* errno to inject for this call of kind, or 0. */
@@ -363,14 +283,6 @@ int sim_internal_fd_add(int *fdp);
 void sim_internal_fd_close(int *fdp);
 /* The program takes fd (dup2 target): move the sim's fd away. 0 or -errno. */
 int sim_internal_fd_evict(int fd);
-/*
- * The sim's short-lived opens, which a full descriptor table must not fail
- * (fd_private.c): open as sys.open, close with sim_close_private. Needs
- * sim_lock.
- */
-int sim_fd_private_init(void);
-int sim_open_private(const char *path, int flags, mode_t mode);
-void sim_close_private(int fd);
 static inline int sim_fd_internal(int fd)
 {
 	return sim_fd_kind(fd) == SIM_FD_INTERNAL;
@@ -475,10 +387,6 @@ void sim_page_file_remove(uint32_t id);
 /* Map (a MAP_SHARED view of) a page file; MAP_FAILED + errno. */
 void *sim_page_file_map(int32_t pid, uint32_t id, void *addr, size_t len,
 			int prot, int flags);
-/* A store into a UAR doorbell register of process pid's pages: the HCA
- * takes the new work at once (hca_fabric.c). */
-void sim_doorbell_rung(int32_t pid);
-
 /* MEMIC pages (memic.c) */
 /* The whole MEMIC file (every device) mapped once; NULL if none. */
 uint8_t *sim_memic_base(void);
@@ -521,17 +429,7 @@ int sim_has_raw_caps(void);
 int sim_has_cap(int cap);
 
 /* ---- multicast groups (qp_mcast.c) ---- */
-/* ff00::/8 or an IPv4 group mapped into a RoCE v2 GID. */
-int sim_gid_is_mcast(const uint8_t gid[16]);
 /* A QP is gone: its attachments go too. Takes the shared lock. */
 void sim_mcast_qp_gone(uint32_t dev, uint32_t qpn);
-/* The QPs attached to group gid, at most max: their count. */
-int sim_mcast_members(const uint8_t gid[16], uint32_t *devs, uint32_t *qpns,
-		      int max);
-
-static inline uint64_t sim_guid(unsigned int dev)
-{
-	return sim.model->guid_base + dev;
-}
 
 #endif

@@ -7,6 +7,7 @@
 #ifndef RDMA_SIM_UAPI_H
 #define RDMA_SIM_UAPI_H
 
+#include "port_attr.h"
 #include "sim.h"
 
 #include <rdma/ib_user_ioctl_cmds.h>
@@ -450,7 +451,6 @@ int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t);
 /* core helpers used by both paths (verbs_core.c) */
 int sim_get_context(struct sim_uvfile *uv, const void *uin, size_t uin_len,
 		    void *uout, size_t uout_len);
-void sim_fill_port(unsigned int dev, struct ib_uverbs_query_port_resp_ex *r);
 /* The device attributes QUERY_DEVICE reports; also the limits create
  * commands are checked against. */
 void sim_fill_device(unsigned int dev, struct ib_uverbs_query_device_resp *r);
@@ -467,8 +467,6 @@ int sim_check_ah_attr(unsigned int dev, const struct sim_ah_attr *a);
 /* RoCE port: the AV's destination MAC as the kernel resolves it
  * (-ETIMEDOUT when nothing answers); 0 on InfiniBand. */
 int sim_resolve_ah_dmac(unsigned int dev, struct sim_ah_attr *a);
-/* A number no object of the world had (domains, SRQs): 1..2^24-1. */
-uint32_t sim_world_number(void);
 /* Processes' handles on a shared kernel object (obj_xrcd.c), under the
  * shared lock: drop dead holders and count the live ones; one handle of
  * this process more (delta 1) or less (-1), -ENOMEM when full. */
@@ -486,10 +484,9 @@ int sim_xrc_tgt_open(unsigned int dev, struct sim_qp *qp, uint32_t xrcdn);
 void sim_xrc_tgt_put(struct sim_qp *qp);
 void sim_xrc_tgt_load(struct sim_qp *qp);
 void sim_xrc_tgt_store(struct sim_qp *qp);
-/* The HCA's view: the row of (dev, qpn) or NULL (no lock taken); an
- * error the HCA found puts it in ERR and raises event on every handle of
- * this process (error); event alone raises it on them. */
-struct sim_xrc_tgt *sim_xrc_tgt_row(unsigned int dev, uint32_t qpn);
+/* An error the HCA found puts the row (sim_xrc_tgt_row) in ERR and
+ * raises event on every handle of this process (error); event alone
+ * raises it on them. */
 void sim_xrc_tgt_error(struct sim_xrc_tgt *t, uint32_t event);
 void sim_xrc_tgt_event(const struct sim_xrc_tgt *t, uint32_t event);
 

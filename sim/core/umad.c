@@ -276,9 +276,9 @@ static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
 	mad = kbuf + hs;
 	if (h.id >= UMAD_MAX_AGENTS)
 		return -EINVAL;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	if (!u->agents[h.id].used) {
-		pthread_mutex_unlock(&sim_lock);
+		sim_lock_drop();
 		return -EIO;
 	}
 	dev = destination(u->dev, &h, mad, &slid);
@@ -296,7 +296,7 @@ static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
 		h.status = ETIMEDOUT;
 		queue_pkt(f, &h, mad, SIM_MAD_HDR);
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	if (answered) /* the status says what the agent made of it */
 		snprintf(what, sizeof(what), "answered, status 0x%04x",
 			 be16toh(*(uint16_t *)(resp + 4)));
@@ -322,7 +322,7 @@ static ssize_t umad_read(struct sim_devfile *f, int fd, void *buf, size_t len)
 	}
 	if (real.read(fd, &v, sizeof(v)) < 0)
 		return -errno;
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	p = u->head;
 	if (!p) {
 		ret = -EAGAIN; /* another reader took it */
@@ -346,7 +346,7 @@ static ssize_t umad_read(struct sim_devfile *f, int fd, void *buf, size_t len)
 			free(p);
 		}
 	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	return ret;
 }
 

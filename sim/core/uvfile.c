@@ -12,67 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-struct sim_fd *sim_fds;
 static struct sim_uvfile *uvfiles;
-
-struct sim_fd *sim_fd_get(int fd)
-{
-	return sim_fd_tracked(fd) ? &sim_fds[fd] : NULL;
-}
-
-static void ref_get(uint8_t kind, void *obj)
-{
-	if (kind == SIM_FD_UVERBS)
-		((struct sim_uvfile *)obj)->refs++;
-	else if (kind == SIM_FD_DMABUF)
-		((struct sim_dmabuf *)obj)->refs++;
-	else if (kind == SIM_FD_NETLINK)
-		((struct sim_nlsock *)obj)->refs++;
-	else if (kind == SIM_FD_EVENT)
-		sim_evq_get(obj);
-	else if (kind == SIM_FD_DEVNODE)
-		((struct sim_devfile *)obj)->refs++;
-}
-
-int sim_fd_set(int fd, uint8_t kind, void *obj)
-{
-	if (!sim_fds || fd < 0 || fd >= SIM_MAX_FDS)
-		return -EMFILE;
-	sim_fd_drop(fd);
-	sim_fds[fd].any = obj;
-	ref_get(kind, obj);
-	__atomic_store_n(&sim_fds[fd].kind, kind, __ATOMIC_RELEASE);
-	return 0;
-}
-
-void sim_fd_drop(int fd)
-{
-	struct sim_fd *f = sim_fd_get(fd);
-
-	if (!f || f->kind == SIM_FD_INTERNAL)
-		return;
-	if (f->kind == SIM_FD_UVERBS)
-		sim_uvfile_put(f->uv);
-	else if (f->kind == SIM_FD_DMABUF)
-		sim_dmabuf_put(f->db);
-	else if (f->kind == SIM_FD_NETLINK)
-		sim_nlsock_put(f->nl);
-	else if (f->kind == SIM_FD_DEVNODE)
-		sim_devfile_put(f->dev);
-	if (f->kind == SIM_FD_EVENT) {
-		sim_evq_fd_closed(f->evq, fd);
-		sim_evq_put(f->evq);
-	}
-	__atomic_store_n(&f->kind, SIM_FD_NONE, __ATOMIC_RELEASE);
-	f->any = NULL;
-}
-
-void sim_fd_discard(struct sim_uvfile *uv, int fd)
-{
-	(void)uv;
-	sim_fd_drop(fd);
-	sys.close(fd);
-}
 
 struct sim_uvfile *sim_uvfile_new(unsigned int dev)
 {

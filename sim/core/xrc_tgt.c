@@ -39,20 +39,6 @@ static struct sim_xrc_tgt *row_locked(unsigned int dev, uint32_t qpn)
 	return NULL;
 }
 
-struct sim_xrc_tgt *sim_xrc_tgt_row(unsigned int dev, uint32_t qpn)
-{
-	struct sim_xrc_tgt *t;
-	unsigned int i;
-
-	for (i = 0; i < SIM_MAX_XRC_TGT; i++) {
-		t = &sim.sh->xrc_tgts[i];
-		if (__atomic_load_n(&t->in_use, __ATOMIC_ACQUIRE) &&
-		    t->dev == dev && t->qpn == qpn)
-			return t;
-	}
-	return NULL;
-}
-
 static unsigned int dev_of(const struct sim_qp *qp)
 {
 	return qp->obj.uv->dev;
@@ -74,6 +60,7 @@ int sim_xrc_tgt_new(struct sim_qp *qp)
 		t->qpn = qp->qpn;
 		t->xrcdn = qp->xrcd->xrcdn;
 		memcpy(t->attr, &qp->attr, sizeof(qp->attr));
+		t->state = qp->attr.qp_state;
 		ret = sim_holders_add(t->holder, 1);
 		__atomic_store_n(&t->in_use, 1, __ATOMIC_RELEASE);
 	}
@@ -119,8 +106,10 @@ void sim_xrc_tgt_load(struct sim_qp *qp)
 
 	sim_shared_lock(sim.sh);
 	t = row_locked(dev_of(qp), qp->qpn);
-	if (t)
+	if (t) {
 		memcpy(&qp->attr, t->attr, sizeof(qp->attr));
+		qp->attr.qp_state = (uint8_t)t->state;
+	}
 	sim_shared_unlock(sim.sh);
 }
 
@@ -134,7 +123,9 @@ void sim_xrc_tgt_store(struct sim_qp *qp)
 	t = row_locked(dev_of(qp), qp->qpn);
 	if (t) {
 		memcpy(&old, t->attr, sizeof(old));
+		old.qp_state = (uint8_t)t->state;
 		memcpy(t->attr, n, sizeof(*n));
+		__atomic_store_n(&t->state, n->qp_state, __ATOMIC_RELEASE);
 		/* RTR takes RQ_PSN: the responder's first expected PSN */
 		if (old.rq_psn != n->rq_psn ||
 		    (n->qp_state == IB_QPS_RTR && old.qp_state != IB_QPS_RTR))
@@ -168,10 +159,8 @@ void sim_xrc_tgt_event(const struct sim_xrc_tgt *t, uint32_t event)
 
 void sim_xrc_tgt_error(struct sim_xrc_tgt *t, uint32_t event)
 {
-	struct sim_qp_attr *a = (struct sim_qp_attr *)t->attr;
-
 	sim_shared_lock(sim.sh);
-	a->qp_state = IB_QPS_ERR;
+	__atomic_store_n(&t->state, IB_QPS_ERR, __ATOMIC_RELEASE);
 	t->err_event = event;
 	sim_shared_unlock(sim.sh);
 	sim_xrc_tgt_event(t, event);

@@ -4,9 +4,11 @@
 # (sim/hw/mlx5/hca_cmd.h) and the event queue only:
 #  - the HCA (sim/hw) names no kernel object (struct sim_qp, sim_pd, ...),
 #    raises no uverbs event itself, looks up no kernel object table and
-#    calls no driver function; it includes no driver or object header
-#    directly, and the uverbs uAPI header only where the SMA reads the
-#    port (hca_mad.c);
+#    calls no driver function; of the simulated kernel it includes only
+#    sim_world.h (the world, the lock, the trace, libc's table), never
+#    sim.h, uapi.h, obj.h or a driver header; what it shares with the
+#    kernel (multicast members, port attributes, an XRC_TGT QP's row)
+#    it reads through sim/common;
 #  - the driver (sim/drivers/mlx5) touches no engine struct or list and
 #    includes from hw/mlx5 only hca_cmd.h (hca.h where it maps the UAR
 #    page, the doorbell entry, and for the tag-matching limits).
@@ -18,17 +20,12 @@ grep -rnE 'struct sim_(obj|uvfile|pd|qp|cq|srq|mr|mw|dm|xrcd|ah|dmabuf_import)\b
 	"$SIM/hw" && fail "the HCA names kernel objects (above)"
 grep -rnE '\b(sim_async_event|sim_cq_comp_event|sim_device_event|sim_for_each_context|sim_[a-z]+_by_(key|num)|sim_dmabuf_bytes|sim_memic_base|mlx5_sim_[a-z_]+)\(' \
 	"$SIM/hw" && fail "the HCA calls the kernel's object or event code (above)"
-# Named exception: an XRC TGT QP is its domain's, shared by processes;
-# the instance an HCA runs for it (hca_xrc.c) reads the QP's row in the
-# shared state (core/xrc_tgt.c: attributes, PSN, holders) and takes its
-# path's device as the driver computes it. No other HCA file may.
-grep -rnE '\bsim_xrc_tgt|\bsim_qp_attr\b|\bmlx5_av_dev\b' "$SIM/hw" |
-	grep -v '/hca_xrc\.c:' && fail "the HCA reads the core's XRC rows (above)"
-grep -rnE '#[[:space:]]*include[[:space:]]*"(obj|mlx5)\.h"' "$SIM/hw" &&
-	fail "the HCA includes a kernel object or driver header (above)"
-# the SMA (hca_mad.c) still asks the core for the port's attributes
-grep -rlE '#[[:space:]]*include[[:space:]]*"uapi\.h"' "$SIM/hw" |
-	grep -v '/hca_mad\.c$' && fail "the HCA includes the uverbs uAPI (above)"
+# an XRC_TGT QP's instances run by the row's state and HCA context
+# (common/sim_shared.h), which the driver sets at modify
+grep -rnE '\bsim_qp_attr\b|\bmlx5_av_dev\b|\bsim_xrc_tgt_(new|open|put|load|store|error|event)\b|->attr\b' \
+	"$SIM/hw" && fail "the HCA reads the core's XRC rows (above)"
+grep -rnE '#[[:space:]]*include[[:space:]]*"(sim|uapi|obj|mlx5|rxe)\.h"' "$SIM/hw" &&
+	fail "the HCA includes a kernel or driver header (above)"
 grep -rnE 'struct hca_(qp|cq|srq|mkey)\b|\bhca_(qps|cqs|srqs)\b|hca_qp_set_state' \
 	"$SIM/drivers/mlx5" && fail "the driver reaches into the HCA's state (above)"
 for f in "$SIM"/drivers/mlx5/*.[ch]; do
@@ -38,6 +35,10 @@ for f in "$SIM"/drivers/mlx5/*.[ch]; do
 	grep -nE '#[[:space:]]*include[[:space:]]*"hca\.h"' "$f" &&
 		fail "$f includes hca.h: only hca_cmd.h is the driver's"
 done
+# rxe meets the HCA's event queue itself (drivers/dev_event.c), not
+# through the mlx5 driver
+grep -rnE '\bmlx5_[a-z_]+\(' "$SIM/drivers/rxe" &&
+	fail "the rxe driver calls the mlx5 driver (above)"
 n=$(grep -c 'HCA_CMD(' "$SIM"/hw/mlx5/hca_cmd*.c | awk -F: '{s += $2} END {print s}')
 [ "$n" -gt 20 ] || fail "only $n commands in the dispatcher's tables"
 echo "HCA and mlx5 driver layered: $n firmware commands, no object crossing"

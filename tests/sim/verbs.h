@@ -35,6 +35,10 @@ void v_srq_udata(struct v_udata *u, uint32_t max_wr, uint32_t max_sge);
  * u's driver data; the response is core_len bytes then u->out. */
 int v_write_udata(int fd, uint32_t cmd, void *core, size_t core_len,
 		  void *resp, size_t resp_len, struct v_udata *u);
+/* The same by extended write(): the driver data's words in the ex header,
+ * its response after the core's resp_len bytes. */
+int v_write_ex_udata(int fd, uint32_t cmd, void *core, size_t core_len,
+		     void *resp, size_t resp_len, struct v_udata *u);
 /* Append the driver data as UHW_IN (when any) and UHW_OUT. */
 void v_add_uhw(struct raw_ioctl *c, struct v_udata *u);
 /* A context with a PD and a 64-entry CQ; -1 (reported) on failure. */
@@ -84,6 +88,9 @@ int v_open_qp(int fd, uint32_t xrcd, uint32_t qpn, uint8_t type,
 /* --abort KIND: the first create of KIND fails at its commit (run under
  * --fail KIND:1:EIO:commit) and leaves nothing behind. */
 int v_check_abort(const char *kind);
+/* --fork-destroy: a fork child destroys its copies of the parent's
+ * objects, then the parent its own (verbs_fork.c). */
+int v_check_fork_destroy(void);
 
 void v_check_cq(void);
 void v_check_qp(void);

@@ -118,6 +118,20 @@ static int c_cq_ioctl(struct env *e, uint32_t *h)
 	return v_create_cq_ioctl(e->fd, 16, 0, -1, -1, 0, h);
 }
 
+static int c_cq_ex(struct env *e, uint32_t *h)
+{
+	struct ib_uverbs_ex_create_cq_resp r = {};
+	struct ib_uverbs_ex_create_cq c = {.cqe = 16, .comp_channel = -1};
+	struct v_udata u;
+	int ret;
+
+	v_cq_udata(&u, c.cqe);
+	ret = v_write_ex_udata(e->fd, IB_USER_VERBS_EX_CMD_CREATE_CQ, &c,
+			       sizeof(c), &r, sizeof(r), &u);
+	*h = r.base.cq_handle;
+	return ret;
+}
+
 static int d_cq(struct env *e, uint32_t h)
 {
 	return raw_destroy_cq(e->fd, h, NULL);
@@ -137,6 +151,29 @@ static int c_qp_ioctl(struct env *e, uint32_t *h)
 
 	v_qp_req_init(&r, e->pd, e->cq, IB_UVERBS_QPT_RC);
 	return v_create_qp_ioctl(e->fd, &r, 0, h, NULL);
+}
+
+static int c_qp_ex(struct env *e, uint32_t *h)
+{
+	struct ib_uverbs_ex_create_qp_resp r = {};
+	struct ib_uverbs_ex_create_qp c = {
+		.pd_handle = e->pd,
+		.send_cq_handle = e->cq,
+		.recv_cq_handle = e->cq,
+		.max_send_wr = 8,
+		.max_recv_wr = 8,
+		.max_send_sge = 1,
+		.max_recv_sge = 1,
+		.qp_type = IB_UVERBS_QPT_RC,
+	};
+	struct v_udata u;
+	int ret;
+
+	v_qp_udata(&u, c.max_recv_wr, 1);
+	ret = v_write_ex_udata(e->fd, IB_USER_VERBS_EX_CMD_CREATE_QP, &c,
+			       sizeof(c), &r, sizeof(r), &u);
+	*h = r.base.qp_handle;
+	return ret;
 }
 
 static int c_open_qp(struct env *e, uint32_t *h)
@@ -331,10 +368,13 @@ static const struct abort_case cases[] = {
 	{"ALLOC_MW", UVERBS_OBJECT_MW, NEED_PD, c_mw, d_mw, NULL},
 	{"CREATE_CQ", UVERBS_OBJECT_CQ, 0, c_cq, d_cq, NULL},
 	{"CQ_CREATE", UVERBS_OBJECT_CQ, 0, c_cq_ioctl, d_cq, NULL},
+	{"EX_CREATE_CQ", UVERBS_OBJECT_CQ, 0, c_cq_ex, d_cq, NULL},
 	{"CREATE_QP", UVERBS_OBJECT_QP, NEED_PD | NEED_CQ | NEED_RING, c_qp,
 	 d_qp, NULL},
 	{"QP_CREATE", UVERBS_OBJECT_QP, NEED_PD | NEED_CQ | NEED_RING,
 	 c_qp_ioctl, d_qp, NULL},
+	{"EX_CREATE_QP", UVERBS_OBJECT_QP, NEED_PD | NEED_CQ | NEED_RING,
+	 c_qp_ex, d_qp, NULL},
 	{"OPEN_QP", UVERBS_OBJECT_QP, NEED_XRCD | NEED_TGT, c_open_qp, d_qp,
 	 NULL},
 	{"CREATE_SRQ", UVERBS_OBJECT_SRQ, NEED_PD, c_srq, d_srq, NULL},

@@ -2,7 +2,8 @@
 /*
  * rdma-sim data-path objects by raw uverbs calls, each expecting the
  * kernel's exact answer. Usage: sim_verbs [--rxe] (run under rdma-sim,
- * with --driver rxe for --rxe), or sim_verbs --abort KIND (verbs_abort.c).
+ * with --driver rxe for --rxe), or sim_verbs --abort KIND (verbs_abort.c),
+ * or sim_verbs --fork-destroy (verbs_fork.c).
  */
 #include "verbs.h"
 #include "rdma_sim_peer.h"
@@ -21,6 +22,12 @@ int main(int argc, char **argv)
 		if (v_check_abort(argv[2]) || raw_failures)
 			return 1;
 		printf("sim_verbs --abort %s: nothing left\n", argv[2]);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--fork-destroy")) {
+		if (v_check_fork_destroy() || raw_failures)
+			return 1;
+		printf("sim_verbs --fork-destroy: done\n");
 		return 0;
 	}
 	v_check_cq();

@@ -131,6 +131,32 @@ int v_write_udata(int fd, uint32_t cmd, void *core, size_t core_len,
 	return ret;
 }
 
+int v_write_ex_udata(int fd, uint32_t cmd, void *core, size_t core_len,
+		     void *resp, size_t resp_len, struct v_udata *u)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_ex_cmd_hdr ex;
+		uint8_t body[256];
+	} b = {};
+	uint8_t out[256] = {};
+	size_t len = sizeof(b.hdr) + sizeof(b.ex) + core_len + u->in_len;
+	int ret;
+
+	b.hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | cmd;
+	b.hdr.in_words = (uint16_t)(core_len / 8);
+	b.hdr.out_words = (uint16_t)(resp_len / 8);
+	b.ex.response = (uintptr_t)out;
+	b.ex.provider_in_words = (uint16_t)(u->in_len / 8);
+	b.ex.provider_out_words = (uint16_t)(u->out_len / 8);
+	memcpy(b.body, core, core_len);
+	memcpy(b.body + core_len, u->in, u->in_len);
+	ret = write(fd, &b, len) == (ssize_t)len ? 0 : errno;
+	memcpy(resp, out, resp_len);
+	memcpy(u->out, out + resp_len, u->out_len);
+	return ret;
+}
+
 void v_add_uhw(struct raw_ioctl *c, struct v_udata *u)
 {
 	if (u->in_len)

@@ -124,6 +124,8 @@ int mlx5_sim_tm_srq(unsigned int dev, struct sim_srq *gsrq, uint32_t *slots);
 /* XRC_TGT: a kernel QP, no user data (mlx5_xrc.c) */
 int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
 void mlx5_sim_open_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp);
+void mlx5_sim_xrc_qpc(unsigned int dev, const struct sim_qp *gqp,
+		      const struct sim_qp_attr *a);
 int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *qp,
 		       const void *in, size_t in_len, void *out,
 		       size_t out_len);

@@ -8,6 +8,7 @@
 #include "mlx5.h"
 #include "restrack.h"
 #include "hca_cmd.h"
+#include "dev_event.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -116,32 +117,6 @@ static const struct {
 	{HCA_EQE_SRQ_RQ_LIMIT, MLX5_RES_SRQ, SIM_EVENT_SRQ_LIMIT_REACHED},
 };
 
-/* PORT_CHANGE sub-types and INTERNAL_ERROR: ibv_event_type */
-static const struct {
-	uint8_t eqe, sub;
-	uint32_t ib;
-} unaffiliated[] = {
-	{HCA_EQE_INTERNAL_ERROR, 0, 8}, /* DEVICE_FATAL */
-	{HCA_EQE_PORT_CHANGE, HCA_PORT_ACTIVE, 9},
-	{HCA_EQE_PORT_CHANGE, HCA_PORT_DOWN, 10},
-	{HCA_EQE_PORT_CHANGE, HCA_PORT_LID, 11},
-	{HCA_EQE_PORT_CHANGE, HCA_PORT_PKEY, 12},
-	{HCA_EQE_PORT_CHANGE, HCA_PORT_SM, 13},
-	{HCA_EQE_PORT_CHANGE, HCA_PORT_CLIENT_REREG, 17},
-	{HCA_EQE_PORT_CHANGE, HCA_PORT_GUID, 18},
-};
-
-struct dev_event {
-	uint32_t ib, element;
-};
-
-static void device_event(struct sim_uvfile *uv, void *arg)
-{
-	const struct dev_event *e = arg;
-
-	sim_device_event(uv, e->ib, e->element);
-}
-
 /* The HCA moved a QP by itself: the core's state follows QUERY_QP. */
 static void qp_state(const struct mlx5_sim_res *r)
 {
@@ -161,7 +136,7 @@ static void qp_state(const struct mlx5_sim_res *r)
  * process holding it (core/xrc_tgt.c), whichever HCA found them. */
 static void xrc_tgt_event(const struct hca_eqe *e, uint32_t ib)
 {
-	struct sim_xrc_tgt *t = sim_xrc_tgt_row(e->dev, e->num);
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(sim.sh, e->dev, e->num);
 
 	if (!t)
 		return;
@@ -175,7 +150,6 @@ static void xrc_tgt_event(const struct hca_eqe *e, uint32_t ib)
 
 static void eq_handler(const struct hca_eqe *e)
 {
-	struct dev_event de = {.element = e->num};
 	struct mlx5_sim_res *r;
 	size_t i;
 
@@ -213,24 +187,10 @@ static void eq_handler(const struct hca_eqe *e)
 		sim_async_event(NULL, affiliated[i].ib, r->obj);
 		return;
 	}
-	for (i = 0; i < sizeof(unaffiliated) / sizeof(unaffiliated[0]); i++)
-		if (unaffiliated[i].eqe == e->type &&
-		    unaffiliated[i].sub == e->sub_type) {
-			de.ib = unaffiliated[i].ib;
-			sim_for_each_context(e->dev, device_event, &de);
-			return;
-		}
+	sim_drv_dev_event(e);
 }
 
 void mlx5_sim_eq_init(void)
 {
-	static int done;
-	struct hca_create_eq_in in = {
-		.hdr.opcode = HCA_CMD_CREATE_EQ,
-		.handler = eq_handler,
-	};
-	struct hca_cmd_out out;
-
-	if (!done)
-		done = !hca_cmd_exec(&in, sizeof(in), &out, sizeof(out));
+	sim_drv_eq_open(eq_handler);
 }

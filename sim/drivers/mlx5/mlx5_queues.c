@@ -436,8 +436,11 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	int ret;
 
 	(void)in, (void)in_len;
-	if (!r)
+	if (!r) { /* a TGT QP another process created */
+		if (gqp->qp_type == IB_QPT_XRC_TGT)
+			mlx5_sim_xrc_qpc(uv->dev, gqp, a);
 		return 0;
+	}
 	if (gqp->qp_type == IB_QPT_DRIVER) {
 		ret = mlx5_sim_dc_modify(gqp, a, mask, out, out_len);
 		if (ret)
@@ -464,7 +467,10 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	m.rq_psn = a->rq_psn;
 	m.sq_psn = a->sq_psn;
 	m.dest_qpn = a->dest_qp_num;
-	return mlx5_sim_cmd(&m, sizeof(m), NULL, 0);
+	ret = mlx5_sim_cmd(&m, sizeof(m), NULL, 0);
+	if (!ret && gqp->qp_type == IB_QPT_XRC_TGT)
+		mlx5_sim_xrc_qpc(uv->dev, gqp, a);
+	return ret;
 }
 
 static uint16_t srq_destroy_op(const struct sim_srq *gsrq)

@@ -28,6 +28,22 @@ int mlx5_sim_create_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)
 	return mlx5_sim_qp_create(&gqp->obj, &c);
 }
 
+/* Every modify of the QP, through any handle in any process: the context
+ * the HCAs' instances of it run by (hw/mlx5/hca_xrc.c). */
+void mlx5_sim_xrc_qpc(unsigned int dev, const struct sim_qp *gqp,
+		      const struct sim_qp_attr *a)
+{
+	const struct sim_xrc_qpc qpc = {
+		.dest_qpn = a->dest_qp_num,
+		.path_dev = mlx5_av_dev(dev, &a->ah),
+		.access = (uint8_t)a->qp_access_flags,
+		.min_rnr_timer = a->min_rnr_timer,
+		.rra_max = a->max_dest_rd_atomic,
+	};
+
+	sim_xrc_tgt_set_qpc(sim.sh, dev, gqp->qpn, &qpc);
+}
+
 /* A process that opened a TGT QP hears of its async events from the HCA
  * that found them (hw/mlx5/hca_xrc.c), through its own HCA. */
 void mlx5_sim_open_xrc_tgt(struct sim_uvfile *uv, struct sim_qp *gqp)

@@ -14,8 +14,7 @@
  */
 #include "rxe.h"
 #include "netdev.h"
-
-void mlx5_sim_eq_init(void); /* drivers/mlx5/mlx5_eq.c */
+#include "dev_event.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -239,8 +238,9 @@ int rxe_net_open(struct rxe_sim_qp *q)
 		return ret;
 	hca_soft = &rxe_soft;
 	/* the shared engine's port events (--fault link-flap) reach the
-	 * contexts through the one event queue, mlx5's (mlx5_eq.c) */
-	mlx5_sim_eq_init();
+	 * contexts through rxe's event queue: device-wide EQEs only, rxe
+	 * has no affiliated ones from the HCA */
+	sim_drv_eq_open(sim_drv_dev_event);
 	hca_engine_start();
 	return 0;
 }

@@ -110,7 +110,7 @@ static int ud_send(struct rxe_sim_qp *q, const struct rxe_send_wqe *w,
 		ret = rxe_xmit(q, p, iov, n, 0);
 		return ret == -EAGAIN ? ret : 0;
 	}
-	m = sim_mcast_members(p->dgid, devs, qpns, 64);
+	m = sim_mcast_members(sim.sh, p->dgid, devs, qpns, 64);
 	for (k = 0; k < m; k++) {
 		p->dst_dev = (uint16_t)devs[k];
 		p->dst_qpn = qpns[k];

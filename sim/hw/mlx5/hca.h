@@ -22,7 +22,7 @@
 
 #include "hca_cmd.h"
 #include "ib_enums.h"
-#include "sim.h"
+#include "sim_world.h"
 
 /* mlx5 WQE opcodes (ctrl segment byte 3) */
 enum {
@@ -298,6 +298,12 @@ extern struct hca_srq *hca_srqs;
 int hca_step(void);
 /* Start the engine thread (once per process). */
 void hca_engine_start(void);
+/* The engine's fork handler, registered once (by the first command or
+ * engine start): a fork child's HCA forgets the parent's objects. */
+void hca_engine_fork_hook(void);
+/* Free a fork child's copies of the HCA's objects, empty its tables
+ * (hca_cmd.c). */
+void hca_cmd_forked(void);
 uint64_t hca_now(void);
 struct hca_qp *hca_qp_by_qpn(unsigned int dev, uint32_t qpn);
 /* Move a QP to ERR: flush what it holds, raise the async event. */

@@ -6,10 +6,11 @@
  * the exact input size; the dispatcher checks the sizes, runs the
  * handler and maps its status to the errno mlx5_core would give.
  *
- * The tables map numbers to what the HCA made for them. They are the
- * HCA's own, apart from the engine's scheduling lists: a fork child,
- * whose engine starts with empty lists, still finds (and frees) the
- * copies it inherited when its kernel objects are destroyed.
+ * The tables map numbers to what the HCA made for them. A fork child's
+ * HCA has made nothing: the engine's fork handler empties every table
+ * and frees the copies it inherited (hca_cmd_forked), so a destroy
+ * command of the child for a parent's number finds none (BAD_RES) and
+ * never touches what the parent's objects name (fabric names, rings).
  */
 #include "hca.h"
 #include "hca_cmd.h"
@@ -85,6 +86,7 @@ int hca_cmd_exec(const void *in, size_t in_len, void *out, size_t out_len)
 	uint8_t status;
 	size_t i;
 
+	hca_engine_fork_hook();
 	if (out_len < sizeof(*o))
 		return -EIO;
 	hca_land_settle(); /* no offer outlives what a command changes */
@@ -150,14 +152,22 @@ void *hca_table_take(struct hca_table *t, uint32_t num)
 	return NULL;
 }
 
-uint32_t hca_new_number(void)
+void hca_table_clear(struct hca_table *t, void (*free_fn)(void *obj))
 {
-	uint32_t n;
+	uint32_t i;
 
-	sim_shared_lock(sim.sh);
-	n = (uint32_t)(sim.sh->next_id++ & 0xffffff);
-	sim_shared_unlock(sim.sh);
-	return n ? n : 1;
+	for (i = 0; free_fn && i < t->n; i++)
+		free_fn(t->e[i].obj);
+	t->n = 0;
+}
+
+void hca_cmd_forked(void)
+{
+	size_t t;
+
+	for (t = 0; t < sizeof(topics) / sizeof(topics[0]); t++)
+		if (topics[t]->forked)
+			topics[t]->forked();
 }
 
 /* ---- event queue ---- */
@@ -199,4 +209,4 @@ static const struct hca_cmd_def eq_defs[] = {
 	HCA_CMD(CREATE_EQ, create_eq, struct hca_create_eq_in,
 		struct hca_cmd_out),
 };
-HCA_CMD_TOPIC(eq, eq_defs);
+HCA_CMD_TOPIC(eq, eq_defs, NULL);

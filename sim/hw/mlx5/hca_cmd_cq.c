@@ -32,7 +32,7 @@ static uint8_t create_cq(const void *in, void *out)
 	if (!cq)
 		return HCA_STAT_LIM_ERR;
 	cq->dev = c->dev;
-	cq->cqn = hca_new_number();
+	cq->cqn = sim_shared_number(sim.sh);
 	cq->ncqe = c->ncqe;
 	cq->cqe_size = c->cqe_size;
 	cq->ignore_overrun = c->ignore_overrun;
@@ -109,4 +109,11 @@ static const struct hca_cmd_def cq_defs[] = {
 	HCA_CMD(MODIFY_CQ, modify_cq, struct hca_modify_cq_in,
 		struct hca_cmd_out),
 };
-HCA_CMD_TOPIC(cq, cq_defs);
+/* the engine's list of CQs is the table's */
+static void cq_forked(void)
+{
+	hca_table_clear(&cq_table, free);
+	hca_cqs = NULL;
+}
+
+HCA_CMD_TOPIC(cq, cq_defs, cq_forked);

@@ -18,6 +18,9 @@ struct hca_cmd_def {
 struct hca_cmd_topic {
 	const struct hca_cmd_def *defs;
 	size_t n;
+	/* in a fork child: free the copies of the parent's objects and
+	 * empty the tables (the child's HCA has made nothing yet) */
+	void (*forked)(void);
 };
 
 #define HCA_CMD(op, handler, in_t, out_t)                                      \
@@ -25,9 +28,9 @@ struct hca_cmd_topic {
 		.opcode = HCA_CMD_##op, .name = #op, .fn = (handler),          \
 		.in_size = sizeof(in_t), .out_size = sizeof(out_t)             \
 	}
-#define HCA_CMD_TOPIC(t, defs)                                                 \
+#define HCA_CMD_TOPIC(t, defs, fork_fn)                                        \
 	const struct hca_cmd_topic hca_cmd_##t##_topic = {                     \
-		(defs), sizeof(defs) / sizeof((defs)[0])}
+		(defs), sizeof(defs) / sizeof((defs)[0]), (fork_fn)}
 
 extern const struct hca_cmd_topic hca_cmd_eq_topic, hca_cmd_cq_topic,
 	hca_cmd_qp_topic, hca_cmd_srq_topic, hca_cmd_mkey_topic;
@@ -45,6 +48,8 @@ int hca_table_add(struct hca_table *t, uint32_t num, void *obj);
 void *hca_table_find(const struct hca_table *t, uint32_t num);
 /* Remove num's entry; its object, or NULL. */
 void *hca_table_take(struct hca_table *t, uint32_t num);
+/* Free every object of t with free_fn (NULL: none) and empty t. */
+void hca_table_clear(struct hca_table *t, void (*free_fn)(void *obj));
 /* Unlink obj from the engine list *head (if it is there). */
 #define HCA_LIST_UNLINK(head, obj)                                             \
 	do {                                                                   \
@@ -54,7 +59,5 @@ void *hca_table_take(struct hca_table *t, uint32_t num);
 		if (*p_)                                                       \
 			*p_ = (obj)->next;                                     \
 	} while (0)
-/* A fresh CQ / SRQ number (world-wide, never 0). */
-uint32_t hca_new_number(void);
 
 #endif

@@ -15,20 +15,9 @@
 #include "hca_cmd_int.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 
 static struct hca_table mkey_table; /* by index (key >> 8) */
-static int atfork_done;
-
-static void forked(void)
-{
-	uint32_t i;
-
-	for (i = 0; i < mkey_table.n; i++)
-		free(mkey_table.e[i].obj);
-	mkey_table.n = 0;
-}
 
 struct hca_mkey *hca_mkey_find(unsigned int dev, uint32_t key)
 {
@@ -92,10 +81,6 @@ static uint8_t create_mkey(const void *in, void *out)
 		mk->none = c->translation == HCA_MKEY_NONE;
 		mk->addr = c->addr;
 	}
-	if (!atfork_done) {
-		pthread_atfork(NULL, NULL, forked);
-		atfork_done = 1;
-	}
 	if (hca_table_add(&mkey_table, c->key >> 8, mk)) {
 		free(mk);
 		return HCA_STAT_LIM_ERR;
@@ -138,4 +123,9 @@ static const struct hca_cmd_def mkey_defs[] = {
 	HCA_CMD(PAGE_FAULT_RESUME, page_fault_resume,
 		struct hca_page_fault_resume_in, struct hca_cmd_out),
 };
-HCA_CMD_TOPIC(mkey, mkey_defs);
+static void mkey_forked(void)
+{
+	hca_table_clear(&mkey_table, free);
+}
+
+HCA_CMD_TOPIC(mkey, mkey_defs, mkey_forked);

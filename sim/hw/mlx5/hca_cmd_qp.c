@@ -300,4 +300,18 @@ static const struct hca_cmd_def qp_defs[] = {
 	HCA_CMD(QUERY_DCT, query_qp, struct hca_num_in,
 		struct hca_query_qp_out),
 };
-HCA_CMD_TOPIC(qp, qp_defs);
+/* The engine's list holds every QP: the table's, a DCT's connections and
+ * XRC_TGT instances (hca_dc.c, hca_xrc.c). */
+static void qp_forked(void)
+{
+	struct hca_qp *qp, *next;
+
+	for (qp = hca_qps; qp; qp = next) {
+		next = qp->next;
+		qp_free(qp);
+	}
+	hca_qps = NULL;
+	hca_table_clear(&qp_table, NULL);
+}
+
+HCA_CMD_TOPIC(qp, qp_defs, qp_forked);

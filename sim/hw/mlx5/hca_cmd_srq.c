@@ -34,7 +34,7 @@ static uint8_t create_srq(const void *in, void *out)
 	if (!srq)
 		return HCA_STAT_LIM_ERR;
 	srq->dev = c->dev;
-	srq->srqn = c->srqn ? c->srqn : hca_new_number();
+	srq->srqn = c->srqn ? c->srqn : sim_shared_number(sim.sh);
 	srq->wqe_cnt = c->wqe_cnt;
 	srq->wqe_shift = c->wqe_shift;
 	srq->max_gs = c->max_gs;
@@ -121,4 +121,18 @@ static const struct hca_cmd_def srq_defs[] = {
 	HCA_CMD(ARM_RQ, arm_rq, struct hca_arm_rq_in, struct hca_cmd_out),
 	HCA_CMD(ARM_XRC_SRQ, arm_rq, struct hca_arm_rq_in, struct hca_cmd_out),
 };
-HCA_CMD_TOPIC(srq, srq_defs);
+static void srq_free(void *obj)
+{
+	struct hca_srq *srq = obj;
+
+	hca_tm_free(srq->tm);
+	free(srq);
+}
+
+static void srq_forked(void)
+{
+	hca_table_clear(&srq_table, srq_free);
+	hca_srqs = NULL;
+}
+
+HCA_CMD_TOPIC(srq, srq_defs, srq_forked);

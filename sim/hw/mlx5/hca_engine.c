@@ -178,25 +178,30 @@ static void *engine_main(void *arg)
 	return NULL;
 }
 
-/* A fork child's engine starts empty: the queues it inherited are the
- * parent's (its copies of the objects are snapshots, as the core says). */
+/* A fork child's HCA starts empty: the queues and keys it inherited are
+ * the parent's (its copies of the objects are snapshots, as the core
+ * says), so the command tables and the engine's lists forget them. */
 static void forked(void)
 {
 	memset(&hca_stats, 0, sizeof(hca_stats));
-	hca_qps = NULL;
-	hca_cqs = NULL;
-	hca_srqs = NULL;
+	hca_cmd_forked();
 }
 
-void hca_engine_start(void)
+void hca_engine_fork_hook(void)
 {
 	static int atfork_done;
-	pthread_attr_t a;
 
 	if (!atfork_done) {
 		pthread_atfork(NULL, NULL, forked);
 		atfork_done = 1;
 	}
+}
+
+void hca_engine_start(void)
+{
+	pthread_attr_t a;
+
+	hca_engine_fork_hook();
 	if (engine_pid == getpid())
 		return;
 	pthread_attr_init(&a);

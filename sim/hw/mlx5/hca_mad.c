@@ -16,8 +16,8 @@
  * 40 reserved bytes of the PerfMgt header).
  */
 #include "hca.h"
-#include "uapi.h"
 #include "mad.h"
+#include "port_attr.h"
 
 #include <endian.h>
 #include <stdio.h>
@@ -89,7 +89,7 @@ static int port_info(unsigned int dev, uint32_t port, uint8_t *d)
 
 	if (port > 1)
 		return STATUS_BAD_FIELD;
-	sim_fill_port(dev, &pr);
+	sim_port_attr(sim.sh, sim.model, dev, &pr);
 	be64_at(d + 8, 0xfe80000000000000ULL); /* GidPrefix */
 	be16_at(d + 16, p->lid);
 	be16_at(d + 18, p->sm_lid);

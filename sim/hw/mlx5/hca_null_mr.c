@@ -13,8 +13,6 @@
 
 #include <sys/mman.h>
 
-#include "sim.h"
-
 #define HCA_NULL_SPAN (1ul << 30) /* the device's max_msg_sz */
 
 static void *null_range(void **slot, int prot)

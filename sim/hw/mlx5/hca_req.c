@@ -74,7 +74,7 @@ static int ud_mcast(struct hca_qp *qp, struct hca_pkt *p,
 		    const struct iovec *iov, int n)
 {
 	uint32_t devs[64], qpns[64];
-	int k, m = sim_mcast_members(p->dgid, devs, qpns, 64);
+	int k, m = sim_mcast_members(sim.sh, p->dgid, devs, qpns, 64);
 
 	for (k = 0; k < m; k++) {
 		p->dst_dev = (uint16_t)devs[k];

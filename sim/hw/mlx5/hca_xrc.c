@@ -14,8 +14,8 @@
  * fabric sends an XRC request to the process named by the SRQ
  * (x<dev>.<srqn>), which runs it on its own instance of the TGT QP: the
  * creator's HCA QP there, elsewhere one made from the QP's row (the
- * domain's QP, core/xrc_tgt.c), whose attributes every instance takes
- * before each request. The responder's expected PSN is the row's, so one
+ * domain's QP, core/xrc_tgt.c), whose state and context (the driver's
+ * at modify) every instance takes before each request. The responder's expected PSN is the row's, so one
  * PSN sequence spans every process the INI QP's messages go to; an error
  * found in one process puts the QP in ERR for all, and its async event,
  * raised on that process's handles, goes to the HCA of every other
@@ -27,13 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Named exception to the layering (tests/sim/hca_layering.sh): an
- * instance of a TGT QP takes its attributes, PSN and holders from the
- * domain's row in the shared state (core/xrc_tgt.c), and its path's
- * device as the driver computes it at modify. */
-unsigned int mlx5_av_dev(unsigned int dev, const struct sim_ah_attr *ah);
-struct sim_xrc_tgt *sim_xrc_tgt_row(unsigned int dev, uint32_t qpn);
 
 int hca_xrc_target(struct hca_qp *qp, const struct hca_pkt *p)
 {
@@ -113,19 +106,20 @@ static void instance_free(struct hca_qp *qp)
  * and tells this process's handles. */
 static void sync_in(struct hca_qp *qp, struct sim_xrc_tgt *t)
 {
-	const struct sim_qp_attr *a = (const struct sim_qp_attr *)t->attr;
+	const struct sim_xrc_qpc *c = &t->qpc;
+	uint32_t state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
 
 	if (qp->xrc_resets != t->resets) {
 		hca_qp_reset(qp);
 		qp->xrc_resets = t->resets;
 	}
-	qp->dest_qpn = a->dest_qp_num;
-	qp->dlid_dev = mlx5_av_dev(qp->dev, &a->ah);
-	qp->access = (uint8_t)a->qp_access_flags;
-	qp->min_rnr_timer = a->min_rnr_timer;
-	qp->dest_rd_atom = a->max_dest_rd_atomic;
-	if (a->qp_state != IB_QPS_ERR)
-		qp->state = a->qp_state;
+	qp->dest_qpn = c->dest_qpn;
+	qp->dlid_dev = c->path_dev;
+	qp->access = c->access;
+	qp->min_rnr_timer = c->min_rnr_timer;
+	qp->dest_rd_atom = c->rra_max;
+	if (state != IB_QPS_ERR)
+		qp->state = state;
 	else if (qp->state != IB_QPS_ERR) {
 		hca_qp_to_err(qp);
 		hca_eq_post(HCA_EQE_XRC_TGT_ERR, 0, qp->dev, qp->qpn);
@@ -150,7 +144,7 @@ static void tell_holders(const struct sim_xrc_tgt *t)
 
 void hca_xrc_event(struct hca_qp *qp, uint32_t event)
 {
-	struct sim_xrc_tgt *t = sim_xrc_tgt_row(qp->dev, qp->qpn);
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(sim.sh, qp->dev, qp->qpn);
 
 	if (!t)
 		return;
@@ -161,7 +155,7 @@ void hca_xrc_event(struct hca_qp *qp, uint32_t event)
 
 void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 {
-	struct sim_xrc_tgt *t = sim_xrc_tgt_row(p->dst_dev, p->dst_qpn);
+	struct sim_xrc_tgt *t = sim_xrc_tgt_row(sim.sh, p->dst_dev, p->dst_qpn);
 	uint32_t e0;
 
 	if (!t) { /* the QP is gone: an instance of it goes too */
@@ -183,7 +177,7 @@ void hca_xrc_input(struct hca_qp *qp, const struct hca_pkt *p)
 		__atomic_compare_exchange_n(&t->epsn, &e0, qp->epsn, 0,
 					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 	if (qp->state == IB_QPS_ERR &&
-	    ((struct sim_qp_attr *)t->attr)->qp_state != IB_QPS_ERR)
+	    __atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != IB_QPS_ERR)
 		hca_eq_post(HCA_EQE_XRC_TGT_ERR, HCA_EQE_SUB_XRC_TGT, qp->dev,
 			    qp->qpn);
 }

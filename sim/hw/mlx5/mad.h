@@ -10,10 +10,11 @@
 
 #include <stdint.h>
 
+#include "port_attr.h" /* SIM_SM_LID */
+
 #define SIM_MAD_SIZE	 256
 #define SIM_MAD_HDR	 24 /* the common MAD header */
 #define SIM_MAD_RMPP_HDR 36 /* shortest write the kernel takes */
-#define SIM_SM_LID	 1  /* the SM (and its SA) the world is swept by */
 
 enum {
 	SIM_MAD_CLASS_SMI = 0x01,
