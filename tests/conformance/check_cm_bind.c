@@ -43,24 +43,24 @@ static void check_sharing(int fd)
 	uint32_t id[9];
 
 	conf_expect("bind.addr", 0,
-		    fresh_bind(fd, false, CM_ADDR, PORT_BIND, &id[0]));
+		    fresh_bind(fd, false, cm_addr, PORT_BIND, &id[0]));
 	conf_expect("bind.same_addr_port", EADDRINUSE,
-		    fresh_bind(fd, false, CM_ADDR, PORT_BIND, &id[1]));
+		    fresh_bind(fd, false, cm_addr, PORT_BIND, &id[1]));
 	conf_expect("bind.wildcard_over_taken_port", EADDRNOTAVAIL,
 		    fresh_bind(fd, false, "0.0.0.0", PORT_BIND, &id[2]));
 	conf_expect("bind.twice", EINVAL,
-		    cm_bind(fd, id[0], CM_ADDR, PORT_BIND + 1));
+		    cm_bind(fd, id[0], cm_addr, PORT_BIND + 1));
 	conf_expect("bind.reuseaddr.first", 0,
-		    fresh_bind(fd, true, CM_ADDR, PORT_BIND + 2, &id[3]));
+		    fresh_bind(fd, true, cm_addr, PORT_BIND + 2, &id[3]));
 	conf_expect("bind.reuseaddr.second", 0,
-		    fresh_bind(fd, true, CM_ADDR, PORT_BIND + 2, &id[4]));
+		    fresh_bind(fd, true, cm_addr, PORT_BIND + 2, &id[4]));
 	conf_expect("bind.reuseaddr.only_first", 0,
-		    fresh_bind(fd, true, CM_ADDR, PORT_BIND + 3, &id[5]));
+		    fresh_bind(fd, true, cm_addr, PORT_BIND + 3, &id[5]));
 	conf_expect("bind.reuseaddr.only_second", EADDRINUSE,
-		    fresh_bind(fd, false, CM_ADDR, PORT_BIND + 3, &id[6]));
+		    fresh_bind(fd, false, cm_addr, PORT_BIND + 3, &id[6]));
 	conf_expect(
 		"bind.not_local_addr", EADDRNOTAVAIL,
-		fresh_bind(fd, false, CM_ADDR_OTHER, PORT_BIND + 4, &id[7]));
+		fresh_bind(fd, false, cm_addr_other, PORT_BIND + 4, &id[7]));
 	conf_expect("bind.loopback", 0,
 		    fresh_bind(fd, false, "127.0.0.1", PORT_BIND + 4, &id[8]));
 	for (unsigned int i = 0; i < 9; i++)
@@ -75,7 +75,7 @@ static void check_ephemeral(int fd)
 	struct sockaddr_in *src = (struct sockaddr_in *)&r.src_addr;
 	uint16_t port;
 
-	conf_expect("bind.port_0", 0, fresh_bind(fd, false, CM_ADDR, 0, &q.id));
+	conf_expect("bind.port_0", 0, fresh_bind(fd, false, cm_addr, 0, &q.id));
 	conf_expect("bind.port_0.query_route", 0,
 		    cm_cmd(fd, RDMA_USER_CM_CMD_QUERY_ROUTE, &q, sizeof(q),
 			   sizeof(r)));
@@ -97,7 +97,7 @@ static void check_bad_bind(int fd)
 	uint32_t id;
 
 	cm_create(fd, RDMA_PS_TCP, 0x43, &id);
-	cm_sin(&ss, CM_ADDR, PORT_BIND + 5);
+	cm_sin(&ss, cm_addr, PORT_BIND + 5);
 	conf_expect("bind.size_0", EINVAL, bind_raw(fd, id, &ss, 0, 0));
 	conf_expect("bind.size_in6_for_in", EINVAL,
 		    bind_raw(fd, id, &ss, sizeof(*s6), 0));
@@ -113,14 +113,14 @@ static void check_bad_bind(int fd)
 		    bind_raw(fd, id, &ss, sizeof(*s6), 0));
 	/* The older BIND_IP command still binds. */
 	legacy.id = id;
-	cm_sin((struct sockaddr_storage *)&legacy.addr, CM_ADDR, PORT_BIND + 5);
+	cm_sin((struct sockaddr_storage *)&legacy.addr, cm_addr, PORT_BIND + 5);
 	conf_expect("bind.legacy_bind_ip", 0,
 		    cm_cmd(fd, RDMA_USER_CM_CMD_BIND_IP, &legacy,
 			   sizeof(legacy), 0));
 	cm_destroy(fd, id, NULL);
 	cm_create(fd, RDMA_PS_IPOIB, 0x44, &id);
 	conf_expect("bind.ps_ipoib_on_ethernet", EINVAL,
-		    cm_bind(fd, id, CM_ADDR, PORT_BIND + 6));
+		    cm_bind(fd, id, cm_addr, PORT_BIND + 6));
 	cm_destroy(fd, id, NULL);
 }
 
@@ -133,7 +133,7 @@ static void check_resolve(int fd)
 
 	cm_create(fd, RDMA_PS_TCP, 0x45, &id);
 	c.id = id;
-	cm_sin((struct sockaddr_storage *)&c.dst_addr, CM_ADDR, CM_PORT_NONE);
+	cm_sin((struct sockaddr_storage *)&c.dst_addr, cm_addr, CM_PORT_NONE);
 	conf_expect(
 		"resolve.dst_size_0", EINVAL,
 		cm_cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, &c, sizeof(c), 0));
@@ -145,12 +145,12 @@ static void check_resolve(int fd)
 	conf_expect("resolve.no_route", ENETUNREACH,
 		    cm_resolve(fd, id, "10.99.0.1", CM_PORT_NONE));
 	conf_expect("resolve.after_no_route", 0,
-		    cm_resolve(fd, id, CM_ADDR, CM_PORT_NONE));
+		    cm_resolve(fd, id, cm_addr, CM_PORT_NONE));
 	cm_expect_event("resolve.after_no_route.event", fd, CM_EV_ADDR_RESOLVED,
 			&e);
 	conf_expect("resolve.after_no_route.status", 0, -(int32_t)e.status);
 	conf_expect("resolve.again", EINVAL,
-		    cm_resolve(fd, id, CM_ADDR, CM_PORT_NONE));
+		    cm_resolve(fd, id, cm_addr, CM_PORT_NONE));
 	conf_expect("resolve.route_timeout_0", EINVAL, cm_route(fd, id, 0));
 	cm_destroy(fd, id, NULL);
 }

@@ -46,7 +46,7 @@ static void check_opt_idle(int fd)
 	conf_expect("opt.ib_path.idle", EINVAL,
 		    cm_set_opt(fd, id, CM_OPT_IB, CM_OPT_IB_PATH, path, 0));
 	conf_expect("opt.afonly.bound", 0,
-		    cm_bind(fd, id, CM_ADDR, PORT_OPT)
+		    cm_bind(fd, id, cm_addr, PORT_OPT)
 			    ?: set_int(fd, id, CM_OPT_ID_AFONLY, 0));
 	conf_expect("opt.reuseaddr.listening", EINVAL,
 		    cm_listen(fd, id, 1)

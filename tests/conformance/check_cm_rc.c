@@ -225,11 +225,11 @@ void check_cm_rc(void)
 	conf_expect("rc.listen.create", 0,
 		    cm_create(p.srv, RDMA_PS_TCP, UID_LISTEN, &p.listener));
 	conf_expect("rc.listen.bind", 0,
-		    cm_bind(p.srv, p.listener, CM_ADDR, PORT_RC));
+		    cm_bind(p.srv, p.listener, cm_addr, PORT_RC));
 	conf_expect("rc.listen", 0, cm_listen(p.srv, p.listener, 4));
 	conf_expect("rc.listen.again", EINVAL, cm_listen(p.srv, p.listener, 8));
 	conf_expect("rc.listen.resolve", EINVAL,
-		    cm_resolve(p.srv, p.listener, CM_ADDR, CM_PORT_NONE));
+		    cm_resolve(p.srv, p.listener, cm_addr, CM_PORT_NONE));
 	check_reject(&p);
 	check_accept(&p);
 	conf_expect("rc.listen.destroy", 0,

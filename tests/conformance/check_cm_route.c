@@ -79,7 +79,7 @@ void check_cm_route(int fd)
 	uint32_t id;
 
 	conf_print_header("RDMA CM route on RoCE (QUERY_ROUTE, QUERY)");
-	inet_pton(AF_INET, CM_ADDR, gid + 12);
+	inet_pton(AF_INET, cm_addr, gid + 12);
 	conf_expect("route.create", 0, cm_create(fd, RDMA_PS_TCP, 0x49, &id));
 	conf_expect("route.tos", 0,
 		    cm_set_opt(fd, id, CM_OPT_ID, CM_OPT_ID_TOS, &tos, 1));

@@ -40,7 +40,7 @@ static void check_rep(const struct rdma_ucm_event_resp *e)
 	const struct rdma_ucm_ud_param *ud = &e->param.ud;
 	uint8_t dgid[16] = {[10] = 0xff, [11] = 0xff};
 
-	inet_pton(AF_INET, CM_ADDR, dgid + 12);
+	inet_pton(AF_INET, cm_addr, dgid + 12);
 	conf_expect_u("ud.rep.qp_num", SERVER_QPN, ud->qp_num);
 	conf_expect_u("ud.rep.qkey", UDP_QKEY, ud->qkey);
 	conf_expect_u("ud.rep.pdata_len", 136, ud->private_data_len);
@@ -106,7 +106,7 @@ void check_cm_ud(void)
 	conf_expect("ud.listen.create", 0,
 		    cm_create(srv, RDMA_PS_UDP, UID_LISTEN, &listener));
 	conf_expect("ud.listen", 0,
-		    cm_bind(srv, listener, CM_ADDR, PORT_UD)
+		    cm_bind(srv, listener, cm_addr, PORT_UD)
 			    ?: cm_listen(srv, listener, 4));
 	check_sidr(srv, cli);
 	cm_destroy(srv, listener, NULL);

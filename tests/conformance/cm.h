@@ -3,7 +3,7 @@
  * rdma-cm-conformance: the RDMA CM device (/dev/infiniband/rdma_cm) asked
  * through raw write()s of <rdma/rdma_user_cm.h>, no librdmacm in between.
  * Same table format as rdma-conformance (report.c). It runs once rxe0's
- * netdev holds CM_ADDR (the lane adds it; rdma-sim gets it with --addr),
+ * netdev holds cm_addr (the lane adds it; rdma-sim gets it with --addr),
  * and every connection is a loopback one through rxe0's QP1.
  */
 #ifndef CONF_CM_H
@@ -15,10 +15,10 @@
 #include <sys/socket.h>
 
 #define CM_DEV "/dev/infiniband/rdma_cm"
-/* The lane's address on dummy0 (tests/vm/guest-traffic.sh) and one in
- * its subnet that is not this host's. */
-#define CM_ADDR	      "10.77.0.1"
-#define CM_ADDR_OTHER "10.77.0.2"
+/* The address rxe0's netdev holds, the program's argument (the lane's
+ * LANE_ADDR, tests/vm/run-lane.sh), and one next to it that is not this
+ * host's (cm_main.c). */
+extern char cm_addr[], cm_addr_other[];
 /* A port nothing listens on. */
 #define CM_PORT_NONE 20999
 /* How long an expected event may take (TCG is slow, the host loaded). */
@@ -103,7 +103,7 @@ const char *cm_event_name(int ev);
 bool cm_expect_event(const char *name, int fd, int want,
 		     struct rdma_ucm_event_resp *e);
 /* Rows PREFIX.{resolve_addr,addr_event,resolve_route,route_event}: id
- * gets a route to CM_ADDR:port. */
+ * gets a route to cm_addr:port. */
 bool cm_resolve_both(const char *prefix, int fd, uint32_t id, uint16_t port);
 /* Row PREFIX.create, then cm_resolve_both for a new id of fd in ps. */
 bool cm_client(const char *prefix, int fd, uint16_t ps, uint64_t uid,

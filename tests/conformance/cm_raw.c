@@ -254,7 +254,7 @@ bool cm_resolve_both(const char *prefix, int fd, uint32_t id, uint16_t port)
 	struct rdma_ucm_event_resp e;
 	char name[64];
 
-	if (!step(prefix, "resolve_addr", 0, cm_resolve(fd, id, CM_ADDR, port)))
+	if (!step(prefix, "resolve_addr", 0, cm_resolve(fd, id, cm_addr, port)))
 		return false;
 	snprintf(name, sizeof(name), "%s.addr_event", prefix);
 	if (!cm_expect_event(name, fd, CM_EV_ADDR_RESOLVED, &e))

@@ -2,23 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Compare a real kernel's conformance table with the one rdma-sim produces.
 #
-# usage: compare-sim.sh KERNEL_TABLE RDMA_SIM PROGRAM [KNOWN_DIFFS]
+# usage: compare-sim.sh KERNEL_TABLE RDMA_SIM KNOWN_DIFFS PROGRAM [ARG...]
 # Every row of scope "all" must have the same answer (got column) under
-# `rdma-sim --driver rxe -- PROGRAM`; rows of scope "kver" differ by kernel
-# version by design and are skipped; rows of scope "kmod" differ by version
-# too and are compared with `rdma-sim --kernel MAJOR.MINOR` of the kernel
-# named by LANE_KVER (its uname -r; without it, the sim's default).
-# KNOWN_DIFFS (optional) lists check names whose disagreement is known and routed (reported as KNOWN; one that
-# agrees again is reported as FIXED, to be dropped from the list); every
-# other row must agree.
+# `rdma-sim --driver rxe -- PROGRAM ARG...`; rows of scope "kver" differ by
+# kernel version by design and are skipped; rows of scope "kmod" differ by
+# version too and are compared with `rdma-sim --kernel MAJOR.MINOR` of the
+# kernel named by LANE_KVER (its uname -r; without it, the sim's default).
+# KNOWN_DIFFS (may be empty) lists check names whose disagreement is known
+# and routed (reported as KNOWN; one that agrees again is reported as
+# FIXED, to be dropped from the list); every other row must agree.
 # env LANE_SIM_ADDR: the sim's address for device 0 (default none: the
 # conformance table runs before the lane gives dummy0 an address).
 set -uo pipefail
 
 kernel_table=$1
 sim=$2
-program=$3
-known=${4:-}
+known=$3
+program=$4
+shift 4
 out=${kernel_table%.txt}-sim.txt
 kernel_opt=()
 case ${LANE_KVER:-} in
@@ -30,7 +31,7 @@ esac
 # made: the sim's eth0 has none either (only the default GID).
 addr=${LANE_SIM_ADDR:-none}
 "$sim" --driver rxe "${kernel_opt[@]}" --addr "0=$addr" -- "$program" \
-	> "$out" 2>&1
+	"$@" > "$out" 2>&1
 sim_rc=$?
 # A crash (signal) loses the rest of the table; say where it stopped.
 if [ "$sim_rc" -ge 128 ]; then
@@ -97,5 +98,5 @@ awk -v known="$known_list" '
 	}' "$kernel_table" "$out"
 rc=$?
 echo "[compare-sim] reproduce: $sim --driver rxe ${kernel_opt[*]}" \
-	"--addr 0=$addr -- $program"
+	"--addr 0=$addr -- $program $*"
 exit $rc

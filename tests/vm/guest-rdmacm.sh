@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# The RDMA CM in the lane VM, once dummy0 holds 10.77.0.1: the
+# The RDMA CM in the lane VM, once dummy0 holds $LANE_ADDR: the
 # rdma-cm-conformance table (between LANE-CM-TABLE markers, compared with
 # rdma-sim's on the host), then Debian's unmodified rdmacm-utils as judges,
 # server and client over rxe0: on Debian's librdmacm + libibverbs (the
 # reference) and on Debian's librdmacm over our libibverbs + rxe provider
 # (LD_LIBRARY_PATH, as a user installs ours). Sourced by traffic.sh: uses
 # step_end, $ours and $out; prints "LANE-STEP <name> rc=<n>" per run.
-CM_IP=10.77.0.1
+CM_IP=${LANE_ADDR%/*}
 debian_lib=/usr/lib/x86_64-linux-gnu
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 echo "LANE-INFO rdma cm start at $(uptime_s)s"
@@ -16,7 +16,7 @@ for prog in $PROGRAMS; do
 	case $prog in
 	*/rdma-cm-conformance)
 		echo "LANE-CM-TABLE-BEGIN"
-		timeout 120 "$prog"
+		timeout 120 "$prog" "$CM_IP"
 		r=$?
 		echo "LANE-CM-TABLE-END"
 		step_end cm-conformance $r

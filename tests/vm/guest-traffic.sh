@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Traffic on rxe0 inside the lane VM, server and client over loopback on
-# the RoCE v2 GID of dummy0's IPv4 address: our data-path checks, Debian's
+# the RoCE v2 GID of dummy0's IPv4 address ($LANE_ADDR): our data-path checks, Debian's
 # unmodified pingpongs on Debian's libibverbs (the reference) and on ours,
 # then perftest built against rdma-dm. Sourced by tests.sh: uses step_end and $BUILD_DIR, and
 # prints "LANE-STEP <name> rc=<n>" per run plus the result lines.
@@ -24,7 +24,7 @@ roce_v2_gid() {
 }
 
 # Only now: the conformance table has run on the bare link-local GID.
-ip addr add 10.77.0.1/24 dev dummy0
+ip addr add "$LANE_ADDR" dev dummy0
 n=0
 while ! GID=$(roce_v2_gid) && [ $n -lt 100 ]; do
 	sleep 0.05

@@ -9,6 +9,8 @@
 #               libibverbs has its config dir (BUILD_DIR/etc/libibverbs.d,
 #               whose files name BUILD_DIR/lib/lib<provider>) compiled in.
 #   PROGRAM     project test programs, also kept at their host path.
+# env LANE_ADDR: dummy0's address/prefix once the conformance table ran
+# (set by run-lane.sh), in the guest's /etc/lane.conf.
 #
 # OUT is two newc archives back to back (the kernel unpacks both): a base
 # part that only depends on the kernel and the host (busybox, modules,
@@ -167,6 +169,7 @@ done
 copy_with_libs "${wanted[@]}"
 {
 	printf 'KVER=%q\nBUILD_DIR=%q\n' "$KVER" "$build"
+	printf 'LANE_ADDR=%q\n' "$LANE_ADDR"
 	printf 'PROGRAMS=%q\n' "${programs[*]}"
 	printf 'PERFTEST_BIN=%q\nPERFTEST_KIND=%q\n' \
 		"${PERFTEST_BIN:-/nonexistent}" "${PERFTEST_KIND:-none}"

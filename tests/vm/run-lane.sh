@@ -16,6 +16,10 @@ shift 3
 here=$(dirname "$(realpath "$0")")
 dir=$cache/$pkg
 t0=$(date +%s.%N)
+# The one address of the lane: dummy0's in the guest once the conformance
+# table ran (the RDMA CM rows and judges use it), the sim's in the
+# comparison of the CM table.
+export LANE_ADDR=10.77.0.1/24
 
 fail() {
 	echo "[lane $pkg] FAIL: $*"
@@ -84,12 +88,16 @@ if [ -n "${LANE_SIM:-}" ]; then
 	# Each table with the sim given the address the guest had then.
 	for prog in "$@"; do
 		case $prog in
-		*/rdma-conformance) t=conformance.txt addr=none ;;
-		*/rdma-cm-conformance) t=conformance-cm.txt addr=10.77.0.1/24 ;;
+		*/rdma-conformance) t=conformance.txt addr=none args=() ;;
+		*/rdma-cm-conformance)
+			t=conformance-cm.txt addr=$LANE_ADDR
+			args=("${LANE_ADDR%/*}")
+			;;
 		*) continue ;;
 		esac
 		LANE_KVER=$KVER LANE_SIM_ADDR=$addr "$here/compare-sim.sh" \
-			"$dir/$t" "$LANE_SIM" "$prog" "${LANE_SIM_KNOWN:-}" ||
+			"$dir/$t" "$LANE_SIM" "${LANE_SIM_KNOWN:-}" "$prog" \
+			"${args[@]}" ||
 			fail "rdma-sim disagrees with kernel $KVER (${t%.txt})"
 	done
 fi
