@@ -294,21 +294,32 @@ static int put_entry_counted(struct sim_res *r, struct entry_walk *w)
 	return put_entry(r, w);
 }
 
+/* The rows one walk hands out: about what a message holds, so a dump of N
+ * rows walks the table N / DUMP_PAGE times. */
+#define DUMP_PAGE 32
+struct dump_page {
+	struct sim_res row[DUMP_PAGE];
+	unsigned int n;
+};
+
 static int collect(const struct sim_res *r, void *arg)
 {
-	struct sim_res *out = arg;
+	struct dump_page *pg = arg;
 
-	*out = *r;
-	return 1; /* one at a time */
+	pg->row[pg->n++] = *r;
+	return pg->n == DUMP_PAGE;
 }
 
 int nl_res_obj_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 {
 	const struct res_kind *k = NULL;
 	struct entry_walk w = {.f = {.o = o, .limit = limit}};
+	struct dump_page pg;
 	unsigned int i, dev;
-	size_t t;
 	struct sim_res r;
+	int64_t pos;
+	size_t t;
+	int more;
 
 	for (i = 0; i < ARRAY_SIZE(kinds); i++)
 		if (kinds[i].op == d->op)
@@ -332,11 +343,16 @@ int nl_res_obj_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 			goto full;
 		d->last_id = r.id;
 	}
-	while (sim_res_walk(dev, k->kind, &d->last_id, collect, &r)) {
-		if (put_entry_counted(&r, &w))
-			break;
-		d->last_id = r.id;
-	}
+	do {
+		pg.n = 0;
+		pos = d->last_id;
+		more = sim_res_walk(dev, k->kind, &pos, collect, &pg);
+		for (i = 0; i < pg.n; i++) {
+			if (put_entry_counted(&pg.row[i], &w))
+				goto full;
+			d->last_id = pg.row[i].id;
+		}
+	} while (more);
 full:
 	nl_nest_end(o, t);
 	nl_msg_end(o);

@@ -10,6 +10,7 @@
 #include "uapi.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -254,31 +255,41 @@ static int matches(const struct sim_res *r, unsigned int dev, unsigned int kind)
 	return r->in_use && r->dev == dev && r->kind == kind;
 }
 
+/* The rows of the walk in progress, by index: one per process is enough,
+ * as a walk holds the shared lock from its scan to its last row. */
+static uint16_t walk_rows[SIM_MAX_RES];
+
+static int by_id(const void *a, const void *b)
+{
+	uint32_t x = sim.sh->res[*(const uint16_t *)a].id;
+	uint32_t y = sim.sh->res[*(const uint16_t *)b].id;
+
+	return (x > y) - (x < y);
+}
+
+/* Rows sit where a free slot was, not in id order: one scan picks the
+ * walk's rows, a sort orders them (not a scan of the table per row). */
 int sim_res_walk(unsigned int dev, unsigned int kind, int64_t *pos,
 		 int (*fn)(const struct sim_res *r, void *arg), void *arg)
 {
-	const struct sim_res *next;
+	const struct sim_res *r;
 	int stopped = 0, err = errno;
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	sim_shared_lock(sim.sh);
 	forget_dead(); /* the process died: its objects went */
-	for (;;) {
-		next = NULL;
-		for (i = 0; i < SIM_MAX_RES; i++) {
-			const struct sim_res *r = &sim.sh->res[i];
-
-			if (matches(r, dev, kind) && (int64_t)r->id > *pos &&
-			    (!next || r->id < next->id))
-				next = r;
-		}
-		if (!next)
-			break;
-		if (fn(next, arg)) {
+	for (i = 0; i < SIM_MAX_RES; i++)
+		if (matches(&sim.sh->res[i], dev, kind) &&
+		    (int64_t)sim.sh->res[i].id > *pos)
+			walk_rows[n++] = (uint16_t)i;
+	qsort(walk_rows, n, sizeof(walk_rows[0]), by_id);
+	for (i = 0; i < n; i++) {
+		r = &sim.sh->res[walk_rows[i]];
+		if (fn(r, arg)) {
 			stopped = 1;
 			break;
 		}
-		*pos = next->id;
+		*pos = r->id;
 	}
 	sim_shared_unlock(sim.sh);
 	errno = err;

@@ -3,7 +3,7 @@
  * Holds a known set of verbs objects for `rdma resource` to list
  * (rdma_tool.py): a PD, an 8 KiB MR, a CQ of 100 entries, an SRQ, two RC
  * QPs connected to each other in RTS (SQ PSN 0x123, RQ PSN 0x456) and a
- * UD QP on the SRQ in INIT. Prints one line
+ * UD QP on the SRQ in INIT, made last. Prints one line
  *   ready <rc_a> <rc_b> <ud> <lkey> <rkey>
  * then holds everything until stdin reaches EOF, and frees it all.
  *   res_holder DEVICE
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 16, .max_sge = 1}};
 	struct ibv_port_attr port;
 	struct ibv_context *ctx;
-	struct ibv_qp *a, *b, *ud;
+	struct ibv_qp *a, *b, *ud, *spare;
 	struct ibv_srq *srq;
 	struct ibv_pd *pd;
 	struct ibv_mr *mr;
@@ -135,8 +135,14 @@ int main(int argc, char **argv)
 	srq = ibv_create_srq(pd, &sa);
 	if (!mr || !cq || !srq)
 		die("MR, CQ or SRQ");
+	/* The UD QP is made after a QP made before the RC ones is gone: the
+	 * sim keeps it in that one's row, ahead of theirs, while its number
+	 * is the highest (a dump lists by number, not by row). */
+	spare = make_qp(pd, cq, NULL, IBV_QPT_RC);
 	a = make_qp(pd, cq, NULL, IBV_QPT_RC);
 	b = make_qp(pd, cq, NULL, IBV_QPT_RC);
+	if (ibv_destroy_qp(spare))
+		die("ibv_destroy_qp");
 	ud = make_qp(pd, cq, srq, IBV_QPT_UD);
 	to_init(a, 0);
 	to_init(b, 0);
