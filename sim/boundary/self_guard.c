@@ -11,6 +11,7 @@
  * hooks, as it does where patching is not possible.
  */
 #include "sim.h"
+#include "syscall_trap.h"
 
 #include <errno.h>
 #include <link.h>
@@ -40,14 +41,19 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *self)
 	return 0;
 }
 
-int mprotect(void *addr, size_t len, int prot)
+int sim_text_guarded(void *addr, size_t len, int prot)
 {
 	uintptr_t a = (uintptr_t)addr;
 
-	sim_real_init();
 	if (!text_hi)
 		dl_iterate_phdr(find_text, (void *)(uintptr_t)&mprotect);
-	if ((prot & PROT_WRITE) && a < text_hi && a + len > text_lo) {
+	return (prot & PROT_WRITE) && a < text_hi && a + len > text_lo;
+}
+
+int mprotect(void *addr, size_t len, int prot)
+{
+	sim_real_init();
+	if (sim_text_guarded(addr, len, prot)) {
 		errno = EACCES;
 		return -1;
 	}

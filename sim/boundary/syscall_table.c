@@ -5,7 +5,8 @@
  * libc callers get one answer, errno for errno. The filter (seccomp.c)
  * traps syscall(2) only for numbers in this table; the rest run as they
  * are. The interposers reach the real kernel through libc, which the
- * filter lets through (munmap and mremap: the sim's own system call).
+ * filter lets through (the mmap family and mprotect: the sim's own system
+ * call).
  */
 #include "sim.h"
 #include "syscall_trap.h"
@@ -59,12 +60,12 @@ SYS(fstatat, fstatat(I(0), P(1), P(2), I(3)))
 SYS(statx, statx(I(0), P(1), I(2), U(3), P(4)))
 SYS(lseek, lseek(I(0), (off_t)a[1], I(2)))
 /*
- * mmap, munmap and mremap by syscall(2) are the kernel's own, made here by
- * the sim's system call: libc's may be patched to call syscall(2)
- * (libfabric's and UCX's memory hooks do), which inside this trap would
- * trap again with SIGSYS blocked, and the kernel kills the process for
- * that. A mapping of a simulated fd is the sim's (its own mappings are
- * made by its own call too: sys.mmap).
+ * mmap, munmap, mremap and mprotect by syscall(2) are the kernel's own,
+ * made here by the sim's system call: libc's may be patched to call
+ * syscall(2) (libfabric's and UCX's memory hooks do), which inside this
+ * trap would trap again with SIGSYS blocked, and the kernel kills the
+ * process for that. A mapping of a simulated fd is the sim's (its own
+ * mappings are made by its own call too: sys.mmap).
  */
 static long sys_mmap(const long *a)
 {
@@ -85,6 +86,14 @@ static long sys_munmap(const long *a)
 	return r;
 }
 
+/* The sim's code stays read-only (self_guard.c), whichever way asked. */
+static long sys_mprotect(const long *a)
+{
+	if (sim_text_guarded(P(0), SZ(1), I(2)))
+		return -EACCES;
+	return sim_raw_syscall(__NR_mprotect, a, 0);
+}
+
 static long sys_mremap(const long *a)
 {
 	long r;
@@ -103,7 +112,6 @@ static long sys_mremap(const long *a)
 	}
 	return r;
 }
-SYS(mprotect, mprotect(P(0), SZ(1), I(2)))
 SYS(pread, pread(I(0), P(1), SZ(2), (off_t)a[3]))
 SYS(pwrite, pwrite(I(0), P(1), SZ(2), (off_t)a[3]))
 SYS(readv, readv(I(0), P(1), I(2)))

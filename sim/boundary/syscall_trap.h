@@ -50,6 +50,10 @@ extern __thread int sim_static_serving;
 extern struct sim_static_wait sim_static_wait;
 void sim_static_wait_out(const struct sim_static_wait *w);
 
+/* Would mprotect(addr, len, prot) make the sim's own code writable? Such
+ * a call is refused with EACCES, from libc or trapped (self_guard.c). */
+int sim_text_guarded(void *addr, size_t len, int prot);
+
 /* Install the SIGSYS handler (sigsys.c); 0 or -errno. */
 int sim_sigsys_install(void);
 void sim_sigsys_uninstall(void);

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * A program whose memory hooks patch libc's mmap, munmap and mremap to
- * call syscall(2), as libfabric's and UCX's do (a jump written over the
- * function's entry). Under rdma-sim those system calls trap, and the sim
- * serves them; it must never call the patched functions itself: inside
- * its trap that would trap again with SIGSYS blocked (the kernel kills
- * the process), and the hooks would see mappings that are not the
- * program's. Checked: anonymous mmap/mremap/munmap through libc, a DMA
- * heap buffer mapped through libc and through syscall(2) (both served by
- * the sim), and that no call reached the hooks while the program called
- * none of the patched functions (allocating the buffer, mapping and
- * unmapping it by syscall(2), closing it): any there is the sim's own.
+ * A program whose memory hooks patch libc's mmap, munmap, mremap and
+ * mprotect to call syscall(2), as libfabric's and UCX's do (a jump written
+ * over the function's entry). Under rdma-sim those system calls trap, and
+ * the sim serves them; it must never call the patched functions itself:
+ * inside its trap that would trap again with SIGSYS blocked (the kernel
+ * kills the process), and the hooks would see mappings that are not the
+ * program's. Checked: anonymous mmap/mremap/mprotect/munmap through libc,
+ * a DMA heap buffer mapped through libc and through syscall(2) (both
+ * served by the sim), and that no call reached the hooks while the program
+ * called none of the patched functions (allocating the buffer, mapping,
+ * protecting and unmapping it by syscall(2), closing it): any there is
+ * the sim's own.
  * x86-64 only (the patch is x86 code); elsewhere a visible
  * SKIP. Run under rdma-sim.
  */
@@ -68,6 +69,12 @@ static void *hook_mremap(void *old, size_t old_len, size_t new_len, int flags,
 	return (void *)syscall(SYS_mremap, old, old_len, new_len, flags, fixed);
 }
 
+static int hook_mprotect(void *addr, size_t len, int prot)
+{
+	note();
+	return (int)syscall(SYS_mprotect, addr, len, prot);
+}
+
 #if defined(__x86_64__)
 /* movabs $to, %rax; jmp *%rax over fn's first 12 bytes. */
 static int patch(void *fn, void *to)
@@ -117,8 +124,12 @@ static void heap_buffer(void)
 	}
 	if (a != MAP_FAILED)
 		munmap(a, 4096);
-	if (b != MAP_FAILED)
+	if (b != MAP_FAILED) {
+		QUIET("syscall(SYS_mprotect)",
+		      ret = (int)syscall(SYS_mprotect, b, 4096, PROT_NONE));
+		CHECK(!ret, "syscall(SYS_mprotect): %m");
 		QUIET("syscall(SYS_munmap)", syscall(SYS_munmap, b, 4096));
+	}
 	QUIET("close", close((int)d.fd));
 }
 
@@ -126,14 +137,15 @@ int main(void)
 {
 #if defined(__x86_64__)
 	void *libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
-	void *fns[3], *hooks[3] = {(void *)hook_mmap, (void *)hook_munmap,
-				   (void *)hook_mremap};
-	const char *names[3] = {"mmap", "munmap", "mremap"};
+	void *fns[4], *hooks[4] = {(void *)hook_mmap, (void *)hook_munmap,
+				   (void *)hook_mremap, (void *)hook_mprotect};
+	/* mprotect last: patch() calls it by syscall(2) around each write */
+	const char *names[4] = {"mmap", "munmap", "mremap", "mprotect"};
 	unsigned int program;
 	char *p, *q;
 	int i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
 		fns[i] = libc ? dlsym(libc, names[i]) : NULL;
 		if (!fns[i] || patch(fns[i], hooks[i])) {
 			fprintf(stderr, "patched_libc: cannot patch %s: %m\n",
@@ -148,10 +160,12 @@ int main(void)
 		p[0] = 'x';
 		q = mremap(p, 8192, 16384, MREMAP_MAYMOVE);
 		CHECK(q != MAP_FAILED && q[0] == 'x', "mremap: %m");
+		CHECK(!mprotect(q != MAP_FAILED ? q : p, 4096, PROT_READ),
+		      "mprotect: %m");
 		CHECK(!munmap(q != MAP_FAILED ? q : p, 16384), "munmap: %m");
 	}
 	program = hooked;
-	CHECK(program >= 3, "the program's own calls reached %u hooks", program);
+	CHECK(program >= 4, "the program's own calls reached %u hooks", program);
 	heap_buffer();
 	if (failures)
 		return 1;
