@@ -2,6 +2,7 @@
 /* Resolving libc, joining the world named by $RDMA_SIM_DIR. */
 #include "sim.h"
 #include "restrack.h"
+#include "sig_held.h"
 #include "syscall_trap.h"
 
 #include <dirent.h>
@@ -187,6 +188,7 @@ static void __attribute__((constructor)) sim_init(void)
 
 	sim_real_init();
 	sys_init();
+	sim_sig_trap_register(&sim_sig_held_trap);
 	if (!dir || !*dir)
 		return;
 	ret = open_world(dir);

@@ -140,6 +140,16 @@ int sim_sig_hold(int sig, sim_sig_fn fn, int flags, const sigset_t *mask,
 	return 0;
 }
 
+static int hold_for_device(int sig, sim_sig_fn fn, int flags)
+{
+	return sim_sig_hold(sig, fn, flags, NULL, NULL);
+}
+
+const struct sim_sig_trap_ops sim_sig_held_trap = {
+	.hold = hold_for_device,
+	.release = sim_sig_release,
+};
+
 void sim_sig_release(int sig)
 {
 	struct held *h = slot(sig);

@@ -9,6 +9,8 @@
 #ifndef RDMA_SIM_SIG_HELD_H
 #define RDMA_SIM_SIG_HELD_H
 
+#include "sig_trap.h"
+
 #include <signal.h>
 
 /* A handler that may run on a static program's thread block, whose
@@ -18,10 +20,6 @@
 #else
 #define NO_SSP
 #endif
-
-/* The sim's part of a held signal: 1 if it was the sim's (handled), 0 to
- * give it to the program's action. Runs in the signal handler. */
-typedef int (*sim_sig_fn)(int sig, siginfo_t *si, void *ctx);
 
 /*
  * Install fn for sig (SA_SIGINFO | flags, blocking mask, or only sig
@@ -33,6 +31,9 @@ int sim_sig_hold(int sig, sim_sig_fn fn, int flags, const sigset_t *mask,
 		 void (*noted)(const struct sigaction *act));
 /* Put the program's recorded action back in place. */
 void sim_sig_release(int sig);
+/* sim_sig_hold and sim_sig_release for the layers below (sig_trap.h),
+ * registered by the constructor. */
+extern const struct sim_sig_trap_ops sim_sig_held_trap;
 /* Is sig held (the sim's handler installed)? */
 int sim_sig_held(int sig);
 /*

@@ -8,7 +8,8 @@
 #    sim_world.h (the world, the lock, the trace, libc's table), never
 #    sim.h, uapi.h, obj.h or a driver header; what it shares with the
 #    kernel (multicast members, port attributes, an XRC_TGT QP's row)
-#    it reads through sim/common;
+#    it reads through sim/common; no header of the boundary or the core
+#    either (its signals come through common/sig_trap.h);
 #  - the driver (sim/drivers/mlx5) touches no engine struct or list and
 #    includes from hw/mlx5 only hca_cmd.h (hca.h where it maps the UAR
 #    page, the doorbell entry, and for the tag-matching limits).
@@ -26,6 +27,10 @@ grep -rnE '\bsim_qp_attr\b|\bmlx5_av_dev\b|\bsim_xrc_tgt_(new|open|put|load|stor
 	"$SIM/hw" && fail "the HCA reads the core's XRC rows (above)"
 grep -rnE '#[[:space:]]*include[[:space:]]*"(sim|uapi|obj|mlx5|rxe)\.h"' "$SIM/hw" &&
 	fail "the HCA includes a kernel or driver header (above)"
+for h in "$SIM"/boundary/*.h "$SIM"/core/*.h; do
+	grep -rnE "#[[:space:]]*include[[:space:]]*\"${h##*/}\"" "$SIM/hw" &&
+		fail "the HCA includes ${h#"$SIM"/} (above)"
+done
 grep -rnE 'struct hca_(qp|cq|srq|mkey)\b|\bhca_(qps|cqs|srqs)\b|hca_qp_set_state' \
 	"$SIM/drivers/mlx5" && fail "the driver reaches into the HCA's state (above)"
 for f in "$SIM"/drivers/mlx5/*.[ch]; do

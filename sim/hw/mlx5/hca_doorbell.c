@@ -27,7 +27,8 @@
  *
  * Faults that are not at a UAR page go to the program's own action for
  * SIGSEGV and SIGTRAP, which the boundary records while the trap holds
- * them (boundary/sig_held.c: sigaction(), signal(), a raw rt_sigaction).
+ * them (boundary/sig_held.c: sigaction(), signal(), a raw rt_sigaction;
+ * the trap asks for the signals through common/sig_trap.h).
  * Under valgrind a signal frame's registers are not those of the faulting
  * instruction, so there no page is protected: the engine thread watches
  * the doorbell records (spinning while busy, then sleeping), and says so
@@ -37,7 +38,7 @@
  */
 #include "hca.h"
 #include "raw_syscall.h"
-#include "sig_held.h"
+#include "sig_trap.h"
 #include "x86_store.h"
 
 #include <errno.h>
@@ -346,11 +347,9 @@ static int trap_ready(void)
 		sim_trace("doorbells: watched (valgrind)");
 		return 0;
 	}
-	if (sim_sig_hold(SIGSEGV, db_signal, SA_ONSTACK | SA_RESTART, NULL,
-			 NULL) ||
-	    sim_sig_hold(SIGTRAP, db_signal, SA_ONSTACK | SA_RESTART, NULL,
-			 NULL)) {
-		sim_sig_release(SIGSEGV);
+	if (sim_sig_trap(SIGSEGV, db_signal, SA_ONSTACK | SA_RESTART) ||
+	    sim_sig_trap(SIGTRAP, db_signal, SA_ONSTACK | SA_RESTART)) {
+		sim_sig_untrap(SIGSEGV);
 		return 0;
 	}
 	db_mode = DB_TRAP;
