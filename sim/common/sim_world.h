@@ -109,9 +109,6 @@ static inline int sim_tracing(void)
 int sim_fd_private_init(void);
 int sim_open_private(const char *path, int flags, mode_t mode);
 void sim_close_private(int fd);
-/* A store into a UAR doorbell register of process pid's pages: the HCA
- * takes the new work at once (hca_fabric.c). */
-void sim_doorbell_rung(int32_t pid);
 
 static inline uint64_t sim_guid(unsigned int dev)
 {

@@ -14,6 +14,7 @@
  * the program's descriptor table is full (a kernel importer's reference
  * takes no descriptor), a one-page read-only mapping of the file.
  */
+#include "hca_fabric.h"
 #include "uapi.h"
 
 #include <errno.h>

@@ -10,6 +10,8 @@
 #    kernel (multicast members, port attributes, an XRC_TGT QP's row)
 #    it reads through sim/common; no header of the boundary or the core
 #    either (its signals come through common/sig_trap.h);
+#  - sim/common declares none of the hardware's functions: what the layers
+#    above call of it has its own header in hw/ (hw/fabric/hca_fabric.h);
 #  - the driver (sim/drivers/mlx5) touches no engine struct or list and
 #    includes from hw/mlx5 only hca_cmd.h (hca.h where it maps the UAR
 #    page, the doorbell entry, and for the tag-matching limits).
@@ -30,6 +32,12 @@ grep -rnE '#[[:space:]]*include[[:space:]]*"(sim|uapi|obj|mlx5|rxe)\.h"' "$SIM/h
 for h in "$SIM"/boundary/*.h "$SIM"/core/*.h; do
 	grep -rnE "#[[:space:]]*include[[:space:]]*\"${h##*/}\"" "$SIM/hw" &&
 		fail "the HCA includes ${h#"$SIM"/} (above)"
+done
+# the hardware's functions (non-static, defined at column 0 in hw/)
+for fn in $(grep -hoE '^[a-z][a-z0-9_ *]* \**[a-z_0-9]+\(' "$SIM"/hw/*/*.c |
+	grep -v '^static' | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' | sort -u); do
+	grep -nE "\b$fn\(" "$SIM"/common/*.h &&
+		fail "sim/common declares the hardware's $fn (above)"
 done
 grep -rnE 'struct hca_(qp|cq|srq|mkey)\b|\bhca_(qps|cqs|srqs)\b|hca_qp_set_state' \
 	"$SIM/drivers/mlx5" && fail "the driver reaches into the HCA's state (above)"

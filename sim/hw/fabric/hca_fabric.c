@@ -15,6 +15,7 @@
  * written into the owner's memory by the sender instead.
  */
 #include "hca.h"
+#include "hca_fabric.h"
 #include "pid_gone.h"
 
 #include <errno.h>
