@@ -519,16 +519,18 @@ void hca_fabric_wait(int ms)
 }
 
 /* A doorbell of process pid's UAR pages was rung from outside its own
- * stores (a peer device through a dma-buf): its engine runs a pass now. */
+ * stores (a peer device through a dma-buf): its engine runs a pass now.
+ * The peer library calls it on the program's thread, so the lock is
+ * taken as every such thread takes it, its asynchronous signals held. */
 void sim_doorbell_rung(int32_t pid)
 {
 	struct ring_hdr *h;
 
-	pthread_mutex_lock(&sim_lock);
+	sim_lock_take();
 	h = pid == getpid() ? own : peer_ring(pid);
 	if (h)
 		poke(h);
-	pthread_mutex_unlock(&sim_lock);
+	sim_lock_drop();
 	sim_trace("doorbell of pid %d rung through a dma-buf%s", pid,
 		  h ? "" : " (no engine there yet)");
 }
