@@ -72,7 +72,10 @@ int mlx5_dc_modify_dct(struct mlx5_qp *qp, struct ibv_qp_attr *attr,
 				  .in_len = sizeof(req),
 				  .out = &resp,
 				  .out_len = sizeof(resp)};
-	int err = ibv_cmd_modify_qp(&qp->verbs_qp.qp, attr, attr_mask, &udata);
+	int err;
+
+	req.comp_mask = mlx5_modify_qp_comp_mask(qp, attr, attr_mask);
+	err = ibv_cmd_modify_qp(&qp->verbs_qp.qp, attr, attr_mask, &udata);
 
 	if (err || !(attr_mask & IBV_QP_STATE) || attr->qp_state != IBV_QPS_RTR)
 		return err;

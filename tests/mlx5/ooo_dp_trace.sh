@@ -1,0 +1,17 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The HCA's QP context gets out-of-order data-path ordering only at the
+# INIT->RTR of a QP granted it: ooo_dp_test (PROG) brings one RC pair up
+# with it, has it refused on UD QPs, and leaves one RC QP granted it in
+# INIT: exactly two QPs in the trace.
+# usage: ooo_dp_trace.sh RDMA_SIM PROG
+trace=$(mktemp) || exit 1
+"$1" --trace "$trace" -- "$2" >/dev/null
+rc=$?
+n=$(grep -c 'hca qp 0x[0-9a-f]* dp_ordering ooo_all$' "$trace")
+rm -f "$trace"
+if [ "$rc" != 0 ] || [ "$n" != 2 ]; then
+	echo "FAIL: ooo_dp_test exit $rc, $n QPs ordered ooo_all (expected 2)" >&2
+	exit 1
+fi
+echo "ooo_dp_trace: ok"
