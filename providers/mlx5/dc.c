@@ -11,12 +11,13 @@
 #include "datapath.h"
 
 /* What a DCT may carry: a PD in the core mask, DC and create flags in
- * the dv mask, and only the scatter-to-CQE create flags. */
+ * the dv mask, and only the scatter-to-CQE and out-of-order receive
+ * create flags (max_dct judges the latter). */
 #define DCT_DV_MASK                                                            \
 	(MLX5DV_QP_INIT_ATTR_MASK_DC | MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS)
 #define DCT_FLAGS                                                              \
 	(MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE |                             \
-	 MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE)
+	 MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE | MLX5DV_QP_CREATE_OOO_DP)
 
 static int check_dct(const struct ibv_qp_init_attr_ex *qp_attr,
 		     const struct mlx5dv_qp_init_attr *a, struct mlx5_qp_dv *dv)
