@@ -8,7 +8,10 @@
 trace=$(mktemp) || exit 1
 "$1" --trace "$trace" -- "$2" >/dev/null
 rc=$?
-n=$(grep -c 'hca qp 0x[0-9a-f]* dp_ordering ooo_all$' "$trace")
+# each set by the INIT2RTR_QP command that follows it in the trace
+n=$(awk '/hca qp 0x[0-9a-f]* dp_ordering ooo_all$/ { ooo = 1; next }
+	ooo && /hca cmd INIT2RTR_QP -> OK/ { n++ } { ooo = 0 }
+	END { print n + 0 }' "$trace")
 rm -f "$trace"
 if [ "$rc" != 0 ] || [ "$n" != 2 ]; then
 	echo "FAIL: ooo_dp_test exit $rc, $n QPs ordered ooo_all (expected 2)" >&2
