@@ -138,6 +138,6 @@ struct rdma_dm_buffer_desc {
  * ordering for some QP type) and mlx5_ib_modify_qp.comp_mask's request.
  */
 #define RDMA_DM_MLX5_QUERY_DEV_RESP_FLAGS_OOO_DP (1U << 4)
-#define RDMA_DM_MLX5_MODIFY_QP_OOO_DP	(1U << 0)
+#define RDMA_DM_MLX5_MODIFY_QP_OOO_DP		 (1U << 0)
 
 #endif /* RDMA_DM_UAPI_H */

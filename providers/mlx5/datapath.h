@@ -421,7 +421,8 @@ int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		   int attr_mask);
 /* mlx5_ib_modify_qp.comp_mask for this modify of @qp. */
 uint32_t mlx5_modify_qp_comp_mask(const struct mlx5_qp *qp,
-				  const struct ibv_qp_attr *attr, int attr_mask);
+				  const struct ibv_qp_attr *attr,
+				  int attr_mask);
 int mlx5_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		  int attr_mask, struct ibv_qp_init_attr *init_attr);
 int mlx5_destroy_qp(struct ibv_qp *ibqp);

@@ -121,9 +121,8 @@ static void test_caps(void **state)
 /* An RC pair with OOO_DP: SEND into posted receives and a WRITE land. */
 static void test_rc_data(void **state)
 {
-	const struct ep_opts o = {.type = IBV_QPT_RC,
-				  .depth = DEPTH,
-				  .create_qp_ex = create_ooo};
+	const struct ep_opts o = {
+		.type = IBV_QPT_RC, .depth = DEPTH, .create_qp_ex = create_ooo};
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr qa;
 	struct rdma_ep a = {}, b = {};
@@ -142,12 +141,11 @@ static void test_rc_data(void **state)
 		hp.a.buf[i] = (uint8_t)(i * 13 + 5);
 	memset(hp.b.buf, 0, BUF_SZ);
 	for (i = 0; i < DEPTH; i++)
-		assert_int_equal(ep_recv(&b, hp.b.buf + i * 256, 256,
-					 hp.b.mr->lkey, i),
-				 0);
+		assert_int_equal(
+			ep_recv(&b, hp.b.buf + i * 256, 256, hp.b.mr->lkey, i),
+			0);
 	/* the ninth receive finds the budget spent */
-	assert_int_equal(ep_recv(&b, hp.b.buf, 256, hp.b.mr->lkey, 99),
-			 ENOMEM);
+	assert_int_equal(ep_recv(&b, hp.b.buf, 256, hp.b.mr->lkey, 99), ENOMEM);
 	for (i = 0; i < DEPTH; i++) {
 		assert_int_equal(ep_post(&a, IBV_WR_SEND, hp.a.buf + i * 256,
 					 256, hp.a.mr->lkey, 0, 0,
@@ -189,9 +187,8 @@ static void test_rc_plain_ring(void **state)
  * refuses it as the QP leaves RESET, and the QP stays there. */
 static void test_ud_refused_by_kernel(void **state)
 {
-	const struct ep_opts o = {.type = IBV_QPT_UD,
-				  .depth = DEPTH,
-				  .create_qp_ex = create_ooo};
+	const struct ep_opts o = {
+		.type = IBV_QPT_UD, .depth = DEPTH, .create_qp_ex = create_ooo};
 	struct rdma_ep a = {};
 
 	(void)state;
@@ -208,8 +205,10 @@ static void test_raw_refused(void **state)
 		.qp_type = IBV_QPT_RAW_PACKET,
 		.comp_mask = IBV_QP_INIT_ATTR_PD,
 		.pd = hp.a.pd,
-		.cap = {.max_send_wr = 4, .max_recv_wr = 4,
-			.max_send_sge = 1, .max_recv_sge = 1},
+		.cap = {.max_send_wr = 4,
+			.max_recv_wr = 4,
+			.max_send_sge = 1,
+			.max_recv_sge = 1},
 	};
 	struct ibv_cq *cq = ibv_create_cq(hp.a.ctx, 8, NULL, NULL, 0);
 
@@ -251,11 +250,11 @@ static void test_modify_udata(void **state)
 		const struct ep_opts o = {.type = rows[i].type, .depth = 4};
 
 		assert_int_equal(ep_open(&a, hp.a.ctx, hp.a.pd, &o), 0);
-		assert_int_equal(modify_udata(a.qp, rows[i].comp_mask,
-					      rows[i].len),
-				 rows[i].err);
-		assert_int_equal(qp_state(a.qp), rows[i].err ? IBV_QPS_RESET
-							     : IBV_QPS_INIT);
+		assert_int_equal(
+			modify_udata(a.qp, rows[i].comp_mask, rows[i].len),
+			rows[i].err);
+		assert_int_equal(qp_state(a.qp),
+				 rows[i].err ? IBV_QPS_RESET : IBV_QPS_INIT);
 		ep_close(&a);
 	}
 }
@@ -263,9 +262,8 @@ static void test_modify_udata(void **state)
 /* A 6.1 kernel: no flag, so no caps and no OOO QP; the bit is unknown. */
 static void test_k61(void **state)
 {
-	const struct ep_opts o = {.type = IBV_QPT_RC,
-				  .depth = DEPTH,
-				  .create_qp_ex = create_ooo};
+	const struct ep_opts o = {
+		.type = IBV_QPT_RC, .depth = DEPTH, .create_qp_ex = create_ooo};
 	const struct ep_opts plain = {.type = IBV_QPT_RC, .depth = 4};
 	struct mlx5dv_context c = {.comp_mask =
 					   MLX5DV_CONTEXT_MASK_OOO_RECV_WRS};
@@ -298,9 +296,8 @@ int main(int argc, char **argv)
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "k61"))
-		return test_exit_status(
-			cmocka_run_group_tests(k61, group_setup,
-					       group_teardown));
+		return test_exit_status(cmocka_run_group_tests(k61, group_setup,
+							       group_teardown));
 	return test_exit_status(
 		cmocka_run_group_tests(tests, group_setup, group_teardown));
 }

@@ -293,7 +293,8 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
-	    mlx5_sim_nonzero(in, offsetof(struct mlx5_ib_create_qp, reserved), in_len))
+	    mlx5_sim_nonzero(in, offsetof(struct mlx5_ib_create_qp, reserved),
+			     in_len))
 		return -EINVAL;
 	ret = mlx5_sim_dc_flags(gqp, &req.flags, &dc);
 	if (!ret && dc == MLX5_QP_FLAG_TYPE_DCT)

@@ -331,7 +331,7 @@ enum {
 	HCA_DP_OOO_UC = 1 << 4,
 };
 #define HCA_CAP_DP_ORDERING_FORCE 1
-#define HCA_CAP_DP_OOO_ALL (HCA_DP_OOO_RC | HCA_DP_OOO_XRC | HCA_DP_OOO_DC)
+#define HCA_CAP_DP_OOO_ALL	  (HCA_DP_OOO_RC | HCA_DP_OOO_XRC | HCA_DP_OOO_DC)
 
 /* ---- SRQ (basic and XRC) ---- */
 struct hca_create_srq_in {
