@@ -51,7 +51,9 @@ static bool dp_ooo_cap(const struct sim_qp *gqp)
 
 uint32_t mlx5_sim_ooo_dev_flags(void)
 {
-	if (kernel_has_ooo() && HCA_CAP_DP_ORDERING_FORCE && HCA_CAP_DP_OOO_ALL)
+	/* mlx5_ib: force, and "out of order, all" for some service type */
+	if (kernel_has_ooo() && HCA_CAP_DP_ORDERING_FORCE &&
+	    HCA_CAP_DP_OOO_ALL != 0)
 		return RDMA_DM_MLX5_QUERY_DEV_RESP_FLAGS_OOO_DP;
 	return 0;
 }
