@@ -2,7 +2,8 @@
 /*
  * Out-of-order receive QPs (MLX5DV_QP_CREATE_OOO_DP) on rdma-sim's mlx5,
  * over the kernel ABI of Linux 6.13: the caps from the query-device flag,
- * an RC pair with it moving bytes (its RQ twice the size asked), the
+ * an RC pair with it moving bytes (its RQ twice the size asked), a DCT,
+ * the
  * kernel refusing a type the firmware cannot reorder (UD) at RESET->INIT,
  * the library refusing a type with no caps (RAW_PACKET), and
  * mlx5_ib_modify_qp's udata judged as mlx5_ib judges it. With "k61" the
@@ -171,6 +172,58 @@ static void test_rc_data(void **state)
 	ep_close(&b);
 }
 
+/* A DCT with OOO_DP (its SRQ receives): told at RESET->INIT, made at
+ * INIT->RTR with the ordering in its context (the trace checks that). */
+static void test_dct(void **state)
+{
+	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 16, .max_sge = 1}};
+	struct ibv_cq *cq = ibv_create_cq(hp.a.ctx, 16, NULL, NULL, 0);
+	struct ibv_srq *srq = ibv_create_srq(hp.a.pd, &sa);
+	struct ibv_qp_init_attr_ex qa = {
+		.qp_type = IBV_QPT_DRIVER,
+		.send_cq = cq,
+		.recv_cq = cq,
+		.srq = srq,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = hp.a.pd,
+	};
+	struct mlx5dv_qp_init_attr dv = {
+		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_DC |
+			     MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS,
+		.create_flags = MLX5DV_QP_CREATE_OOO_DP,
+		.dc_init_attr = {.dc_type = MLX5DV_DCTYPE_DCT,
+				 .dct_access_key = 0x1234},
+	};
+	struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT,
+				.port_num = 1,
+				.qp_access_flags = IBV_ACCESS_REMOTE_WRITE};
+	struct ibv_qp *dct;
+
+	(void)state;
+	assert_non_null(cq);
+	assert_non_null(srq);
+	dct = mlx5dv_create_qp(hp.a.ctx, &qa, &dv);
+	assert_non_null(dct);
+	assert_int_equal(ibv_modify_qp(dct, &a,
+				       IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+					       IBV_QP_PORT |
+					       IBV_QP_ACCESS_FLAGS),
+			 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.min_rnr_timer = 1;
+	a.ah_attr.port_num = 1;
+	assert_int_equal(ibv_modify_qp(dct, &a,
+				       IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER |
+					       IBV_QP_AV | IBV_QP_PATH_MTU),
+			 0);
+	assert_int_not_equal(dct->qp_num, 0);
+	assert_int_equal(ibv_destroy_qp(dct), 0);
+	assert_int_equal(ibv_destroy_srq(srq), 0);
+	assert_int_equal(ibv_destroy_cq(cq), 0);
+}
+
 /* Without the flag the RQ is the size asked. */
 static void test_rc_plain_ring(void **state)
 {
@@ -287,6 +340,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_rc_data),
 		cmocka_unit_test(test_rc_plain_ring),
+		cmocka_unit_test(test_dct),
 		cmocka_unit_test(test_ud_refused_by_kernel),
 		cmocka_unit_test(test_raw_refused),
 		cmocka_unit_test(test_modify_udata),
