@@ -471,8 +471,9 @@ struct mlx5dv_qp_init_attr {
 
 /*
  * ibv_create_qp_ex() with mlx5 options (mlx5dv_create_qp(3)): the create
- * flags (the kernel judges those it is sent; SIG_PIPELINING and OOO_DP
- * fail with EOPNOTSUPP), the send op MLX5DV_QP_EX_WITH_RAW_WQE, and DC QPs
+ * flags (the kernel judges those it is sent; SIG_PIPELINING fails with
+ * EOPNOTSUPP, OOO_DP without the type's ooo_recv_wrs_caps too, and with
+ * them doubles the RQ), the send op MLX5DV_QP_EX_WITH_RAW_WQE, and DC QPs
  * (IBV_QPT_DRIVER: a DCT on an SRQ, or a DCI addressed per WQE with
  * mlx5dv_wr_set_dc_addr()). The other send ops fail with EOPNOTSUPP. NULL
  * with errno.

@@ -132,4 +132,12 @@ struct rdma_dm_buffer_desc {
 #define RDMA_DM_MLX5_ATTR_CREATE_QP_DBR_BUF_UMEM 0x1002
 #define RDMA_DM_MLX5_ATTR_CREATE_CQ_DBR_BUF_UMEM 0x1003
 
+/*
+ * mlx5 out-of-order receive WR consumption (kernel 6.13, after Debian's
+ * 6.12): the query-device response flag (the firmware forces data-path
+ * ordering for some QP type) and mlx5_ib_modify_qp.comp_mask's request.
+ */
+#define RDMA_DM_MLX5_QUERY_DEV_RESP_FLAGS_OOO_DP (1U << 4)
+#define RDMA_DM_MLX5_MODIFY_QP_OOO_DP		 (1U << 0)
+
 #endif /* RDMA_DM_UAPI_H */

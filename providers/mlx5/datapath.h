@@ -354,6 +354,7 @@ struct mlx5_qp {
 	bool prefer_bf;
 	bool single_threaded;
 	bool dci, dct; /* DC: a DCI's WQEs carry an address vector */
+	bool ooo_dp;   /* MLX5DV_QP_CREATE_OOO_DP: receives out of order */
 	uint64_t send_ops;
 	uint64_t dv_send_ops; /* enum mlx5dv_qp_create_send_ops_flags */
 	struct mlx5_wr_state wr;
@@ -418,6 +419,10 @@ struct ibv_qp *mlx5_create_qp_ex(struct ibv_context *ibctx,
 				 struct ibv_qp_init_attr_ex *attr);
 int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		   int attr_mask);
+/* mlx5_ib_modify_qp.comp_mask for this modify of @qp. */
+uint32_t mlx5_modify_qp_comp_mask(const struct mlx5_qp *qp,
+				  const struct ibv_qp_attr *attr,
+				  int attr_mask);
 int mlx5_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		  int attr_mask, struct ibv_qp_init_attr *init_attr);
 int mlx5_destroy_qp(struct ibv_qp *ibqp);

@@ -11,12 +11,13 @@
 #include "datapath.h"
 
 /* What a DCT may carry: a PD in the core mask, DC and create flags in
- * the dv mask, and only the scatter-to-CQE create flags. */
+ * the dv mask, and only the scatter-to-CQE and out-of-order receive
+ * create flags (max_dct judges the latter). */
 #define DCT_DV_MASK                                                            \
 	(MLX5DV_QP_INIT_ATTR_MASK_DC | MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS)
 #define DCT_FLAGS                                                              \
 	(MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE |                             \
-	 MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE)
+	 MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE | MLX5DV_QP_CREATE_OOO_DP)
 
 static int check_dct(const struct ibv_qp_init_attr_ex *qp_attr,
 		     const struct mlx5dv_qp_init_attr *a, struct mlx5_qp_dv *dv)
@@ -72,7 +73,10 @@ int mlx5_dc_modify_dct(struct mlx5_qp *qp, struct ibv_qp_attr *attr,
 				  .in_len = sizeof(req),
 				  .out = &resp,
 				  .out_len = sizeof(resp)};
-	int err = ibv_cmd_modify_qp(&qp->verbs_qp.qp, attr, attr_mask, &udata);
+	int err;
+
+	req.comp_mask = mlx5_modify_qp_comp_mask(qp, attr, attr_mask);
+	err = ibv_cmd_modify_qp(&qp->verbs_qp.qp, attr, attr_mask, &udata);
 
 	if (err || !(attr_mask & IBV_QP_STATE) || attr->qp_state != IBV_QPS_RTR)
 		return err;

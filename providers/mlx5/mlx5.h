@@ -81,6 +81,8 @@ struct mlx5_dv_caps {
 	struct mlx5dv_striding_rq_caps striding_rq;
 	struct mlx5dv_dci_streams_caps dci_streams;
 	uint32_t tunnel_offloads;
+	/* all zero: the kernel offers no out-of-order receive QPs */
+	struct mlx5dv_ooo_recv_wrs_caps ooo_recv_wrs;
 };
 
 struct mlx5_context {

@@ -313,6 +313,8 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	};
 	static const struct ibv_qp_cap no_queues;
 	bool dct = dv->dc_type == MLX5DV_DCTYPE_DCT;
+	bool ooo = dv->create_flags & MLX5DV_QP_CREATE_OOO_DP;
+	struct ibv_qp_cap cap = attr->cap;
 	struct mlx5_qp_sizes sz;
 	struct mlx5_qp *qp;
 	uint64_t ops;
@@ -325,10 +327,16 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	 * be stored under its QP number, 0 until the kernel gives a DCT one */
 	if (!err && dct && !ctx->cqe_version)
 		err = EOPNOTSUPP;
+	/* Receives consumed out of order need twice the RQ to keep as many
+	 * posted as asked (a receive queue of its own only). */
+	if (ooo && !attr->srq && cap.max_recv_wr)
+		cap.max_recv_wr = cap.max_recv_wr > lim.max_recv_wr / 2
+					  ? lim.max_recv_wr + 1
+					  : cap.max_recv_wr * 2;
 	/* a DCT has no work queue of its own: its SRQ receives */
 	if (!err)
 		err = mlx5_calc_qp_sizes(&lim, attr->qp_type, ops,
-					 dct ? &no_queues : &attr->cap,
+					 dct ? &no_queues : &cap,
 					 attr->srq != NULL, &sz);
 	if (err) {
 		errno = err;
@@ -342,6 +350,7 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	qp->qp_type = attr->qp_type;
 	qp->dct = dct;
 	qp->dci = dv->dc_type == MLX5DV_DCTYPE_DCI;
+	qp->ooo_dp = ooo;
 	qp->send_ops = ops;
 	qp->dv_send_ops = dv->send_ops;
 	qp->atomics = ctx->atomic_cap != IBV_ATOMIC_NONE;
@@ -361,6 +370,8 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	err = setup_rings(ctx, qp, attr->pd, &sz);
 	if (err)
 		goto fail;
+	if (ooo)
+		qp->rq.max_post /= 2; /* the other half is the device's slack */
 	qp->db = mlx5_alloc_dbrec_pd(ctx, attr->pd, &qp->db_owner);
 	if (!qp->bf)
 		qp->bf = mlx5_pick_bf(ctx);
@@ -399,7 +410,7 @@ static struct mlx5_qp *create_qp(struct ibv_context *ibctx,
 	attr->cap.max_send_wr = sz.sq_max_post;
 	attr->cap.max_inline_data = sz.sq_wqe_cnt ? (uint32_t)sz.max_inline
 						  : 0;
-	attr->cap.max_recv_wr = sz.rq_wqe_cnt;
+	attr->cap.max_recv_wr = qp->rq.max_post;
 	attr->cap.max_recv_sge = sz.rq_wqe_cnt ? (uint32_t)sz.rq_max_gs : 0;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		mlx5_qp_set_wr_ops(qp);
@@ -480,15 +491,31 @@ static void reset_qp(struct mlx5_qp *qp)
 		mlx5_qp_set_wr_complete(qp, false);
 }
 
+/* An out-of-order receive QP says so as it leaves RESET for INIT. */
+uint32_t mlx5_modify_qp_comp_mask(const struct mlx5_qp *qp,
+				  const struct ibv_qp_attr *attr, int attr_mask)
+{
+	if (qp->ooo_dp && (attr_mask & IBV_QP_STATE) &&
+	    attr->qp_state == IBV_QPS_INIT &&
+	    qp->verbs_qp.qp.state == IBV_QPS_RESET)
+		return RDMA_DM_MLX5_MODIFY_QP_OOO_DP;
+	return 0;
+}
+
 int mlx5_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr,
 		   int attr_mask)
 {
 	struct mlx5_qp *qp = to_mqp(ibqp);
 	int err;
 
+	struct mlx5_ib_modify_qp req = {};
+	struct ibv_udata udata = {.in = &req, .in_len = sizeof(req)};
+
 	if (qp->dct)
 		return mlx5_dc_modify_dct(qp, attr, attr_mask);
-	err = ibv_cmd_modify_qp(ibqp, attr, attr_mask, NULL);
+	req.comp_mask = mlx5_modify_qp_comp_mask(qp, attr, attr_mask);
+	err = ibv_cmd_modify_qp(ibqp, attr, attr_mask,
+				req.comp_mask ? &udata : NULL);
 	/* a target QP has no queues of ours to reset or open */
 	if (err || !(attr_mask & IBV_QP_STATE) ||
 	    qp->qp_type == IBV_QPT_XRC_RECV)

@@ -3,8 +3,9 @@
  * mlx5dv_create_qp: ibv_create_qp_ex plus the mlx5 creation flags and
  * send ops, checked as libmlx5 checks them. Flags the kernel judges go to
  * it as UHW flags; what needs a part of the device this library does not
- * drive (signature pipelining, out-of-order receives, mkeys, DMA memcpy)
- * is EOPNOTSUPP. DC QPs are checked in dc.c.
+ * drive (signature pipelining, mkeys, DMA memcpy) is EOPNOTSUPP. DC QPs
+ * are checked in dc.c. Out-of-order receives need the QP type's
+ * ooo_recv_wrs_caps (query.c) and go to the kernel at RESET->INIT (qp.c).
  */
 #include <errno.h>
 
@@ -31,10 +32,32 @@ static int check_flags(uint32_t flags)
 
 	if ((flags & ~(uint32_t)DV_QP_FLAGS) || (flags & scatter) == scatter)
 		return EINVAL;
-	/* Signature pipelining and out-of-order receives: not driven. */
-	if (flags & (MLX5DV_QP_CREATE_SIG_PIPELINING | MLX5DV_QP_CREATE_OOO_DP))
+	/* Signature pipelining: not driven. */
+	if (flags & MLX5DV_QP_CREATE_SIG_PIPELINING)
 		return EOPNOTSUPP;
 	return 0;
+}
+
+/* The out-of-order receive depth the device offers this QP type. */
+static uint32_t ooo_max(const struct mlx5dv_ooo_recv_wrs_caps *o,
+			const struct ibv_qp_init_attr_ex *qp_attr,
+			const struct mlx5_qp_dv *dv)
+{
+	switch (qp_attr->qp_type) {
+	case IBV_QPT_RC:
+		return o->max_rc;
+	case IBV_QPT_UC:
+		return o->max_uc;
+	case IBV_QPT_UD:
+		return o->max_ud;
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_XRC_RECV:
+		return o->max_xrc;
+	case IBV_QPT_DRIVER:
+		return dv->dc_type ? o->max_dct : 0;
+	default:
+		return 0;
+	}
 }
 
 /* RC, UC and UD take a raw WQE; mkeys and memcpy are not driven. */
@@ -48,7 +71,8 @@ static int check_send_ops(const struct ibv_qp_init_attr_ex *qp_attr,
 	return ops & ~(uint64_t)MLX5DV_QP_EX_WITH_RAW_WQE ? EOPNOTSUPP : 0;
 }
 
-static int check_dv(const struct ibv_qp_init_attr_ex *qp_attr,
+static int check_dv(const struct mlx5_context *ctx,
+		    const struct ibv_qp_init_attr_ex *qp_attr,
 		    const struct mlx5dv_qp_init_attr *a, struct mlx5_qp_dv *dv)
 {
 	bool dc = a->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_DC;
@@ -67,6 +91,9 @@ static int check_dv(const struct ibv_qp_init_attr_ex *qp_attr,
 	if (a->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS) {
 		dv->create_flags = a->create_flags;
 		err = check_flags(dv->create_flags);
+		if (!err && (dv->create_flags & MLX5DV_QP_CREATE_OOO_DP) &&
+		    !ooo_max(&ctx->dv_caps.ooo_recv_wrs, qp_attr, dv))
+			err = EOPNOTSUPP;
 	}
 	if (!err && (a->comp_mask & MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS)) {
 		dv->send_ops = a->send_ops_flags;
@@ -90,7 +117,7 @@ struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context,
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	err = check_dv(qp_attr, mlx5_qp_attr, &dv);
+	err = check_dv(to_mctx(context), qp_attr, mlx5_qp_attr, &dv);
 	if (err) {
 		errno = err;
 		return NULL;

@@ -28,10 +28,33 @@ static const struct {
 	 MLX5DV_CONTEXT_FLAGS_PACKET_BASED_CREDIT_MODE},
 };
 
-static void take_dv_caps(struct mlx5_dv_caps *c,
+/*
+ * The kernel's one OOO_DP bit says the firmware forces data-path ordering
+ * for some QP type; which ones, and how deep, only a DEVX query of the HCA
+ * caps would tell (upstream's source). Every type gets the same depth: the
+ * largest RQ halved, since an out-of-order RQ is made twice the size asked.
+ * A type the device lacks is refused by the kernel at RESET->INIT.
+ */
+static void take_ooo_caps(struct mlx5dv_ooo_recv_wrs_caps *o,
+			  const struct mlx5_ib_query_device_resp *r,
+			  uint32_t max_recv_wr)
+{
+	uint32_t max = 0;
+
+	if (r->flags & RDMA_DM_MLX5_QUERY_DEV_RESP_FLAGS_OOO_DP)
+		max = max_recv_wr / 2;
+	o->max_rc = max;
+	o->max_xrc = max;
+	o->max_dct = max;
+	o->max_ud = max;
+	o->max_uc = max;
+}
+
+static void take_dv_caps(struct mlx5_context *ctx,
 			 const struct mlx5_ib_query_device_resp *r)
 {
 	const struct mlx5_ib_striding_rq_caps *s = &r->striding_rq_caps;
+	struct mlx5_dv_caps *c = &ctx->dv_caps;
 	unsigned int i;
 	uint32_t word;
 
@@ -62,6 +85,7 @@ static void take_dv_caps(struct mlx5_dv_caps *c,
 	c->dci_streams.max_log_num_errored =
 		r->dci_streams_caps.max_log_num_errored;
 	c->tunnel_offloads = r->tunnel_offloads_caps;
+	take_ooo_caps(&c->ooo_recv_wrs, r, ctx->max_recv_wr);
 }
 
 /* The ibv_device_attr_ex members only the mlx5 part carries. */
@@ -88,8 +112,9 @@ static void take_attr_caps(const struct mlx5_ib_query_device_resp *r,
 }
 
 /*
- * Every query refreshes the context's mlx5dv caps. A zeroed response (a
- * kernel that sent a shorter one, or none) means "none of them".
+ * Every extended query refreshes the context's mlx5dv caps. A zeroed
+ * response (a kernel that sent a shorter one, or none) means "none of
+ * them".
  */
 int mlx5_query_device_ex(struct ibv_context *ibctx,
 			 const struct ibv_query_device_ex_input *input,
@@ -106,7 +131,10 @@ int mlx5_query_device_ex(struct ibv_context *ibctx,
 				       uhw ? &udata : NULL);
 	if (err)
 		return err;
-	take_dv_caps(&ctx->dv_caps, &resp);
+	/* ibv_query_device's plain QUERY_DEVICE gets no mlx5 answer from a
+	 * kernel: it leaves the caps as they were. */
+	if (attr_size > sizeof(attr->orig_attr))
+		take_dv_caps(ctx, &resp);
 	take_attr_caps(&resp, attr, attr_size);
 	return 0;
 }
@@ -166,8 +194,8 @@ int mlx5_cache_device_caps(struct mlx5_context *ctx)
  * What only DEVX queries of the HCA caps tell (DC ODP, signature, crypto,
  * DMA memcpy) is reported empty, as upstream does for a context without
  * DEVX, and LAG ports are not reported; so are the rdma-core 65 members
- * that need them (DC read atomics, REG_C0, out-of-order receives).
- * CLOCK_INFO_UPDATE and HCA_CORE_CLOCK need their page mapped.
+ * that need them (DC read atomics, REG_C0). CLOCK_INFO_UPDATE and
+ * HCA_CORE_CLOCK need their page mapped; OOO_RECV_WRS the kernel's flag.
  */
 static uint64_t fill_optional(struct mlx5_context *ctx,
 			      struct mlx5dv_context *out, uint64_t want)
@@ -198,6 +226,11 @@ static uint64_t fill_optional(struct mlx5_context *ctx,
 		out->max_wr_memcpy_length = 0;
 	if (done & MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD)
 		memset(&out->crypto_caps, 0, sizeof(out->crypto_caps));
+	if ((want & MLX5DV_CONTEXT_MASK_OOO_RECV_WRS) &&
+	    c->ooo_recv_wrs.max_rc) {
+		out->ooo_recv_wrs_caps = c->ooo_recv_wrs;
+		done |= MLX5DV_CONTEXT_MASK_OOO_RECV_WRS;
+	}
 	if ((want & MLX5DV_CONTEXT_MASK_CLOCK_INFO_UPDATE) && ci) {
 		/* The kernel keeps the page current: read it now. */
 		out->max_clock_info_update_nsec =

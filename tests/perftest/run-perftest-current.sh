@@ -80,6 +80,10 @@ while read -r name link prog opts; do
 		exit \$((crc | \$?))" < /dev/null
 	rc=$?
 	res=$(result "$work/$name.client" $lat)
+	# out-of-order receives (MLX5DV_QP_CREATE_OOO_DP), when it says
+	reorder=$(sed -n 's/.*Using Enhanced Reorder *: *\([A-Z]*\).*/\1/p' \
+		"$work/$name.client" | head -1)
+	[ -n "$reorder" ] && [ -n "$res" ] && res=" reorder $reorder:$res"
 	secs=$((SECONDS - start))
 	why=$(xfail_reason "$name")
 	if [ $rc -eq 0 ] && [ -n "$res" ]; then

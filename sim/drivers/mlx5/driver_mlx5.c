@@ -177,6 +177,7 @@ static void mlx5_query_device_uhw(struct sim_uvfile *uv, void *out,
 	struct mlx5_ib_query_device_resp r = mlx5_sim_dev_caps;
 	size_t n = out_len < sizeof(r) ? out_len : sizeof(r);
 
+	r.flags |= mlx5_sim_ooo_dev_flags();
 	r.response_length = (uint32_t)n;
 	if (out)
 		memcpy(out, &r, n);

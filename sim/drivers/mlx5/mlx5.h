@@ -68,6 +68,9 @@ struct mlx5_sim_res {
 	/* a DCT: its context until INIT->RTR creates it in the HCA */
 	struct hca_create_dct_in *dct;
 	uint8_t dct_live;
+	/* mlx5_ib's is_ooo_rq: granted by a modify, set in the context at
+	 * INIT->RTR (a DCT's as it is made there) */
+	uint8_t ooo_dp;
 };
 struct mlx5_sim_res *mlx5_sim_res_add(uint8_t kind, uint32_t num,
 				      struct sim_obj *obj);
@@ -159,6 +162,14 @@ int mlx5_sim_create_dct(struct sim_uvfile *uv, struct sim_qp *gqp,
 int mlx5_sim_dc_modify(struct sim_qp *gqp, const struct sim_qp_attr *a,
 		       uint32_t mask, void *out, size_t out_len);
 void mlx5_sim_destroy_dct(struct sim_qp *gqp);
+
+/* Whether bytes [from, to) of p hold anything but zeros. */
+int mlx5_sim_nonzero(const void *p, size_t from, size_t to);
+
+/* Out-of-order receive QPs (mlx5_ooo.c): the query-device flag, and
+ * mlx5_ib_modify_qp's udata (0, or -errno as mlx5_ib answers it). */
+uint32_t mlx5_sim_ooo_dev_flags(void);
+int mlx5_sim_modify_udata(struct sim_qp *gqp, const void *in, size_t in_len);
 
 extern const struct sim_method mlx5_sim_methods[];
 extern const unsigned int mlx5_sim_nmethods;

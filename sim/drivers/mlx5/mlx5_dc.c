@@ -150,6 +150,7 @@ int mlx5_sim_dc_modify(struct sim_qp *gqp, const struct sim_qp_attr *a,
 		return 1;
 	}
 	r->dct->min_rnr_timer = a->min_rnr_timer;
+	r->dct->dp_ooo = r->ooo_dp;
 	if (dct_rtr(gqp, r, out, out_len))
 		return -EINVAL;
 	return 1;

@@ -59,7 +59,7 @@ static uint8_t log2_floor(uint32_t v)
 	return v > 1 ? (uint8_t)(31 - __builtin_clz(v)) : 0;
 }
 
-static int nonzero(const void *p, size_t from, size_t to)
+int mlx5_sim_nonzero(const void *p, size_t from, size_t to)
 {
 	const uint8_t *b = p;
 
@@ -294,7 +294,8 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 		return -EOPNOTSUPP;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (in_len > offsetof(struct mlx5_ib_create_qp, reserved) &&
-	    nonzero(in, offsetof(struct mlx5_ib_create_qp, reserved), in_len))
+	    mlx5_sim_nonzero(in, offsetof(struct mlx5_ib_create_qp, reserved),
+			     in_len))
 		return -EINVAL;
 	ret = mlx5_sim_dc_flags(gqp, &req.flags, &dc);
 	if (!ret && dc == MLX5_QP_FLAG_TYPE_DCT)
@@ -435,7 +436,9 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	size_t i;
 	int ret;
 
-	(void)in, (void)in_len;
+	ret = mlx5_sim_modify_udata(gqp, in, in_len);
+	if (ret)
+		return ret;
 	if (!r) { /* a TGT QP another process created */
 		if (gqp->qp_type == IB_QPT_XRC_TGT)
 			mlx5_sim_xrc_qpc(uv->dev, gqp, a);
@@ -467,6 +470,10 @@ int mlx5_sim_modify_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	m.rq_psn = a->rq_psn;
 	m.sq_psn = a->sq_psn;
 	m.dest_qpn = a->dest_qp_num;
+	if (r->ooo_dp && m.hdr.opcode == HCA_CMD_INIT2RTR_QP) {
+		m.mask |= HCA_QPC_DP_ORDERING;
+		m.dp_ooo = 1;
+	}
 	ret = mlx5_sim_cmd(&m, sizeof(m), NULL, 0);
 	if (!ret && gqp->qp_type == IB_QPT_XRC_TGT)
 		mlx5_sim_xrc_qpc(uv->dev, gqp, a);
@@ -493,7 +500,7 @@ int mlx5_sim_create_srq(struct sim_uvfile *uv, struct sim_srq *gsrq,
 		return -EINVAL;
 	memcpy(&req, in, in_len < sizeof(req) ? in_len : sizeof(req));
 	if (req.reserved0 || req.reserved1 ||
-	    (in_len > sizeof(req) && nonzero(in, sizeof(req), in_len)))
+	    (in_len > sizeof(req) && mlx5_sim_nonzero(in, sizeof(req), in_len)))
 		return -EINVAL;
 	if (gsrq->max_wr >= 1u << MLX5_SIM_LOG_MAX_QP_SZ ||
 	    gsrq->max_sge > 512 / 16)

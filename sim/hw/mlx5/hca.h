@@ -273,6 +273,9 @@ struct hca_qp {
 	struct hca_rres res[HCA_RKEEP];
 	uint32_t nres;		       /* resources made */
 	uint8_t dest_rd_atom;	       /* max_dest_rd_atomic: resources kept */
+	/* receive WRs may be consumed out of order: recorded only, as the
+	 * fabric delivers every QP's packets in order */
+	uint8_t dp_ooo;
 	uint8_t nak_pending, nak_code; /* NAK to send (ring was full) */
 	uint8_t seq_nak_sent;	       /* one PSN sequence NAK per gap */
 	uint32_t nak_psn;

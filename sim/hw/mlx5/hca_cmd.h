@@ -280,6 +280,7 @@ enum {
 	HCA_QPC_RQ_PSN = 1 << 9,
 	HCA_QPC_SQ_PSN = 1 << 10,
 	HCA_QPC_DEST_QPN = 1 << 11,
+	HCA_QPC_DP_ORDERING = 1 << 12, /* dp_ordering_1 and _force */
 };
 
 /* RST2INIT, INIT2INIT, INIT2RTR, RTR2RTS, RTS2RTS, SQERR2RTS, SQD_RTS,
@@ -297,6 +298,7 @@ struct hca_modify_qp_in {
 	uint8_t log_sra_max; /* 1 << it READ/atomic WQEs in flight */
 	uint8_t rra_max;     /* READ/atomic requests kept as responder */
 	uint32_t rq_psn, sq_psn, dest_qpn;
+	uint8_t dp_ooo; /* data-path ordering forced out of order */
 };
 
 struct hca_query_qp_out {
@@ -313,7 +315,24 @@ struct hca_create_dct_in {
 	uint32_t pdn, cqn, srqn, uidx;
 	uint64_t dc_key;
 	uint8_t access, min_rnr_timer;
+	uint8_t dp_ooo; /* dctc dp_ordering_1 and _force */
 };
+
+/*
+ * What QUERY_HCA_CAP answers about data-path ordering, as a ConnectX-7
+ * does: cap_2 dp_ordering_force, and the service types whose ordering it
+ * can force to "out of order, all" (dp_ordering_ooo_all_rc, _xrc, _dc;
+ * not UD or UC).
+ */
+enum {
+	HCA_DP_OOO_RC = 1 << 0,
+	HCA_DP_OOO_XRC = 1 << 1,
+	HCA_DP_OOO_DC = 1 << 2,
+	HCA_DP_OOO_UD = 1 << 3,
+	HCA_DP_OOO_UC = 1 << 4,
+};
+#define HCA_CAP_DP_ORDERING_FORCE 1
+#define HCA_CAP_DP_OOO_ALL	  (HCA_DP_OOO_RC | HCA_DP_OOO_XRC | HCA_DP_OOO_DC)
 
 /* ---- SRQ (basic and XRC) ---- */
 struct hca_create_srq_in {

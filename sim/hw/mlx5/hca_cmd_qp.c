@@ -116,6 +116,14 @@ static uint8_t create_qp(const void *in, void *out)
 	return HCA_STAT_OK;
 }
 
+/* The context's data-path ordering: traced, nothing else reads it. */
+static void set_dp_ooo(struct hca_qp *qp, uint8_t ooo)
+{
+	qp->dp_ooo = ooo;
+	sim_trace("hca qp %#x dp_ordering %s", qp->qpn,
+		  ooo ? "ooo_all" : "in_order");
+}
+
 static uint8_t create_dct(const void *in, void *out)
 {
 	const struct hca_create_dct_in *c = in;
@@ -141,6 +149,7 @@ static uint8_t create_dct(const void *in, void *out)
 	qp->access = c->access;
 	qp->min_rnr_timer = c->min_rnr_timer;
 	qp->state = IB_QPS_RTR;
+	set_dp_ooo(qp, c->dp_ooo);
 	status = qp_publish(qp);
 	if (status)
 		free(qp);
@@ -229,6 +238,8 @@ static void set_context(struct hca_qp *qp, const struct hca_modify_qp_in *c)
 		qp->npsn = c->sq_psn & 0xffffff;
 	if (m & HCA_QPC_DEST_QPN)
 		qp->dest_qpn = c->dest_qpn;
+	if (m & HCA_QPC_DP_ORDERING)
+		set_dp_ooo(qp, c->dp_ooo);
 }
 
 static uint8_t modify_qp(const void *in, void *out)
