@@ -260,6 +260,8 @@ static int port_of(const struct sockaddr_storage *ss, uint32_t *dev,
 	if (sim_gid_from_sockaddr((const struct sockaddr *)ss, gid))
 		return -ENODEV;
 	for (n = 0; n < sim.sh->net.nnetdev; n++) {
+		if (!sim_dev_live(sim.sh, sim.sh->net.nd[n].dev))
+			continue; /* unregistered: no RDMA device on it */
 		idx = sim_gid_find(&sim.sh->net.nd[n], gid, SIM_GID_ROCE_V2);
 		if (idx >= 0) {
 			*dev = sim.sh->net.nd[n].dev;
