@@ -102,7 +102,8 @@ static void remove_world(const char *rel)
 	nftw(path, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
 
-/* cma_process_remove: each id that holds dev hears DEVICE_REMOVAL. */
+/* cma_process_remove: each id that holds dev hears DEVICE_REMOVAL (once:
+ * a device is unregistered once). */
 static void cm_remove(unsigned int dev)
 {
 	int i;
@@ -116,6 +117,10 @@ static void cm_remove(unsigned int dev)
 		if (!id->used || !id->has_dev || id->dev != dev)
 			continue;
 		ucma_event(i, RDMA_CM_EVENT_DEVICE_REMOVAL, 0, NULL);
+		/* ucma queues close_work: the id is closed, no event follows
+		 * and later commands on it fail (ENXIO) but its destroy */
+		id->removed = 1;
+		id->timer = TIMER_NONE;
 		sim_trace("netlink DELLINK dev %u: cm id %d DEVICE_REMOVAL",
 			  dev, i);
 	}

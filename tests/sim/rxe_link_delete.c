@@ -84,6 +84,7 @@ int main(void)
 	struct ibv_pd *pd;
 	struct ibv_cq *cq, *cq2;
 	int fds = count_fds(), cm, id, id2, n, st = -1;
+	uint32_t reported = 0;
 	pid_t del;
 
 	list = ibv_get_device_list(&n);
@@ -128,7 +129,12 @@ int main(void)
 	CHECK(!async_pending(ctx),
 	      "no async event (DEVICE_FATAL) on an rxe removal");
 
-	CHECK(destroy_id(cm, (uint32_t)id, NULL) > 0, "destroy the cm id");
+	/* ucma closed the id on DEVICE_REMOVAL: only its destroy works */
+	CHECK(bind_ip(cm, (uint32_t)id, server_ip, 0) == -ENXIO,
+	      "a command on the removed id: ENXIO");
+	CHECK(listen_id(cm, (uint32_t)id, 1) == -ENXIO, "listen: ENXIO");
+	CHECK(destroy_id(cm, (uint32_t)id, &reported) > 0 && reported == 1,
+	      "destroy the removed id: 1 event reported (%u)", reported);
 	CHECK(!ibv_destroy_cq(cq) && !ibv_dealloc_pd(pd), "destroy cq, pd");
 	CHECK(!ibv_close_device(ctx), "ibv_close_device after removal");
 	alarm(120); /* the delete must now end */
