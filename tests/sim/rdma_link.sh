@@ -56,6 +56,33 @@ TMPDIR=$tmp "$SIM" --driver rxe --devices 2 -- sh -c '
 	[ -z "$(ls /sys/class/infiniband)" ] || fail "sysfs not empty"
 ' || fail "rxe world"
 
+# Debian's rping as a server on rxe0: the delete tells its listener
+# (DEVICE_REMOVAL), rping gives up and exits, and so the delete, which
+# waits for rping's verbs context, returns.
+if command -v rping >/dev/null; then
+	# shellcheck disable=SC2016
+	TMPDIR=$tmp "$SIM" --driver rxe -- sh -c '
+	fail() { echo "FAIL: $*" >&2; exit 1; }
+	out=$TMPDIR/rping.out
+	rping -s -a 192.168.1.1 >"$out" 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 600 ] && ! rdma resource show | grep -q " ctx 1 "; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	rdma resource show | grep -q " ctx 1 " || fail "rping has no context"
+	timeout 120 rdma link delete rxe0 || fail "delete under rping"
+	wait $pid && fail "rping exits 0 after the removal"
+	grep -q "cma detected device removal" "$out" ||
+		fail "rping: $(cat "$out")"
+	[ -z "$(rdma dev)" ] || fail "rdma dev: $(rdma dev)"
+	rm "$out"
+	' || fail "rping world"
+else
+	echo "SKIP (rping part): no rping (rdmacm-utils)"
+fi
+
 # shellcheck disable=SC2016
 TMPDIR=$tmp "$SIM" --netns -- sh -c '
 	fail() { echo "FAIL: $*" >&2; exit 1; }
