@@ -54,7 +54,8 @@ int sim_uverbs_index(const char *path)
 	if (*path < '0' || *path > '9')
 		return -1;
 	n = strtoul(path, &end, 10);
-	if (*end || n >= sim.sh->cfg.ndev)
-		return -1;
+	if (*end || n >= sim.sh->cfg.ndev ||
+	    !sim_dev_live(sim.sh, (unsigned int)n))
+		return -1; /* unregistered: its node is gone */
 	return (int)n;
 }

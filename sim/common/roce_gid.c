@@ -94,6 +94,8 @@ int sim_roce_find_ip(struct sim_shared *sh, const struct sockaddr *sa,
 		return -ENODEV;
 	sim_shared_lock(sh);
 	for (i = 0; i < sh->net.nnetdev; i++) {
+		if (!sim_dev_live(sh, sh->net.nd[i].dev))
+			continue; /* unregistered: its GID table went with it */
 		idx = sim_gid_find(&sh->net.nd[i], gid, type);
 		if (idx >= 0) {
 			*dev = sh->net.nd[i].dev;

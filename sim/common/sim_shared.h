@@ -236,8 +236,25 @@ struct sim_shared {
 	struct sim_net net; /* netdevs and RoCE GID tables (netdev.h) */
 	struct sim_mc_attach mc[SIM_MAX_MC_ATTACH]; /* mc_attach.c */
 	struct sim_sa_group sa_groups[SIM_MAX_SA_GROUPS]; /* core/umad_sa.c */
+	/* enum sim_dev_state of each device: rdma link delete */
+	uint8_t dev_state[SIM_MAX_DEVICES];
 };
 _Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");
+
+/*
+ * Where a device is in its life: `rdma link delete` unregisters it (its
+ * uverbs node goes at once, the device itself once no file of it is open)
+ * and then it is gone from every listing (core/netlink_link.c).
+ */
+enum sim_dev_state { SIM_DEV_LIVE = 0, SIM_DEV_UNREGISTERING, SIM_DEV_GONE };
+
+/* Is dev a device of the world that has not begun to leave it? */
+static inline int sim_dev_live(const struct sim_shared *sh, unsigned int dev)
+{
+	return dev < sh->cfg.ndev &&
+	       __atomic_load_n(&sh->dev_state[dev], __ATOMIC_ACQUIRE) ==
+		       SIM_DEV_LIVE;
+}
 
 /* Create the state file in dir (launcher). 0 or -errno. */
 int sim_shared_create(const char *dir, const struct sim_config *cfg,

@@ -123,11 +123,27 @@ int64_t nl_get_u32(const struct nlattr *const *tb, uint16_t type)
 	return v;
 }
 
+int nl_get_str(const struct nlattr *const *tb, uint16_t type, char *buf,
+	       size_t size)
+{
+	size_t len;
+
+	if (!tb[type] || tb[type]->nla_len < NLA_HDRLEN)
+		return -1;
+	len = (size_t)tb[type]->nla_len - NLA_HDRLEN;
+	if (len > size - 1)
+		len = size - 1;
+	memcpy(buf, (const uint8_t *)tb[type] + NLA_HDRLEN, len);
+	buf[len] = 0;
+	return 0;
+}
+
 int nl_req_dev(const struct nlattr *const *tb)
 {
 	int64_t dev = nl_get_u32(tb, RDMA_NLDEV_ATTR_DEV_INDEX);
 
-	return dev < 0 || dev >= sim.sh->cfg.ndev ? -EINVAL : (int)dev;
+	return dev < 0 || !sim_dev_live(sim.sh, (unsigned int)dev) ? -EINVAL
+								   : (int)dev;
 }
 
 void nl_put_dev(struct nl_out *o, unsigned int dev)
@@ -139,14 +155,18 @@ void nl_put_dev(struct nl_out *o, unsigned int dev)
 	nl_put_str(o, RDMA_NLDEV_ATTR_DEV_NAME, name);
 }
 
-int nl_dump_each(struct sim_nl_dump *d, struct nl_out *o, size_t limit,
-		 uint16_t op, unsigned int end,
-		 void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
-			      unsigned int i))
+static int dump_each(struct sim_nl_dump *d, struct nl_out *o, size_t limit,
+		     uint16_t op, unsigned int end, int devs,
+		     void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
+				  unsigned int i))
 {
 	size_t mark;
 
 	while (d->next < end) {
+		if (devs && !sim_dev_live(sim.sh, d->next)) {
+			d->next++; /* unregistered: no longer listed */
+			continue;
+		}
 		mark = o->len;
 		nl_msg_begin(o, nl_type(op), NLM_F_MULTI, d->seq, d->pid);
 		fill(o, d, d->next);
@@ -158,6 +178,22 @@ int nl_dump_each(struct sim_nl_dump *d, struct nl_out *o, size_t limit,
 		d->next++;
 	}
 	return (int)o->len;
+}
+
+int nl_dump_each(struct sim_nl_dump *d, struct nl_out *o, size_t limit,
+		 uint16_t op, unsigned int end,
+		 void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
+			      unsigned int i))
+{
+	return dump_each(d, o, limit, op, end, 0, fill);
+}
+
+int nl_dump_devs(struct sim_nl_dump *d, struct nl_out *o, size_t limit,
+		 uint16_t op,
+		 void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
+			      unsigned int dev))
+{
+	return dump_each(d, o, limit, op, sim.sh->cfg.ndev, 1, fill);
 }
 
 /* NLMSG_ERROR: error 0 is an ACK; NETLINK_CAP_ACK echoes the header only. */
@@ -199,6 +235,8 @@ static const struct nl_cmd {
 	{RDMA_NLDEV_CMD_GET, "GET", nl_get_doit, nl_get_dumpit},
 	{RDMA_NLDEV_CMD_PORT_GET, "PORT_GET", nl_port_get_doit,
 	 nl_port_get_dumpit},
+	{RDMA_NLDEV_CMD_NEWLINK, "NEWLINK", nl_newlink, NULL},
+	{RDMA_NLDEV_CMD_DELLINK, "DELLINK", nl_dellink, NULL},
 	{RDMA_NLDEV_CMD_SYS_GET, "SYS_GET", nl_sys_get, NULL},
 	{RDMA_NLDEV_CMD_RES_GET, "RES_GET", nl_res_get_doit, nl_res_get_dumpit},
 	{RDMA_NLDEV_CMD_RES_QP_GET, "RES_QP_GET", NULL, nl_res_obj_dumpit},
@@ -275,12 +313,9 @@ static int dump_start(struct sim_nlsock *nl, struct nl_out *o,
 	return 0;
 }
 
-/*
- * An op without an answer here: one the kernel does not have is EINVAL;
- * the admin ones (SET, NEWLINK, DELLINK, SYS_SET, STAT_SET/DEL, the raw
- * dumps) need CAP_NET_ADMIN first; the rest are not modelled.
- */
-static int unanswered(uint16_t type)
+/* The admin ops (SET, NEWLINK, DELLINK, SYS_SET, STAT_SET/DEL, the raw
+ * dumps) need CAP_NET_ADMIN before anything else (RDMA_NL_ADMIN_PERM). */
+static int admin_denied(uint16_t type)
 {
 	static const uint8_t admin[] = {
 		RDMA_NLDEV_CMD_SET,
@@ -293,14 +328,26 @@ static int unanswered(uint16_t type)
 		RDMA_NLDEV_CMD_RES_CQ_GET_RAW,
 		RDMA_NLDEV_CMD_RES_MR_GET_RAW,
 	};
-	unsigned int op = RDMA_NL_GET_OP(type), i;
+	unsigned int i;
+
+	if (RDMA_NL_GET_CLIENT(type) != RDMA_NL_NLDEV)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(admin); i++)
+		if (admin[i] == RDMA_NL_GET_OP(type) &&
+		    !sim_has_cap(CAP_NET_ADMIN))
+			return -EPERM;
+	return 0;
+}
+
+/* An op without an answer here: one the kernel does not have is EINVAL,
+ * the rest are not modelled. */
+static int unanswered(uint16_t type)
+{
+	unsigned int op = RDMA_NL_GET_OP(type);
 
 	if (RDMA_NL_GET_CLIENT(type) != RDMA_NL_NLDEV || !op || op == 8 ||
 	    op >= RDMA_NLDEV_NUM_OPS)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(admin); i++)
-		if (admin[i] == op && !sim_has_cap(CAP_NET_ADMIN))
-			return -EPERM;
 	return -EOPNOTSUPP;
 }
 
@@ -330,7 +377,10 @@ static void answer(struct sim_nlsock *nl, struct nl_out *o,
 	if (RDMA_NL_GET_CLIENT(h->nlmsg_type) == RDMA_NL_NLDEV)
 		c = cmd_of(RDMA_NL_GET_OP(h->nlmsg_type));
 	parse_attrs(h, r.tb);
-	if (!c) {
+	err = admin_denied(h->nlmsg_type);
+	if (err) {
+		/* answered below */
+	} else if (!c) {
 		err = unanswered(h->nlmsg_type);
 	} else if (h->nlmsg_flags & NLM_F_DUMP) {
 		err = c->dumpit ? dump_start(nl, o, &r) : -EINVAL;

@@ -50,6 +50,10 @@ void nl_nest_end(struct nl_out *o, size_t at);
 
 /* A u32 attribute of the request, or -1 if absent or short. */
 int64_t nl_get_u32(const struct nlattr *const *tb, uint16_t type);
+/* A string attribute into buf (cut to size - 1, as nla_strscpy), or -1
+ * if absent. */
+int nl_get_str(const struct nlattr *const *tb, uint16_t type, char *buf,
+	       size_t size);
 /* DEV_INDEX of the request names a device: its index, else -EINVAL. */
 int nl_req_dev(const struct nlattr *const *tb);
 /* The DEV_INDEX and DEV_NAME every reply opens with. */
@@ -69,6 +73,11 @@ int nl_dump_each(struct sim_nl_dump *d, struct nl_out *o, size_t limit,
 		 uint16_t op, unsigned int end,
 		 void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
 			      unsigned int i));
+/* The same over the devices still registered (index = device). */
+int nl_dump_devs(struct sim_nl_dump *d, struct nl_out *o, size_t limit,
+		 uint16_t op,
+		 void (*fill)(struct nl_out *o, const struct sim_nl_dump *d,
+			      unsigned int dev));
 
 struct nl_req {
 	const struct nlmsghdr *h;
@@ -88,6 +97,9 @@ int nl_port_get_doit(struct nl_out *o, const struct nl_req *r);
 int nl_port_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit);
 int nl_get_chardev(struct nl_out *o, const struct nl_req *r);
 int nl_sys_get(struct nl_out *o, const struct nl_req *r);
+/* rdma link add / delete (netlink_link.c) */
+int nl_newlink(struct nl_out *o, const struct nl_req *r);
+int nl_dellink(struct nl_out *o, const struct nl_req *r);
 /* resources (netlink_res.c) */
 int nl_res_get_doit(struct nl_out *o, const struct nl_req *r);
 int nl_res_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit);

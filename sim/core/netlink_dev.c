@@ -61,8 +61,7 @@ int nl_get_doit(struct nl_out *o, const struct nl_req *r)
 
 int nl_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 {
-	return nl_dump_each(d, o, limit, RDMA_NLDEV_CMD_GET, sim.sh->cfg.ndev,
-			    fill_dev);
+	return nl_dump_devs(d, o, limit, RDMA_NLDEV_CMD_GET, fill_dev);
 }
 
 static void fill_port(struct nl_out *o, unsigned int dev, unsigned int port)
@@ -119,7 +118,7 @@ static void fill_port_at(struct nl_out *o, const struct sim_nl_dump *d,
 /* The ports of the request's device (DEV_INDEX required). */
 int nl_port_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 {
-	if (d->dev < 0 || d->dev >= sim.sh->cfg.ndev)
+	if (d->dev < 0 || !sim_dev_live(sim.sh, (unsigned int)d->dev))
 		return -EINVAL;
 	return nl_dump_each(d, o, limit, RDMA_NLDEV_CMD_PORT_GET, nl_nports(),
 			    fill_port_at);
@@ -176,21 +175,14 @@ static int chardev_of(const char *type, int dev, int64_t port, char *name,
 
 int nl_get_chardev(struct nl_out *o, const struct nl_req *r)
 {
-	const struct nlattr *t = r->tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE];
 	int64_t port = nl_get_u32(r->tb, RDMA_NLDEV_ATTR_PORT_INDEX);
-	char type[16] = "", name[32];
+	char type[16], name[32];
 	unsigned int major, minor;
 	int dev = -1, ret;
 	uint64_t abi;
-	size_t len;
 
-	if (!t)
+	if (nl_get_str(r->tb, RDMA_NLDEV_ATTR_CHARDEV_TYPE, type, sizeof(type)))
 		return -EINVAL;
-	if (t->nla_len < NLA_HDRLEN)
-		return -EINVAL;
-	len = (size_t)t->nla_len - NLA_HDRLEN;
-	memcpy(type, (const char *)t + NLA_HDRLEN,
-	       len < sizeof(type) - 1 ? len : sizeof(type) - 1);
 	if (r->tb[RDMA_NLDEV_ATTR_DEV_INDEX]) {
 		dev = nl_req_dev(r->tb);
 		if (dev < 0)

@@ -324,7 +324,7 @@ int nl_res_obj_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 	for (i = 0; i < ARRAY_SIZE(kinds); i++)
 		if (kinds[i].op == d->op)
 			k = &kinds[i];
-	if (!k || d->dev < 0 || d->dev >= sim.sh->cfg.ndev)
+	if (!k || d->dev < 0 || !sim_dev_live(sim.sh, (unsigned int)d->dev))
 		return -EINVAL;
 	if (d->port > nl_nports())
 		return -EINVAL;
@@ -404,6 +404,5 @@ int nl_res_get_doit(struct nl_out *o, const struct nl_req *r)
 
 int nl_res_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 {
-	return nl_dump_each(d, o, limit, RDMA_NLDEV_CMD_RES_GET,
-			    sim.sh->cfg.ndev, fill_summary);
+	return nl_dump_devs(d, o, limit, RDMA_NLDEV_CMD_RES_GET, fill_summary);
 }

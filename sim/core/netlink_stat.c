@@ -120,7 +120,7 @@ int nl_stat_get_doit(struct nl_out *o, const struct nl_req *r)
 int nl_stat_get_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 {
 	(void)o, (void)limit;
-	if (d->dev < 0 || d->dev >= sim.sh->cfg.ndev)
+	if (d->dev < 0 || !sim_dev_live(sim.sh, (unsigned int)d->dev))
 		return -EINVAL;
 	return 0;
 }

@@ -109,6 +109,7 @@ struct ucma_id {
 	uint8_t route;	    /* route resolved (a path exists) */
 	uint8_t bound;	    /* holds its port (an explicit or implicit bind) */
 	uint8_t via_netdev; /* resolved over a RoCE netdev (not loopback) */
+	uint8_t removed;    /* DEVICE_REMOVAL queued: the CM closed the id */
 	/* options */
 	uint8_t reuseaddr, afonly, tos, tos_set, ack_timeout;
 	/* listener */
@@ -232,7 +233,8 @@ uint64_t ucma_now_ns(void);
 
 /* ---- ucma_id.c: ids, addresses, routes, options, queries ---- */
 int ucma_id_alloc(void);
-/* Look up id for file f: index or -ENOENT/-EINVAL. Needs lock. */
+/* Look up id for file f: index or -ENOENT, -EINVAL (another file's),
+ * -ENXIO (closed by the CM on DEVICE_REMOVAL). Needs lock. */
 int ucma_id_find(int f, uint32_t id);
 struct ucma_id *ucma_id_live(int i, uint32_t gen);
 int ucma_is_ip_ps(uint16_t ps);

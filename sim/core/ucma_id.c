@@ -175,13 +175,22 @@ int ucma_id_alloc(void)
 	return -ENOMEM;
 }
 
-int ucma_id_find(int f, uint32_t idn)
+/* id idn of file f, also one the CM closed (its destroy still works). */
+static int id_of_file(int f, uint32_t idn)
 {
 	if (idn >= UCMA_MAX_IDS || !ucma_w->ids[idn].used)
 		return -ENOENT;
 	if (ucma_w->ids[idn].file != f)
 		return -EINVAL;
 	return (int)idn;
+}
+
+int ucma_id_find(int f, uint32_t idn)
+{
+	int i = id_of_file(f, idn);
+
+	/* ucma_close_id dropped the context's reference: ucma_get_ctx */
+	return i >= 0 && ucma_w->ids[i].removed ? -ENXIO : i;
 }
 
 struct ucma_id *ucma_id_live(int i, uint32_t gen)
@@ -236,7 +245,7 @@ static int destroy_id(int f, const struct rdma_ucm_destroy_id *c, uint16_t out)
 
 	if (out < sizeof(r))
 		return -ENOSPC;
-	i = ucma_id_find(f, c->id);
+	i = id_of_file(f, c->id);
 	if (i < 0)
 		return i;
 	ucma_events_purge(i, -1);
@@ -260,6 +269,8 @@ static int port_of(const struct sockaddr_storage *ss, uint32_t *dev,
 	if (sim_gid_from_sockaddr((const struct sockaddr *)ss, gid))
 		return -ENODEV;
 	for (n = 0; n < sim.sh->net.nnetdev; n++) {
+		if (!sim_dev_live(sim.sh, sim.sh->net.nd[n].dev))
+			continue; /* unregistered: no RDMA device on it */
 		idx = sim_gid_find(&sim.sh->net.nd[n], gid, SIM_GID_ROCE_V2);
 		if (idx >= 0) {
 			*dev = sim.sh->net.nd[n].dev;

@@ -81,7 +81,8 @@ static int match_index(const char *path, const char *prefix, unsigned int *n)
 		return 0;
 	*n = (unsigned int)strtoul(path + len, NULL, 10);
 	snprintf(want, sizeof(want), "%s%u", prefix, *n);
-	return !strcmp(path, want) && *n < nports();
+	return !strcmp(path, want) && *n < nports() &&
+	       sim_dev_live(sim.sh, *n); /* an unregistered port has none */
 }
 
 /* umadN is minor N, issmN (InfiniBand ports only) minor 64 + N. */
