@@ -24,9 +24,9 @@
 
 #include "judge.h"
 
-#define PORT 20886
+#define PORT	20886
 #define WAIT_MS 10000
-#define MSG 16
+#define MSG	16
 
 struct side {
 	struct rdma_cm_id *id;
@@ -59,8 +59,10 @@ static int make_qp(struct side *s)
 {
 	struct ibv_qp_init_attr a = {
 		.qp_type = IBV_QPT_RC,
-		.cap = {.max_send_wr = 4, .max_recv_wr = 4,
-			.max_send_sge = 1, .max_recv_sge = 1},
+		.cap = {.max_send_wr = 4,
+			.max_recv_wr = 4,
+			.max_send_sge = 1,
+			.max_recv_sge = 1},
 	};
 
 	s->pd = ibv_alloc_pd(s->id->verbs);
@@ -79,11 +81,13 @@ static int make_qp(struct side *s)
 static int post(struct side *s, int i, int send)
 {
 	struct ibv_sge sge = {(uintptr_t)s->buf[i], MSG, s->mr->lkey};
-	struct ibv_send_wr swr = {.wr_id = (uint64_t)i, .sg_list = &sge,
-				  .num_sge = 1, .opcode = IBV_WR_SEND,
+	struct ibv_send_wr swr = {.wr_id = (uint64_t)i,
+				  .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_SIGNALED};
-	struct ibv_recv_wr rwr = {.wr_id = (uint64_t)i, .sg_list = &sge,
-				  .num_sge = 1};
+	struct ibv_recv_wr rwr = {
+		.wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1};
 	struct ibv_send_wr *bs;
 	struct ibv_recv_wr *br;
 
@@ -97,8 +101,7 @@ static int connect_pair(struct rdma_event_channel *sch,
 			struct rdma_cm_id *listen, struct side *sv,
 			struct side *cl)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET,
-				.sin_port = htons(PORT)};
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(PORT)};
 	struct rdma_conn_param cp = {.retry_count = 7};
 	struct rdma_cm_event *ev;
 
@@ -214,11 +217,12 @@ int main(int argc, char **argv)
 	if (rxe)
 		CHECK(n == 1 && wc[0].status == IBV_WC_SUCCESS &&
 			      wc[0].wr_id == 1 && !strcmp(sv.buf[1], "fin"),
-		      "rxe keeps the destroyed QP's second completion (%d)",
-		      n);
+		      "rxe keeps the destroyed QP's second completion (%d)", n);
 	else
-		CHECK(n == 0, "libmlx5 dropped the destroyed QP's second "
-			      "completion: %d left", n);
+		CHECK(n == 0,
+		      "libmlx5 dropped the destroyed QP's second "
+		      "completion: %d left",
+		      n);
 	CHECK(!strcmp(sv.buf[1], "fin"), "the second message's bytes");
 out:
 	teardown(&sv);
