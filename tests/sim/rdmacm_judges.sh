@@ -200,9 +200,9 @@ while :; do
 	# logged the peer's disconnect before its own close). Teardown
 	# crashes of this kind: ofiwg/libfabric#11828
 	fi_pingpong_rdm)
-		why="libfabric 1.17's ofi_rxm handled its peer's disconnect"
-		why="$why before the peer's last message, whose CQE its QP's"
-		why="$why destroy then dropped"
+		why="libfabric 1.17's ofi_rxm closed the connection on its"
+		why="$why peer's disconnect with the peer's last message still"
+		why="$why unpolled in its CQ (libfabric's bug, not the sim's)"
 		! grep -q '^1m  *10  *=10 ' "$w/s" ||
 			! grep -q '^1m  *10  *=10 ' "$w/c" ||
 			! grep -q 'rxm_process_shutdown' "$w/s" "$w/c" ||
