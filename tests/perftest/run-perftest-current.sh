@@ -58,28 +58,42 @@ while read -r name link prog opts; do
 	}
 	lat=0
 	case $prog in *_lat) lat=1 ;; esac
-	start=$SECONDS
-	# Each side in its own process; the client starts once the server
-	# listens on its TCP port (perftest's stdout is a file, so its
-	# banner comes late); over RDMA CM after a second.
-	ready="ss -ltnH 'sport = :$port' | grep -q ."
-	case " $opts " in *" -R "* | *" -z "*) ready="sleep 1" ;; esac
-	env ${PERFTEST_LIBPATH:+LD_LIBRARY_PATH=$PERFTEST_LIBPATH} \
-		timeout 180 "$sim" --devices "$ndev" --dm-size 262144 \
-		"${simopts[@]}" -- bash -c "
-		$(side mlx5_0) > $work/$name.server 2>&1 &
-		spid=\$!
-		for i in \$(seq 300); do
-			$ready && break
-			kill -0 \$spid 2> /dev/null || break
-			sleep 0.1
-		done
-		$(side mlx5_$((ndev - 1))) $server > $work/$name.client 2>&1
-		crc=\$?
-		wait \$spid
-		exit \$((crc | \$?))" < /dev/null
-	rc=$?
-	res=$(result "$work/$name.client" $lat)
+	# A run that exits 0 with every rate of its result line 0.00 is run
+	# once more, saying so: seen once in the sanitized build under load
+	# (atomic_bw, 100 of 100 iterations, 0 s), where the cause is not
+	# established (perftest derives its rates from its own CPU clock
+	# estimate); a second such run fails.
+	for attempt in 1 2; do
+		start=$SECONDS
+		# Each side in its own process; the client starts once the server
+		# listens on its TCP port (perftest's stdout is a file, so its
+		# banner comes late); over RDMA CM after a second.
+		ready="ss -ltnH 'sport = :$port' | grep -q ."
+		case " $opts " in *" -R "* | *" -z "*) ready="sleep 1" ;; esac
+		env ${PERFTEST_LIBPATH:+LD_LIBRARY_PATH=$PERFTEST_LIBPATH} \
+			timeout 180 "$sim" --devices "$ndev" --dm-size 262144 \
+			"${simopts[@]}" -- bash -c "
+			$(side mlx5_0) > $work/$name.server 2>&1 &
+			spid=\$!
+			for i in \$(seq 300); do
+				$ready && break
+				kill -0 \$spid 2> /dev/null || break
+				sleep 0.1
+			done
+			$(side mlx5_$((ndev - 1))) $server > $work/$name.client 2>&1
+			crc=\$?
+			wait \$spid
+			exit \$((crc | \$?))" < /dev/null
+		rc=$?
+		res=$(result "$work/$name.client" $lat)
+		if [ $rc -ne 0 ] || [ -n "$res" ] || [ $attempt = 2 ] ||
+			! grep -Eq '^ *[0-9]+ +[0-9]+ +[0-9.]+' \
+				"$work/$name.client"; then
+			break
+		fi
+		echo "WORKAROUND: $name exited 0 with all rates 0.00: run again"
+		port=$((port + 1))
+	done
 	# out-of-order receives (MLX5DV_QP_CREATE_OOO_DP), when it says
 	reorder=$(sed -n 's/.*Using Enhanced Reorder *: *\([A-Z]*\).*/\1/p' \
 		"$work/$name.client" | head -1)
