@@ -587,6 +587,13 @@ void hca_land_settle(void);
 int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 	     const struct iovec *iov, int iovcnt);
 
+/* The HCA's DMA into process pid (hca_peer.c): the local iovecs' want
+ * bytes into its remote iovecs, in order. 1 if all landed, 0 if not. */
+int hca_peer_write(int32_t pid, const struct iovec *loc, int nl,
+		   const struct iovec *rem, int nr, size_t want);
+/* 1 once this process was refused writes into others (EPERM). */
+int hca_peer_denied(void);
+
 /* ---- receive (hca_rx.c) ---- */
 /* The HCA's one receive entry: a packet the wire took from this
  * process's ring, with its payload. */

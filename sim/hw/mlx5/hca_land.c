@@ -12,7 +12,7 @@
  * header page of the process's ring (hca_fabric.c), which every sender
  * maps. A sender whose packet fits claims the offer, writes payload and
  * CQE (the CQE bytes by the one CQE writer, hca_cqe.c; its owner byte
- * last) with one process_vm_writev, leaves the packet in the offer and
+ * last) with one write into the peer (hca_peer.c), leaves the packet in the offer and
  * puts the receiver's ACK in its own ring: its WQE completes in the same
  * pass.
  *
@@ -30,7 +30,6 @@
 #include "pid_gone.h"
 
 #include <endian.h>
-#include <errno.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -39,8 +38,6 @@
 enum { LAND_FREE, LAND_OPEN, LAND_TAKING, LAND_TAKEN };
 
 #define TAKER_WAIT_NS 1000000 /* then ask whether the taker lives */
-
-static int denied; /* this process may not write into others */
 
 static int offerable(const struct hca_qp *qp)
 {
@@ -215,19 +212,14 @@ static int place(int32_t pid, const struct hca_landing *l,
 	loc[nl++] = (struct iovec){cqe, 63};
 	loc[nl++] = (struct iovec){cqe + 63, 1};
 	rem[nr++] = (struct iovec){(void *)(uintptr_t)l->cqe, 64};
-	if (process_vm_writev(pid, loc, (unsigned long)nl, rem,
-			      (unsigned long)nr, 0) == want)
-		return 1;
-	if (errno == EPERM) /* e.g. yama: never again, the ring it is */
-		denied = 1;
-	return 0;
+	return hca_peer_write(pid, loc, nl, rem, nr, (size_t)want);
 }
 
 int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 	     const struct iovec *iov, int iovcnt)
 {
 	struct hca_landing *l =
-		p->op == HCA_PKT_SEND && pid && pid != self && !denied
+		p->op == HCA_PKT_SEND && pid && pid != self && !hca_peer_denied()
 			? hca_fabric_landings(pid)
 			: NULL;
 	struct hca_pkt ack;
