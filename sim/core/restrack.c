@@ -296,6 +296,49 @@ int sim_res_walk(unsigned int dev, unsigned int kind, int64_t *pos,
 	return stopped;
 }
 
+/* Count a reference to id among the n ascending ids (each equal one). */
+static void count_ref(uint32_t id, const uint32_t *ids, unsigned int n,
+		      uint64_t *users)
+{
+	unsigned int lo = 0, hi = n, mid;
+
+	while (lo < hi) { /* the first index whose id is not below */
+		mid = lo + (hi - lo) / 2;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && ids[lo] == id; lo++)
+		users[lo]++;
+}
+
+void sim_res_users(unsigned int dev, const struct sim_res_ref *refs,
+		   unsigned int nrefs, const uint32_t *ids, unsigned int n,
+		   uint64_t *users)
+{
+	const struct sim_res *r;
+	unsigned int i, j;
+	int err = errno;
+	uint32_t v;
+
+	sim_shared_lock(sim.sh);
+	forget_dead();
+	for (i = 0; i < SIM_MAX_RES; i++) {
+		r = &sim.sh->res[i];
+		if (!r->in_use || r->dev != dev)
+			continue;
+		for (j = 0; j < nrefs; j++) {
+			if (r->kind != refs[j].kind)
+				continue;
+			memcpy(&v, (const uint8_t *)r + refs[j].off, sizeof(v));
+			count_ref(v, ids, n, users);
+		}
+	}
+	sim_shared_unlock(sim.sh);
+	errno = err;
+}
+
 uint64_t sim_res_count(unsigned int dev, unsigned int kind, size_t off,
 		       uint32_t ref)
 {

@@ -38,4 +38,17 @@ uint64_t sim_res_count(unsigned int dev, unsigned int kind, size_t off,
 		       uint32_t ref);
 #define SIM_RES_ANY ((size_t)-1)
 
+/* A reference a row of kind holds: the id in its uint32_t at offset off
+ * of struct sim_res (a QP's pdn, an MR's pdn, ...). */
+struct sim_res_ref {
+	uint8_t kind;
+	size_t off;
+};
+/* Add to users[i] the rows of dev that name ids[i] through one of the
+ * nrefs refs, for n ids in ascending order: the kernel's usecnt of each.
+ * One scan of the table for them all. Takes the shared lock. */
+void sim_res_users(unsigned int dev, const struct sim_res_ref *refs,
+		   unsigned int nrefs, const uint32_t *ids, unsigned int n,
+		   uint64_t *users);
+
 #endif
