@@ -80,14 +80,16 @@ static uint32_t kern_id(unsigned int kind, unsigned int i)
 
 /*
  * The kernel's usecnt of a PD or CQ (nldev's USECNT): a PD's users are the
- * QPs, MRs, SRQs and AHs on it, a CQ's one per QP queue completing there
- * and an SRQ's own CQ (ib_qp_usecnt_inc, ib_create_srq_user).
+ * QPs, MRs, SRQs, AHs and MWs on it, a CQ's one per QP queue completing
+ * there and an SRQ's own CQ (ib_qp_usecnt_inc, ib_create_srq_user,
+ * ib_uverbs_alloc_mw).
  */
 static const struct sim_res_ref pd_refs[] = {
 	{SIM_RES_QP, offsetof(struct sim_res, pdn)},
 	{SIM_RES_MR, offsetof(struct sim_res, pdn)},
 	{SIM_RES_SRQ, offsetof(struct sim_res, pdn)},
 	{SIM_RES_AH, offsetof(struct sim_res, pdn)},
+	{SIM_RES_MW, offsetof(struct sim_res, pdn)},
 };
 static const struct sim_res_ref cq_refs[] = {
 	{SIM_RES_QP, offsetof(struct sim_res, cqn)},

@@ -20,6 +20,7 @@ static const struct {
 	{&sim_type_pd, SIM_RES_PD},   {&sim_type_cq, SIM_RES_CQ},
 	{&sim_type_srq, SIM_RES_SRQ}, {&sim_type_qp, SIM_RES_QP},
 	{&sim_type_mr, SIM_RES_MR},   {&sim_type_ah, SIM_RES_AH},
+	{&sim_type_mw, SIM_RES_MW},
 };
 
 uint32_t sim_res_first_id(unsigned int kind)
@@ -78,6 +79,9 @@ static void fill(struct sim_res *r, struct sim_uvfile *uv, struct sim_obj *o)
 		break;
 	case SIM_RES_AH:
 		r->pdn = id_of(&sim_ah(o)->pd->obj);
+		break;
+	case SIM_RES_MW:
+		r->pdn = id_of(&sim_mw(o)->pd->obj);
 		break;
 	}
 }

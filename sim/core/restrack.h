@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The world's resource tracking, as the kernel's restrack: every user
- * context, PD, CQ, SRQ, QP, MR (and AH, for its PD's count) of every
- * process has a row in struct sim_shared, which RDMA netlink lists
+ * context, PD, CQ, SRQ, QP, MR (and AH and MW, for their PD's count) of
+ * every process has a row in struct sim_shared, which RDMA netlink lists
  * (`rdma resource`). Rows of a process that died are dropped when read.
  */
 #ifndef RDMA_SIM_RESTRACK_H
