@@ -8,7 +8,7 @@
  * a mapping left keeps the context (and its DMs and exports) until munmap.
  */
 #include "uapi.h"
-#include "hca.h"
+#include "hca_doorbell.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #include "sim.h"
 #include "syscall_trap.h"
 #include "sig_held.h"
-#include "hca.h"
+#include "hca_doorbell.h"
 
 #include <errno.h>
 #include <sys/mman.h>

@@ -155,6 +155,7 @@ enum sim_res_kind {
 	SIM_RES_QP,
 	SIM_RES_MR,
 	SIM_RES_AH, /* counted in its PD's users, never listed */
+	SIM_RES_MW, /* the same */
 	SIM_RES_KINDS,
 };
 
@@ -165,7 +166,7 @@ struct sim_res {
 	int32_t pid;
 	uint32_t id;   /* restrack id; a QP's is its number */
 	uint32_t ctxn; /* PD, CQ */
-	uint32_t pdn;  /* QP, MR, SRQ, AH */
+	uint32_t pdn;  /* QP, MR, SRQ, AH, MW */
 	uint32_t cqn;  /* QP: send CQ, SRQ: XRC CQ (or ~0) */
 	uint32_t rcqn; /* QP: receive CQ */
 	uint32_t srqn; /* QP on an SRQ (or ~0) */

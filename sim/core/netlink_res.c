@@ -78,29 +78,31 @@ static uint32_t kern_id(unsigned int kind, unsigned int i)
 	return kind == SIM_RES_QP && sim.model->gid_is_roce ? 1 : i;
 }
 
-/* PD users: QPs, MRs, SRQs, AHs on it; CQ users: a count per QP queue. */
-static uint64_t usecnt(const struct sim_res *r)
-{
-	static const uint8_t pd_users[] = {SIM_RES_QP, SIM_RES_MR, SIM_RES_SRQ,
-					   SIM_RES_AH};
-	uint64_t n = 0;
-	unsigned int i;
+/*
+ * The kernel's usecnt of a PD or CQ (nldev's USECNT): a PD's users are the
+ * QPs, MRs, SRQs, AHs and MWs on it, a CQ's one per QP queue completing
+ * there and an SRQ's own CQ (ib_qp_usecnt_inc, ib_create_srq_user,
+ * ib_uverbs_alloc_mw).
+ */
+static const struct sim_res_ref pd_refs[] = {
+	{SIM_RES_QP, offsetof(struct sim_res, pdn)},
+	{SIM_RES_MR, offsetof(struct sim_res, pdn)},
+	{SIM_RES_SRQ, offsetof(struct sim_res, pdn)},
+	{SIM_RES_AH, offsetof(struct sim_res, pdn)},
+	{SIM_RES_MW, offsetof(struct sim_res, pdn)},
+};
+static const struct sim_res_ref cq_refs[] = {
+	{SIM_RES_QP, offsetof(struct sim_res, cqn)},
+	{SIM_RES_QP, offsetof(struct sim_res, rcqn)},
+	{SIM_RES_SRQ, offsetof(struct sim_res, cqn)},
+};
 
-	if (!r->pid)
-		return r->kind == SIM_RES_PD ? kern_qps() : 2 * kern_qps();
-	if (r->kind == SIM_RES_PD) {
-		for (i = 0; i < ARRAY_SIZE(pd_users); i++)
-			n += sim_res_count(r->dev, pd_users[i],
-					   offsetof(struct sim_res, pdn),
-					   r->id);
-		return n;
-	}
-	return sim_res_count(r->dev, SIM_RES_QP, offsetof(struct sim_res, cqn),
-			     r->id) +
-	       sim_res_count(r->dev, SIM_RES_QP, offsetof(struct sim_res, rcqn),
-			     r->id) +
-	       sim_res_count(r->dev, SIM_RES_SRQ, offsetof(struct sim_res, cqn),
-			     r->id);
+/* ib_core's own PD and CQ of a port: the MAD layer's QPs use them. */
+static uint64_t kern_users(unsigned int kind)
+{
+	if (kind == SIM_RES_PD)
+		return kern_qps();
+	return kind == SIM_RES_CQ ? 2 * kern_qps() : 0;
 }
 
 static void put_owner(struct nl_out *o, const struct sim_res *r)
@@ -286,11 +288,10 @@ static int put_entry(const struct sim_res *r, void *arg)
 	return 0;
 }
 
-/* usecnt reads the table under its own lock: count outside the walk. */
-static int put_entry_counted(struct sim_res *r, struct entry_walk *w)
+static int put_entry_counted(struct sim_res *r, uint64_t users,
+			     struct entry_walk *w)
 {
-	if (r->kind == SIM_RES_PD || r->kind == SIM_RES_CQ)
-		w->f.users = usecnt(r);
+	w->f.users = users;
 	return put_entry(r, w);
 }
 
@@ -299,8 +300,30 @@ static int put_entry_counted(struct sim_res *r, struct entry_walk *w)
 #define DUMP_PAGE 32
 struct dump_page {
 	struct sim_res row[DUMP_PAGE];
+	uint64_t users[DUMP_PAGE]; /* PD, CQ: each row's usecnt */
 	unsigned int n;
 };
+
+/* The users of a page's PDs or CQs (in id order, as the walk gives them),
+ * counted in one scan of the table after the walk, not one per row. */
+static void page_users(unsigned int dev, unsigned int kind,
+		       struct dump_page *pg)
+{
+	uint32_t ids[DUMP_PAGE];
+	unsigned int i;
+
+	memset(pg->users, 0, sizeof(pg->users));
+	if (kind != SIM_RES_PD && kind != SIM_RES_CQ)
+		return;
+	for (i = 0; i < pg->n; i++)
+		ids[i] = pg->row[i].id;
+	if (kind == SIM_RES_PD)
+		sim_res_users(dev, pd_refs, ARRAY_SIZE(pd_refs), ids, pg->n,
+			      pg->users);
+	else
+		sim_res_users(dev, cq_refs, ARRAY_SIZE(cq_refs), ids, pg->n,
+			      pg->users);
+}
 
 static int collect(const struct sim_res *r, void *arg)
 {
@@ -339,7 +362,7 @@ int nl_res_obj_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 		if ((int64_t)kern_id(k->kind, i) <= d->last_id)
 			continue;
 		kern_row(&r, dev, k->kind, kern_id(k->kind, i));
-		if (put_entry_counted(&r, &w))
+		if (put_entry_counted(&r, kern_users(k->kind), &w))
 			goto full;
 		d->last_id = r.id;
 	}
@@ -347,8 +370,9 @@ int nl_res_obj_dumpit(struct sim_nl_dump *d, struct nl_out *o, size_t limit)
 		pg.n = 0;
 		pos = d->last_id;
 		more = sim_res_walk(dev, k->kind, &pos, collect, &pg);
+		page_users(dev, k->kind, &pg);
 		for (i = 0; i < pg.n; i++) {
-			if (put_entry_counted(&pg.row[i], &w))
+			if (put_entry_counted(&pg.row[i], pg.users[i], &w))
 				goto full;
 			d->last_id = pg.row[i].id;
 		}

@@ -20,6 +20,7 @@ static const struct {
 	{&sim_type_pd, SIM_RES_PD},   {&sim_type_cq, SIM_RES_CQ},
 	{&sim_type_srq, SIM_RES_SRQ}, {&sim_type_qp, SIM_RES_QP},
 	{&sim_type_mr, SIM_RES_MR},   {&sim_type_ah, SIM_RES_AH},
+	{&sim_type_mw, SIM_RES_MW},
 };
 
 uint32_t sim_res_first_id(unsigned int kind)
@@ -78,6 +79,9 @@ static void fill(struct sim_res *r, struct sim_uvfile *uv, struct sim_obj *o)
 		break;
 	case SIM_RES_AH:
 		r->pdn = id_of(&sim_ah(o)->pd->obj);
+		break;
+	case SIM_RES_MW:
+		r->pdn = id_of(&sim_mw(o)->pd->obj);
 		break;
 	}
 }
@@ -294,6 +298,49 @@ int sim_res_walk(unsigned int dev, unsigned int kind, int64_t *pos,
 	sim_shared_unlock(sim.sh);
 	errno = err;
 	return stopped;
+}
+
+/* Count a reference to id among the n ascending ids (each equal one). */
+static void count_ref(uint32_t id, const uint32_t *ids, unsigned int n,
+		      uint64_t *users)
+{
+	unsigned int lo = 0, hi = n, mid;
+
+	while (lo < hi) { /* the first index whose id is not below */
+		mid = lo + (hi - lo) / 2;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && ids[lo] == id; lo++)
+		users[lo]++;
+}
+
+void sim_res_users(unsigned int dev, const struct sim_res_ref *refs,
+		   unsigned int nrefs, const uint32_t *ids, unsigned int n,
+		   uint64_t *users)
+{
+	const struct sim_res *r;
+	unsigned int i, j;
+	int err = errno;
+	uint32_t v;
+
+	sim_shared_lock(sim.sh);
+	forget_dead();
+	for (i = 0; i < SIM_MAX_RES; i++) {
+		r = &sim.sh->res[i];
+		if (!r->in_use || r->dev != dev)
+			continue;
+		for (j = 0; j < nrefs; j++) {
+			if (r->kind != refs[j].kind)
+				continue;
+			memcpy(&v, (const uint8_t *)r + refs[j].off, sizeof(v));
+			count_ref(v, ids, n, users);
+		}
+	}
+	sim_shared_unlock(sim.sh);
+	errno = err;
 }
 
 uint64_t sim_res_count(unsigned int dev, unsigned int kind, size_t off,

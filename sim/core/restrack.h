@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The world's resource tracking, as the kernel's restrack: every user
- * context, PD, CQ, SRQ, QP, MR (and AH, for its PD's count) of every
- * process has a row in struct sim_shared, which RDMA netlink lists
+ * context, PD, CQ, SRQ, QP, MR (and AH and MW, for their PD's count) of
+ * every process has a row in struct sim_shared, which RDMA netlink lists
  * (`rdma resource`). Rows of a process that died are dropped when read.
  */
 #ifndef RDMA_SIM_RESTRACK_H
@@ -37,5 +37,18 @@ int sim_res_walk(unsigned int dev, unsigned int kind, int64_t *pos,
 uint64_t sim_res_count(unsigned int dev, unsigned int kind, size_t off,
 		       uint32_t ref);
 #define SIM_RES_ANY ((size_t)-1)
+
+/* A reference a row of kind holds: the id in its uint32_t at offset off
+ * of struct sim_res (a QP's pdn, an MR's pdn, ...). */
+struct sim_res_ref {
+	uint8_t kind;
+	size_t off;
+};
+/* Add to users[i] the rows of dev that name ids[i] through one of the
+ * nrefs refs, for n ids in ascending order: the kernel's usecnt of each.
+ * One scan of the table for them all. Takes the shared lock. */
+void sim_res_users(unsigned int dev, const struct sim_res_ref *refs,
+		   unsigned int nrefs, const uint32_t *ids, unsigned int n,
+		   uint64_t *users);
 
 #endif

@@ -346,6 +346,9 @@ struct sim_driver_ops {
 	 * device dev (NULL: zeros). */
 	uint8_t tm_srq;
 	void (*tm_caps)(unsigned int dev, struct ib_uverbs_tm_caps *caps);
+	/* A MAD for device dev's port 1 to its own agents (SMA, PMA): 1 with
+	 * the response in out, 0 if none answers (NULL: none, RoCE). */
+	int (*process_mad)(unsigned int dev, const uint8_t *in, uint8_t *out);
 };
 extern const struct sim_driver_ops sim_mlx5_ops;
 extern const struct sim_driver_ops sim_rxe_ops;

@@ -238,6 +238,15 @@ static void queue_pkt(struct sim_devfile *f, struct ib_user_mad_hdr *h,
 	sim_devfile_ready(f, 1);
 }
 
+/* Device dev's agents' answer, through its driver (the HCA's firmware
+ * runs them); 1 with the response in out. */
+static int process_mad(unsigned int dev, const uint8_t *in, uint8_t *out)
+{
+	const struct sim_driver_ops *d = sim_driver();
+
+	return d->process_mad ? d->process_mad(dev, in, out) : 0;
+}
+
 /* The device a MAD sent from dev reaches, or -1: a 0-hop directed route
  * stays on the port; LID L is device L-1 (IB ports only). */
 static int destination(unsigned int dev, const struct ib_user_mad_hdr *h,
@@ -287,7 +296,7 @@ static ssize_t umad_write(struct sim_devfile *f, int fd, const void *buf,
 		answered =
 			slid == SIM_SM_LID && mad[1] == SIM_MAD_CLASS_SA
 				? sim_sa_process(mad, resp)
-				: sim_process_mad((unsigned int)dev, mad, resp);
+				: process_mad((unsigned int)dev, mad, resp);
 	if (answered) {
 		struct ib_user_mad_hdr r = {.id = h.id, .qpn = h.qpn};
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include "qp_link.h"
 
+#include <string.h>
+
 struct qp_link qp_link_default(uint32_t dest_qpn)
 {
 	return (struct qp_link){
@@ -31,6 +33,57 @@ struct ibv_qp *qp_link_rc_qp(struct ibv_pd *pd, struct ibv_cq *send_cq,
 	};
 
 	return ibv_create_qp(pd, &a);
+}
+
+struct ibv_context *qp_link_open(const char *name, uint16_t *lid)
+{
+	struct ibv_context *ctx = NULL;
+	struct ibv_device **list;
+	struct ibv_port_attr pa;
+	int i, n;
+
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			ctx = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list);
+	if (!ctx || !lid)
+		return ctx;
+	if (ibv_query_port(ctx, 1, &pa)) {
+		ibv_close_device(ctx);
+		return NULL;
+	}
+	*lid = pa.lid;
+	return ctx;
+}
+
+/* Note the first failure of a release in *first. */
+static void released(int ret, const char *verb, const char **first)
+{
+	if (ret && !*first)
+		*first = verb;
+}
+
+const char *qp_link_close(struct ibv_qp *qp, struct ibv_mr *mr,
+			  struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
+			  struct ibv_pd *pd, struct ibv_context *ctx)
+{
+	const char *first = NULL;
+
+	if (qp)
+		released(ibv_destroy_qp(qp), "ibv_destroy_qp", &first);
+	if (mr)
+		released(ibv_dereg_mr(mr), "ibv_dereg_mr", &first);
+	if (recv_cq && recv_cq != send_cq)
+		released(ibv_destroy_cq(recv_cq), "ibv_destroy_cq", &first);
+	if (send_cq)
+		released(ibv_destroy_cq(send_cq), "ibv_destroy_cq", &first);
+	if (pd)
+		released(ibv_dealloc_pd(pd), "ibv_dealloc_pd", &first);
+	if (ctx)
+		released(ibv_close_device(ctx), "ibv_close_device", &first);
+	return first;
 }
 
 static int to_init(struct ibv_qp *qp, const struct qp_link *l)

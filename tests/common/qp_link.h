@@ -50,4 +50,21 @@ int qp_link_up(struct ibv_qp *qp, const struct qp_link *l);
 struct ibv_qp *qp_link_rc_qp(struct ibv_pd *pd, struct ibv_cq *send_cq,
 			     struct ibv_cq *recv_cq, uint32_t depth);
 
+/*
+ * The device named @name opened from the device list, as a program picks
+ * its HCA; NULL when there is none or it does not open. With @lid, port
+ * 1's LID there too (NULL, the device closed again, when the port cannot
+ * be queried).
+ */
+struct ibv_context *qp_link_open(const char *name, uint16_t *lid);
+
+/*
+ * What an RC end made, released in reverse: @qp, @mr, @recv_cq (unless it
+ * is @send_cq), @send_cq, @pd, @ctx; NULL ones are skipped. Every one is
+ * released; NULL, or the name of the first verb that failed.
+ */
+const char *qp_link_close(struct ibv_qp *qp, struct ibv_mr *mr,
+			  struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
+			  struct ibv_pd *pd, struct ibv_context *ctx);
+
 #endif /* RDMA_TEST_QP_LINK_H */

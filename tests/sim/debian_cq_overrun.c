@@ -133,20 +133,12 @@ static void responder(struct env *e)
 
 int main(void)
 {
-	struct ibv_device **list;
-	struct ibv_port_attr pa;
 	struct env e = {0};
-	int i, n;
 
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), "mlx5_0"))
-			e.ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	CHECK(e.ctx && !ibv_query_port(e.ctx, 1, &pa), "open mlx5_0");
+	e.ctx = qp_link_open("mlx5_0", &e.lid);
+	CHECK(e.ctx, "open mlx5_0");
 	if (!e.ctx)
 		return 1;
-	e.lid = pa.lid;
 	e.pd = ibv_alloc_pd(e.ctx);
 	e.big = ibv_create_cq(e.ctx, 256, NULL, NULL, 0);
 	e.mr = e.pd ? ibv_reg_mr(e.pd, e.buf, sizeof(e.buf),

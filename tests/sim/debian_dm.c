@@ -14,21 +14,11 @@
 
 #include "fds.h"
 #include "judge.h"
+#include "qp_link.h"
 
 static struct ibv_context *open_mlx5_0(void)
 {
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), "mlx5_0"))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
+	return qp_link_open("mlx5_0", NULL);
 }
 
 static uint64_t max_dm_size(struct ibv_context *ctx)

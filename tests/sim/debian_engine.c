@@ -43,18 +43,9 @@ static uint16_t lid;
 
 static int open_dev(void)
 {
-	struct ibv_device **list;
-	struct ibv_port_attr pa;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), "mlx5_0"))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!ctx || ibv_query_port(ctx, 1, &pa))
+	ctx = qp_link_open("mlx5_0", &lid);
+	if (!ctx)
 		return -1;
-	lid = pa.lid;
 	pd = ibv_alloc_pd(ctx);
 	return pd ? 0 : -1;
 }

@@ -14,19 +14,11 @@
 #include <string.h>
 
 #include "judge.h"
+#include "qp_link.h"
 
 static struct ibv_context *open_dev(const char *name)
 {
-	struct ibv_context *ctx = NULL;
-	struct ibv_device **list;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
+	return qp_link_open(name, NULL);
 }
 
 static void foreign_channel(struct ibv_context *a, struct ibv_context *b)

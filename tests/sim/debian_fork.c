@@ -94,21 +94,16 @@ out:
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : "mlx5_0";
-	struct ibv_context *ctx = NULL;
-	struct ibv_device **list;
-	struct ibv_port_attr pa;
+	struct ibv_context *ctx;
 	struct ibv_pd *pd = NULL;
 	struct ibv_cq *cq = NULL;
 	struct ibv_qp *qp = NULL;
-	int i, n, status;
+	uint16_t lid = 0;
+	int status;
 	pid_t pid;
 
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	CHECK(ctx && !ibv_query_port(ctx, 1, &pa), "open %s", name);
+	ctx = qp_link_open(name, &lid);
+	CHECK(ctx, "open %s", name);
 	if (!ctx)
 		return 1;
 	pd = ibv_alloc_pd(ctx);
@@ -120,7 +115,7 @@ int main(int argc, char **argv)
 
 	pid = fork();
 	if (pid == 0) {
-		loop_qp(ctx, pd, pa.lid, 0, "child");
+		loop_qp(ctx, pd, lid, 0, "child");
 		_exit(failures ? 1 : 0);
 	}
 	CHECK(pid > 0, "fork: %s", strerror(errno));
@@ -131,7 +126,7 @@ int main(int argc, char **argv)
 		      WIFSIGNALED(status) ? WTERMSIG(status)
 					  : WEXITSTATUS(status));
 	}
-	loop_qp(ctx, pd, pa.lid, 1, "parent after the fork");
+	loop_qp(ctx, pd, lid, 1, "parent after the fork");
 	CHECK(!ibv_destroy_qp(qp), "destroy_qp");
 	CHECK(!ibv_destroy_cq(cq), "destroy_cq");
 	CHECK(!ibv_dealloc_pd(pd), "dealloc_pd");

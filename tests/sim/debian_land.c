@@ -67,14 +67,8 @@ static int post_recv(struct side *s)
 
 static int open_side(struct side *s, const char *dev, const char *who)
 {
-	struct ibv_device **l = ibv_get_device_list(NULL);
-	int i;
-
 	s->who = who;
-	for (i = 0; l && l[i] && strcmp(ibv_get_device_name(l[i]), dev); i++)
-		;
-	s->ctx = l && l[i] ? ibv_open_device(l[i]) : NULL;
-	ibv_free_device_list(l);
+	s->ctx = qp_link_open(dev, NULL);
 	if (!s->ctx)
 		return -1;
 	s->buf = aligned_alloc(4096, 4096);
@@ -92,18 +86,7 @@ static int open_side(struct side *s, const char *dev, const char *who)
  * left at exit as leaked). */
 static void close_side(struct side *s)
 {
-	if (s->qp)
-		ibv_destroy_qp(s->qp);
-	if (s->mr)
-		ibv_dereg_mr(s->mr);
-	if (s->rcq)
-		ibv_destroy_cq(s->rcq);
-	if (s->scq)
-		ibv_destroy_cq(s->scq);
-	if (s->pd)
-		ibv_dealloc_pd(s->pd);
-	if (s->ctx)
-		ibv_close_device(s->ctx);
+	qp_link_close(s->qp, s->mr, s->scq, s->rcq, s->pd, s->ctx);
 	free(s->buf);
 }
 

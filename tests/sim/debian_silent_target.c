@@ -98,18 +98,10 @@ static int open_end(struct end *e, int extended)
 			.max_recv_sge = 1},
 		.comp_mask = IBV_QP_INIT_ATTR_PD,
 	};
-	struct ibv_device **list;
-	struct ibv_port_attr pa;
-	int i, n;
 
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), "mlx5_0"))
-			e->ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!e->ctx || ibv_query_port(e->ctx, 1, &pa))
+	e->ctx = qp_link_open("mlx5_0", &e->lid);
+	if (!e->ctx)
 		return -1;
-	e->lid = pa.lid;
 	e->pd = ibv_alloc_pd(e->ctx);
 	e->buf = aligned_alloc(4096, BUF);
 	if (!e->pd || !e->buf)
@@ -140,16 +132,10 @@ static int open_end(struct end *e, int extended)
 
 static void close_end(struct end *e)
 {
-	if (e->qp)
-		CHECK(!ibv_destroy_qp(e->qp), "destroy_qp");
-	if (e->cq)
-		CHECK(!ibv_destroy_cq(e->cq), "destroy_cq");
-	if (e->mr)
-		CHECK(!ibv_dereg_mr(e->mr), "dereg_mr");
-	if (e->pd)
-		CHECK(!ibv_dealloc_pd(e->pd), "dealloc_pd");
-	if (e->ctx)
-		CHECK(!ibv_close_device(e->ctx), "close_device");
+	const char *failed;
+
+	failed = qp_link_close(e->qp, e->mr, e->cq, e->cq, e->pd, e->ctx);
+	CHECK(!failed, "%s", failed);
 	free(e->buf);
 }
 

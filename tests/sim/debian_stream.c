@@ -61,19 +61,10 @@ struct target {
 
 static int end_open(struct end *e, size_t len, uint32_t depth)
 {
-	struct ibv_device **list;
-	struct ibv_port_attr pa;
-	int i, n;
-
 	memset(e, 0, sizeof(*e));
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), "mlx5_0"))
-			e->ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!e->ctx || ibv_query_port(e->ctx, 1, &pa))
+	e->ctx = qp_link_open("mlx5_0", &e->lid);
+	if (!e->ctx)
 		return -1;
-	e->lid = pa.lid;
 	e->pd = ibv_alloc_pd(e->ctx);
 	e->cq = e->pd ? ibv_create_cq(e->ctx, (int)depth, NULL, NULL, 0) : NULL;
 	e->buf = aligned_alloc(4096, len);
@@ -88,16 +79,7 @@ static int end_open(struct end *e, size_t len, uint32_t depth)
 
 static void end_close(struct end *e)
 {
-	if (e->qp)
-		ibv_destroy_qp(e->qp);
-	if (e->mr)
-		ibv_dereg_mr(e->mr);
-	if (e->cq)
-		ibv_destroy_cq(e->cq);
-	if (e->pd)
-		ibv_dealloc_pd(e->pd);
-	if (e->ctx)
-		ibv_close_device(e->ctx);
+	qp_link_close(e->qp, e->mr, e->cq, e->cq, e->pd, e->ctx);
 	free(e->buf);
 }
 

@@ -30,21 +30,6 @@ struct env {
 	int roce;
 };
 
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	if (list)
-		ibv_free_device_list(list);
-	return ctx;
-}
-
 static int readable(int fd, int ms)
 {
 	struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -246,7 +231,7 @@ int main(int argc, char **argv)
 {
 	struct env e = {};
 
-	e.ctx = open_dev(argc > 1 ? argv[1] : "mlx5_0");
+	e.ctx = qp_link_open(argc > 1 ? argv[1] : "mlx5_0", NULL);
 	if (!e.ctx) {
 		fprintf(stderr, "debian_verbs: no device %s\n", argv[1]);
 		return 1;

@@ -12,9 +12,10 @@
 #    either (its signals come through common/sig_trap.h);
 #  - sim/common declares none of the hardware's functions: what the layers
 #    above call of it has its own header in hw/ (hw/fabric/hca_fabric.h);
-#  - the driver (sim/drivers/mlx5) touches no engine struct or list and
-#    includes from hw/mlx5 only hca_cmd.h (hca.h where it maps the UAR
-#    page, the doorbell entry, and for the tag-matching limits).
+#  - the driver (sim/drivers/mlx5) touches no engine struct or list;
+#  - boundary -> core -> drivers -> hw -> fabric: the layers above include
+#    of hw/ only the headers it exports to them (hca_cmd.h, hca_doorbell.h,
+#    hca_fabric.h), never hca.h or another of the HCA's own.
 SIM=$1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -d "$SIM/hw/mlx5" ] && [ -d "$SIM/drivers/mlx5" ] || fail "no $SIM/hw/mlx5"
@@ -41,12 +42,40 @@ for fn in $(grep -hoE '^[a-z][a-z0-9_ *]* \**[a-z_0-9]+\(' "$SIM"/hw/*/*.c |
 done
 grep -rnE 'struct hca_(qp|cq|srq|mkey)\b|\bhca_(qps|cqs|srqs)\b|hca_qp_set_state' \
 	"$SIM/drivers/mlx5" && fail "the driver reaches into the HCA's state (above)"
-for f in "$SIM"/drivers/mlx5/*.[ch]; do
-	case $(basename "$f") in
-	driver_mlx5.c | mlx5_tm.c) continue ;;
+# The layers above reach the hardware only through the headers it exports
+# for them: the driver its firmware commands (hca_cmd.h), whoever maps,
+# unmaps or moves a UAR page its doorbell pages (hca_doorbell.h), a peer's
+# store into a UAR page the fabric (hca_fabric.h). Any other header of
+# hw/ (hca.h, the engine's own) included from above fails here. The rxe
+# driver is the one exception: a software device, it runs on the HCA's
+# engine and wire (hca_pkt, the fabric's rings) declared in hca.h.
+exported() {
+	case $1 in
+	boundary) echo "hca_doorbell.h" ;;
+	core) echo "hca_fabric.h" ;;
+	drivers) echo "hca_cmd.h hca_doorbell.h hca_fabric.h" ;;
+	*) echo "" ;;
 	esac
-	grep -nE '#[[:space:]]*include[[:space:]]*"hca\.h"' "$f" &&
-		fail "$f includes hca.h: only hca_cmd.h is the driver's"
+}
+hw_headers=$(find "$SIM/hw" -name '*.h' -exec basename {} \; | sort -u)
+for layer in boundary core drivers launcher common peer include; do
+	[ -d "$SIM/$layer" ] || continue
+	ok=$(exported "$layer")
+	for h in $hw_headers; do
+		case " $ok " in *" $h "*) continue ;; esac
+		grep -rnE "#[[:space:]]*include[[:space:]]*[\"<]([^\">]*/)?${h%.h}\.h[\">]" \
+			"$SIM/$layer" --include='*.[ch]' |
+			grep -v "^$SIM/drivers/rxe/rxe\.h:[0-9]*:#include \"hca\.h\"" &&
+			fail "$layer/ includes the hardware's $h (above);" \
+				"hw/ exports to it: ${ok:-nothing}"
+	done
+done
+# what hw/ exports includes nothing of the HCA's own
+for h in hca_cmd.h hca_doorbell.h hca_fabric.h; do
+	f=$(find "$SIM/hw" -name "$h")
+	[ -n "$f" ] || fail "no exported header $h in hw/"
+	grep -nE '#[[:space:]]*include[[:space:]]*"' "$f" &&
+		fail "the exported $h includes a header of the sim (above)"
 done
 # rxe meets the HCA's event queue itself (drivers/dev_event.c), not
 # through the mlx5 driver

@@ -150,8 +150,8 @@ def held(pid, nums):
     pd = dict(dev, pdn=1)
     if admin():
         pd['local_dma_lkey'] = '0'
-    # users: 3 QPs, the MR and the SRQ
-    pd.update(users=5, ctxn=0, **own)
+    # users: 3 QPs, the MR, the SRQ and the MW (the kernel's usecnt)
+    pd.update(users=6, ctxn=0, **own)
     eq(js('resource', 'show', 'pd', 'dev', PREFIX + '0')[1:], [pd],
        'res_holder PD')
     # 100 entries asked: 127 (a power of two minus one); 3 QPs x 2

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Holds a known set of verbs objects for `rdma resource` to list
- * (rdma_tool.py): a PD, an 8 KiB MR, a CQ of 100 entries, an SRQ, two RC
- * QPs connected to each other in RTS (SQ PSN 0x123, RQ PSN 0x456) and a
- * UD QP on the SRQ in INIT, made last. Prints one line
+ * (rdma_tool.py): a PD, an 8 KiB MR, a type 1 MW (never listed, one of
+ * its PD's users), a CQ of 100 entries, an SRQ, two RC QPs connected to
+ * each other in RTS (SQ PSN 0x123, RQ PSN 0x456) and a UD QP on the SRQ
+ * in INIT, made last. Prints one line
  *   ready <rc_a> <rc_b> <ud> <lkey> <rkey>
  * then holds everything until stdin reaches EOF, and frees it all.
  *   res_holder DEVICE
@@ -119,6 +120,7 @@ int main(int argc, char **argv)
 	struct ibv_srq *srq;
 	struct ibv_pd *pd;
 	struct ibv_mr *mr;
+	struct ibv_mw *mw;
 	struct ibv_cq *cq;
 	static char buf[8192];
 
@@ -131,10 +133,11 @@ int main(int argc, char **argv)
 	if (!pd)
 		die("ibv_alloc_pd");
 	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	mw = ibv_alloc_mw(pd, IBV_MW_TYPE_1);
 	cq = ibv_create_cq(ctx, 100, NULL, NULL, 0);
 	srq = ibv_create_srq(pd, &sa);
-	if (!mr || !cq || !srq)
-		die("MR, CQ or SRQ");
+	if (!mr || !mw || !cq || !srq)
+		die("MR, MW, CQ or SRQ");
 	/* The UD QP is made after a QP made before the RC ones is gone: the
 	 * sim keeps it in that one's row, ahead of theirs, while its number
 	 * is the highest (a dump lists by number, not by row). */
@@ -155,8 +158,8 @@ int main(int argc, char **argv)
 	while (getchar() != EOF)
 		;
 	if (ibv_destroy_qp(ud) || ibv_destroy_qp(b) || ibv_destroy_qp(a) ||
-	    ibv_destroy_srq(srq) || ibv_destroy_cq(cq) || ibv_dereg_mr(mr) ||
-	    ibv_dealloc_pd(pd) || ibv_close_device(ctx))
+	    ibv_destroy_srq(srq) || ibv_destroy_cq(cq) || ibv_dealloc_mw(mw) ||
+	    ibv_dereg_mr(mr) || ibv_dealloc_pd(pd) || ibv_close_device(ctx))
 		die("teardown");
 	return 0;
 }

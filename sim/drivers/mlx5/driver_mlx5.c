@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* mlx5 driver model: ucontext, mmap offsets, the driver ops row. */
 #include "mlx5.h"
-#include "hca.h"
+#include "hca_cmd.h"
+#include "hca_doorbell.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -311,6 +312,7 @@ static const struct sim_verbs_rules mlx5_rules = {
 
 const struct sim_driver_ops sim_mlx5_ops = {
 	.rules = &mlx5_rules,
+	.process_mad = sim_process_mad,
 	.alloc_ucontext = mlx5_alloc_ucontext,
 	.query_device_uhw = mlx5_query_device_uhw,
 	.mmap = mlx5_mmap,

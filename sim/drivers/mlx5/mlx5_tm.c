@@ -15,7 +15,7 @@
  * that many slots (hw/mlx5/hca_tm.c).
  */
 #include "mlx5.h"
-#include "hca.h"
+#include "hca_cmd.h"
 
 #include <errno.h>
 

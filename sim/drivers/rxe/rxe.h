@@ -22,6 +22,8 @@ struct rxe_sim_queue {
 	uint32_t size;	 /* page-rounded bytes */
 	uint32_t usable; /* slots - 1: what create/query report */
 	void *kbuf;	 /* the kernel's mapping */
+	uint32_t pages;	 /* its page file, 0: anonymous (rxe_queue.c) */
+	int32_t pages_pid;
 	uint8_t pending; /* not yet mmap()ed by userspace */
 	/* the index the kernel owns, kept privately as rxe does (the
 	 * consumer of SQ/RQ/SRQ rings, the producer of a CQ ring) */

@@ -5,6 +5,8 @@
  * shared anonymous mapping; userspace mmap()s the offset the create
  * response gave (once, length up to the entry's size) and gets a second
  * mapping of the same pages (mremap of size 0), so both see one ring.
+ * Where mremap cannot do that (valgrind refuses an old size of 0) the
+ * ring's pages are a device page file (core/page_file.c), mapped twice.
  */
 #include "rxe.h"
 
@@ -25,6 +27,46 @@ static uint32_t pow2_at_least(uint32_t v)
 
 	while (p < v && p)
 		p <<= 1;
+	return p;
+}
+
+/* Does mremap of size 0 map kbuf's pages again here? Asked once. */
+static int dup_works(void *kbuf, size_t len)
+{
+	static int works = -1;
+	void *p;
+
+	if (works < 0) {
+		p = sys.mremap(kbuf, 0, len, MREMAP_MAYMOVE);
+		works = p != MAP_FAILED;
+		if (works)
+			sys.munmap(p, len);
+	}
+	return works;
+}
+
+/* The kernel's mapping of q's pages: shared anonymous memory, or a page
+ * file where it cannot be mapped twice. */
+static void *kbuf_new(struct rxe_sim_queue *q)
+{
+	uint32_t npages = q->size / (uint32_t)sim.sh->cfg.page_size;
+	int64_t id;
+	void *p;
+
+	p = sys.mmap(NULL, q->size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || dup_works(p, q->size))
+		return p;
+	sys.munmap(p, q->size);
+	id = sim_page_file_new(npages);
+	if (id < 0)
+		return MAP_FAILED;
+	q->pages = (uint32_t)id;
+	q->pages_pid = getpid();
+	p = sim_page_file_map(q->pages_pid, q->pages, NULL, q->size,
+			      PROT_READ | PROT_WRITE, 0);
+	if (p == MAP_FAILED)
+		sim_page_file_remove(q->pages);
 	return p;
 }
 
@@ -54,8 +96,7 @@ struct rxe_sim_queue *rxe_queue_new(struct sim_uvfile *uv, uint32_t nelem,
 	if (!q)
 		return NULL;
 	q->size = (uint32_t)((bytes + page - 1) & ~(page - 1));
-	q->kbuf = sys.mmap(NULL, q->size, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	q->kbuf = kbuf_new(q);
 	if (q->kbuf == MAP_FAILED) {
 		free(q);
 		return NULL;
@@ -92,6 +133,8 @@ void rxe_queue_free(struct rxe_sim_queue *q)
 	}
 	/* a user mapping keeps the pages, as the vma keeps the kernel's */
 	sys.munmap(q->kbuf, q->size);
+	if (q->pages)
+		sim_page_file_remove(q->pages);
 	free(q);
 }
 
@@ -108,7 +151,10 @@ void *rxe_queue_mmap(struct sim_uvfile *uv, void *addr, size_t len, int flags,
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
-	if (flags & MAP_FIXED)
+	if (q->pages)
+		p = sim_page_file_map(q->pages_pid, q->pages, addr, len,
+				      PROT_READ | PROT_WRITE, flags & MAP_FIXED);
+	else if (flags & MAP_FIXED)
 		p = sys.mremap(q->kbuf, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED,
 				addr);
 	else

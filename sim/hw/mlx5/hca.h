@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "hca_cmd.h"
+#include "hca_doorbell.h"
 #include "ib_enums.h"
 #include "sim_world.h"
 
@@ -335,14 +336,8 @@ struct hca_soft_ops {
 };
 extern const struct hca_soft_ops *hca_soft;
 
-/* ---- doorbells (hca_doorbell.c) ---- */
-/* A UAR page was mapped at p: its stores now ring (write-protected while
- * the trap serves it, else watched). Needs sim_lock. */
-void hca_doorbell_map(void *p, size_t len, int prot);
-/* munmap / mremap of [addr, addr+len): forget or follow UAR pages.
- * Needs sim_lock. */
-void hca_doorbell_unmap(void *addr, size_t len);
-void hca_doorbell_moved(void *old, void *new, size_t new_len);
+/* ---- doorbells (hca_doorbell.c; what the layers above call of it:
+ * hca_doorbell.h) ---- */
 /* One engine pass in the calling thread for a doorbell just rung (or the
  * engine thread's, if the sim is busy elsewhere). Takes sim_lock. 1 if
  * the process streams (more than one send WQE in flight). */
@@ -354,9 +349,6 @@ int hca_doorbell_close(void);
 /* The engine thread's idle sleep set by a test (RDMA_SIM_TEST_LATE_CLOSE),
  * in ms; 0: its own. */
 int hca_doorbell_idle_ms(void);
-/* From now on no UAR page traps in this process: the engine thread
- * watches the doorbell records (why: for the trace). */
-void hca_doorbell_watch_only(const char *why);
 /* 1 if some doorbell is noticed only by watching its record. */
 int hca_doorbell_watching(void);
 /* A doorbell the engine thread must serve in its next pass. */
@@ -433,8 +425,7 @@ int hca_mkey_odp_fault(struct hca_mkey *mk, uint64_t addr, uint64_t len,
 void *hca_mem(const struct hca_qp *qp, uint32_t key, uint64_t va, uint64_t len,
 	      uint32_t need, int remote, uint8_t *synd);
 
-/* ---- the null MR's key (hca_null_mr.c) ---- */
-#define HCA_NULL_MKEY 0x7 /* dump_fill_mkey of every context */
+/* ---- the null MR's key (hca_null_mr.c): HCA_NULL_MKEY ---- */
 /* Where len bytes through HCA_NULL_MKEY go to (need: a write) or come from
  * (zeros); NULL and *synd when it cannot. */
 void *hca_null_mem(uint64_t len, uint32_t need, int remote, uint8_t *synd);
@@ -667,7 +658,6 @@ void hca_xrc_event(struct hca_qp *qp, uint32_t event);
 
 /* ---- tag matching (hca_tm.c) ---- */
 enum { HCA_CQE_APP_TM = 1 };
-#define HCA_TM_RNDV_HDR 64 /* tm_caps.max_rndv_hdr_size */
 /* CQE app_op values */
 enum {
 	HCA_TM_APP_CONSUMED = 1,

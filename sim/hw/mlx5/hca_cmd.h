@@ -105,6 +105,19 @@ int hca_cmd_exec(const void *in, size_t in_len, void *out, size_t out_len);
 /* The command's PRM name ("CREATE_QP"), or NULL. */
 const char *hca_cmd_name(uint16_t opcode);
 
+/* ---- what the driver reads of the device (QUERY_HCA_CAP,
+ * QUERY_SPECIAL_CONTEXTS) ---- */
+#define HCA_NULL_MKEY	0x7 /* the null MR's key: dump_fill_mkey */
+#define HCA_TM_RNDV_HDR 64  /* tag matching: max_rndv_hdr_size */
+
+/*
+ * The firmware's MAD agents (the SMA and PMA, hca_mad.c), as MAD_IFC
+ * reaches them: 1 with the response to MAD in, arriving on port 1 of
+ * device dev, in out; 0 when no agent of the HCA answers it (it goes
+ * unanswered, as into a fabric without that manager).
+ */
+int sim_process_mad(unsigned int dev, const uint8_t *in, uint8_t *out);
+
 /* ---- the device clock (the init segment's internal timer) ---- */
 #define HCA_CLOCK_MASK ((1ULL << 41) - 1)
 /* The counter now, and what it read at CLOCK_MONOTONIC time mono_ns. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Management datagrams between the umad device (core/umad.c) and the
- * HCA's own agents (hw/mlx5/hca_mad.c: the SMA and PMA the firmware runs,
- * reached through the driver's process_mad). Offsets are the IBA's, all
- * fields big-endian.
+ * Management datagrams as the IBA lays them out, between the umad device
+ * (core/umad.c), the SA (core/umad_sa.c) and the HCA's own agents
+ * (hw/mlx5/hca_mad.c: the SMA and PMA the firmware runs, reached through
+ * the driver's process_mad, hca_cmd.h). Offsets are the IBA's, all fields
+ * big-endian.
  */
 #ifndef RDMA_SIM_MAD_H
 #define RDMA_SIM_MAD_H
@@ -28,13 +29,6 @@ enum {
 	SIM_MAD_SET = 0x02,
 	SIM_MAD_RESP = 0x80, /* the R bit of the method */
 };
-
-/*
- * The HCA's answer to MAD in arriving on port 1 of device dev: 1 with the
- * response in out, 0 when no agent of the HCA answers it (it goes
- * unanswered, as into a fabric without that manager).
- */
-int sim_process_mad(unsigned int dev, const uint8_t *in, uint8_t *out);
 
 /*
  * The SA's answer to MAD in sent to the SM LID (core/umad_sa.c): 1 with
