@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The kernel's roce_gid_mgmt for the world: the launcher listens to
- * rtnetlink (links, IPv4 and IPv6 addresses) in the world's namespace and
+ * rtnetlink (links, IPv4 and IPv6 addresses, neighbours for the RDMA CM:
+ * net_neigh.c) in the world's namespace and
  * keeps each Ethernet port's GID table, link state and MTU in the shared
  * state. A new address adds one entry per GID type (v1 before v2), a
  * removed one deletes them; the bound netdev going from running to not (or
@@ -174,6 +175,19 @@ static void on_addr(struct nlmsghdr *h)
 	}
 }
 
+/* A neighbour of a RoCE port's netdev (IPoIB's are not RoCE's). */
+static void on_neigh(struct nlmsghdr *h)
+{
+	const struct ndmsg *ndm = NLMSG_DATA(h);
+	struct sim_netdev *nd;
+
+	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*ndm)))
+		return;
+	nd = netdev_by_ifindex(ndm->ndm_ifindex);
+	if (nd)
+		sim_neigh_msg(nd, h);
+}
+
 /* Apply one datagram of rtnetlink messages. 1 when a dump ended. */
 static int handle(uint8_t *buf, ssize_t n)
 {
@@ -192,6 +206,9 @@ static int handle(uint8_t *buf, ssize_t n)
 		else if (h->nlmsg_type == RTM_NEWADDR ||
 			 h->nlmsg_type == RTM_DELADDR)
 			on_addr(h);
+		else if (h->nlmsg_type == RTM_NEWNEIGH ||
+			 h->nlmsg_type == RTM_DELNEIGH)
+			on_neigh(h);
 	}
 	sim_shared_unlock(mon.sh);
 	for (i = 0; i < mon.sh->net.nnetdev; i++)
@@ -410,13 +427,15 @@ int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 	if (!net->nnetdev && !net->nipoib)
 		return 0;
 	mon.sock = rtnl_open(RTMGRP_LINK | RTMGRP_IPV4_IFADDR |
-			     RTMGRP_IPV6_IFADDR);
+			     RTMGRP_IPV6_IFADDR | RTMGRP_NEIGH);
 	if (mon.sock < 0)
 		return mon.sock;
 	/* the link dump gives each port its MAC, and with it its defaults */
 	ret = dump(RTM_GETLINK);
 	if (!ret)
 		ret = dump(RTM_GETADDR);
+	if (!ret)
+		ret = dump(RTM_GETNEIGH);
 	if (ret)
 		return ret;
 	mon.rescan = 0;
