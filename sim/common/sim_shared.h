@@ -208,9 +208,16 @@ struct sim_mc_attach {
 };
 
 /* A multicast group the SA created (core/umad_sa.c): its MCMemberRecord
- * (PortGID and JoinState unused) and each port's JoinState bits. */
+ * (the MGID first; PortGID and JoinState unused) and each port's
+ * JoinState bits. */
 #define SIM_MAX_SA_GROUPS 64
 #define SIM_SA_MCM_LEN	  56 /* the record, padded to 8-byte words */
+enum {
+	SIM_SA_FULL = 1,
+	SIM_SA_NON = 2,
+	SIM_SA_SENDONLY_NON = 4,
+	SIM_SA_SENDONLY_FULL = 8,
+};
 struct sim_sa_group {
 	uint8_t used;
 	uint8_t rec[SIM_SA_MCM_LEN];
@@ -290,7 +297,8 @@ void sim_xrc_tgt_set_qpc(struct sim_shared *sh, unsigned int dev, uint32_t qpn,
 /* multicast attachments (mc_attach.c) */
 /* ff00::/8 or an IPv4 group mapped into a RoCE v2 GID. */
 int sim_gid_is_mcast(const uint8_t gid[16]);
-/* The QPs attached to group gid, at most max: their count. Takes lock. */
+/* The QPs attached to group gid whose port receives it, at most max:
+ * their count. Takes lock. */
 int sim_mcast_members(struct sim_shared *sh, const uint8_t gid[16],
 		      uint32_t *devs, uint32_t *qpns, int max);
 

@@ -158,6 +158,7 @@ struct ucma_mc {
 	int32_t id; /* the cm id that joined */
 	uint64_t uid;
 	uint8_t mgid[16];
+	uint8_t join_state; /* IB: the JoinState bit asked of the SA */
 	uint32_t events_reported;
 };
 
