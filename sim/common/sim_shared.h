@@ -251,9 +251,18 @@ _Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");
 /*
  * Where a device is in its life: `rdma link delete` unregisters it (its
  * uverbs node goes at once, the device itself once no file of it is open)
- * and then it is gone from every listing (core/netlink_link.c).
+ * and then it is gone from every listing (core/netlink_link.c); `rdma
+ * link add` of a gone rxe device registers it again: the launcher writes
+ * its sysfs and nodes (SIM_REGISTER_FIFO) and makes it live.
  */
-enum sim_dev_state { SIM_DEV_LIVE = 0, SIM_DEV_UNREGISTERING, SIM_DEV_GONE };
+enum sim_dev_state {
+	SIM_DEV_LIVE = 0,
+	SIM_DEV_UNREGISTERING,
+	SIM_DEV_GONE,
+	SIM_DEV_REGISTERING,
+};
+/* <dir>/register: a byte here asks the launcher to register devices */
+#define SIM_REGISTER_FIFO "register"
 
 /* Is dev a device of the world that has not begun to leave it? */
 static inline int sim_dev_live(const struct sim_shared *sh, unsigned int dev)

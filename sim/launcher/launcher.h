@@ -68,5 +68,9 @@ void sim_neigh_msg(struct sim_netdev *nd, const struct nlmsghdr *h);
  * sh->net.nd) where they changed since the last call. 0 or -errno. */
 int sim_sysfs_write_roce_port(const char *dir, const struct sim_shared *sh,
 			      unsigned int n);
+/* The sysfs files and /dev nodes of device dev again, as at start-up
+ * (`rdma link add` of an rxe device deleted before). 0 or -errno. */
+int sim_sysfs_register_device(const char *dir, const struct sim_shared *sh,
+			      unsigned int dev);
 
 #endif

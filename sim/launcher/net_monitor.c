@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -39,10 +40,11 @@ static struct {
 	const char *dir;
 	int sock;
 	int stop_fd; /* an eventfd: the launcher is done */
+	int reg_fd;  /* <dir>/register, read end: devices to register */
 	pthread_t thread;
 	int running;
 	int rescan; /* a MAC changed: its addresses are added again */
-} mon = {.sock = -1, .stop_fd = -1};
+} mon = {.sock = -1, .stop_fd = -1, .reg_fd = -1};
 
 static struct sim_netdev *netdev_by_ifindex(int ifindex)
 {
@@ -236,19 +238,50 @@ static int dump(uint16_t type)
 	return 0;
 }
 
+/*
+ * `rdma link add` of a gone rxe device (core/netlink_link.c) marked it
+ * REGISTERING and wrote a byte to the FIFO: its sysfs directory, uverbs
+ * and MAD nodes and GID files come back as at start-up, then it is live
+ * (the request waits for that).
+ */
+static void register_devices(void)
+{
+	char tok[64];
+	uint32_t d;
+
+	while (read(mon.reg_fd, tok, sizeof(tok)) > 0)
+		;
+	for (d = 0; d < mon.sh->cfg.ndev; d++) {
+		if (__atomic_load_n(&mon.sh->dev_state[d], __ATOMIC_ACQUIRE) !=
+		    SIM_DEV_REGISTERING)
+			continue;
+		sim_shared_lock(mon.sh);
+		if (sim_sysfs_register_device(mon.dir, mon.sh, d))
+			fprintf(stderr, "rdma-sim: device %u: sysfs not "
+					"written again\n", d);
+		__atomic_store_n(&mon.sh->dev_state[d], SIM_DEV_LIVE,
+				 __ATOMIC_RELEASE);
+		sim_shared_unlock(mon.sh);
+	}
+	sim_net_wake(mon.sh);
+}
+
 static void *monitor_main(void *arg)
 {
 	uint8_t buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
-	struct pollfd p[2] = {{.fd = mon.sock, .events = POLLIN},
-			      {.fd = mon.stop_fd, .events = POLLIN}};
+	struct pollfd p[3] = {{.fd = mon.sock, .events = POLLIN},
+			      {.fd = mon.stop_fd, .events = POLLIN},
+			      {.fd = mon.reg_fd, .events = POLLIN}};
 	ssize_t n;
 
 	(void)arg;
 	for (;;) {
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		if (poll(p, 3, -1) < 0 && errno != EINTR)
 			break;
 		if (p[1].revents)
 			break;
+		if (p[2].revents)
+			register_devices();
 		if (!p[0].revents)
 			continue;
 		n = recv(mon.sock, buf, sizeof(buf), MSG_DONTWAIT);
@@ -394,6 +427,17 @@ static int map_state(const char *dir)
 	return 0;
 }
 
+/* The FIFO rdma link add writes to (a world without it: no re-adding). */
+static int open_register_fifo(const char *dir)
+{
+	char path[SIM_PATH_LEN + 16];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, SIM_REGISTER_FIFO);
+	if (mkfifo(path, 0600) && errno != EEXIST)
+		return -1;
+	return open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
 int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 			  const struct sim_net_setup *ns)
 {
@@ -444,6 +488,7 @@ int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 	mon.stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (mon.stop_fd < 0)
 		return -errno;
+	mon.reg_fd = open_register_fifo(dir);
 	mon.running = 1;
 	ret = -pthread_create(&mon.thread, NULL, monitor_main, NULL);
 	if (ret)
@@ -462,6 +507,9 @@ void sim_net_monitor_stop(void)
 	}
 	if (mon.stop_fd >= 0)
 		close(mon.stop_fd);
+	if (mon.reg_fd >= 0)
+		close(mon.reg_fd);
+	mon.reg_fd = -1;
 	if (mon.sock >= 0)
 		close(mon.sock);
 	mon.sock = mon.stop_fd = -1;
