@@ -255,13 +255,12 @@ static void register_devices(void)
 		if (__atomic_load_n(&mon.sh->dev_state[d], __ATOMIC_ACQUIRE) !=
 		    SIM_DEV_REGISTERING)
 			continue;
-		sim_shared_lock(mon.sh);
+		/* files only, as handle() writes them: no lock */
 		if (sim_sysfs_register_device(mon.dir, mon.sh, d))
 			fprintf(stderr, "rdma-sim: device %u: sysfs not "
 					"written again\n", d);
 		__atomic_store_n(&mon.sh->dev_state[d], SIM_DEV_LIVE,
 				 __ATOMIC_RELEASE);
-		sim_shared_unlock(mon.sh);
 	}
 	sim_net_wake(mon.sh);
 }
