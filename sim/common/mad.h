@@ -37,4 +37,18 @@ enum {
  */
 int sim_sa_process(const uint8_t *in, uint8_t *out);
 
+/*
+ * The RDMA CM's join of device dev's port (cma_join_ib_multicast): a
+ * SubnAdmSet of MCMemberRecord for mgid with the port GID, Q_Key, P_Key
+ * 0xffff, JoinState js and the IPoIB broadcast group's SL, FlowLabel and
+ * TClass. 0 with the group's record (its MLID) in rec, or the SA's
+ * status. Caller holds the shared lock.
+ */
+uint16_t sim_sa_cm_join(unsigned int dev, const uint8_t port_gid[16],
+			const uint8_t mgid[16], uint32_t qkey, uint8_t js,
+			uint8_t *rec);
+/* Leave the JoinState bits js of dev's port that it holds (the CM's last
+ * join of the port needing them went). Caller holds the shared lock. */
+void sim_sa_cm_leave(unsigned int dev, const uint8_t mgid[16], uint8_t js);
+
 #endif

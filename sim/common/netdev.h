@@ -23,6 +23,7 @@
 #define SIM_MAX_NETDEVS	 64   /* Ethernet ports per world */
 #define SIM_GID_SLOTS	 1024 /* the largest table (rxe) */
 #define SIM_NET_EVENTS	 256  /* per-port event log, a ring */
+#define SIM_NEIGH_UPDATES 64  /* per-port neighbour-update log, a ring */
 #define SIM_MLX5_ROCE_GIDS 255 /* mlx5 RoCE gid_tbl_len */
 #define SIM_NET_MAX_DEVICES 1024 /* = SIM_MAX_DEVICES */
 /* A destination on the wire that no port of the world owns. */
@@ -48,6 +49,16 @@ struct sim_gid_slot {
 	int32_t ifindex; /* netdev holding the address */
 };
 
+/* One update of a neighbour entry of a port's netdev (the kernel's
+ * NETEVENT_NEIGH_UPDATE, which rtnetlink mirrors as RTM_NEWNEIGH and
+ * RTM_DELNEIGH): its IP address (IPv4 as ::ffff:a.b.c.d) and the hardware
+ * address the entry holds now (zeros: never resolved). The RDMA CM reads
+ * it (core/ucma_neigh.c). */
+struct sim_neigh_update {
+	uint8_t addr[16];
+	uint8_t ha[6];
+};
+
 struct sim_netdev {
 	uint32_t dev;	    /* device index */
 	uint32_t port;	    /* 1 */
@@ -62,6 +73,8 @@ struct sim_netdev {
 	uint32_t types;	    /* bit per enum sim_gid_type supported */
 	uint32_t nevents;   /* events appended so far */
 	uint8_t events[SIM_NET_EVENTS]; /* ibv_event_type, ring */
+	uint32_t nneigh;    /* neighbour updates appended so far */
+	struct sim_neigh_update neigh[SIM_NEIGH_UPDATES]; /* ring */
 	struct sim_gid_slot gids[SIM_GID_SLOTS];
 };
 

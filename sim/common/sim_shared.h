@@ -209,9 +209,16 @@ struct sim_mc_attach {
 };
 
 /* A multicast group the SA created (core/umad_sa.c): its MCMemberRecord
- * (PortGID and JoinState unused) and each port's JoinState bits. */
+ * (the MGID first; PortGID and JoinState unused) and each port's
+ * JoinState bits. */
 #define SIM_MAX_SA_GROUPS 64
 #define SIM_SA_MCM_LEN	  56 /* the record, padded to 8-byte words */
+enum {
+	SIM_SA_FULL = 1,
+	SIM_SA_NON = 2,
+	SIM_SA_SENDONLY_NON = 4,
+	SIM_SA_SENDONLY_FULL = 8,
+};
 struct sim_sa_group {
 	uint8_t used;
 	uint8_t rec[SIM_SA_MCM_LEN];
@@ -245,9 +252,18 @@ _Static_assert(SIM_NET_MAX_DEVICES == SIM_MAX_DEVICES, "netdev.h");
 /*
  * Where a device is in its life: `rdma link delete` unregisters it (its
  * uverbs node goes at once, the device itself once no file of it is open)
- * and then it is gone from every listing (core/netlink_link.c).
+ * and then it is gone from every listing (core/netlink_link.c); `rdma
+ * link add` of a gone rxe device registers it again: the launcher writes
+ * its sysfs and nodes (SIM_REGISTER_FIFO) and makes it live.
  */
-enum sim_dev_state { SIM_DEV_LIVE = 0, SIM_DEV_UNREGISTERING, SIM_DEV_GONE };
+enum sim_dev_state {
+	SIM_DEV_LIVE = 0,
+	SIM_DEV_UNREGISTERING,
+	SIM_DEV_GONE,
+	SIM_DEV_REGISTERING,
+};
+/* <dir>/register: a byte here asks the launcher to register devices */
+#define SIM_REGISTER_FIFO "register"
 
 /* Is dev a device of the world that has not begun to leave it? */
 static inline int sim_dev_live(const struct sim_shared *sh, unsigned int dev)
@@ -291,7 +307,8 @@ void sim_xrc_tgt_set_qpc(struct sim_shared *sh, unsigned int dev, uint32_t qpn,
 /* multicast attachments (mc_attach.c) */
 /* ff00::/8 or an IPv4 group mapped into a RoCE v2 GID. */
 int sim_gid_is_mcast(const uint8_t gid[16]);
-/* The QPs attached to group gid, at most max: their count. Takes lock. */
+/* The QPs attached to group gid whose port receives it, at most max:
+ * their count. Takes lock. */
 int sim_mcast_members(struct sim_shared *sh, const uint8_t gid[16],
 		      uint32_t *devs, uint32_t *qpns, int max);
 

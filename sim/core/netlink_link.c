@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * `rdma link add NAME type rxe netdev IF` (RDMA_NLDEV_CMD_NEWLINK) is
- * checked as nldev_newlink() and rxe_newlink() check it; a device that
- * would be made is not modelled yet (EOPNOTSUPP).
+ * checked as nldev_newlink() and rxe_newlink() check it. In an rxe world
+ * it registers again the device of a port's netdev that `rdma link
+ * delete` took away (rxe_net_add): under the name it had (another name
+ * is not modelled: EOPNOTSUPP), while the old one still unregisters its
+ * name is taken (ENFILE, as assign_name finds it). The launcher writes
+ * its sysfs directory, uverbs and MAD nodes and GID files again and makes
+ * it live; the request waits for that. Other new devices (on lo, on an
+ * mlx5 world's netdev) are not modelled (EOPNOTSUPP).
  *
  * `rdma link delete DEV` (RDMA_NLDEV_CMD_DELLINK): the device leaves the
  * world as ib_unregister_device() takes it out of a running kernel. Only
@@ -20,6 +26,7 @@
 #include "ucma.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -56,6 +63,75 @@ static int rxe_on_netdev(int ifindex)
 	return 0;
 }
 
+/* Ask the launcher to register the devices marked so; wait for dev. */
+static int launcher_register(unsigned int dev)
+{
+	const struct timespec tick = {.tv_nsec = 10 * 1000 * 1000};
+	char path[SIM_PATH_LEN + 16];
+	int fd, i, ret = -ETIMEDOUT;
+
+	snprintf(path, sizeof(path), "%s/%s", sim.dir, SIM_REGISTER_FIFO);
+	fd = sys.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || sys.write(fd, "r", 1) != 1) {
+		if (fd >= 0)
+			sys.close(fd);
+		return -EOPNOTSUPP; /* no launcher listens */
+	}
+	sys.close(fd);
+	sim_lock_drop();
+	for (i = 0; i < 3000 && ret; i++) {
+		if (__atomic_load_n(&sim.sh->dev_state[dev],
+				    __ATOMIC_ACQUIRE) == SIM_DEV_LIVE)
+			ret = 0;
+		else
+			nanosleep(&tick, NULL);
+	}
+	sim_lock_take();
+	return ret;
+}
+
+/* rxe_net_add: the gone rxe device of netdev ifindex, registered again
+ * as name. */
+static int rxe_register(const char *name, int ifindex)
+{
+	char slot[IB_DEVICE_NAME_MAX];
+	uint8_t gone = SIM_DEV_GONE;
+	uint32_t i;
+	int dev = -1, ret;
+
+	for (i = 0; i < sim.sh->net.nnetdev; i++)
+		if (sim.sh->net.nd[i].ifindex == ifindex)
+			dev = (int)sim.sh->net.nd[i].dev;
+	if (sim.sh->cfg.driver != SIM_DRIVER_RXE || dev < 0) {
+		sim_trace("netlink NEWLINK %s: an rxe device on a netdev of "
+			  "no rxe port is not modelled",
+			  name);
+		return -EOPNOTSUPP;
+	}
+	snprintf(slot, sizeof(slot), "%s%d", sim.model->ibdev_prefix, dev);
+	if (__atomic_load_n(&sim.sh->dev_state[dev], __ATOMIC_ACQUIRE) ==
+		    SIM_DEV_UNREGISTERING &&
+	    !strcmp(slot, name))
+		return -ENFILE; /* the old device still holds its name */
+	if (strcmp(slot, name)) {
+		sim_trace("netlink NEWLINK %s: device %d is %s, another name "
+			  "is not modelled",
+			  name, dev, slot);
+		return -EOPNOTSUPP;
+	}
+	if (!__atomic_compare_exchange_n(&sim.sh->dev_state[dev], &gone,
+					 SIM_DEV_REGISTERING, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return -EEXIST; /* another add was first */
+	sim_trace("netlink NEWLINK %s: registering device %d", name, dev);
+	ret = launcher_register((unsigned int)dev);
+	if (ret)
+		__atomic_store_n(&sim.sh->dev_state[dev], SIM_DEV_GONE,
+				 __ATOMIC_RELEASE);
+	sim_trace("netlink NEWLINK %s: %s", name, ret ? "failed" : "live");
+	return ret;
+}
+
 int nl_newlink(struct nl_out *o, const struct nl_req *r)
 {
 	char name[IB_DEVICE_NAME_MAX], type[IFNAMSIZ], ndev[IFNAMSIZ];
@@ -79,6 +155,8 @@ int nl_newlink(struct nl_out *o, const struct nl_req *r)
 		return -EEXIST;
 	if (dev_by_name(name) >= 0)
 		return -ENFILE; /* assign_name: the name is taken */
+	if (!strcmp(type, "rxe"))
+		return rxe_register(name, ifindex);
 	sim_trace("netlink NEWLINK %s type %s netdev %s: a new device is not "
 		  "modelled",
 		  name, type, ndev);

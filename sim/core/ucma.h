@@ -13,6 +13,8 @@
 #ifndef RDMA_SIM_UCMA_H
 #define RDMA_SIM_UCMA_H
 
+#include "netdev.h"
+
 #include <netinet/in.h>
 #include <rdma/rdma_user_cm.h>
 #include <stdint.h>
@@ -110,6 +112,8 @@ struct ucma_id {
 	uint8_t bound;	    /* holds its port (an explicit or implicit bind) */
 	uint8_t via_netdev; /* resolved over a RoCE netdev (not loopback) */
 	uint8_t removed;    /* DEVICE_REMOVAL queued: the CM closed the id */
+	uint8_t in_tree;    /* RoCE route resolved: hears neighbour updates */
+	uint8_t dmac[6];    /* RoCE: the destination's MAC (dst_dev_addr) */
 	/* options */
 	uint8_t reuseaddr, afonly, tos, tos_set, ack_timeout;
 	/* listener */
@@ -154,6 +158,7 @@ struct ucma_mc {
 	int32_t id; /* the cm id that joined */
 	uint64_t uid;
 	uint8_t mgid[16];
+	uint8_t join_state; /* IB: the JoinState bit asked of the SA */
 	uint32_t events_reported;
 };
 
@@ -167,6 +172,8 @@ struct ucma_world {
 	struct ucma_id ids[UCMA_MAX_IDS];
 	struct ucma_event ev[UCMA_MAX_EVENTS];
 	struct ucma_mc mc[UCMA_MAX_MCS];
+	/* neighbour updates of each RoCE netdev already applied */
+	uint32_t neigh_seen[SIM_MAX_NETDEVS];
 };
 
 /* Per open file, in the process (the devfile's priv). */
@@ -268,6 +275,13 @@ uint64_t ucma_timers(int f);
 /* The CONNECT_REQUEST of new id n was retrieved (or n is going): its
  * listener's backlog credit returns. */
 void ucma_credit_return(int n);
+
+/* ---- ucma_neigh.c: neighbour updates (cma_netevent_callback) ---- */
+/* Apply the RoCE netdevs' new neighbour updates: UNREACHABLE to the ids
+ * whose neighbour's MAC is no longer theirs. Needs lock. */
+void ucma_neigh_updates(void);
+/* Start reading the logs at their present end (a new world). Lock. */
+void ucma_neigh_start(void);
 
 /* ---- ucma_mcast.c: multicast joins ---- */
 int ucma_cmd_mcast(int f, uint32_t cmd, const uint8_t *in, uint16_t out);

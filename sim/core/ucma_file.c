@@ -70,6 +70,8 @@ int ucma_world_map(void)
 			w->ev[i].next = i + 1 < UCMA_MAX_EVENTS ? i + 1 : -1;
 		w->free_ev = 0;
 		w->magic = UCMA_MAGIC;
+		ucma_w = w;
+		ucma_neigh_start();
 	}
 	ucma_unlock();
 	ucma_w = w;
@@ -283,6 +285,7 @@ static void *reaper(void *arg)
 		nanosleep(&ts, NULL);
 		ucma_lock();
 		ucma_reap();
+		ucma_neigh_updates();
 		for (f = 0; f < UCMA_MAX_FILES; f++)
 			if (ucma_w->files[f].used &&
 			    ucma_w->files[f].pid == getpid())
@@ -344,6 +347,7 @@ static ssize_t get_event(struct ucma_fpriv *fp, int fd, const uint8_t *in,
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
 			return -EINVAL;
 		}
+		ucma_neigh_updates();
 		wait = ucma_timers(fp->slot);
 		ucma_drain_stale(fp->slot, fp->rfd);
 		n = uf->head;

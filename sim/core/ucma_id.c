@@ -670,12 +670,25 @@ static int neighbour(uint32_t dev, const struct sockaddr_storage *dst,
 	       netdev_running(*ddev);
 }
 
+/* The destination MAC a RoCE id resolved (dst_dev_addr): the group's
+ * mapped MAC, else that of the port that answered ARP. */
+static void roce_dmac(struct ucma_id *id, uint32_t ddev)
+{
+	struct sim_netdev *nd;
+
+	if (!sim_roce_mcast_mac(id->dgid, id->dmac))
+		return;
+	nd = sim_netdev_of(sim.sh, ddev, 1);
+	if (nd)
+		memcpy(id->dmac, nd->mac, 6);
+}
+
 static int resolve_addr(int i, const struct sockaddr_storage *src,
 			const struct sockaddr_storage *dst, uint32_t timeout)
 {
 	struct ucma_id *id = &ucma_w->ids[i];
 	struct sockaddr_storage from = {0};
-	uint32_t dev, gi, ddev;
+	uint32_t dev, gi, ddev = 0;
 	uint16_t port;
 	char buf[64];
 	int ret;
@@ -736,6 +749,7 @@ static int resolve_addr(int i, const struct sockaddr_storage *src,
 	id->dlid = 0;
 	if (!ucma_id_ib(id)) {
 		sim_gid_from_sockaddr((const struct sockaddr *)dst, id->dgid);
+		roce_dmac(id, ddev);
 	} else if (!multicast_addr(dst)) {
 		/* IPoIB's neighbour: the GID in its hardware address */
 		port_gid(ddev, 0, id->dgid);
@@ -805,6 +819,7 @@ static int cmd_resolve_route(int f, const struct rdma_ucm_resolve_route *c)
 	/* an SA path within the subnet has hop limit 0: no GRH */
 	id->hop_limit = nd ? 64 : 0;
 	id->route = 1;
+	id->in_tree = !!nd; /* cma_add_id_to_tree */
 	id->state = UCMA_ROUTE_RESOLVED;
 	ucma_event(i, RDMA_CM_EVENT_ROUTE_RESOLVED, 0, NULL);
 	return 0;

@@ -22,10 +22,11 @@
  * not multicast (0xff...) ERR_REQ_INVALID. The group's MTU and rate are
  * the ports' (4096, 100 Gb/s), with selector "exactly". Other methods of
  * MCMemberRecord are status 0x000C; other SA attributes go unanswered.
- * Not modelled: SA-assigned MGIDs (a zero MGID is ERR_REQ_INVALID), MTU
- * and rate selectors in a join, ProxyJoin rules, and the switches'
- * forwarding tables: the fabric delivers to attached QPs whether or not
- * their port joined here.
+ * The RDMA CM joins and leaves through the same table
+ * (sim_sa_cm_join/leave), and the fabric forwards a group's datagrams only
+ * to the ports that joined it to receive (common/mc_attach.c). Not
+ * modelled: SA-assigned MGIDs (a zero MGID is ERR_REQ_INVALID), MTU and
+ * rate selectors in a join, ProxyJoin rules.
  */
 #include "mad.h"
 #include "uapi.h"
@@ -166,7 +167,9 @@ static uint16_t create(const uint8_t *r, uint64_t comp, uint8_t join,
 	uint16_t mlid;
 	int i;
 
-	if (!(join & 1)) /* only a full member creates (o15-0.1.9) */
+	/* only a full member creates (o15-0.1.9), or since IBA 1.3 a
+	 * send-only full member (what the kernel's send-only joins use) */
+	if (!(join & (SIM_SA_FULL | SIM_SA_SENDONLY_FULL)))
 		return SA_REQ_INVALID;
 	if ((comp & CREATE_MASK) != CREATE_MASK)
 		return SA_INSUF_COMPS;
@@ -280,4 +283,35 @@ int sim_sa_process(const uint8_t *in, uint8_t *out)
 	memcpy(out + SA_ATTR_OFFSET, &words, sizeof(words));
 	memcpy(out + SA_DATA, rec, SIM_SA_MCM_LEN);
 	return 1;
+}
+
+uint16_t sim_sa_cm_join(unsigned int dev, const uint8_t port_gid[16],
+			const uint8_t mgid[16], uint32_t qkey, uint8_t js,
+			uint8_t *rec)
+{
+	uint8_t r[SIM_SA_MCM_LEN] = {0};
+	uint16_t pkey = htobe16(0xffff);
+
+	/* SL, FlowLabel, TClass and HopLimit: the IPoIB broadcast group's
+	 * (ib_sa_get_mcmember_rec), all 0 as a lone opensm makes it */
+	memcpy(r + MCM_MGID, mgid, 16);
+	memcpy(r + MCM_PORT_GID, port_gid, 16);
+	qkey = htobe32(qkey);
+	memcpy(r + MCM_QKEY, &qkey, 4);
+	memcpy(r + MCM_PKEY, &pkey, 2);
+	r[MCM_SCOPE_JOIN] = js;
+	if (port_of(port_gid) != (int)dev)
+		return SA_REQ_INVALID;
+	return join((int)dev, r, CREATE_MASK, js, rec);
+}
+
+void sim_sa_cm_leave(unsigned int dev, const uint8_t mgid[16], uint8_t js)
+{
+	struct sim_sa_group *g = group_of(mgid);
+	uint8_t rec[SIM_SA_MCM_LEN], r[SIM_SA_MCM_LEN] = {0};
+
+	if (!g || !(js &= g->join[dev]))
+		return;
+	memcpy(r + MCM_MGID, mgid, 16);
+	leave((int)dev, r, js, rec);
 }

@@ -60,9 +60,17 @@ int sim_net_add_addr(int sock, int ifindex, const char *cidr);
 int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 			  const struct sim_net_setup *ns);
 void sim_net_monitor_stop(void);
+struct nlmsghdr;
+/* An RTM_NEWNEIGH or RTM_DELNEIGH of nd's netdev: one neighbour update in
+ * its log unless it is a dump's (net_neigh.c). Shared lock held. */
+void sim_neigh_msg(struct sim_netdev *nd, const struct nlmsghdr *h);
 /* (Re)write the gids/, gid_attrs/ and state files of RoCE port n (in
  * sh->net.nd) where they changed since the last call. 0 or -errno. */
 int sim_sysfs_write_roce_port(const char *dir, const struct sim_shared *sh,
 			      unsigned int n);
+/* The sysfs files and /dev nodes of device dev again, as at start-up
+ * (`rdma link add` of an rxe device deleted before). 0 or -errno. */
+int sim_sysfs_register_device(const char *dir, const struct sim_shared *sh,
+			      unsigned int dev);
 
 #endif

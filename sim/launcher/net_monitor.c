@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The kernel's roce_gid_mgmt for the world: the launcher listens to
- * rtnetlink (links, IPv4 and IPv6 addresses) in the world's namespace and
+ * rtnetlink (links, IPv4 and IPv6 addresses, neighbours for the RDMA CM:
+ * net_neigh.c) in the world's namespace and
  * keeps each Ethernet port's GID table, link state and MTU in the shared
  * state. A new address adds one entry per GID type (v1 before v2), a
  * removed one deletes them; the bound netdev going from running to not (or
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -38,10 +40,11 @@ static struct {
 	const char *dir;
 	int sock;
 	int stop_fd; /* an eventfd: the launcher is done */
+	int reg_fd;  /* <dir>/register, read end: devices to register */
 	pthread_t thread;
 	int running;
 	int rescan; /* a MAC changed: its addresses are added again */
-} mon = {.sock = -1, .stop_fd = -1};
+} mon = {.sock = -1, .stop_fd = -1, .reg_fd = -1};
 
 static struct sim_netdev *netdev_by_ifindex(int ifindex)
 {
@@ -174,6 +177,19 @@ static void on_addr(struct nlmsghdr *h)
 	}
 }
 
+/* A neighbour of a RoCE port's netdev (IPoIB's are not RoCE's). */
+static void on_neigh(struct nlmsghdr *h)
+{
+	const struct ndmsg *ndm = NLMSG_DATA(h);
+	struct sim_netdev *nd;
+
+	if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*ndm)))
+		return;
+	nd = netdev_by_ifindex(ndm->ndm_ifindex);
+	if (nd)
+		sim_neigh_msg(nd, h);
+}
+
 /* Apply one datagram of rtnetlink messages. 1 when a dump ended. */
 static int handle(uint8_t *buf, ssize_t n)
 {
@@ -192,6 +208,9 @@ static int handle(uint8_t *buf, ssize_t n)
 		else if (h->nlmsg_type == RTM_NEWADDR ||
 			 h->nlmsg_type == RTM_DELADDR)
 			on_addr(h);
+		else if (h->nlmsg_type == RTM_NEWNEIGH ||
+			 h->nlmsg_type == RTM_DELNEIGH)
+			on_neigh(h);
 	}
 	sim_shared_unlock(mon.sh);
 	for (i = 0; i < mon.sh->net.nnetdev; i++)
@@ -219,19 +238,49 @@ static int dump(uint16_t type)
 	return 0;
 }
 
+/*
+ * `rdma link add` of a gone rxe device (core/netlink_link.c) marked it
+ * REGISTERING and wrote a byte to the FIFO: its sysfs directory, uverbs
+ * and MAD nodes and GID files come back as at start-up, then it is live
+ * (the request waits for that).
+ */
+static void register_devices(void)
+{
+	char tok[64];
+	uint32_t d;
+
+	while (read(mon.reg_fd, tok, sizeof(tok)) > 0)
+		;
+	for (d = 0; d < mon.sh->cfg.ndev; d++) {
+		if (__atomic_load_n(&mon.sh->dev_state[d], __ATOMIC_ACQUIRE) !=
+		    SIM_DEV_REGISTERING)
+			continue;
+		/* files only, as handle() writes them: no lock */
+		if (sim_sysfs_register_device(mon.dir, mon.sh, d))
+			fprintf(stderr, "rdma-sim: device %u: sysfs not "
+					"written again\n", d);
+		__atomic_store_n(&mon.sh->dev_state[d], SIM_DEV_LIVE,
+				 __ATOMIC_RELEASE);
+	}
+	sim_net_wake(mon.sh);
+}
+
 static void *monitor_main(void *arg)
 {
 	uint8_t buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
-	struct pollfd p[2] = {{.fd = mon.sock, .events = POLLIN},
-			      {.fd = mon.stop_fd, .events = POLLIN}};
+	struct pollfd p[3] = {{.fd = mon.sock, .events = POLLIN},
+			      {.fd = mon.stop_fd, .events = POLLIN},
+			      {.fd = mon.reg_fd, .events = POLLIN}};
 	ssize_t n;
 
 	(void)arg;
 	for (;;) {
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		if (poll(p, 3, -1) < 0 && errno != EINTR)
 			break;
 		if (p[1].revents)
 			break;
+		if (p[2].revents)
+			register_devices();
 		if (!p[0].revents)
 			continue;
 		n = recv(mon.sock, buf, sizeof(buf), MSG_DONTWAIT);
@@ -377,6 +426,17 @@ static int map_state(const char *dir)
 	return 0;
 }
 
+/* The FIFO rdma link add writes to (a world without it: no re-adding). */
+static int open_register_fifo(const char *dir)
+{
+	char path[SIM_PATH_LEN + 16];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, SIM_REGISTER_FIFO);
+	if (mkfifo(path, 0600) && errno != EEXIST)
+		return -1;
+	return open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
 int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 			  const struct sim_net_setup *ns)
 {
@@ -410,13 +470,15 @@ int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 	if (!net->nnetdev && !net->nipoib)
 		return 0;
 	mon.sock = rtnl_open(RTMGRP_LINK | RTMGRP_IPV4_IFADDR |
-			     RTMGRP_IPV6_IFADDR);
+			     RTMGRP_IPV6_IFADDR | RTMGRP_NEIGH);
 	if (mon.sock < 0)
 		return mon.sock;
 	/* the link dump gives each port its MAC, and with it its defaults */
 	ret = dump(RTM_GETLINK);
 	if (!ret)
 		ret = dump(RTM_GETADDR);
+	if (!ret)
+		ret = dump(RTM_GETNEIGH);
 	if (ret)
 		return ret;
 	mon.rescan = 0;
@@ -425,6 +487,7 @@ int sim_net_monitor_start(const char *dir, const struct sim_launch *l,
 	mon.stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (mon.stop_fd < 0)
 		return -errno;
+	mon.reg_fd = open_register_fifo(dir);
 	mon.running = 1;
 	ret = -pthread_create(&mon.thread, NULL, monitor_main, NULL);
 	if (ret)
@@ -443,6 +506,9 @@ void sim_net_monitor_stop(void)
 	}
 	if (mon.stop_fd >= 0)
 		close(mon.stop_fd);
+	if (mon.reg_fd >= 0)
+		close(mon.reg_fd);
+	mon.reg_fd = -1;
 	if (mon.sock >= 0)
 		close(mon.sock);
 	mon.sock = mon.stop_fd = -1;

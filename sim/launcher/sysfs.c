@@ -465,3 +465,18 @@ int sim_sysfs_write_roce_port(const char *dir, const struct sim_shared *sh,
 	}
 	return ret ? -EIO : 0;
 }
+
+int sim_sysfs_register_device(const char *dir, const struct sim_shared *sh,
+			      unsigned int dev)
+{
+	const struct sim_device_model *m = sim_model_by_kind(sh->cfg.driver);
+	int n = sh->net.netdev_of[dev];
+	int ret = write_device(dir, m, dev, sh->cfg.link_eth[dev]);
+
+	if (n < 0)
+		return ret;
+	/* the port's GID files went with the device: all of them anew */
+	shown_len[n] = 0;
+	shown_state[n] = 0;
+	return ret | sim_sysfs_write_roce_port(dir, sh, (unsigned int)n);
+}

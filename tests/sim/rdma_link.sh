@@ -4,8 +4,10 @@
 # device leaves every listing (rdma dev/link/resource, sysfs, /dev, the
 # verbs device list), a second delete finds no device, CAP_NET_ADMIN is
 # needed (EPERM), and mlx5 refuses (EINVAL: no IBK_ALLOW_USER_UNREG).
-# `rdma link add` answers as nldev_newlink/rxe_newlink check (a device
-# that would be made is not modelled yet: EOPNOTSUPP).
+# `rdma link add` answers as nldev_newlink/rxe_newlink check, and adds
+# back rxe0 on eth0 after its delete: listed again everywhere, its GID
+# table rebuilt from eth0's addresses, and ibv_rc_pingpong runs data
+# between it and rxe1.
 SIM=$1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v rdma >/dev/null || { echo "SKIP: no rdma (iproute2)"; exit 77; }
@@ -51,6 +53,38 @@ TMPDIR=$tmp "$SIM" --driver rxe --devices 2 -- sh -c '
 	ibv_devices | grep -q rxe1 || fail "ibv_devices lost rxe1"
 	out=$(rdma link delete rxe0 2>&1) && fail "deleted rxe0 twice"
 	[ "$out" = "Wrong device name - rxe0" ] || fail "second delete: $out"
+
+	add "File exists" rxe0 type rxe netdev eth1
+	add "Too many open files in system" rxe1 type rxe netdev eth0
+	rdma link add rxe0 type rxe netdev eth0 || fail "link add rxe0"
+	add "File exists" rxe0 type rxe netdev eth0
+	rdma dev | grep -q "^[0-9]*: rxe0: node_type ca" ||
+		fail "rdma dev after add: $(rdma dev)"
+	rdma link show rxe0/1 | grep -q "^link rxe0/1 state ACTIVE" ||
+		fail "rdma link show rxe0/1: $(rdma link show rxe0/1)"
+	[ "$(ls /sys/class/infiniband | tr "\n" " ")" = "rxe0 rxe1 " ] ||
+		fail "sysfs after add: $(ls /sys/class/infiniband)"
+	[ -e /dev/infiniband/uverbs0 ] || fail "no /dev/infiniband/uverbs0"
+	[ "$(cat /sys/class/infiniband_verbs/uverbs0/ibdev)" = rxe0 ] ||
+		fail "uverbs0 is not rxe0"
+	ibv_devices | grep -q rxe0 || fail "ibv_devices lacks rxe0"
+	g=/sys/class/infiniband/rxe0/ports/1
+	[ "$(cat $g/gids/0)" = fe80:0000:0000:0000:5054:00ff:fe12:3400 ] ||
+		fail "default GID: $(cat $g/gids/0)"
+	[ "$(cat $g/gids/1) $(cat $g/gid_attrs/types/1)" = \
+		"0000:0000:0000:0000:0000:ffff:c0a8:0101 RoCE v2" ] ||
+		fail "GID 1: $(cat $g/gids/1) $(cat $g/gid_attrs/types/1)"
+	ibv_rc_pingpong -d rxe0 -g 1 -p 18515 -n 100 >"$TMPDIR/s" 2>&1 &
+	srv=$!
+	sleep 1
+	ibv_rc_pingpong -d rxe1 -g 1 -p 18515 -n 100 localhost \
+		>"$TMPDIR/c" 2>&1 || fail "pingpong client: $(cat "$TMPDIR/c")"
+	wait $srv || fail "pingpong server: $(cat "$TMPDIR/s")"
+	grep -q "^100 iters in" "$TMPDIR/s" &&
+		grep -q "^100 iters in" "$TMPDIR/c" ||
+		fail "pingpong data: $(cat "$TMPDIR/s" "$TMPDIR/c")"
+	rm -f "$TMPDIR/s" "$TMPDIR/c"
+	rdma link delete rxe0 || fail "delete the re-added rxe0"
 	rdma link delete rxe1 || fail "rdma link delete rxe1"
 	[ -z "$(rdma dev)" ] || fail "rdma dev not empty: $(rdma dev)"
 	[ -z "$(ls /sys/class/infiniband)" ] || fail "sysfs not empty"

@@ -19,9 +19,16 @@ NDEV=$3
 LIBDIR=$4
 NET=192.168.1
 LINK_OPTS="--link-layer eth"
+# mckey's group as joined: RoCE v2's mapped IPv4 group; on IB the IPoIB
+# mapping (UDP port space) whose MLID the SA gave, and the sender joins
+# as a send-only full member (-o): it needs no copy of what it sends
+MC_JOINED='::ffff:239.1.1.1'
+MC_SENDONLY=
 if [ "${RDMACM_LINK:-eth}" = ib ]; then
 	NET=192.168.2
 	LINK_OPTS="--link-layer ib --netns"
+	MC_JOINED='ff12:4001:ffff::ef01:101 mlid 0xc000 sl 0$'
+	MC_SENDONLY=-o
 fi
 SRV=$NET.1
 CLI_SRC=
@@ -63,7 +70,7 @@ mckey)
 	# datagrams once the receiver's QP is attached (uverbs command 30)
 	READY='data=0x1e CORE_IN.* -> 0|write ATTACH_MCAST.*-> ok'
 	S="mckey -m 239.1.1.1 -b $SRV -C 20"
-	C="mckey -m 239.1.1.1 -s -b ${CLI_SRC:-$SRV} -C 20" ;;
+	C="mckey -m 239.1.1.1 -s $MC_SENDONLY -b ${CLI_SRC:-$SRV} -C 20" ;;
 rstream | riostream)
 	S="$JUDGE -b $SRV -T v -C 200 -S 4096"
 	C="$JUDGE -s $SRV -T v -C 200 -S 4096" ;;
@@ -240,7 +247,7 @@ rping)
 mckey)
 	grep -q '^initiating data transfers' "$w/c" || fail "nothing sent"
 	for f in "$w/s" "$w/c"; do
-		grep -q '^mckey: joined dgid: ::ffff:239.1.1.1' "$f" ||
+		grep -q "^mckey: joined dgid: $MC_JOINED" "$f" ||
 			fail "join"
 		grep -q '^data transfers complete' "$f" ||
 			fail "20 datagrams not all received"
@@ -318,7 +325,15 @@ case $NDEV:$JUDGE in
 esac
 # addresses resolved over IPoIB to the server port's LID (not by the UD
 # fi_pingpong endpoints: they exchange addresses over their own socket)
-if [ "${RDMACM_LINK:-eth}" = ib ] && [ "$JUDGE" != fi_pingpong_dgram ] &&
+# (nor by mckey: its receiver joined as a full member, its sender as a
+# send-only one, each port through the SA)
+if [ "${RDMACM_LINK:-eth}" = ib ] && [ "$JUDGE" = mckey ]; then
+	for js in 0x1 0x8; do
+		pat="joined MLID 0xc000 through the SA, join state $js\$"
+		grep -q "ucma: device .* $pat" "$w/trace" ||
+			fail "no SA join, join state $js"
+	done
+elif [ "${RDMACM_LINK:-eth}" = ib ] && [ "$JUDGE" != fi_pingpong_dgram ] &&
 	[ "$JUDGE" != fi_pingpong_rxd ]; then
 	grep -q "ucma: id .* resolved $SRV:.* (IPoIB), dlid $NDEV\$" \
 		"$w/trace" || fail "not resolved over IPoIB to LID $NDEV"
