@@ -111,15 +111,25 @@ static void req_opcode(const struct mlx5_cqe64 *cqe, struct ibv_wc *wc)
 	}
 }
 
+/* The null MR's lkey (big-endian) on cq's context; 0 if it has none. */
+static __be32 null_lkey(struct mlx5_cq *cq)
+{
+	struct ibv_context *c = cq->verbs_cq.cq.context;
+
+	return c ? htobe32(to_mctx(c)->dump_fill_mkey) : 0;
+}
+
 /*
  * Scatter-to-CQE: the HCA put up to 64 bytes of payload in the CQE (or in
  * the 64 bytes before it) instead of memory; copy it along @seg as the
- * HCA would have. IBV_WC_LOC_LEN_ERR if it does not fit. With @sq, the
- * segments may run past the send ring's end and go on at its start.
+ * HCA would have, dropping what goes to the null MR (@null, as upstream).
+ * IBV_WC_LOC_LEN_ERR if it does not fit. With @sq, the segments may run
+ * past the send ring's end and go on at its start.
  */
 static enum ibv_wc_status scatter_copy(struct mlx5_wqe_data_seg *seg,
 				       int max, const uint8_t *data,
-				       uint32_t len, struct mlx5_qp *sq)
+				       uint32_t len, struct mlx5_qp *sq,
+				       __be32 null)
 {
 	uint32_t n;
 	int i;
@@ -131,7 +141,8 @@ static enum ibv_wc_status scatter_copy(struct mlx5_wqe_data_seg *seg,
 		n = be32toh(seg->byte_count);
 		if (n > len)
 			n = len;
-		memcpy((void *)(uintptr_t)be64toh(seg->addr), data, n);
+		if (!null || seg->lkey != null)
+			memcpy((void *)(uintptr_t)be64toh(seg->addr), data, n);
 		data += n;
 		len -= n;
 	}
@@ -197,7 +208,7 @@ static int handle_req(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 		wqe += wc->opcode == IBV_WC_RDMA_READ ? 32 : 48;
 		wc->status = scatter_copy((struct mlx5_wqe_data_seg *)wqe,
 					  qp->sq.max_gs, data, wc->byte_len,
-					  qp);
+					  qp, null_lkey(cq));
 	}
 free_slot:
 	/* only now may a poster reuse the slots: their WQE was read above */
@@ -292,7 +303,7 @@ static int handle_resp(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 			      sizeof(struct mlx5_wqe_srq_next_seg);
 			wc->status = scatter_copy(
 				(struct mlx5_wqe_data_seg *)wqe, srq->max_gs,
-				data, wc->byte_len, NULL);
+				data, wc->byte_len, NULL, null_lkey(cq));
 		}
 		mlx5_free_srq_wqe(srq, (int)idx);
 		return 0;
@@ -307,7 +318,7 @@ static int handle_resp(struct mlx5_cq *cq, struct mlx5_cqe64 *cqe,
 		      ((size_t)idx << qp->rq.wqe_shift);
 		wc->status = scatter_copy((struct mlx5_wqe_data_seg *)wqe,
 					  qp->rq.max_gs, data, wc->byte_len,
-					  NULL);
+					  NULL, null_lkey(cq));
 	}
 	return 0;
 }

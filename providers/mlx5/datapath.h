@@ -200,7 +200,6 @@ struct mlx5_dp_context {
 	struct mlx5_bf nc_bf;
 	bool shut_up_bf;
 	bool prefer_bf;
-	bool scatter_to_cqe;
 	bool single_threaded;
 };
 

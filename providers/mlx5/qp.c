@@ -220,16 +220,19 @@ static void bind_static_bf(struct mlx5_context *ctx, struct mlx5_qp *qp,
 }
 
 /*
- * Scatter-to-CQE as upstream: on unless MLX5_SCATTER_TO_CQE=0 or the dv
- * DISABLE flag; the dv ALLOW flag also lets requester CQEs carry data.
+ * Scatter-to-CQE as upstream: on unless MLX5_SCATTER_TO_CQE=0 (read at
+ * each creation, as upstream reads it) or the dv DISABLE flag; the dv
+ * ALLOW flag also lets requester CQEs carry data.
  */
-static uint32_t scatter_flags(struct mlx5_context *ctx, uint32_t dv_flags)
+static uint32_t scatter_flags(uint32_t dv_flags)
 {
+	const char *env = getenv("MLX5_SCATTER_TO_CQE");
+
 	if (dv_flags & MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE)
 		return MLX5_QP_FLAG_ALLOW_SCATTER_CQE |
 		       MLX5_QP_FLAG_SCATTER_CQE;
 	if ((dv_flags & MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE) ||
-	    !ctx->dp->scatter_to_cqe)
+	    (env && !strcmp(env, "0")))
 		return 0;
 	return MLX5_QP_FLAG_SCATTER_CQE;
 }
@@ -248,9 +251,9 @@ static const struct {
 	  MLX5_QP_FLAG_PACKET_BASED_CREDIT_MODE },
 };
 
-static uint32_t uhw_flags(struct mlx5_context *ctx, uint32_t dv_flags)
+static uint32_t uhw_flags(uint32_t dv_flags)
 {
-	uint32_t flags = scatter_flags(ctx, dv_flags);
+	uint32_t flags = scatter_flags(dv_flags);
 	size_t i;
 
 	for (i = 0; i < sizeof(dv_uhw_flags) / sizeof(dv_uhw_flags[0]); i++)
@@ -279,7 +282,7 @@ static int create_kernel_qp(struct mlx5_context *ctx, struct mlx5_qp *qp,
 	req.rq_wqe_count = sz->rq_wqe_cnt;
 	req.rq_wqe_shift = sz->rq_wqe_shift;
 	req.uidx = qp->has_uidx ? qp->rsc.rsn : 0xffffff;
-	req.flags = uhw_flags(ctx, dv->create_flags);
+	req.flags = uhw_flags(dv->create_flags);
 	if (dv->dc_type == MLX5DV_DCTYPE_DCT) {
 		req.flags |= MLX5_QP_FLAG_TYPE_DCT;
 		req.access_key = dv->dc_key;

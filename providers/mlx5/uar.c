@@ -150,7 +150,6 @@ int mlx5_dp_init(struct mlx5_context *ctx)
 	dp->shut_up_bf = getenv("MLX5_SHUT_UP_BF") &&
 			 !env_is("MLX5_SHUT_UP_BF", "0");
 	dp->prefer_bf = !env_is("MLX5_POST_SEND_PREFER_BF", "0");
-	dp->scatter_to_cqe = !env_is("MLX5_SCATTER_TO_CQE", "0");
 	dp->single_threaded = env_is("MLX5_SINGLE_THREADED", "1");
 	/* Doorbell-only register on the NC UAR: never BlueFlame. */
 	nc = mlx5_cq_uar(ctx);

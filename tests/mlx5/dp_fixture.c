@@ -90,11 +90,23 @@ void fx_cleanup(struct dp_fixture *fx)
 	mlx5_rsc_table_cleanup(&fx->rsc);
 }
 
+void fx_cq_128(struct dp_fixture *fx)
+{
+	struct mlx5_cq *cq = fx->cq;
+
+	mlx5_free_buf(&cq->bufs[0]);
+	mlx5_alloc_buf(&cq->bufs[0], FX_CQES * 128, 4096);
+	cq->cqe_sz = 128;
+	mlx5_cq_init_buf(cq->active, FX_CQES, 128);
+}
+
 struct mlx5_cqe64 *fx_cqe(struct dp_fixture *fx, uint32_t n, uint8_t opcode,
 			  uint16_t wqe_counter, uint32_t qpn)
 {
+	uint32_t sz = fx->cq->cqe_sz;
 	struct mlx5_cqe64 *cqe = (struct mlx5_cqe64 *)
-		((uint8_t *)fx->cq->active->addr + (n & (FX_CQES - 1)) * 64);
+		((uint8_t *)fx->cq->active->addr + (n & (FX_CQES - 1)) * sz +
+		 sz - 64);
 
 	memset(cqe, 0, sizeof(*cqe));
 	cqe->srqn_uidx = htobe32(FX_UIDX);

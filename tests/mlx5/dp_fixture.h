@@ -27,6 +27,8 @@ void fx_init(struct dp_fixture *fx, enum ibv_qp_type type,
 void fx_cleanup(struct dp_fixture *fx);
 /* Make the QP operational (INIT + RTS gates open). */
 void fx_rts(struct dp_fixture *fx);
+/* Give the CQ 128-byte CQEs (fx_cqe then writes their second half). */
+void fx_cq_128(struct dp_fixture *fx);
 /* Write a CQE at absolute index @n with the right owner bit. */
 struct mlx5_cqe64 *fx_cqe(struct dp_fixture *fx, uint32_t n, uint8_t opcode,
 			  uint16_t wqe_counter, uint32_t qpn);

@@ -207,6 +207,129 @@ static void test_scatter_to_cqe(void **state)
 	fx_cleanup(&fx);
 }
 
+/*
+ * A 128-byte CQE: up to 64 bytes in the 64 bytes before the mlx5_cqe64
+ * (INLINE_SCATTER_64), or up to 32 at its start (INLINE_SCATTER_32); the
+ * bytes past the message stay as they were.
+ */
+static void test_scatter_128b_cqe(void **state)
+{
+	uint8_t big[64], want[64];
+	struct mlx5_wqe_data_seg *d;
+	struct mlx5_cqe64 *cqe;
+	struct dp_fixture fx;
+	struct ibv_wc wc;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = (uint8_t)(i * 7 + 1);
+	fx_init(&fx, IBV_QPT_RC, 8, 4, 0);
+	fx_cq_128(&fx);
+	d = fx.qp->buf.addr;
+	memset(big, 0xee, sizeof(big));
+	mlx5dv_set_data_seg(d, sizeof(big), 1, (uintptr_t)big);
+	fx.qp->rq.wrid[0] = 70;
+	cqe = fx_cqe(&fx, 0, MLX5_CQE_RESP_SEND, 0, QPN);
+	memcpy((uint8_t *)cqe - 64, want, 48);
+	cqe->byte_cnt = htobe32(48);
+	cqe->op_own |= MLX5_INLINE_SCATTER_64;
+	assert_int_equal(mlx5_poll_cq(ibcq(&fx), 1, &wc), 1);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 70);
+	assert_int_equal(wc.byte_len, 48);
+	assert_memory_equal(big, want, 48);
+	assert_int_equal(big[48], 0xee);
+	assert_int_equal(big[63], 0xee);
+	/* 31 bytes in the CQE's own first half */
+	memset(big, 0xee, sizeof(big));
+	mlx5dv_set_data_seg(d + 1, sizeof(big), 1, (uintptr_t)big);
+	cqe = fx_cqe(&fx, 1, MLX5_CQE_RESP_SEND, 1, QPN);
+	memcpy(cqe, want + 1, 31);
+	cqe->byte_cnt = htobe32(31);
+	cqe->op_own |= MLX5_INLINE_SCATTER_32;
+	assert_int_equal(mlx5_poll_cq(ibcq(&fx), 1, &wc), 1);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_memory_equal(big, want + 1, 31);
+	assert_int_equal(big[31], 0xee);
+	fx_cleanup(&fx);
+}
+
+/*
+ * Requester scatter: a READ's answer (over two SGEs) and a fetch-and-add's
+ * 8 bytes come in the CQE and go to the WQE's local buffers, through
+ * ibv_poll_cq and through the ibv_cq_ex API.
+ */
+static void test_scatter_requester(void **state)
+{
+	uint8_t a[10], b[22], c[8], e[16], want[32];
+	struct ibv_sge sg[2] = {
+		{ .addr = (uintptr_t)a, .length = sizeof(a), .lkey = 1 },
+		{ .addr = (uintptr_t)b, .length = sizeof(b), .lkey = 1 },
+	};
+	struct ibv_sge sc = { (uintptr_t)c, sizeof(c), 1 };
+	struct ibv_sge se = { (uintptr_t)e, sizeof(e), 1 };
+	struct ibv_send_wr rd = { .wr_id = 1, .sg_list = sg, .num_sge = 2,
+				  .opcode = IBV_WR_RDMA_READ,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr fa = { .wr_id = 2, .sg_list = &sc, .num_sge = 1,
+				  .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr rd2 = { .wr_id = 3, .sg_list = &se, .num_sge = 1,
+				   .opcode = IBV_WR_RDMA_READ,
+				   .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_poll_cq_attr attr = {};
+	struct ibv_send_wr *bad;
+	struct mlx5_cqe64 *cqe;
+	struct dp_fixture fx;
+	struct ibv_cq_ex *ex;
+	struct ibv_wc wc;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = (uint8_t)(0x80 + i);
+	fx_init(&fx, IBV_QPT_RC, 8, 0, 0);
+	fx_rts(&fx);
+	fa.wr.atomic.remote_addr = 0x1000;
+	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &rd, &bad), 0);
+	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &fa, &bad), 0);
+	assert_int_equal(mlx5_post_send(&fx.qp->verbs_qp.qp, &rd2, &bad), 0);
+	cqe = fx_cqe(&fx, 0, MLX5_CQE_REQ, 0,
+		     MLX5_OPCODE_RDMA_READ << 24 | QPN);
+	memcpy(cqe, want, 32);
+	cqe->byte_cnt = htobe32(32);
+	cqe->op_own |= MLX5_INLINE_SCATTER_32;
+	assert_int_equal(mlx5_poll_cq(ibcq(&fx), 1, &wc), 1);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.opcode, IBV_WC_RDMA_READ);
+	assert_int_equal(wc.byte_len, 32);
+	assert_memory_equal(a, want, 10);
+	assert_memory_equal(b, want + 10, 22);
+	cqe = fx_cqe(&fx, 1, MLX5_CQE_REQ, 1,
+		     MLX5_OPCODE_ATOMIC_FA << 24 | QPN);
+	memcpy(cqe, want + 3, 8);
+	cqe->op_own |= MLX5_INLINE_SCATTER_32;
+	assert_int_equal(mlx5_poll_cq(ibcq(&fx), 1, &wc), 1);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.opcode, IBV_WC_FETCH_ADD);
+	assert_memory_equal(c, want + 3, 8);
+	/* the extended poll copies as it parses */
+	fx.cq->wc_flags = IBV_WC_EX_WITH_BYTE_LEN;
+	mlx5_cq_ex_set_ops(fx.cq);
+	ex = &fx.cq->verbs_cq.cq_ex;
+	cqe = fx_cqe(&fx, 2, MLX5_CQE_REQ, 2,
+		     MLX5_OPCODE_RDMA_READ << 24 | QPN);
+	memcpy(cqe, want + 16, 16);
+	cqe->byte_cnt = htobe32(16);
+	cqe->op_own |= MLX5_INLINE_SCATTER_32;
+	assert_int_equal(ex->start_poll(ex, &attr), 0);
+	assert_int_equal(ex->status, IBV_WC_SUCCESS);
+	assert_int_equal(ex->wr_id, 3);
+	assert_int_equal(ex->read_byte_len(ex), 16);
+	assert_memory_equal(e, want + 16, 16);
+	ex->end_poll(ex);
+	fx_cleanup(&fx);
+}
+
 /* A CQE naming no known QP is upstream's -2, not a completion. */
 static void test_unknown_resource(void **state)
 {
@@ -422,6 +545,8 @@ int main(void)
 		cmocka_unit_test(test_responder),
 		cmocka_unit_test(test_syndromes),
 		cmocka_unit_test(test_scatter_to_cqe),
+		cmocka_unit_test(test_scatter_128b_cqe),
+		cmocka_unit_test(test_scatter_requester),
 		cmocka_unit_test(test_unknown_resource),
 		cmocka_unit_test(test_cq_ex),
 		cmocka_unit_test(test_cq_clean),

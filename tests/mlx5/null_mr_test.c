@@ -134,6 +134,25 @@ static void test_scatter_dropped(void **state)
 	assert_true(all(hp.a.buf, BUF_SZ, 0xa5));
 }
 
+/* A SEND small enough for the receive CQE (scatter to CQE): the library
+ * copies its bytes nowhere either, and none lands in memory. */
+static void test_scatter_cqe_dropped(void **state)
+{
+	struct ibv_wc wc;
+
+	assert_int_equal(ep_recv(&b, NULL, 16, null_b->lkey, 10), 0);
+	assert_int_equal(ep_post(&a, IBV_WR_SEND, hp.a.buf, 16,
+				 hp.a.mr->lkey, 0, 0, IBV_SEND_SIGNALED, 11),
+			 0);
+	assert_int_equal(ep_poll(&a, &wc, 1), 1);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(ep_poll(&b, &wc, 1), 1);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 10);
+	assert_int_equal(wc.byte_len, 16);
+	assert_true(all(hp.b.buf, BUF_SZ, 0x5a));
+}
+
 /* The key as an rkey: writes vanish, reads return zeros. */
 static void test_remote(void **state)
 {
@@ -169,6 +188,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_gather_zeros, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_scatter_dropped, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_scatter_cqe_dropped, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_remote, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_refused, setup,

@@ -159,6 +159,10 @@ struct mlx5_ib_create_qp;
 int mlx5_sim_dc_flags(const struct sim_qp *gqp, uint32_t *flags, int *kind);
 int mlx5_sim_create_dct(struct sim_uvfile *uv, struct sim_qp *gqp,
 			const struct mlx5_ib_create_qp *req);
+/* The QPC's scatter-to-CQE values mlx5_ib gives a QP of these UHW flags
+ * (dc: 0 or the MLX5_QP_FLAG_TYPE_DC* it is): cs_res, cs_req. */
+uint8_t mlx5_sim_cs_res(const struct sim_qp *gqp, uint32_t flags, int dc);
+uint8_t mlx5_sim_cs_req(const struct sim_qp *gqp, uint32_t flags, int dc);
 int mlx5_sim_dc_modify(struct sim_qp *gqp, const struct sim_qp_attr *a,
 		       uint32_t mask, void *out, size_t out_len);
 void mlx5_sim_destroy_dct(struct sim_qp *gqp);

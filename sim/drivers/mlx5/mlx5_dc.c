@@ -54,6 +54,7 @@ int mlx5_sim_create_dct(struct sim_uvfile *uv, struct sim_qp *gqp,
 	c->srqn = mlx5_sim_res_num(&gqp->srq->obj);
 	c->uidx = req->uidx;
 	c->dc_key = req->access_key;
+	c->cs_res = mlx5_sim_cs_res(gqp, req->flags, MLX5_QP_FLAG_TYPE_DCT);
 	r = mlx5_sim_res_add(MLX5_RES_QP, c->dctn, &gqp->obj);
 	if (!r) {
 		free(c);

@@ -327,6 +327,8 @@ int mlx5_sim_create_qp(struct sim_uvfile *uv, struct sim_qp *gqp,
 	c.sq_wqe_cnt = req.sq_wqe_count;
 	c.rq_wqe_cnt = req.rq_wqe_count;
 	c.rq_wqe_shift = req.rq_wqe_shift;
+	c.cs_res = mlx5_sim_cs_res(gqp, req.flags, dc);
+	c.cs_req = mlx5_sim_cs_req(gqp, req.flags, dc);
 	c.cap_send_wr = cap->max_send_wr;
 	c.cap_recv_wr = cap->max_recv_wr;
 	c.cap_send_sge = cap->max_send_sge;

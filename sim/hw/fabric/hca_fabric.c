@@ -133,11 +133,17 @@ static int open_ring(void)
 
 int hca_fabric_open(void)
 {
+	struct ring_map *m;
 	int ret;
 
 	if (own)
 		return 0;
-	peers = NULL; /* a fork child's copies of the parent's mappings */
+	/* a fork child's copies of the parent's peer rings: let go */
+	while ((m = peers)) {
+		peers = m->next;
+		sys.munmap(m->h, RING_DATA + RING_BYTES);
+		free(m);
+	}
 	memset(owners, 0, sizeof(owners));
 	ret = open_ring();
 	if (ret)

@@ -288,6 +288,10 @@ struct hca_qp {
 	 * through one connection QP per DCI (dct_parent set, not found by
 	 * number) */
 	uint8_t dci, dct, dc_live;
+	/* scatter to CQE (QPC cs_res, cs_req); a SEND's payload bound for
+	 * the responder's CQE, until its completion */
+	uint8_t cs_res, cs_req, scat_len;
+	uint8_t scat[64];
 	uint64_t dc_key;
 	uint32_t dc_conn, dc_gen, dc_psn;
 	struct hca_qp *dct_parent;
@@ -370,9 +374,24 @@ struct hca_cqe_info {
 	uint8_t app, app_op, has_head;
 	uint16_t app_info;
 	uint8_t head[16];
+	/* scatter to CQE: HCA_INLINE_SCATTER_32 (scat_len bytes of payload
+	 * at the CQE's start) or _64 (in the 64 bytes before it), or 0 */
+	uint8_t scat, scat_len;
+	const uint8_t *scat_data;
 };
-/* The 64 bytes of a CQE with this owner bit into e, the owner byte last. */
+/* CQE op_own bits: the payload is in the CQE (hca_scat_cqe.c). */
+#define HCA_INLINE_SCATTER_32 0x4
+#define HCA_INLINE_SCATTER_64 0x8
+/* The 64 bytes of a CQE with this owner bit into e, the owner byte last;
+ * with HCA_INLINE_SCATTER_64 also the 64 bytes before e. */
 void hca_cqe_render(uint8_t *e, const struct hca_cqe_info *ci, int owner);
+/* The most payload bytes a CQE of cq may carry under a QPC cs_res or
+ * cs_req value (0: none). */
+uint32_t hca_scat_max(uint8_t cs, const struct hca_cq *cq);
+/* Put len bytes at data into ci's CQE of cqe_size bytes (len no more
+ * than hca_scat_max allows). */
+void hca_scat_info(struct hca_cqe_info *ci, uint32_t cqe_size,
+		   const uint8_t *data, uint32_t len);
 /* Write one CQE (owner bit last) and fire the armed event. */
 void hca_cqe_write(struct hca_cq *cq, const struct hca_cqe_info *ci);
 /* The QPs whose CQE found a CQ full take a local catastrophic error:
@@ -556,6 +575,8 @@ struct hca_landing {
 	uint32_t qpn, src_qpn, psn; /* the SEND that may land */
 	uint32_t wqe_counter, uidx;
 	uint32_t cap; /* bytes the receive WQE holds */
+	uint32_t scat; /* bytes the CQE takes instead (scatter to CQE) */
+	uint32_t cqe_size;
 	uint64_t cqe; /* the 64-byte CQE's address */
 	struct {
 		uint64_t addr;

@@ -274,6 +274,8 @@ struct hca_create_qp_in {
 	uint32_t uidx;
 	uint64_t buf, dbrec;
 	uint32_t sq_wqe_cnt, rq_wqe_cnt, rq_wqe_shift;
+	/* QPC cs_res / cs_req: scatter to CQE (HCA_CS_RES_*, HCA_CS_REQ_*) */
+	uint8_t cs_res, cs_req;
 	/* what the verbs asked for, for the trace only */
 	uint32_t cap_send_wr, cap_recv_wr, cap_send_sge, cap_recv_sge;
 	uint32_t cap_inline;
@@ -329,6 +331,17 @@ struct hca_create_dct_in {
 	uint64_t dc_key;
 	uint8_t access, min_rnr_timer;
 	uint8_t dp_ooo; /* dctc dp_ordering_1 and _force */
+	uint8_t cs_res; /* dctc cs_res: HCA_CS_RES_* */
+};
+
+/* QPC / DCTC scatter-to-CQE values (mlx5_ifc.h's MLX5_QPC_CS_*). */
+enum {
+	HCA_CS_RES_DISABLE = 0x0,
+	HCA_CS_RES_UP_TO_32B = 0x1,
+	HCA_CS_RES_UP_TO_64B = 0x2,
+	HCA_CS_REQ_DISABLE = 0x0,
+	HCA_CS_REQ_UP_TO_32B = 0x11,
+	HCA_CS_REQ_UP_TO_64B = 0x22,
 };
 
 /*

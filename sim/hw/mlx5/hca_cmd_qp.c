@@ -64,6 +64,17 @@ static uint8_t qp_publish(struct hca_qp *qp)
 	return HCA_STAT_OK;
 }
 
+/* cs_res and cs_req hold none of the values the QPC defines for them */
+static int bad_cs(const struct hca_create_qp_in *c)
+{
+	return (c->cs_res != HCA_CS_RES_DISABLE &&
+		c->cs_res != HCA_CS_RES_UP_TO_32B &&
+		c->cs_res != HCA_CS_RES_UP_TO_64B) ||
+	       (c->cs_req != HCA_CS_REQ_DISABLE &&
+		c->cs_req != HCA_CS_REQ_UP_TO_32B &&
+		c->cs_req != HCA_CS_REQ_UP_TO_64B);
+}
+
 static uint8_t create_qp(const void *in, void *out)
 {
 	const struct hca_create_qp_in *c = in;
@@ -74,7 +85,7 @@ static uint8_t create_qp(const void *in, void *out)
 	(void)out;
 	if (!engine_type(c->st) || (c->st == HCA_ST_XRC && !c->xrc_half) ||
 	    (tgt ? !c->xrcdn : !c->dbrec) ||
-	    (c->sq_wqe_cnt & (c->sq_wqe_cnt - 1)) ||
+	    (c->sq_wqe_cnt & (c->sq_wqe_cnt - 1)) || bad_cs(c) ||
 	    hca_table_find(&qp_table, c->qpn))
 		return HCA_STAT_BAD_PARAM_ERR;
 	qp = calloc(1, sizeof(*qp));
@@ -105,6 +116,8 @@ static uint8_t create_qp(const void *in, void *out)
 	qp->rq_wqe_cnt = c->rq_wqe_cnt;
 	qp->rq_wqe_shift = c->rq_wqe_shift;
 	qp->sq_wqe_cnt = c->sq_wqe_cnt;
+	qp->cs_res = c->cs_res;
+	qp->cs_req = c->cs_req;
 	qp->sq_start = qp->buf + ((uint64_t)c->rq_wqe_cnt << c->rq_wqe_shift);
 	status = qp_publish(qp);
 	if (status) {
@@ -148,6 +161,7 @@ static uint8_t create_dct(const void *in, void *out)
 	qp->srq = hca_srq_by_srqn(c->srqn);
 	qp->access = c->access;
 	qp->min_rnr_timer = c->min_rnr_timer;
+	qp->cs_res = c->cs_res;
 	qp->state = IB_QPS_RTR;
 	set_dp_ooo(qp, c->dp_ooo);
 	status = qp_publish(qp);

@@ -92,9 +92,16 @@ void hca_cqe_render(uint8_t *e, const struct hca_cqe_info *ci, int owner)
 	put32(e + 32, ci->uidx & 0xffffff);
 	put32(e + 56, ((uint32_t)ci->wqe_opcode << 24) | (ci->qpn & 0xffffff));
 	put16(e + 60, ci->wqe_counter);
+	/* scatter to CQE: the payload over the CQE's first half, or in the
+	 * 64 bytes before it (hca_scat_cqe.c) */
+	if (ci->scat == HCA_INLINE_SCATTER_64)
+		memset(e - 64, 0, 64);
+	if (ci->scat)
+		memcpy(ci->scat == HCA_INLINE_SCATTER_64 ? e - 64 : e,
+		       ci->scat_data, ci->scat_len);
 	__atomic_store_n(&e[63],
-			 (uint8_t)(ci->opcode << 4 | (ci->solicited ? 2 : 0) |
-				   (owner ? 1 : 0)),
+			 (uint8_t)(ci->opcode << 4 | ci->scat |
+				   (ci->solicited ? 2 : 0) | (owner ? 1 : 0)),
 			 __ATOMIC_RELEASE);
 }
 

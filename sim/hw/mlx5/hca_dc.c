@@ -102,6 +102,7 @@ static struct hca_qp *new_conn(struct hca_qp *dct, const struct hca_pkt *p)
 	c->srq = dct->srq;
 	c->access = dct->access;
 	c->min_rnr_timer = dct->min_rnr_timer;
+	c->cs_res = dct->cs_res;
 	c->dest_rd_atom = HCA_RKEEP;
 	c->dest_qpn = p->src_qpn;
 	c->dlid_dev = p->src_dev;

@@ -93,6 +93,8 @@ static int offer(struct hca_qp *qp, struct hca_landing *l)
 			     (size_t)(cq->pi & (cq->ncqe - 1)) * cq->cqe_size +
 			     (cq->cqe_size == 128 ? 64 : 0));
 	l->owner = (cq->pi & cq->ncqe) ? 1 : 0;
+	l->scat = hca_scat_max(qp->cs_res, cq);
+	l->cqe_size = cq->cqe_size;
 	hca_resp_ack(qp, qp->epsn, &l->ack);
 	return 1;
 }
@@ -174,9 +176,22 @@ static int fits(const struct hca_landing *l, const struct hca_pkt *p)
 	return p->op == HCA_PKT_SEND && l->dev == p->dst_dev &&
 	       l->qpn == p->dst_qpn && l->src_qpn == p->src_qpn &&
 	       l->ack.dst_dev == p->src_dev && l->psn == p->psn &&
-	       p->len <= l->cap && !p->xrc_srqn &&
+	       (p->len <= l->cap || p->len <= l->scat) && !p->xrc_srqn &&
 	       (p->flags & ~(uint32_t)HCA_PF_IMM) ==
 		       (HCA_PF_FIRST | HCA_PF_LAST);
+}
+
+/* The len bytes of a SEND whose CQE takes them (scatter to CQE), to d. */
+static void gather(uint8_t *d, const struct iovec *iov, int iovcnt,
+		   uint32_t len)
+{
+	size_t n;
+	int i;
+
+	for (i = 0; i < iovcnt && len; d += n, len -= (uint32_t)n, i++) {
+		n = iov[i].iov_len < len ? iov[i].iov_len : len;
+		memcpy(d, iov[i].iov_base, n);
+	}
 }
 
 /*
@@ -184,35 +199,42 @@ static int fits(const struct hca_landing *l, const struct hca_pkt *p)
  * The kernel reads the local iovecs in array order, each with its own
  * copy: the owner byte is a local iovec of its own, after the rest of
  * the CQE, so one remote iovec takes all 64 bytes (each remote iovec
- * costs a page pin, ~0.4 us here).
+ * costs a page pin, ~0.4 us here). A payload the CQE takes (scatter to
+ * CQE) is in the CQE's bytes: 128 of them when it goes before the CQE.
  */
 static int place(int32_t pid, const struct hca_landing *l,
 		 const struct hca_pkt *p, const struct iovec *iov, int iovcnt)
 {
 	struct iovec loc[HCA_MAX_SGE + 2], rem[HCA_LAND_SEGS + 1];
 	struct hca_qp stub = {.dev = l->dev, .qpn = l->qpn, .uidx = l->uidx};
-	uint32_t left = p->len, i;
+	uint32_t left = p->len, i, head = 0;
 	struct hca_cqe_info ci;
-	uint8_t cqe[64];
-	ssize_t want = p->len + 64;
-	int nl = 0, nr = 0;
+	uint8_t cqe[128], data[64];
+	int nl = 0, nr = 0, scat = p->len && p->len <= l->scat;
 
 	if (iovcnt > HCA_MAX_SGE)
 		return 0;
-	for (nl = 0; nl < iovcnt; nl++)
+	for (nl = 0; nl < iovcnt && !scat; nl++)
 		loc[nl] = iov[nl];
-	for (i = 0; i < l->nseg && left; i++) {
+	for (i = 0; i < l->nseg && left && !scat; i++) {
 		rem[nr].iov_base = (void *)(uintptr_t)l->seg[i].addr;
 		rem[nr].iov_len = l->seg[i].len < left ? l->seg[i].len : left;
 		left -= (uint32_t)rem[nr++].iov_len;
 	}
 	/* the responder's CQE for this packet, as it would write it */
 	hca_recv_cqe_info(&stub, l->wqe_counter, p, p->len, 0, &ci);
-	hca_cqe_render(cqe, &ci, l->owner);
-	loc[nl++] = (struct iovec){cqe, 63};
-	loc[nl++] = (struct iovec){cqe + 63, 1};
-	rem[nr++] = (struct iovec){(void *)(uintptr_t)l->cqe, 64};
-	return hca_peer_write(pid, loc, nl, rem, nr, (size_t)want);
+	if (scat) {
+		gather(data, iov, iovcnt, p->len);
+		hca_scat_info(&ci, l->cqe_size, data, p->len);
+		head = ci.scat == HCA_INLINE_SCATTER_64 ? 64 : 0;
+	}
+	hca_cqe_render(cqe + 64, &ci, l->owner);
+	loc[nl++] = (struct iovec){cqe + 64 - head, 63 + head};
+	loc[nl++] = (struct iovec){cqe + 127, 1};
+	rem[nr++] = (struct iovec){(void *)(uintptr_t)(l->cqe - head),
+				   64 + head};
+	return hca_peer_write(pid, loc, nl, rem, nr,
+			      (size_t)(scat ? 0 : p->len) + 64 + head);
 }
 
 int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,

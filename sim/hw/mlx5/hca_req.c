@@ -266,6 +266,9 @@ static void req_complete(struct hca_qp *qp, struct hca_swqe *w, uint8_t synd)
 	else if (w->opcode == HCA_WQE_ATOMIC_CS ||
 		 w->opcode == HCA_WQE_ATOMIC_FA)
 		ci.byte_cnt = 8;
+	if (qp->scat_len && !synd && w->signaled && qp->scq)
+		hca_scat_info(&ci, qp->scq->cqe_size, qp->scat, qp->scat_len);
+	qp->scat_len = 0;
 	if ((synd || w->signaled) && qp->scq)
 		hca_cqe_write(qp->scq, &ci);
 }
@@ -730,6 +733,28 @@ static uint8_t scatter_resp(struct hca_qp *qp, struct hca_swqe *w,
 	return 0;
 }
 
+/*
+ * A READ or atomic answer for the requester's CQE instead of the WQE's
+ * SGEs (cs_req): a signalled WQE whose whole answer fits. 1 if it went
+ * there; its completion follows at once (req_complete).
+ */
+static int resp_to_cqe(struct hca_qp *qp, const struct hca_swqe *w,
+		       const struct hca_pkt *p)
+{
+	uint32_t len = p->op == HCA_PKT_ATOMIC_RESP ? 8 : w->len;
+	struct iovec iov = {qp->scat, len};
+
+	if (!w->signaled || w->npkts != 1 || !len ||
+	    len > hca_scat_max(qp->cs_req, qp->scq))
+		return 0;
+	if (p->op == HCA_PKT_ATOMIC_RESP)
+		memcpy(qp->scat, &p->atom[0], 8);
+	else
+		hca_rx_payload(&iov, 1);
+	qp->scat_len = (uint8_t)len;
+	return 1;
+}
+
 /* All WQEs whose packets are at or before psn are acknowledged. */
 static void ack_upto(struct hca_qp *qp, uint32_t psn)
 {
@@ -829,7 +854,7 @@ void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p)
 		}
 		return;
 	}
-	synd = scatter_resp(qp, w, p);
+	synd = resp_to_cqe(qp, w, p) ? 0 : scatter_resp(qp, w, p);
 	if (synd) {
 		req_fail(qp, synd);
 		return;

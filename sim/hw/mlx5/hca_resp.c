@@ -137,6 +137,10 @@ void hca_recv_complete(struct hca_qp *qp, uint32_t wqe_counter,
 	struct hca_cqe_info ci;
 
 	hca_recv_cqe_info(qp, wqe_counter, p, bytes, synd, &ci);
+	if (qp->scat_len && !synd)
+		hca_scat_info(&ci, qp->rcq->cqe_size, qp->scat,
+			      qp->scat_len);
+	qp->scat_len = 0;
 	if (qp->tm_op)
 		cq = hca_tm_complete(qp, &ci);
 	if (cq)
@@ -452,6 +456,17 @@ static int take_recv(struct hca_qp *qp, const struct hca_pkt *p)
 	return hca_recv_wqe(qp, qp->msg_sge, &qp->msg_nsge, &qp->msg_wqe);
 }
 
+/* A SEND whose payload goes to the CQE (cs_res): a whole message that
+ * fits, into no TM SRQ; the receive WQE's buffers are not touched. */
+static int send_to_cqe(const struct hca_qp *qp, const struct hca_pkt *p)
+{
+	uint32_t both = HCA_PF_FIRST | HCA_PF_LAST;
+
+	return p->op == HCA_PKT_SEND && (p->flags & both) == both &&
+	       !(qp->srq && qp->srq->tm) && p->len &&
+	       p->len <= hca_scat_max(qp->cs_res, qp->rcq);
+}
+
 /* SEND and WRITE packets (RC and UC). */
 static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 {
@@ -500,6 +515,12 @@ static void rc_send_write(struct hca_qp *qp, const struct hca_pkt *p)
 		n = dst ? 1 : 0;
 	} else if (hca_rx_landing()) {
 		n = 0; /* the sender put the bytes in place (hca_land.c) */
+	} else if (send_to_cqe(qp, p)) {
+		iov[1].iov_base = qp->scat;
+		iov[1].iov_len = p->len;
+		hca_rx_payload(iov + 1, 1);
+		qp->scat_len = (uint8_t)p->len;
+		n = 0;
 	} else {
 		n = scatter_iov(qp, qp->msg_sge, qp->msg_nsge, qp->msg_off,
 				p->len - skip, iov + 1, &synd);

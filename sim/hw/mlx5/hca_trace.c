@@ -101,11 +101,11 @@ void hca_trace_rings(const struct hca_qp *qp,
 	if (!sim_tracing())
 		return;
 	sim_trace("rings qp %#x sq %u BB rq %u x %u B cap wr %u/%u sge %u/%u "
-		  "inline %u",
+		  "inline %u cs_res %#x cs_req %#x",
 		  qp->qpn, qp->sq_wqe_cnt, qp->rq_wqe_cnt,
 		  qp->rq_wqe_cnt ? 1u << qp->rq_wqe_shift : 0, in->cap_send_wr,
 		  in->cap_recv_wr, in->cap_send_sge, in->cap_recv_sge,
-		  in->cap_inline);
+		  in->cap_inline, in->cs_res, in->cs_req);
 }
 
 void hca_trace_cq_ring(const struct hca_cq *cq)
