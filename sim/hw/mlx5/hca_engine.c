@@ -147,12 +147,16 @@ int hca_step(void)
  * a doorbell left to it, or a peer's ring found full: try again). */
 static int thread_pass(void)
 {
+	unsigned int busy;
 	uint64_t full;
 	int did;
 
 	pthread_mutex_lock(&sim_lock);
 	full = hca_stats.ring_full;
+	busy = hca_doorbell_busy_take();
 	did = hca_step();
+	if (busy)
+		hca_doorbell_busy_decide();
 	/* about to sleep with nothing in flight: untrapped doorbells trap
 	 * again, and one more pass looks for a store made just before */
 	if (!did)
