@@ -109,11 +109,10 @@ static struct db_page *page_of(uintptr_t a)
  * The engine takes what the doorbell announced. Another thread in the sim
  * (the engine thread in a pass, or a verb in a system call) holds the
  * lock: the pass waits for it, or past DB_WAIT_NS the engine thread runs
- * one more pass. Senders skip waking
- * the engine thread while a pass runs here (it would take their packets);
- * what came meanwhile gets more passes (a loopback message, its ACK and
- * its completion all happen here), and what is left after those, the
- * thread.
+ * one more pass. Senders skip waking the engine thread while a pass runs
+ * here (it would take their packets); what came meanwhile gets more
+ * passes (a loopback message, its ACK and its completion all happen
+ * here), and what is left after those, the thread.
  */
 #define DB_PASSES 4
 
