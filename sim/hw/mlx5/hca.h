@@ -342,10 +342,12 @@ extern const struct hca_soft_ops *hca_soft;
 
 /* ---- doorbells (hca_doorbell.c; what the layers above call of it:
  * hca_doorbell.h) ---- */
-/* One engine pass in the calling thread for a doorbell just rung (or the
- * engine thread's, if the sim is busy elsewhere). Takes sim_lock. 1 if
- * the process streams (more than one send WQE in flight). */
-int hca_doorbell_pass(void);
+/* The engine thread's pass around doorbells left to it (rung while the
+ * sim stayed busy elsewhere): take them before the pass, then leave their
+ * pages open if the process streams, as their trap would have. Under
+ * sim_lock, in the engine thread. */
+unsigned int hca_doorbell_busy_take(void);
+void hca_doorbell_busy_decide(void);
 /* Once no send WQE is in flight, trap the UAR pages left writable while
  * streaming again; the number of pages (then one more pass). Under
  * sim_lock, in the engine thread. */
@@ -749,6 +751,8 @@ struct hca_stats {
 	uint64_t odp_faults;   /* ODP accesses that had to fault pages in */
 	uint64_t db_traps;     /* stores to UAR pages that trapped */
 	uint64_t db_opens;     /* UAR pages left writable while streaming */
+	uint64_t db_busy;      /* traps whose pass the engine thread ran
+				* (the sim stayed busy elsewhere) */
 	uint64_t landed;       /* SENDs a sender placed here (hca_land.c) */
 };
 extern struct hca_stats hca_stats;

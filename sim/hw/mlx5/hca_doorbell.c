@@ -19,6 +19,15 @@
  * after the pass), the trap leaves the page writable ("open"): the next
  * posts cost nothing, and the engine thread, whose passes the answers to
  * what is in flight wake, takes their WQEs from the doorbell records.
+ * A doorbell rung while another thread holds the sim (mostly the engine
+ * thread in a pass, which a loaded host may have descheduled holding the
+ * lock: then every post of a burst found it held, trapped, and none ran
+ * the pass that would have left the page open) waits for that pass to
+ * end, up to DB_WAIT_NS; past that it leaves its pass to the engine
+ * thread, and with it the decision: that thread's next pass, which takes
+ * the rung WQE, leaves the page open if the process streams after it, as
+ * the trap would have. Which thread ran the pass does not decide whether
+ * the page stays open.
  * When a pass of it finds nothing to do and nothing in flight, it
  * protects the page again and looks at the records once more before it
  * sleeps: a store that came before the protection has its record
@@ -62,7 +71,12 @@ struct db_page {
 	size_t len;
 	uint8_t *alias; /* a writable mapping of the same pages */
 	int open;	/* writable: the engine thread watches (db_lock) */
+	int busy;	/* rung while the sim was busy: DB_BUSY_* */
 };
+
+/* A page rung while another thread held the sim: its pass, and whether it
+ * stays open, are the engine thread's (hca_doorbell_busy_take/_decide). */
+enum { DB_BUSY_NO, DB_BUSY_RUNG, DB_BUSY_DECIDING };
 
 enum { DB_UNSET, DB_TRAP, DB_WATCH };
 
@@ -94,11 +108,11 @@ static struct db_page *page_of(uintptr_t a)
 /*
  * The engine takes what the doorbell announced. Another thread in the sim
  * (the engine thread in a pass, or a verb in a system call) holds the
- * lock: the engine thread then runs one more pass. Senders skip waking
- * the engine thread while a pass runs here (it would take their packets);
- * what came meanwhile gets more passes (a loopback message, its ACK and
- * its completion all happen here), and what is left after those, the
- * thread.
+ * lock: the pass waits for it, or past DB_WAIT_NS the engine thread runs
+ * one more pass. Senders skip waking the engine thread while a pass runs
+ * here (it would take their packets); what came meanwhile gets more
+ * passes (a loopback message, its ACK and its completion all happen
+ * here), and what is left after those, the thread.
  */
 #define DB_PASSES 4
 
@@ -140,15 +154,40 @@ static void yield_once(void)
 				 __ATOMIC_RELAXED);
 }
 
-/* 1 if the process streams: more than one send WQE in flight after the
- * pass (a ping-pong's answer may come before the ACK of its request, so
- * one in flight as the doorbell rings says nothing). */
-int hca_doorbell_pass(void)
+/* sim_lock for a trap's pass: 0 if it stayed held DB_WAIT_NS (a pass is
+ * microseconds; a host that deschedules its holder gives it back within
+ * tens of ms; the holder is never the trapping thread, whose stores the
+ * sim's locked sections do not make, but if it were, this ends). */
+#define DB_WAIT_NS 100000000L
+static int db_take_sim(void)
+{
+	struct timespec until;
+
+	if (!pthread_mutex_trylock(&sim_lock))
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += DB_WAIT_NS;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	return !pthread_mutex_clocklock(&sim_lock, CLOCK_MONOTONIC, &until);
+}
+
+/* The pass for a doorbell of pg. 1 if the process streams: more than one
+ * send WQE in flight after the pass (a ping-pong's answer may come before
+ * the ACK of its request, so one in flight as the doorbell rings says
+ * nothing). With the sim busy elsewhere for long, pg is left to the
+ * engine thread: 0. */
+static int db_pass(struct db_page *pg)
 {
 	uint64_t full, pokes;
 	int n = 0, yield, streams;
 
-	if (pthread_mutex_trylock(&sim_lock)) {
+	if (!db_take_sim()) {
+		/* marked before the engine thread is told to pass */
+		__atomic_store_n(&pg->busy, DB_BUSY_RUNG, __ATOMIC_SEQ_CST);
+		__atomic_add_fetch(&hca_stats.db_busy, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
 		hca_fabric_wake_self();
 		return 0;
@@ -182,16 +221,15 @@ int hca_doorbell_pass(void)
  * the kernel, seeing a stack pointer off the alternate stack, would put
  * a signal's frame at the alternate stack's top, over this handler's.
  */
-static long pass_fn(long unused, const long *none)
+static long pass_fn(long pg, const long *none)
 {
 	uint64_t all = ~0ull, old = 0;
 	int streams;
 
-	(void)unused;
 	(void)none;
 	sim_cookie_syscall(__NR_rt_sigprocmask, SIG_BLOCK, (long)&all,
 			   (long)&old, sizeof(all), 0);
-	streams = hca_doorbell_pass();
+	streams = db_pass((struct db_page *)pg);
 	sim_cookie_syscall(__NR_rt_sigprocmask, SIG_SETMASK, (long)&old, 0,
 			   sizeof(old), 0);
 	return streams;
@@ -214,6 +252,41 @@ static void open_page(struct db_page *pg)
 	pthread_mutex_unlock(&db_lock);
 	__atomic_store_n(&hca_doorbell_pending, 1, __ATOMIC_SEQ_CST);
 	hca_fabric_wake_self();
+}
+
+/* Pages whose doorbell was left to this pass of the engine thread: marked
+ * as being decided; the number. Before the pass: a page marked after
+ * this is decided by the next one (the pending doorbell runs it). */
+unsigned int hca_doorbell_busy_take(void)
+{
+	unsigned int i, n = 0;
+	int st;
+
+	for (i = 0; i < __atomic_load_n(&db_used, __ATOMIC_ACQUIRE); i++) {
+		st = DB_BUSY_RUNG;
+		n += __atomic_compare_exchange_n(&db_pages[i].busy, &st,
+						 DB_BUSY_DECIDING, 0,
+						 __ATOMIC_SEQ_CST,
+						 __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
+/* After that pass: the pages taken stay open if the process streams, as
+ * if their own trap had run the pass. */
+void hca_doorbell_busy_decide(void)
+{
+	int streams = !waits_for_answer(), st;
+	unsigned int i;
+
+	for (i = 0; i < __atomic_load_n(&db_used, __ATOMIC_ACQUIRE); i++) {
+		st = DB_BUSY_DECIDING;
+		if (__atomic_compare_exchange_n(&db_pages[i].busy, &st,
+						DB_BUSY_NO, 0, __ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED) &&
+		    streams)
+			open_page(&db_pages[i]);
+	}
 }
 
 /*
@@ -280,10 +353,10 @@ static void rung(const ucontext_t *uc, struct db_page *pg)
 
 	if (sp - here > OWN_STACK)
 		streams = (int)sim_call_on_stack(
-			pass_fn, 0, NULL,
+			pass_fn, (long)pg, NULL,
 			(void *)((sp - RED_ZONE) & ~(uintptr_t)15));
 	else
-		streams = hca_doorbell_pass();
+		streams = db_pass(pg);
 	if (streams)
 		open_page(pg);
 }
@@ -386,6 +459,7 @@ static void forked(void)
 			sys.mprotect((void *)db_pages[i].addr, db_pages[i].len,
 				     PROT_READ);
 		db_pages[i].open = 0;
+		db_pages[i].busy = DB_BUSY_NO;
 	}
 	db_open = 0;
 }
@@ -449,6 +523,7 @@ void hca_doorbell_unmap(void *addr, size_t len)
 				__atomic_sub_fetch(&db_open, 1,
 						   __ATOMIC_SEQ_CST);
 			db_pages[i].open = 0;
+			db_pages[i].busy = DB_BUSY_NO;
 			__atomic_store_n(&db_pages[i].addr, 0,
 					 __ATOMIC_RELEASE);
 			pthread_mutex_unlock(&db_lock);

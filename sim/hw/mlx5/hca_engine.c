@@ -14,13 +14,24 @@
  * writable while the program streams is not watched that way: the
  * answers to the WQEs in flight wake the thread, whose passes take what
  * was posted meanwhile, and once none is in flight the page traps again.
+ *
+ * The thread allocates memory only in its passes, under sim_lock, which
+ * fork's prepare handler takes (boundary/init.c): a fork child never
+ * inherits an allocator lock the thread held. Its start-up, which
+ * allocates too (a sanitizer's thread set-up, whose allocator has no
+ * fork handler of its own in gcc 12's libasan), is over before
+ * hca_engine_start() returns: a program that forks right after its first
+ * QP (tests/sim/debian_land.c) had children whose own engine thread
+ * waited forever at its start for the lock the parent's was holding.
  */
 #include "hca.h"
 #include "hca_cmd.h"
 
 #include <endian.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -32,6 +43,7 @@ const struct hca_soft_ops *hca_soft;
 
 static pthread_t engine_thread;
 static pid_t engine_pid;
+static sem_t engine_up; /* posted as the thread enters engine_main */
 
 uint64_t hca_now(void)
 {
@@ -135,12 +147,16 @@ int hca_step(void)
  * a doorbell left to it, or a peer's ring found full: try again). */
 static int thread_pass(void)
 {
+	unsigned int busy;
 	uint64_t full;
 	int did;
 
 	pthread_mutex_lock(&sim_lock);
 	full = hca_stats.ring_full;
+	busy = hca_doorbell_busy_take();
 	did = hca_step();
+	if (busy)
+		hca_doorbell_busy_decide();
 	/* about to sleep with nothing in flight: untrapped doorbells trap
 	 * again, and one more pass looks for a store made just before */
 	if (!did)
@@ -161,6 +177,7 @@ static void *engine_main(void *arg)
 
 	(void)arg;
 	sim_sigmask_async(NULL);
+	sem_post(&engine_up);
 	for (;;) {
 		now = hca_now();
 		if (thread_pass())
@@ -204,9 +221,15 @@ void hca_engine_start(void)
 	hca_engine_fork_hook();
 	if (engine_pid == getpid())
 		return;
+	sem_init(&engine_up, 0, 0);
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	if (!pthread_create(&engine_thread, &a, engine_main, NULL))
+	if (!pthread_create(&engine_thread, &a, engine_main, NULL)) {
 		engine_pid = getpid();
+		/* its start-up done before a fork can copy it half-way */
+		while (sem_wait(&engine_up) && errno == EINTR)
+			;
+	}
 	pthread_attr_destroy(&a);
+	sem_destroy(&engine_up);
 }

@@ -69,7 +69,7 @@ void hca_trace_udp_sport(unsigned int dev, uint32_t qpn,
 		  p->udp_sport);
 }
 
-#define STATS_LINE 512
+#define STATS_LINE 768
 
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)
 {
@@ -157,6 +157,7 @@ static const struct {
 	STAT_COL("odp-faults", odp_faults),
 	STAT_COL("uar-traps", db_traps),
 	STAT_COL("uar-opens", db_opens),
+	STAT_COL("uar-busy", db_busy),
 	STAT_COL("landed", landed),
 };
 
