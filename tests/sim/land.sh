@@ -5,11 +5,14 @@
 # engine's counters; both processes must have had SENDs land, i.e. placed
 # by the sender's pass, and every byte and completion must be right. Then
 # a receiver that dies mid-way: the sender's next SEND completes with
-# RETRY_EXC_ERR instead of hanging. The library stack is the caller's
-# (LD_LIBRARY_PATH: ours; unset: Debian's).
-# Usage: land.sh SIM PROGRAM
+# RETRY_EXC_ERR instead of hanging. With srq, PROGRAM is
+# tests/sim/debian_land_srq.c: SENDs must land in QPs on an SRQ, and the
+# last one, finding the SRQ empty, must have met an RNR NAK. The library
+# stack is the caller's (LD_LIBRARY_PATH: ours; unset: Debian's).
+# Usage: land.sh SIM PROGRAM [srq]
 SIM=$1
 PROG=$2
+MODE=$3
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -37,6 +40,13 @@ cat "$w/stats"
 awk -v need=$need '{ for (i = 1; i < NF; i++) if ($i == "landed")
 		if ($(i + 1) > 0) got++ }
      END { exit got < need }' "$w/stats" || fail "a process had no SEND land"
+if [ "$MODE" = srq ]; then
+	awk '{ for (i = 1; i < NF; i++) if ($i == "rnr-naks") n += $(i + 1) }
+	     END { exit !(n > 0) }' "$w/stats" ||
+		fail "the SEND into an empty SRQ met no RNR NAK"
+	echo "PASS"
+	exit 0
+fi
 
 : >"$w/stats"
 RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 die ||
