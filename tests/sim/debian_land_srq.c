@@ -5,7 +5,10 @@
  * and one receive CQ. A ping-pong of 64-byte messages, every other one
  * with an immediate, in phases: all on QP 0, all on QP 1, then the QPs
  * taken in turn (an offer made for one QP is withdrawn when the SEND
- * comes on the other: its WQE must be the one used next). Every receive
+ * comes on the other: its WQE must be the one used next), then the
+ * child's SENDs in pairs, QP 0's and QP 1's posted as soon as the first
+ * completed (the parent runs no pass in between: one offer for the SRQ
+ * and its CQ, or two SENDs would land in one WQE and one CQE). Every receive
  * completion is checked: status, opcode, length, immediate, QP, and which
  * WQE it consumed (wr_id: an SRQ is taken in the order it was posted),
  * and the bytes in that WQE's buffer.
@@ -39,9 +42,9 @@
 #define WAIT_SEC 60 /* wall time for one completion, however loaded */
 
 /* rounds [phase[i], phase[i + 1]) */
-enum { ON_QP0, ON_QP1, TAKEN_IN_TURN, DRAIN, EMPTY, END };
-static const uint32_t phase[] = {0, 300, 600, 900, 900 + DEPTH,
-				 900 + DEPTH + 1};
+enum { ON_QP0, ON_QP1, TAKEN_IN_TURN, PAIRS, DRAIN, EMPTY, END };
+static const uint32_t phase[] = {0, 300, 600, 900, 1200, 1200 + DEPTH,
+				 1200 + DEPTH + 1};
 
 struct side {
 	struct ibv_context *ctx;
@@ -79,12 +82,18 @@ static int qp_of(uint32_t round)
 	}
 }
 
-static void fill(uint8_t *p, uint32_t round, int from_parent)
+/* The bytes of round's message on QP q. */
+static void fill(uint8_t *p, uint32_t round, int q, int from_parent)
 {
 	int i;
 
 	for (i = 0; i < MSG; i++)
-		p[i] = (uint8_t)(round * 5 + i * 11 + from_parent);
+		p[i] = (uint8_t)(round * 5 + i * 11 + q * 3 + from_parent);
+}
+
+static uint32_t imm_of(uint32_t round, int q)
+{
+	return round ^ 0x5a5a ^ (uint32_t)q << 20;
 }
 
 static int post_recv(struct side *s)
@@ -175,7 +184,7 @@ static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 	return n;
 }
 
-static int send_msg(struct side *s, uint32_t round)
+static int send_msg(struct side *s, uint32_t round, int q)
 {
 	uint8_t *p = s->buf + DEPTH * MSG;
 	struct ibv_sge sge = {(uintptr_t)p, MSG, s->mr->lkey};
@@ -185,10 +194,10 @@ static int send_msg(struct side *s, uint32_t round)
 	struct ibv_wc wc;
 	int n;
 
-	fill(p, round, s->parent);
+	fill(p, round, q, s->parent);
 	wr.opcode = round & 1 ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
-	wr.imm_data = htonl(round ^ 0x5a5a);
-	if (ibv_post_send(s->qp[qp_of(round)], &wr, &bad))
+	wr.imm_data = htonl(imm_of(round, q));
+	if (ibv_post_send(s->qp[q], &wr, &bad))
 		return -1;
 	n = poll_one(s->scq, &wc);
 	CHECK(n == 1 && wc.status == IBV_WC_SUCCESS && wc.wr_id == round &&
@@ -241,8 +250,8 @@ static void post_late(struct side *s, uint32_t round)
 	CHECK(!post_recv(s), "%s: post the late receive", s->who);
 }
 
-/* Receive round's message and check all of it. */
-static int recv_msg(struct side *s, uint32_t round)
+/* Receive round's message on QP q and check all of it. */
+static int recv_msg(struct side *s, uint32_t round, int q)
 {
 	int imm = round & 1, ph = phase_of(round);
 	uint8_t want[MSG];
@@ -255,12 +264,12 @@ static int recv_msg(struct side *s, uint32_t round)
 		      s->who, round, WAIT_SEC);
 		return -1;
 	}
-	fill(want, round, !s->parent);
+	fill(want, round, q, !s->parent);
 	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV &&
 		      wc.byte_len == MSG && wc.wr_id == s->taken &&
 		      !!(wc.wc_flags & IBV_WC_WITH_IMM) == imm &&
-		      (!imm || ntohl(wc.imm_data) == (round ^ 0x5a5a)) &&
-		      wc.qp_num == s->qp[qp_of(round)]->qp_num,
+		      (!imm || ntohl(wc.imm_data) == imm_of(round, q)) &&
+		      wc.qp_num == s->qp[q]->qp_num,
 	      "%s: round %u: status %s opcode %d len %u wr_id %lu (want %u) "
 	      "flags %#x imm %#x qp %#x",
 	      s->who, round, ibv_wc_status_str(wc.status), wc.opcode,
@@ -319,15 +328,22 @@ static int arm_limit(struct side *s, uint32_t round)
 	return failures ? -1 : 0;
 }
 
-/* The child sends first in each round, the parent answers. */
+/* The child sends first in each round (in PAIRS, on QP 1 too), the
+ * parent answers. */
 static void ping_pong(struct side *s)
 {
+	int q, pair;
 	uint32_t r;
 
 	for (r = 0; !failures && r < phase[END]; r++) {
-		if (s->parent ? recv_msg(s, r) || arm_limit(s, r) ||
-					send_msg(s, r)
-			      : send_msg(s, r) || recv_msg(s, r))
+		q = qp_of(r);
+		pair = phase_of(r) == PAIRS;
+		if (s->parent ? recv_msg(s, r, q) ||
+					(pair && recv_msg(s, r, 1)) ||
+					arm_limit(s, r) || send_msg(s, r, q)
+			      : send_msg(s, r, q) ||
+					(pair && send_msg(s, r, 1)) ||
+					recv_msg(s, r, q))
 			break;
 	}
 }
