@@ -18,7 +18,10 @@
  * SEND waits (RNR) until the parent posts one receive.
  * tests/sim/land.sh runs it with RDMA_SIM_HCA_STATS and checks that SENDs
  * landed and that the last one met an RNR NAK.
- * Usage: debian_land_srq DEVICE (built against Debian's libibverbs)
+ * With "rq", the two QPs have receive queues of their own (their own
+ * wr_id sequences) and share the receive CQ only, up to the pairs: one
+ * offer per CQ, or two SENDs would land in one CQE slot.
+ * Usage: debian_land_srq DEVICE [rq] (built against Debian's libibverbs)
  */
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -37,7 +40,7 @@
 #include "qp_link.h"
 
 #define MSG	 64
-#define DEPTH	 16 /* receives posted to each SRQ */
+#define DEPTH	 16 /* receives posted to each SRQ (RQ) */
 #define LIMIT	 4  /* the parent's SRQ limit in the last phase */
 #define WAIT_SEC 60 /* wall time for one completion, however loaded */
 
@@ -45,6 +48,8 @@
 enum { ON_QP0, ON_QP1, TAKEN_IN_TURN, PAIRS, DRAIN, EMPTY, END };
 static const uint32_t phase[] = {0, 300, 600, 900, 1200, 1200 + DEPTH,
 				 1200 + DEPTH + 1};
+
+static int rq_mode; /* "rq": no SRQ, an RQ per QP */
 
 struct side {
 	struct ibv_context *ctx;
@@ -54,8 +59,9 @@ struct side {
 	struct ibv_qp *qp[2];
 	struct ibv_mr *mr;
 	uint8_t *buf;	/* DEPTH receive slots, then the send slot */
-	uint32_t posted; /* receives posted: the next one's wr_id */
-	uint32_t taken;	 /* receives completed */
+	/* per receive queue (the SRQ: [0]) */
+	uint32_t posted[2]; /* receives posted: the next one's wr_id */
+	uint32_t taken[2];  /* receives completed */
 	int parent;
 	const char *who;
 };
@@ -96,16 +102,30 @@ static uint32_t imm_of(uint32_t round, int q)
 	return round ^ 0x5a5a ^ (uint32_t)q << 20;
 }
 
-static int post_recv(struct side *s)
+/* The receive queue of QP q: 0, the SRQ, or its own RQ. */
+static int rq_of(int q)
 {
-	struct ibv_sge sge = {(uintptr_t)(s->buf + s->posted % DEPTH * MSG),
-			      MSG, s->mr->lkey};
-	struct ibv_recv_wr wr = {.wr_id = s->posted, .sg_list = &sge,
+	return rq_mode ? q : 0;
+}
+
+/* The receive buffer of receive queue k's WQE wr_id. */
+static uint8_t *slot(struct side *s, int k, uint64_t wr_id)
+{
+	return s->buf + (k * DEPTH + wr_id % DEPTH) * MSG;
+}
+
+static int post_recv(struct side *s, int q)
+{
+	int k = rq_of(q);
+	struct ibv_sge sge = {(uintptr_t)slot(s, k, s->posted[k]), MSG,
+			      s->mr->lkey};
+	struct ibv_recv_wr wr = {.wr_id = s->posted[k], .sg_list = &sge,
 				 .num_sge = 1};
 	struct ibv_recv_wr *bad;
 
-	s->posted++;
-	return ibv_post_srq_recv(s->srq, &wr, &bad);
+	s->posted[k]++;
+	return rq_mode ? ibv_post_recv(s->qp[q], &wr, &bad)
+		       : ibv_post_srq_recv(s->srq, &wr, &bad);
 }
 
 static struct ibv_qp *srq_qp(struct side *s)
@@ -117,6 +137,12 @@ static struct ibv_qp *srq_qp(struct side *s)
 		.qp_type = IBV_QPT_RC,
 		.cap = {.max_send_wr = DEPTH, .max_send_sge = 1},
 	};
+
+	if (rq_mode) {
+		a.srq = NULL;
+		a.cap.max_recv_wr = DEPTH;
+		a.cap.max_recv_sge = 1;
+	}
 
 	return ibv_create_qp(s->pd, &a);
 }
@@ -142,8 +168,8 @@ static int open_side(struct side *s, const char *dev, int parent)
 	if (!s->buf || !s->pd || !s->scq || !s->rcq)
 		return -1;
 	s->mr = ibv_reg_mr(s->pd, s->buf, 4096, IBV_ACCESS_LOCAL_WRITE);
-	s->srq = ibv_create_srq(s->pd, &sa);
-	if (!s->mr || !s->srq)
+	s->srq = rq_mode ? NULL : ibv_create_srq(s->pd, &sa);
+	if (!s->mr || (!rq_mode && !s->srq))
 		return -1;
 	s->qp[0] = srq_qp(s);
 	s->qp[1] = srq_qp(s);
@@ -186,7 +212,7 @@ static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 
 static int send_msg(struct side *s, uint32_t round, int q)
 {
-	uint8_t *p = s->buf + DEPTH * MSG;
+	uint8_t *p = s->buf + 2 * DEPTH * MSG;
 	struct ibv_sge sge = {(uintptr_t)p, MSG, s->mr->lkey};
 	struct ibv_send_wr wr = {.wr_id = round, .sg_list = &sge,
 				 .num_sge = 1, .send_flags = IBV_SEND_SIGNALED};
@@ -226,12 +252,12 @@ static int limit_event(struct side *s)
  * leaves fewer than LIMIT posted, and only then. */
 static void check_limit(struct side *s, uint32_t round)
 {
-	int want = s->posted - s->taken == LIMIT - 1, got = limit_event(s);
+	uint32_t left = s->posted[0] - s->taken[0];
+	int want = left == LIMIT - 1, got = limit_event(s);
 	struct ibv_srq_attr a;
 
 	CHECK(got == want, "%s: round %u, %u receives left: limit event %d, "
-			   "want %d", s->who, round, s->posted - s->taken, got,
-	      want);
+			   "want %d", s->who, round, left, got, want);
 	if (want)
 		CHECK(!ibv_query_srq(s->srq, &a) && a.srq_limit == 0,
 		      "%s: limit after the event %u", s->who, a.srq_limit);
@@ -247,13 +273,13 @@ static void post_late(struct side *s, uint32_t round)
 	nanosleep(&ts, NULL);
 	CHECK(ibv_poll_cq(s->rcq, 1, &wc) == 0,
 	      "%s: round %u: a completion with the SRQ empty", s->who, round);
-	CHECK(!post_recv(s), "%s: post the late receive", s->who);
+	CHECK(!post_recv(s, 0), "%s: post the late receive", s->who);
 }
 
 /* Receive round's message on QP q and check all of it. */
 static int recv_msg(struct side *s, uint32_t round, int q)
 {
-	int imm = round & 1, ph = phase_of(round);
+	int imm = round & 1, ph = phase_of(round), k = rq_of(q);
 	uint8_t want[MSG];
 	struct ibv_wc wc;
 
@@ -266,22 +292,22 @@ static int recv_msg(struct side *s, uint32_t round, int q)
 	}
 	fill(want, round, q, !s->parent);
 	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV &&
-		      wc.byte_len == MSG && wc.wr_id == s->taken &&
+		      wc.byte_len == MSG && wc.wr_id == s->taken[k] &&
 		      !!(wc.wc_flags & IBV_WC_WITH_IMM) == imm &&
 		      (!imm || ntohl(wc.imm_data) == imm_of(round, q)) &&
 		      wc.qp_num == s->qp[q]->qp_num,
 	      "%s: round %u: status %s opcode %d len %u wr_id %lu (want %u) "
 	      "flags %#x imm %#x qp %#x",
 	      s->who, round, ibv_wc_status_str(wc.status), wc.opcode,
-	      wc.byte_len, (unsigned long)wc.wr_id, s->taken, wc.wc_flags,
+	      wc.byte_len, (unsigned long)wc.wr_id, s->taken[k], wc.wc_flags,
 	      ntohl(wc.imm_data), wc.qp_num);
-	CHECK(!memcmp(s->buf + wc.wr_id % DEPTH * MSG, want, MSG),
+	CHECK(!memcmp(slot(s, k, wc.wr_id), want, MSG),
 	      "%s: round %u: the bytes received differ", s->who, round);
-	s->taken++;
+	s->taken[k]++;
 	if (wc.status != IBV_WC_SUCCESS)
 		return -1;
 	if (!s->parent || ph < DRAIN)
-		return post_recv(s);
+		return post_recv(s, q);
 	if (ph == DRAIN)
 		check_limit(s, round);
 	return 0;
@@ -309,8 +335,8 @@ static int link_up(struct side *s, int fd)
 		if (qp_link_up(s->qp[i], &l))
 			return -1;
 	}
-	for (i = 0; i < DEPTH; i++)
-		if (post_recv(s))
+	for (i = 0; i < (rq_mode ? 2 : 1) * DEPTH; i++)
+		if (post_recv(s, i / DEPTH))
 			return -1;
 	return write(fd, mine, 1) == 1 && read(fd, peer, 1) == 1 ? 0 : -1;
 }
@@ -320,7 +346,7 @@ static int arm_limit(struct side *s, uint32_t round)
 {
 	struct ibv_srq_attr a = {.srq_limit = LIMIT};
 
-	if (!s->parent || round + 1 != phase[DRAIN])
+	if (!s->parent || rq_mode || round + 1 != phase[DRAIN])
 		return 0;
 	CHECK(!ibv_modify_srq(s->srq, &a, IBV_SRQ_LIMIT), "%s: arm the limit",
 	      s->who);
@@ -335,7 +361,7 @@ static void ping_pong(struct side *s)
 	int q, pair;
 	uint32_t r;
 
-	for (r = 0; !failures && r < phase[END]; r++) {
+	for (r = 0; !failures && r < phase[rq_mode ? DRAIN : END]; r++) {
 		q = qp_of(r);
 		pair = phase_of(r) == PAIRS;
 		if (s->parent ? recv_msg(s, r, q) ||
@@ -355,6 +381,7 @@ int main(int argc, char **argv)
 	int sv[2], st = 0;
 	pid_t pid;
 
+	rq_mode = argc > 2 && !strcmp(argv[2], "rq");
 	/* the parent's context is open across the fork */
 	CHECK(!open_side(&s, dev, 1), "parent: set-up: %s", strerror(errno));
 	if (failures || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
