@@ -5,11 +5,15 @@
 # engine's counters; both processes must have had SENDs land, i.e. placed
 # by the sender's pass, and every byte and completion must be right. Then
 # a receiver that dies mid-way: the sender's next SEND completes with
-# RETRY_EXC_ERR instead of hanging. The library stack is the caller's
-# (LD_LIBRARY_PATH: ours; unset: Debian's).
-# Usage: land.sh SIM PROGRAM
+# RETRY_EXC_ERR instead of hanging. With srq, PROGRAM is
+# tests/sim/debian_land_srq.c: SENDs must land in QPs on an SRQ, and the
+# last one, finding the SRQ empty, must have met an RNR NAK; with rq, the
+# same program's QPs with RQs of their own sharing one CQ. The library
+# stack is the caller's (LD_LIBRARY_PATH: ours; unset: Debian's).
+# Usage: land.sh SIM PROGRAM [srq|rq]
 SIM=$1
 PROG=$2
+MODE=$3
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -28,7 +32,8 @@ if [ -r $yama ] && [ "$(cat $yama)" -ge 1 ]; then
 	echo "yama ptrace_scope 1: only the SENDs into the child can land"
 	need=1
 fi
-RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 ||
+# shellcheck disable=SC2086 # rq: the program's argument, or none
+RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 ${MODE%srq} ||
 	fail "the ping-pong failed"
 cat "$w/stats"
 [ "$(grep -c '^engine passes' "$w/stats")" -eq 2 ] ||
@@ -37,6 +42,12 @@ cat "$w/stats"
 awk -v need=$need '{ for (i = 1; i < NF; i++) if ($i == "landed")
 		if ($(i + 1) > 0) got++ }
      END { exit got < need }' "$w/stats" || fail "a process had no SEND land"
+if [ "$MODE" = srq ]; then
+	awk '{ for (i = 1; i < NF; i++) if ($i == "rnr-naks") n += $(i + 1) }
+	     END { exit !(n > 0) }' "$w/stats" ||
+		fail "the SEND into an empty SRQ met no RNR NAK"
+fi
+[ -n "$MODE" ] && { echo "PASS"; exit 0; }
 
 : >"$w/stats"
 RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 die ||

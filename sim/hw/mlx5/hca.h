@@ -107,6 +107,7 @@ struct hca_srq {
 	uint16_t consumed; /* WQEs taken (compared with the doorbell) */
 	uint16_t head;	   /* next WQE index on the free list */
 	uint32_t limit;	   /* armed limit, 0 = not armed */
+	uint32_t land_qpn; /* the QP that last took a WQE (hca_land_srq.c) */
 	uint32_t uidx;
 	/* XRC: the domain whose TGT QPs may name it, and where its
 	 * completions go; 0 / NULL for a basic SRQ */
@@ -600,6 +601,11 @@ void hca_land_settle(void);
  * ACK is in our ring, from self), 0 to send it. */
 int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 	     const struct iovec *iov, int iovcnt);
+
+/* The SGEs of the WQE a SEND for qp would take from its SRQ, left in
+ * place (hca_land_srq.c); -1 if none may be offered. */
+int hca_land_srq_peek(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
+		      uint32_t *wqe_counter);
 
 /* The HCA's DMA into process pid (hca_peer.c): the local iovecs' want
  * bytes into its remote iovecs, in order. 1 if all landed, 0 if not. */

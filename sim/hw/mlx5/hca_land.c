@@ -45,7 +45,7 @@ static int offerable(const struct hca_qp *qp)
 	uint32_t ci;
 
 	if (qp->type != IB_QPT_RC || qp->xrc || qp->dct || qp->dci ||
-	    qp->dct_parent || qp->srq || qp->in_msg || qp->nak_pending ||
+	    qp->dct_parent || qp->in_msg || qp->nak_pending ||
 	    qp->rr_head != qp->rr_tail || !cq ||
 	    (qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS))
 		return 0;
@@ -58,6 +58,19 @@ static int offerable(const struct hca_qp *qp)
 	return ((cq->pi - ci) & 0xffffff) + 1 < cq->ncqe;
 }
 
+/* The SGEs of the receive WQE the next SEND for qp takes, left in place
+ * (an SRQ's: hca_land_srq.c); -1 if none is offered. */
+static int peek(struct hca_qp *qp, struct hca_sge *sge, uint32_t *n,
+		uint32_t *wc)
+{
+	if (qp->srq)
+		return hca_land_srq_peek(qp, sge, n, wc);
+	if (hca_recv_wqe(qp, sge, n, wc))
+		return -1;
+	qp->rq_consumed--; /* only looked at: the SEND takes it */
+	return 0;
+}
+
 /* Where the next SEND for qp would land, into l; 0 if it cannot. */
 static int offer(struct hca_qp *qp, struct hca_landing *l)
 {
@@ -67,9 +80,8 @@ static int offer(struct hca_qp *qp, struct hca_landing *l)
 	uint8_t synd;
 	void *p;
 
-	if (!offerable(qp) || hca_recv_wqe(qp, sge, &n, &wc))
+	if (!offerable(qp) || peek(qp, sge, &n, &wc))
 		return 0;
-	qp->rq_consumed--; /* only looked at: the SEND takes it */
 	if (n > HCA_LAND_SEGS)
 		return 0;
 	l->cap = 0;
@@ -99,6 +111,18 @@ static int offer(struct hca_qp *qp, struct hca_landing *l)
 	return 1;
 }
 
+/* Offer n names the CQE slot of an earlier one (QPs sharing a CQ): two
+ * SENDs would land in one slot. */
+static int cq_offered(const struct hca_landing *l, unsigned int n)
+{
+	unsigned int j;
+
+	for (j = 0; j < n; j++)
+		if (l[j].cqe == l[n].cqe)
+			return 1;
+	return 0;
+}
+
 void hca_land_offer(void)
 {
 	struct hca_landing *l = hca_fabric_landings(0);
@@ -112,7 +136,7 @@ void hca_land_offer(void)
 	for (qp = hca_qps; qp && i < HCA_LANDINGS; qp = qp->next) {
 		if (__atomic_load_n(&l[i].state, __ATOMIC_ACQUIRE) !=
 			    LAND_FREE ||
-		    !offer(qp, &l[i]))
+		    !offer(qp, &l[i]) || cq_offered(l, i))
 			continue;
 		__atomic_store_n(&l[i].state, LAND_OPEN, __ATOMIC_RELEASE);
 		i++;
@@ -177,7 +201,7 @@ static int fits(const struct hca_landing *l, const struct hca_pkt *p)
 	       l->qpn == p->dst_qpn && l->src_qpn == p->src_qpn &&
 	       l->ack.dst_dev == p->src_dev && l->psn == p->psn &&
 	       (p->len <= l->cap || p->len <= l->scat) && !p->xrc_srqn &&
-	       (p->flags & ~(uint32_t)HCA_PF_IMM) ==
+	       (p->flags & ~(uint32_t)(HCA_PF_IMM | HCA_PF_SE)) ==
 		       (HCA_PF_FIRST | HCA_PF_LAST);
 }
 

@@ -60,6 +60,7 @@ int hca_recv_wqe(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 		*nsge = read_sges(w + 16, srq->max_gs, sge);
 		srq->head = (uint16_t)(w[2] << 8 | w[3]);
 		srq->consumed++;
+		srq->land_qpn = qp->qpn;
 		avail = (uint16_t)(db - srq->consumed);
 		if (srq->limit && avail < srq->limit) {
 			/* one event per arming; query_srq then reads 0 */
