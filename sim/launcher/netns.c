@@ -29,6 +29,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static int write_file(const char *path, const char *text)
@@ -421,6 +422,50 @@ static int add_port(struct sim_net_setup *ns, const struct port_kind *k,
 	return ret ? ret : sim_net_add_addr(ns->world_sock, ifindex, def);
 }
 
+/*
+ * A veth's carrier reaches the kernel's link watch some time after `ip
+ * link set up` returned (up to a second, more under load), and IPv6 sets
+ * up the link (its fe80::/64 route: the way to every link-local default
+ * GID) only then. A program started before would find no route to a
+ * peer's default GID (ENETUNREACH at RTR), so the world waits for each
+ * port's link-local route; a port whose IPv6 is off never gets one, so
+ * the wait is bounded.
+ */
+#define LINK_READY_MS 5000
+
+static int link_routed(int sock, int ifindex)
+{
+	static const uint8_t ll[16] = {0xfe, 0x80, [15] = 1};
+	struct rtnl_req r;
+	struct rtmsg *rt = rtnl_start(&r, RTM_GETROUTE, 0, sizeof(*rt));
+
+	rt->rtm_family = AF_INET6;
+	rt->rtm_dst_len = 128;
+	rtnl_put(&r, RTA_DST, ll, sizeof(ll));
+	rtnl_put(&r, RTA_OIF, &ifindex, sizeof(ifindex));
+	return !rtnl_talk(sock, &r, NULL, NULL);
+}
+
+static void wait_links(const struct sim_net_setup *ns,
+		       const struct sim_launch *l)
+{
+	const struct timespec step = {.tv_nsec = 2000000};
+	unsigned int d, waited = 0;
+	char name[16];
+	int ifindex;
+
+	for (d = 0; d < l->cfg.ndev; d++) {
+		snprintf(name, sizeof(name), "%s%u",
+			 kinds[!l->cfg.link_eth[d]].name, d);
+		ifindex = (int)if_nametoindex(name);
+		while (ifindex && !link_routed(ns->world_sock, ifindex) &&
+		       waited < LINK_READY_MS / 2) {
+			nanosleep(&step, NULL);
+			waited++;
+		}
+	}
+}
+
 int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns)
 {
 	unsigned int d, i, n, need = 0;
@@ -472,6 +517,8 @@ int sim_net_setup(struct sim_launch *l, struct sim_net_setup *ns)
 		if (!l->cfg.link_eth[d])
 			ns->ipoib[ns->nipoib++] = d;
 	}
+	if (!ret)
+		wait_links(ns, l);
 	return ret;
 }
 
