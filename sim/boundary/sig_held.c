@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <gnu/lib-names.h>
 #include <string.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@ struct held {
 	int refaults; /* a fault of this kind comes back when re-executed */
 	int on;	      /* the sim's handler is installed */
 	int busy;     /* spin lock of program */
+	sim_sig_fn first; /* before fn, and stays held without it */
 	sim_sig_fn fn;
 	void (*noted)(const struct sigaction *act);
 	struct sigaction program; /* what the program asked for */
@@ -97,9 +99,42 @@ static NO_SSP void on_held(int sig, siginfo_t *si, void *ctx)
 {
 	struct held *h = slot(sig);
 	sim_sig_fn fn = h ? __atomic_load_n(&h->fn, __ATOMIC_ACQUIRE) : NULL;
+	sim_sig_fn first =
+		h ? __atomic_load_n(&h->first, __ATOMIC_ACQUIRE) : NULL;
 
+	if (first && first(sig, si, ctx))
+		return;
 	if (h && !(fn && fn(sig, si, ctx)))
 		pass_on(h, si, ctx);
+}
+
+static NO_SSP uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	sim_cookie_syscall(__NR_clock_gettime, CLOCK_MONOTONIC, (long)&ts, 0,
+			   0, 0);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A store into memory the kernel is making shared for DMA (core/
+ * dma_pin.c) found it read-only for a moment: wait for the conversion,
+ * then store again. A fault there long after is the program's.
+ */
+static NO_SSP int dma_fault(int sig, siginfo_t *si, void *ctx)
+{
+	uintptr_t a = (uintptr_t)si->si_addr;
+
+	(void)ctx;
+	if (sig != SIGSEGV || si->si_code != SEGV_ACCERR ||
+	    a < __atomic_load_n(&sim_dma_conv.lo, __ATOMIC_ACQUIRE) ||
+	    a >= __atomic_load_n(&sim_dma_conv.hi, __ATOMIC_ACQUIRE))
+		return 0;
+	while (__atomic_load_n(&sim_dma_conv.busy, __ATOMIC_ACQUIRE))
+		sim_cookie_syscall(__NR_sched_yield, 0, 0, 0, 0, 0);
+	return mono_ns() < __atomic_load_n(&sim_dma_conv.until,
+					   __ATOMIC_ACQUIRE);
 }
 
 static int find_libc_sigaction(void)
@@ -145,6 +180,22 @@ static int hold_for_device(int sig, sim_sig_fn fn, int flags)
 	return sim_sig_hold(sig, fn, flags, NULL, NULL);
 }
 
+int sim_sig_hold_dma(void)
+{
+	struct held *h = slot(SIGSEGV);
+	int ret = 0;
+
+	if (h->first)
+		return 0;
+	__atomic_store_n(&h->first, dma_fault, __ATOMIC_RELEASE);
+	if (!h->on)
+		ret = sim_sig_hold(SIGSEGV, h->fn, SA_ONSTACK | SA_RESTART, NULL,
+				   h->noted);
+	if (ret)
+		__atomic_store_n(&h->first, NULL, __ATOMIC_RELEASE);
+	return ret;
+}
+
 const struct sim_sig_trap_ops sim_sig_held_trap = {
 	.hold = hold_for_device,
 	.release = sim_sig_release,
@@ -156,6 +207,10 @@ void sim_sig_release(int sig)
 
 	if (!h || !__atomic_load_n(&h->on, __ATOMIC_ACQUIRE))
 		return;
+	if (h->first) { /* still the sim's, for the first hook */
+		__atomic_store_n(&h->fn, NULL, __ATOMIC_RELEASE);
+		return;
+	}
 	__atomic_store_n(&h->on, 0, __ATOMIC_RELEASE);
 	libc_sigaction(sig, &h->program, NULL);
 }

@@ -219,6 +219,8 @@ static int user_mr(struct sim_mr *mr, struct sim_pd *pd, uint64_t addr,
 	mr->length = len;
 	mr->iova = iova;
 	mr->access = (uint32_t)acc;
+	if (!(acc & IB_UVERBS_ACCESS_ON_DEMAND))
+		sim_dma_pin(addr, len); /* where a peer's HCA writes */
 	return 0;
 }
 

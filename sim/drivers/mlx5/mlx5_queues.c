@@ -137,6 +137,8 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 			&dbrec);
 	if (ret)
 		return ret;
+	if (!gcq->buf_umem.present) /* where a peer's HCA writes CQEs */
+		sim_dma_pin(req.buf_addr, (uint64_t)entries * req.cqe_size);
 	c.dev = uv->dev;
 	c.ncqe = entries;
 	c.cqe_size = req.cqe_size;
@@ -201,6 +203,7 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 		ret = mlx5_sim_cmd(&q, sizeof(q), &qo, sizeof(qo));
 	if (ret)
 		return ret;
+	sim_dma_pin(req.buf_addr, (uint64_t)entries * req.cqe_size);
 	if (req.cqe_size != qo.cqe_size)
 		return -EINVAL;
 	m.ncqe = entries;

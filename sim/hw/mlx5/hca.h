@@ -739,6 +739,7 @@ struct hca_stats {
 	uint64_t db_traps;     /* stores to UAR pages that trapped */
 	uint64_t db_opens;     /* UAR pages left writable while streaming */
 	uint64_t landed;       /* SENDs a sender placed here (hca_land.c) */
+	uint64_t peer_copies;  /* pieces copied into a peer's pinned pages */
 };
 extern struct hca_stats hca_stats;
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the

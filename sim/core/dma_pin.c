@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Pinning user memory for the device, as DMA from another process needs
+ * it (common/dma_pin.h). When the kernel pins a user MR or a CQ buffer,
+ * each private anonymous read-write piece of the range becomes a shared
+ * mapping of this process's one memfd at the same address, contents
+ * kept, and is published in the process's table; what is file-backed,
+ * shared, locked or otherwise special stays as it is (the HCA of a peer
+ * then writes it through the address space, as before).
+ *
+ * A conversion makes the piece read-only, copies it into the memfd and
+ * maps the memfd over it: a thread that stores into it meanwhile faults,
+ * and the held SIGSEGV (boundary/sig_held.c) waits for the conversion
+ * and retries the store (sim_dma_conv). A system call that writes there
+ * in that moment fails with EFAULT. munmap punches the pages out of the
+ * memfd (a peer's mapping stays, as DMA into pinned pages would); pieces
+ * the program unmapped behind the sim are found and punched at the next
+ * pin. A fork child gets a private copy of every piece not DONTFORK
+ * (dma_pin_fork.c). Nothing of it under valgrind.
+ *
+ * Needs sim_lock throughout.
+ */
+#include "sim.h"
+#include "dma_pin.h"
+#include "dma_pin_int.h"
+#include "raw_syscall.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#define CONV_RETRY_NS 1000000000ull /* a fault retried after a conversion */
+#define MAX_PIECES    16
+
+struct sim_dma_conv sim_dma_conv;
+struct dma_pin dma_pin = {.memfd = -1};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	sim_cookie_syscall(__NR_clock_gettime, CLOCK_MONOTONIC, (long)&ts, 0,
+			   0, 0);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int off_here(void)
+{
+	const char *pre = getenv("LD_PRELOAD");
+
+	/* valgrind does not see a peer's stores into shared pages */
+	return !sim.active || (pre && strstr(pre, "vgpreload"));
+}
+
+/* The memfd and the table, made at the first pin. 0 or -1. */
+static int pin_open(void)
+{
+	char path[SIM_PATH_LEN + 32];
+	struct stat st;
+	void *t;
+	int fd;
+
+	if (dma_pin.t)
+		return 0;
+	if (dma_pin.off || sim_dma_table_path(path, sizeof(path), sim.dir,
+					      getpid()))
+		return -1;
+	dma_pin.off = 1; /* unless all goes well */
+	if (sim_sig_hold_dma())
+		return -1; /* a store during a conversion would kill */
+	fd = sim_open_private(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	t = sim_cookie_syscall(__NR_ftruncate, fd, 4096, 0, 0, 0)
+		    ? MAP_FAILED
+		    : sys.mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       fd, 0);
+	sim_close_private(fd);
+	if (t == MAP_FAILED)
+		return -1;
+	dma_pin.memfd = (int)sim_cookie_syscall(
+		__NR_memfd_create, (long)SIM_DMA_MEMFD_NAME, MFD_CLOEXEC, 0,
+		0, 0);
+	if (dma_pin.memfd < 0 || sim_internal_fd_add(&dma_pin.memfd) ||
+	    sys.fstat(dma_pin.memfd, &st)) {
+		sim_internal_fd_close(&dma_pin.memfd);
+		sys.munmap(t, 4096);
+		return -1;
+	}
+	dma_pin.t = t;
+	dma_pin.ino = st.st_ino;
+	dma_pin.next = 0;
+	dma_table_begin();
+	memset(dma_pin.t, 0, sizeof(*dma_pin.t));
+	dma_pin.t->seq = 1;
+	dma_pin.t->ino = st.st_ino;
+	dma_table_end();
+	dma_pin.off = 0;
+	return 0;
+}
+
+void dma_table_begin(void)
+{
+	/* a full barrier: odd before any change is seen */
+	__atomic_add_fetch(&dma_pin.t->seq, 1, __ATOMIC_SEQ_CST);
+}
+
+void dma_table_end(void)
+{
+	dma_pin.t->fd = dma_pin.memfd;
+	__atomic_store_n(&dma_pin.t->seq, dma_pin.t->seq + 1,
+			 __ATOMIC_RELEASE);
+}
+
+void dma_punch(uint64_t off, uint64_t len)
+{
+	sim_cookie_syscall(__NR_fallocate, dma_pin.memfd,
+			   FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			   (long)off, (long)len, 0);
+}
+
+/* Slot i's range goes; its pages leave the memfd. Inside begin/end. */
+static void drop(uint32_t i)
+{
+	struct sim_dma_table *t = dma_pin.t;
+
+	dma_punch(t->r[i].off, t->r[i].len);
+	t->r[i] = t->r[--t->n];
+	memset(&t->r[t->n], 0, sizeof(t->r[t->n]));
+}
+
+/* Is the page at va one of this process's memfd pages, at off? */
+static int ours_at(const struct dma_vma *v, uint64_t va, uint64_t off)
+{
+	return v->ino == dma_pin.ino && v->perms[3] == 's' && va >= v->start &&
+	       va < v->end && v->pgoff + (va - v->start) == off;
+}
+
+struct survey {
+	uint64_t lo, hi, cur;
+	int bad;
+	unsigned int n;
+	struct dma_vma piece[MAX_PIECES];
+	uint8_t alive[SIM_DMA_RANGES];
+};
+
+/* Which table ranges still map their pages (a part of them will do). */
+static void mark_alive(struct survey *s, const struct dma_vma *v)
+{
+	const struct sim_dma_table *t = dma_pin.t;
+	uint64_t a;
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++) {
+		a = t->r[i].va > v->start ? t->r[i].va : v->start;
+		if (a < t->r[i].va + t->r[i].len &&
+		    ours_at(v, a, t->r[i].off + (a - t->r[i].va)))
+			s->alive[i] = 1;
+	}
+}
+
+static int survey_vma(const struct dma_vma *v, void *arg)
+{
+	struct survey *s = arg;
+	struct dma_vma *p;
+
+	mark_alive(s, v);
+	if (v->end <= s->cur || v->start >= s->hi || s->bad)
+		return 0;
+	if (v->start > s->cur) {
+		s->bad = 1; /* a hole in the range */
+		return 0;
+	}
+	s->cur = v->end < s->hi ? v->end : s->hi;
+	if (v->ino == dma_pin.ino && v->perms[3] == 's')
+		return 0; /* pinned before */
+	if (!dma_vma_private_anon(v) || s->n == MAX_PIECES) {
+		s->bad = 1;
+		return 0;
+	}
+	p = &s->piece[s->n++];
+	*p = *v;
+	p->start = v->start > s->lo ? v->start : s->lo;
+	p->end = s->cur;
+	return 0;
+}
+
+static int nonzero(const uint64_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len / 8; i++)
+		if (p[i])
+			return 1;
+	return 0;
+}
+
+/* Back [va, va+len) by the memfd at off. 0 or -1 (the pages untouched). */
+static int convert(const struct dma_vma *v, uint64_t off)
+{
+	size_t len = v->end - v->start, page = sim.sh->cfg.page_size, o;
+	uint8_t *a = (uint8_t *)(uintptr_t)v->start, *tmp;
+	void *p;
+
+	if (sim_cookie_syscall(__NR_ftruncate, dma_pin.memfd,
+			       (long)(off + len), 0, 0, 0))
+		return -1;
+	tmp = sys.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       dma_pin.memfd, (off_t)off);
+	if (tmp == MAP_FAILED)
+		return -1;
+	__atomic_store_n(&sim_dma_conv.busy, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sim_dma_conv.lo, v->start, __ATOMIC_RELAXED);
+	__atomic_store_n(&sim_dma_conv.hi, v->end, __ATOMIC_RELEASE);
+	p = sys.mprotect(a, len, PROT_READ) ? MAP_FAILED : a;
+	for (o = 0; p != MAP_FAILED && o < len; o += page)
+		if (nonzero((const uint64_t *)(a + o), page))
+			memcpy(tmp + o, a + o, page);
+	if (p != MAP_FAILED)
+		p = sys.mmap(a, len, PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_FIXED, dma_pin.memfd, (off_t)off);
+	if (p == MAP_FAILED)
+		sys.mprotect(a, len, PROT_READ | PROT_WRITE);
+	else
+		dma_vma_readvise(v);
+	__atomic_store_n(&sim_dma_conv.until, now_ns() + CONV_RETRY_NS,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&sim_dma_conv.busy, 0, __ATOMIC_RELEASE);
+	sys.munmap(tmp, len);
+	if (p == MAP_FAILED)
+		dma_punch(off, len);
+	return p == MAP_FAILED ? -1 : 0;
+}
+
+static void publish(const struct dma_vma *v, uint64_t off)
+{
+	struct sim_dma_table *t = dma_pin.t;
+
+	dma_table_begin();
+	t->r[t->n].va = v->start;
+	t->r[t->n].len = v->end - v->start;
+	t->r[t->n].off = off;
+	t->n++;
+	dma_table_end();
+}
+
+void sim_dma_pin(uint64_t addr, uint64_t len)
+{
+	uint64_t page = sim.sh->cfg.page_size, off;
+	static struct survey s;
+	unsigned int i;
+
+	if (!len || addr + len < addr || off_here() || pin_open())
+		return;
+	memset(&s, 0, sizeof(s));
+	s.lo = addr & ~(page - 1);
+	s.hi = (addr + len + page - 1) & ~(page - 1);
+	s.cur = s.lo;
+	if (dma_vmas_each(survey_vma, &s))
+		return;
+	dma_table_begin();
+	for (i = dma_pin.t->n; i-- > 0;)
+		if (!s.alive[i])
+			drop(i);
+	dma_table_end();
+	if (s.bad || s.cur < s.hi)
+		return;
+	for (i = 0; i < s.n; i++) {
+		off = dma_pin.next;
+		if (dma_pin.t->n == SIM_DMA_RANGES ||
+		    off + (s.piece[i].end - s.piece[i].start) > SIM_DMA_SPAN ||
+		    convert(&s.piece[i], off))
+			return;
+		dma_pin.next = off + (s.piece[i].end - s.piece[i].start);
+		publish(&s.piece[i], off);
+	}
+}
+
+/* What is left of slot i once [lo, hi) went; the middle needs a slot. */
+static void cut(uint32_t i, uint64_t lo, uint64_t hi)
+{
+	struct sim_dma_range *r = &dma_pin.t->r[i], tail;
+	uint64_t end = r->va + r->len;
+
+	if (lo < r->va)
+		lo = r->va;
+	if (hi > end)
+		hi = end;
+	if (lo >= hi)
+		return;
+	if (lo == r->va && hi == end) {
+		drop(i);
+		return;
+	}
+	dma_punch(r->off + (lo - r->va), hi - lo);
+	tail = (struct sim_dma_range){hi, end - hi, r->off + (hi - r->va)};
+	if (lo > r->va) {
+		r->len = lo - r->va;
+		if (hi < end && dma_pin.t->n < SIM_DMA_RANGES)
+			dma_pin.t->r[dma_pin.t->n++] = tail;
+		else if (hi < end) /* no slot: the rest stays as it is */
+			dma_punch(tail.off, tail.len);
+	} else {
+		*r = tail;
+	}
+}
+
+void sim_dma_unmap(void *addr, size_t len)
+{
+	uint64_t page, lo = (uintptr_t)addr, hi;
+	uint32_t i;
+
+	if (!dma_pin.t || !len)
+		return;
+	page = sim.sh->cfg.page_size;
+	hi = (lo + len + page - 1) & ~(page - 1);
+	dma_table_begin();
+	for (i = dma_pin.t->n; i-- > 0;)
+		cut(i, lo, hi);
+	dma_table_end();
+}
+
+/* A new image of this pid: what the old one published is gone. */
+void sim_dma_exec_reset(void)
+{
+	char path[SIM_PATH_LEN + 32];
+	struct sim_dma_table *t;
+	int fd;
+
+	if (sim_dma_table_path(path, sizeof(path), sim.dir, getpid()))
+		return;
+	fd = sim_open_private(path, O_RDWR | O_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	t = sys.mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	sim_close_private(fd);
+	if (t == MAP_FAILED)
+		return;
+	__atomic_or_fetch(&t->seq, 1, __ATOMIC_SEQ_CST);
+	t->n = 0;
+	t->ino = 0;
+	t->fd = -1;
+	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELEASE);
+	sys.munmap(t, 4096);
+}
