@@ -123,43 +123,90 @@ void dma_punch(uint64_t off, uint64_t len)
 			   (long)off, (long)len, 0);
 }
 
-/* Slot i's range goes; its pages leave the memfd. Inside begin/end. */
-static void drop(uint32_t i)
+/* Slot i's range goes (its pages leave the memfd if punch). Inside
+ * begin/end. */
+static void drop(uint32_t i, int punch)
 {
 	struct sim_dma_table *t = dma_pin.t;
 
-	dma_punch(t->r[i].off, t->r[i].len);
-	t->r[i] = t->r[--t->n];
+	if (punch)
+		dma_punch(t->r[i].off, t->r[i].len);
+	t->n--;
+	t->r[i] = t->r[t->n];
+	dma_pin.refs[i] = dma_pin.refs[t->n];
 	memset(&t->r[t->n], 0, sizeof(t->r[t->n]));
+	dma_pin.refs[t->n] = 0;
 }
 
-/* Is the page at va one of this process's memfd pages, at off? */
-static int ours_at(const struct dma_vma *v, uint64_t va, uint64_t off)
+void dma_copy_data(uint8_t *dst, const uint8_t *src, uint64_t off,
+		   uint64_t len)
 {
-	return v->ino == dma_pin.ino && v->perms[3] == 's' && va >= v->start &&
-	       va < v->end && v->pgoff + (va - v->start) == off;
+	long d, h, end = (long)(off + len), pos = (long)off;
+
+	while (pos < end) {
+		d = sim_cookie_syscall(__NR_lseek, dma_pin.memfd, pos,
+				       SEEK_DATA, 0, 0);
+		if (d < 0 || d >= end)
+			return; /* holes read as zeros */
+		h = sim_cookie_syscall(__NR_lseek, dma_pin.memfd, d, SEEK_HOLE,
+				       0, 0);
+		if (h < 0 || h > end)
+			h = end;
+		memcpy(dst + (d - (long)off), src + (d - (long)off),
+		       (size_t)(h - d));
+		pos = h;
+	}
 }
+
+static void conv_begin(uint64_t lo, uint64_t hi)
+{
+	__atomic_store_n(&sim_dma_conv.busy, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sim_dma_conv.lo, lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&sim_dma_conv.hi, hi, __ATOMIC_RELEASE);
+}
+
+static void conv_end(void)
+{
+	__atomic_store_n(&sim_dma_conv.until, now_ns() + CONV_RETRY_NS,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&sim_dma_conv.busy, 0, __ATOMIC_RELEASE);
+}
+
+static int ours(const struct dma_vma *v)
+{
+	return v->ino == dma_pin.ino && v->perms[3] == 's';
+}
+
+/* Where a table range's pages are mapped now. */
+enum { ENT_GONE, ENT_ELSEWHERE, ENT_HERE };
 
 struct survey {
 	uint64_t lo, hi, cur;
 	int bad;
 	unsigned int n;
 	struct dma_vma piece[MAX_PIECES];
-	uint8_t alive[SIM_DMA_RANGES];
+	uint8_t state[SIM_DMA_RANGES];
+	struct dma_vma home[SIM_DMA_RANGES]; /* ENT_HERE: the vma */
 };
 
-/* Which table ranges still map their pages (a part of them will do). */
-static void mark_alive(struct survey *s, const struct dma_vma *v)
+static void mark(struct survey *s, const struct dma_vma *v)
 {
 	const struct sim_dma_table *t = dma_pin.t;
-	uint64_t a;
+	const struct sim_dma_range *r;
+	uint64_t vlen = v->end - v->start;
 	uint32_t i;
 
-	for (i = 0; i < t->n; i++) {
-		a = t->r[i].va > v->start ? t->r[i].va : v->start;
-		if (a < t->r[i].va + t->r[i].len &&
-		    ours_at(v, a, t->r[i].off + (a - t->r[i].va)))
-			s->alive[i] = 1;
+	for (i = 0; ours(v) && i < t->n; i++) {
+		r = &t->r[i];
+		if (r->off >= v->pgoff + vlen || v->pgoff >= r->off + r->len)
+			continue;
+		if (s->state[i] == ENT_GONE)
+			s->state[i] = ENT_ELSEWHERE;
+		if (r->va >= v->start && r->va + r->len <= v->end &&
+		    v->pgoff + (r->va - v->start) == r->off) {
+			s->state[i] = ENT_HERE;
+			s->home[i] = *v;
+		}
 	}
 }
 
@@ -168,7 +215,7 @@ static int survey_vma(const struct dma_vma *v, void *arg)
 	struct survey *s = arg;
 	struct dma_vma *p;
 
-	mark_alive(s, v);
+	mark(s, v);
 	if (v->end <= s->cur || v->start >= s->hi || s->bad)
 		return 0;
 	if (v->start > s->cur) {
@@ -176,7 +223,7 @@ static int survey_vma(const struct dma_vma *v, void *arg)
 		return 0;
 	}
 	s->cur = v->end < s->hi ? v->end : s->hi;
-	if (v->ino == dma_pin.ino && v->perms[3] == 's')
+	if (ours(v))
 		return 0; /* pinned before */
 	if (!dma_vma_private_anon(v) || s->n == MAX_PIECES) {
 		s->bad = 1;
@@ -200,22 +247,20 @@ static int nonzero(const uint64_t *p, size_t len)
 }
 
 /* Back [va, va+len) by the memfd at off. 0 or -1 (the pages untouched). */
-static int convert(const struct dma_vma *v, uint64_t off)
+static int convert(const struct dma_vma *v, uint64_t off, uint64_t span)
 {
 	size_t len = v->end - v->start, page = sim.sh->cfg.page_size, o;
 	uint8_t *a = (uint8_t *)(uintptr_t)v->start, *tmp;
 	void *p;
 
 	if (sim_cookie_syscall(__NR_ftruncate, dma_pin.memfd,
-			       (long)(off + len), 0, 0, 0))
+			       (long)(off + span), 0, 0, 0))
 		return -1;
 	tmp = sys.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       dma_pin.memfd, (off_t)off);
 	if (tmp == MAP_FAILED)
 		return -1;
-	__atomic_store_n(&sim_dma_conv.busy, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&sim_dma_conv.lo, v->start, __ATOMIC_RELAXED);
-	__atomic_store_n(&sim_dma_conv.hi, v->end, __ATOMIC_RELEASE);
+	conv_begin(v->start, v->end);
 	p = sys.mprotect(a, len, PROT_READ) ? MAP_FAILED : a;
 	for (o = 0; p != MAP_FAILED && o < len; o += page)
 		if (nonzero((const uint64_t *)(a + o), page))
@@ -227,9 +272,7 @@ static int convert(const struct dma_vma *v, uint64_t off)
 		sys.mprotect(a, len, PROT_READ | PROT_WRITE);
 	else
 		dma_vma_readvise(v);
-	__atomic_store_n(&sim_dma_conv.until, now_ns() + CONV_RETRY_NS,
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&sim_dma_conv.busy, 0, __ATOMIC_RELEASE);
+	conv_end();
 	sys.munmap(tmp, len);
 	if (p == MAP_FAILED)
 		dma_punch(off, len);
@@ -248,35 +291,132 @@ static void publish(const struct dma_vma *v, uint64_t off)
 	dma_table_end();
 }
 
+static struct survey s;
+
+/* The page-aligned [lo, hi) of [addr, addr+len); 0 if it wraps. */
+static int page_range(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t page = sim.sh->cfg.page_size;
+
+	*lo = addr & ~(page - 1);
+	*hi = (addr + len + page - 1) & ~(page - 1);
+	return len && addr + len >= addr && *hi > *lo;
+}
+
+/* The table ranges [lo, hi) meets: one pin more (d 1) or less (-1). */
+static void ref_range(uint64_t lo, uint64_t hi, int d)
+{
+	const struct sim_dma_table *t = dma_pin.t;
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->r[i].va < hi && lo < t->r[i].va + t->r[i].len &&
+		    (d > 0 || dma_pin.refs[i]))
+			dma_pin.refs[i] += d;
+}
+
+/* The walk of the mappings (pieces to pin in [lo, hi)): 0 or -1. */
+static int survey(uint64_t lo, uint64_t hi)
+{
+	memset(&s, 0, sizeof(s));
+	s.lo = lo;
+	s.hi = hi;
+	s.cur = lo;
+	return dma_vmas_each(survey_vma, &s);
+}
+
+/* Room for the next piece: the piece's length again stays free after
+ * it, so that growing the mapping in place (mremap) finds zeros. */
+static uint64_t piece_span(const struct dma_vma *v)
+{
+	uint64_t len = v->end - v->start, g = 2ull << 20;
+
+	return len + ((len + g - 1) & ~(g - 1));
+}
+
 void sim_dma_pin(uint64_t addr, uint64_t len)
 {
-	uint64_t page = sim.sh->cfg.page_size, off;
-	static struct survey s;
+	uint64_t lo, hi, off;
 	unsigned int i;
 
-	if (!len || addr + len < addr || off_here() || pin_open())
-		return;
-	memset(&s, 0, sizeof(s));
-	s.lo = addr & ~(page - 1);
-	s.hi = (addr + len + page - 1) & ~(page - 1);
-	s.cur = s.lo;
-	if (dma_vmas_each(survey_vma, &s))
+	if (!page_range(addr, len, &lo, &hi) || off_here() || pin_open() ||
+	    survey(lo, hi))
 		return;
 	dma_table_begin();
-	for (i = dma_pin.t->n; i-- > 0;)
-		if (!s.alive[i])
-			drop(i);
+	for (i = dma_pin.t->n; i-- > 0;) /* unmapped behind the sim */
+		if (s.state[i] == ENT_GONE)
+			drop(i, 1);
 	dma_table_end();
-	if (s.bad || s.cur < s.hi)
-		return;
-	for (i = 0; i < s.n; i++) {
+	for (i = 0; !s.bad && s.cur == s.hi && i < s.n; i++) {
 		off = dma_pin.next;
 		if (dma_pin.t->n == SIM_DMA_RANGES ||
-		    off + (s.piece[i].end - s.piece[i].start) > SIM_DMA_SPAN ||
-		    convert(&s.piece[i], off))
-			return;
-		dma_pin.next = off + (s.piece[i].end - s.piece[i].start);
+		    off + piece_span(&s.piece[i]) > SIM_DMA_SPAN ||
+		    convert(&s.piece[i], off, piece_span(&s.piece[i])))
+			break;
+		dma_pin.next = off + piece_span(&s.piece[i]);
 		publish(&s.piece[i], off);
+	}
+	ref_range(lo, hi, 1);
+}
+
+/* Slot i back to private anonymous memory, contents kept; dropped. */
+static void revert(uint32_t i, const struct dma_vma *home)
+{
+	struct sim_dma_range r = dma_pin.t->r[i];
+	struct dma_vma v = *home;
+	uint8_t *va = (uint8_t *)(uintptr_t)r.va, *tmp;
+	void *p;
+
+	if (strcmp(home->perms, "rw-s"))
+		return; /* the program's protection: leave it */
+	tmp = sys.mmap(NULL, r.len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (tmp == MAP_FAILED)
+		return;
+	dma_table_begin();
+	drop(i, 0); /* no peer copies into it from here */
+	dma_table_end();
+	conv_begin(r.va, r.va + r.len);
+	p = sys.mprotect(va, r.len, PROT_READ) ? MAP_FAILED : va;
+	if (p != MAP_FAILED) {
+		dma_copy_data(tmp, va, r.off, r.len);
+		p = sys.mremap(tmp, r.len, r.len, MREMAP_MAYMOVE | MREMAP_FIXED,
+			       va);
+	}
+	if (p == MAP_FAILED) {
+		sys.mprotect(va, r.len, PROT_READ | PROT_WRITE);
+		sys.munmap(tmp, r.len);
+	} else {
+		v.start = r.va;
+		v.end = r.va + r.len;
+		dma_vma_readvise(&v);
+		dma_punch(r.off, r.len);
+	}
+	conv_end();
+}
+
+void sim_dma_unpin(uint64_t addr, uint64_t len)
+{
+	uint64_t lo, hi;
+	uint32_t i;
+
+	if (!dma_pin.t || !page_range(addr, len, &lo, &hi))
+		return;
+	ref_range(lo, hi, -1);
+	if (survey(0, 0))
+		return;
+	/* from the top: a drop moves the last slot into its place */
+	for (i = dma_pin.t->n; i-- > 0;) {
+		if (dma_pin.refs[i] || dma_pin.t->r[i].va >= hi ||
+		    dma_pin.t->r[i].va + dma_pin.t->r[i].len <= lo)
+			continue;
+		if (s.state[i] == ENT_HERE) {
+			revert(i, &s.home[i]);
+		} else if (s.state[i] == ENT_GONE) {
+			dma_table_begin();
+			drop(i, 1);
+			dma_table_end();
+		}
 	}
 }
 
@@ -293,15 +433,17 @@ static void cut(uint32_t i, uint64_t lo, uint64_t hi)
 	if (lo >= hi)
 		return;
 	if (lo == r->va && hi == end) {
-		drop(i);
+		drop(i, 1);
 		return;
 	}
 	dma_punch(r->off + (lo - r->va), hi - lo);
 	tail = (struct sim_dma_range){hi, end - hi, r->off + (hi - r->va)};
 	if (lo > r->va) {
 		r->len = lo - r->va;
-		if (hi < end && dma_pin.t->n < SIM_DMA_RANGES)
+		if (hi < end && dma_pin.t->n < SIM_DMA_RANGES) {
+			dma_pin.refs[dma_pin.t->n] = dma_pin.refs[i];
 			dma_pin.t->r[dma_pin.t->n++] = tail;
+		}
 		else if (hi < end) /* no slot: the rest stays as it is */
 			dma_punch(tail.off, tail.len);
 	} else {

@@ -49,7 +49,7 @@ static int snap_vma(const struct dma_vma *v, void *arg)
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (c == MAP_FAILED)
 		return 0;
-	memcpy(c, (void *)(uintptr_t)v->start, len);
+	dma_copy_data(c, (const uint8_t *)(uintptr_t)v->start, v->pgoff, len);
 	if (sim_cookie_syscall(__NR_madvise, (long)v->start, (long)len,
 			       MADV_DONTFORK, 0, 0)) {
 		sys.munmap(c, len);
@@ -99,5 +99,6 @@ void sim_dma_fork_child(void)
 	sim_internal_fd_close(&dma_pin.memfd);
 	dma_pin.ino = 0;
 	dma_pin.next = 0;
+	memset(dma_pin.refs, 0, sizeof(dma_pin.refs));
 	dma_pin.off = 0;
 }

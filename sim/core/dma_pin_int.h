@@ -17,6 +17,7 @@ struct dma_pin {
 	uint64_t ino;
 	uint64_t next; /* the memfd's next free offset */
 	struct sim_dma_table *t;
+	uint32_t refs[SIM_DMA_RANGES]; /* pins (MRs, CQs) of each range */
 };
 extern struct dma_pin dma_pin;
 
@@ -43,5 +44,9 @@ void dma_table_begin(void);
 void dma_table_end(void);
 /* Free the memfd's pages of [off, off+len). */
 void dma_punch(uint64_t off, uint64_t len);
+/* The bytes of src that the memfd holds at [off, off+len) to dst (its
+ * holes read as zeros: not read, so not allocated). */
+void dma_copy_data(uint8_t *dst, const uint8_t *src, uint64_t off,
+		   uint64_t len);
 
 #endif

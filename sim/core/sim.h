@@ -406,6 +406,9 @@ void sim_munmap_note(void *addr, size_t len);
  * it is where not.
  */
 void sim_dma_pin(uint64_t addr, uint64_t len);
+/* One pin of [addr, addr+len) less (DEREG_MR, a CQ's old ring): a range
+ * no pin holds is private anonymous memory again, as before. */
+void sim_dma_unpin(uint64_t addr, uint64_t len);
 /* The program unmapped [addr, addr+len): free what the memfd held there. */
 void sim_dma_unmap(void *addr, size_t len);
 /* A new image of this pid starts: forget the old image's table. */

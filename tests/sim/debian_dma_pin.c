@@ -4,7 +4,8 @@
  * a registered MR's private anonymous pages become the process's shared
  * memfd pages, as a peer's HCA writes them. What a program must not see
  * of it, and what it must see of a real kernel's pinning:
- *  - contents kept, and the range shown as the sim's memfd;
+ *  - contents kept, and the range shown as the sim's memfd while an MR
+ *    or CQ holds it, private again (contents kept) once none does;
  *  - a thread storing into the buffer while it is registered loses no
  *    store (the range is read-only for a moment);
  *  - a fork child has its own copy (the parent's later stores are not
@@ -91,7 +92,7 @@ static uint8_t *map_buf(size_t len)
 static void contents_kept(void)
 {
 	uint8_t *p = map_buf(LEN);
-	struct ibv_mr *mr;
+	struct ibv_mr *mr, *mr2;
 	int i, bad = 0;
 
 	for (i = 0; i < LEN; i += 97)
@@ -104,7 +105,18 @@ static void contents_kept(void)
 	CHECK(!bad, "%d bytes changed by the registration", bad);
 	p[LEN - 1] = 0x5a; /* writable after it */
 	CHECK(p[LEN - 1] == 0x5a, "store lost");
+	/* a second MR over half of it: the pages stay pinned until both go */
+	mr2 = ibv_reg_mr(pd, p + LEN / 2, LEN / 2, ibv_flags);
+	CHECK(mr2, "reg_mr: %s", strerror(errno));
 	CHECK(mr && !ibv_dereg_mr(mr), "dereg_mr");
+	CHECK(memfd_backed(p + LEN / 2, LEN / 2),
+	      "pinned by the second MR, yet not the memfd's any more");
+	CHECK(mr2 && !ibv_dereg_mr(mr2), "dereg_mr");
+	CHECK(!memfd_backed(p + LEN / 2, PAGE) && !memfd_backed(p, PAGE),
+	      "no MR left, yet the memfd's pages");
+	for (i = 0; i < LEN - 1; i += 97)
+		bad += p[i] != (uint8_t)(i / 97 + 1);
+	CHECK(!bad && p[LEN - 1] == 0x5a, "%d bytes changed by DEREG_MR", bad);
 	munmap(p, LEN);
 }
 
