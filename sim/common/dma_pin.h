@@ -25,7 +25,7 @@
 
 #define SIM_DMA_RANGES 160
 /* The memfd's offsets stay below this: a peer maps that much of it. */
-#define SIM_DMA_SPAN (1ull << 36)
+#define SIM_DMA_SPAN (1ull << 40)
 #define SIM_DMA_MEMFD_NAME "rdma-sim-dma"
 
 struct sim_dma_range {

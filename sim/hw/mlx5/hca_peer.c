@@ -313,8 +313,12 @@ int hca_peer_write(int32_t pid, const struct iovec *loc, int nl,
 			    total(rem, nr) == want
 		    ? peer_get(pid)
 		    : NULL;
-	if (p && p->vouched && p->win)
-		return !peer_exited(p) && write_mixed(p, loc, nl, rem, nr);
+	if (p && p->vouched && p->win) {
+		if (!peer_exited(p))
+			return write_mixed(p, loc, nl, rem, nr);
+		peer_drop(p); /* its pid may come back, another process */
+		return 0;
+	}
 	if (process_vm_writev(pid, loc, (unsigned long)nl, rem,
 			      (unsigned long)nr, 0) == (ssize_t)want) {
 		if (p)
