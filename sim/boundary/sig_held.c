@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <gnu/lib-names.h>
 #include <string.h>
-#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -108,35 +107,6 @@ static NO_SSP void on_held(int sig, siginfo_t *si, void *ctx)
 		pass_on(h, si, ctx);
 }
 
-static NO_SSP uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	sim_cookie_syscall(__NR_clock_gettime, CLOCK_MONOTONIC, (long)&ts, 0,
-			   0, 0);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * A store into memory the kernel is making shared for DMA (core/
- * dma_pin.c) found it read-only for a moment: wait for the conversion,
- * then store again. A fault there long after is the program's.
- */
-static NO_SSP int dma_fault(int sig, siginfo_t *si, void *ctx)
-{
-	uintptr_t a = (uintptr_t)si->si_addr;
-
-	(void)ctx;
-	if (sig != SIGSEGV || si->si_code != SEGV_ACCERR ||
-	    a < __atomic_load_n(&sim_dma_conv.lo, __ATOMIC_ACQUIRE) ||
-	    a >= __atomic_load_n(&sim_dma_conv.hi, __ATOMIC_ACQUIRE))
-		return 0;
-	while (__atomic_load_n(&sim_dma_conv.busy, __ATOMIC_ACQUIRE))
-		sim_cookie_syscall(__NR_sched_yield, 0, 0, 0, 0, 0);
-	return mono_ns() < __atomic_load_n(&sim_dma_conv.until,
-					   __ATOMIC_ACQUIRE);
-}
-
 static int find_libc_sigaction(void)
 {
 	void *libc;
@@ -180,16 +150,18 @@ static int hold_for_device(int sig, sim_sig_fn fn, int flags)
 	return sim_sig_hold(sig, fn, flags, NULL, NULL);
 }
 
-int sim_sig_hold_dma(void)
+int sim_sig_hold_first(int sig, sim_sig_fn fn)
 {
-	struct held *h = slot(SIGSEGV);
+	struct held *h = slot(sig);
 	int ret = 0;
 
+	if (!h)
+		return -EINVAL;
 	if (h->first)
-		return 0;
-	__atomic_store_n(&h->first, dma_fault, __ATOMIC_RELEASE);
+		return h->first == fn ? 0 : -EBUSY;
+	__atomic_store_n(&h->first, fn, __ATOMIC_RELEASE);
 	if (!h->on)
-		ret = sim_sig_hold(SIGSEGV, h->fn, SA_ONSTACK | SA_RESTART, NULL,
+		ret = sim_sig_hold(sig, h->fn, SA_ONSTACK | SA_RESTART, NULL,
 				   h->noted);
 	if (ret)
 		__atomic_store_n(&h->first, NULL, __ATOMIC_RELEASE);

@@ -10,8 +10,8 @@
  *
  * A conversion makes the piece read-only, copies it into the memfd and
  * maps the memfd over it: a thread that stores into it meanwhile faults,
- * and the held SIGSEGV (boundary/sig_held.c) waits for the conversion
- * and retries the store (sim_dma_conv). A system call that writes there
+ * and the held SIGSEGV (boundary/sig_held.c, conv_fault) waits for the
+ * conversion and retries the store. A system call that writes there
  * in that moment fails with EFAULT. munmap punches the pages out of the
  * memfd (a peer's mapping stays, as DMA into pinned pages would); pieces
  * the program unmapped behind the sim are found and punched at the next
@@ -24,6 +24,7 @@
 #include "dma_pin.h"
 #include "dma_pin_int.h"
 #include "raw_syscall.h"
+#include "sig_held.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,16 +37,42 @@
 #define CONV_RETRY_NS 1000000000ull /* a fault retried after a conversion */
 #define MAX_PIECES    16
 
-struct sim_dma_conv sim_dma_conv;
+/* The range being converted, or last converted: a store into it that
+ * faults waits while busy, and is retried until the time `until`. */
+static struct {
+	uintptr_t lo, hi;
+	uint64_t until;
+	int busy;
+} conv;
+
 struct dma_pin dma_pin = {.memfd = -1};
 
-static uint64_t now_ns(void)
+static NO_SSP uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	sim_cookie_syscall(__NR_clock_gettime, CLOCK_MONOTONIC, (long)&ts, 0,
 			   0, 0);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A store into memory being converted found it read-only for a moment
+ * (the held SIGSEGV, first): wait for the conversion, then store again.
+ * A fault there long after is the program's.
+ */
+static NO_SSP int conv_fault(int sig, siginfo_t *si, void *ctx)
+{
+	uintptr_t a = (uintptr_t)si->si_addr;
+
+	(void)ctx;
+	if (sig != SIGSEGV || si->si_code != SEGV_ACCERR ||
+	    a < __atomic_load_n(&conv.lo, __ATOMIC_ACQUIRE) ||
+	    a >= __atomic_load_n(&conv.hi, __ATOMIC_ACQUIRE))
+		return 0;
+	while (__atomic_load_n(&conv.busy, __ATOMIC_ACQUIRE))
+		sim_cookie_syscall(__NR_sched_yield, 0, 0, 0, 0, 0);
+	return now_ns() < __atomic_load_n(&conv.until, __ATOMIC_ACQUIRE);
 }
 
 static int off_here(void)
@@ -70,7 +97,7 @@ static int pin_open(void)
 					      getpid()))
 		return -1;
 	dma_pin.off = 1; /* unless all goes well */
-	if (sim_sig_hold_dma())
+	if (sim_sig_hold_first(SIGSEGV, conv_fault))
 		return -1; /* a store during a conversion would kill */
 	fd = sim_open_private(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -160,16 +187,16 @@ void dma_copy_data(uint8_t *dst, const uint8_t *src, uint64_t off,
 
 static void conv_begin(uint64_t lo, uint64_t hi)
 {
-	__atomic_store_n(&sim_dma_conv.busy, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&sim_dma_conv.lo, lo, __ATOMIC_RELAXED);
-	__atomic_store_n(&sim_dma_conv.hi, hi, __ATOMIC_RELEASE);
+	__atomic_store_n(&conv.busy, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&conv.lo, lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&conv.hi, hi, __ATOMIC_RELEASE);
 }
 
 static void conv_end(void)
 {
-	__atomic_store_n(&sim_dma_conv.until, now_ns() + CONV_RETRY_NS,
+	__atomic_store_n(&conv.until, now_ns() + CONV_RETRY_NS,
 			 __ATOMIC_RELAXED);
-	__atomic_store_n(&sim_dma_conv.busy, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&conv.busy, 0, __ATOMIC_RELEASE);
 }
 
 static int ours(const struct dma_vma *v)

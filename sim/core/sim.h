@@ -417,17 +417,6 @@ void sim_dma_exec_reset(void);
 void sim_dma_fork_prepare(void);
 void sim_dma_fork_parent(void);
 void sim_dma_fork_child(void);
-/* The range being made shared, or last made: a store into it that faults
- * waits while busy, and retries until the time `until` (CLOCK_MONOTONIC
- * ns). Read by the held SIGSEGV (sig_held.c). */
-struct sim_dma_conv {
-	uintptr_t lo, hi;
-	uint64_t until;
-	int busy;
-};
-extern struct sim_dma_conv sim_dma_conv;
-/* SIGSEGV held for the conversions (sig_held.c): 0 or -errno. */
-int sim_sig_hold_dma(void);
 /* addr/len is a whole mapping of a uverbs fd (needs sim_lock) */
 int sim_map_known(void *addr, size_t len);
 void sim_mremap_note(void *old, size_t old_len, void *new, size_t new_len);
