@@ -121,9 +121,11 @@ static int pin_open(void)
 	dma_pin.t = t;
 	dma_pin.ino = st.st_ino;
 	dma_pin.next = 0;
-	dma_table_begin();
-	memset(dma_pin.t, 0, sizeof(*dma_pin.t));
-	dma_pin.t->seq = 1;
+	/* odd, whatever a process of this pid left in it */
+	__atomic_or_fetch(&dma_pin.t->seq, 1, __ATOMIC_SEQ_CST);
+	memset(dma_pin.t->r, 0, sizeof(dma_pin.t->r));
+	memset(dma_pin.refs, 0, sizeof(dma_pin.refs));
+	dma_pin.t->n = 0;
 	dma_pin.t->ino = st.st_ino;
 	dma_table_end();
 	dma_pin.off = 0;
@@ -141,6 +143,23 @@ void dma_table_end(void)
 	dma_pin.t->fd = dma_pin.memfd;
 	__atomic_store_n(&dma_pin.t->seq, dma_pin.t->seq + 1,
 			 __ATOMIC_RELEASE);
+}
+
+/* The last range went: no memfd, no table mapping, as before the first
+ * pin (a program counting its fds and mappings sees none of them). The
+ * table says so to the peers, whose windows go at their next look. */
+static void pin_close_if_empty(void)
+{
+	if (!dma_pin.t || dma_pin.t->n)
+		return;
+	dma_table_begin();
+	dma_pin.t->ino = 0;
+	sim_internal_fd_close(&dma_pin.memfd); /* the table's fd: -1 */
+	dma_table_end();
+	sys.munmap(dma_pin.t, 4096);
+	dma_pin.t = NULL;
+	dma_pin.ino = 0;
+	dma_pin.next = 0;
 }
 
 void dma_punch(uint64_t off, uint64_t len)
@@ -384,6 +403,7 @@ void sim_dma_pin(uint64_t addr, uint64_t len)
 		publish(&s.piece[i], off);
 	}
 	ref_range(lo, hi, 1);
+	pin_close_if_empty(); /* nothing here could be pinned */
 }
 
 /* Slot i back to private anonymous memory, contents kept; dropped. */
@@ -445,6 +465,7 @@ void sim_dma_unpin(uint64_t addr, uint64_t len)
 			dma_table_end();
 		}
 	}
+	pin_close_if_empty();
 }
 
 /* What is left of slot i once [lo, hi) went; the middle needs a slot. */
@@ -491,6 +512,7 @@ void sim_dma_unmap(void *addr, size_t len)
 	for (i = dma_pin.t->n; i-- > 0;)
 		cut(i, lo, hi);
 	dma_table_end();
+	pin_close_if_empty();
 }
 
 /* A new image of this pid: what the old one published is gone. */

@@ -593,6 +593,8 @@ int hca_peer_write(int32_t pid, const struct iovec *loc, int nl,
 		   const struct iovec *rem, int nr, size_t want);
 /* 1 once this process was refused writes into others (EPERM). */
 int hca_peer_denied(void);
+/* Close every peer's window and pidfd (the last QP went). */
+void hca_peer_forget(void);
 
 /* ---- receive (hca_rx.c) ---- */
 /* The HCA's one receive entry: a packet the wire took from this

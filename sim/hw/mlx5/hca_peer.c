@@ -11,7 +11,8 @@
  * (process_vm_writev), which also vouches, once per peer, that this
  * process may write into it at all. The cache of peers is small and
  * bounded: each holds the peer's pidfd (hidden, to see it exit), its
- * table and its memfd's window, all dropped with the peer's slot.
+ * table and its memfd's window, all dropped with the peer's slot, and
+ * all slots with this process's last QP.
  * Engine state: under sim_lock.
  */
 #include "hca.h"
@@ -64,14 +65,19 @@ static void peer_drop(struct peer *p)
 	p->pidfd = -1;
 }
 
-/* A fork child's cache is the parent's fds and mappings: not its own. */
-static void forked(void)
+void hca_peer_forget(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < PEERS; i++)
 		if (peers[i].pid)
 			peer_drop(&peers[i]);
+}
+
+/* A fork child's cache is the parent's fds and mappings: not its own. */
+static void forked(void)
+{
+	hca_peer_forget();
 }
 
 static const struct sim_dma_table *table_map(int32_t pid)
