@@ -164,8 +164,10 @@ static int open_world(const char *dir)
 		if (sim.trace_fd >= 0)
 			sim_internal_fd_add(&sim.trace_fd);
 	}
-	if (!ret)
+	if (!ret) {
 		adopt_inherited();
+		sim_dma_exec_reset();
+	}
 	pthread_mutex_unlock(&sim_lock);
 	return ret;
 }
@@ -174,10 +176,18 @@ static int open_world(const char *dir)
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&sim_lock);
+	sim_dma_fork_prepare();
 }
 
-static void fork_done(void)
+static void fork_parent(void)
 {
+	sim_dma_fork_parent();
+	pthread_mutex_unlock(&sim_lock);
+}
+
+static void fork_child(void)
+{
+	sim_dma_fork_child();
 	pthread_mutex_unlock(&sim_lock);
 }
 
@@ -197,7 +207,7 @@ static void __attribute__((constructor)) sim_init(void)
 			strerror(-ret));
 		return;
 	}
-	pthread_atfork(fork_prepare, fork_done, fork_done);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	sim.active = 1;
 	sim_syscall_trap_init();
 }

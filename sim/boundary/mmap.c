@@ -122,6 +122,7 @@ void sim_munmap_note(void *addr, size_t len)
 	struct sim_map **p = &maps, *m;
 
 	hca_doorbell_unmap(addr, len);
+	sim_dma_unmap(addr, len);
 
 	while ((m = *p)) {
 		if (m->addr < hi && lo < m->addr + m->len &&

@@ -27,6 +27,7 @@ struct held {
 	int refaults; /* a fault of this kind comes back when re-executed */
 	int on;	      /* the sim's handler is installed */
 	int busy;     /* spin lock of program */
+	sim_sig_fn first; /* before fn, and stays held without it */
 	sim_sig_fn fn;
 	void (*noted)(const struct sigaction *act);
 	struct sigaction program; /* what the program asked for */
@@ -97,7 +98,11 @@ static NO_SSP void on_held(int sig, siginfo_t *si, void *ctx)
 {
 	struct held *h = slot(sig);
 	sim_sig_fn fn = h ? __atomic_load_n(&h->fn, __ATOMIC_ACQUIRE) : NULL;
+	sim_sig_fn first =
+		h ? __atomic_load_n(&h->first, __ATOMIC_ACQUIRE) : NULL;
 
+	if (first && first(sig, si, ctx))
+		return;
 	if (h && !(fn && fn(sig, si, ctx)))
 		pass_on(h, si, ctx);
 }
@@ -145,6 +150,24 @@ static int hold_for_device(int sig, sim_sig_fn fn, int flags)
 	return sim_sig_hold(sig, fn, flags, NULL, NULL);
 }
 
+int sim_sig_hold_first(int sig, sim_sig_fn fn)
+{
+	struct held *h = slot(sig);
+	int ret = 0;
+
+	if (!h)
+		return -EINVAL;
+	if (h->first)
+		return h->first == fn ? 0 : -EBUSY;
+	__atomic_store_n(&h->first, fn, __ATOMIC_RELEASE);
+	if (!h->on)
+		ret = sim_sig_hold(sig, h->fn, SA_ONSTACK | SA_RESTART, NULL,
+				   h->noted);
+	if (ret)
+		__atomic_store_n(&h->first, NULL, __ATOMIC_RELEASE);
+	return ret;
+}
+
 const struct sim_sig_trap_ops sim_sig_held_trap = {
 	.hold = hold_for_device,
 	.release = sim_sig_release,
@@ -156,6 +179,10 @@ void sim_sig_release(int sig)
 
 	if (!h || !__atomic_load_n(&h->on, __ATOMIC_ACQUIRE))
 		return;
+	if (h->first) { /* still the sim's, for the first hook */
+		__atomic_store_n(&h->fn, NULL, __ATOMIC_RELEASE);
+		return;
+	}
 	__atomic_store_n(&h->on, 0, __ATOMIC_RELEASE);
 	libc_sigaction(sig, &h->program, NULL);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Signals the sim holds: SIGSYS (its system-call traps, sigsys.c), SIGSEGV
- * and SIGTRAP (the HCA's doorbell trap, hw/mlx5/hca_doorbell.c). While the
+ * and SIGTRAP (the HCA's doorbell trap, hw/mlx5/hca_doorbell.c; SIGSEGV
+ * also for stores into memory being pinned, core/dma_pin.c). While the
  * sim's handler is installed for one, the program's own action for it
  * (sigaction, signal, a raw rt_sigaction trapped by seccomp) is recorded,
  * not installed, and gets every such signal that is not the sim's.
@@ -29,6 +30,12 @@
  */
 int sim_sig_hold(int sig, sim_sig_fn fn, int flags, const sigset_t *mask,
 		 void (*noted)(const struct sigaction *act));
+/*
+ * fn ahead of the held handler's own for sig, for good: the sim's handler
+ * is installed (SA_ONSTACK | SA_RESTART) if it was not, and stays when its
+ * fn is released. 0 or -errno (-EBUSY: another fn is there).
+ */
+int sim_sig_hold_first(int sig, sim_sig_fn fn);
 /* Put the program's recorded action back in place. */
 void sim_sig_release(int sig);
 /* sim_sig_hold and sim_sig_release for the layers below (sig_trap.h),

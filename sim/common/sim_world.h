@@ -109,6 +109,14 @@ static inline int sim_tracing(void)
 int sim_fd_private_init(void);
 int sim_open_private(const char *path, int flags, mode_t mode);
 void sim_close_private(int fd);
+/*
+ * The sim's long-lived fds, hidden from the program (internal_fd.c, see
+ * sim.h). Needs sim_lock. Take over *fdp (may renumber it, also later): 0,
+ * or -errno with *fdp closed and -1.
+ */
+int sim_internal_fd_add(int *fdp);
+/* Close a registered fd and set *fdp to -1. */
+void sim_internal_fd_close(int *fdp);
 
 static inline uint64_t sim_guid(unsigned int dev)
 {

@@ -127,6 +127,7 @@ struct sim_mr {
 	uint64_t length;
 	uint64_t iova; /* address the MR is accessed at */
 	uint32_t access;
+	uint8_t pinned; /* its user memory is pinned for DMA (dma_pin.c) */
 	struct sim_dmah *dmah; /* REG_MR with a DMA handle (held) */
 	/* SIM_MR_DMABUF: the MR's own reference to the dma-buf; its bytes
 	 * are at sim_dmabuf_bytes() + offset while not revoked */
@@ -279,6 +280,7 @@ struct sim_cq {
 	/* The ring (core attribute) and the driver's doorbell record, as
 	 * descriptors; released with the CQ. */
 	struct sim_umem buf_umem, dbr_umem;
+	uint64_t pin_addr, pin_len; /* the user ring pinned (dma_pin.c) */
 	struct sim_call *call; /* the create ioctl, while the driver runs */
 	/* EX_MODIFY_CQ: completion events wait for this many CQEs or this
 	 * many microseconds after the first (0: that criterion is off) */

@@ -62,6 +62,23 @@ void sim_mr_init(struct sim_mr *mr, struct sim_pd *pd, struct sim_dm *dm)
 		dm->obj.usecnt++;
 }
 
+/* User memory a peer's HCA writes into: pinned as the kernel pins it,
+ * ODP aside (dma_pin.c). */
+static void mr_pin(struct sim_mr *mr)
+{
+	if (mr->access & IB_UVERBS_ACCESS_ON_DEMAND)
+		return;
+	sim_dma_pin(mr->addr, mr->length);
+	mr->pinned = 1;
+}
+
+static void mr_unpin(struct sim_mr *mr)
+{
+	if (mr->pinned)
+		sim_dma_unpin(mr->addr, mr->length);
+	mr->pinned = 0;
+}
+
 /* The device's memory key for the MR (its keys and range are final). */
 static int mr_to_device(struct sim_mr *mr)
 {
@@ -74,6 +91,7 @@ static void mr_release(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (sim_driver()->dereg_mr)
 		sim_driver()->dereg_mr(mr);
+	mr_unpin(mr);
 	if (mr->pd) /* NULL: its create failed before taking it */
 		mr->pd->obj.usecnt--;
 	if (mr->dm)
@@ -219,6 +237,7 @@ static int user_mr(struct sim_mr *mr, struct sim_pd *pd, uint64_t addr,
 	mr->length = len;
 	mr->iova = iova;
 	mr->access = (uint32_t)acc;
+	mr_pin(mr);
 	return 0;
 }
 
@@ -465,9 +484,12 @@ static int mlx5_rereg(struct sim_mr *mr, uint32_t flags,
 			sim_dmabuf_release(mr->dmabuf);
 		mr->dmabuf = NULL;
 		mr->backing = SIM_MR_USER;
+		mr_unpin(mr);
 		mr->addr = req->start;
 		mr->length = req->length;
 		mr->iova = req->hca_va;
+		mr->access = acc;
+		mr_pin(mr);
 		mr_new_keys(mr);
 	} else if ((mr->access ^ acc) & ~(uint32_t)SIM_ACCESS_UMR) {
 		mr_new_keys(mr);

@@ -277,10 +277,7 @@ static inline int sim_fd_tracked(int fd)
  * moves it to another number (updating *fdp). Needs sim_lock.
  */
 #define SIM_INTERNAL_FD_BASE 900
-/* Take over *fdp (may renumber it). 0, or -errno with *fdp closed and -1. */
-int sim_internal_fd_add(int *fdp);
-/* Close a registered fd and set *fdp to -1. */
-void sim_internal_fd_close(int *fdp);
+/* sim_internal_fd_add, sim_internal_fd_close: sim_world.h */
 /* The program takes fd (dup2 target): move the sim's fd away. 0 or -errno. */
 int sim_internal_fd_evict(int fd);
 static inline int sim_fd_internal(int fd)
@@ -401,6 +398,25 @@ void *sim_memic_map(int slot, void *addr, size_t len, int prot, int flags);
 void *sim_mmap(struct sim_uvfile *uv, void *addr, size_t len, int prot,
 	       int flags, off_t off);
 void sim_munmap_note(void *addr, size_t len);
+
+/*
+ * User memory pinned for the device, backed by the process's memfd so
+ * that a peer's HCA copies into it (dma_pin.c, common/dma_pin.h). Each
+ * needs sim_lock. Pin [addr, addr+len) where it can, silently keep it as
+ * it is where not.
+ */
+void sim_dma_pin(uint64_t addr, uint64_t len);
+/* One pin of [addr, addr+len) less (DEREG_MR, a CQ's old ring): a range
+ * no pin holds is private anonymous memory again, as before. */
+void sim_dma_unpin(uint64_t addr, uint64_t len);
+/* The program unmapped [addr, addr+len): free what the memfd held there. */
+void sim_dma_unmap(void *addr, size_t len);
+/* A new image of this pid starts: forget the old image's table. */
+void sim_dma_exec_reset(void);
+/* fork: the child gets its own copy of the pinned pages (dma_pin_fork.c) */
+void sim_dma_fork_prepare(void);
+void sim_dma_fork_parent(void);
+void sim_dma_fork_child(void);
 /* addr/len is a whole mapping of a uverbs fd (needs sim_lock) */
 int sim_map_known(void *addr, size_t len);
 void sim_mremap_note(void *old, size_t old_len, void *new, size_t new_len);

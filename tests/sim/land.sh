@@ -3,7 +3,8 @@
 # SENDs that land (hca_land.c): a process and its fork child ping-pong
 # 2000 checked messages (tests/sim/debian_land.c), under rdma-sim with the
 # engine's counters; both processes must have had SENDs land, i.e. placed
-# by the sender's pass, and every byte and completion must be right. Then
+# by the sender's pass (into the receiver's pinned pages: peer-copies),
+# and every byte and completion must be right. Then
 # a receiver that dies mid-way: the sender's next SEND completes with
 # RETRY_EXC_ERR instead of hanging. With srq, PROGRAM is
 # tests/sim/debian_land_srq.c: SENDs must land in QPs on an SRQ, and the
@@ -42,6 +43,12 @@ cat "$w/stats"
 awk -v need=$need '{ for (i = 1; i < NF; i++) if ($i == "landed")
 		if ($(i + 1) > 0) got++ }
      END { exit got < need }' "$w/stats" || fail "a process had no SEND land"
+# ... and its sender copied them into the receiver's pinned pages
+# (sim/core/dma_pin.c), not through its address space
+awk -v need=$need '{ for (i = 1; i < NF; i++) if ($i == "peer-copies")
+		if ($(i + 1) > 0) got++ }
+     END { exit got < need }' "$w/stats" ||
+	fail "a sender wrote no SEND into its peer's pinned pages"
 if [ "$MODE" = srq ]; then
 	awk '{ for (i = 1; i < NF; i++) if ($i == "rnr-naks") n += $(i + 1) }
 	     END { exit !(n > 0) }' "$w/stats" ||

@@ -101,6 +101,18 @@ static int queue_mem(struct sim_call *c, uint16_t dbr_attr,
 	return *buf && *db ? 0 : -EFAULT;
 }
 
+/* The CQ's user ring, where a peer's HCA writes CQEs, pinned as DMA from
+ * anywhere needs it (sim_dma_pin); the old one no longer. */
+static void cq_pin(struct sim_cq *gcq, uint64_t addr, uint64_t len)
+{
+	if (gcq->pin_len)
+		sim_dma_unpin(gcq->pin_addr, gcq->pin_len);
+	if (len)
+		sim_dma_pin(addr, len);
+	gcq->pin_addr = addr;
+	gcq->pin_len = len;
+}
+
 int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 		       const void *in, size_t in_len, void *out, size_t out_len)
 {
@@ -137,6 +149,8 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 			&dbrec);
 	if (ret)
 		return ret;
+	if (!gcq->buf_umem.present) /* where a peer's HCA writes CQEs */
+		cq_pin(gcq, req.buf_addr, (uint64_t)entries * req.cqe_size);
 	c.dev = uv->dev;
 	c.ncqe = entries;
 	c.cqe_size = req.cqe_size;
@@ -159,6 +173,7 @@ int mlx5_sim_create_cq(struct sim_uvfile *uv, struct sim_cq *gcq,
 void mlx5_sim_destroy_cq(struct sim_uvfile *uv, struct sim_cq *gcq)
 {
 	(void)uv;
+	cq_pin(gcq, 0, 0);
 	mlx5_sim_hca_destroy(HCA_CMD_DESTROY_CQ, mlx5_sim_res_num(&gcq->obj));
 	mlx5_sim_res_del(&gcq->obj);
 }
@@ -209,6 +224,7 @@ int mlx5_sim_resize_cq(struct sim_uvfile *uv, struct sim_cq *gcq, uint32_t cqe,
 	if (ret)
 		return ret;
 	gcq->cqe = entries - 1;
+	cq_pin(gcq, req.buf_addr, (uint64_t)entries * req.cqe_size);
 	return 0;
 }
 

@@ -613,6 +613,8 @@ int hca_peer_write(int32_t pid, const struct iovec *loc, int nl,
 		   const struct iovec *rem, int nr, size_t want);
 /* 1 once this process was refused writes into others (EPERM). */
 int hca_peer_denied(void);
+/* Close every peer's window and pidfd (the last QP went). */
+void hca_peer_forget(void);
 
 /* ---- receive (hca_rx.c) ---- */
 /* The HCA's one receive entry: a packet the wire took from this
@@ -760,6 +762,7 @@ struct hca_stats {
 	uint64_t db_busy;      /* traps whose pass the engine thread ran
 				* (the sim stayed busy elsewhere) */
 	uint64_t landed;       /* SENDs a sender placed here (hca_land.c) */
+	uint64_t peer_copies;  /* pieces copied into a peer's pinned pages */
 };
 extern struct hca_stats hca_stats;
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the

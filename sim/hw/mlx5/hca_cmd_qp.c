@@ -193,6 +193,8 @@ static uint8_t destroy_qp(const void *in, void *out)
 			break;
 		}
 	qp_free(qp);
+	if (!hca_qps) /* nothing left to write into peers */
+		hca_peer_forget();
 	return HCA_STAT_OK;
 }
 

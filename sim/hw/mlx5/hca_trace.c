@@ -159,6 +159,7 @@ static const struct {
 	STAT_COL("uar-opens", db_opens),
 	STAT_COL("uar-busy", db_busy),
 	STAT_COL("landed", landed),
+	STAT_COL("peer-copies", peer_copies),
 };
 
 /* At exit, in processes whose engine ran: its work, to compare two runs. */
