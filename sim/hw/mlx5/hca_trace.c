@@ -69,7 +69,7 @@ void hca_trace_udp_sport(unsigned int dev, uint32_t qpn,
 		  p->udp_sport);
 }
 
-#define STATS_LINE 512
+#define STATS_LINE 640
 
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)
 {
@@ -158,6 +158,7 @@ static const struct {
 	STAT_COL("uar-traps", db_traps),
 	STAT_COL("uar-opens", db_opens),
 	STAT_COL("landed", landed),
+	STAT_COL("landed-writes", landed_writes),
 };
 
 /* At exit, in processes whose engine ran: its work, to compare two runs. */
