@@ -209,15 +209,27 @@ static int fits(const struct hca_wlanding *l, const struct hca_pkt *p,
 	return !p->len || *dst;
 }
 
-/* The packet's bytes into the peer, the offer one PSN on. 0: the ring
- * carries it (the peer is gone, or its memory is not there). */
-static int place(int32_t pid, struct hca_wlanding *l, const struct hca_pkt *p,
-		 const struct iovec *iov, int iovcnt, uint64_t dst)
+/*
+ * The packet's bytes into the peer, for its last the responder's ACK
+ * into our ring, then the offer one PSN on. 0: the ring carries it (the
+ * peer is gone, its memory is not there, or our ring has no room).
+ */
+static int place(int32_t pid, int32_t self, struct hca_wlanding *l,
+		 const struct hca_pkt *p, const struct iovec *iov, int iovcnt,
+		 uint64_t dst)
 {
 	struct iovec rem = {(void *)(uintptr_t)dst, p->len};
+	struct hca_qp stub = {.dev = p->dst_dev, .qpn = p->dst_qpn,
+			      .dlid_dev = p->src_dev, .dest_qpn = p->src_qpn};
+	struct hca_pkt ack;
 
 	if (p->len && !hca_peer_write(pid, iov, iovcnt, &rem, 1, p->len))
 		return 0;
+	if (p->flags & HCA_PF_LAST) {
+		hca_resp_ack(&stub, p->psn, &ack);
+		if (hca_fabric_send_pid(self, &ack))
+			return 0;
+	}
 	l->psn = (p->psn + 1) & PSN_MASK;
 	l->pkts++;
 	l->msgs += !!(p->flags & HCA_PF_FIRST);
@@ -230,8 +242,6 @@ int hca_land_write(int32_t pid, int32_t self, const struct hca_pkt *p,
 		   const struct iovec *iov, int iovcnt)
 {
 	struct hca_wlanding *l;
-	struct hca_qp stub;
-	struct hca_pkt ack;
 	uint64_t dst = 0;
 	unsigned int i;
 	uint32_t st;
@@ -251,19 +261,10 @@ int hca_land_write(int32_t pid, int32_t self, const struct hca_pkt *p,
 						 __ATOMIC_ACQUIRE))
 			continue;
 		l->taker = self;
-		ok = fits(l, p, &dst) && place(pid, l, p, iov, iovcnt, dst);
+		ok = fits(l, p, &dst) &&
+		     place(pid, self, l, p, iov, iovcnt, dst);
 		__atomic_store_n(&l->state, WL_OPEN, __ATOMIC_RELEASE);
-		if (!ok)
-			return 0;
-		if (p->flags & HCA_PF_LAST) { /* the responder's ACK */
-			stub = (struct hca_qp){.dev = p->dst_dev,
-					       .qpn = p->dst_qpn,
-					       .dlid_dev = p->src_dev,
-					       .dest_qpn = p->src_qpn};
-			hca_resp_ack(&stub, p->psn, &ack);
-			hca_fabric_send_pid(self, &ack);
-		}
-		return 1;
+		return ok;
 	}
 	return 0;
 }
