@@ -780,6 +780,7 @@ struct hca_stats {
 	uint64_t db_opens;     /* UAR pages left writable while streaming */
 	uint64_t landed;       /* SENDs a sender placed here (hca_land.c) */
 	uint64_t landed_writes; /* WRITE packets placed here */
+	uint64_t placed_writes; /* WRITE packets this process placed */
 };
 extern struct hca_stats hca_stats;
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the

@@ -145,7 +145,7 @@ static void yield_once(void)
  * one in flight as the doorbell rings says nothing). */
 int hca_doorbell_pass(void)
 {
-	uint64_t full, pokes;
+	uint64_t full, pokes, placed;
 	int n = 0, yield, streams;
 
 	if (pthread_mutex_trylock(&sim_lock)) {
@@ -155,6 +155,7 @@ int hca_doorbell_pass(void)
 	}
 	full = hca_stats.ring_full;
 	pokes = hca_stats.pokes;
+	placed = hca_stats.placed_writes;
 	do {
 		hca_fabric_app_pass(1);
 		hca_step();
@@ -169,7 +170,9 @@ int hca_doorbell_pass(void)
 	 * for a CPU, which on a small host the spinning applications hold:
 	 * this thread, about to poll for the answer, gives its CPU up first
 	 * (not while it streams: the engines then keep their CPUs busy). */
-	streams = !waits_for_answer();
+	/* a WRITE that landed was answered within the pass: its program
+	 * may stream all the same (hca_land_write.c) */
+	streams = !waits_for_answer() || hca_stats.placed_writes != placed;
 	yield = hca_stats.pokes != pokes && !streams;
 	pthread_mutex_unlock(&sim_lock);
 	if (yield)

@@ -230,6 +230,7 @@ static int place(int32_t pid, int32_t self, struct hca_wlanding *l,
 		if (hca_fabric_send_pid(self, &ack))
 			return 0;
 	}
+	hca_stats.placed_writes++;
 	l->psn = (p->psn + 1) & PSN_MASK;
 	l->pkts++;
 	l->msgs += !!(p->flags & HCA_PF_FIRST);

@@ -159,6 +159,7 @@ static const struct {
 	STAT_COL("uar-opens", db_opens),
 	STAT_COL("landed", landed),
 	STAT_COL("landed-writes", landed_writes),
+	STAT_COL("placed-writes", placed_writes),
 };
 
 /* At exit, in processes whose engine ran: its work, to compare two runs. */
