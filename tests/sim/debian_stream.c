@@ -32,24 +32,16 @@
 
 #include "judge.h"
 #include "qp_link.h"
+#include "rc_end.h"
 
 #define MSG	   4096	 /* stream, late */
 #define BIG	   65536 /* dereg: 32 of them do not fit the ring */
 #define DEREG_N	   32
 #define LATE_N	   8
 #define LATE_BOUND 10.0 /* s: a lost doorbell waits many knob periods */
+#define ACCESS	   (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)
 
 static uint32_t msg = MSG; /* bytes per WRITE */
-
-struct end {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	uint16_t lid;
-};
 
 /* What the child tells the parent: where to write. */
 struct target {
@@ -59,31 +51,7 @@ struct target {
 	uint64_t addr;
 };
 
-static int end_open(struct end *e, size_t len, uint32_t depth)
-{
-	memset(e, 0, sizeof(*e));
-	e->ctx = qp_link_open("mlx5_0", &e->lid);
-	if (!e->ctx)
-		return -1;
-	e->pd = ibv_alloc_pd(e->ctx);
-	e->cq = e->pd ? ibv_create_cq(e->ctx, (int)depth, NULL, NULL, 0) : NULL;
-	e->buf = aligned_alloc(4096, len);
-	if (!e->cq || !e->buf)
-		return -1;
-	memset(e->buf, 0, len);
-	e->mr = ibv_reg_mr(e->pd, e->buf, len,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	e->qp = e->mr ? qp_link_rc_qp(e->pd, e->cq, e->cq, depth) : NULL;
-	return e->qp ? 0 : -1;
-}
-
-static void end_close(struct end *e)
-{
-	qp_link_close(e->qp, e->mr, e->cq, e->cq, e->pd, e->ctx);
-	free(e->buf);
-}
-
-static int link_to(struct end *e, uint32_t qpn, uint16_t lid)
+static int link_to(struct rc_end *e, uint32_t qpn, uint16_t lid)
 {
 	struct qp_link l = qp_link_default(qpn);
 
@@ -106,10 +74,10 @@ static int full_read(int fd, void *p, size_t len)
 static int child(int in, int out, uint32_t n)
 {
 	struct target t;
-	struct end e;
+	struct rc_end e;
 	uint32_t peer, m, k, bad = 0;
 
-	if (end_open(&e, (size_t)n * msg, 4))
+	if (rc_end_open(&e, "mlx5_0", (size_t)n * msg, ACCESS, 4))
 		return 2;
 	t.qpn = e.qp->qp_num;
 	t.lid = e.lid;
@@ -127,11 +95,11 @@ static int child(int in, int out, uint32_t n)
 	if (bad)
 		fprintf(stderr, "FAIL child: %u bytes of %u messages wrong\n",
 			bad, n);
-	end_close(&e);
+	rc_end_close(&e);
 	return bad ? 1 : 0;
 }
 
-static int post_write(struct end *e, const struct target *t, uint32_t m)
+static int post_write(struct rc_end *e, const struct target *t, uint32_t m)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)e->buf + (size_t)m * msg,
@@ -161,7 +129,8 @@ static double now_s(void)
 }
 
 /* n completions, each a success, within bound seconds (wall time). */
-static void poll_n(struct end *e, uint32_t n, double bound, const char *what)
+static void poll_n(struct rc_end *e, uint32_t n, double bound,
+		   const char *what)
 {
 	double t0 = now_s();
 	struct ibv_wc wc;
@@ -185,7 +154,7 @@ static void poll_n(struct end *e, uint32_t n, double bound, const char *what)
 	      bound);
 }
 
-static void send_all(struct end *e, const struct target *t, uint32_t from,
+static void send_all(struct rc_end *e, const struct target *t, uint32_t from,
 		     uint32_t to)
 {
 	uint32_t m;
@@ -198,8 +167,8 @@ static void send_all(struct end *e, const struct target *t, uint32_t from,
  * before the last is posted, so the page, once open, stays open for all
  * of them. With dereg, the sender's MR is deregistered before the
  * receiver runs again. */
-static void burst(struct end *e, const struct target *t, pid_t pid, uint32_t n,
-		  int dereg)
+static void burst(struct rc_end *e, const struct target *t, pid_t pid,
+		  uint32_t n, int dereg)
 {
 	int st;
 
@@ -220,7 +189,7 @@ static void burst(struct end *e, const struct target *t, pid_t pid, uint32_t n,
  * WQE sent after it meets no MR (local protection error) and the rest
  * are flushed. The number of successes.
  */
-static uint32_t poll_dereg(struct end *e, uint32_t n)
+static uint32_t poll_dereg(struct rc_end *e, uint32_t n)
 {
 	uint32_t got = 0, ok = 0, prot = 0;
 	double t0 = now_s();
@@ -266,7 +235,7 @@ int main(int argc, char **argv)
 	int down[2], up[2], st;
 	uint32_t m, k, good = n;
 	struct target t;
-	struct end e;
+	struct rc_end e;
 	pid_t pid;
 	char c;
 
@@ -284,7 +253,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (!pid)
 		_exit(child(down[0], up[1], n));
-	if (end_open(&e, (size_t)n * msg, n) ||
+	if (rc_end_open(&e, "mlx5_0", (size_t)n * msg, ACCESS, n) ||
 	    full_read(up[0], &t, sizeof(t)) ||
 	    write(down[1], &e.qp->qp_num, 4) != 4 ||
 	    link_to(&e, t.qpn, t.lid) || full_read(up[0], &c, 1)) {
@@ -313,7 +282,7 @@ int main(int argc, char **argv)
 	waitpid(pid, &st, 0);
 	CHECK(WIFEXITED(st) && !WEXITSTATUS(st), "the receiver: status %#x",
 	      st);
-	end_close(&e);
+	rc_end_close(&e);
 	printf("%s %u WRITEs of %u bytes, %u succeeded: %s\n", mode, n, msg,
 	       good, failures ? "FAILED" : "statuses right, bytes read back");
 	return failures ? 1 : 0;

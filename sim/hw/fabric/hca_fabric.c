@@ -11,8 +11,9 @@
  * dropped; they are lost, as on IB, at a QP that does not exist or a
  * process that is gone, and where --fault says (hca_fault.c, applied as
  * each packet is taken from the ring). The ring's header page also holds
- * the owner's landing offers (hca_land.c): a SEND that takes one is
- * written into the owner's memory by the sender instead.
+ * the owner's landing offers (hca_land.c, hca_land_write.c): a SEND or
+ * RDMA WRITE that takes one is written into the owner's memory by the
+ * sender instead.
  */
 #include "hca.h"
 #include "hca_fabric.h"
@@ -46,8 +47,12 @@ struct ring_hdr {
 };
 
 #define RING_DATA 4096 /* header page, then the bytes */
+#define WLAND_OFF 256  /* its WRITE landings (hca_land_write.c) */
 #define LAND_OFF  1024 /* the header page's landings (hca_land.c) */
-_Static_assert(sizeof(struct ring_hdr) <= LAND_OFF &&
+_Static_assert(sizeof(struct ring_hdr) <= WLAND_OFF &&
+		       WLAND_OFF + HCA_WLANDINGS *
+					   sizeof(struct hca_wlanding) <=
+			       LAND_OFF &&
 		       LAND_OFF + HCA_LANDINGS * sizeof(struct hca_landing) <=
 			       RING_DATA,
 	       "the landings fit the ring's header page");
@@ -357,6 +362,13 @@ struct hca_landing *hca_fabric_landings(int32_t pid)
 	struct ring_hdr *h = pid ? peer_ring((pid_t)pid) : own;
 
 	return h ? (struct hca_landing *)((uint8_t *)h + LAND_OFF) : NULL;
+}
+
+struct hca_wlanding *hca_fabric_wlandings(int32_t pid)
+{
+	struct ring_hdr *h = pid ? peer_ring((pid_t)pid) : own;
+
+	return h ? (struct hca_wlanding *)((uint8_t *)h + WLAND_OFF) : NULL;
 }
 
 int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p)

@@ -80,6 +80,7 @@ enum { HCA_XRC_NONE, HCA_XRC_INI, HCA_XRC_TGT };
 #define HCA_CQ_ARM_IDLE 0x0f000000u /* arm word no real doorbell writes */
 #define HCA_MAX_SGE	32
 #define HCA_SEG_MAX	65536 /* payload bytes per RC/UC packet */
+#define HCA_WLAND_KEYS 4 /* rkeys a WRITE landing offers */
 
 struct hca_cq {
 	struct hca_cq *next;
@@ -296,6 +297,9 @@ struct hca_qp {
 	uint64_t dc_key;
 	uint32_t dc_conn, dc_gen, dc_psn;
 	struct hca_qp *dct_parent;
+	/* rkeys recent WRITEs by the ring named (hca_land_write.c) */
+	uint32_t wl_key[HCA_WLAND_KEYS];
+	uint8_t wl_next;
 };
 
 /* ---- engine (hca_engine.c) ---- */
@@ -607,6 +611,42 @@ int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 int hca_land_srq_peek(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 		      uint32_t *wqe_counter);
 
+/*
+ * An RDMA WRITE's landing offered by this process's responder
+ * (hca_land_write.c), in the header page of its ring: the PSN one RC QP
+ * expects next and the memory keys a WRITE may name, translated. A
+ * sender takes it for one packet at a time and gives it back, open, one
+ * PSN on; the responder settles what landed.
+ */
+#define HCA_WLANDINGS 4
+struct hca_wlanding {
+	uint32_t state; /* free, open, being taken */
+	int32_t taker;	/* the sender's pid while it takes it */
+	uint16_t dev, ack_dev; /* the QP's device, its peer's */
+	uint8_t in_msg;	       /* a WRITE landed its first packet only */
+	uint8_t nkey;
+	uint32_t qpn, src_qpn;
+	uint32_t psn;	     /* next PSN that may land */
+	uint32_t pkts, msgs; /* packets and WRITEs landed since offered */
+	uint64_t bytes;
+	struct {
+		uint64_t start, len; /* the MR's range (IOVA) */
+		uint64_t addr;	     /* where start is in the process */
+		uint32_t key;
+	} key[HCA_WLAND_KEYS];
+};
+/* This process's (pid 0) or process pid's write landings, HCA_WLANDINGS
+ * of them; NULL if it has none. */
+struct hca_wlanding *hca_fabric_wlandings(int32_t pid);
+/* hca_land_offer, hca_land_settle and hca_land for RDMA WRITE packets. */
+void hca_land_write_offer(void);
+void hca_land_write_settle(void);
+int hca_land_write(int32_t pid, int32_t self, const struct hca_pkt *p,
+		   const struct iovec *iov, int iovcnt);
+/* A WRITE's first packet arrived by the ring for qp: its rkey is one the
+ * responder may offer. */
+void hca_land_write_learn(struct hca_qp *qp, uint32_t rkey);
+
 /* The HCA's DMA into process pid (hca_peer.c): the local iovecs' want
  * bytes into its remote iovecs, in order. 1 if all landed, 0 if not. */
 int hca_peer_write(int32_t pid, const struct iovec *loc, int nl,
@@ -763,6 +803,8 @@ struct hca_stats {
 				* (the sim stayed busy elsewhere) */
 	uint64_t landed;       /* SENDs a sender placed here (hca_land.c) */
 	uint64_t peer_copies;  /* pieces copied into a peer's pinned pages */
+	uint64_t landed_writes; /* WRITE packets placed here */
+	uint64_t placed_writes; /* WRITE packets this process placed */
 };
 extern struct hca_stats hca_stats;
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the

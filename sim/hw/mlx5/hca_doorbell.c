@@ -181,7 +181,7 @@ static int db_take_sim(void)
  * engine thread: 0. */
 static int db_pass(struct db_page *pg)
 {
-	uint64_t full, pokes;
+	uint64_t full, pokes, placed;
 	int n = 0, yield, streams;
 
 	if (!db_take_sim()) {
@@ -194,6 +194,7 @@ static int db_pass(struct db_page *pg)
 	}
 	full = hca_stats.ring_full;
 	pokes = hca_stats.pokes;
+	placed = hca_stats.placed_writes;
 	do {
 		hca_fabric_app_pass(1);
 		hca_step();
@@ -208,7 +209,9 @@ static int db_pass(struct db_page *pg)
 	 * for a CPU, which on a small host the spinning applications hold:
 	 * this thread, about to poll for the answer, gives its CPU up first
 	 * (not while it streams: the engines then keep their CPUs busy). */
-	streams = !waits_for_answer();
+	/* a WRITE that landed was answered within the pass: its program
+	 * may stream all the same (hca_land_write.c) */
+	streams = !waits_for_answer() || hca_stats.placed_writes != placed;
 	yield = hca_stats.pokes != pokes && !streams;
 	pthread_mutex_unlock(&sim_lock);
 	if (yield)

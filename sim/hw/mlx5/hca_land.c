@@ -133,6 +133,7 @@ void hca_land_offer(void)
 	 * memory a kernel writes is not seen as written (valgrind) */
 	if (!l || hca_soft || sim.sh->cfg.nfaults || hca_doorbell_watching())
 		return;
+	hca_land_write_offer();
 	for (qp = hca_qps; qp && i < HCA_LANDINGS; qp = qp->next) {
 		if (__atomic_load_n(&l[i].state, __ATOMIC_ACQUIRE) !=
 			    LAND_FREE ||
@@ -193,6 +194,7 @@ void hca_land_settle(void)
 
 	for (i = 0; l && i < HCA_LANDINGS; i++)
 		settle_one(&l[i]);
+	hca_land_write_settle();
 }
 
 static int fits(const struct hca_landing *l, const struct hca_pkt *p)
@@ -272,6 +274,8 @@ int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 	unsigned int i;
 	uint32_t st;
 
+	if (p->op == HCA_PKT_WRITE)
+		return hca_land_write(pid, self, p, iov, iovcnt);
 	for (i = 0; l && i < HCA_LANDINGS; i++, l++) {
 		st = LAND_OPEN;
 		/* taken first, then read: the receiver may offer it anew */

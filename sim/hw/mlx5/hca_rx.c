@@ -45,10 +45,14 @@ void hca_rx_deliver(const struct hca_pkt *p, const uint8_t *payload)
 	}
 	if (!qp)
 		return;
-	if (is_response(p->op))
+	if (is_response(p->op)) {
 		hca_req_input(qp, p);
-	else
-		hca_resp_input(qp, p);
+		return;
+	}
+	/* a key the responder may offer WRITEs (hca_land_write.c) */
+	if (p->op == HCA_PKT_WRITE && (p->flags & HCA_PF_FIRST))
+		hca_land_write_learn(qp, p->rkey);
+	hca_resp_input(qp, p);
 }
 
 void hca_rx(const struct hca_pkt *p, const uint8_t *payload)

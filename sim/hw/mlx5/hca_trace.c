@@ -69,7 +69,7 @@ void hca_trace_udp_sport(unsigned int dev, uint32_t qpn,
 		  p->udp_sport);
 }
 
-#define STATS_LINE 768
+#define STATS_LINE 896
 
 void hca_trace_wqe(const struct hca_qp *qp, const struct hca_swqe *w)
 {
@@ -160,6 +160,8 @@ static const struct {
 	STAT_COL("uar-busy", db_busy),
 	STAT_COL("landed", landed),
 	STAT_COL("peer-copies", peer_copies),
+	STAT_COL("landed-writes", landed_writes),
+	STAT_COL("placed-writes", placed_writes),
 };
 
 /* At exit, in processes whose engine ran: its work, to compare two runs. */
