@@ -357,6 +357,9 @@ void hca_doorbell_busy_decide(void);
  * streaming again; the number of pages (then one more pass). Under
  * sim_lock, in the engine thread. */
 int hca_doorbell_close(void);
+/* 1 while a UAR page is left open: its stores do not wake anyone, the
+ * engine thread must look (it does not sleep until it closed them). */
+int hca_doorbell_open(void);
 /* The engine thread's idle sleep set by a test (RDMA_SIM_TEST_LATE_CLOSE),
  * in ms; 0: its own. */
 int hca_doorbell_idle_ms(void);

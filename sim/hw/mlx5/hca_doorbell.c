@@ -555,6 +555,11 @@ void hca_doorbell_moved(void *old, void *new, size_t new_len)
 	__atomic_store_n(&pg->addr, (uintptr_t) new, __ATOMIC_RELEASE);
 }
 
+int hca_doorbell_open(void)
+{
+	return __atomic_load_n(&db_open, __ATOMIC_SEQ_CST) != 0;
+}
+
 int hca_doorbell_watching(void)
 {
 	return db_mode == DB_WATCH || db_watched;

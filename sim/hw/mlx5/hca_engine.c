@@ -143,9 +143,18 @@ int hca_step(void)
 	return did;
 }
 
+/*
+ * Doorbell pages left open while streaming trap again only after the
+ * engine found nothing to do for this long: a sender whose WQEs complete
+ * within the pass that took them (landed WRITEs) has none in flight
+ * between two posts, and would trap on every other one.
+ */
+#define DB_CLOSE_IDLE_NS 200000
+
 /* One pass of the thread: 1 if there is more to do at once (work done,
- * a doorbell left to it, or a peer's ring found full: try again). */
-static int thread_pass(void)
+ * a doorbell left to it, or a peer's ring found full: try again). With
+ * may_close, open doorbell pages may trap again. */
+static int thread_pass(int may_close)
 {
 	unsigned int busy;
 	uint64_t full;
@@ -159,7 +168,7 @@ static int thread_pass(void)
 		hca_doorbell_busy_decide();
 	/* about to sleep with nothing in flight: untrapped doorbells trap
 	 * again, and one more pass looks for a store made just before */
-	if (!did)
+	if (!did && may_close)
 		did = hca_doorbell_close() > 0;
 	if (hca_stats.ring_full != full) {
 		did = 1;
@@ -180,12 +189,15 @@ static void *engine_main(void *arg)
 	sem_post(&engine_up);
 	for (;;) {
 		now = hca_now();
-		if (thread_pass())
+		if (thread_pass(now - last >= DB_CLOSE_IDLE_NS))
 			last = now;
 		idle = now - last;
 		if (!idle)
 			continue;
-		if (idle < 1000000 && hca_doorbell_watching()) {
+		/* an open page is looked at until it closes: its stores
+		 * wake no one */
+		if ((idle < 1000000 && hca_doorbell_watching()) ||
+		    (idle <= DB_CLOSE_IDLE_NS && hca_doorbell_open())) {
 			sched_yield();
 			continue;
 		}
