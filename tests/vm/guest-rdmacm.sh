@@ -63,7 +63,9 @@ cm_pair() {
 	fi
 	# a client that failed leaves its server waiting
 	[ $r = 0 ] || kill $spid 2> /dev/null
-	wait $spid || { [ $r = 0 ] && r=91; }
+	wait $spid
+	src=$?
+	[ $src = 0 ] || [ $r != 0 ] || r=91
 	return $r
 }
 
@@ -140,7 +142,10 @@ rerun() {
 		judge "$1" && grep -q rxm_process_shutdown "$s" "$c" ||
 			return 1
 		echo "WORKAROUND: $1: ofi_rxm closed on its peer's" \
-			"disconnect with the peer's last message unpolled"
+			"disconnect with the peer's last message unpolled" \
+			"(server exit $src):"
+		grep -H '^\[error\]\|rxm_process_shutdown\|signal\|ret=' \
+			"$s" "$c"
 		;;
 	*)
 		return 1
