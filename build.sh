@@ -26,7 +26,7 @@ DEPS=(
 	infiniband-diags
 	rdmacm-utils qperf # the RDMA CM judges (tests/sim/rdmacm_judges.sh)
 	# libfabric's fi_pingpong and fi_info (tests/sim/rdmacm_judges.sh,
-	# fi_info.sh)
+	# fi_info.sh; fi_pingpong also in tests/vm/guest-rdmacm.sh)
 	libfabric-bin
 	# Debian's UCX (tests/sim/ucx_perftest.sh)
 	ucx-utils

@@ -37,28 +37,33 @@ modules="dummy crc32_generic ib_core ib_uverbs rdma_rxe udmabuf rdma_ucm"
 # rxe provider for the reference output: Debian's reads /etc/libibverbs.d,
 # ours BUILD_DIR/etc/libibverbs.d, so neither sees the other's providers)
 # and iproute2's rdma for `rdma link add`; rdmacm-utils 44 (librdmacm comes
-# with them) as the RDMA CM judges.
+# with them) as the RDMA CM judges, and libfabric-bin's fi_pingpong (its
+# providers built into libfabric.so, which ldd brings).
 host_files="/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo
 	/usr/bin/rping /usr/bin/ucmatose /usr/bin/udaddy
 	/usr/bin/rdma_server /usr/bin/rdma_client
 	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_uc_pingpong
 	/usr/bin/ibv_ud_pingpong /usr/bin/ibv_srq_pingpong
+	/usr/bin/fi_pingpong
 	/etc/libibverbs.d/rxe.driver
 	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so"
 
 root=
 copied=/dev/null
 # Copy a file to the same path in the guest (symlinks stay symlinks, and
-# their targets come too: host libraries are links). Names go to $copied.
+# their targets come too, link by link: host libraries are links, some
+# through /etc/alternatives, as libpsm_infinipath). Names go to $copied.
 copy_in() {
-	local f=$1
+	local f=$1 t
 	echo "$f" >> "$copied"
 	if [ ! -e "$root$f" ] && [ ! -L "$root$f" ]; then
 		mkdir -p "$root$(dirname "$f")"
 		cp -P "$f" "$root$f"
 	fi
 	if [ -L "$f" ]; then
-		copy_in "$(realpath "$f")"
+		t=$(readlink "$f")
+		[[ $t = /* ]] || t=$(dirname "$f")/$t
+		copy_in "$(realpath -s "$t")"
 	fi
 }
 
