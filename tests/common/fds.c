@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int count_fds(void)
 {
@@ -20,6 +22,25 @@ int count_fds(void)
 			num++;
 	closedir(d);
 	return num - 1; /* the directory's own fd */
+}
+
+int count_fds_but_pins(void)
+{
+	static const char pins[] = "/memfd:rdma-sim-dma";
+	char path[64], link[128];
+	int fd, n = count_fds(), pinned = 0;
+	ssize_t len;
+
+	/* the sim keeps its memfds at 900 and above (SIM_INTERNAL_FD_BASE) */
+	for (fd = 900; fd < 65536 && pinned < n; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len <= 0)
+			continue;
+		link[len] = 0;
+		pinned += !strncmp(link, pins, sizeof(pins) - 1);
+	}
+	return n - pinned;
 }
 
 /*

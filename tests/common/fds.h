@@ -10,6 +10,13 @@
 int count_fds(void);
 
 /*
+ * count_fds() without rdma-sim's memfd of pinned memory ("memfd:rdma-sim-dma",
+ * sim/core/dma_pin.c), which exists while an MR or CQ ring is pinned: the
+ * sim's stand-in for pages a real kernel pins without any fd.
+ */
+int count_fds_but_pins(void);
+
+/*
  * Mappings of this process but private anonymous ones (device pages, files,
  * shared memory), or -1 when /proc/self/maps cannot be read.
  */

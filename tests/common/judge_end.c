@@ -26,7 +26,7 @@ double judge_now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int judge_end_open(struct judge_end *e, size_t len, int fill,
+int judge_end_open(struct rc_end *e, size_t len, int fill,
 		   unsigned int access)
 {
 	struct ibv_device **list;
@@ -51,7 +51,7 @@ int judge_end_open(struct judge_end *e, size_t len, int fill,
 	return e->mr ? 0 : -1;
 }
 
-int judge_end_close(struct judge_end *e)
+int judge_end_close(struct rc_end *e)
 {
 	int bad = 0;
 
@@ -70,7 +70,7 @@ int judge_end_close(struct judge_end *e)
 	return bad;
 }
 
-int judge_end_connect(struct judge_end *e, int rfd, int wfd,
+int judge_end_connect(struct rc_end *e, int rfd, int wfd,
 		      struct judge_peer *other)
 {
 	struct judge_peer me = {.qpn = e->qp->qp_num,

@@ -53,7 +53,7 @@ static int req_64_shifted;
 #define NLENS (sizeof(lens) / sizeof(lens[0]))
 
 struct end {
-	struct judge_end j;
+	struct rc_end j;
 	struct mlx5dv_cq dv;
 	uint32_t polled; /* CQEs consumed: the next one's index */
 };
@@ -99,7 +99,7 @@ static int setup(struct end *e, int cqe_size, int rfd, int wfd,
 			.max_send_sge = 1,
 			.max_recv_sge = 1},
 	};
-	struct judge_end *j = &e->j;
+	struct rc_end *j = &e->j;
 	struct mlx5dv_obj obj;
 	struct ibv_cq_ex *cqx;
 	int ret;

@@ -59,7 +59,7 @@ int main(void)
 	int off = env && !strcmp(env, "0");
 	struct ibv_qp *qp[sizeof(kinds) / sizeof(kinds[0])] = {0};
 	struct ibv_cq *cq[2] = {0};
-	struct judge_end e;
+	struct rc_end e;
 	unsigned int i;
 
 	if (judge_end_open(&e, 4096, 0, IBV_ACCESS_LOCAL_WRITE)) {
