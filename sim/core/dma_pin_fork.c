@@ -49,7 +49,7 @@ static int snap_vma(const struct dma_vma *v, void *arg)
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (c == MAP_FAILED)
 		return 0;
-	dma_copy_data(c, (const uint8_t *)(uintptr_t)v->start, v->pgoff, len);
+	dma_copy_data(c, v->pgoff, len);
 	if (sim_cookie_syscall(__NR_madvise, (long)v->start, (long)len,
 			       MADV_DONTFORK, 0, 0)) {
 		sys.munmap(c, len);

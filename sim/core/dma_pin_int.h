@@ -44,9 +44,8 @@ void dma_table_begin(void);
 void dma_table_end(void);
 /* Free the memfd's pages of [off, off+len). */
 void dma_punch(uint64_t off, uint64_t len);
-/* The bytes of src that the memfd holds at [off, off+len) to dst (its
- * holes read as zeros: not read, so not allocated). */
-void dma_copy_data(uint8_t *dst, const uint8_t *src, uint64_t off,
-		   uint64_t len);
+/* The bytes the memfd holds at [off, off+len) to dst, copied by the
+ * kernel (its holes read as zeros: not read, so not allocated). */
+void dma_copy_data(uint8_t *dst, uint64_t off, uint64_t len);
 
 #endif
