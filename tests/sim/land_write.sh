@@ -4,7 +4,9 @@
 # in each of its modes under rdma-sim with the engine's counters. The
 # parent writes into its fork child; every mode must pass, and in every
 # mode but die (the child is killed, its counters with it) the child must
-# have had WRITEs placed by the parent's pass ("landed-writes"). The
+# have had WRITEs placed by the parent's pass ("landed-writes"); in the
+# long modes (stream, mixed) the parent's requester must have taken ACKs
+# of them at once, not through its ring ("acks-at-once"). The
 # library stack is the caller's (LD_LIBRARY_PATH: ours; unset: Debian's).
 # Usage: land_write.sh SIM PROGRAM
 SIM=$1
@@ -12,6 +14,11 @@ PROG=$2
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# counter $1 summed over the processes' stats lines
+count() {
+	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k)
+		n += $(i + 1) } END { print n + 0 }' "$w/stats"
+}
 
 # yama (not on the CI VM's kernel) limits process_vm_writev: at 1 to a
 # process's descendants (the child is the parent's), above to no one
@@ -25,10 +32,13 @@ for mode in stream mixed badkey range die; do
 	: >"$w/stats"
 	RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 $mode ||
 		fail "$mode: the program failed"
-	n=$(awk '{ for (i = 1; i < NF; i++) if ($i == "landed-writes")
-			n += $(i + 1) } END { print n + 0 }' "$w/stats")
-	echo "$mode: $n WRITE packets landed"
+	n=$(count landed-writes)
+	a=$(count acks-at-once)
+	echo "$mode: $n WRITE packets landed, $a ACKs taken at once"
 	[ "$mode" = die ] || [ "$n" -gt 0 ] ||
 		fail "$mode: no WRITE landed"
+	case $mode in stream | mixed)
+		[ "$a" -gt 0 ] || fail "$mode: no ACK taken at once" ;;
+	esac
 done
 echo "PASS"

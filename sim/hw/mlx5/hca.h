@@ -646,6 +646,8 @@ void hca_land_write_offer(void);
 void hca_land_write_settle(void);
 int hca_land_write(int32_t pid, int32_t self, const struct hca_pkt *p,
 		   const struct iovec *iov, int iovcnt);
+/* The ACKs of WRITEs placed since the last call, to their requesters. */
+void hca_land_write_acks(void);
 /* A WRITE's first packet arrived by the ring for qp: its rkey is one the
  * responder may offer. */
 void hca_land_write_learn(struct hca_qp *qp, uint32_t rkey);
@@ -808,6 +810,7 @@ struct hca_stats {
 	uint64_t peer_copies;  /* pieces copied into a peer's pinned pages */
 	uint64_t landed_writes; /* WRITE packets placed here */
 	uint64_t placed_writes; /* WRITE packets this process placed */
+	uint64_t acks_at_once;	/* their ACKs taken without the ring */
 };
 extern struct hca_stats hca_stats;
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the

@@ -121,6 +121,7 @@ int hca_step(void)
 	struct hca_cq *cq;
 	int did;
 
+	hca_land_write_acks(); /* one a QP's destroy left, before the ring */
 	hca_land_settle(); /* landed SENDs come before what follows them */
 	did = hca_fabric_poll(64) > 0;
 	did |= hca_fault_step(now);
@@ -130,6 +131,7 @@ int hca_step(void)
 		if (qp->state == IB_QPS_ERR)
 			did |= rq_flush(qp);
 		did |= hca_sq_process(qp);
+		hca_land_write_acks(); /* landed WRITEs answered at once */
 		hca_req_timers(qp, now);
 		did |= hca_resp_flush(qp);
 	}

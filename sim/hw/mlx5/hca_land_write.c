@@ -20,9 +20,14 @@
  * message's range, as the responder checks) claims the offer, writes the
  * bytes into the peer (hca_peer.c), and gives the offer back open one PSN
  * further, counting what landed: a stream of WRITEs lands back to back
- * without the receiver running. The last packet of a WRITE puts the
- * responder's ACK for it in the sender's own ring (a responder may
- * coalesce the ACKs of a message into its last). Anything else, and
+ * without the receiver running. The last packet of a WRITE brings back
+ * the responder's ACK for it (a responder may coalesce the ACKs of a
+ * message into its last): it arrives at once, taken by the requester
+ * after the pass has sent what it takes of that QP's WQEs
+ * (hca_land_write_acks), as the ring would hand it over, counted as it
+ * would count it. Only while the sender's own ring is empty: what came
+ * before it, a READ response, a NAK, is taken first, so the ACK goes by
+ * the ring then, and so do all after it in that pass. Anything else, and
  * everything after a packet that does not fit, goes by the ring: a WRITE
  * lands only at the PSN the responder expects, so SENDs, READs and
  * atomics keep their order with it.
@@ -45,6 +50,15 @@ enum { WL_FREE, WL_OPEN, WL_TAKING };
 
 #define PSN_MASK      0xffffff
 #define TAKER_WAIT_NS 1000000 /* then ask whether the taker lives */
+#define ACKS	      512     /* ACKs arrived at once, not taken yet */
+
+/* The ACKs of WRITEs this pass placed, in the order they came: the
+ * responder (dev, qpn), its requester (dlid_dev, dest_qpn), the PSN. */
+static struct {
+	uint16_t dev, dlid_dev;
+	uint32_t qpn, dest_qpn, psn;
+} acks[ACKS];
+static unsigned int nacks;
 
 void hca_land_write_learn(struct hca_qp *qp, uint32_t rkey)
 {
@@ -226,9 +240,18 @@ static int place(int32_t pid, int32_t self, struct hca_wlanding *l,
 	if (p->len && !hca_peer_write(pid, iov, iovcnt, &rem, 1, p->len))
 		return 0;
 	if (p->flags & HCA_PF_LAST) {
-		hca_resp_ack(&stub, p->psn, &ack);
-		if (hca_fabric_send_pid(self, &ack))
-			return 0;
+		/* at once, unless the ring holds what came before it */
+		if (nacks < ACKS && !hca_fabric_backlog()) {
+			acks[nacks].dev = p->dst_dev;
+			acks[nacks].dlid_dev = p->src_dev;
+			acks[nacks].qpn = p->dst_qpn;
+			acks[nacks].dest_qpn = p->src_qpn;
+			acks[nacks++].psn = p->psn;
+		} else {
+			hca_resp_ack(&stub, p->psn, &ack);
+			if (hca_fabric_send_pid(self, &ack))
+				return 0;
+		}
 	}
 	hca_stats.placed_writes++;
 	l->psn = (p->psn + 1) & PSN_MASK;
@@ -268,4 +291,30 @@ int hca_land_write(int32_t pid, int32_t self, const struct hca_pkt *p,
 		return ok;
 	}
 	return 0;
+}
+
+/*
+ * The ACKs that arrived at once, to the requester as hca_fabric_poll
+ * hands a packet over: in order, counted in, through hca_rx. After the
+ * QP's send pass, never inside it (an ACK retires WQEs transmit walks);
+ * one a destroyed QP left is lost, as in the ring.
+ */
+void hca_land_write_acks(void)
+{
+	static const uint8_t none[1];
+	struct hca_qp stub = {0};
+	struct hca_pkt ack;
+	unsigned int i;
+
+	for (i = 0; i < nacks; i++) {
+		stub.dev = acks[i].dev;
+		stub.qpn = acks[i].qpn;
+		stub.dlid_dev = acks[i].dlid_dev;
+		stub.dest_qpn = acks[i].dest_qpn;
+		hca_resp_ack(&stub, acks[i].psn, &ack);
+		hca_stats.pkts_in++;
+		hca_stats.acks_at_once++;
+		hca_rx(&ack, none);
+	}
+	nacks = 0;
 }

@@ -162,6 +162,7 @@ static const struct {
 	STAT_COL("peer-copies", peer_copies),
 	STAT_COL("landed-writes", landed_writes),
 	STAT_COL("placed-writes", placed_writes),
+	STAT_COL("acks-at-once", acks_at_once),
 };
 
 /* At exit, in processes whose engine ran: its work, to compare two runs. */
