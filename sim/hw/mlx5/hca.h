@@ -608,6 +608,9 @@ void hca_land_settle(void);
  * ACK is in our ring, from self), 0 to send it. */
 int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 	     const struct iovec *iov, int iovcnt);
+/* The responder's ACK of a landed packet was queued by its sender:
+ * count it as sent by dev's port. */
+void hca_land_ack_sent(unsigned int dev);
 
 /* The SGEs of the WQE a SEND for qp would take from its SRQ, left in
  * place (hca_land_srq.c); -1 if none may be offered. */

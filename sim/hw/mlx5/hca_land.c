@@ -263,6 +263,13 @@ static int place(int32_t pid, const struct hca_landing *l,
 			      (size_t)(scat ? 0 : p->len) + 64 + head);
 }
 
+/* A landing's ACK leaves the responder's port as on the wire: the sender
+ * queues it for itself, so the responder's transmit counter is its. */
+void hca_land_ack_sent(unsigned int dev)
+{
+	hca_hw_count(dev, SIM_HWC_XMIT_PKTS);
+}
+
 int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 	     const struct iovec *iov, int iovcnt)
 {
@@ -298,7 +305,8 @@ int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 			return 0;
 		}
 		__atomic_store_n(&l->state, LAND_TAKEN, __ATOMIC_RELEASE);
-		hca_fabric_send_pid(self, &ack);
+		if (!hca_fabric_send_pid(self, &ack))
+			hca_land_ack_sent(ack.src_dev);
 		return 1;
 	}
 	return 0;

@@ -252,6 +252,7 @@ static int place(int32_t pid, int32_t self, struct hca_wlanding *l,
 			if (hca_fabric_send_pid(self, &ack))
 				return 0;
 		}
+		hca_land_ack_sent(p->dst_dev);
 	}
 	hca_stats.placed_writes++;
 	l->psn = (p->psn + 1) & PSN_MASK;
