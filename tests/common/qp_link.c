@@ -2,6 +2,7 @@
 #include "qp_link.h"
 
 #include <string.h>
+#include <time.h>
 
 struct qp_link qp_link_default(uint32_t dest_qpn)
 {
@@ -168,4 +169,14 @@ int qp_link_up(struct ibv_qp *qp, const struct qp_link *l)
 	for (i = 0; !err && i < sizeof(step) / sizeof(step[0]); i++)
 		err = step[i](qp, l);
 	return err;
+}
+
+int qp_link_poll(struct ibv_cq *cq, struct ibv_wc *wc, int sec)
+{
+	time_t end = time(NULL) + sec;
+	int n;
+
+	while ((n = ibv_poll_cq(cq, 1, wc)) == 0 && time(NULL) < end)
+		;
+	return n;
 }

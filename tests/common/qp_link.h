@@ -67,4 +67,11 @@ const char *qp_link_close(struct ibv_qp *qp, struct ibv_mr *mr,
 			  struct ibv_cq *send_cq, struct ibv_cq *recv_cq,
 			  struct ibv_pd *pd, struct ibv_context *ctx);
 
+/*
+ * One completion of @cq into @wc, polling for up to @sec seconds of wall
+ * time (however loaded the machine); 1, 0 when none came, or ibv_poll_cq's
+ * error.
+ */
+int qp_link_poll(struct ibv_cq *cq, struct ibv_wc *wc, int sec);
+
 #endif /* RDMA_TEST_QP_LINK_H */

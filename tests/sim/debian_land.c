@@ -21,7 +21,6 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "judge.h"
@@ -90,17 +89,6 @@ static void close_side(struct side *s)
 	free(s->buf);
 }
 
-/* One completion of cq, waiting WAIT_SEC of wall time at most. */
-static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
-{
-	time_t end = time(NULL) + WAIT_SEC;
-	int n;
-
-	while ((n = ibv_poll_cq(cq, 1, wc)) == 0 && time(NULL) < end)
-		;
-	return n;
-}
-
 static int post_send(struct side *s, uint32_t round, int from_child)
 {
 	uint8_t *p = s->buf + DEPTH * MSG;
@@ -124,7 +112,7 @@ static int send_msg(struct side *s, uint32_t round, int from_child,
 
 	if (post_send(s, round, from_child))
 		return -1;
-	n = poll_one(s->scq, &wc);
+	n = qp_link_poll(s->scq, &wc, WAIT_SEC);
 	CHECK(n == 1 && wc.status == want && wc.wr_id == round &&
 		      (want || wc.opcode == IBV_WC_SEND),
 	      "%s: send %u: %d completions, status %s (want %s) opcode %d "
@@ -141,7 +129,7 @@ static int recv_msg(struct side *s, uint32_t round, int from_child)
 	struct ibv_wc wc;
 	int imm = round & 1;
 
-	if (poll_one(s->rcq, &wc) != 1) {
+	if (qp_link_poll(s->rcq, &wc, WAIT_SEC) != 1) {
 		CHECK(0, "%s: round %u: no receive completion in %d s",
 		      s->who, round, WAIT_SEC);
 		return -1;

@@ -9,9 +9,14 @@
 # RETRY_EXC_ERR instead of hanging. With srq, PROGRAM is
 # tests/sim/debian_land_srq.c: SENDs must land in QPs on an SRQ, and the
 # last one, finding the SRQ empty, must have met an RNR NAK; with rq, the
-# same program's QPs with RQs of their own sharing one CQ. The library
-# stack is the caller's (LD_LIBRARY_PATH: ours; unset: Debian's).
-# Usage: land.sh SIM PROGRAM [srq|rq]
+# same program's QPs with RQs of their own sharing one CQ. With ud,
+# PROGRAM is tests/sim/debian_land_ud.c (hca_land_ud.c): datagrams must
+# land in both processes, and a run without landings (a --fault rule
+# that never fires turns them off) must print the same receive
+# completions and buffer sums, the wrong Q_Keys and the too long
+# datagram included. The library stack is the caller's
+# (LD_LIBRARY_PATH: ours; unset: Debian's).
+# Usage: land.sh SIM PROGRAM [srq|rq|ud]
 SIM=$1
 PROG=$2
 MODE=$3
@@ -34,8 +39,8 @@ if [ -r $yama ] && [ "$(cat $yama)" -ge 1 ]; then
 	need=1
 fi
 # shellcheck disable=SC2086 # rq: the program's argument, or none
-RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 ${MODE%srq} ||
-	fail "the ping-pong failed"
+RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 ${MODE%srq} \
+	>"$w/on" || fail "the ping-pong failed"
 cat "$w/stats"
 [ "$(grep -c '^engine passes' "$w/stats")" -eq 2 ] ||
 	fail "not two processes' counters"
@@ -53,6 +58,17 @@ if [ "$MODE" = srq ]; then
 	awk '{ for (i = 1; i < NF; i++) if ($i == "rnr-naks") n += $(i + 1) }
 	     END { exit !(n > 0) }' "$w/stats" ||
 		fail "the SEND into an empty SRQ met no RNR NAK"
+fi
+if [ "$MODE" = ud ]; then
+	"$SIM" --fault drop:packet=999999999 -- "$PROG" mlx5_0 >"$w/off" ||
+		fail "the ping-pong without landings failed"
+	sort "$w/on" >"$w/on.s"
+	sort "$w/off" >"$w/off.s"
+	[ "$(wc -l <"$w/on.s")" -eq 4001 ] ||
+		fail "not 4001 receive completions printed"
+	diff "$w/off.s" "$w/on.s" | head -20
+	cmp -s "$w/off.s" "$w/on.s" ||
+		fail "landed datagrams completed unlike the ring's"
 fi
 [ -n "$MODE" ] && { echo "PASS"; exit 0; }
 

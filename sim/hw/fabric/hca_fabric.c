@@ -453,6 +453,13 @@ int hca_fabric_reached(struct hca_mark *m)
 	return __atomic_load_n(&h->passes, __ATOMIC_ACQUIRE) >= m->passes;
 }
 
+uint64_t hca_fabric_ring_end(int32_t pid)
+{
+	struct ring_hdr *h = pid ? peer_ring((pid_t)pid) : own;
+
+	return h ? __atomic_load_n(&h->head, __ATOMIC_SEQ_CST) : 0;
+}
+
 int hca_fabric_backlog(void)
 {
 	return own && __atomic_load_n(&own->head, __ATOMIC_ACQUIRE) !=

@@ -556,6 +556,9 @@ int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
  * finished a pass past it (and, if our ring was full meanwhile, one more
  * that began after), or it is gone; 0 while it has not run. */
 int hca_fabric_reached(struct hca_mark *m);
+/* Where process pid's ring (0: this process's) ends: the bytes ever
+ * published into it. */
+uint64_t hca_fabric_ring_end(int32_t pid);
 /* Packets wait in this process's own ring (an answer may be among them). */
 int hca_fabric_backlog(void);
 /* End of an engine pass: what it took from the ring is now handled. */
@@ -587,7 +590,10 @@ struct hca_landing {
 	uint32_t cap; /* bytes the receive WQE holds */
 	uint32_t scat; /* bytes the CQE takes instead (scatter to CQE) */
 	uint32_t cqe_size;
-	uint64_t cqe; /* the 64-byte CQE's address */
+	uint32_t ud;   /* for a UD QP (hca_land_ud.c): no PSN, no ACK */
+	uint32_t qkey; /* ... the Q_Key it takes */
+	uint64_t ring_end; /* ... the ring's end, empty, when offered */
+	uint64_t cqe;	   /* the 64-byte CQE's address */
 	struct {
 		uint64_t addr;
 		uint64_t len;
@@ -616,6 +622,20 @@ void hca_land_ack_sent(unsigned int dev);
  * place (hca_land_srq.c); -1 if none may be offered. */
 int hca_land_srq_peek(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 		      uint32_t *wqe_counter);
+
+/* hca_land.c's steps for a UD QP (hca_land_ud.c): whether it may be
+ * offered, the offer's UD fields (0: none now), whether datagram p fits
+ * offer l of process pid. */
+int hca_land_ud_offerable(const struct hca_qp *qp);
+int hca_land_ud_offer(const struct hca_qp *qp, struct hca_landing *l);
+int hca_land_ud_fits(const struct hca_landing *l, const struct hca_pkt *p,
+		     int32_t pid);
+/* The local iovecs of datagram p (iov: its payload) into loc, its GRH
+ * (built into grh) first if it has one; *off: where in the receive
+ * buffer they go. Their count, at most iovcnt + 1. */
+int hca_land_ud_loc(const struct hca_qp *stub, const struct hca_pkt *p,
+		    const struct iovec *iov, int iovcnt, uint8_t grh[40],
+		    struct iovec *loc, uint32_t *off);
 
 /*
  * An RDMA WRITE's landing offered by this process's responder
@@ -698,6 +718,10 @@ int hca_req_inject(struct hca_qp *qp, const struct hca_swqe *tmpl,
 		   const void *inl, uint32_t inl_len);
 void hca_req_timers(struct hca_qp *qp, uint64_t now);
 void hca_req_input(struct hca_qp *qp, const struct hca_pkt *p);
+/* The 40 bytes a UD receive of p by qp gets first (GRH, IPv6 or IPv4
+ * header). */
+void hca_ud_grh(const struct hca_qp *qp, const struct hca_pkt *p,
+		uint8_t grh[40]);
 /* Handle a request packet; payload can be read with hca_rx_payload(). */
 void hca_resp_input(struct hca_qp *qp, const struct hca_pkt *p);
 /* Send queued responses and the pending ACK; 1 if it sent something. */

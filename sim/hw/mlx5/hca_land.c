@@ -6,8 +6,9 @@
  * hold the CPUs); a program spinning on its CQ needs only the bytes and
  * the CQE in its memory. So at the end of each pass the responder offers,
  * for each RC QP that could take a single-packet SEND now, where it would
- * put one: the addresses of its next receive WQE's buffers (translated
- * and checked by hca_mem, as for any SEND), the CQE slot and owner bit,
+ * put one (and for each UD QP, where a datagram would: hca_land_ud.c):
+ * the addresses of its next receive WQE's buffers (translated and
+ * checked by hca_mem, as for any SEND), the CQE slot and owner bit,
  * the PSN it expects and the ACK it would send. The offer lives in the
  * header page of the process's ring (hca_fabric.c), which every sender
  * maps. A sender whose packet fits claims the offer, writes payload and
@@ -39,15 +40,21 @@ enum { LAND_FREE, LAND_OPEN, LAND_TAKING, LAND_TAKEN };
 
 #define TAKER_WAIT_NS 1000000 /* then ask whether the taker lives */
 
+static int rc_offerable(const struct hca_qp *qp)
+{
+	return qp->type == IB_QPT_RC && !qp->xrc && !qp->dct && !qp->dci &&
+	       !qp->dct_parent && !qp->in_msg && !qp->nak_pending &&
+	       qp->rr_head == qp->rr_tail &&
+	       (qp->state == IB_QPS_RTR || qp->state == IB_QPS_RTS);
+}
+
 static int offerable(const struct hca_qp *qp)
 {
 	const struct hca_cq *cq = qp->rcq;
 	uint32_t ci;
 
-	if (qp->type != IB_QPT_RC || qp->xrc || qp->dct || qp->dci ||
-	    qp->dct_parent || qp->in_msg || qp->nak_pending ||
-	    qp->rr_head != qp->rr_tail || !cq ||
-	    (qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS))
+	if (!cq || !(qp->type == IB_QPT_UD ? hca_land_ud_offerable(qp)
+					   : rc_offerable(qp)))
 		return 0;
 	/* an armed CQ's event, and a CQE that would overrun, are the
 	 * engine's to raise */
@@ -97,16 +104,19 @@ static int offer(struct hca_qp *qp, struct hca_landing *l)
 	l->nseg = n;
 	l->dev = (uint16_t)qp->dev;
 	l->qpn = qp->qpn;
-	l->src_qpn = qp->dest_qpn;
-	l->psn = qp->epsn;
 	l->wqe_counter = wc;
 	l->uidx = qp->uidx;
 	l->cqe = (uintptr_t)(cq->buf +
 			     (size_t)(cq->pi & (cq->ncqe - 1)) * cq->cqe_size +
 			     (cq->cqe_size == 128 ? 64 : 0));
 	l->owner = (cq->pi & cq->ncqe) ? 1 : 0;
-	l->scat = hca_scat_max(qp->cs_res, cq);
 	l->cqe_size = cq->cqe_size;
+	l->ud = qp->type == IB_QPT_UD;
+	if (l->ud)
+		return hca_land_ud_offer(qp, l);
+	l->src_qpn = qp->dest_qpn;
+	l->psn = qp->epsn;
+	l->scat = hca_scat_max(qp->cs_res, cq);
 	hca_resp_ack(qp, qp->epsn, &l->ack);
 	return 1;
 }
@@ -197,8 +207,11 @@ void hca_land_settle(void)
 	hca_land_write_settle();
 }
 
-static int fits(const struct hca_landing *l, const struct hca_pkt *p)
+static int fits(const struct hca_landing *l, const struct hca_pkt *p,
+		int32_t pid)
 {
+	if (l->ud)
+		return hca_land_ud_fits(l, p, pid);
 	return p->op == HCA_PKT_SEND && l->dev == p->dst_dev &&
 	       l->qpn == p->dst_qpn && l->src_qpn == p->src_qpn &&
 	       l->ack.dst_dev == p->src_dev && l->psn == p->psn &&
@@ -220,6 +233,29 @@ static void gather(uint8_t *d, const struct iovec *iov, int iovcnt,
 	}
 }
 
+/* Remote iovecs over [off, off + len) of the offer's buffers, into rem. */
+static int span(const struct hca_landing *l, uint32_t off, uint32_t len,
+		struct iovec *rem)
+{
+	uint32_t i, n;
+	int nr = 0;
+
+	for (i = 0; i < l->nseg && len; i++) {
+		if (off >= l->seg[i].len) {
+			off -= (uint32_t)l->seg[i].len;
+			continue;
+		}
+		n = (uint32_t)l->seg[i].len - off < len
+			    ? (uint32_t)l->seg[i].len - off
+			    : len;
+		rem[nr].iov_base = (void *)(uintptr_t)(l->seg[i].addr + off);
+		rem[nr++].iov_len = n;
+		len -= n;
+		off = 0;
+	}
+	return nr;
+}
+
 /*
  * Payload into the offer's buffers, then the CQE, its owner byte last.
  * The kernel reads the local iovecs in array order, each with its own
@@ -231,24 +267,27 @@ static void gather(uint8_t *d, const struct iovec *iov, int iovcnt,
 static int place(int32_t pid, const struct hca_landing *l,
 		 const struct hca_pkt *p, const struct iovec *iov, int iovcnt)
 {
-	struct iovec loc[HCA_MAX_SGE + 2], rem[HCA_LAND_SEGS + 1];
+	struct iovec loc[HCA_MAX_SGE + 3], rem[HCA_LAND_SEGS + 1];
 	struct hca_qp stub = {.dev = l->dev, .qpn = l->qpn, .uidx = l->uidx};
-	uint32_t left = p->len, i, head = 0;
+	uint32_t off = 0, bytes = 0, head = 0;
 	struct hca_cqe_info ci;
-	uint8_t cqe[128], data[64];
-	int nl = 0, nr = 0, scat = p->len && p->len <= l->scat;
+	uint8_t cqe[128], data[64], grh[40];
+	int nl = 0, nr, scat = p->len && p->len <= l->scat;
 
 	if (iovcnt > HCA_MAX_SGE)
 		return 0;
-	for (nl = 0; nl < iovcnt && !scat; nl++)
-		loc[nl] = iov[nl];
-	for (i = 0; i < l->nseg && left && !scat; i++) {
-		rem[nr].iov_base = (void *)(uintptr_t)l->seg[i].addr;
-		rem[nr].iov_len = l->seg[i].len < left ? l->seg[i].len : left;
-		left -= (uint32_t)rem[nr++].iov_len;
+	if (l->ud) { /* the GRH area, then the payload (hca_land_ud.c) */
+		nl = hca_land_ud_loc(&stub, p, iov, iovcnt, grh, loc, &off);
+		bytes = p->len + 40 - off;
+	} else if (!scat) {
+		for (nl = 0; nl < iovcnt; nl++)
+			loc[nl] = iov[nl];
+		bytes = p->len;
 	}
+	nr = span(l, off, bytes, rem);
 	/* the responder's CQE for this packet, as it would write it */
-	hca_recv_cqe_info(&stub, l->wqe_counter, p, p->len, 0, &ci);
+	hca_recv_cqe_info(&stub, l->wqe_counter, p,
+			  l->ud ? p->len + 40 : p->len, 0, &ci);
 	if (scat) {
 		gather(data, iov, iovcnt, p->len);
 		hca_scat_info(&ci, l->cqe_size, data, p->len);
@@ -259,8 +298,7 @@ static int place(int32_t pid, const struct hca_landing *l,
 	loc[nl++] = (struct iovec){cqe + 127, 1};
 	rem[nr++] = (struct iovec){(void *)(uintptr_t)(l->cqe - head),
 				   64 + head};
-	return hca_peer_write(pid, loc, nl, rem, nr,
-			      (size_t)(scat ? 0 : p->len) + 64 + head);
+	return hca_peer_write(pid, loc, nl, rem, nr, (size_t)bytes + 64 + head);
 }
 
 /* A landing's ACK leaves the responder's port as on the wire: the sender
@@ -280,6 +318,7 @@ int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 	struct hca_pkt ack;
 	unsigned int i;
 	uint32_t st;
+	int ud;
 
 	if (p->op == HCA_PKT_WRITE)
 		return hca_land_write(pid, self, p, iov, iovcnt);
@@ -290,7 +329,7 @@ int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 						 __ATOMIC_ACQ_REL,
 						 __ATOMIC_ACQUIRE))
 			continue;
-		if (!fits(l, p)) {
+		if (!fits(l, p, pid)) {
 			__atomic_store_n(&l->state, LAND_OPEN,
 					 __ATOMIC_RELEASE);
 			continue;
@@ -298,6 +337,7 @@ int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 		l->taker = self;
 		l->pkt = *p;
 		ack = l->ack;
+		ud = l->ud; /* l is the receiver's again once taken */
 		if (!place(pid, l, p, iov, iovcnt)) {
 			/* its owner byte is not there: the ring carries it */
 			__atomic_store_n(&l->state, LAND_FREE,
@@ -305,7 +345,8 @@ int hca_land(int32_t pid, int32_t self, const struct hca_pkt *p,
 			return 0;
 		}
 		__atomic_store_n(&l->state, LAND_TAKEN, __ATOMIC_RELEASE);
-		if (!hca_fabric_send_pid(self, &ack))
+		/* a datagram has no ACK */
+		if (!ud && !hca_fabric_send_pid(self, &ack))
 			hca_land_ack_sent(ack.src_dev);
 		return 1;
 	}

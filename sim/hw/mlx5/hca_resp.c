@@ -251,8 +251,8 @@ static void ipv4_header(uint8_t *h, const struct hca_pkt *p)
 /* The 40 bytes a UD receive gets first: the GRH (IB, RoCE v1), the IPv6
  * header (RoCE v2, next header UDP) or the IPv4 header (RoCE v2 over an
  * IPv4-mapped GID). */
-static void build_grh(const struct hca_qp *qp, const struct hca_pkt *p,
-			 uint8_t grh[40])
+void hca_ud_grh(const struct hca_qp *qp, const struct hca_pkt *p,
+		uint8_t grh[40])
 {
 	int roce = sim_port_is_eth(sim.sh, qp->dev);
 	uint8_t l3 = pkt_l3_type(qp, p);
@@ -284,7 +284,7 @@ static void write_grh(struct hca_qp *qp, const struct hca_pkt *p,
 
 	if (!(p->flags & HCA_PF_GRH))
 		return;
-	build_grh(qp, p, grh);
+	hca_ud_grh(qp, p, grh);
 	for (i = 0; i < (uint32_t)n && off < 40; i++) {
 		d = iov[i].iov_base;
 		for (k = 0; k < iov[i].iov_len && off < 40; k++)
@@ -311,8 +311,11 @@ static void ud_input(struct hca_qp *qp, const struct hca_pkt *p)
 		hca_qp_to_err(qp);
 		return;
 	}
-	write_grh(qp, p, grh, g);
-	hca_rx_payload(iov, n);
+	/* a datagram that landed has its bytes in place (hca_land_ud.c) */
+	if (!hca_rx_landing()) {
+		write_grh(qp, p, grh, g);
+		hca_rx_payload(iov, n);
+	}
 	hca_recv_complete(qp, wc, p, p->len + 40, 0);
 }
 
