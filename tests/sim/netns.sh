@@ -56,6 +56,8 @@ echo "$out" | grep -qx '52:54:00:12:34:00' || fail "rxe MAC: $out"
 	fail "/sys/class/net is not the world's: $out"
 world=$(echo "$out" | sed -n 's/^net:\[\([0-9]*\)\]$/\1/p')
 [ -n "$world" ] || fail "no namespace inode: $out"
+# when that world had ended, in clock ticks since boot (/proc/PID/stat)
+ended=$(awk '{printf "%d", $1 * 100}' /proc/uptime)
 
 # an IB-only world stays in our namespace unless asked
 [ "$("$SIM" -- readlink /proc/self/ns/net)" = "$(readlink /proc/self/ns/net)" ] ||
@@ -99,7 +101,13 @@ links_after=$(ip -o link | awk -F': ' '{print $2}' | sort)
 	fail "netdevs left in the caller's namespace"
 # nobody is left in the world's namespace
 if command -v lsns >/dev/null 2>&1; then
-	lsns -n -t net -o NS 2>/dev/null | grep -qx "$world" &&
+	# a namespace's number is reused once it is gone (other worlds
+	# start beside this test): only one whose process was already
+	# running when the world ended outlived it
+	pid=$(lsns -n -t net -o NS,PID 2>/dev/null |
+		awk -v w="$world" '$1 == w { print $2 }')
+	start=$(awk '{ print $22 }' "/proc/$pid/stat" 2>/dev/null)
+	[ -n "$pid" ] && [ -n "$start" ] && [ "$start" -le "$ended" ] &&
 		fail "the world's network namespace outlived rdma-sim"
 fi
 [ "$(readlink /proc/self/ns/net)" = "net:[$world]" ] &&
