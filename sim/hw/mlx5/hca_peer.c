@@ -40,7 +40,6 @@ struct peer {
 	uint64_t ino; /* of the memfd at win */
 	uint64_t retry; /* hca_now() after which to look for t or win */
 	uint64_t used;
-	uint64_t alive; /* 1 + the engine pass that last saw it alive */
 };
 
 static int denied; /* this process may not write into others */
@@ -181,22 +180,11 @@ static struct peer *peer_get(int32_t pid)
 	return p;
 }
 
-/*
- * Asked once per engine pass (a system call each, through the sandbox's
- * filter, costs a fifth of a 64 KiB WRITE's pass): a peer alive as the
- * pass wrote to it first is alive for the rest of it, as a device's
- * writes into a dying process land until its kernel tears down the QP.
- */
-static int peer_exited(struct peer *p)
+static int peer_exited(const struct peer *p)
 {
 	struct pollfd f = {.fd = p->pidfd, .events = POLLIN};
 
-	if (p->alive == hca_stats.passes + 1)
-		return 0;
-	if (sim_cookie_syscall(__NR_poll, (long)&f, 1, 0, 0, 0) != 0)
-		return 1;
-	p->alive = hca_stats.passes + 1;
-	return 0;
+	return sim_cookie_syscall(__NR_poll, (long)&f, 1, 0, 0, 0) != 0;
 }
 
 /* Where [va, va+len) sits in the peer's window, or NULL. */
