@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include "qp_link.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -179,4 +180,18 @@ int qp_link_poll(struct ibv_cq *cq, struct ibv_wc *wc, int sec)
 	while ((n = ibv_poll_cq(cq, 1, wc)) == 0 && time(NULL) < end)
 		;
 	return n;
+}
+
+int qp_link_side(struct ibv_context *ctx, int depth, uint8_t **buf,
+		 struct ibv_pd **pd, struct ibv_cq **scq, struct ibv_cq **rcq,
+		 struct ibv_mr **mr)
+{
+	*buf = aligned_alloc(4096, 4096);
+	*pd = ibv_alloc_pd(ctx);
+	*scq = ibv_create_cq(ctx, depth, NULL, NULL, 0);
+	*rcq = ibv_create_cq(ctx, depth, NULL, NULL, 0);
+	if (!*buf || !*pd || !*scq || !*rcq)
+		return -1;
+	*mr = ibv_reg_mr(*pd, *buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	return *mr ? 0 : -1;
 }

@@ -72,6 +72,15 @@ const char *qp_link_close(struct ibv_qp *qp, struct ibv_mr *mr,
  * time (however loaded the machine); 1, 0 when none came, or ibv_poll_cq's
  * error.
  */
+/*
+ * What one side of a two-process judge needs before its QP: a 4096-byte
+ * page-aligned buffer registered for local write, a PD, and a send and a
+ * receive CQ of @depth entries. 0, or -1 with what was made set.
+ */
+int qp_link_side(struct ibv_context *ctx, int depth, uint8_t **buf,
+		 struct ibv_pd **pd, struct ibv_cq **scq, struct ibv_cq **rcq,
+		 struct ibv_mr **mr);
+
 int qp_link_poll(struct ibv_cq *cq, struct ibv_wc *wc, int sec);
 
 #endif /* RDMA_TEST_QP_LINK_H */

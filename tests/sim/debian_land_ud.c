@@ -88,13 +88,9 @@ static int open_side(struct side *s, const char *dev, const char *who)
 	s->ctx = qp_link_open(dev, &s->lid);
 	if (!s->ctx || ibv_query_gid(s->ctx, 1, 0, &s->gid))
 		return -1;
-	s->buf = aligned_alloc(4096, 4096);
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->scq = ibv_create_cq(s->ctx, DEPTH, NULL, NULL, 0);
-	s->rcq = ibv_create_cq(s->ctx, DEPTH, NULL, NULL, 0);
-	if (!s->buf || !s->pd || !s->scq || !s->rcq)
+	if (qp_link_side(s->ctx, DEPTH, &s->buf, &s->pd, &s->scq, &s->rcq,
+			 &s->mr))
 		return -1;
-	s->mr = ibv_reg_mr(s->pd, s->buf, 4096, IBV_ACCESS_LOCAL_WRITE);
 	ia.send_cq = s->scq;
 	ia.recv_cq = s->rcq;
 	s->qp = ibv_create_qp(s->pd, &ia);
