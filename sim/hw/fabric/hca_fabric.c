@@ -44,6 +44,11 @@ struct ring_hdr {
 	uint64_t done;	   /* tail when the owner's last pass ended */
 	uint64_t passes;   /* passes the owner's engine finished */
 	uint32_t full;	   /* times a sender found the ring full */
+	/* held by the owner's engine thread from its first pass on, never
+	 * let go: the owner's kernel marks it (robust futex) when that
+	 * thread ends, with the process or its image, before anyone can
+	 * learn of the end (hca_fabric_peer_alive) */
+	pthread_mutex_t alive;
 };
 
 #define RING_DATA 4096 /* header page, then the bytes */
@@ -113,11 +118,13 @@ static struct ring_hdr *map_ring(pid_t pid, int create)
 }
 
 static int atfork_done;
+static struct ring_hdr *alive_held; /* the ring whose alive lock we hold */
 
 /* A fork child's ring is its own, made when it first needs one. */
 static void forked(void)
 {
 	own = NULL;
+	alive_held = NULL;
 }
 
 static int open_ring(void)
@@ -131,6 +138,7 @@ static int open_ring(void)
 	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&own->lock, &a);
+	pthread_mutex_init(&own->alive, &a);
 	pthread_mutexattr_destroy(&a);
 	__atomic_store_n(&own->ready, 1, __ATOMIC_RELEASE);
 	return 0;
@@ -355,6 +363,31 @@ static int send_to(pid_t pid, const struct hca_pkt *p, const struct iovec *iov,
 	    !__atomic_load_n(&h->app_pass, __ATOMIC_SEQ_CST))
 		poke(h);
 	return 0;
+}
+
+void hca_fabric_alive_hold(void)
+{
+	int ret;
+
+	if (!own || alive_held == own)
+		return;
+	ret = pthread_mutex_trylock(&own->alive);
+	if (ret == EOWNERDEAD) /* an image before this one held it */
+		ret = pthread_mutex_consistent(&own->alive);
+	if (!ret || ret == EBUSY)
+		alive_held = own;
+}
+
+int hca_fabric_peer_alive(int32_t pid)
+{
+	struct ring_hdr *h = peer_ring((pid_t)pid);
+	uint32_t w;
+
+	if (!h)
+		return 0;
+	w = (uint32_t)__atomic_load_n(&h->alive.__data.__lock,
+				      __ATOMIC_ACQUIRE);
+	return (w & FUTEX_TID_MASK) && !(w & FUTEX_OWNER_DIED);
 }
 
 struct hca_landing *hca_fabric_landings(int32_t pid)

@@ -604,6 +604,13 @@ struct hca_landing {
 /* The landings of process pid's ring (0: this process's); NULL if it has
  * none. HCA_LANDINGS of them. */
 struct hca_landing *hca_fabric_landings(int32_t pid);
+/* The engine thread holds its ring's alive lock (each pass, until it
+ * does; under sim_lock). */
+void hca_fabric_alive_hold(void);
+/* 1: process pid's engine thread holds its alive lock, so pid has not
+ * exited nor exec'd as far as anyone can know. 0: dead, or no engine
+ * thread yet (ask its pidfd). */
+int hca_fabric_peer_alive(int32_t pid);
 /* At the end of a pass: offer where the next SEND of each QP that could
  * take one now would land. Needs sim_lock. */
 void hca_land_offer(void);
@@ -838,6 +845,7 @@ struct hca_stats {
 	uint64_t landed_writes; /* WRITE packets placed here */
 	uint64_t placed_writes; /* WRITE packets this process placed */
 	uint64_t acks_at_once;	/* their ACKs taken without the ring */
+	uint64_t peer_polls;	/* a peer's pidfd asked whether it exited */
 };
 extern struct hca_stats hca_stats;
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the

@@ -163,6 +163,7 @@ static int thread_pass(int may_close)
 	int did;
 
 	pthread_mutex_lock(&sim_lock);
+	hca_fabric_alive_hold();
 	full = hca_stats.ring_full;
 	busy = hca_doorbell_busy_take();
 	did = hca_step();

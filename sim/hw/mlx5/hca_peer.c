@@ -10,9 +10,11 @@
  * writes pinned pages; any other goes through the peer's address space
  * (process_vm_writev), which also vouches, once per peer, that this
  * process may write into it at all. The cache of peers is small and
- * bounded: each holds the peer's pidfd (hidden, to see it exit), its
- * table and its memfd's window, all dropped with the peer's slot, and
- * all slots with this process's last QP.
+ * bounded: each holds the peer's pidfd (hidden), its table and its
+ * memfd's window, all dropped with the peer's slot, and all slots with
+ * this process's last QP. Before each write the peer's alive lock
+ * (hca_fabric_peer_alive: no system call) says it has not ended; only
+ * where it cannot, the pidfd is polled.
  * Engine state: under sim_lock.
  */
 #include "hca.h"
@@ -184,6 +186,7 @@ static int peer_exited(const struct peer *p)
 {
 	struct pollfd f = {.fd = p->pidfd, .events = POLLIN};
 
+	hca_stats.peer_polls++;
 	return sim_cookie_syscall(__NR_poll, (long)&f, 1, 0, 0, 0) != 0;
 }
 
@@ -320,7 +323,10 @@ int hca_peer_write(int32_t pid, const struct iovec *loc, int nl,
 		    ? peer_get(pid)
 		    : NULL;
 	if (p && p->vouched && p->win) {
-		if (!peer_exited(p))
+		/* a WRITE posted after the peer's end must not land: its
+		 * alive lock, else its pidfd, is asked after the WQE was
+		 * taken */
+		if (hca_fabric_peer_alive(pid) || !peer_exited(p))
 			return write_mixed(p, loc, nl, rem, nr);
 		peer_drop(p); /* its pid may come back, another process */
 		return 0;

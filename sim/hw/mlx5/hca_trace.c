@@ -163,6 +163,7 @@ static const struct {
 	STAT_COL("landed-writes", landed_writes),
 	STAT_COL("placed-writes", placed_writes),
 	STAT_COL("acks-at-once", acks_at_once),
+	STAT_COL("peer-polls", peer_polls),
 };
 
 /* At exit, in processes whose engine ran: its work, to compare two runs. */
