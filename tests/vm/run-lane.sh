@@ -70,7 +70,9 @@ table() {
 table LANE-TABLE "$dir/conformance.txt"
 table LANE-CM-TABLE "$dir/conformance-cm.txt"
 
-cat "$dir/conformance.txt" "$dir/conformance-cm.txt"
+# the tables' headings and verdicts only (their rows: $dir/*.txt), so
+# that what failed stands near the top of a log that is cut short
+grep -h '^#' "$dir/conformance.txt" "$dir/conformance-cm.txt"
 echo "[lane $pkg] kernel $KVER: prepare $(secs "$t0" "$t1")s," \
 	"vm $(secs "$t1" "$t2")s, qemu rc $qrc, result ${result:-none}"
 grep -E '^LANE-(STEP|INFO|ERROR)' "$log"
