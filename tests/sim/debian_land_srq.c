@@ -14,14 +14,21 @@
  * and the bytes in that WQE's buffer.
  * Then the parent stops posting and arms its SRQ's limit: the event must
  * be on the async fd with the completion of the receive that takes the
- * SRQ below the limit, not before. With the SRQ empty, the child's next
- * SEND waits (RNR) until the parent posts one receive.
+ * SRQ below the limit, once, and srq_limit read LIMIT before and 0 from
+ * then on. In this drain the child sends only when the parent, its answer
+ * complete, says so: by then the pass that sent the answer has offered
+ * the next WQE, so an event raised by offering the crossing WQE (not by
+ * consuming it) is on the async fd before its SEND exists. With the SRQ
+ * empty, the child's next SEND waits (RNR) until the parent posts one
+ * receive.
  * tests/sim/land.sh runs it with RDMA_SIM_HCA_STATS and checks that SENDs
- * landed and that the last one met an RNR NAK.
+ * landed and that the last one met an RNR NAK; with "limit", the drain
+ * alone, so that the parent's "landed" counts the drain's SENDs only.
  * With "rq", the two QPs have receive queues of their own (their own
  * wr_id sequences) and share the receive CQ only, up to the pairs: one
  * offer per CQ, or two SENDs would land in one CQE slot.
- * Usage: debian_land_srq DEVICE [rq] (built against Debian's libibverbs)
+ * Usage: debian_land_srq DEVICE [rq|limit] (built against Debian's
+ * libibverbs)
  */
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -46,8 +53,10 @@
 
 /* rounds [phase[i], phase[i + 1]) */
 enum { ON_QP0, ON_QP1, TAKEN_IN_TURN, PAIRS, DRAIN, EMPTY, END };
-static const uint32_t phase[] = {0, 300, 600, 900, 1200, 1200 + DEPTH,
-				 1200 + DEPTH + 1};
+static const uint32_t all_phases[] = {0, 300, 600, 900, 1200, 1200 + DEPTH,
+				      1200 + DEPTH + 1};
+static const uint32_t limit_phases[] = {0, 0, 0, 0, 0, DEPTH, DEPTH + 1};
+static const uint32_t *phase = all_phases; /* "limit": the drain alone */
 
 static int rq_mode; /* "rq": no SRQ, an RQ per QP */
 
@@ -62,6 +71,7 @@ struct side {
 	/* per receive queue (the SRQ: [0]) */
 	uint32_t posted[2]; /* receives posted: the next one's wr_id */
 	uint32_t taken[2];  /* receives completed */
+	int fd;		    /* to the other side */
 	int parent;
 	const char *who;
 };
@@ -249,18 +259,48 @@ static int limit_event(struct side *s)
 }
 
 /* The parent draining its SRQ: the event comes with the receive that
- * leaves fewer than LIMIT posted, and only then. */
+ * leaves fewer than LIMIT posted, and only then; the limit reads LIMIT
+ * until that receive, 0 (disarmed) from it on. */
 static void check_limit(struct side *s, uint32_t round)
 {
 	uint32_t left = s->posted[0] - s->taken[0];
 	int want = left == LIMIT - 1, got = limit_event(s);
-	struct ibv_srq_attr a;
+	struct ibv_srq_attr a = {.srq_limit = ~0u};
 
 	CHECK(got == want, "%s: round %u, %u receives left: limit event %d, "
 			   "want %d", s->who, round, left, got, want);
-	if (want)
-		CHECK(!ibv_query_srq(s->srq, &a) && a.srq_limit == 0,
-		      "%s: limit after the event %u", s->who, a.srq_limit);
+	CHECK(!ibv_query_srq(s->srq, &a) &&
+		      a.srq_limit == (left < LIMIT ? 0 : LIMIT),
+	      "%s: round %u, %u receives left: srq_limit %u", s->who, round,
+	      left, a.srq_limit);
+}
+
+/* The parent's answer in the drain completed: the pass that sent it has
+ * offered the next receive, whose SEND the child has not made yet (it
+ * waits for this go). No limit event may be there: not that of a receive
+ * not consumed, nor a second one. */
+static int drain_go(struct side *s, uint32_t round)
+{
+	uint32_t left = s->posted[0] - s->taken[0];
+
+	CHECK(!limit_event(s), "%s: round %u answered, %u receives left: %s",
+	      s->who, round, left,
+	      left < LIMIT ? "a second limit event"
+			   : "a limit event before its receive was consumed");
+	CHECK(write(s->fd, "g", 1) == 1, "%s: round %u: go: %s", s->who,
+	      round, strerror(errno));
+	return failures ? -1 : 0;
+}
+
+/* The child in the drain: its SEND waits for the parent's go. */
+static int drain_wait(struct side *s, uint32_t round)
+{
+	char c;
+
+	if (!round || phase_of(round - 1) != DRAIN)
+		return 0;
+	CHECK(read(s->fd, &c, 1) == 1, "%s: round %u: no go", s->who, round);
+	return failures ? -1 : 0;
 }
 
 /* The parent, SRQ empty: the child's SEND finds no receive (RNR) until
@@ -308,9 +348,22 @@ static int recv_msg(struct side *s, uint32_t round, int q)
 		return -1;
 	if (!s->parent || ph < DRAIN)
 		return post_recv(s, q);
-	if (ph == DRAIN)
-		check_limit(s, round);
+	check_limit(s, round);
 	return 0;
+}
+
+/* The parent arms its limit before the answer that starts the drain
+ * (before the first SEND: the drain alone). */
+static int arm_limit(struct side *s, uint32_t round)
+{
+	struct ibv_srq_attr a = {.srq_limit = LIMIT};
+
+	if (!s->parent || rq_mode || round + 1 != phase[DRAIN])
+		return 0;
+	CHECK(!ibv_modify_srq(s->srq, &a, IBV_SRQ_LIMIT), "%s: arm the limit",
+	      s->who);
+	CHECK(!limit_event(s), "%s: an event as the limit was armed", s->who);
+	return failures ? -1 : 0;
 }
 
 /* Exchange QP numbers and LID over fd, bring both QPs up. */
@@ -338,36 +391,28 @@ static int link_up(struct side *s, int fd)
 	for (i = 0; i < (rq_mode ? 2 : 1) * DEPTH; i++)
 		if (post_recv(s, i / DEPTH))
 			return -1;
+	if (arm_limit(s, -1u)) /* the drain alone: before round 0 */
+		return -1;
+	s->fd = fd;
 	return write(fd, mine, 1) == 1 && read(fd, peer, 1) == 1 ? 0 : -1;
-}
-
-/* The parent arms its limit before the answer that starts the drain. */
-static int arm_limit(struct side *s, uint32_t round)
-{
-	struct ibv_srq_attr a = {.srq_limit = LIMIT};
-
-	if (!s->parent || rq_mode || round + 1 != phase[DRAIN])
-		return 0;
-	CHECK(!ibv_modify_srq(s->srq, &a, IBV_SRQ_LIMIT), "%s: arm the limit",
-	      s->who);
-	CHECK(!limit_event(s), "%s: an event as the limit was armed", s->who);
-	return failures ? -1 : 0;
 }
 
 /* The child sends first in each round (in PAIRS, on QP 1 too), the
  * parent answers. */
 static void ping_pong(struct side *s)
 {
-	int q, pair;
+	int q, pair, drain;
 	uint32_t r;
 
 	for (r = 0; !failures && r < phase[rq_mode ? DRAIN : END]; r++) {
 		q = qp_of(r);
 		pair = phase_of(r) == PAIRS;
+		drain = phase_of(r) == DRAIN;
 		if (s->parent ? recv_msg(s, r, q) ||
 					(pair && recv_msg(s, r, 1)) ||
-					arm_limit(s, r) || send_msg(s, r, q)
-			      : send_msg(s, r, q) ||
+					arm_limit(s, r) || send_msg(s, r, q) ||
+					(drain && drain_go(s, r))
+			      : drain_wait(s, r) || send_msg(s, r, q) ||
 					(pair && send_msg(s, r, 1)) ||
 					recv_msg(s, r, q))
 			break;
@@ -382,6 +427,8 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	rq_mode = argc > 2 && !strcmp(argv[2], "rq");
+	if (argc > 2 && !strcmp(argv[2], "limit"))
+		phase = limit_phases;
 	/* the parent's context is open across the fork */
 	CHECK(!open_side(&s, dev, 1), "parent: set-up: %s", strerror(errno));
 	if (failures || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))

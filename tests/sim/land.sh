@@ -8,8 +8,13 @@
 # a receiver that dies mid-way: the sender's next SEND completes with
 # RETRY_EXC_ERR instead of hanging. With srq, PROGRAM is
 # tests/sim/debian_land_srq.c: SENDs must land in QPs on an SRQ, and the
-# last one, finding the SRQ empty, must have met an RNR NAK; with rq, the
-# same program's QPs with RQs of their own sharing one CQ. With ud,
+# last one, finding the SRQ empty, must have met an RNR NAK; then its
+# drain alone ("limit"), where the parent's "landed" counts only the 17
+# SENDs into its SRQ: the one crossing the limit goes by the ring, the
+# first and the last (RNR) may go by it too, and an idle pass of the
+# parent's engine withdraws its offer for a moment; 13 landed say that
+# SENDs landed on both sides of the crossing (12 come before it). With
+# rq, the same program's QPs with RQs of their own sharing one CQ. With ud,
 # PROGRAM is tests/sim/debian_land_ud.c (hca_land_ud.c): datagrams must
 # land in both processes, and a run without landings (a --fault rule
 # that never fires turns them off) must print the same receive
@@ -58,6 +63,20 @@ if [ "$MODE" = srq ]; then
 	awk '{ for (i = 1; i < NF; i++) if ($i == "rnr-naks") n += $(i + 1) }
 	     END { exit !(n > 0) }' "$w/stats" ||
 		fail "the SEND into an empty SRQ met no RNR NAK"
+	: >"$w/stats"
+	RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 limit ||
+		fail "the drain of an SRQ with a limit failed"
+	cat "$w/stats"
+	# the parent's line is the last: it waits for its child
+	if [ $need -eq 1 ]; then
+		echo "yama ptrace_scope 1: no SEND lands in the parent's" \
+			"SRQ, its drain ran on the ring only"
+	else
+		tail -n 1 "$w/stats" | awk '{ for (i = 1; i < NF; i++)
+			if ($i == "landed") n = $(i + 1) }
+			END { exit !(n >= 13) }' ||
+			fail "fewer than 13 SENDs landed in the SRQ's drain"
+	fi
 fi
 if [ "$MODE" = ud ]; then
 	"$SIM" --fault drop:packet=999999999 -- "$PROG" mlx5_0 >"$w/off" ||

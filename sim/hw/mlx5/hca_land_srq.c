@@ -33,7 +33,9 @@ int hca_land_srq_peek(struct hca_qp *qp, struct hca_sge *sge, uint32_t *nsge,
 	avail = (uint16_t)(be32toh(__atomic_load_n(&srq->dbrec[0],
 						   __ATOMIC_ACQUIRE)) -
 			   consumed);
-	/* none posted, or this one takes it below the limit */
+	/* none posted, or this one takes it below the limit: looking at it
+	 * with hca_recv_wqe would raise the event and disarm the limit now,
+	 * at the offer, before any SEND took it (debian_land_srq.c) */
 	if (!avail || (srq->limit && avail <= srq->limit))
 		return -1;
 	if (hca_recv_wqe(qp, sge, nsge, wqe_counter))
