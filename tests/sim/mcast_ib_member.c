@@ -206,7 +206,7 @@ int main(void)
 	ibv_free_device_list(list);
 	fd = ucma_open();
 	if (failures || fd < 0)
-		return ucma_report(0, "sim_mcast_ib_member");
+		return ucma_report(failures, "sim_mcast_ib_member");
 	memcpy(aa.grh.dgid.raw, mgid, 16);
 	ah = ibv_create_ah(s.pd, &aa);
 	CHECK(ah, "AH to MLID %#x", MLID);
@@ -261,5 +261,5 @@ int main(void)
 		end_close(&r[k]);
 	end_close(&s);
 	close(fd);
-	return ucma_report(0, "sim_mcast_ib_member");
+	return ucma_report(failures, "sim_mcast_ib_member");
 }
