@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * UD SENDs between a process and its fork child (hca_land_ud.c): a
- * ping-pong of ROUNDS datagrams of MSG bytes, every other one with an
- * immediate, every third one through an AH with a GRH, every fifth one
- * sent with a privileged Q_Key (high bit: the sender's QP's own is
- * used). Each side checks every receive completion (status, opcode,
- * length with the 40-byte GRH area, immediate, which receive it was,
- * source QP, SLID, GRH flag, P_Key index), the GRH (version, next header,
- * both GIDs) or the untouched GRH area without one, the payload, and
- * every send completion. Every seventh round a datagram with a wrong
+ * ping-pong of ROUNDS datagrams of MSG bytes (two rounds in four 3 bytes
+ * fewer: the packet pads them), every other one with an immediate, every
+ * third one through an AH with a GRH, every fifth one sent with a
+ * privileged Q_Key (high bit: the sender's QP's own is used). Each side
+ * checks every receive completion (status, opcode, length with the
+ * 40-byte GRH area, immediate, which receive it was, source QP, SLID, GRH
+ * flag, P_Key index), the GRH byte for byte (version, traffic class and
+ * flow label, PayLen with the immediate and the pad, next header, the
+ * AV's hop limit, the sender's GID as it queries it, the receiver's) or
+ * the untouched GRH area without one, the payload, and every send
+ * completion. Every seventh round a datagram with a wrong
  * Q_Key goes first: it must be dropped, neither landed nor delivered
  * (the next receive takes the right one). At the end the parent sends
  * one byte more than the child's receive buffer holds: the child's
  * receive completes with LOC_LEN_ERR, as the ring path completes it.
  * Each receive completion is printed (no time stamps) for land.sh to
  * compare a run with landings and one without.
- * Usage: debian_land_ud DEVICE (built against Debian's libibverbs)
+ * Usage: debian_land_ud DEVICE [CHILD_DEVICE] (the child's: DEVICE too
+ * without one; built against Debian's libibverbs)
  */
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -39,6 +43,10 @@
 #define QKEY	 0x11111111u
 #define WAIT_SEC 60 /* wall time for one completion, however loaded */
 #define AREA	 0xa5 /* what a GRH area without a GRH keeps */
+/* the AH's GRH: ibv_ud_pingpong's hop limit, a class and a flow label */
+#define HOP_LIMIT 1
+#define TCLASS	  0x28
+#define FLOW	  0x5a5a5
 
 struct side {
 	struct ibv_context *ctx;
@@ -47,7 +55,7 @@ struct side {
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;
 	struct ibv_ah *ah[2]; /* to the peer: without, with a GRH */
-	union ibv_gid gid;
+	union ibv_gid gid, peer_gid; /* as each side's query_gid says */
 	uint32_t peer_qpn;
 	uint16_t lid, peer_lid;
 	uint8_t *buf; /* DEPTH receive slots, then the send buffer */
@@ -115,6 +123,13 @@ static int use_grh(uint32_t round)
 	return round % 3 == 0;
 }
 
+/* The GRH rounds (every third) meet each of: with or without an
+ * immediate (odd rounds), padded or not. */
+static uint32_t msg_len(uint32_t round)
+{
+	return round & 2 ? MSG - 3 : MSG;
+}
+
 /* Send len bytes of round's message with Q_Key qkey; its completion is
  * checked. */
 static int send_msg(struct side *s, uint32_t round, int from_child,
@@ -163,20 +178,36 @@ static void print_wc(const struct side *s, uint32_t round,
 	       ntohl(wc->imm_data), sum);
 }
 
-/* The GRH area of a receive: the GRH the peer's datagram carried, or
- * untouched. */
-static int grh_ok(const struct side *s, const uint8_t *g, int grh)
+/* The GRH area of round's receive: the GRH the peer's datagram carried
+ * (PayLen: BTH 12, DETH 8, ImmDt 4, the payload padded to 4 bytes, ICRC
+ * 4), or untouched. */
+static int grh_ok(const struct side *s, const uint8_t *g, uint32_t round)
 {
-	uint8_t area[GRH];
+	uint32_t len = (msg_len(round) + 3) & ~3u;
+	uint32_t w0 = 6u << 28 | TCLASS << 20 | FLOW;
+	uint16_t paylen = (uint16_t)(12 + 8 + (round & 1 ? 4 : 0) + len + 4);
+	uint8_t want[GRH];
+	int i;
 
-	if (!grh) {
-		memset(area, AREA, GRH);
-		return !memcmp(g, area, GRH);
+	memset(want, AREA, GRH);
+	if (use_grh(round)) {
+		w0 = htonl(w0);
+		paylen = htons(paylen);
+		memcpy(want, &w0, 4);
+		memcpy(want + 4, &paylen, 2);
+		want[6] = 0x1b; /* next header: BTH */
+		want[7] = HOP_LIMIT;
+		memcpy(want + 8, &s->peer_gid, 16);
+		memcpy(want + 24, &s->gid, 16);
 	}
-	/* not the SGID: an IB port's datagrams carry a zero one today, by
-	 * either path (hca_req.c's ud_source finds no GID table) */
-	return g[0] >> 4 == 6 && g[6] == 0x1b && g[7] == 64 &&
-	       !memcmp(g + 24, &s->gid, 16);
+	if (!memcmp(g, want, GRH))
+		return 1;
+	fprintf(stderr, "%s: round %u: GRH area, byte (wanted):", s->who,
+		round);
+	for (i = 0; i < GRH; i++)
+		fprintf(stderr, " %02x(%02x)", g[i], want[i]);
+	fprintf(stderr, "\n");
+	return 0;
 }
 
 /* Receive round's message from the other side and check all of it (the
@@ -184,6 +215,7 @@ static int grh_ok(const struct side *s, const uint8_t *g, int grh)
 static int recv_msg(struct side *s, uint32_t round, int from_child)
 {
 	uint8_t want[MSG], *b;
+	uint32_t len = msg_len(round);
 	int imm = round & 1, grh = use_grh(round);
 	struct ibv_wc wc = {0}; /* printed: fields a CQE does not set are 0 */
 
@@ -193,10 +225,10 @@ static int recv_msg(struct side *s, uint32_t round, int from_child)
 		return -1;
 	}
 	print_wc(s, round, &wc);
-	fill(want, MSG, round, from_child);
+	fill(want, len, round, from_child);
 	b = s->buf + (wc.wr_id % DEPTH) * SLOT;
 	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV &&
-		      wc.byte_len == GRH + MSG && wc.wr_id == round &&
+		      wc.byte_len == GRH + len && wc.wr_id == round &&
 		      !!(wc.wc_flags & IBV_WC_WITH_IMM) == imm &&
 		      (!imm || ntohl(wc.imm_data) == round) &&
 		      !!(wc.wc_flags & IBV_WC_GRH) == grh &&
@@ -209,9 +241,9 @@ static int recv_msg(struct side *s, uint32_t round, int from_child)
 	      wc.byte_len, (unsigned long)wc.wr_id, wc.wc_flags,
 	      ntohl(wc.imm_data), wc.src_qp, s->peer_qpn, wc.slid,
 	      s->peer_lid, wc.pkey_index);
-	CHECK(grh_ok(s, b, grh), "%s: round %u: the GRH area is wrong",
+	CHECK(grh_ok(s, b, round), "%s: round %u: the GRH area is wrong",
 	      s->who, round);
-	CHECK(!memcmp(b + GRH, want, MSG),
+	CHECK(!memcmp(b + GRH, want, len),
 	      "%s: round %u: the bytes received differ", s->who, round);
 	return wc.status == IBV_WC_SUCCESS ? post_recv(s) : -1;
 }
@@ -234,6 +266,7 @@ static int link_up(struct side *s, int fd)
 		return -1;
 	s->peer_qpn = peer.qpn;
 	s->peer_lid = peer.lid;
+	s->peer_gid = peer.gid;
 	l = qp_link_default(0);
 	l.qkey = QKEY;
 	if (qp_link_up(s->qp, &l))
@@ -242,7 +275,9 @@ static int link_up(struct side *s, int fd)
 	s->ah[0] = ibv_create_ah(s->pd, &aa);
 	aa.is_global = 1;
 	aa.grh.dgid = peer.gid;
-	aa.grh.hop_limit = 64;
+	aa.grh.hop_limit = HOP_LIMIT;
+	aa.grh.traffic_class = TCLASS;
+	aa.grh.flow_label = FLOW;
 	s->ah[1] = ibv_create_ah(s->pd, &aa);
 	if (!s->ah[0] || !s->ah[1])
 		return -1;
@@ -259,7 +294,7 @@ static int send_round(struct side *s, uint32_t r, int from_child)
 {
 	if (r % 7 == 3 && send_msg(s, r, from_child, MSG, QKEY ^ 1))
 		return -1;
-	return send_msg(s, r, from_child, MSG,
+	return send_msg(s, r, from_child, msg_len(r),
 			r % 5 == 4 ? 0x80000000u : QKEY);
 }
 
@@ -297,6 +332,7 @@ static int child(const char *dev, int fd)
 int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : "mlx5_0";
+	const char *child_dev = argc > 2 ? argv[2] : dev;
 	int sv[2], st = 0;
 	struct side s = {0};
 	uint32_t r;
@@ -311,7 +347,7 @@ int main(int argc, char **argv)
 	pid = fork();
 	if (pid == 0) {
 		close(sv[0]);
-		exit(child(dev, sv[1])); /* its counters at exit */
+		exit(child(child_dev, sv[1])); /* its counters at exit */
 	}
 	close(sv[1]);
 	CHECK(pid > 0 && !link_up(&s, sv[0]), "parent: link: %s",

@@ -5,8 +5,10 @@
  * port attributes, the GID table built from eth0's addresses (query_gid,
  * query_gid_ex, query_gid_table, sysfs), the table and the port following
  * `ip addr` and `ip link` with GID_CHANGE, PORT_ERR and PORT_ACTIVE, an AH
- * that needs a GRH, and (--data) a UD datagram whose receive buffer starts
- * with the IPv4 header a RoCE v2 packet over IPv4 carries, v1's GRH, and
+ * that needs a GRH, and (--data) UD datagrams, with and without an
+ * immediate, padded or not, whose receive buffer starts with the IPv4
+ * header a RoCE v2 packet over IPv4 carries, the IPv6 header of v2 over
+ * IPv6, v1's GRH (byte for byte, lengths and SGID included), and
  * ibv_init_ah_from_wc reading them back.
  * Usage: debian_roce DEV v1|v2only [--data]
  */
@@ -327,25 +329,37 @@ static uint16_t csum(const uint8_t *h)
 	return (uint16_t)~s;
 }
 
-/* One datagram from sgid to 192.168.1.1; the receive's first 40 bytes. */
-static void ud_send(struct ibv_pd *pd, struct ud *u, int sgid, uint8_t *hdr)
+/* A datagram: its source GID (by address and type), an immediate or
+ * not, its length (61: padded to 64 on the wire). */
+struct ud_case {
+	const char *ip;
+	enum ibv_gid_type type;
+	int imm;
+	uint32_t len;
+};
+
+/* One datagram of case c to itself; the receive's first 40 bytes. */
+static void ud_send(struct ibv_pd *pd, struct ud *u, const struct ud_case *c,
+		    int sgid, uint8_t *hdr)
 {
 	struct ibv_ah_attr a = {.port_num = 1, .is_global = 1,
 				.grh = {.sgid_index = (uint8_t)sgid,
 					.hop_limit = 33,
 					.traffic_class = 0x20}};
 	struct ibv_sge rs = {(uintptr_t)u->buf, 40 + 64, u->mr->lkey};
-	struct ibv_sge ss = {(uintptr_t)u->buf + 2048, 64, u->mr->lkey};
+	struct ibv_sge ss = {(uintptr_t)u->buf + 2048, c->len, u->mr->lkey};
 	struct ibv_recv_wr rw = {.sg_list = &rs, .num_sge = 1}, *brw;
 	struct ibv_send_wr sw = {.sg_list = &ss, .num_sge = 1,
-				 .opcode = IBV_WR_SEND,
+				 .opcode = c->imm ? IBV_WR_SEND_WITH_IMM
+						  : IBV_WR_SEND,
+				 .imm_data = htonl(0x1234),
 				 .send_flags = IBV_SEND_SIGNALED},
 			   *bsw;
 	struct ibv_ah_attr back;
 	struct ibv_wc wc[2];
 	struct ibv_ah *ah;
 
-	gid_of_ip("192.168.1.1", &a.grh.dgid);
+	gid_of_ip(c->ip, &a.grh.dgid);
 	ah = ibv_create_ah(pd, &a);
 	CHECK(ah, "create_ah sgid %d: %s", sgid, strerror(errno));
 	if (!ah)
@@ -362,11 +376,14 @@ static void ud_send(struct ibv_pd *pd, struct ud *u, int sgid, uint8_t *hdr)
 	if (wc[0].opcode != IBV_WC_RECV)
 		wc[0] = wc[1];
 	CHECK(wc[0].status == IBV_WC_SUCCESS && wc[0].opcode == IBV_WC_RECV &&
-		      wc[0].byte_len == 40 + 64 &&
-		      (wc[0].wc_flags & IBV_WC_GRH),
+		      wc[0].byte_len == 40 + c->len &&
+		      (wc[0].wc_flags & IBV_WC_GRH) &&
+		      !!(wc[0].wc_flags & IBV_WC_WITH_IMM) == c->imm,
 	      "receive: status %d len %u flags %#x", wc[0].status,
 	      wc[0].byte_len, wc[0].wc_flags);
-	CHECK(u->buf[40] == 0x5a && u->buf[40 + 63] == 0x5a, "payload");
+	CHECK(u->buf[40] == 0x5a && u->buf[40 + c->len - 1] == 0x5a &&
+		      (c->len == 64 || u->buf[40 + c->len] == 0xee),
+	      "payload");
 	memcpy(hdr, u->buf, 40);
 	CHECK(!ibv_init_ah_from_wc(ctx, 1, &wc[0], (struct ibv_grh *)u->buf,
 				   &back),
@@ -378,11 +395,65 @@ static void ud_send(struct ibv_pd *pd, struct ud *u, int sgid, uint8_t *hdr)
 	ibv_destroy_ah(ah);
 }
 
+/* The IPv6 header (v2) or GRH (v1) case c's datagram carries: version
+ * 6, the AH's class and hop limit, PayLen from the first byte after it
+ * to the ICRC (UDP 8 on v2, BTH 12, DETH 8, ImmDt 4, padded payload,
+ * ICRC 4), next header UDP or BTH, the SGID slot's GID, the DGID. */
+static void ud_grh(const struct ud_case *c, int sgid, uint8_t *want)
+{
+	int v2 = c->type == IBV_GID_TYPE_ROCE_V2;
+	uint32_t w0 = htonl(6u << 28 | 0x20u << 20);
+	uint16_t paylen = htons((uint16_t)((v2 ? 8 : 0) + 12 + 8 +
+					   (c->imm ? 4 : 0) +
+					   ((c->len + 3) & ~3u) + 4));
+	union ibv_gid sg, dg;
+
+	memcpy(want, &w0, 4);
+	memcpy(want + 4, &paylen, 2);
+	want[6] = v2 ? 17 : 0x1b;
+	want[7] = 33;
+	CHECK(!ibv_query_gid(ctx, 1, sgid, &sg), "query_gid %d", sgid);
+	gid_of_ip(c->ip, &dg);
+	memcpy(want + 8, sg.raw, 16);
+	memcpy(want + 24, dg.raw, 16);
+}
+
+/* v2 over IPv4: 20 bytes zero, then the IPv4 header (total length: 20
+ * more than the IPv6 header's payload length) from the SGID's address. */
+static void ud_ipv4(const struct ud_case *c, int sgid, const uint8_t *h)
+{
+	uint8_t g[40];
+	uint16_t tot;
+
+	ud_grh(c, sgid, g);
+	tot = (uint16_t)(20 + (g[4] << 8 | g[5]));
+	CHECK(!h[0] && !h[19] && h[20] == 0x45 && h[21] == 0x20 &&
+		      h[22] == tot >> 8 && h[23] == (tot & 0xff) &&
+		      h[28] == 33 && h[29] == 17,
+	      "IPv4 header: %02x %02x total length %u (want %u) ttl %u "
+	      "proto %u",
+	      h[20], h[21], h[22] << 8 | h[23], tot, h[28], h[29]);
+	CHECK(!memcmp(h + 32, g + 8 + 12, 4) &&
+		      !memcmp(h + 36, "\xc0\xa8\x01\x01", 4) && !csum(h + 20),
+	      "IPv4 addresses and checksum");
+}
+
 static void check_ud(struct ibv_pd *pd)
 {
+	static const struct ud_case cases[] = {
+		{"192.168.1.1", IBV_GID_TYPE_ROCE_V2, 0, 64},
+		{"192.168.1.1", IBV_GID_TYPE_ROCE_V2, 1, 64},
+		{"192.168.1.1", IBV_GID_TYPE_ROCE_V2, 0, 61},
+		{"fd00::1", IBV_GID_TYPE_ROCE_V2, 0, 64},
+		{"fd00::1", IBV_GID_TYPE_ROCE_V2, 1, 61},
+		{"192.168.1.1", IBV_GID_TYPE_ROCE_V1, 0, 64},
+		{"192.168.1.1", IBV_GID_TYPE_ROCE_V1, 1, 64},
+		{"192.168.1.1", IBV_GID_TYPE_ROCE_V1, 0, 61},
+	};
 	struct ud *u = calloc(1, sizeof(*u));
-	uint8_t h[40];
-	int v2 = find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V2);
+	uint8_t h[40], g[40];
+	unsigned int i;
+	int sgid;
 
 	u->cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
 	u->mr = ibv_reg_mr(pd, u->buf, sizeof(u->buf), IBV_ACCESS_LOCAL_WRITE);
@@ -390,21 +461,25 @@ static void check_ud(struct ibv_pd *pd)
 	CHECK(u->qp, "UD QP: %s", strerror(errno));
 	if (!u->qp)
 		return;
-	ud_send(pd, u, v2, h);
-	/* v2 over IPv4: 20 bytes zero, then the IPv4 header */
-	CHECK(!h[0] && !h[19] && h[20] == 0x45 && h[21] == 0x20 &&
-		      h[28] == 33 && h[29] == 17,
-	      "IPv4 header: %02x %02x ttl %u proto %u", h[20], h[21], h[28],
-	      h[29]);
-	CHECK(!memcmp(h + 32, "\xc0\xa8\x01\x01", 4) &&
-		      !memcmp(h + 36, "\xc0\xa8\x01\x01", 4) && !csum(h + 20),
-	      "IPv4 addresses and checksum");
-	if (has_v1) {
-		ud_send(pd, u, find_gid("192.168.1.1", IBV_GID_TYPE_ROCE_V1),
-			h);
-		CHECK((h[0] >> 4) == 6 && h[6] == 0x1b && h[7] == 33,
-		      "RoCE v1 GRH: version %u next %#x hop %u", h[0] >> 4,
-		      h[6], h[7]);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ud_case *c = &cases[i];
+
+		if (c->type == IBV_GID_TYPE_ROCE_V1 && !has_v1)
+			continue;
+		sgid = find_gid(c->ip, c->type);
+		ud_send(pd, u, c, sgid, h);
+		if (!strchr(c->ip, ':') && c->type == IBV_GID_TYPE_ROCE_V2) {
+			ud_ipv4(c, sgid, h);
+			continue;
+		}
+		ud_grh(c, sgid, g);
+		CHECK(!memcmp(h, g, 40),
+		      "%s v%d imm %d len %u: header %02x%02x%02x%02x paylen "
+		      "%u (want %u) next %#x hop %u, SGID %s",
+		      c->ip, c->type == IBV_GID_TYPE_ROCE_V2 ? 2 : 1, c->imm,
+		      c->len, h[0], h[1], h[2], h[3], h[4] << 8 | h[5],
+		      g[4] << 8 | g[5], h[6], h[7],
+		      memcmp(h + 8, g + 8, 16) ? "wrong" : "right");
 	}
 	ibv_destroy_qp(u->qp);
 	ibv_dereg_mr(u->mr);

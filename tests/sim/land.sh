@@ -15,10 +15,11 @@
 # parent's engine withdraws its offer for a moment; 13 landed say that
 # SENDs landed on both sides of the crossing (12 come before it). With
 # rq, the same program's QPs with RQs of their own sharing one CQ. With ud,
-# PROGRAM is tests/sim/debian_land_ud.c (hca_land_ud.c): datagrams must
-# land in both processes, and a run without landings (a --fault rule
-# that never fires turns them off) must print the same receive
-# completions and buffer sums, the wrong Q_Keys and the too long
+# PROGRAM is tests/sim/debian_land_ud.c (hca_land_ud.c), the parent on
+# mlx5_0 and the child on mlx5_1 (each GRH's SGID is its sender's):
+# datagrams must land in both processes, and a run without landings (a
+# --fault rule that never fires turns them off) must print the same
+# receive completions and buffer sums, the wrong Q_Keys and the too long
 # datagram included. The library stack is the caller's
 # (LD_LIBRARY_PATH: ours; unset: Debian's).
 # Usage: land.sh SIM PROGRAM [srq|rq|ud]
@@ -43,8 +44,15 @@ if [ -r $yama ] && [ "$(cat $yama)" -ge 1 ]; then
 	echo "yama ptrace_scope 1: only the SENDs into the child can land"
 	need=1
 fi
-# shellcheck disable=SC2086 # rq: the program's argument, or none
-RDMA_SIM_HCA_STATS="$w/stats" "$SIM" -- "$PROG" mlx5_0 ${MODE%srq} \
+# the program's arguments after the device: rq, or ud's second device
+devs=
+args=${MODE%srq}
+if [ "$MODE" = ud ]; then
+	devs="--devices 2"
+	args=mlx5_1
+fi
+# shellcheck disable=SC2086 # none, or one word each
+RDMA_SIM_HCA_STATS="$w/stats" "$SIM" $devs -- "$PROG" mlx5_0 $args \
 	>"$w/on" || fail "the ping-pong failed"
 cat "$w/stats"
 [ "$(grep -c '^engine passes' "$w/stats")" -eq 2 ] ||
@@ -79,7 +87,9 @@ if [ "$MODE" = srq ]; then
 	fi
 fi
 if [ "$MODE" = ud ]; then
-	"$SIM" --fault drop:packet=999999999 -- "$PROG" mlx5_0 >"$w/off" ||
+	# shellcheck disable=SC2086
+	"$SIM" $devs --fault drop:packet=999999999 -- "$PROG" mlx5_0 $args \
+		>"$w/off" ||
 		fail "the ping-pong without landings failed"
 	sort "$w/on" >"$w/on.s"
 	sort "$w/off" >"$w/off.s"

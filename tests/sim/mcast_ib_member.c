@@ -10,7 +10,11 @@
  * receives; a send-only full member's does not; a port with both
  * receives, and again not once its full join is left; nobody once the
  * last receiving member left. The MULTICAST_JOIN events carry the SA's
- * group: MLID, SL 0, Q_Key, QPN 0xffffff, a GRH to the MGID.
+ * group: MLID, SL 0, Q_Key, QPN 0xffffff, a GRH to the MGID. Every copy
+ * received has the GRH the sender's AV makes, byte for byte: version 6,
+ * PayLen (BTH, DETH, ImmDt on every other datagram, payload, ICRC), next
+ * header BTH, the AV's hop limit, the sender's GID as it queries it, the
+ * MGID.
  */
 #include "ucma_util.h"
 #include "../common/judge.h"
@@ -28,6 +32,7 @@
 #define MLID		   0xc000
 #define GRH		   40
 #define LEN		   64
+#define HOP_LIMIT	   1 /* ibv_ud_pingpong's */
 
 static const uint8_t mgid[16] = {0xff, 0x12, 0x40, 0x01, 0xff, 0xff, [12] = 239,
 				 1, 1, 1};
@@ -72,6 +77,22 @@ static void end_close(struct end *e)
 	      "close an end");
 }
 
+static union ibv_gid sender_gid; /* device 0's GID 0 */
+
+/* The GRH a copy of datagram tag (an immediate when tag is odd) has. */
+static int grh_ok(const uint8_t *g, char tag)
+{
+	uint16_t paylen = htons(12 + 8 + (tag & 1 ? 4 : 0) + LEN + 4);
+	uint8_t want[GRH] = {0x60, 0, 0, 0};
+
+	memcpy(want + 4, &paylen, 2);
+	want[6] = 0x1b;
+	want[7] = HOP_LIMIT;
+	memcpy(want + 8, sender_gid.raw, 16);
+	memcpy(want + 24, mgid, 16);
+	return !memcmp(g, want, GRH);
+}
+
 static int post_recv(struct end *e)
 {
 	struct ibv_sge s = {(uintptr_t)e->buf, sizeof(e->buf), e->mr->lkey};
@@ -103,7 +124,9 @@ static void send_expect(struct end *s, struct ibv_ah *ah, struct end *r,
 	struct ibv_sge sg = {(uintptr_t)s->buf, LEN, s->mr->lkey};
 	struct ibv_send_wr w = {.sg_list = &sg,
 				.num_sge = 1,
-				.opcode = IBV_WR_SEND,
+				.opcode = tag & 1 ? IBV_WR_SEND_WITH_IMM
+						  : IBV_WR_SEND,
+				.imm_data = htonl((uint32_t)tag),
 				.send_flags = IBV_SEND_SIGNALED},
 			   *bad;
 	struct ibv_wc wc;
@@ -131,9 +154,10 @@ static void send_expect(struct end *s, struct ibv_ah *ah, struct end *r,
 			      (wc.wc_flags & IBV_WC_GRH) &&
 			      r[k].buf[GRH] == tag &&
 			      r[k].buf[GRH + LEN - 1] == tag &&
-			      !memcmp(r[k].buf + 24, mgid, 16),
-		      "%s: port %d: the datagram, its GRH to the MGID", what,
-		      k);
+			      grh_ok(r[k].buf, tag),
+		      "%s: port %d: the datagram, its GRH to the MGID (hop "
+		      "limit %u, PayLen %u)",
+		      what, k, r[k].buf[7], r[k].buf[4] << 8 | r[k].buf[5]);
 		CHECK(!post_recv(&r[k]), "repost");
 	}
 }
@@ -202,12 +226,15 @@ int main(void)
 	}
 	for (k = 0; k < 2; k++)
 		CHECK(!end_open(&r[k], list[k]), "receiver on device %d", k);
-	CHECK(!end_open(&s, list[0]), "sender on device 0");
+	CHECK(!end_open(&s, list[0]) &&
+		      !ibv_query_gid(s.ctx, 1, 0, &sender_gid),
+	      "sender on device 0");
 	ibv_free_device_list(list);
 	fd = ucma_open();
 	if (failures || fd < 0)
-		return ucma_report(0, "sim_mcast_ib_member");
+		return ucma_report(failures, "sim_mcast_ib_member");
 	memcpy(aa.grh.dgid.raw, mgid, 16);
+	aa.grh.hop_limit = HOP_LIMIT;
 	ah = ibv_create_ah(s.pd, &aa);
 	CHECK(ah, "AH to MLID %#x", MLID);
 	for (k = 0; k < 2; k++)
@@ -261,5 +288,5 @@ int main(void)
 		end_close(&r[k]);
 	end_close(&s);
 	close(fd);
-	return ucma_report(0, "sim_mcast_ib_member");
+	return ucma_report(failures, "sim_mcast_ib_member");
 }

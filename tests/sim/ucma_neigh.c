@@ -210,5 +210,5 @@ int main(void)
 	      "ip neigh replace after destroy");
 	expect_unreachable(fd, NULL, NULL, 0, "no id left");
 	close(fd);
-	return ucma_report(0, "sim_ucma_neigh");
+	return ucma_report(failures, "sim_ucma_neigh");
 }

@@ -20,10 +20,12 @@
 #include "port_attr.h"
 
 #include <endian.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#define DATA 64 /* SMP data; PerfMgt data after its reserved bytes */
+#define DATA	   64 /* SMP data; PerfMgt data after its reserved bytes */
+#define GID_PREFIX 0xfe80000000000000ULL /* PortInfo's GidPrefix */
 
 enum {
 	ATTR_CLASS_PORT_INFO = 0x0001,
@@ -65,6 +67,23 @@ static uint64_t hwc(unsigned int dev, enum sim_hwc c)
 	return __atomic_load_n(&sim.sh->hwc[dev][c], __ATOMIC_RELAXED);
 }
 
+/* GUIDInfo's entry index: the port GUID at 0, the rest unset (0). */
+static uint64_t port_guid(unsigned int dev, uint32_t index)
+{
+	return index ? 0 : sim_guid(dev);
+}
+
+int hca_ib_gid(unsigned int dev, uint32_t index, uint8_t gid[16])
+{
+	uint64_t guid = port_guid(dev, index);
+
+	if (!guid)
+		return -ENODATA;
+	be64_at(gid, GID_PREFIX);
+	be64_at(gid + 8, guid);
+	return 0;
+}
+
 static int node_info(unsigned int dev, uint8_t *d)
 {
 	d[0] = 1; /* BaseVersion */
@@ -90,7 +109,7 @@ static int port_info(unsigned int dev, uint32_t port, uint8_t *d)
 	if (port > 1)
 		return STATUS_BAD_FIELD;
 	sim_port_attr(sim.sh, sim.model, dev, &pr);
-	be64_at(d + 8, 0xfe80000000000000ULL); /* GidPrefix */
+	be64_at(d + 8, GID_PREFIX);
 	be16_at(d + 16, p->lid);
 	be16_at(d + 18, p->sm_lid);
 	be32_at(d + 20, p->port_cap_flags);
@@ -119,6 +138,7 @@ static int port_info(unsigned int dev, uint32_t port, uint8_t *d)
 static int sma_get(unsigned int dev, uint16_t attr, uint32_t mod, uint8_t *d)
 {
 	char desc[64];
+	uint32_t i;
 
 	switch (attr) {
 	case ATTR_NODE_DESC:
@@ -130,11 +150,11 @@ static int sma_get(unsigned int dev, uint16_t attr, uint32_t mod, uint8_t *d)
 		return node_info(dev, d);
 	case ATTR_PORT_INFO:
 		return port_info(dev, mod, d);
-	case ATTR_GUID_INFO: /* 8 GUIDs a block; only index 0 is set */
+	case ATTR_GUID_INFO: /* 8 GUIDs a block */
 		if (mod >= (sim.model->gid_tbl_len + 7) / 8)
 			return STATUS_BAD_FIELD;
-		if (!mod)
-			be64_at(d, sim_guid(dev));
+		for (i = 0; i < 8; i++)
+			be64_at(d + i * 8, port_guid(dev, mod * 8 + i));
 		return 0;
 	case ATTR_PKEY_TABLE: /* 32 P_Keys a block: the default, then none */
 		if ((mod & 0xffff) >= (SIM_NUM_PKEYS + 31) / 32)

@@ -9,6 +9,7 @@
  * RETRY_EXC_ERR and the QP goes to ERR.
  */
 #include "hca.h"
+#include "hca_cmd.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -85,8 +86,9 @@ static int ud_mcast(struct hca_qp *qp, struct hca_pkt *p,
 	return 0;
 }
 
-/* The GRH's source side: on RoCE the SGID and its type come from the
- * port's GID table, as the HCA's own copy of it. */
+/* The GRH's source side: the SGID at the AV's index, on RoCE with its
+ * type from the port's GID table (the HCA's own copy of it), on IB from
+ * the port's GidPrefix and GUIDs; an unset slot leaves it zero. */
 static void ud_source(const struct hca_qp *qp, const struct hca_swqe *w,
 		      struct hca_pkt *p)
 {
@@ -96,7 +98,11 @@ static void ud_source(const struct hca_qp *qp, const struct hca_swqe *w,
 	p->tclass = w->tclass;
 	p->hop_limit = w->hop_limit;
 	p->flow_label = w->flow_label;
-	if (!nd || w->sgid_index >= nd->gid_tbl_len)
+	if (!nd) {
+		hca_ib_gid(qp->dev, w->sgid_index, p->sgid);
+		return;
+	}
+	if (w->sgid_index >= nd->gid_tbl_len)
 		return;
 	g = &nd->gids[w->sgid_index];
 	memcpy(p->sgid, g->gid, 16);
