@@ -15,7 +15,8 @@
 #  - the driver (sim/drivers/mlx5) touches no engine struct or list;
 #  - boundary -> core -> drivers -> hw -> fabric: the layers above include
 #    of hw/ only the headers it exports to them (hca_cmd.h, hca_doorbell.h,
-#    hca_fabric.h), never hca.h or another of the HCA's own.
+#    hca_fabric.h; to the rxe driver hca_engine.h), never hca.h or another
+#    of the HCA's own.
 SIM=$1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -d "$SIM/hw/mlx5" ] && [ -d "$SIM/drivers/mlx5" ] || fail "no $SIM/hw/mlx5"
@@ -47,8 +48,9 @@ grep -rnE 'struct hca_(qp|cq|srq|mkey)\b|\bhca_(qps|cqs|srqs)\b|hca_qp_set_state
 # unmaps or moves a UAR page its doorbell pages (hca_doorbell.h), a peer's
 # store into a UAR page the fabric (hca_fabric.h). Any other header of
 # hw/ (hca.h, the engine's own) included from above fails here. The rxe
-# driver is the one exception: a software device, it runs on the HCA's
-# engine and wire (hca_pkt, the fabric's rings) declared in hca.h.
+# driver, a software device, also sends on the wire (hca_fabric.h: the
+# packet, the rings) and runs on the engine: hca_engine.h, exported to it
+# alone, declares the thread, clock, counters and soft-device hook.
 exported() {
 	case $1 in
 	boundary) echo "hca_doorbell.h" ;;
@@ -65,18 +67,22 @@ for layer in boundary core drivers launcher common peer include; do
 		case " $ok " in *" $h "*) continue ;; esac
 		grep -rnE "#[[:space:]]*include[[:space:]]*[\"<]([^\">]*/)?${h%.h}\.h[\">]" \
 			"$SIM/$layer" --include='*.[ch]' |
-			grep -v "^$SIM/drivers/rxe/rxe\.h:[0-9]*:#include \"hca\.h\"" &&
+			grep -v "^$SIM/drivers/rxe/[^:]*:[0-9]*:#include \"hca_engine\.h\"" &&
 			fail "$layer/ includes the hardware's $h (above);" \
 				"hw/ exports to it: ${ok:-nothing}"
 	done
 done
 # what hw/ exports includes nothing of the HCA's own
-for h in hca_cmd.h hca_doorbell.h hca_fabric.h; do
+for h in hca_cmd.h hca_doorbell.h hca_engine.h hca_fabric.h; do
 	f=$(find "$SIM/hw" -name "$h")
 	[ -n "$f" ] || fail "no exported header $h in hw/"
 	grep -nE '#[[:space:]]*include[[:space:]]*"' "$f" &&
 		fail "the exported $h includes a header of the sim (above)"
 done
+# of the wire, the layers above the devices ring a peer's doorbell only
+grep -rnE '\bhca_fabric_[a-z_]+\(' "$SIM/boundary" "$SIM/core" \
+	"$SIM/drivers" --exclude-dir=rxe &&
+	fail "only the rxe driver of the layers above calls the wire (above)"
 # rxe meets the HCA's event queue itself (drivers/dev_event.c), not
 # through the mlx5 driver
 grep -rnE '\bmlx5_[a-z_]+\(' "$SIM/drivers/rxe" &&

@@ -337,7 +337,7 @@ static int rxe_create_ah(struct sim_uvfile *uv, struct sim_ah *ah,
 static const struct sim_verbs_rules rxe_rules = {
 	.max_qp = 0x10000,
 	.max_qp_wr = 1 << 20,
-	.max_sge = 32,
+	.max_sge = RXE_MAX_SGE,
 	.max_sge_rd = 32,
 	.max_cq = 0x4000,
 	.max_cqe = (1 << 15) - 1,

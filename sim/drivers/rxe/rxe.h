@@ -6,12 +6,18 @@
  * executes arriving requests, the completer (rxe_comp.c) retires send
  * WQEs on their acknowledgements; rxe_cq.c writes the CQEs, rxe_net.c is
  * the wire (the fabric's rings) and the QP table.
+ *
+ * Of the hardware, rxe includes the wire (hca_fabric.h: its packets,
+ * rings and marks) and what it shares of the HCA's engine (hca_engine.h:
+ * the thread it runs in, the clock, the counters, --fault's cqe-error),
+ * never the mlx5 HCA's own hca.h.
  */
 #ifndef RDMA_SIM_RXE_H
 #define RDMA_SIM_RXE_H
 
+#include "hca_engine.h"
+#include "hca_fabric.h"
 #include "uapi.h"
-#include "hca.h"
 
 #include <rdma/rdma_user_rxe.h>
 
@@ -92,6 +98,7 @@ enum { RXE_WC_GRH = 1, RXE_WC_WITH_IMM = 2, RXE_WC_WITH_INV = 4 };
 /* the send WQE's state word, as rxe keeps it in the ring */
 enum { RXE_WQE_POSTED, RXE_WQE_PROCESSING, RXE_WQE_PENDING, RXE_WQE_DONE };
 
+#define RXE_MAX_SGE	     32 /* max_sge (rxe_param.h) */
 #define RXE_MAX_UNACKED_PSNS 128
 #define RXE_MAX_PKT_PER_ACK  64
 #define RXE_RES		     128 /* atomic results kept: max_qp_rd_atom */
@@ -182,7 +189,7 @@ struct sim_ah *rxe_ah_find(struct sim_uvfile *uv, uint32_t ah_num);
 
 /* ---- memory: an SGE list as iovecs after the key checks ---- */
 /* [off, off+len) of n SGEs under need (IB_ACCESS_*) into iov (at most
- * HCA_MAX_SGE + 1 entries); the iovec count or -1 with *status set. */
+ * RXE_MAX_SGE + 1 entries); the iovec count or -1 with *status set. */
 int rxe_sg_iov(const struct rxe_sim_qp *q, const struct rxe_sge *sge,
 	       uint32_t n, uint32_t off, uint32_t len, uint32_t need,
 	       struct iovec *iov, uint32_t *status);

@@ -187,7 +187,7 @@ static void retry(struct rxe_sim_qp *q)
 static void place(struct rxe_sim_qp *q, struct rxe_send_wqe *w,
 		  const struct hca_pkt *p, const uint8_t *payload)
 {
-	struct iovec iov[HCA_MAX_SGE + 1];
+	struct iovec iov[RXE_MAX_SGE + 1];
 	uint32_t off = 0, len = p->len, status = 0;
 	const uint8_t *src = payload;
 	int n, k;

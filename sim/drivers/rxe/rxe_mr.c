@@ -65,7 +65,7 @@ int rxe_sg_iov(const struct rxe_sim_qp *q, const struct rxe_sge *sge,
 		take = sge[i].length - off < len ? sge[i].length - off : len;
 		p = mr_bytes(q, sge[i].lkey, 0, sge[i].addr + off, take, need,
 			     &err);
-		if (!p || cnt > HCA_MAX_SGE) {
+		if (!p || cnt > RXE_MAX_SGE) {
 			*status = err == -EFAULT ? RXE_WC_LOC_PROT_ERR
 						 : RXE_WC_LOC_QP_OP_ERR;
 			return -1;

@@ -184,7 +184,8 @@ struct sim_ah *rxe_ah_find(struct sim_uvfile *uv, uint32_t ah_num)
 	return NULL;
 }
 
-/* Packets taken from this process's ring (hca_rx_deliver). */
+/* Packets taken from this process's ring, past --fault's wire rules and
+ * the port's counters (the HCA's receive entry, hca_rx.c: hca_soft). */
 static void rxe_rcv(const struct hca_pkt *p, const uint8_t *payload)
 {
 	struct rxe_sim_qp *q = rxe_qp_find(p->dst_dev, p->dst_qpn);

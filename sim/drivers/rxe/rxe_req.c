@@ -125,7 +125,7 @@ static int send_packet(struct rxe_sim_qp *q, struct rxe_send_wqe *w, uint8_t op)
 {
 	uint32_t len = w->dma.length, off = len - w->dma.resid;
 	uint32_t mtu = rxe_path_mtu(q), plen = w->dma.resid;
-	struct iovec iov[HCA_MAX_SGE + 1];
+	struct iovec iov[RXE_MAX_SGE + 1];
 	struct hca_pkt p = {.op = op, .psn = q->req.psn};
 	uint32_t opc = w->wr.opcode, status = 0, npsn = 1;
 	int n = 0, ret, single = 0;

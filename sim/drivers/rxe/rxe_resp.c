@@ -134,7 +134,7 @@ static uint32_t scatter(struct rxe_sim_qp *q, uint32_t off, const void *src,
 			uint32_t len)
 {
 	struct rxe_recv_wqe *r = cur_wqe(q);
-	struct iovec iov[HCA_MAX_SGE + 1];
+	struct iovec iov[RXE_MAX_SGE + 1];
 	const uint8_t *s = src;
 	uint32_t status = 0;
 	int n, k;

@@ -22,6 +22,8 @@
 
 #include "hca_cmd.h"
 #include "hca_doorbell.h"
+#include "hca_engine.h"
+#include "hca_fabric.h"
 #include "ib_enums.h"
 #include "sim_world.h"
 
@@ -210,15 +212,6 @@ struct hca_rres {
 };
 #define HCA_RKEEP 16 /* resources kept at most (max_qp_rd_atom) */
 
-/* A packet's place in its receiver's ring (hca_fabric.c): the receiver
- * has had its chance at it once its engine finished a pass past pos. */
-struct hca_mark {
-	int32_t pid;   /* 0: nothing in flight (or the packet was lost) */
-	uint32_t full; /* our ring's full count last seen */
-	uint64_t pos;
-	uint64_t passes; /* the receiver's pass count it must reach */
-};
-
 struct hca_qp {
 	struct hca_qp *next;
 	unsigned int dev;
@@ -302,22 +295,20 @@ struct hca_qp {
 	uint8_t wl_next;
 };
 
-/* ---- engine (hca_engine.c) ---- */
+/* ---- engine (hca_engine.c; what a software device shares of it, the
+ * thread, clock, counters and soft hook: hca_engine.h) ---- */
 extern struct hca_cq *hca_cqs;
 extern struct hca_qp *hca_qps;
 extern struct hca_srq *hca_srqs;
 /* One pass over doorbells, timers and arrived packets; 1 if it did work.
  * Needs sim_lock. */
 int hca_step(void);
-/* Start the engine thread (once per process). */
-void hca_engine_start(void);
 /* The engine's fork handler, registered once (by the first command or
  * engine start): a fork child's HCA forgets the parent's objects. */
 void hca_engine_fork_hook(void);
 /* Free a fork child's copies of the HCA's objects, empty its tables
  * (hca_cmd.c). */
 void hca_cmd_forked(void);
-uint64_t hca_now(void);
 struct hca_qp *hca_qp_by_qpn(unsigned int dev, uint32_t qpn);
 /* Move a QP to ERR: flush what it holds, raise the async event. */
 void hca_qp_to_err(struct hca_qp *qp);
@@ -332,18 +323,6 @@ struct hca_srq *hca_srq_by_srqn(uint32_t srqn);
 void hca_eq_post(uint8_t type, uint8_t sub_type, unsigned int dev,
 		 uint32_t num);
 void hca_eq_post_eqe(const struct hca_eqe *e);
-
-/* A software device (rxe) executes the packets of its QPs itself: the
- * fabric hands it every packet, each engine pass runs its step. Set by its
- * driver when it creates a QP; NULL where the HCA executes them. */
-struct hca_pkt;
-struct hca_soft_ops {
-	void (*rcv)(const struct hca_pkt *p, const uint8_t *payload);
-	int (*step)(uint64_t now); /* 1 if it did work */
-	/* the packets that came for p's QP (--fault), NULL: no such QP */
-	uint64_t *(*rx_count)(const struct hca_pkt *p);
-};
-extern const struct hca_soft_ops *hca_soft;
 
 /* ---- doorbells (hca_doorbell.c; what the layers above call of it:
  * hca_doorbell.h) ---- */
@@ -474,104 +453,8 @@ void *hca_mw_mem(const struct hca_qp *qp, struct hca_mkey *mw, uint32_t key,
  * HCA_SYND_REM_INV_REQ. */
 uint8_t hca_mw_remote_inv(const struct hca_qp *qp, uint32_t rkey);
 
-/* ---- fabric (hca_fabric.c) ---- */
-enum {
-	HCA_PKT_SEND = 1,
-	HCA_PKT_WRITE,
-	HCA_PKT_READ_REQ,
-	HCA_PKT_READ_RESP,
-	HCA_PKT_CS,
-	HCA_PKT_FA,
-	HCA_PKT_ATOMIC_RESP,
-	HCA_PKT_ACK,
-	HCA_PKT_NAK,
-	HCA_PKT_XRC_ERR, /* not on the wire: a TGT QP went to ERR elsewhere */
-};
-enum {
-	HCA_PF_FIRST = 1,
-	HCA_PF_LAST = 2,
-	HCA_PF_IMM = 4,
-	HCA_PF_INV = 8,
-	HCA_PF_SE = 16,
-	HCA_PF_GRH = 32,
-};
-/* NAK codes (the AETH syndrome classes) */
-enum {
-	HCA_NAK_RNR = 1,
-	HCA_NAK_SEQ,
-	HCA_NAK_INV_REQ,
-	HCA_NAK_ACCESS,
-	HCA_NAK_OP
-};
-
-struct hca_pkt {
-	uint8_t op, flags, nak, sl;
-	uint16_t src_dev, dst_dev;
-	uint32_t src_qpn, dst_qpn;
-	uint32_t psn;	  /* packet sequence number (RC/UC) */
-	uint32_t imm;	  /* raw immediate or invalidated rkey */
-	uint32_t rkey;	  /* WRITE/READ/atomics */
-	uint64_t raddr;	  /* this packet's first remote byte */
-	uint32_t len;	  /* payload bytes in this packet */
-	uint32_t msg_len; /* READ request: bytes asked for */
-	uint64_t atom[2]; /* swap_add, compare / original value */
-	uint32_t qkey;	  /* UD */
-	uint32_t xrc_srqn; /* XRC: the XRCETH's SRQ number */
-	uint16_t slid;
-	uint8_t rnr_timer;
-	uint8_t pad;
-	uint8_t sgid[16], dgid[16]; /* UD with GRH */
-	/* DC: the DCT's access key, the DCI's connection and its first PSN */
-	uint64_t dc_key;
-	uint32_t dc_conn, dc_psn;
-	/* RoCE: the SGID's type (v1/v2), the IP header's fields */
-	uint8_t gid_type, tclass, hop_limit;
-	uint32_t flow_label;
-	uint16_t udp_sport; /* RoCE v2 (common/udp_sport.h); 0 otherwise */
-};
-
-/* --trace: the RoCE v2 UDP source port of QP qpn of device dev's packet
- * p, when it is not the one said last (*last, the QP's). */
-void hca_trace_udp_sport(unsigned int dev, uint32_t qpn,
-			 const struct hca_pkt *p, uint16_t *last);
-/* Name an XRC SRQ as this process's (attach 1) or drop the name: XRC
- * requests naming it are sent here. 0 or -errno. */
-int hca_fabric_srq_name(unsigned int dev, uint32_t srqn, int attach);
-/* Send a payload-less packet to process pid's ring itself. */
-int hca_fabric_send_pid(int32_t pid, const struct hca_pkt *p);
-/* Create this process's receive ring (once). 0 or -errno. */
-int hca_fabric_open(void);
-/* Make (dev, qpn) reachable / unreachable. */
-int hca_fabric_attach(unsigned int dev, uint32_t qpn);
-void hca_fabric_detach(unsigned int dev, uint32_t qpn);
-/* Send a packet with payload from iov; 0, -EAGAIN (no room: try again
- * later) or -EHOSTUNREACH (no such QP or process: the packet is lost).
- * With mark, where the packet went (pid 0 if it was lost). */
-struct iovec;
-int hca_fabric_send(const struct hca_pkt *p, const struct iovec *iov,
-		    int iovcnt);
-int hca_fabric_send_mark(const struct hca_pkt *p, const struct iovec *iov,
-			 int iovcnt, struct hca_mark *mark);
-/* Has the receiver had its chance at the packet at m? 1 once its engine
- * finished a pass past it (and, if our ring was full meanwhile, one more
- * that began after), or it is gone; 0 while it has not run. */
-int hca_fabric_reached(struct hca_mark *m);
-/* Where process pid's ring (0: this process's) ends: the bytes ever
- * published into it. */
-uint64_t hca_fabric_ring_end(int32_t pid);
-/* Packets wait in this process's own ring (an answer may be among them). */
-int hca_fabric_backlog(void);
-/* End of an engine pass: what it took from the ring is now handled. */
-void hca_fabric_pass_done(void);
-/* Hand up to max arrived packets to hca_rx(); the number handed. */
-int hca_fabric_poll(int max);
-/* Sleep up to ms unless packets are waiting; a sender wakes us. */
-void hca_fabric_wait(int ms);
-/* The application enters (1) or leaves (0) an engine pass: senders do
- * not wake the engine thread meanwhile. 1 if packets are waiting. */
-int hca_fabric_app_pass(int in);
-/* Wake this process's engine thread if it sleeps. */
-void hca_fabric_wake_self(void);
+/* ---- fabric (hca_fabric.c): the wire's packets and calls are its own
+ * (hca_fabric.h); the HCA's landings in its rings' header pages ---- */
 
 /*
  * A SEND's landing offered by this process's responder (hca_land.c), in
@@ -604,13 +487,6 @@ struct hca_landing {
 /* The landings of process pid's ring (0: this process's); NULL if it has
  * none. HCA_LANDINGS of them. */
 struct hca_landing *hca_fabric_landings(int32_t pid);
-/* The engine thread holds its ring's alive lock (each pass, until it
- * does; under sim_lock). */
-void hca_fabric_alive_hold(void);
-/* 1: process pid's engine thread holds its alive lock, so pid has not
- * exited nor exec'd as far as anyone can know. 0: dead, or no engine
- * thread yet (ask its pidfd). */
-int hca_fabric_peer_alive(int32_t pid);
 /* At the end of a pass: offer where the next SEND of each QP that could
  * take one now would land. Needs sim_lock. */
 void hca_land_offer(void);
@@ -713,9 +589,6 @@ int hca_fault_rx(const struct hca_pkt *p, const uint8_t *payload);
 int hca_fault_step(uint64_t now);
 /* A send WQE was taken: the syndrome cqe-error gives it, or 0. */
 uint8_t hca_fault_wqe(struct hca_qp *qp);
-/* The same for any model's QP qpn of device dev, *sent its count of send
- * WQEs taken (bumped here): the mlx5 syndrome, or 0. */
-uint32_t hca_fault_cqe_error(unsigned int dev, uint32_t qpn, uint32_t *sent);
 
 /* ---- transport (hca_req.c / hca_resp.c) ---- */
 int hca_sq_process(struct hca_qp *qp);
@@ -816,38 +689,7 @@ struct hca_qp *hca_dct_conn(struct hca_qp *dct, const struct hca_pkt *p);
 /* Free the DCT's connection QPs. */
 void hca_dct_release(struct hca_qp *dct);
 
-/* ---- trace (hca_trace.c) ---- */
-/* What the engine did in this process: one line at exit, to --trace and
- * to $RDMA_SIM_HCA_STATS (benchmarks read it without tracing every WQE).
- * Counts, never timings; bumped under sim_lock but for the sleeps. */
-struct hca_stats {
-	uint64_t passes, busy_passes, app_passes;
-	uint64_t pkts_out, pkts_in, pokes;
-	uint64_t wqes, cqes;
-	uint64_t waits;	       /* the engine thread slept on its ring */
-	uint64_t woken;	       /* ... and a sender woke it */
-	uint64_t ring_full;    /* sends deferred: the peer's ring was full */
-	uint64_t ack_timeouts; /* local ACK timer expiries (go-back-N) */
-	uint64_t timer_waits;  /* expiries not counted: the peer had not run */
-	uint64_t retransmits;  /* request packets sent again (lost or not
-				* acknowledged in time) */
-	uint64_t rnr_naks;     /* RNR NAKs received (then sent again) */
-	uint64_t seq_naks;     /* PSN sequence NAKs sent (a gap was seen) */
-	uint64_t duplicates;   /* duplicate requests answered again */
-	uint64_t faults;       /* --fault actions taken in this process */
-	uint64_t odp_faults;   /* ODP accesses that had to fault pages in */
-	uint64_t db_traps;     /* stores to UAR pages that trapped */
-	uint64_t db_opens;     /* UAR pages left writable while streaming */
-	uint64_t db_busy;      /* traps whose pass the engine thread ran
-				* (the sim stayed busy elsewhere) */
-	uint64_t landed;       /* SENDs a sender placed here (hca_land.c) */
-	uint64_t peer_copies;  /* pieces copied into a peer's pinned pages */
-	uint64_t landed_writes; /* WRITE packets placed here */
-	uint64_t placed_writes; /* WRITE packets this process placed */
-	uint64_t acks_at_once;	/* their ACKs taken without the ring */
-	uint64_t peer_polls;	/* a peer's pidfd asked whether it exited */
-};
-extern struct hca_stats hca_stats;
+/* ---- trace (hca_trace.c; its counters: hca_engine.h) ---- */
 /* Add to a counter the HCA keeps for dev's port (`rdma statistic`, the
  * PMA's PortCounters). */
 static inline void hca_hw_add(unsigned int dev, enum sim_hwc c, uint64_t n)
