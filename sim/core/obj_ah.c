@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+SIM_HW_HOOKS(ah)
+
+/* After the driver's destroy_ah: the AH's hold on its PD. */
 static void ah_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
-	const struct sim_driver_ops *d = sim_driver();
 	struct sim_ah *ah = sim_ah(o);
 
-	if (o->live && d->destroy_ah)
-		d->destroy_ah(uv, ah);
+	(void)uv;
 	if (ah->pd) /* NULL: its create failed before taking it */
 		ah->pd->obj.usecnt--;
 }
@@ -59,12 +60,13 @@ static void attr_from_user(const struct ib_uverbs_ah_attr *u,
 static int w_create_ah(struct sim_wcall *w)
 {
 	const struct ib_uverbs_create_ah *req = w->in;
-	const struct sim_driver_ops *d = sim_driver();
 	struct ib_uverbs_create_ah_resp r = {};
 	struct sim_ah *ah = sim_ah(w->obj);
 	struct sim_ah_attr attr;
+	struct sim_udata u = {.in = w->uhw_in,
+			      .in_len = w->uhw_in_len,
+			      .out_len = w->uhw_out_len};
 	struct sim_obj *pd;
-	void *out;
 	int ret;
 
 	if (req->attr.port_num != 1)
@@ -78,24 +80,21 @@ static int w_create_ah(struct sim_wcall *w)
 		ret = sim_resolve_ah_dmac(w->uv->dev, &attr);
 	if (ret)
 		return ret;
-	out = calloc(1, w->uhw_out_len ? w->uhw_out_len : 1);
-	if (!out)
+	u.out = calloc(1, u.out_len ? u.out_len : 1);
+	if (!u.out)
 		return -ENOMEM;
 	ah->pd = sim_pd(pd);
 	ah->attr = attr;
 	ah->user_handle = req->user_handle;
 	pd->usecnt++;
-	ret = d->create_ah ? d->create_ah(w->uv, ah, w->uhw_in, w->uhw_in_len,
-					  out, w->uhw_out_len)
-			   : 0;
-	ah->obj.live = !ret;
+	ret = sim_obj_hw_create(w->uv, &ah->obj, NULL, &u);
 	r.ah_handle = ah->obj.handle;
 	snprintf(w->note, sizeof(w->note), "handle=%u", r.ah_handle);
 	if (!ret)
 		ret = sim_wc_out(w, &r, sizeof(r));
 	if (!ret)
-		ret = sim_wc_uhw_out(w, out, w->uhw_out_len);
-	free(out);
+		ret = sim_wc_uhw_out(w, u.out, u.out_len);
+	free(u.out);
 	return ret;
 }
 
@@ -117,6 +116,8 @@ const struct sim_obj_type sim_type_ah = {
 	.uapi_id = UVERBS_OBJECT_AH,
 	.size = sizeof(struct sim_ah),
 	.order = SIM_ORDER_USERS,
+	.hw_create = ah_hw_create,
+	.hw_destroy = ah_hw_destroy,
 	.destroy = ah_destroy,
 	.methods = ah_methods,
 	.nmethods = ARRAY_SIZE(ah_methods),

@@ -21,19 +21,16 @@ struct cq_args {
 	uint64_t user_handle;
 	uint32_t cqe, comp_vector, flags;
 	struct sim_evq *channel, *async;
-	const void *uin;
-	size_t uin_len;
-	void *uout;
-	size_t uout_len;
-	struct sim_call *call; /* ioctl: BUF_UMEM and driver attributes */
+	struct sim_udata uhw;
 };
+
+SIM_HW_HOOKS(cq)
 
 /* Fill in the framework's new CQ. */
 static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
 		     struct sim_cq *cq)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	int ret;
 
 	if (a->comp_vector >= sim_num_comp_vectors())
 		return -EINVAL;
@@ -46,43 +43,21 @@ static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
 	cq->comp_vector = a->comp_vector;
 	cq->flags = a->flags;
 	cq->channel = a->channel;
-	cq->async = a->async;
 	if (cq->channel)
 		sim_evq_get(cq->channel);
-	if (cq->async)
-		sim_evq_get(cq->async);
-	cq->call = a->call;
-	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM,
-			    &cq->buf_umem);
-	if (!ret && d->create_cq)
-		ret = d->create_cq(uv, cq, a->uin, a->uin_len, a->uout,
-				   a->uout_len);
-	cq->call = NULL;
-	if (ret)
-		return ret;
-	cq->obj.live = 1;
-	return 0;
+	return sim_obj_hw_create(uv, &cq->obj, a->async, &a->uhw);
 }
 
+/* The completion channel's events and hold go with the CQ. */
 static void cq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
-	const struct sim_driver_ops *d = sim_driver();
 	struct sim_cq *cq = sim_cq(o);
 
-	if (o->live && d->destroy_cq)
-		d->destroy_cq(uv, cq);
+	(void)uv;
 	if (cq->channel) {
 		sim_evq_purge(cq->channel, o);
 		sim_evq_put(cq->channel);
 	}
-	if (cq->async) {
-		sim_evq_purge(cq->async, o);
-		sim_evq_put(cq->async);
-	} else if (uv->async) {
-		sim_evq_purge(uv->async, o);
-	}
-	sim_umem_put(&cq->buf_umem);
-	sim_umem_put(&cq->dbr_umem);
 }
 
 /* The counters go back to userspace, then the object goes. */
@@ -106,7 +81,7 @@ static int cq_create_ioctl(struct sim_call *c)
 			c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0),
 		.channel = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL),
 		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_EVENT_FD),
-		.call = c,
+		.uhw.call = c,
 	};
 	struct sim_cq *cq =
 		sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_CQ_HANDLE));
@@ -117,7 +92,8 @@ static int cq_create_ioctl(struct sim_call *c)
 			   &flags))
 		return -EINVAL; /* FLAGS_IN: length or unknown bits */
 	a.flags = (uint32_t)flags;
-	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
+	ret = sim_attr_uhw(c, &a.uhw.in, &a.uhw.in_len, &a.uhw.out,
+			   &a.uhw.out_len);
 	if (ret)
 		return ret;
 	ret = cq_create(c->uv, &a, cq);
@@ -125,9 +101,9 @@ static int cq_create_ioctl(struct sim_call *c)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_CQ_RESP_CQE,
 					&cq->cqe, sizeof(cq->cqe));
 	if (!ret)
-		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
-					a.uout_len);
-	free(a.uout);
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uhw.out,
+					a.uhw.out_len);
+	free(a.uhw.out);
 	if (ret)
 		return ret;
 	snprintf(c->note, sizeof(c->note), "handle=%u cqe=%u", cq->obj.handle,
@@ -210,11 +186,11 @@ static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
 	ret = lookup_channel(w->uv, channel, &a->channel);
 	if (ret)
 		return ret;
-	a->uin = w->uhw_in;
-	a->uin_len = w->uhw_in_len;
-	a->uout_len = w->uhw_out_len;
-	a->uout = calloc(1, a->uout_len ? a->uout_len : 1);
-	if (!a->uout)
+	a->uhw.in = w->uhw_in;
+	a->uhw.in_len = w->uhw_in_len;
+	a->uhw.out_len = w->uhw_out_len;
+	a->uhw.out = calloc(1, a->uhw.out_len ? a->uhw.out_len : 1);
+	if (!a->uhw.out)
 		return -ENOMEM;
 	ret = cq_create(w->uv, a, cq);
 	if (!ret) {
@@ -222,9 +198,9 @@ static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
 		resp->cqe = cq->cqe;
 		snprintf(w->note, sizeof(w->note), "handle=%u cqe=%u",
 			 resp->cq_handle, resp->cqe);
-		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
+		ret = sim_wc_uhw_out(w, a->uhw.out, a->uhw.out_len);
 	}
-	free(a->uout);
+	free(a->uhw.out);
 	return ret;
 }
 
@@ -389,7 +365,11 @@ const struct sim_obj_type sim_type_cq = {
 	.uapi_id = UVERBS_OBJECT_CQ,
 	.size = sizeof(struct sim_cq),
 	.order = SIM_ORDER_QUEUES,
+	.hw_create = cq_hw_create,
+	.hw_destroy = cq_hw_destroy,
 	.destroy = cq_destroy,
+	.parts = SIM_QUEUE_PARTS(struct sim_cq,
+				 RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM),
 	.methods = cq_methods,
 	.nmethods = ARRAY_SIZE(cq_methods),
 	.wcmds = cq_wcmds,

@@ -27,18 +27,16 @@ struct srq_args {
 	struct sim_xrcd *xrcd; /* XRC */
 	struct sim_cq *cq;     /* XRC, TM */
 	struct sim_evq *async;
-	const void *uin;
-	size_t uin_len;
-	void *uout;
-	size_t uout_len;
+	struct sim_udata uhw;
 };
+
+SIM_HW_HOOKS(srq)
 
 /* Fill in the framework's new SRQ. */
 static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 		      struct sim_srq *srq)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	int ret;
 
 	if (a->type != IB_UVERBS_SRQT_BASIC &&
 	    !(a->type == IB_UVERBS_SRQT_XRC && d->xrc) &&
@@ -56,7 +54,6 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	srq->max_num_tags = a->max_num_tags;
 	/* device-wide: an XRC SRQ is named by it in every process */
 	srq->srqn = sim_shared_number(sim.sh);
-	srq->async = a->async;
 	srq->pd->obj.usecnt++;
 	if (a->type == IB_UVERBS_SRQT_XRC) {
 		srq->xrcd = a->xrcd;
@@ -66,35 +63,21 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 		srq->cq = a->cq;
 		srq->cq->obj.usecnt++;
 	}
-	if (srq->async)
-		sim_evq_get(srq->async);
-	ret = d->create_srq ? d->create_srq(uv, srq, a->uin, a->uin_len,
-					    a->uout, a->uout_len)
-			    : 0;
-	if (ret)
-		return ret;
-	srq->obj.live = 1;
-	return 0;
+	return sim_obj_hw_create(uv, &srq->obj, a->async, &a->uhw);
 }
 
+/* After the driver's destroy_srq: the SRQ's holds. */
 static void srq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
-	const struct sim_driver_ops *d = sim_driver();
 	struct sim_srq *srq = sim_srq(o);
-	struct sim_evq *q = srq->async ? srq->async : uv->async;
 
-	if (o->live && d->destroy_srq)
-		d->destroy_srq(uv, srq);
+	(void)uv;
 	if (srq->pd) /* NULL: its create failed before taking it */
 		srq->pd->obj.usecnt--;
 	if (srq->xrcd)
 		srq->xrcd->obj.usecnt--;
 	if (srq->cq)
 		srq->cq->obj.usecnt--;
-	if (q)
-		sim_evq_purge(q, o);
-	if (srq->async)
-		sim_evq_put(srq->async);
 }
 
 static int srq_destroy_resp(struct sim_uvfile *uv, struct sim_srq *srq,
@@ -148,7 +131,8 @@ static int srq_create_ioctl(struct sim_call *c)
 	default:
 		return -EINVAL;
 	}
-	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
+	ret = sim_attr_uhw(c, &a.uhw.in, &a.uhw.in_len, &a.uhw.out,
+			   &a.uhw.out_len);
 	if (ret)
 		return ret;
 	ret = srq_create(c->uv, &a, srq);
@@ -162,9 +146,9 @@ static int srq_create_ioctl(struct sim_call *c)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 					&srq->srqn, sizeof(srq->srqn));
 	if (!ret)
-		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
-					a.uout_len);
-	free(a.uout);
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uhw.out,
+					a.uhw.out_len);
+	free(a.uhw.out);
 	if (ret)
 		return ret;
 	snprintf(c->note, sizeof(c->note), "handle=%u max_wr=%u",
@@ -238,9 +222,9 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		.max_wr = x->max_wr,
 		.max_sge = x->max_sge,
 		.limit = x->srq_limit,
-		.uin = w->uhw_in,
-		.uin_len = w->uhw_in_len,
-		.uout_len = w->uhw_out_len,
+		.uhw.in = w->uhw_in,
+		.uhw.in_len = w->uhw_in_len,
+		.uhw.out_len = w->uhw_out_len,
 	};
 	int err, ret;
 
@@ -262,8 +246,8 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 	a.pd = sim_pd(sim_obj_get(w->uv, x->pd_handle, &sim_type_pd, &err));
 	if (!a.pd)
 		return err;
-	a.uout = calloc(1, a.uout_len ? a.uout_len : 1);
-	if (!a.uout)
+	a.uhw.out = calloc(1, a.uhw.out_len ? a.uhw.out_len : 1);
+	if (!a.uhw.out)
 		return -ENOMEM;
 	ret = srq_create(w->uv, &a, srq);
 	if (!ret) {
@@ -277,8 +261,8 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		ret = sim_wc_out(w, &r, sizeof(r));
 	}
 	if (!ret)
-		ret = sim_wc_uhw_out(w, a.uout, a.uout_len);
-	free(a.uout);
+		ret = sim_wc_uhw_out(w, a.uhw.out, a.uhw.out_len);
+	free(a.uhw.out);
 	return ret;
 }
 
@@ -391,7 +375,10 @@ const struct sim_obj_type sim_type_srq = {
 	.uapi_id = UVERBS_OBJECT_SRQ,
 	.size = sizeof(struct sim_srq),
 	.order = SIM_ORDER_SRQ,
+	.hw_create = srq_hw_create,
+	.hw_destroy = srq_hw_destroy,
 	.destroy = srq_destroy,
+	.parts = {.async = offsetof(struct sim_srq, async)},
 	.methods = srq_methods,
 	.nmethods = ARRAY_SIZE(srq_methods),
 	.wcmds = srq_wcmds,

@@ -356,6 +356,28 @@ const struct sim_driver_ops *sim_driver(void);
 /* Every driver model in turn (for lists); NULL past the last. */
 const struct sim_driver_ops *sim_driver_at(unsigned int i);
 
+/*
+ * k_hw_create and k_hw_destroy, a data-path kind k's (cq, qp, srq, ah)
+ * struct sim_obj_type hooks: sim_driver()'s create_k and destroy_k on
+ * the object (either may be NULL: nothing to do).
+ */
+#define SIM_HW_HOOKS(k)                                                        \
+	static int k##_hw_create(struct sim_uvfile *uv, struct sim_obj *o,     \
+				 const struct sim_udata *u)                    \
+	{                                                                      \
+		const struct sim_driver_ops *d = sim_driver();                 \
+                                                                               \
+		return d->create_##k                                           \
+			       ? d->create_##k(uv, sim_##k(o), u->in,          \
+					       u->in_len, u->out, u->out_len)  \
+			       : 0;                                            \
+	}                                                                      \
+	static void k##_hw_destroy(struct sim_uvfile *uv, struct sim_obj *o)   \
+	{                                                                      \
+		if (sim_driver()->destroy_##k)                                 \
+			sim_driver()->destroy_##k(uv, sim_##k(o));             \
+	}
+
 /* ---- services the core gives drivers (events.c, uvfile.c) ---- */
 /* One completion event for cq on its channel (if it has one): the channel
  * fd becomes readable (poll/epoll/read). The driver decides when a CQ is
