@@ -63,9 +63,7 @@ static int w_create_ah(struct sim_wcall *w)
 	struct ib_uverbs_create_ah_resp r = {};
 	struct sim_ah *ah = sim_ah(w->obj);
 	struct sim_ah_attr attr;
-	struct sim_udata u = {.in = w->uhw_in,
-			      .in_len = w->uhw_in_len,
-			      .out_len = w->uhw_out_len};
+	struct sim_udata u;
 	struct sim_obj *pd;
 	int ret;
 
@@ -80,9 +78,9 @@ static int w_create_ah(struct sim_wcall *w)
 		ret = sim_resolve_ah_dmac(w->uv->dev, &attr);
 	if (ret)
 		return ret;
-	u.out = calloc(1, u.out_len ? u.out_len : 1);
-	if (!u.out)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &u);
+	if (ret)
+		return ret;
 	ah->pd = sim_pd(pd);
 	ah->attr = attr;
 	ah->user_handle = req->user_handle;
@@ -92,10 +90,7 @@ static int w_create_ah(struct sim_wcall *w)
 	snprintf(w->note, sizeof(w->note), "handle=%u", r.ah_handle);
 	if (!ret)
 		ret = sim_wc_out(w, &r, sizeof(r));
-	if (!ret)
-		ret = sim_wc_uhw_out(w, u.out, u.out_len);
-	free(u.out);
-	return ret;
+	return sim_wc_udata_put(w, &u, ret);
 }
 
 static int w_destroy_ah(struct sim_wcall *w)

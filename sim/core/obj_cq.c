@@ -81,7 +81,6 @@ static int cq_create_ioctl(struct sim_call *c)
 			c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0),
 		.channel = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL),
 		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_EVENT_FD),
-		.uhw.call = c,
 	};
 	struct sim_cq *cq =
 		sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_CQ_HANDLE));
@@ -92,18 +91,14 @@ static int cq_create_ioctl(struct sim_call *c)
 			   &flags))
 		return -EINVAL; /* FLAGS_IN: length or unknown bits */
 	a.flags = (uint32_t)flags;
-	ret = sim_attr_uhw(c, &a.uhw.in, &a.uhw.in_len, &a.uhw.out,
-			   &a.uhw.out_len);
+	ret = sim_attr_udata(c, &a.uhw);
 	if (ret)
 		return ret;
 	ret = cq_create(c->uv, &a, cq);
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_CQ_RESP_CQE,
 					&cq->cqe, sizeof(cq->cqe));
-	if (!ret)
-		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uhw.out,
-					a.uhw.out_len);
-	free(a.uhw.out);
+	ret = sim_attr_udata_put(c, &a.uhw, ret);
 	if (ret)
 		return ret;
 	snprintf(c->note, sizeof(c->note), "handle=%u cqe=%u", cq->obj.handle,
@@ -186,22 +181,17 @@ static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
 	ret = lookup_channel(w->uv, channel, &a->channel);
 	if (ret)
 		return ret;
-	a->uhw.in = w->uhw_in;
-	a->uhw.in_len = w->uhw_in_len;
-	a->uhw.out_len = w->uhw_out_len;
-	a->uhw.out = calloc(1, a->uhw.out_len ? a->uhw.out_len : 1);
-	if (!a->uhw.out)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &a->uhw);
+	if (ret)
+		return ret;
 	ret = cq_create(w->uv, a, cq);
 	if (!ret) {
 		resp->cq_handle = cq->obj.handle;
 		resp->cqe = cq->cqe;
 		snprintf(w->note, sizeof(w->note), "handle=%u cqe=%u",
 			 resp->cq_handle, resp->cqe);
-		ret = sim_wc_uhw_out(w, a->uhw.out, a->uhw.out_len);
 	}
-	free(a->uhw.out);
-	return ret;
+	return sim_wc_udata_put(w, &a->uhw, ret);
 }
 
 static int w_create_cq(struct sim_wcall *w)
@@ -261,8 +251,8 @@ static int w_resize_cq(struct sim_wcall *w)
 	const struct ib_uverbs_resize_cq *req = w->in;
 	const struct sim_driver_ops *d = sim_driver();
 	struct ib_uverbs_resize_cq_resp r = {};
+	struct sim_udata u;
 	struct sim_cq *cq;
-	void *out;
 	int ret;
 
 	cq = w_cq(w, req->cq_handle, &ret);
@@ -271,12 +261,12 @@ static int w_resize_cq(struct sim_wcall *w)
 	/* both drivers: 1..max_cqe */
 	if (req->cqe < 1 || req->cqe > d->rules->max_cqe)
 		return -EINVAL;
-	out = calloc(1, w->uhw_out_len ? w->uhw_out_len : 1);
-	if (!out)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &u);
+	if (ret)
+		return ret;
 	if (d->resize_cq)
-		ret = d->resize_cq(w->uv, cq, req->cqe, w->uhw_in,
-				   w->uhw_in_len, out, w->uhw_out_len);
+		ret = d->resize_cq(w->uv, cq, req->cqe, u.in, u.in_len, u.out,
+				   u.out_len);
 	else
 		cq->cqe = req->cqe;
 	r.cqe = cq->cqe;
@@ -284,10 +274,7 @@ static int w_resize_cq(struct sim_wcall *w)
 		sim_res_touch(&cq->obj);
 	if (!ret)
 		ret = sim_wc_out(w, &r, sizeof(r));
-	if (!ret)
-		ret = sim_wc_uhw_out(w, out, w->uhw_out_len);
-	free(out);
-	return ret;
+	return sim_wc_udata_put(w, &u, ret);
 }
 
 /* The kernel ignores what the driver says: 0 for any live CQ. */

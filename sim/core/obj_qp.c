@@ -241,7 +241,6 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 				     cap.max_inline_data};
 	a->user_handle = sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0);
 	a->async = sim_attr_evq(c, UVERBS_ATTR_CREATE_QP_EVENT_FD);
-	a->uhw.call = c;
 	return 0;
 }
 
@@ -256,8 +255,7 @@ static int qp_create_ioctl(struct sim_call *c)
 	ret = ioctl_args(c, &a);
 	if (ret)
 		return ret;
-	ret = sim_attr_uhw(c, &a.uhw.in, &a.uhw.in_len, &a.uhw.out,
-			   &a.uhw.out_len);
+	ret = sim_attr_udata(c, &a.uhw);
 	if (ret)
 		return ret;
 	ret = qp_create(c->uv, &a, qp);
@@ -269,10 +267,7 @@ static int qp_create_ioctl(struct sim_call *c)
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
 					&qp->qpn, sizeof(qp->qpn));
-	if (!ret)
-		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uhw.out,
-					a.uhw.out_len);
-	free(a.uhw.out);
+	ret = sim_attr_udata_put(c, &a.uhw, ret);
 	if (ret)
 		return ret;
 	snprintf(c->note, sizeof(c->note), "handle=%u qpn=%#x type=%u",
@@ -405,12 +400,9 @@ static int w_create(struct sim_wcall *w, struct qp_args *a,
 	struct ib_uverbs_qp_cap cap;
 	int ret;
 
-	a->uhw.in = w->uhw_in;
-	a->uhw.in_len = w->uhw_in_len;
-	a->uhw.out_len = w->uhw_out_len;
-	a->uhw.out = calloc(1, a->uhw.out_len ? a->uhw.out_len : 1);
-	if (!a->uhw.out)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &a->uhw);
+	if (ret)
+		return ret;
 	ret = qp_create(w->uv, a, qp);
 	if (!ret) {
 		r->qp_handle = qp->obj.handle;
@@ -419,10 +411,8 @@ static int w_create(struct sim_wcall *w, struct qp_args *a,
 			 r->qp_handle, r->qpn, qp->qp_type);
 		cap_to_user(&qp->attr.cap, &cap);
 		memcpy(&r->max_send_wr, &cap, sizeof(cap));
-		ret = sim_wc_uhw_out(w, a->uhw.out, a->uhw.out_len);
 	}
-	free(a->uhw.out);
-	return ret;
+	return sim_wc_udata_put(w, &a->uhw, ret);
 }
 
 static int w_create_qp(struct sim_wcall *w)

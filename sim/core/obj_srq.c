@@ -131,8 +131,7 @@ static int srq_create_ioctl(struct sim_call *c)
 	default:
 		return -EINVAL;
 	}
-	ret = sim_attr_uhw(c, &a.uhw.in, &a.uhw.in_len, &a.uhw.out,
-			   &a.uhw.out_len);
+	ret = sim_attr_udata(c, &a.uhw);
 	if (ret)
 		return ret;
 	ret = srq_create(c->uv, &a, srq);
@@ -145,10 +144,7 @@ static int srq_create_ioctl(struct sim_call *c)
 	if (!ret && a.type == IB_UVERBS_SRQT_XRC)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 					&srq->srqn, sizeof(srq->srqn));
-	if (!ret)
-		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uhw.out,
-					a.uhw.out_len);
-	free(a.uhw.out);
+	ret = sim_attr_udata_put(c, &a.uhw, ret);
 	if (ret)
 		return ret;
 	snprintf(c->note, sizeof(c->note), "handle=%u max_wr=%u",
@@ -222,9 +218,6 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		.max_wr = x->max_wr,
 		.max_sge = x->max_sge,
 		.limit = x->srq_limit,
-		.uhw.in = w->uhw_in,
-		.uhw.in_len = w->uhw_in_len,
-		.uhw.out_len = w->uhw_out_len,
 	};
 	int err, ret;
 
@@ -246,9 +239,9 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 	a.pd = sim_pd(sim_obj_get(w->uv, x->pd_handle, &sim_type_pd, &err));
 	if (!a.pd)
 		return err;
-	a.uhw.out = calloc(1, a.uhw.out_len ? a.uhw.out_len : 1);
-	if (!a.uhw.out)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &a.uhw);
+	if (ret)
+		return ret;
 	ret = srq_create(w->uv, &a, srq);
 	if (!ret) {
 		r.srq_handle = srq->obj.handle;
@@ -260,10 +253,7 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 			 r.srq_handle, r.max_wr);
 		ret = sim_wc_out(w, &r, sizeof(r));
 	}
-	if (!ret)
-		ret = sim_wc_uhw_out(w, a.uhw.out, a.uhw.out_len);
-	free(a.uhw.out);
-	return ret;
+	return sim_wc_udata_put(w, &a.uhw, ret);
 }
 
 static int w_create_srq(struct sim_wcall *w)

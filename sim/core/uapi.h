@@ -182,9 +182,12 @@ int sim_attr_copy_out(struct sim_call *c, uint16_t id, const void *src,
  * object the handler fills in. */
 struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id);
 struct sim_evq *sim_attr_evq(struct sim_call *c, uint16_t id);
-/* The UHW_IN payload and a zeroed UHW_OUT-sized buffer (free it). */
-int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
-		 void **out, size_t *out_len);
+/* A create's udata: the UHW_IN payload, a zeroed UHW_OUT-sized buffer
+ * and the call. 0 or -ENOMEM; sim_attr_udata_put frees it. */
+int sim_attr_udata(struct sim_call *c, struct sim_udata *u);
+/* Unless ret, u's response goes back in UHW_OUT; u's buffer is freed.
+ * ret, else the copy's -errno. */
+int sim_attr_udata_put(struct sim_call *c, struct sim_udata *u, int ret);
 /* A NEW FD attribute: the fd the handler made (closed by the type's
  * abort_fd if the call fails after it). */
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
@@ -457,6 +460,10 @@ int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
 int sim_wc_out(struct sim_wcall *w, const void *src, size_t len);
 /* The driver's udata response: min(len, buffer) bytes. */
 int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len);
+/* The request's udata and a zeroed buffer for the driver's response, as
+ * sim_attr_udata and sim_attr_udata_put for write() (call NULL). */
+int sim_wc_udata(struct sim_wcall *w, struct sim_udata *u);
+int sim_wc_udata_put(struct sim_wcall *w, struct sim_udata *u, int ret);
 /* An ex request of any length: shorter is zero-extended, longer must
  * have a zero tail (else -EOPNOTSUPP). */
 int sim_wc_in(struct sim_wcall *w, void *dst, size_t len);

@@ -32,6 +32,23 @@ int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len)
 				len < w->uhw_out_len ? len : w->uhw_out_len);
 }
 
+int sim_wc_udata(struct sim_wcall *w, struct sim_udata *u)
+{
+	*u = (struct sim_udata){.in = w->uhw_in,
+				.in_len = w->uhw_in_len,
+				.out_len = w->uhw_out_len};
+	u->out = calloc(1, u->out_len ? u->out_len : 1);
+	return u->out ? 0 : -ENOMEM;
+}
+
+int sim_wc_udata_put(struct sim_wcall *w, struct sim_udata *u, int ret)
+{
+	if (!ret)
+		ret = sim_wc_uhw_out(w, u->out, u->out_len);
+	free(u->out);
+	return ret;
+}
+
 int sim_wc_in(struct sim_wcall *w, void *dst, size_t len)
 {
 	const uint8_t *in = w->in;
