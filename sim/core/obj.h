@@ -49,14 +49,19 @@ struct sim_obj_parts {
 	uint16_t call;	    /* struct sim_call *: the create's, to the driver */
 	uint16_t ring_attr; /* the core BUF_UMEM attribute of its ring */
 	uint16_t umem[2];   /* struct sim_umem: the ring, the doorbell record */
+	/* The events it reported, as its destroy response lays them out
+	 * (u32s): events_len bytes from events, 0: no response. */
+	uint16_t events, events_len;
 };
 
-/* The parts of a queue T (struct sim_cq, struct sim_qp) with its ring. */
-#define SIM_QUEUE_PARTS(T, ring)                                               \
+/* The parts of a queue T (struct sim_cq, struct sim_qp) with its ring,
+ * whose destroy response is n bytes from its member ev. */
+#define SIM_QUEUE_PARTS(T, ring, ev, n)                                        \
 	{                                                                      \
 		.async = offsetof(T, async), .call = offsetof(T, call),        \
 		.ring_attr = (ring),                                           \
 		.umem = {offsetof(T, buf_umem), offsetof(T, dbr_umem)},        \
+		.events = offsetof(T, ev), .events_len = (n),                  \
 	}
 
 /*
@@ -314,6 +319,7 @@ struct sim_cq {
 	uint64_t user_handle;	 /* element of its events */
 	struct sim_evq *channel; /* completion channel, or NULL */
 	struct sim_evq *async;	 /* where its async events go */
+	/* in this order: the destroy response (parts.events) */
 	uint32_t comp_events_reported;
 	uint32_t async_events_reported;
 	/* The ring (core attribute) and the driver's doorbell record, as
@@ -450,5 +456,9 @@ int sim_obj_hw_create(struct sim_uvfile *uv, struct sim_obj *o,
 /* What sim_obj_hw_create took: o's events go from its async event file
  * (its own, else uv's) and its hold on its own; its umems are released. */
 void sim_obj_parts_put(struct sim_uvfile *uv, struct sim_obj *o);
+/* o's destroy response (the events it reported) into resp, which holds
+ * SIM_OBJ_EVENTS_MAX bytes: its length, 0 if its type has none. */
+#define SIM_OBJ_EVENTS_MAX 8
+size_t sim_obj_events(struct sim_obj *o, void *resp);
 
 #endif

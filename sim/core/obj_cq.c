@@ -60,15 +60,6 @@ static void cq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 	}
 }
 
-/* The counters go back to userspace, then the object goes. */
-static int cq_destroy_resp(struct sim_uvfile *uv, struct sim_cq *cq,
-			   struct ib_uverbs_destroy_cq_resp *r)
-{
-	r->comp_events_reported = cq->comp_events_reported;
-	r->async_events_reported = cq->async_events_reported;
-	return sim_obj_destroy(uv, &cq->obj);
-}
-
 /* ---- ioctl ---- */
 
 static int cq_create_ioctl(struct sim_call *c)
@@ -106,18 +97,6 @@ static int cq_create_ioctl(struct sim_call *c)
 	return 0;
 }
 
-static int cq_destroy_ioctl(struct sim_call *c)
-{
-	struct sim_cq *cq =
-		sim_cq(sim_attr_obj(c, UVERBS_ATTR_DESTROY_CQ_HANDLE));
-	struct ib_uverbs_destroy_cq_resp r;
-	int ret = cq_destroy_resp(c->uv, cq, &r);
-
-	return ret ? ret
-		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_CQ_RESP, &r,
-				       sizeof(r));
-}
-
 static const struct sim_attr_spec cq_create_attrs[] = {
 	A_IDR(UVERBS_ATTR_CREATE_CQ_HANDLE, sim_type_cq, SA_NEW),
 	A_U32(UVERBS_ATTR_CREATE_CQ_CQE, 1),
@@ -147,7 +126,7 @@ static const struct sim_attr_spec cq_destroy_attrs[] = {
 static const struct sim_method cq_methods[] = {
 	CQ_M(UVERBS_METHOD_CQ_CREATE, "CQ_CREATE", cq_create_ioctl,
 	     cq_create_attrs),
-	CQ_M(UVERBS_METHOD_CQ_DESTROY, "CQ_DESTROY", cq_destroy_ioctl,
+	CQ_M(UVERBS_METHOD_CQ_DESTROY, "CQ_DESTROY", sim_destroy_method,
 	     cq_destroy_attrs),
 };
 
@@ -232,20 +211,6 @@ static struct sim_cq *w_cq(struct sim_wcall *w, uint32_t handle, int *err)
 	return sim_cq(sim_obj_get(w->uv, handle, &sim_type_cq, err));
 }
 
-static int w_destroy_cq(struct sim_wcall *w)
-{
-	const struct ib_uverbs_destroy_cq *req = w->in;
-	struct ib_uverbs_destroy_cq_resp r;
-	struct sim_cq *cq;
-	int ret;
-
-	cq = w_cq(w, req->cq_handle, &ret);
-	if (!cq)
-		return ret;
-	ret = cq_destroy_resp(w->uv, cq, &r);
-	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
-}
-
 static int w_resize_cq(struct sim_wcall *w)
 {
 	const struct ib_uverbs_resize_cq *req = w->in;
@@ -327,6 +292,11 @@ static int w_ex_modify_cq(struct sim_wcall *w)
 	return 0;
 }
 
+static int w_destroy_cq(struct sim_wcall *w)
+{
+	return sim_wc_destroy(w, &sim_type_cq);
+}
+
 static const struct sim_wcmd cq_wcmds[] = {
 	{IB_USER_VERBS_CMD_CREATE_CQ, "CREATE_CQ",
 	 sizeof(struct ib_uverbs_create_cq),
@@ -347,6 +317,11 @@ static const struct sim_wcmd cq_wcmds[] = {
 	 w_ex_modify_cq},
 };
 
+/* The destroy response is the two counters as the CQ keeps them. */
+_Static_assert(offsetof(struct sim_cq, async_events_reported) ==
+		       offsetof(struct sim_cq, comp_events_reported) + 4,
+	       "ib_uverbs_destroy_cq_resp: comp, then async events");
+
 const struct sim_obj_type sim_type_cq = {
 	.name = "CQ",
 	.uapi_id = UVERBS_OBJECT_CQ,
@@ -355,8 +330,9 @@ const struct sim_obj_type sim_type_cq = {
 	.hw_create = cq_hw_create,
 	.hw_destroy = cq_hw_destroy,
 	.destroy = cq_destroy,
-	.parts = SIM_QUEUE_PARTS(struct sim_cq,
-				 RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM),
+	.parts = SIM_QUEUE_PARTS(struct sim_cq, RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM,
+				 comp_events_reported,
+				 sizeof(struct ib_uverbs_destroy_cq_resp)),
 	.methods = cq_methods,
 	.nmethods = ARRAY_SIZE(cq_methods),
 	.wcmds = cq_wcmds,

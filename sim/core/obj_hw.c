@@ -9,6 +9,8 @@
  */
 #include "uapi.h"
 
+#include <string.h>
+
 /* The member at offset off of o. */
 static void *part(struct sim_obj *o, uint16_t off)
 {
@@ -37,6 +39,14 @@ int sim_obj_hw_create(struct sim_uvfile *uv, struct sim_obj *o,
 		*call = NULL; /* the call ends with the handler */
 	o->live = !ret;
 	return ret;
+}
+
+size_t sim_obj_events(struct sim_obj *o, void *resp)
+{
+	const struct sim_obj_parts *p = &o->type->parts;
+
+	memcpy(resp, part(o, p->events), p->events_len);
+	return p->events_len;
 }
 
 void sim_obj_parts_put(struct sim_uvfile *uv, struct sim_obj *o)

@@ -163,13 +163,6 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 	release(OBJ_OF(qp->real));
 }
 
-static int qp_destroy_resp(struct sim_uvfile *uv, struct sim_qp *qp,
-			   struct ib_uverbs_destroy_qp_resp *r)
-{
-	r->events_reported = qp->events_reported;
-	return sim_obj_destroy(uv, &qp->obj);
-}
-
 static void cap_to_user(const struct sim_qp_cap *c, struct ib_uverbs_qp_cap *u)
 {
 	u->max_send_wr = c->max_send_wr;
@@ -275,18 +268,6 @@ static int qp_create_ioctl(struct sim_call *c)
 	return 0;
 }
 
-static int qp_destroy_ioctl(struct sim_call *c)
-{
-	struct sim_qp *qp =
-		sim_qp(sim_attr_obj(c, UVERBS_ATTR_DESTROY_QP_HANDLE));
-	struct ib_uverbs_destroy_qp_resp r;
-	int ret = qp_destroy_resp(c->uv, qp, &r);
-
-	return ret ? ret
-		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_QP_RESP, &r,
-				       sizeof(r));
-}
-
 static const struct sim_attr_spec qp_create_attrs[] = {
 	A_IDR(UVERBS_ATTR_CREATE_QP_HANDLE, sim_type_qp, SA_NEW),
 	A_IDR_OPT(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, sim_type_xrcd, SA_READ),
@@ -325,7 +306,7 @@ static const struct sim_attr_spec qp_destroy_attrs[] = {
 static const struct sim_method qp_methods[] = {
 	QP_M(UVERBS_METHOD_QP_CREATE, "QP_CREATE", qp_create_ioctl,
 	     qp_create_attrs),
-	QP_M(UVERBS_METHOD_QP_DESTROY, "QP_DESTROY", qp_destroy_ioctl,
+	QP_M(UVERBS_METHOD_QP_DESTROY, "QP_DESTROY", sim_destroy_method,
 	     qp_destroy_attrs),
 };
 
@@ -458,20 +439,6 @@ static int w_ex_create_qp(struct sim_wcall *w)
 	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
 }
 
-static int w_destroy_qp(struct sim_wcall *w)
-{
-	const struct ib_uverbs_destroy_qp *req = w->in;
-	struct ib_uverbs_destroy_qp_resp r;
-	struct sim_qp *qp;
-	int ret;
-
-	qp = sim_qp(sim_obj_get(w->uv, req->qp_handle, &sim_type_qp, &ret));
-	if (!qp)
-		return ret;
-	ret = qp_destroy_resp(w->uv, qp, &r);
-	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
-}
-
 static void dest_to_user(const struct sim_ah_attr *a,
 			 struct ib_uverbs_qp_dest *d)
 {
@@ -534,6 +501,11 @@ static int w_query_qp(struct sim_wcall *w)
 	return sim_wc_out(w, &r, sizeof(r));
 }
 
+static int w_destroy_qp(struct sim_wcall *w)
+{
+	return sim_wc_destroy(w, &sim_type_qp);
+}
+
 static const struct sim_wcmd qp_wcmds[] = {
 	{IB_USER_VERBS_CMD_CREATE_QP, "CREATE_QP",
 	 sizeof(struct ib_uverbs_create_qp),
@@ -572,8 +544,9 @@ const struct sim_obj_type sim_type_qp = {
 	.hw_create = qp_hw_create,
 	.hw_destroy = qp_hw_destroy,
 	.destroy = qp_destroy,
-	.parts = SIM_QUEUE_PARTS(struct sim_qp,
-				 RDMA_DM_ATTR_CREATE_QP_BUF_UMEM),
+	.parts = SIM_QUEUE_PARTS(struct sim_qp, RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+				 events_reported,
+				 sizeof(struct ib_uverbs_destroy_qp_resp)),
 	.methods = qp_methods,
 	.nmethods = ARRAY_SIZE(qp_methods),
 	.wcmds = qp_wcmds,

@@ -80,13 +80,6 @@ static void srq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 		srq->cq->obj.usecnt--;
 }
 
-static int srq_destroy_resp(struct sim_uvfile *uv, struct sim_srq *srq,
-			    struct ib_uverbs_destroy_srq_resp *r)
-{
-	r->events_reported = srq->events_reported;
-	return sim_obj_destroy(uv, &srq->obj);
-}
-
 /* ---- ioctl ---- */
 
 static int srq_create_ioctl(struct sim_call *c)
@@ -152,18 +145,6 @@ static int srq_create_ioctl(struct sim_call *c)
 	return 0;
 }
 
-static int srq_destroy_ioctl(struct sim_call *c)
-{
-	struct sim_srq *srq =
-		sim_srq(sim_attr_obj(c, UVERBS_ATTR_DESTROY_SRQ_HANDLE));
-	struct ib_uverbs_destroy_srq_resp r;
-	int ret = srq_destroy_resp(c->uv, srq, &r);
-
-	return ret ? ret
-		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_SRQ_RESP, &r,
-				       sizeof(r));
-}
-
 static const struct sim_attr_spec srq_create_attrs[] = {
 	A_IDR(UVERBS_ATTR_CREATE_SRQ_HANDLE, sim_type_srq, SA_NEW),
 	A_IDR(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, sim_type_pd, SA_READ),
@@ -196,7 +177,7 @@ static const struct sim_attr_spec srq_destroy_attrs[] = {
 static const struct sim_method srq_methods[] = {
 	SRQ_M(UVERBS_METHOD_SRQ_CREATE, "SRQ_CREATE", srq_create_ioctl,
 	      srq_create_attrs),
-	SRQ_M(UVERBS_METHOD_SRQ_DESTROY, "SRQ_DESTROY", srq_destroy_ioctl,
+	SRQ_M(UVERBS_METHOD_SRQ_DESTROY, "SRQ_DESTROY", sim_destroy_method,
 	      srq_destroy_attrs),
 };
 
@@ -327,16 +308,7 @@ static int w_query_srq(struct sim_wcall *w)
 
 static int w_destroy_srq(struct sim_wcall *w)
 {
-	const struct ib_uverbs_destroy_srq *req = w->in;
-	struct ib_uverbs_destroy_srq_resp r;
-	struct sim_srq *srq;
-	int ret;
-
-	srq = w_srq(w, req->srq_handle, &ret);
-	if (!srq)
-		return ret;
-	ret = srq_destroy_resp(w->uv, srq, &r);
-	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
+	return sim_wc_destroy(w, &sim_type_srq);
 }
 
 static const struct sim_wcmd srq_wcmds[] = {
@@ -368,7 +340,9 @@ const struct sim_obj_type sim_type_srq = {
 	.hw_create = srq_hw_create,
 	.hw_destroy = srq_hw_destroy,
 	.destroy = srq_destroy,
-	.parts = {.async = offsetof(struct sim_srq, async)},
+	.parts = {.async = offsetof(struct sim_srq, async),
+		  .events = offsetof(struct sim_srq, events_reported),
+		  .events_len = sizeof(struct ib_uverbs_destroy_srq_resp)},
 	.methods = srq_methods,
 	.nmethods = ARRAY_SIZE(srq_methods),
 	.wcmds = srq_wcmds,

@@ -188,6 +188,10 @@ int sim_attr_udata(struct sim_call *c, struct sim_udata *u);
 /* Unless ret, u's response goes back in UHW_OUT; u's buffer is freed.
  * ret, else the copy's -errno. */
 int sim_attr_udata_put(struct sim_call *c, struct sim_udata *u, int ret);
+/* The handler of a destroy method: the object its DESTROY attribute
+ * names goes (-EBUSY while used), then the method's output attribute, if
+ * it declares one, gets the object's destroy response (sim_obj_events). */
+int sim_destroy_method(struct sim_call *c);
 /* A NEW FD attribute: the fd the handler made (closed by the type's
  * abort_fd if the call fails after it). */
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
@@ -477,7 +481,9 @@ int sim_w_modify_qp(struct sim_wcall *w);
 int sim_w_attach_mcast(struct sim_wcall *w);
 int sim_w_detach_mcast(struct sim_wcall *w);
 int sim_w_ex_modify_qp(struct sim_wcall *w);
-/* Destroy the object whose handle is the first u32 of the request. */
+/* Destroy the object of type t the request names: by the first u32, or
+ * where the type has a destroy response (CQ, QP, SRQ) by the one after
+ * the response's address; that response goes back (sim_obj_events). */
 int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t);
 
 /* core helpers used by both paths (verbs_core.c) */

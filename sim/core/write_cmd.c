@@ -64,13 +64,20 @@ int sim_wc_in(struct sim_wcall *w, void *dst, size_t len)
 
 int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t)
 {
+	size_t at = t->parts.events_len ? sizeof(uint64_t) : 0;
+	uint8_t resp[SIM_OBJ_EVENTS_MAX];
 	struct sim_obj *o;
+	size_t len;
 	uint32_t h;
 	int err;
 
-	memcpy(&h, w->in, sizeof(h));
+	memcpy(&h, (const uint8_t *)w->in + at, sizeof(h));
 	o = sim_obj_get(w->uv, h, t, &err);
-	return o ? sim_obj_destroy(w->uv, o) : err;
+	if (!o)
+		return err;
+	len = sim_obj_events(o, resp);
+	err = sim_obj_destroy(w->uv, o);
+	return err || !len ? err : sim_wc_out(w, resp, len);
 }
 
 #define EX IB_USER_VERBS_CMD_FLAG_EXTENDED
