@@ -22,19 +22,13 @@ static void ah_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 		ah->pd->obj.usecnt--;
 }
 
-static int ah_destroy_ioctl(struct sim_call *c)
-{
-	return sim_obj_destroy(c->uv,
-			       sim_attr_obj(c, UVERBS_ATTR_DESTROY_AH_HANDLE));
-}
-
 static const struct sim_attr_spec ah_destroy_attrs[] = {
 	A_IDR(UVERBS_ATTR_DESTROY_AH_HANDLE, sim_type_ah, SA_DESTROY),
 };
 
 static const struct sim_method ah_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_AH, "AH", UVERBS_METHOD_AH_DESTROY,
-		   "AH_DESTROY", ah_destroy_ioctl, ah_destroy_attrs,
+		   "AH_DESTROY", sim_destroy_method, ah_destroy_attrs,
 		   SIM_M_NEEDS_CTX),
 };
 
