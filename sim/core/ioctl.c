@@ -562,15 +562,56 @@ struct sim_evq *sim_attr_evq(struct sim_call *c, uint16_t id)
 	return a ? a->evq : NULL;
 }
 
-int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
-		 void **out, size_t *out_len)
+/* Declared by the method itself (not added by the driver). */
+static int own_attr(const struct sim_call *c, const struct sim_call_attr *a)
+{
+	return a->spec >= c->m->attrs && a->spec < c->m->attrs + c->m->nattrs;
+}
+
+int sim_destroy_method(struct sim_call *c)
+{
+	struct sim_call_attr *a, *obj = NULL, *out = NULL;
+	uint8_t resp[SIM_OBJ_EVENTS_MAX];
+	unsigned int i;
+	size_t len;
+	int ret;
+
+	for (i = 0; i < c->n; i++) {
+		a = &c->a[i];
+		if (!a->present || !own_attr(c, a))
+			continue;
+		if (a->spec->kind == SA_IDR && a->spec->access == SA_DESTROY)
+			obj = a;
+		else if (a->spec->kind == SA_PTR_OUT)
+			out = a;
+	}
+	if (!obj)
+		return -EINVAL; /* a method declared without its handle */
+	len = sim_obj_events(obj->obj, resp);
+	ret = sim_obj_destroy(c->uv, obj->obj);
+	if (ret || !out)
+		return ret;
+	return sim_attr_copy_out(c, out->spec->id, resp, len);
+}
+
+int sim_attr_udata(struct sim_call *c, struct sim_udata *u)
 {
 	struct sim_call_attr *o = sim_attr(c, UVERBS_ATTR_UHW_OUT);
 
-	*in = sim_attr_in_ptr(c, UVERBS_ATTR_UHW_IN, in_len);
-	*out_len = o ? o->len : 0;
-	*out = calloc(1, *out_len ? *out_len : 1);
-	return *out ? 0 : -ENOMEM;
+	u->in = sim_attr_in_ptr(c, UVERBS_ATTR_UHW_IN, &u->in_len);
+	u->out_len = o ? o->len : 0;
+	u->out = calloc(1, u->out_len ? u->out_len : 1);
+	u->call = c;
+	return u->out ? 0 : -ENOMEM;
+}
+
+int sim_attr_udata_put(struct sim_call *c, struct sim_udata *u, int ret)
+{
+	if (!ret)
+		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, u->out,
+					u->out_len);
+	free(u->out);
+	return ret;
 }
 
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value)

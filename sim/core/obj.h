@@ -27,6 +27,42 @@ struct sim_uvfile;
 struct sim_method;
 struct sim_wcmd;
 struct sim_obj;
+struct sim_call;
+
+/* A create's driver udata, and for an ioctl the call (its BUF_UMEM and
+ * driver attributes; NULL by write()). */
+struct sim_udata {
+	const void *in;
+	size_t in_len;
+	void *out; /* zeroed, out_len bytes, copied back on success */
+	size_t out_len;
+	struct sim_call *call;
+};
+
+/*
+ * Where a data-path object keeps what the framework takes for it at
+ * create and releases when it goes (obj_hw.c): offsets into the object,
+ * 0 where it has none.
+ */
+struct sim_obj_parts {
+	uint16_t async;	    /* struct sim_evq *: its async event file */
+	uint16_t call;	    /* struct sim_call *: the create's, to the driver */
+	uint16_t ring_attr; /* the core BUF_UMEM attribute of its ring */
+	uint16_t umem[2];   /* struct sim_umem: the ring, the doorbell record */
+	/* The events it reported, as its destroy response lays them out
+	 * (u32s): events_len bytes from events, 0: no response. */
+	uint16_t events, events_len;
+};
+
+/* The parts of a queue T (struct sim_cq, struct sim_qp) with its ring,
+ * whose destroy response is n bytes from its member ev. */
+#define SIM_QUEUE_PARTS(T, ring, ev, n)                                        \
+	{                                                                      \
+		.async = offsetof(T, async), .call = offsetof(T, call),        \
+		.ring_attr = (ring),                                           \
+		.umem = {offsetof(T, buf_umem), offsetof(T, dbr_umem)},        \
+		.events = offsetof(T, ev), .events_len = (n),                  \
+	}
 
 /*
  * Teardown at the last close of a uverbs file, lowest first: an object
@@ -45,9 +81,17 @@ struct sim_obj_type {
 	uint16_t uapi_id; /* UVERBS_OBJECT_* / driver object id */
 	size_t size;	  /* bytes of the struct embedding sim_obj; 0: none */
 	uint8_t order;	  /* enum sim_destroy_order */
+	/* The driver's half of a data-path object (NULL: none): hw_create
+	 * once the core set the object up, hw_destroy when it goes if
+	 * hw_create succeeded (o->live). SIM_HW_HOOKS makes them. */
+	int (*hw_create)(struct sim_uvfile *uv, struct sim_obj *o,
+			 const struct sim_udata *u);
+	void (*hw_destroy)(struct sim_uvfile *uv, struct sim_obj *o);
 	/* Release what the object holds (use counts, driver state, entries).
-	 * Runs once its own use count is 0; NULL: nothing to release. */
+	 * Runs once its own use count is 0, after hw_destroy and before the
+	 * parts go; NULL: nothing to release. */
 	void (*destroy)(struct sim_uvfile *uv, struct sim_obj *o);
+	struct sim_obj_parts parts;
 	/* FD objects (size 0): close the fd a create made when the call
 	 * fails after it (the kernel's abort of a new FD uobject). */
 	void (*abort_fd)(struct sim_uvfile *uv, int fd);
@@ -275,6 +319,7 @@ struct sim_cq {
 	uint64_t user_handle;	 /* element of its events */
 	struct sim_evq *channel; /* completion channel, or NULL */
 	struct sim_evq *async;	 /* where its async events go */
+	/* in this order: the destroy response (parts.events) */
 	uint32_t comp_events_reported;
 	uint32_t async_events_reported;
 	/* The ring (core attribute) and the driver's doorbell record, as
@@ -397,5 +442,23 @@ struct sim_obj *sim_obj_get(struct sim_uvfile *uv, uint32_t handle,
 			    const struct sim_obj_type *t, int *err);
 /* Destroy one object: -EBUSY while others use it, else 0. */
 int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o);
+
+/*
+ * The end of a data-path create (obj_hw.c), once the handler set o up:
+ * async (NULL: the context's) becomes o's async event file, held; the
+ * ring its type's parts.ring_attr names is taken; then hw_create runs
+ * with the call in the object for the driver. o is live if all
+ * succeeded. 0 or -errno; on error the framework's abort releases what
+ * was taken.
+ */
+int sim_obj_hw_create(struct sim_uvfile *uv, struct sim_obj *o,
+		      struct sim_evq *async, const struct sim_udata *u);
+/* What sim_obj_hw_create took: o's events go from its async event file
+ * (its own, else uv's) and its hold on its own; its umems are released. */
+void sim_obj_parts_put(struct sim_uvfile *uv, struct sim_obj *o);
+/* o's destroy response (the events it reported) into resp, which holds
+ * SIM_OBJ_EVENTS_MAX bytes: its length, 0 if its type has none. */
+#define SIM_OBJ_EVENTS_MAX 8
+size_t sim_obj_events(struct sim_obj *o, void *resp);
 
 #endif

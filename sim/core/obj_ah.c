@@ -10,21 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+SIM_HW_HOOKS(ah)
+
+/* After the driver's destroy_ah: the AH's hold on its PD. */
 static void ah_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
-	const struct sim_driver_ops *d = sim_driver();
 	struct sim_ah *ah = sim_ah(o);
 
-	if (o->live && d->destroy_ah)
-		d->destroy_ah(uv, ah);
+	(void)uv;
 	if (ah->pd) /* NULL: its create failed before taking it */
 		ah->pd->obj.usecnt--;
-}
-
-static int ah_destroy_ioctl(struct sim_call *c)
-{
-	return sim_obj_destroy(c->uv,
-			       sim_attr_obj(c, UVERBS_ATTR_DESTROY_AH_HANDLE));
 }
 
 static const struct sim_attr_spec ah_destroy_attrs[] = {
@@ -33,7 +28,7 @@ static const struct sim_attr_spec ah_destroy_attrs[] = {
 
 static const struct sim_method ah_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_AH, "AH", UVERBS_METHOD_AH_DESTROY,
-		   "AH_DESTROY", ah_destroy_ioctl, ah_destroy_attrs,
+		   "AH_DESTROY", sim_destroy_method, ah_destroy_attrs,
 		   SIM_M_NEEDS_CTX),
 };
 
@@ -59,12 +54,11 @@ static void attr_from_user(const struct ib_uverbs_ah_attr *u,
 static int w_create_ah(struct sim_wcall *w)
 {
 	const struct ib_uverbs_create_ah *req = w->in;
-	const struct sim_driver_ops *d = sim_driver();
 	struct ib_uverbs_create_ah_resp r = {};
 	struct sim_ah *ah = sim_ah(w->obj);
 	struct sim_ah_attr attr;
+	struct sim_udata u;
 	struct sim_obj *pd;
-	void *out;
 	int ret;
 
 	if (req->attr.port_num != 1)
@@ -78,25 +72,19 @@ static int w_create_ah(struct sim_wcall *w)
 		ret = sim_resolve_ah_dmac(w->uv->dev, &attr);
 	if (ret)
 		return ret;
-	out = calloc(1, w->uhw_out_len ? w->uhw_out_len : 1);
-	if (!out)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &u);
+	if (ret)
+		return ret;
 	ah->pd = sim_pd(pd);
 	ah->attr = attr;
 	ah->user_handle = req->user_handle;
 	pd->usecnt++;
-	ret = d->create_ah ? d->create_ah(w->uv, ah, w->uhw_in, w->uhw_in_len,
-					  out, w->uhw_out_len)
-			   : 0;
-	ah->obj.live = !ret;
+	ret = sim_obj_hw_create(w->uv, &ah->obj, NULL, &u);
 	r.ah_handle = ah->obj.handle;
 	snprintf(w->note, sizeof(w->note), "handle=%u", r.ah_handle);
 	if (!ret)
 		ret = sim_wc_out(w, &r, sizeof(r));
-	if (!ret)
-		ret = sim_wc_uhw_out(w, out, w->uhw_out_len);
-	free(out);
-	return ret;
+	return sim_wc_udata_put(w, &u, ret);
 }
 
 static int w_destroy_ah(struct sim_wcall *w)
@@ -117,6 +105,8 @@ const struct sim_obj_type sim_type_ah = {
 	.uapi_id = UVERBS_OBJECT_AH,
 	.size = sizeof(struct sim_ah),
 	.order = SIM_ORDER_USERS,
+	.hw_create = ah_hw_create,
+	.hw_destroy = ah_hw_destroy,
 	.destroy = ah_destroy,
 	.methods = ah_methods,
 	.nmethods = ARRAY_SIZE(ah_methods),

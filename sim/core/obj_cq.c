@@ -21,19 +21,16 @@ struct cq_args {
 	uint64_t user_handle;
 	uint32_t cqe, comp_vector, flags;
 	struct sim_evq *channel, *async;
-	const void *uin;
-	size_t uin_len;
-	void *uout;
-	size_t uout_len;
-	struct sim_call *call; /* ioctl: BUF_UMEM and driver attributes */
+	struct sim_udata uhw;
 };
+
+SIM_HW_HOOKS(cq)
 
 /* Fill in the framework's new CQ. */
 static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
 		     struct sim_cq *cq)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	int ret;
 
 	if (a->comp_vector >= sim_num_comp_vectors())
 		return -EINVAL;
@@ -46,52 +43,21 @@ static int cq_create(struct sim_uvfile *uv, const struct cq_args *a,
 	cq->comp_vector = a->comp_vector;
 	cq->flags = a->flags;
 	cq->channel = a->channel;
-	cq->async = a->async;
 	if (cq->channel)
 		sim_evq_get(cq->channel);
-	if (cq->async)
-		sim_evq_get(cq->async);
-	cq->call = a->call;
-	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM,
-			    &cq->buf_umem);
-	if (!ret && d->create_cq)
-		ret = d->create_cq(uv, cq, a->uin, a->uin_len, a->uout,
-				   a->uout_len);
-	cq->call = NULL;
-	if (ret)
-		return ret;
-	cq->obj.live = 1;
-	return 0;
+	return sim_obj_hw_create(uv, &cq->obj, a->async, &a->uhw);
 }
 
+/* The completion channel's events and hold go with the CQ. */
 static void cq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
-	const struct sim_driver_ops *d = sim_driver();
 	struct sim_cq *cq = sim_cq(o);
 
-	if (o->live && d->destroy_cq)
-		d->destroy_cq(uv, cq);
+	(void)uv;
 	if (cq->channel) {
 		sim_evq_purge(cq->channel, o);
 		sim_evq_put(cq->channel);
 	}
-	if (cq->async) {
-		sim_evq_purge(cq->async, o);
-		sim_evq_put(cq->async);
-	} else if (uv->async) {
-		sim_evq_purge(uv->async, o);
-	}
-	sim_umem_put(&cq->buf_umem);
-	sim_umem_put(&cq->dbr_umem);
-}
-
-/* The counters go back to userspace, then the object goes. */
-static int cq_destroy_resp(struct sim_uvfile *uv, struct sim_cq *cq,
-			   struct ib_uverbs_destroy_cq_resp *r)
-{
-	r->comp_events_reported = cq->comp_events_reported;
-	r->async_events_reported = cq->async_events_reported;
-	return sim_obj_destroy(uv, &cq->obj);
 }
 
 /* ---- ioctl ---- */
@@ -106,7 +72,6 @@ static int cq_create_ioctl(struct sim_call *c)
 			c, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0),
 		.channel = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL),
 		.async = sim_attr_evq(c, UVERBS_ATTR_CREATE_CQ_EVENT_FD),
-		.call = c,
 	};
 	struct sim_cq *cq =
 		sim_cq(sim_attr_obj(c, UVERBS_ATTR_CREATE_CQ_HANDLE));
@@ -117,34 +82,19 @@ static int cq_create_ioctl(struct sim_call *c)
 			   &flags))
 		return -EINVAL; /* FLAGS_IN: length or unknown bits */
 	a.flags = (uint32_t)flags;
-	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
+	ret = sim_attr_udata(c, &a.uhw);
 	if (ret)
 		return ret;
 	ret = cq_create(c->uv, &a, cq);
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_CQ_RESP_CQE,
 					&cq->cqe, sizeof(cq->cqe));
-	if (!ret)
-		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
-					a.uout_len);
-	free(a.uout);
+	ret = sim_attr_udata_put(c, &a.uhw, ret);
 	if (ret)
 		return ret;
 	snprintf(c->note, sizeof(c->note), "handle=%u cqe=%u", cq->obj.handle,
 		 cq->cqe);
 	return 0;
-}
-
-static int cq_destroy_ioctl(struct sim_call *c)
-{
-	struct sim_cq *cq =
-		sim_cq(sim_attr_obj(c, UVERBS_ATTR_DESTROY_CQ_HANDLE));
-	struct ib_uverbs_destroy_cq_resp r;
-	int ret = cq_destroy_resp(c->uv, cq, &r);
-
-	return ret ? ret
-		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_CQ_RESP, &r,
-				       sizeof(r));
 }
 
 static const struct sim_attr_spec cq_create_attrs[] = {
@@ -176,7 +126,7 @@ static const struct sim_attr_spec cq_destroy_attrs[] = {
 static const struct sim_method cq_methods[] = {
 	CQ_M(UVERBS_METHOD_CQ_CREATE, "CQ_CREATE", cq_create_ioctl,
 	     cq_create_attrs),
-	CQ_M(UVERBS_METHOD_CQ_DESTROY, "CQ_DESTROY", cq_destroy_ioctl,
+	CQ_M(UVERBS_METHOD_CQ_DESTROY, "CQ_DESTROY", sim_destroy_method,
 	     cq_destroy_attrs),
 };
 
@@ -210,22 +160,17 @@ static int w_create(struct sim_wcall *w, struct cq_args *a, int32_t channel,
 	ret = lookup_channel(w->uv, channel, &a->channel);
 	if (ret)
 		return ret;
-	a->uin = w->uhw_in;
-	a->uin_len = w->uhw_in_len;
-	a->uout_len = w->uhw_out_len;
-	a->uout = calloc(1, a->uout_len ? a->uout_len : 1);
-	if (!a->uout)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &a->uhw);
+	if (ret)
+		return ret;
 	ret = cq_create(w->uv, a, cq);
 	if (!ret) {
 		resp->cq_handle = cq->obj.handle;
 		resp->cqe = cq->cqe;
 		snprintf(w->note, sizeof(w->note), "handle=%u cqe=%u",
 			 resp->cq_handle, resp->cqe);
-		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
 	}
-	free(a->uout);
-	return ret;
+	return sim_wc_udata_put(w, &a->uhw, ret);
 }
 
 static int w_create_cq(struct sim_wcall *w)
@@ -266,27 +211,13 @@ static struct sim_cq *w_cq(struct sim_wcall *w, uint32_t handle, int *err)
 	return sim_cq(sim_obj_get(w->uv, handle, &sim_type_cq, err));
 }
 
-static int w_destroy_cq(struct sim_wcall *w)
-{
-	const struct ib_uverbs_destroy_cq *req = w->in;
-	struct ib_uverbs_destroy_cq_resp r;
-	struct sim_cq *cq;
-	int ret;
-
-	cq = w_cq(w, req->cq_handle, &ret);
-	if (!cq)
-		return ret;
-	ret = cq_destroy_resp(w->uv, cq, &r);
-	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
-}
-
 static int w_resize_cq(struct sim_wcall *w)
 {
 	const struct ib_uverbs_resize_cq *req = w->in;
 	const struct sim_driver_ops *d = sim_driver();
 	struct ib_uverbs_resize_cq_resp r = {};
+	struct sim_udata u;
 	struct sim_cq *cq;
-	void *out;
 	int ret;
 
 	cq = w_cq(w, req->cq_handle, &ret);
@@ -295,12 +226,12 @@ static int w_resize_cq(struct sim_wcall *w)
 	/* both drivers: 1..max_cqe */
 	if (req->cqe < 1 || req->cqe > d->rules->max_cqe)
 		return -EINVAL;
-	out = calloc(1, w->uhw_out_len ? w->uhw_out_len : 1);
-	if (!out)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &u);
+	if (ret)
+		return ret;
 	if (d->resize_cq)
-		ret = d->resize_cq(w->uv, cq, req->cqe, w->uhw_in,
-				   w->uhw_in_len, out, w->uhw_out_len);
+		ret = d->resize_cq(w->uv, cq, req->cqe, u.in, u.in_len, u.out,
+				   u.out_len);
 	else
 		cq->cqe = req->cqe;
 	r.cqe = cq->cqe;
@@ -308,10 +239,7 @@ static int w_resize_cq(struct sim_wcall *w)
 		sim_res_touch(&cq->obj);
 	if (!ret)
 		ret = sim_wc_out(w, &r, sizeof(r));
-	if (!ret)
-		ret = sim_wc_uhw_out(w, out, w->uhw_out_len);
-	free(out);
-	return ret;
+	return sim_wc_udata_put(w, &u, ret);
 }
 
 /* The kernel ignores what the driver says: 0 for any live CQ. */
@@ -364,6 +292,11 @@ static int w_ex_modify_cq(struct sim_wcall *w)
 	return 0;
 }
 
+static int w_destroy_cq(struct sim_wcall *w)
+{
+	return sim_wc_destroy(w, &sim_type_cq);
+}
+
 static const struct sim_wcmd cq_wcmds[] = {
 	{IB_USER_VERBS_CMD_CREATE_CQ, "CREATE_CQ",
 	 sizeof(struct ib_uverbs_create_cq),
@@ -384,12 +317,22 @@ static const struct sim_wcmd cq_wcmds[] = {
 	 w_ex_modify_cq},
 };
 
+/* The destroy response is the two counters as the CQ keeps them. */
+_Static_assert(offsetof(struct sim_cq, async_events_reported) ==
+		       offsetof(struct sim_cq, comp_events_reported) + 4,
+	       "ib_uverbs_destroy_cq_resp: comp, then async events");
+
 const struct sim_obj_type sim_type_cq = {
 	.name = "CQ",
 	.uapi_id = UVERBS_OBJECT_CQ,
 	.size = sizeof(struct sim_cq),
 	.order = SIM_ORDER_QUEUES,
+	.hw_create = cq_hw_create,
+	.hw_destroy = cq_hw_destroy,
 	.destroy = cq_destroy,
+	.parts = SIM_QUEUE_PARTS(struct sim_cq, RDMA_DM_ATTR_CREATE_CQ_BUF_UMEM,
+				 comp_events_reported,
+				 sizeof(struct ib_uverbs_destroy_cq_resp)),
 	.methods = cq_methods,
 	.nmethods = ARRAY_SIZE(cq_methods),
 	.wcmds = cq_wcmds,

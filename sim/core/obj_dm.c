@@ -29,12 +29,6 @@ static int dm_alloc(struct sim_call *c)
 	return 0;
 }
 
-static int dm_free(struct sim_call *c)
-{
-	return sim_obj_destroy(c->uv,
-			       sim_attr_obj(c, UVERBS_ATTR_FREE_DM_HANDLE));
-}
-
 static const struct sim_attr_spec dm_alloc_attrs[] = {
 	A_IDR(UVERBS_ATTR_ALLOC_DM_HANDLE, sim_type_dm, SA_NEW),
 	A_IN(UVERBS_ATTR_ALLOC_DM_LENGTH, 8, 8, 1),
@@ -49,7 +43,7 @@ static const struct sim_method dm_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_DM, "DM", UVERBS_METHOD_DM_ALLOC, "DM_ALLOC",
 		   dm_alloc, dm_alloc_attrs, SIM_M_NEEDS_CTX),
 	SIM_METHOD(UVERBS_OBJECT_DM, "DM", UVERBS_METHOD_DM_FREE, "DM_FREE",
-		   dm_free, dm_free_attrs, SIM_M_NEEDS_CTX),
+		   sim_destroy_method, dm_free_attrs, SIM_M_NEEDS_CTX),
 };
 
 /* The DM's mmap entries (base and op addresses) and its MEMIC pages. */

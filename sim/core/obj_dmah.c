@@ -60,12 +60,6 @@ static int dmah_alloc(struct sim_call *c)
 	return 0;
 }
 
-static int dmah_free(struct sim_call *c)
-{
-	return sim_obj_destroy(c->uv,
-			       sim_attr_obj(c, RDMA_DM_ATTR_FREE_DMA_HANDLE));
-}
-
 static const struct sim_attr_spec dmah_alloc_attrs[] = {
 	A_IDR(RDMA_DM_ATTR_ALLOC_DMAH_HANDLE, sim_type_dmah, SA_NEW),
 	A_IN(RDMA_DM_ATTR_ALLOC_DMAH_CPU_ID, 4, 4, 0),
@@ -83,7 +77,8 @@ static const struct sim_attr_spec dmah_free_attrs[] = {
 static const struct sim_method dmah_methods[] = {
 	DMAH(RDMA_DM_METHOD_DMAH_ALLOC, "DMAH_ALLOC", dmah_alloc,
 	     dmah_alloc_attrs),
-	DMAH(RDMA_DM_METHOD_DMAH_FREE, "DMAH_FREE", dmah_free, dmah_free_attrs),
+	DMAH(RDMA_DM_METHOD_DMAH_FREE, "DMAH_FREE", sim_destroy_method,
+	     dmah_free_attrs),
 };
 
 static int dmah_hidden(void)

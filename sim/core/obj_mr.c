@@ -317,12 +317,6 @@ static int query_mr(struct sim_call *c)
 	return ret;
 }
 
-static int mr_destroy(struct sim_call *c)
-{
-	return sim_obj_destroy(c->uv,
-			       sim_attr_obj(c, UVERBS_ATTR_DESTROY_MR_HANDLE));
-}
-
 static const struct sim_attr_spec dm_mr_reg_attrs[] = {
 	A_IDR(UVERBS_ATTR_REG_DM_MR_HANDLE, sim_type_mr, SA_NEW),
 	A_IN(UVERBS_ATTR_REG_DM_MR_OFFSET, 8, 8, 1),
@@ -390,7 +384,7 @@ static const struct sim_attr_spec mr_destroy_attrs[] = {
 
 static const struct sim_method mr_methods[] = {
 	MR(UVERBS_METHOD_DM_MR_REG, "DM_MR_REG", dm_mr_reg, dm_mr_reg_attrs),
-	MR(UVERBS_METHOD_MR_DESTROY, "MR_DESTROY", mr_destroy,
+	MR(UVERBS_METHOD_MR_DESTROY, "MR_DESTROY", sim_destroy_method,
 	   mr_destroy_attrs),
 	MR(UVERBS_METHOD_REG_DMABUF_MR, "REG_DMABUF_MR", reg_dmabuf_mr,
 	   reg_dmabuf_mr_attrs),

@@ -22,19 +22,14 @@ static void mw_release(struct sim_uvfile *uv, struct sim_obj *o)
 		sim_mw(o)->pd->obj.usecnt--;
 }
 
-static int mw_destroy(struct sim_call *c)
-{
-	return sim_obj_destroy(c->uv,
-			       sim_attr_obj(c, UVERBS_ATTR_DESTROY_MW_HANDLE));
-}
-
 static const struct sim_attr_spec mw_destroy_attrs[] = {
 	A_IDR(UVERBS_ATTR_DESTROY_MW_HANDLE, sim_type_mw, SA_DESTROY),
 };
 
 static const struct sim_method mw_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_MW, "MW", UVERBS_METHOD_MW_DESTROY,
-		   "MW_DESTROY", mw_destroy, mw_destroy_attrs, SIM_M_NEEDS_CTX),
+		   "MW_DESTROY", sim_destroy_method, mw_destroy_attrs,
+		   SIM_M_NEEDS_CTX),
 };
 
 /* A fresh key: the world's object counter as index (so no MR or other

@@ -4,19 +4,14 @@
 
 #include <errno.h>
 
-static int pd_destroy(struct sim_call *c)
-{
-	return sim_obj_destroy(c->uv,
-			       sim_attr_obj(c, UVERBS_ATTR_DESTROY_PD_HANDLE));
-}
-
 static const struct sim_attr_spec pd_destroy_attrs[] = {
 	A_IDR(UVERBS_ATTR_DESTROY_PD_HANDLE, sim_type_pd, SA_DESTROY),
 };
 
 static const struct sim_method pd_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_PD, "PD", UVERBS_METHOD_PD_DESTROY,
-		   "PD_DESTROY", pd_destroy, pd_destroy_attrs, SIM_M_NEEDS_CTX),
+		   "PD_DESTROY", sim_destroy_method, pd_destroy_attrs,
+		   SIM_M_NEEDS_CTX),
 };
 
 static int w_alloc_pd(struct sim_wcall *w)

@@ -40,12 +40,10 @@ struct qp_args {
 	struct sim_xrcd *xrcd; /* XRC_TGT */
 	struct sim_qp_cap cap;
 	struct sim_evq *async;
-	const void *uin;
-	size_t uin_len;
-	void *uout;
-	size_t uout_len;
-	struct sim_call *call; /* ioctl: BUF_UMEM and driver attributes */
+	struct sim_udata uhw;
 };
+
+SIM_HW_HOOKS(qp)
 
 static uint32_t alloc_qpn(void)
 {
@@ -112,7 +110,6 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 		     struct sim_qp *qp)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	int ret;
 
 	if (!qp_type_known(a->type))
 		return -EINVAL;
@@ -134,7 +131,6 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	qp->recv_cq = a->recv_cq;
 	qp->srq = a->srq;
 	qp->xrcd = a->xrcd;
-	qp->async = a->async;
 	qp->attr.qp_state = IB_QPS_RESET;
 	qp->attr.cap = a->cap;
 	if (a->type == IB_QPT_XRC_TGT)
@@ -147,29 +143,14 @@ static int qp_create(struct sim_uvfile *uv, const struct qp_args *a,
 	hold(OBJ_OF(qp->recv_cq));
 	hold(OBJ_OF(qp->srq));
 	hold(OBJ_OF(qp->xrcd));
-	if (qp->async)
-		sim_evq_get(qp->async);
-	qp->call = a->call;
-	ret = sim_umem_ring(a->call, RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
-			    &qp->buf_umem);
-	if (!ret && d->create_qp)
-		ret = d->create_qp(uv, qp, a->uin, a->uin_len, a->uout,
-				   a->uout_len);
-	qp->call = NULL;
-	if (ret)
-		return ret;
-	qp->obj.live = 1;
-	return 0;
+	return sim_obj_hw_create(uv, &qp->obj, a->async, &a->uhw);
 }
 
+/* After the driver's destroy_qp: the QP's multicast, domain and holds. */
 static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
-	const struct sim_driver_ops *d = sim_driver();
 	struct sim_qp *qp = sim_qp(o);
-	struct sim_evq *q = qp->async ? qp->async : uv->async;
 
-	if (o->live && d->destroy_qp)
-		d->destroy_qp(uv, qp);
 	if (o->live && qp->qp_type == IB_QPT_UD)
 		sim_mcast_qp_gone(uv->dev, qp->qpn);
 	if (qp->qp_type == IB_QPT_XRC_TGT)
@@ -180,19 +161,6 @@ static void qp_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 	release(OBJ_OF(qp->srq));
 	release(OBJ_OF(qp->xrcd));
 	release(OBJ_OF(qp->real));
-	if (q)
-		sim_evq_purge(q, o);
-	if (qp->async)
-		sim_evq_put(qp->async);
-	sim_umem_put(&qp->buf_umem);
-	sim_umem_put(&qp->dbr_umem);
-}
-
-static int qp_destroy_resp(struct sim_uvfile *uv, struct sim_qp *qp,
-			   struct ib_uverbs_destroy_qp_resp *r)
-{
-	r->events_reported = qp->events_reported;
-	return sim_obj_destroy(uv, &qp->obj);
 }
 
 static void cap_to_user(const struct sim_qp_cap *c, struct ib_uverbs_qp_cap *u)
@@ -266,7 +234,6 @@ static int ioctl_args(struct sim_call *c, struct qp_args *a)
 				     cap.max_inline_data};
 	a->user_handle = sim_attr_u64(c, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0);
 	a->async = sim_attr_evq(c, UVERBS_ATTR_CREATE_QP_EVENT_FD);
-	a->call = c;
 	return 0;
 }
 
@@ -281,7 +248,7 @@ static int qp_create_ioctl(struct sim_call *c)
 	ret = ioctl_args(c, &a);
 	if (ret)
 		return ret;
-	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
+	ret = sim_attr_udata(c, &a.uhw);
 	if (ret)
 		return ret;
 	ret = qp_create(c->uv, &a, qp);
@@ -293,27 +260,12 @@ static int qp_create_ioctl(struct sim_call *c)
 	if (!ret)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
 					&qp->qpn, sizeof(qp->qpn));
-	if (!ret)
-		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
-					a.uout_len);
-	free(a.uout);
+	ret = sim_attr_udata_put(c, &a.uhw, ret);
 	if (ret)
 		return ret;
 	snprintf(c->note, sizeof(c->note), "handle=%u qpn=%#x type=%u",
 		 qp->obj.handle, qp->qpn, qp->qp_type);
 	return 0;
-}
-
-static int qp_destroy_ioctl(struct sim_call *c)
-{
-	struct sim_qp *qp =
-		sim_qp(sim_attr_obj(c, UVERBS_ATTR_DESTROY_QP_HANDLE));
-	struct ib_uverbs_destroy_qp_resp r;
-	int ret = qp_destroy_resp(c->uv, qp, &r);
-
-	return ret ? ret
-		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_QP_RESP, &r,
-				       sizeof(r));
 }
 
 static const struct sim_attr_spec qp_create_attrs[] = {
@@ -354,7 +306,7 @@ static const struct sim_attr_spec qp_destroy_attrs[] = {
 static const struct sim_method qp_methods[] = {
 	QP_M(UVERBS_METHOD_QP_CREATE, "QP_CREATE", qp_create_ioctl,
 	     qp_create_attrs),
-	QP_M(UVERBS_METHOD_QP_DESTROY, "QP_DESTROY", qp_destroy_ioctl,
+	QP_M(UVERBS_METHOD_QP_DESTROY, "QP_DESTROY", sim_destroy_method,
 	     qp_destroy_attrs),
 };
 
@@ -429,12 +381,9 @@ static int w_create(struct sim_wcall *w, struct qp_args *a,
 	struct ib_uverbs_qp_cap cap;
 	int ret;
 
-	a->uin = w->uhw_in;
-	a->uin_len = w->uhw_in_len;
-	a->uout_len = w->uhw_out_len;
-	a->uout = calloc(1, a->uout_len ? a->uout_len : 1);
-	if (!a->uout)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &a->uhw);
+	if (ret)
+		return ret;
 	ret = qp_create(w->uv, a, qp);
 	if (!ret) {
 		r->qp_handle = qp->obj.handle;
@@ -443,10 +392,8 @@ static int w_create(struct sim_wcall *w, struct qp_args *a,
 			 r->qp_handle, r->qpn, qp->qp_type);
 		cap_to_user(&qp->attr.cap, &cap);
 		memcpy(&r->max_send_wr, &cap, sizeof(cap));
-		ret = sim_wc_uhw_out(w, a->uout, a->uout_len);
 	}
-	free(a->uout);
-	return ret;
+	return sim_wc_udata_put(w, &a->uhw, ret);
 }
 
 static int w_create_qp(struct sim_wcall *w)
@@ -489,20 +436,6 @@ static int w_ex_create_qp(struct sim_wcall *w)
 	if (!ret)
 		ret = w_create(w, &a, &r.base);
 	r.response_length = w->out_len < sizeof(r) ? w->out_len : sizeof(r);
-	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
-}
-
-static int w_destroy_qp(struct sim_wcall *w)
-{
-	const struct ib_uverbs_destroy_qp *req = w->in;
-	struct ib_uverbs_destroy_qp_resp r;
-	struct sim_qp *qp;
-	int ret;
-
-	qp = sim_qp(sim_obj_get(w->uv, req->qp_handle, &sim_type_qp, &ret));
-	if (!qp)
-		return ret;
-	ret = qp_destroy_resp(w->uv, qp, &r);
 	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
 }
 
@@ -568,6 +501,11 @@ static int w_query_qp(struct sim_wcall *w)
 	return sim_wc_out(w, &r, sizeof(r));
 }
 
+static int w_destroy_qp(struct sim_wcall *w)
+{
+	return sim_wc_destroy(w, &sim_type_qp);
+}
+
 static const struct sim_wcmd qp_wcmds[] = {
 	{IB_USER_VERBS_CMD_CREATE_QP, "CREATE_QP",
 	 sizeof(struct ib_uverbs_create_qp),
@@ -603,7 +541,12 @@ const struct sim_obj_type sim_type_qp = {
 	.uapi_id = UVERBS_OBJECT_QP,
 	.size = sizeof(struct sim_qp),
 	.order = SIM_ORDER_USERS,
+	.hw_create = qp_hw_create,
+	.hw_destroy = qp_hw_destroy,
 	.destroy = qp_destroy,
+	.parts = SIM_QUEUE_PARTS(struct sim_qp, RDMA_DM_ATTR_CREATE_QP_BUF_UMEM,
+				 events_reported,
+				 sizeof(struct ib_uverbs_destroy_qp_resp)),
 	.methods = qp_methods,
 	.nmethods = ARRAY_SIZE(qp_methods),
 	.wcmds = qp_wcmds,

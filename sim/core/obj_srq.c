@@ -27,18 +27,16 @@ struct srq_args {
 	struct sim_xrcd *xrcd; /* XRC */
 	struct sim_cq *cq;     /* XRC, TM */
 	struct sim_evq *async;
-	const void *uin;
-	size_t uin_len;
-	void *uout;
-	size_t uout_len;
+	struct sim_udata uhw;
 };
+
+SIM_HW_HOOKS(srq)
 
 /* Fill in the framework's new SRQ. */
 static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 		      struct sim_srq *srq)
 {
 	const struct sim_driver_ops *d = sim_driver();
-	int ret;
 
 	if (a->type != IB_UVERBS_SRQT_BASIC &&
 	    !(a->type == IB_UVERBS_SRQT_XRC && d->xrc) &&
@@ -56,7 +54,6 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 	srq->max_num_tags = a->max_num_tags;
 	/* device-wide: an XRC SRQ is named by it in every process */
 	srq->srqn = sim_shared_number(sim.sh);
-	srq->async = a->async;
 	srq->pd->obj.usecnt++;
 	if (a->type == IB_UVERBS_SRQT_XRC) {
 		srq->xrcd = a->xrcd;
@@ -66,42 +63,21 @@ static int srq_create(struct sim_uvfile *uv, const struct srq_args *a,
 		srq->cq = a->cq;
 		srq->cq->obj.usecnt++;
 	}
-	if (srq->async)
-		sim_evq_get(srq->async);
-	ret = d->create_srq ? d->create_srq(uv, srq, a->uin, a->uin_len,
-					    a->uout, a->uout_len)
-			    : 0;
-	if (ret)
-		return ret;
-	srq->obj.live = 1;
-	return 0;
+	return sim_obj_hw_create(uv, &srq->obj, a->async, &a->uhw);
 }
 
+/* After the driver's destroy_srq: the SRQ's holds. */
 static void srq_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 {
-	const struct sim_driver_ops *d = sim_driver();
 	struct sim_srq *srq = sim_srq(o);
-	struct sim_evq *q = srq->async ? srq->async : uv->async;
 
-	if (o->live && d->destroy_srq)
-		d->destroy_srq(uv, srq);
+	(void)uv;
 	if (srq->pd) /* NULL: its create failed before taking it */
 		srq->pd->obj.usecnt--;
 	if (srq->xrcd)
 		srq->xrcd->obj.usecnt--;
 	if (srq->cq)
 		srq->cq->obj.usecnt--;
-	if (q)
-		sim_evq_purge(q, o);
-	if (srq->async)
-		sim_evq_put(srq->async);
-}
-
-static int srq_destroy_resp(struct sim_uvfile *uv, struct sim_srq *srq,
-			    struct ib_uverbs_destroy_srq_resp *r)
-{
-	r->events_reported = srq->events_reported;
-	return sim_obj_destroy(uv, &srq->obj);
 }
 
 /* ---- ioctl ---- */
@@ -148,7 +124,7 @@ static int srq_create_ioctl(struct sim_call *c)
 	default:
 		return -EINVAL;
 	}
-	ret = sim_attr_uhw(c, &a.uin, &a.uin_len, &a.uout, &a.uout_len);
+	ret = sim_attr_udata(c, &a.uhw);
 	if (ret)
 		return ret;
 	ret = srq_create(c->uv, &a, srq);
@@ -161,27 +137,12 @@ static int srq_create_ioctl(struct sim_call *c)
 	if (!ret && a.type == IB_UVERBS_SRQT_XRC)
 		ret = sim_attr_copy_out(c, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 					&srq->srqn, sizeof(srq->srqn));
-	if (!ret)
-		ret = sim_attr_copy_out(c, UVERBS_ATTR_UHW_OUT, a.uout,
-					a.uout_len);
-	free(a.uout);
+	ret = sim_attr_udata_put(c, &a.uhw, ret);
 	if (ret)
 		return ret;
 	snprintf(c->note, sizeof(c->note), "handle=%u max_wr=%u",
 		 srq->obj.handle, srq->max_wr);
 	return 0;
-}
-
-static int srq_destroy_ioctl(struct sim_call *c)
-{
-	struct sim_srq *srq =
-		sim_srq(sim_attr_obj(c, UVERBS_ATTR_DESTROY_SRQ_HANDLE));
-	struct ib_uverbs_destroy_srq_resp r;
-	int ret = srq_destroy_resp(c->uv, srq, &r);
-
-	return ret ? ret
-		   : sim_attr_copy_out(c, UVERBS_ATTR_DESTROY_SRQ_RESP, &r,
-				       sizeof(r));
 }
 
 static const struct sim_attr_spec srq_create_attrs[] = {
@@ -216,7 +177,7 @@ static const struct sim_attr_spec srq_destroy_attrs[] = {
 static const struct sim_method srq_methods[] = {
 	SRQ_M(UVERBS_METHOD_SRQ_CREATE, "SRQ_CREATE", srq_create_ioctl,
 	      srq_create_attrs),
-	SRQ_M(UVERBS_METHOD_SRQ_DESTROY, "SRQ_DESTROY", srq_destroy_ioctl,
+	SRQ_M(UVERBS_METHOD_SRQ_DESTROY, "SRQ_DESTROY", sim_destroy_method,
 	      srq_destroy_attrs),
 };
 
@@ -238,9 +199,6 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 		.max_wr = x->max_wr,
 		.max_sge = x->max_sge,
 		.limit = x->srq_limit,
-		.uin = w->uhw_in,
-		.uin_len = w->uhw_in_len,
-		.uout_len = w->uhw_out_len,
 	};
 	int err, ret;
 
@@ -262,9 +220,9 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 	a.pd = sim_pd(sim_obj_get(w->uv, x->pd_handle, &sim_type_pd, &err));
 	if (!a.pd)
 		return err;
-	a.uout = calloc(1, a.uout_len ? a.uout_len : 1);
-	if (!a.uout)
-		return -ENOMEM;
+	ret = sim_wc_udata(w, &a.uhw);
+	if (ret)
+		return ret;
 	ret = srq_create(w->uv, &a, srq);
 	if (!ret) {
 		r.srq_handle = srq->obj.handle;
@@ -276,10 +234,7 @@ static int w_create(struct sim_wcall *w, const struct ib_uverbs_create_xsrq *x)
 			 r.srq_handle, r.max_wr);
 		ret = sim_wc_out(w, &r, sizeof(r));
 	}
-	if (!ret)
-		ret = sim_wc_uhw_out(w, a.uout, a.uout_len);
-	free(a.uout);
-	return ret;
+	return sim_wc_udata_put(w, &a.uhw, ret);
 }
 
 static int w_create_srq(struct sim_wcall *w)
@@ -353,16 +308,7 @@ static int w_query_srq(struct sim_wcall *w)
 
 static int w_destroy_srq(struct sim_wcall *w)
 {
-	const struct ib_uverbs_destroy_srq *req = w->in;
-	struct ib_uverbs_destroy_srq_resp r;
-	struct sim_srq *srq;
-	int ret;
-
-	srq = w_srq(w, req->srq_handle, &ret);
-	if (!srq)
-		return ret;
-	ret = srq_destroy_resp(w->uv, srq, &r);
-	return ret ? ret : sim_wc_out(w, &r, sizeof(r));
+	return sim_wc_destroy(w, &sim_type_srq);
 }
 
 static const struct sim_wcmd srq_wcmds[] = {
@@ -391,7 +337,12 @@ const struct sim_obj_type sim_type_srq = {
 	.uapi_id = UVERBS_OBJECT_SRQ,
 	.size = sizeof(struct sim_srq),
 	.order = SIM_ORDER_SRQ,
+	.hw_create = srq_hw_create,
+	.hw_destroy = srq_hw_destroy,
 	.destroy = srq_destroy,
+	.parts = {.async = offsetof(struct sim_srq, async),
+		  .events = offsetof(struct sim_srq, events_reported),
+		  .events_len = sizeof(struct ib_uverbs_destroy_srq_resp)},
 	.methods = srq_methods,
 	.nmethods = ARRAY_SIZE(srq_methods),
 	.wcmds = srq_wcmds,

@@ -214,19 +214,13 @@ static int w_open_qp(struct sim_wcall *w)
 	return sim_wc_out(w, &r, sizeof(r));
 }
 
-static int xrcd_destroy_ioctl(struct sim_call *c)
-{
-	return sim_obj_destroy(
-		c->uv, sim_attr_obj(c, UVERBS_ATTR_DESTROY_XRCD_HANDLE));
-}
-
 static const struct sim_attr_spec xrcd_destroy_attrs[] = {
 	A_IDR(UVERBS_ATTR_DESTROY_XRCD_HANDLE, sim_type_xrcd, SA_DESTROY),
 };
 
 static const struct sim_method xrcd_methods[] = {
 	SIM_METHOD(UVERBS_OBJECT_XRCD, "XRCD", UVERBS_METHOD_XRCD_DESTROY,
-		   "XRCD_DESTROY", xrcd_destroy_ioctl, xrcd_destroy_attrs,
+		   "XRCD_DESTROY", sim_destroy_method, xrcd_destroy_attrs,
 		   SIM_M_NEEDS_CTX),
 };
 

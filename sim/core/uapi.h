@@ -182,9 +182,16 @@ int sim_attr_copy_out(struct sim_call *c, uint16_t id, const void *src,
  * object the handler fills in. */
 struct sim_obj *sim_attr_obj(struct sim_call *c, uint16_t id);
 struct sim_evq *sim_attr_evq(struct sim_call *c, uint16_t id);
-/* The UHW_IN payload and a zeroed UHW_OUT-sized buffer (free it). */
-int sim_attr_uhw(struct sim_call *c, const void **in, size_t *in_len,
-		 void **out, size_t *out_len);
+/* A create's udata: the UHW_IN payload, a zeroed UHW_OUT-sized buffer
+ * and the call. 0 or -ENOMEM; sim_attr_udata_put frees it. */
+int sim_attr_udata(struct sim_call *c, struct sim_udata *u);
+/* Unless ret, u's response goes back in UHW_OUT; u's buffer is freed.
+ * ret, else the copy's -errno. */
+int sim_attr_udata_put(struct sim_call *c, struct sim_udata *u, int ret);
+/* The handler of a destroy method: the object its DESTROY attribute
+ * names goes (-EBUSY while used), then the method's output attribute, if
+ * it declares one, gets the object's destroy response (sim_obj_events). */
+int sim_destroy_method(struct sim_call *c);
 /* A NEW FD attribute: the fd the handler made (closed by the type's
  * abort_fd if the call fails after it). */
 void sim_attr_set_new(struct sim_call *c, uint16_t id, uint64_t value);
@@ -356,6 +363,28 @@ const struct sim_driver_ops *sim_driver(void);
 /* Every driver model in turn (for lists); NULL past the last. */
 const struct sim_driver_ops *sim_driver_at(unsigned int i);
 
+/*
+ * k_hw_create and k_hw_destroy, a data-path kind k's (cq, qp, srq, ah)
+ * struct sim_obj_type hooks: sim_driver()'s create_k and destroy_k on
+ * the object (either may be NULL: nothing to do).
+ */
+#define SIM_HW_HOOKS(k)                                                        \
+	static int k##_hw_create(struct sim_uvfile *uv, struct sim_obj *o,     \
+				 const struct sim_udata *u)                    \
+	{                                                                      \
+		const struct sim_driver_ops *d = sim_driver();                 \
+                                                                               \
+		return d->create_##k                                           \
+			       ? d->create_##k(uv, sim_##k(o), u->in,          \
+					       u->in_len, u->out, u->out_len)  \
+			       : 0;                                            \
+	}                                                                      \
+	static void k##_hw_destroy(struct sim_uvfile *uv, struct sim_obj *o)   \
+	{                                                                      \
+		if (sim_driver()->destroy_##k)                                 \
+			sim_driver()->destroy_##k(uv, sim_##k(o));             \
+	}
+
 /* ---- services the core gives drivers (events.c, uvfile.c) ---- */
 /* One completion event for cq on its channel (if it has one): the channel
  * fd becomes readable (poll/epoll/read). The driver decides when a CQ is
@@ -435,6 +464,10 @@ int sim_invoke_write(struct sim_uvfile *uv, uint32_t cmd, struct sim_wcall *w);
 int sim_wc_out(struct sim_wcall *w, const void *src, size_t len);
 /* The driver's udata response: min(len, buffer) bytes. */
 int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len);
+/* The request's udata and a zeroed buffer for the driver's response, as
+ * sim_attr_udata and sim_attr_udata_put for write() (call NULL). */
+int sim_wc_udata(struct sim_wcall *w, struct sim_udata *u);
+int sim_wc_udata_put(struct sim_wcall *w, struct sim_udata *u, int ret);
 /* An ex request of any length: shorter is zero-extended, longer must
  * have a zero tail (else -EOPNOTSUPP). */
 int sim_wc_in(struct sim_wcall *w, void *dst, size_t len);
@@ -448,7 +481,9 @@ int sim_w_modify_qp(struct sim_wcall *w);
 int sim_w_attach_mcast(struct sim_wcall *w);
 int sim_w_detach_mcast(struct sim_wcall *w);
 int sim_w_ex_modify_qp(struct sim_wcall *w);
-/* Destroy the object whose handle is the first u32 of the request. */
+/* Destroy the object of type t the request names: by the first u32, or
+ * where the type has a destroy response (CQ, QP, SRQ) by the one after
+ * the response's address; that response goes back (sim_obj_events). */
 int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t);
 
 /* core helpers used by both paths (verbs_core.c) */

@@ -229,8 +229,11 @@ int sim_obj_destroy(struct sim_uvfile *uv, struct sim_obj *o)
 
 	if (o->usecnt)
 		return -EBUSY;
+	if (o->live && o->type->hw_destroy)
+		o->type->hw_destroy(uv, o);
 	if (o->type->destroy)
 		o->type->destroy(uv, o);
+	sim_obj_parts_put(uv, o);
 	sim_res_forget(uv, o);
 	for (p = &uv->objs; *p; p = &(*p)->next) {
 		if (*p == o) {

@@ -32,6 +32,23 @@ int sim_wc_uhw_out(struct sim_wcall *w, const void *src, size_t len)
 				len < w->uhw_out_len ? len : w->uhw_out_len);
 }
 
+int sim_wc_udata(struct sim_wcall *w, struct sim_udata *u)
+{
+	*u = (struct sim_udata){.in = w->uhw_in,
+				.in_len = w->uhw_in_len,
+				.out_len = w->uhw_out_len};
+	u->out = calloc(1, u->out_len ? u->out_len : 1);
+	return u->out ? 0 : -ENOMEM;
+}
+
+int sim_wc_udata_put(struct sim_wcall *w, struct sim_udata *u, int ret)
+{
+	if (!ret)
+		ret = sim_wc_uhw_out(w, u->out, u->out_len);
+	free(u->out);
+	return ret;
+}
+
 int sim_wc_in(struct sim_wcall *w, void *dst, size_t len)
 {
 	const uint8_t *in = w->in;
@@ -47,13 +64,20 @@ int sim_wc_in(struct sim_wcall *w, void *dst, size_t len)
 
 int sim_wc_destroy(struct sim_wcall *w, const struct sim_obj_type *t)
 {
+	size_t at = t->parts.events_len ? sizeof(uint64_t) : 0;
+	uint8_t resp[SIM_OBJ_EVENTS_MAX];
 	struct sim_obj *o;
+	size_t len;
 	uint32_t h;
 	int err;
 
-	memcpy(&h, w->in, sizeof(h));
+	memcpy(&h, (const uint8_t *)w->in + at, sizeof(h));
 	o = sim_obj_get(w->uv, h, t, &err);
-	return o ? sim_obj_destroy(w->uv, o) : err;
+	if (!o)
+		return err;
+	len = sim_obj_events(o, resp);
+	err = sim_obj_destroy(w->uv, o);
+	return err || !len ? err : sim_wc_out(w, resp, len);
 }
 
 #define EX IB_USER_VERBS_CMD_FLAG_EXTENDED
