@@ -10,7 +10,9 @@
  * the flushes of QPs in ERR. Addresses are RoCE v2 ones: the AV's GRH
  * names the SGID (its IPv4-mapped or IPv6 address) and its MAC the port
  * that receives; the 40 bytes before a UD payload are the IPv4 header
- * (after 20 zero bytes) or the IPv6 header the datagram came in.
+ * (after 20 zero bytes) or the IPv6 header the datagram came in, its
+ * lengths counting ImmDt and pad (hca_ud_paylen). The IPv4 header's
+ * identification, which the kernel picks per packet, stays 0 here.
  */
 #include "rxe.h"
 #include "netdev.h"
@@ -98,9 +100,12 @@ void rxe_pkt_addr(const struct rxe_sim_qp *q, const struct sim_ah_attr *av,
 	p->src_dev = (uint16_t)q->dev;
 	p->src_qpn = q->qpn;
 	p->gid_type = SIM_GID_ROCE_V2;
+	/* TOS/traffic class and TTL/hop limit are the AV's (a user AH's hop
+	 * limit is the route's: the core resolved it); rxe's IPv6 header
+	 * carries flow label 0, whatever the AV says */
 	p->tclass = av->traffic_class;
 	p->hop_limit = av->hop_limit;
-	p->flow_label = av->flow_label;
+	p->flow_label = 0;
 	p->udp_sport = q->src_port;
 	memcpy(p->dgid, av->dgid, 16);
 	if (nd && !sim_gid_get(sim.sh, nd, av->sgid_index, &g))
@@ -128,9 +133,6 @@ static int v4_mapped(const uint8_t *g)
 	return !memcmp(g, pre, sizeof(pre));
 }
 
-/* UDP (8) + BTH (12) + DETH (8) + payload + ICRC (4) */
-#define UD_L4_BYTES(len) (8u + 12u + 8u + (len) + 4u)
-
 void rxe_net_hdr(const struct hca_pkt *p, uint8_t hdr[40])
 {
 	struct ipv6hdr h6 = {0};
@@ -144,7 +146,7 @@ void rxe_net_hdr(const struct hca_pkt *p, uint8_t hdr[40])
 		h4.version = 4;
 		h4.ihl = 5;
 		h4.tos = p->tclass;
-		h4.tot_len = htobe16((uint16_t)(20 + UD_L4_BYTES(p->len)));
+		h4.tot_len = htobe16((uint16_t)(20 + hca_ud_paylen(p, 1)));
 		h4.frag_off = htobe16(0x4000); /* don't fragment */
 		h4.ttl = p->hop_limit;
 		h4.protocol = IPPROTO_UDP;
@@ -165,7 +167,7 @@ void rxe_net_hdr(const struct hca_pkt *p, uint8_t hdr[40])
 	h6.flow_lbl[0] = (uint8_t)((p->tclass & 0xf) << 4 | fl >> 16);
 	h6.flow_lbl[1] = (uint8_t)(fl >> 8);
 	h6.flow_lbl[2] = (uint8_t)fl;
-	h6.payload_len = htobe16((uint16_t)UD_L4_BYTES(p->len));
+	h6.payload_len = htobe16(hca_ud_paylen(p, 1));
 	h6.nexthdr = IPPROTO_UDP;
 	h6.hop_limit = p->hop_limit;
 	memcpy(&h6.saddr, p->sgid, 16);

@@ -77,6 +77,18 @@ struct hca_pkt {
 	uint16_t udp_sport; /* RoCE v2 (common/udp_sport.h); 0 otherwise */
 };
 
+/* A UD datagram's bytes after its GRH or IP header up to and including
+ * the ICRC (the GRH's PayLen; 20 less than an IPv4 header's total
+ * length): BTH, DETH, ImmDt with an immediate, the payload padded to 4
+ * bytes (BTH PadCnt), ICRC; on RoCE v2 (udp) the UDP header before them. */
+static inline uint16_t hca_ud_paylen(const struct hca_pkt *p, int udp)
+{
+	uint32_t imm = p->flags & HCA_PF_IMM ? 4 : 0;
+
+	return (uint16_t)((udp ? 8 : 0) + 12 + 8 + imm + ((p->len + 3) & ~3u) +
+			  4);
+}
+
 /* A packet's place in its receiver's ring (hca_fabric.c): the receiver
  * has had its chance at it once its engine finished a pass past pos. */
 struct hca_mark {

@@ -220,23 +220,11 @@ static void resp_fatal(struct hca_qp *qp, const struct hca_pkt *p, uint8_t nak,
 	hca_qp_to_err(qp);
 }
 
-/* A UD datagram's bytes after its GRH or IP header up to and including
- * the ICRC (the GRH's PayLen): BTH, DETH, ImmDt with an immediate, the
- * payload padded to 4 bytes (BTH PadCnt), ICRC; on RoCE v2 the UDP
- * header before them. */
-static uint16_t ud_paylen(const struct hca_pkt *p, int udp)
-{
-	uint32_t imm = p->flags & HCA_PF_IMM ? 4 : 0;
-
-	return (uint16_t)((udp ? 8 : 0) + 12 + 8 + imm + ((p->len + 3) & ~3u) +
-			  4);
-}
-
 /* A RoCE v2 datagram over IPv4: bytes 20..39 hold its IPv4 header (TOS
  * the traffic class, TTL the hop limit, protocol UDP), 0..19 zero. */
 static void ipv4_header(uint8_t *h, const struct hca_pkt *p)
 {
-	uint16_t tot = (uint16_t)(20 + ud_paylen(p, 1)), v;
+	uint16_t tot = (uint16_t)(20 + hca_ud_paylen(p, 1)), v;
 	uint32_t sum = 0;
 	unsigned int i;
 
@@ -269,7 +257,7 @@ void hca_ud_grh(const struct hca_qp *qp, const struct hca_pkt *p,
 {
 	uint8_t l3 = pkt_l3_type(qp, p);
 	int v2 = l3 != 0;
-	uint32_t plen = ud_paylen(p, v2), w0;
+	uint32_t plen = hca_ud_paylen(p, v2), w0;
 
 	if (l3 == 2) {
 		ipv4_header(grh, p);
