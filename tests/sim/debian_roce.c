@@ -32,6 +32,27 @@
 
 static struct ibv_context *ctx;
 static int has_v1; /* mlx5: v1 and v2 GIDs; rxe: v2 only */
+static int is_rxe;
+
+/* The UD AH's hop limit and flow label, and what the header the receiver
+ * gets carries. libmlx5 builds its AV in userspace from the attributes.
+ * rxe's AH is the kernel's: rdma_create_user_ah (ib_resolve_eth_dmac)
+ * replaces its hop limit with the route's (64, ip_default_ttl and the
+ * IPv6 hop_limit), which rxe's prepare4/prepare6 put in the TTL or hop
+ * limit, and prepare6 writes flow label 0 (ip6_flow_hdr), whatever the
+ * AV holds. ibv_init_ah_from_wc reads the hop limit back from there. */
+#define AH_HOP	33
+#define AH_FLOW 0x12345u
+
+static uint8_t wire_hop(void)
+{
+	return is_rxe ? 64 : AH_HOP;
+}
+
+static uint32_t wire_flow(void)
+{
+	return is_rxe ? 0 : AH_FLOW;
+}
 
 static void gid_of_ip(const char *ip, union ibv_gid *g)
 {
@@ -344,7 +365,8 @@ static void ud_send(struct ibv_pd *pd, struct ud *u, const struct ud_case *c,
 {
 	struct ibv_ah_attr a = {.port_num = 1, .is_global = 1,
 				.grh = {.sgid_index = (uint8_t)sgid,
-					.hop_limit = 33,
+					.hop_limit = AH_HOP,
+					.flow_label = AH_FLOW,
 					.traffic_class = 0x20}};
 	struct ibv_sge rs = {(uintptr_t)u->buf, 40 + 64, u->mr->lkey};
 	struct ibv_sge ss = {(uintptr_t)u->buf + 2048, c->len, u->mr->lkey};
@@ -389,20 +411,21 @@ static void ud_send(struct ibv_pd *pd, struct ud *u, const struct ud_case *c,
 				   &back),
 	      "init_ah_from_wc: %s", strerror(errno));
 	CHECK(back.is_global && back.grh.sgid_index == sgid &&
-		      back.grh.hop_limit == 33,
+		      back.grh.hop_limit == wire_hop(),
 	      "ah from wc: sgid %u hop %u", back.grh.sgid_index,
 	      back.grh.hop_limit);
 	ibv_destroy_ah(ah);
 }
 
 /* The IPv6 header (v2) or GRH (v1) case c's datagram carries: version
- * 6, the AH's class and hop limit, PayLen from the first byte after it
- * to the ICRC (UDP 8 on v2, BTH 12, DETH 8, ImmDt 4, padded payload,
- * ICRC 4), next header UDP or BTH, the SGID slot's GID, the DGID. */
+ * 6, the AH's class, the flow label and hop limit on the wire (wire_flow,
+ * wire_hop), PayLen from the first byte after it to the ICRC (UDP 8 on
+ * v2, BTH 12, DETH 8, ImmDt 4, padded payload, ICRC 4), next header UDP
+ * or BTH, the SGID slot's GID, the DGID. */
 static void ud_grh(const struct ud_case *c, int sgid, uint8_t *want)
 {
 	int v2 = c->type == IBV_GID_TYPE_ROCE_V2;
-	uint32_t w0 = htonl(6u << 28 | 0x20u << 20);
+	uint32_t w0 = htonl(6u << 28 | 0x20u << 20 | wire_flow());
 	uint16_t paylen = htons((uint16_t)((v2 ? 8 : 0) + 12 + 8 +
 					   (c->imm ? 4 : 0) +
 					   ((c->len + 3) & ~3u) + 4));
@@ -411,7 +434,7 @@ static void ud_grh(const struct ud_case *c, int sgid, uint8_t *want)
 	memcpy(want, &w0, 4);
 	memcpy(want + 4, &paylen, 2);
 	want[6] = v2 ? 17 : 0x1b;
-	want[7] = 33;
+	want[7] = wire_hop();
 	CHECK(!ibv_query_gid(ctx, 1, sgid, &sg), "query_gid %d", sgid);
 	gid_of_ip(c->ip, &dg);
 	memcpy(want + 8, sg.raw, 16);
@@ -429,7 +452,7 @@ static void ud_ipv4(const struct ud_case *c, int sgid, const uint8_t *h)
 	tot = (uint16_t)(20 + (g[4] << 8 | g[5]));
 	CHECK(!h[0] && !h[19] && h[20] == 0x45 && h[21] == 0x20 &&
 		      h[22] == tot >> 8 && h[23] == (tot & 0xff) &&
-		      h[28] == 33 && h[29] == 17,
+		      h[28] == wire_hop() && h[29] == 17,
 	      "IPv4 header: %02x %02x total length %u (want %u) ttl %u "
 	      "proto %u",
 	      h[20], h[21], h[22] << 8 | h[23], tot, h[28], h[29]);
@@ -496,6 +519,7 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		return 2;
 	has_v1 = !strcmp(argv[2], "v1");
+	is_rxe = !strncmp(argv[1], "rxe", 3);
 	list = ibv_get_device_list(&n);
 	for (i = 0; list && i < n; i++)
 		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
