@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 struct qp_link qp_link_default(uint32_t dest_qpn)
 {
@@ -194,4 +196,22 @@ int qp_link_side(struct ibv_context *ctx, int depth, uint8_t **buf,
 		return -1;
 	*mr = ibv_reg_mr(*pd, *buf, 4096, IBV_ACCESS_LOCAL_WRITE);
 	return *mr ? 0 : -1;
+}
+
+pid_t qp_link_fork(int *fd)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	close(sv[pid ? 1 : 0]);
+	*fd = sv[pid ? 0 : 1];
+	return pid;
 }

@@ -11,6 +11,7 @@
 #define RDMA_TEST_QP_LINK_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <infiniband/verbs.h>
 
@@ -68,11 +69,6 @@ const char *qp_link_close(struct ibv_qp *qp, struct ibv_mr *mr,
 			  struct ibv_pd *pd, struct ibv_context *ctx);
 
 /*
- * One completion of @cq into @wc, polling for up to @sec seconds of wall
- * time (however loaded the machine); 1, 0 when none came, or ibv_poll_cq's
- * error.
- */
-/*
  * What one side of a two-process judge needs before its QP: a 4096-byte
  * page-aligned buffer registered for local write, a PD, and a send and a
  * receive CQ of @depth entries. 0, or -1 with what was made set.
@@ -81,6 +77,18 @@ int qp_link_side(struct ibv_context *ctx, int depth, uint8_t **buf,
 		 struct ibv_pd **pd, struct ibv_cq **scq, struct ibv_cq **rcq,
 		 struct ibv_mr **mr);
 
+/*
+ * One completion of @cq into @wc, polling for up to @sec seconds of wall
+ * time (however loaded the machine); 1, 0 when none came, or ibv_poll_cq's
+ * error.
+ */
 int qp_link_poll(struct ibv_cq *cq, struct ibv_wc *wc, int sec);
+
+/*
+ * A two-process judge's fork: a socket pair between parent and child,
+ * each keeping its own end in *@fd. Like fork(): 0 in the child, the
+ * child's pid in the parent, -1 (nothing left open) when either failed.
+ */
+pid_t qp_link_fork(int *fd);
 
 #endif /* RDMA_TEST_QP_LINK_H */

@@ -18,7 +18,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
 #include <unistd.h>
@@ -195,7 +194,7 @@ static int child(const char *dev, int fd, int die)
 int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : "mlx5_0";
-	int die = argc > 2 && !strcmp(argv[2], "die"), sv[2], st = 0;
+	int die = argc > 2 && !strcmp(argv[2], "die"), fd = -1, st = 0;
 	struct side s = {0};
 	uint32_t r;
 	pid_t pid;
@@ -203,15 +202,12 @@ int main(int argc, char **argv)
 	/* the parent's context is open across the fork */
 	CHECK(!open_side(&s, dev, "parent"), "parent: set-up: %s",
 	      strerror(errno));
-	if (failures || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+	if (failures)
 		return 1;
-	pid = fork();
-	if (pid == 0) {
-		close(sv[0]);
-		exit(child(dev, sv[1], die)); /* its counters at exit */
-	}
-	close(sv[1]);
-	CHECK(pid > 0 && !link_up(&s, sv[0]), "parent: link: %s",
+	pid = qp_link_fork(&fd);
+	if (pid == 0)
+		exit(child(dev, fd, die)); /* its counters at exit */
+	CHECK(pid > 0 && !link_up(&s, fd), "parent: link: %s",
 	      strerror(errno));
 	for (r = 0; !failures && r < ROUNDS; r++)
 		if (recv_msg(&s, r, 1) || (die && r == DIE_AT) ||

@@ -37,7 +37,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
 #include <time.h>
@@ -423,7 +422,7 @@ int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : "mlx5_0";
 	struct side s = {0};
-	int sv[2], st = 0;
+	int fd = -1, st = 0;
 	pid_t pid;
 
 	rq_mode = argc > 2 && !strcmp(argv[2], "rq");
@@ -431,22 +430,20 @@ int main(int argc, char **argv)
 		phase = limit_phases;
 	/* the parent's context is open across the fork */
 	CHECK(!open_side(&s, dev, 1), "parent: set-up: %s", strerror(errno));
-	if (failures || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+	if (failures)
 		return 1;
-	pid = fork();
+	pid = qp_link_fork(&fd);
 	if (pid == 0) {
 		struct side c = {0};
 
-		close(sv[0]);
-		CHECK(!open_side(&c, dev, 0) && !link_up(&c, sv[1]),
+		CHECK(!open_side(&c, dev, 0) && !link_up(&c, fd),
 		      "child: set-up: %s", strerror(errno));
 		if (!failures)
 			ping_pong(&c);
 		close_side(&c);
 		exit(failures ? 1 : 0); /* its counters at exit */
 	}
-	close(sv[1]);
-	CHECK(pid > 0 && !link_up(&s, sv[0]), "parent: link: %s",
+	CHECK(pid > 0 && !link_up(&s, fd), "parent: link: %s",
 	      strerror(errno));
 	if (!failures)
 		ping_pong(&s);

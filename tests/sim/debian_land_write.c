@@ -22,7 +22,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
 #include <time.h>
@@ -414,7 +413,7 @@ int main(int argc, char **argv)
 	enum mode m = STREAM;
 	struct hello peer;
 	struct rc_end e = {0};
-	int sv[2], st = 0;
+	int fd = -1, st = 0;
 	pid_t pid;
 	char ok;
 
@@ -424,27 +423,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s DEVICE MODE\n", argv[0]);
 		return 2;
 	}
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return 1;
-	pid = fork();
-	if (pid == 0) {
-		close(sv[0]);
-		exit(child(dev, sv[1], m)); /* its counters at exit */
-	}
-	close(sv[1]);
+	pid = qp_link_fork(&fd);
+	if (pid == 0)
+		exit(child(dev, fd, m)); /* its counters at exit */
 	CHECK(pid > 0 &&
 		      !rc_end_open(&e, dev, (size_t)2 * SLOTS * SLOT, ACCESS,
 				   DEPTH) &&
-		      !connect_end(&e, sv[0], &peer) &&
-		      read(sv[0], &ok, 1) == 1,
+		      !connect_end(&e, fd, &peer) &&
+		      read(fd, &ok, 1) == 1,
 	      "parent: set-up: %s", strerror(errno));
 	if (!failures && (m == STREAM || m == DIE))
-		stream(&e, &peer, sv[0], m == DIE);
+		stream(&e, &peer, fd, m == DIE);
 	else if (!failures && m == MIXED_OPS)
-		mixed(&e, &peer, sv[0]);
+		mixed(&e, &peer, fd);
 	else if (!failures)
-		bad_write(&e, &peer, sv[0], m == BADKEY);
-	close(sv[0]);
+		bad_write(&e, &peer, fd, m == BADKEY);
+	if (fd >= 0)
+		close(fd);
 	waitpid(pid, &st, 0);
 	if (m == DIE)
 		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
