@@ -10,6 +10,7 @@
  *                names: EOPNOTSUPP
  *   SYS_GET      netns mode shared, copy-on-fork on
  */
+#include "ib_gid.h"
 #include "netlink.h"
 #include "ucma.h"
 
@@ -79,7 +80,7 @@ static void fill_port(struct nl_out *o, unsigned int dev, unsigned int port)
 			   p->port_cap_flags | (uint64_t)pr.port_cap_flags2
 						       << 32);
 		nl_put_u64(o, RDMA_NLDEV_ATTR_SUBNET_PREFIX,
-			   0xfe80000000000000ULL);
+			   SIM_IB_GID_PREFIX);
 		nl_put_u32(o, RDMA_NLDEV_ATTR_LID, p->lid);
 		nl_put_u32(o, RDMA_NLDEV_ATTR_SM_LID, p->sm_lid);
 		nl_put_u8(o, RDMA_NLDEV_ATTR_LMC, p->lmc);

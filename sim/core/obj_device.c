@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* UVERBS_OBJECT_DEVICE: context, ports, GIDs, write tunnelling. */
+#include "ib_gid.h"
 #include "uapi.h"
 
 #include <endian.h>
@@ -118,17 +119,14 @@ static int gid_entry(unsigned int dev, uint32_t index,
 		     struct ib_uverbs_gid_entry *e)
 {
 	struct sim_netdev *nd = sim_netdev_of(sim.sh, dev, 1);
-	uint64_t guid = sim_guid(dev);
 
 	if (nd)
 		return roce_gid_entry(nd, index, e);
 	if (index >= sim.model->gid_tbl_len)
 		return -EINVAL;
-	if (index) /* only GID 0 is populated */
-		return -ENODATA;
 	memset(e, 0, sizeof(*e));
-	e->gid[0] = htobe64(0xfe80000000000000ULL);
-	e->gid[1] = htobe64(guid);
+	if (sim_ib_gid(dev, index, (uint8_t *)e->gid))
+		return -ENODATA;
 	e->gid_index = index;
 	e->port_num = 1;
 	e->gid_type = sim.model->gid_is_roce ? IB_UVERBS_GID_TYPE_ROCE_V2

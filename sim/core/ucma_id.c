@@ -6,6 +6,7 @@
  * address, then netdev.h maps it to device, port and GID index), route
  * resolution, listen, options and the QUERY answers librdmacm reads.
  */
+#include "ib_gid.h"
 #include "sim.h"
 #include "ucma.h"
 
@@ -303,16 +304,11 @@ uint8_t ucma_path_life(const struct ucma_id *id)
 static void port_gid(uint32_t dev, uint32_t index, uint8_t gid[16])
 {
 	struct sim_netdev *nd = sim_netdev_of(sim.sh, dev, 1);
-	uint64_t g = htobe64(sim_guid(dev));
 
-	if (nd) {
+	if (nd)
 		memcpy(gid, nd->gids[index].gid, 16);
-		return;
-	}
-	memset(gid, 0, 16);
-	gid[0] = 0xfe;
-	gid[1] = 0x80;
-	memcpy(gid + 8, &g, 8);
+	else
+		sim_ib_gid(dev, index, gid);
 }
 
 static void set_dev(struct ucma_id *id, uint32_t dev, uint32_t gid_index)

@@ -117,12 +117,6 @@ const char *hca_cmd_name(uint16_t opcode);
  * unanswered, as into a fabric without that manager).
  */
 int sim_process_mad(unsigned int dev, const uint8_t *in, uint8_t *out);
-/*
- * The GID at index of device dev's IB port, as the port's PortInfo and
- * GUIDInfo make it (GidPrefix, then that GUID): 0, or -ENODATA for an
- * index whose GUID is unset.
- */
-int hca_ib_gid(unsigned int dev, uint32_t index, uint8_t gid[16]);
 
 /* ---- the device clock (the init segment's internal timer) ---- */
 #define HCA_CLOCK_MASK ((1ULL << 41) - 1)

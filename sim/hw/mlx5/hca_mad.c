@@ -16,16 +16,15 @@
  * 40 reserved bytes of the PerfMgt header).
  */
 #include "hca.h"
+#include "ib_gid.h"
 #include "mad.h"
 #include "port_attr.h"
 
 #include <endian.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#define DATA	   64 /* SMP data; PerfMgt data after its reserved bytes */
-#define GID_PREFIX 0xfe80000000000000ULL /* PortInfo's GidPrefix */
+#define DATA 64 /* SMP data; PerfMgt data after its reserved bytes */
 
 enum {
 	ATTR_CLASS_PORT_INFO = 0x0001,
@@ -67,23 +66,6 @@ static uint64_t hwc(unsigned int dev, enum sim_hwc c)
 	return __atomic_load_n(&sim.sh->hwc[dev][c], __ATOMIC_RELAXED);
 }
 
-/* GUIDInfo's entry index: the port GUID at 0, the rest unset (0). */
-static uint64_t port_guid(unsigned int dev, uint32_t index)
-{
-	return index ? 0 : sim_guid(dev);
-}
-
-int hca_ib_gid(unsigned int dev, uint32_t index, uint8_t gid[16])
-{
-	uint64_t guid = port_guid(dev, index);
-
-	if (!guid)
-		return -ENODATA;
-	be64_at(gid, GID_PREFIX);
-	be64_at(gid + 8, guid);
-	return 0;
-}
-
 static int node_info(unsigned int dev, uint8_t *d)
 {
 	d[0] = 1; /* BaseVersion */
@@ -109,7 +91,7 @@ static int port_info(unsigned int dev, uint32_t port, uint8_t *d)
 	if (port > 1)
 		return STATUS_BAD_FIELD;
 	sim_port_attr(sim.sh, sim.model, dev, &pr);
-	be64_at(d + 8, GID_PREFIX);
+	be64_at(d + 8, SIM_IB_GID_PREFIX); /* GidPrefix */
 	be16_at(d + 16, p->lid);
 	be16_at(d + 18, p->sm_lid);
 	be32_at(d + 20, p->port_cap_flags);
@@ -154,7 +136,7 @@ static int sma_get(unsigned int dev, uint16_t attr, uint32_t mod, uint8_t *d)
 		if (mod >= (sim.model->gid_tbl_len + 7) / 8)
 			return STATUS_BAD_FIELD;
 		for (i = 0; i < 8; i++)
-			be64_at(d + i * 8, port_guid(dev, mod * 8 + i));
+			be64_at(d + i * 8, sim_ib_guid(dev, mod * 8 + i));
 		return 0;
 	case ATTR_PKEY_TABLE: /* 32 P_Keys a block: the default, then none */
 		if ((mod & 0xffff) >= (SIM_NUM_PKEYS + 31) / 32)

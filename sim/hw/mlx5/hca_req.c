@@ -9,7 +9,7 @@
  * RETRY_EXC_ERR and the QP goes to ERR.
  */
 #include "hca.h"
-#include "hca_cmd.h"
+#include "ib_gid.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -99,7 +99,7 @@ static void ud_source(const struct hca_qp *qp, const struct hca_swqe *w,
 	p->hop_limit = w->hop_limit;
 	p->flow_label = w->flow_label;
 	if (!nd) {
-		hca_ib_gid(qp->dev, w->sgid_index, p->sgid);
+		sim_ib_gid(qp->dev, w->sgid_index, p->sgid);
 		return;
 	}
 	if (w->sgid_index >= nd->gid_tbl_len)
