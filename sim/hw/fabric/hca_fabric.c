@@ -384,10 +384,12 @@ int hca_fabric_peer_alive(int32_t pid)
 	uint32_t w;
 
 	if (!h)
-		return 0;
+		return -1;
 	w = (uint32_t)__atomic_load_n(&h->alive.__data.__lock,
 				      __ATOMIC_ACQUIRE);
-	return (w & FUTEX_TID_MASK) && !(w & FUTEX_OWNER_DIED);
+	if (w & FUTEX_OWNER_DIED)
+		return 0;
+	return w & FUTEX_TID_MASK ? 1 : -1;
 }
 
 struct hca_landing *hca_fabric_landings(int32_t pid)

@@ -141,8 +141,10 @@ void hca_fabric_wake_self(void);
  * does; under sim_lock). */
 void hca_fabric_alive_hold(void);
 /* 1: process pid's engine thread holds its alive lock, so pid has not
- * exited nor exec'd as far as anyone can know. 0: dead, or no engine
- * thread yet (ask its pidfd). */
+ * exited nor exec'd as far as anyone can know. 0: it has ended (exit or
+ * exec), which its kernel marked before closing its fds: its pidfd may
+ * not say so yet. -1: no lock held (no engine thread yet): ask the
+ * pidfd. */
 int hca_fabric_peer_alive(int32_t pid);
 
 #endif

@@ -13,8 +13,10 @@
  * bounded: each holds the peer's pidfd (hidden), its table and its
  * memfd's window, all dropped with the peer's slot, and all slots with
  * this process's last QP. Before each write the peer's alive lock
- * (hca_fabric_peer_alive: no system call) says it has not ended; only
- * where it cannot, the pidfd is polled.
+ * (hca_fabric_peer_alive: no system call) says whether it has ended;
+ * only where it holds none, the pidfd is polled. The lock is the better
+ * witness: it is marked before the peer's fds close, its pidfd turns
+ * readable only after (a socket's EOF came before it).
  * Engine state: under sim_lock.
  */
 #include "hca.h"
@@ -315,6 +317,7 @@ int hca_peer_write(int32_t pid, const struct iovec *loc, int nl,
 		   const struct iovec *rem, int nr, size_t want)
 {
 	struct peer *p;
+	int alive;
 
 	if (denied)
 		return 0;
@@ -324,9 +327,10 @@ int hca_peer_write(int32_t pid, const struct iovec *loc, int nl,
 		    : NULL;
 	if (p && p->vouched && p->win) {
 		/* a WRITE posted after the peer's end must not land: its
-		 * alive lock, else its pidfd, is asked after the WQE was
-		 * taken */
-		if (hca_fabric_peer_alive(pid) || !peer_exited(p))
+		 * alive lock, where it has none its pidfd, is asked after
+		 * the WQE was taken */
+		alive = hca_fabric_peer_alive(pid);
+		if (alive > 0 || (alive < 0 && !peer_exited(p)))
 			return write_mixed(p, loc, nl, rem, nr);
 		peer_drop(p); /* its pid may come back, another process */
 		return 0;
